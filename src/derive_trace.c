@@ -1,0 +1,726 @@
+/*
+** derive_trace.c — sweeps and summaries over a freshly loaded run.
+**
+** Pipeline position: "derive" + "index", run by ingest.c inside the ingest
+** transaction after every file of the run is loaded.  Order matters:
+**   1. indexes (created after the bulk load);
+**   2. steps from ProfilerStep#N annotations;
+**   3. CPU sweep per (file, thread): op nesting, self time, the op that
+**      encloses each runtime call, recompute flag, steps;
+**   4. kernels/memcpys inherit runtime call, op and step via correlation;
+**   5. GPU activity summary per name;
+**   6. GPU sweep per (rank, device): busy union, idle gaps; gap-detected
+**      steps when the rank had no ProfilerStep annotations;
+**   7. wall-time sweep per rank: priority classes per step.
+** Memory use is bounded by the deepest op stack and the number of steps,
+** never by the number of events: rows stream out of SQLite in order.
+*/
+#include "derive_trace.h"
+#include "db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ helpers */
+
+/* Execute zSql with ?1 bound to runId; 0 or -1 (pErr). */
+static int exec_run(sqlite3 *db, const char *zSql, int64_t runId,
+                    PfError *pErr){
+  sqlite3_stmt *p = db_prepare(db, zSql, pErr);
+  int rc;
+  if( p==NULL ) return -1;
+  if( sqlite3_bind_parameter_count(p)>=1 ) sqlite3_bind_int64(p, 1, runId);
+  while( (rc = sqlite3_step(p))==SQLITE_ROW ){}
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(p);
+    return -1;
+  }
+  sqlite3_finalize(p);
+  return 0;
+}
+
+static int step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr){
+  if( sqlite3_step(p)!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive: %s", sqlite3_errmsg(db));
+    sqlite3_reset(p);
+    return -1;
+  }
+  sqlite3_reset(p);
+  return 0;
+}
+
+int derive_trace_indexes(sqlite3 *db, PfError *pErr){
+  return db_exec(db,
+    "CREATE INDEX IF NOT EXISTS kernel_run ON kernel(run_id, rank, ts);"
+    "CREATE INDEX IF NOT EXISTS kernel_corr ON kernel(file_id, correlation);"
+    "CREATE INDEX IF NOT EXISTS gpu_mem_op_run ON gpu_mem_op(run_id, rank, ts);"
+    "CREATE INDEX IF NOT EXISTS cpu_op_run ON cpu_op(run_id, file_id, tid, ts);"
+    "CREATE INDEX IF NOT EXISTS runtime_call_run"
+    " ON runtime_call(run_id, file_id, tid, ts);"
+    "CREATE INDEX IF NOT EXISTS runtime_call_corr"
+    " ON runtime_call(file_id, correlation);"
+    "CREATE INDEX IF NOT EXISTS annotation_run ON annotation(run_id, rank, ts);"
+    "CREATE INDEX IF NOT EXISTS gpu_sync_run ON gpu_sync(run_id);"
+    "CREATE INDEX IF NOT EXISTS memory_event_run"
+    " ON memory_event(run_id, rank, ts);"
+    "CREATE INDEX IF NOT EXISTS python_function_run"
+    " ON python_function(run_id);"
+    "CREATE INDEX IF NOT EXISTS device_run ON device(run_id);",
+    pErr) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------- steps */
+
+typedef struct Step { int64_t rank, step, ts, end; } Step;
+
+typedef struct StepList {
+  Step *a;
+  int n, nAlloc;
+} StepList;
+
+static void steps_add(StepList *p, int64_t rank, int64_t step, int64_t ts,
+                      int64_t end){
+  if( p->n==p->nAlloc ){
+    p->nAlloc = p->nAlloc ? p->nAlloc*2 : 64;
+    p->a = xrealloc(p->a, p->nAlloc*sizeof(Step));
+  }
+  p->a[p->n].rank = rank;
+  p->a[p->n].step = step;
+  p->a[p->n].ts = ts;
+  p->a[p->n].end = end;
+  p->n++;
+}
+
+/* Load the run's steps ordered by (rank, ts). */
+static int steps_load(sqlite3 *db, int64_t runId, StepList *p, PfError *pErr){
+  sqlite3_stmt *s = db_prepare(db,
+    "SELECT rank, step, ts, ts+dur FROM step WHERE run_id=?1 ORDER BY rank, ts",
+    pErr);
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, runId);
+  p->n = 0;
+  while( sqlite3_step(s)==SQLITE_ROW ){
+    steps_add(p, sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1),
+              sqlite3_column_int64(s, 2), sqlite3_column_int64(s, 3));
+  }
+  sqlite3_finalize(s);
+  return 0;
+}
+
+/* Index of the first step of rank in p (p sorted by rank, ts), or p->n. */
+static int steps_first(const StepList *p, int64_t rank){
+  int lo = 0, hi = p->n;
+  while( lo<hi ){
+    int mid = (lo+hi)/2;
+    if( p->a[mid].rank<rank ) lo = mid+1; else hi = mid;
+  }
+  return lo;
+}
+
+/* Step number containing time t on rank, or -1.  Binary search. */
+static int64_t steps_find(const StepList *p, int64_t rank, int64_t t){
+  int lo = steps_first(p, rank), hi = lo;
+  while( hi<p->n && p->a[hi].rank==rank ) hi++;
+  while( lo<hi ){
+    int mid = (lo+hi)/2;
+    if( p->a[mid].ts<=t ) lo = mid+1; else hi = mid;
+  }
+  lo--;
+  if( lo>=0 && p->a[lo].rank==rank && p->a[lo].ts<=t && t<p->a[lo].end ){
+    return p->a[lo].step;
+  }
+  return -1;
+}
+
+/* Steps from CPU ProfilerStep#N annotations (first occurrence per rank and
+** number wins). */
+static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
+  sqlite3_stmt *pSel, *pIns;
+  int rc = 0;
+  pSel = db_prepare(db,
+    "SELECT a.rank, s.text, a.ts, a.dur FROM annotation a"
+    " JOIN string s ON s.id=a.name_id"
+    " WHERE a.run_id=?1 AND a.kind='user' AND s.text LIKE 'ProfilerStep%'"
+    " ORDER BY a.rank, a.ts", pErr);
+  if( pSel==NULL ) return -1;
+  pIns = db_prepare(db,
+    "INSERT OR IGNORE INTO step(run_id, rank, step, ts, dur, source)"
+    " VALUES(?1,?2,?3,?4,?5,'ProfilerStep')", pErr);
+  if( pIns==NULL ){ sqlite3_finalize(pSel); return -1; }
+  sqlite3_bind_int64(pSel, 1, runId);
+  while( sqlite3_step(pSel)==SQLITE_ROW ){
+    extern int64_t trace_step_number(const char*);
+    int64_t n = trace_step_number((const char*)sqlite3_column_text(pSel, 1));
+    if( n<0 ) continue;
+    sqlite3_bind_int64(pIns, 1, runId);
+    sqlite3_bind_int64(pIns, 2, sqlite3_column_int64(pSel, 0));
+    sqlite3_bind_int64(pIns, 3, n);
+    sqlite3_bind_int64(pIns, 4, sqlite3_column_int64(pSel, 2));
+    sqlite3_bind_int64(pIns, 5, sqlite3_column_int64(pSel, 3));
+    if( step_done(db, pIns, pErr) ){ rc = -1; break; }
+  }
+  sqlite3_finalize(pSel);
+  sqlite3_finalize(pIns);
+  return rc;
+}
+
+/* ---------------------------------------------------------- CPU sweep */
+
+typedef struct OpFrame {
+  int64_t id, ts, end, childDur, step;
+  int depth;
+  int recompute;        /* this op or an ancestor is a recompute op */
+} OpFrame;
+
+typedef struct CpuSweep {
+  sqlite3 *db;
+  sqlite3_stmt *pOpUpd, *pRtUpd;
+  OpFrame *aStack;
+  int nStack, nAlloc;
+  PfError *pErr;
+} CpuSweep;
+
+/* Close the innermost open op: write its nesting columns. */
+static int cpu_pop(CpuSweep *p){
+  OpFrame *f = &p->aStack[--p->nStack];
+  sqlite3_stmt *s = p->pOpUpd;
+  int64_t self = f->end - f->ts - f->childDur;
+  if( p->nStack>0 ){
+    /* the parent's children time is counted when the child was pushed */
+  }
+  sqlite3_bind_int64(s, 1, p->nStack>0 ? p->aStack[p->nStack-1].id : 0);
+  if( p->nStack==0 ) sqlite3_bind_null(s, 1);
+  sqlite3_bind_int(s, 2, f->depth);
+  sqlite3_bind_int64(s, 3, self<0 ? 0 : self);
+  db_bind_int_or_null(s, 4, f->step>=0, f->step);
+  sqlite3_bind_int64(s, 5, f->id);
+  return step_done(p->db, s, p->pErr);
+}
+
+/* Pop every op that ended at or before t. */
+static int cpu_pop_until(CpuSweep *p, int64_t t){
+  while( p->nStack>0 && p->aStack[p->nStack-1].end<=t ){
+    if( cpu_pop(p) ) return -1;
+  }
+  return 0;
+}
+
+static int derive_cpu(sqlite3 *db, int64_t runId, const StepList *pSteps,
+                      PfError *pErr){
+  CpuSweep sw;
+  sqlite3_stmt *pSel;
+  int64_t curFile = -1, curTid = INT64_MIN;
+  int rc = 0;
+
+  memset(&sw, 0, sizeof(sw));
+  sw.db = db;
+  sw.pErr = pErr;
+  /* kind 0 = cpu op, 1 = runtime call; ops sort before calls at equal ts
+  ** and longer ops first, so parents open before their children. */
+  pSel = db_prepare(db,
+    "SELECT 0, o.id, o.file_id, o.tid, o.ts, o.dur, o.rank,"
+    "  (s.text LIKE '%checkpoint%' OR s.text LIKE '%recompute%')"
+    " FROM cpu_op o JOIN string s ON s.id=o.name_id WHERE o.run_id=?1"
+    " UNION ALL"
+    " SELECT 1, id, file_id, tid, ts, dur, rank, 0 FROM runtime_call"
+    " WHERE run_id=?1"
+    " ORDER BY 3, 4, 5, 1, 6 DESC", pErr);
+  sw.pOpUpd = db_prepare(db,
+    "UPDATE cpu_op SET parent_id=?1, depth=?2, self_dur=?3, step=?4"
+    " WHERE id=?5", pErr);
+  sw.pRtUpd = db_prepare(db,
+    "UPDATE runtime_call SET op_id=?1, top_op_id=?2, in_recompute=?3, step=?4"
+    " WHERE id=?5", pErr);
+  if( pSel==NULL || sw.pOpUpd==NULL || sw.pRtUpd==NULL ){ rc = -1; goto done; }
+  sqlite3_bind_int64(pSel, 1, runId);
+  while( sqlite3_step(pSel)==SQLITE_ROW ){
+    int kind = sqlite3_column_int(pSel, 0);
+    int64_t id = sqlite3_column_int64(pSel, 1);
+    int64_t file = sqlite3_column_int64(pSel, 2);
+    int64_t tid = sqlite3_column_type(pSel, 3)==SQLITE_NULL ? -1
+                : sqlite3_column_int64(pSel, 3);
+    int64_t ts = sqlite3_column_int64(pSel, 4);
+    int64_t dur = sqlite3_column_int64(pSel, 5);
+    int64_t rank = sqlite3_column_int64(pSel, 6);
+    int isRecompute = sqlite3_column_int(pSel, 7);
+    int64_t step = steps_find(pSteps, rank, ts);
+
+    if( file!=curFile || tid!=curTid ){
+      while( sw.nStack>0 ) if( cpu_pop(&sw) ){ rc = -1; goto done; }
+      curFile = file;
+      curTid = tid;
+    }
+    /* An op ends where the next begins: pop ops ending at or before ts. */
+    if( cpu_pop_until(&sw, kind==0 ? ts : ts) ){ rc = -1; goto done; }
+    /* Ops that end before this event ends are not its parents when the
+    ** event is an op that sticks out (clock skew): treat it as a sibling. */
+    if( kind==0 ){
+      OpFrame *f;
+      while( sw.nStack>0 && sw.aStack[sw.nStack-1].end < ts+dur ){
+        if( cpu_pop(&sw) ){ rc = -1; goto done; }
+      }
+      if( sw.nStack==sw.nAlloc ){
+        sw.nAlloc = sw.nAlloc ? sw.nAlloc*2 : 64;
+        sw.aStack = xrealloc(sw.aStack, sw.nAlloc*sizeof(OpFrame));
+      }
+      if( sw.nStack>0 ) sw.aStack[sw.nStack-1].childDur += dur;
+      f = &sw.aStack[sw.nStack];
+      f->id = id;
+      f->ts = ts;
+      f->end = ts+dur;
+      f->childDur = 0;
+      f->step = step;
+      f->depth = sw.nStack;
+      f->recompute = isRecompute
+                  || (sw.nStack>0 && sw.aStack[sw.nStack-1].recompute);
+      sw.nStack++;
+    }else{
+      sqlite3_stmt *s = sw.pRtUpd;
+      if( sw.nStack>0 ){
+        sqlite3_bind_int64(s, 1, sw.aStack[sw.nStack-1].id);
+        sqlite3_bind_int64(s, 2, sw.aStack[0].id);
+        sqlite3_bind_int(s, 3, sw.aStack[sw.nStack-1].recompute);
+      }else{
+        sqlite3_bind_null(s, 1);
+        sqlite3_bind_null(s, 2);
+        sqlite3_bind_int(s, 3, 0);
+      }
+      db_bind_int_or_null(s, 4, step>=0, step);
+      sqlite3_bind_int64(s, 5, id);
+      if( step_done(db, s, pErr) ){ rc = -1; goto done; }
+    }
+  }
+  while( sw.nStack>0 ) if( cpu_pop(&sw) ){ rc = -1; goto done; }
+done:
+  sqlite3_finalize(pSel);
+  sqlite3_finalize(sw.pOpUpd);
+  sqlite3_finalize(sw.pRtUpd);
+  free(sw.aStack);
+  return rc;
+}
+
+/* GPU rows inherit runtime call, op and step through the correlation id;
+** rows with no launch found get their step from their own start time. */
+static int derive_gpu_links(sqlite3 *db, int64_t runId,
+                            const StepList *pSteps, PfError *pErr){
+  static const char *azTab[] = {"kernel", "gpu_mem_op"};
+  for(int i=0; i<2; i++){
+    char *z = sqlite3_mprintf(
+      "UPDATE %s SET runtime_id=r.id, op_id=r.op_id, step=r.step"
+      " FROM runtime_call r"
+      " WHERE %s.run_id=?1 AND r.file_id=%s.file_id"
+      " AND r.correlation=%s.correlation",
+      azTab[i], azTab[i], azTab[i], azTab[i]);
+    int rc = exec_run(db, z, runId, pErr);
+    sqlite3_free(z);
+    if( rc ) return -1;
+  }
+  if( pSteps->n>0 ){
+    for(int i=0; i<2; i++){
+      char *zSel = sqlite3_mprintf(
+        "SELECT id, rank, ts FROM %s WHERE run_id=?1 AND step IS NULL", azTab[i]);
+      char *zUpd = sqlite3_mprintf("UPDATE %s SET step=?1 WHERE id=?2", azTab[i]);
+      sqlite3_stmt *pSel = db_prepare(db, zSel, pErr);
+      sqlite3_stmt *pUpd = pSel ? db_prepare(db, zUpd, pErr) : NULL;
+      int rc = 0;
+      sqlite3_free(zSel);
+      sqlite3_free(zUpd);
+      if( pUpd==NULL ){ sqlite3_finalize(pSel); return -1; }
+      sqlite3_bind_int64(pSel, 1, runId);
+      while( sqlite3_step(pSel)==SQLITE_ROW ){
+        int64_t st = steps_find(pSteps, sqlite3_column_int64(pSel, 1),
+                                sqlite3_column_int64(pSel, 2));
+        if( st<0 ) continue;
+        sqlite3_bind_int64(pUpd, 1, st);
+        sqlite3_bind_int64(pUpd, 2, sqlite3_column_int64(pSel, 0));
+        if( step_done(db, pUpd, pErr) ){ rc = -1; break; }
+      }
+      sqlite3_finalize(pSel);
+      sqlite3_finalize(pUpd);
+      if( rc ) return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------- GPU sweep */
+
+#define MAX_GAPS 50
+
+typedef struct Gap { int64_t ts, dur, before, after; } Gap;
+
+typedef struct DevState {
+  int64_t rank, device;
+  int64_t first, busyStart, busyEnd, busy;
+  int64_t kernelNs, memcpyNs, memsetNs;
+  int64_t nGaps, idle, largest;
+  int64_t lastName;             /* name of the activity ending busyEnd */
+  Gap aGap[MAX_GAPS];           /* min-heap on dur */
+  int nGap;
+  int active;
+} DevState;
+
+static void gap_push(DevState *d, Gap g){
+  int i;
+  if( d->nGap==MAX_GAPS ){
+    if( g.dur<=d->aGap[0].dur ) return;
+    /* replace the root and sift down */
+    i = 0;
+    d->aGap[0] = g;
+    for(;;){
+      int l = 2*i+1, r = l+1, m = i;
+      if( l<d->nGap && d->aGap[l].dur<d->aGap[m].dur ) m = l;
+      if( r<d->nGap && d->aGap[r].dur<d->aGap[m].dur ) m = r;
+      if( m==i ) break;
+      Gap t = d->aGap[i]; d->aGap[i] = d->aGap[m]; d->aGap[m] = t;
+      i = m;
+    }
+    return;
+  }
+  i = d->nGap++;
+  d->aGap[i] = g;
+  while( i>0 ){
+    int par = (i-1)/2;
+    if( d->aGap[par].dur<=d->aGap[i].dur ) break;
+    Gap t = d->aGap[i]; d->aGap[i] = d->aGap[par]; d->aGap[par] = t;
+    i = par;
+  }
+}
+
+/* Write one device's totals and gaps; also returns its gaps for the gap
+** step detection through pGaps (may be NULL). */
+static int dev_flush(sqlite3 *db, int64_t runId, DevState *d,
+                     sqlite3_stmt *pBusy, sqlite3_stmt *pGap,
+                     const StepList *pSteps, PfError *pErr){
+  if( !d->active ) return 0;
+  d->busy += d->busyEnd - d->busyStart;
+  sqlite3_bind_int64(pBusy, 1, runId);
+  sqlite3_bind_int64(pBusy, 2, d->rank);
+  sqlite3_bind_int64(pBusy, 3, d->device);
+  sqlite3_bind_int64(pBusy, 4, d->first);
+  sqlite3_bind_int64(pBusy, 5, d->busyEnd);
+  sqlite3_bind_int64(pBusy, 6, d->busy);
+  sqlite3_bind_int64(pBusy, 7, d->kernelNs);
+  sqlite3_bind_int64(pBusy, 8, d->memcpyNs);
+  sqlite3_bind_int64(pBusy, 9, d->memsetNs);
+  sqlite3_bind_int64(pBusy, 10, d->nGaps);
+  sqlite3_bind_int64(pBusy, 11, d->idle);
+  sqlite3_bind_int64(pBusy, 12, d->largest);
+  if( step_done(db, pBusy, pErr) ) return -1;
+  for(int i=0; i<d->nGap; i++){
+    int64_t st = steps_find(pSteps, d->rank, d->aGap[i].ts);
+    sqlite3_bind_int64(pGap, 1, runId);
+    sqlite3_bind_int64(pGap, 2, d->rank);
+    sqlite3_bind_int64(pGap, 3, d->device);
+    sqlite3_bind_int64(pGap, 4, d->aGap[i].ts);
+    sqlite3_bind_int64(pGap, 5, d->aGap[i].dur);
+    sqlite3_bind_int64(pGap, 6, d->aGap[i].before);
+    sqlite3_bind_int64(pGap, 7, d->aGap[i].after);
+    db_bind_int_or_null(pGap, 8, st>=0, st);
+    if( step_done(db, pGap, pErr) ) return -1;
+  }
+  return 0;
+}
+
+static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
+                           PfError *pErr){
+  sqlite3_stmt *pSel, *pBusy, *pGap;
+  DevState d;
+  int rc = 0;
+  pSel = db_prepare(db,
+    "SELECT rank, coalesce(device,-1), ts, dur, name_id, 0 FROM kernel"
+    " WHERE run_id=?1"
+    " UNION ALL"
+    " SELECT rank, coalesce(device,-1), ts, dur, name_id,"
+    "  CASE kind WHEN 'memcpy' THEN 1 ELSE 2 END FROM gpu_mem_op"
+    " WHERE run_id=?1"
+    " ORDER BY 1, 2, 3", pErr);
+  pBusy = db_prepare(db,
+    "INSERT INTO gpu_busy VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)", pErr);
+  pGap = db_prepare(db,
+    "INSERT INTO gpu_gap VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
+  if( pSel==NULL || pBusy==NULL || pGap==NULL ){ rc = -1; goto done; }
+  memset(&d, 0, sizeof(d));
+  sqlite3_bind_int64(pSel, 1, runId);
+  while( sqlite3_step(pSel)==SQLITE_ROW ){
+    int64_t rank = sqlite3_column_int64(pSel, 0);
+    int64_t dev = sqlite3_column_int64(pSel, 1);
+    int64_t ts = sqlite3_column_int64(pSel, 2);
+    int64_t dur = sqlite3_column_int64(pSel, 3);
+    int64_t name = sqlite3_column_int64(pSel, 4);
+    int kind = sqlite3_column_int(pSel, 5);
+    if( !d.active || rank!=d.rank || dev!=d.device ){
+      if( dev_flush(db, runId, &d, pBusy, pGap, pSteps, pErr) ){ rc = -1; goto done; }
+      memset(&d, 0, sizeof(d));
+      d.active = 1;
+      d.rank = rank;
+      d.device = dev;
+      d.first = d.busyStart = ts;
+      d.busyEnd = ts+dur;
+      d.lastName = name;
+    }else if( ts>d.busyEnd ){
+      Gap g;
+      g.ts = d.busyEnd;
+      g.dur = ts - d.busyEnd;
+      g.before = d.lastName;
+      g.after = name;
+      gap_push(&d, g);
+      d.nGaps++;
+      d.idle += g.dur;
+      if( g.dur>d.largest ) d.largest = g.dur;
+      d.busy += d.busyEnd - d.busyStart;
+      d.busyStart = ts;
+      d.busyEnd = ts+dur;
+      d.lastName = name;
+    }else if( ts+dur>d.busyEnd ){
+      d.busyEnd = ts+dur;
+      d.lastName = name;
+    }
+    if( kind==0 ) d.kernelNs += dur;
+    else if( kind==1 ) d.memcpyNs += dur;
+    else d.memsetNs += dur;
+  }
+  if( dev_flush(db, runId, &d, pBusy, pGap, pSteps, pErr) ) rc = -1;
+done:
+  sqlite3_finalize(pSel);
+  sqlite3_finalize(pBusy);
+  sqlite3_finalize(pGap);
+  return rc;
+}
+
+/*
+** Ranks with no ProfilerStep annotation: split their GPU timeline at idle
+** gaps of at least max(1 ms, half the largest gap); with no such gap the
+** whole profiled window is one step.  CPU-only ranks get one step spanning
+** their CPU ops.  Returns the number of ranks handled this way.
+*/
+static int derive_gap_steps(sqlite3 *db, int64_t runId, int *pnRanks,
+                            PfError *pErr){
+  sqlite3_stmt *pRank, *pGaps, *pIns;
+  int rc = 0;
+  *pnRanks = 0;
+  pRank = db_prepare(db,
+    "SELECT r.rank, min(r.t0), max(r.t1) FROM ("
+    "  SELECT rank, first_ts AS t0, last_end AS t1 FROM gpu_busy WHERE run_id=?1"
+    "  UNION ALL SELECT rank, min(ts), max(ts+dur) FROM cpu_op"
+    "   WHERE run_id=?1 GROUP BY rank) r"
+    " WHERE r.rank NOT IN (SELECT rank FROM step WHERE run_id=?1)"
+    " GROUP BY r.rank", pErr);
+  pGaps = db_prepare(db,
+    "SELECT ts, dur FROM gpu_gap WHERE run_id=?1 AND rank=?2"
+    " AND dur >= max(1000000, (SELECT max(largest_gap_ns)/2 FROM gpu_busy"
+    "   WHERE run_id=?1 AND rank=?2)) ORDER BY ts", pErr);
+  pIns = db_prepare(db,
+    "INSERT OR IGNORE INTO step(run_id, rank, step, ts, dur, source)"
+    " VALUES(?1,?2,?3,?4,?5,'gap')", pErr);
+  if( pRank==NULL || pGaps==NULL || pIns==NULL ){ rc = -1; goto done; }
+  sqlite3_bind_int64(pRank, 1, runId);
+  while( sqlite3_step(pRank)==SQLITE_ROW ){
+    int64_t rank = sqlite3_column_int64(pRank, 0);
+    int64_t t = sqlite3_column_int64(pRank, 1);
+    int64_t tEnd = sqlite3_column_int64(pRank, 2);
+    int64_t n = 0;
+    (*pnRanks)++;
+    sqlite3_bind_int64(pGaps, 1, runId);
+    sqlite3_bind_int64(pGaps, 2, rank);
+    for(;;){
+      int more = sqlite3_step(pGaps)==SQLITE_ROW;
+      int64_t gTs = more ? sqlite3_column_int64(pGaps, 0) : tEnd;
+      int64_t gDur = more ? sqlite3_column_int64(pGaps, 1) : 0;
+      if( gTs>t ){
+        sqlite3_bind_int64(pIns, 1, runId);
+        sqlite3_bind_int64(pIns, 2, rank);
+        sqlite3_bind_int64(pIns, 3, n++);
+        sqlite3_bind_int64(pIns, 4, t);
+        sqlite3_bind_int64(pIns, 5, gTs + gDur - t);
+        if( step_done(db, pIns, pErr) ){ rc = -1; goto done; }
+      }
+      t = gTs + gDur;
+      if( !more ) break;
+    }
+    sqlite3_reset(pGaps);
+  }
+done:
+  sqlite3_finalize(pRank);
+  sqlite3_finalize(pGaps);
+  sqlite3_finalize(pIns);
+  return rc;
+}
+
+/* ---------------------------------------------------- wall-time sweep */
+
+/* Priority classes, highest first. */
+enum { C_KERNEL, C_MEMCPY, C_MEMSET, C_COMM, C_RUNTIME, C_CPU, C_IDLE, C_N };
+static const char *azClass[C_N] = {
+  "kernel", "memcpy", "memset", "comm", "runtime", "cpu", "idle"};
+
+typedef struct WallSweep {
+  int64_t rank;
+  int stepLo, stepHi;        /* this rank's steps in the StepList */
+  int iStep;                 /* cursor */
+  int64_t (*aTot)[C_N];      /* per step slot (index nSteps = outside) */
+  int nSlot;
+} WallSweep;
+
+/* Add span [a, b) of class c, split at step boundaries. */
+static void wall_add(WallSweep *w, const StepList *pS, int64_t a, int64_t b,
+                     int c){
+  while( a<b ){
+    int i = w->iStep;
+    while( i<w->stepHi && pS->a[i].end<=a ) i++;
+    w->iStep = i;
+    if( i<w->stepHi && pS->a[i].ts<=a ){
+      int64_t e = b<pS->a[i].end ? b : pS->a[i].end;
+      w->aTot[i - w->stepLo][c] += e - a;
+      a = e;
+    }else{
+      int64_t e = (i<w->stepHi && pS->a[i].ts<b) ? pS->a[i].ts : b;
+      w->aTot[w->nSlot-1][c] += e - a;
+      a = e;
+    }
+  }
+}
+
+static int wall_flush(sqlite3 *db, int64_t runId, WallSweep *w,
+                      const StepList *pS, sqlite3_stmt *pIns, PfError *pErr){
+  for(int s=0; s<w->nSlot; s++){
+    for(int c=0; c<C_N; c++){
+      int64_t v = w->aTot[s][c];
+      int outside = s==w->nSlot-1;
+      if( v==0 && (outside || c==C_IDLE) ) continue;
+      sqlite3_bind_int64(pIns, 1, runId);
+      sqlite3_bind_int64(pIns, 2, w->rank);
+      if( outside ) sqlite3_bind_null(pIns, 3);
+      else sqlite3_bind_int64(pIns, 3, pS->a[w->stepLo+s].step);
+      sqlite3_bind_text(pIns, 4, azClass[c], -1, SQLITE_STATIC);
+      sqlite3_bind_int64(pIns, 5, v);
+      if( step_done(db, pIns, pErr) ) return -1;
+    }
+  }
+  return 0;
+}
+
+static void wall_start(WallSweep *w, const StepList *pS, int64_t rank){
+  free(w->aTot);
+  w->rank = rank;
+  w->stepLo = steps_first(pS, rank);
+  w->stepHi = w->stepLo;
+  while( w->stepHi<pS->n && pS->a[w->stepHi].rank==rank ) w->stepHi++;
+  w->iStep = w->stepLo;
+  w->nSlot = w->stepHi - w->stepLo + 1;
+  w->aTot = xcalloc((size_t)w->nSlot, sizeof(*w->aTot));
+}
+
+static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
+                       PfError *pErr){
+  sqlite3_stmt *pSel, *pIns;
+  WallSweep w = {0, 0, 0, 0, NULL, 0};
+  int64_t aCount[C_N];
+  int64_t prev = 0;
+  int active = 0, rc = 0;
+
+  /* communication kernels: coarse category 'comm' (follows user rules) */
+  if( db_exec(db,
+      "DROP TABLE IF EXISTS temp.comm_name;"
+      "CREATE TEMP TABLE comm_name(name_id INTEGER PRIMARY KEY);", pErr) ){
+    return -1;
+  }
+  if( exec_run(db,
+      "INSERT INTO temp.comm_name SELECT DISTINCT g.name_id"
+      " FROM gpu_op_summary g JOIN string s ON s.id=g.name_id"
+      " WHERE g.run_id=?1 AND g.kind='kernel' AND (SELECT r.category"
+      "  FROM category_rule r WHERE r.scheme='coarse'"
+      "  AND instr(lower(s.text), lower(r.pattern))>0"
+      "  ORDER BY r.priority LIMIT 1)='comm'", runId, pErr) ){
+    return -1;
+  }
+  pSel = db_prepare(db,
+    "WITH iv(rank, t0, t1, c) AS ("
+    " SELECT rank, ts, ts+dur,"
+    "  CASE WHEN name_id IN temp.comm_name THEN 3 ELSE 0 END"
+    "  FROM kernel WHERE run_id=?1"
+    " UNION ALL SELECT rank, ts, ts+dur,"
+    "  CASE kind WHEN 'memcpy' THEN 1 ELSE 2 END FROM gpu_mem_op WHERE run_id=?1"
+    " UNION ALL SELECT rank, ts, ts+dur, 4 FROM runtime_call WHERE run_id=?1"
+    " UNION ALL SELECT rank, ts, ts+dur, 5 FROM cpu_op"
+    "  WHERE run_id=?1 AND depth=0)"
+    " SELECT rank, t0, c, 1 FROM iv UNION ALL SELECT rank, t1, c, -1 FROM iv"
+    " ORDER BY 1, 2", pErr);
+  pIns = db_prepare(db,
+    "INSERT INTO step_time(run_id, rank, step, class, ns)"
+    " VALUES(?1,?2,?3,?4,?5)", pErr);
+  if( pSel==NULL || pIns==NULL ){ rc = -1; goto done; }
+  memset(&w, 0, sizeof(w));
+  memset(aCount, 0, sizeof(aCount));
+  sqlite3_bind_int64(pSel, 1, runId);
+  while( sqlite3_step(pSel)==SQLITE_ROW ){
+    int64_t rank = sqlite3_column_int64(pSel, 0);
+    int64_t t = sqlite3_column_int64(pSel, 1);
+    int c = sqlite3_column_int(pSel, 2);
+    int d = sqlite3_column_int(pSel, 3);
+    if( !active || rank!=w.rank ){
+      if( active && wall_flush(db, runId, &w, pS, pIns, pErr) ){
+        rc = -1; goto done;
+      }
+      wall_start(&w, pS, rank);
+      memset(aCount, 0, sizeof(aCount));
+      active = 1;
+      prev = t;
+    }
+    if( t>prev ){
+      int top = C_IDLE;
+      for(int k=0; k<C_IDLE; k++) if( aCount[k]>0 ){ top = k; break; }
+      wall_add(&w, pS, prev, t, top);
+      prev = t;
+    }
+    aCount[c] += d;
+  }
+  if( active && wall_flush(db, runId, &w, pS, pIns, pErr) ) rc = -1;
+done:
+  free(w.aTot);
+  sqlite3_finalize(pSel);
+  sqlite3_finalize(pIns);
+  db_exec(db, "DROP TABLE IF EXISTS temp.comm_name", NULL);
+  return rc;
+}
+
+/* ------------------------------------------------------------- driver */
+
+int derive_trace_run(sqlite3 *db, int64_t runId, char **pzNote,
+                     PfError *pErr){
+  StepList steps = {0, 0, 0};
+  int nGapRanks = 0;
+  int rc = -1;
+
+  *pzNote = NULL;
+  if( derive_trace_indexes(db, pErr) ) goto done;
+  if( derive_steps(db, runId, pErr) ) goto done;
+  if( steps_load(db, runId, &steps, pErr) ) goto done;
+  if( derive_cpu(db, runId, &steps, pErr) ) goto done;
+  if( derive_gpu_links(db, runId, &steps, pErr) ) goto done;
+  if( exec_run(db,
+      "INSERT INTO gpu_op_summary SELECT run_id, rank, 'kernel', name_id,"
+      " count(*), sum(dur), min(dur), max(dur) FROM kernel WHERE run_id=?1"
+      " GROUP BY rank, name_id", runId, pErr) ) goto done;
+  if( exec_run(db,
+      "INSERT INTO gpu_op_summary SELECT run_id, rank, kind, name_id,"
+      " count(*), sum(dur), min(dur), max(dur) FROM gpu_mem_op WHERE run_id=?1"
+      " GROUP BY rank, kind, name_id", runId, pErr) ) goto done;
+  if( derive_gpu_busy(db, runId, &steps, pErr) ) goto done;
+  if( derive_gap_steps(db, runId, &nGapRanks, pErr) ) goto done;
+  if( nGapRanks>0 ){
+    if( steps_load(db, runId, &steps, pErr) ) goto done;
+    /* assign the gap steps to rows that have none */
+    if( derive_gpu_links(db, runId, &steps, pErr) ) goto done;
+    *pzNote = xasprintf("%d rank%s had no ProfilerStep annotations: steps "
+                        "were found by GPU idle-gap detection", nGapRanks,
+                        nGapRanks==1 ? "" : "s");
+  }
+  if( derive_wall(db, runId, &steps, pErr) ) goto done;
+  rc = 0;
+done:
+  free(steps.a);
+  return rc;
+}

@@ -1,0 +1,26 @@
+/*
+** derive_trace.h — per-run derived data for traces, computed once at the
+** end of an ingest inside its transaction: indexes, steps, CPU op nesting,
+** kernel -> runtime call -> CPU op linkage, step assignment, GPU busy time
+** and idle gaps, and the priority breakdown of wall time per step.
+**
+** Pipeline position: "derive" and "index".  Interval questions are answered
+** by sweeps over rows read back in time order, never by interval joins.
+*/
+#ifndef PROFAN_DERIVE_TRACE_H
+#define PROFAN_DERIVE_TRACE_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include "util.h"
+
+/* Create the trace indexes when missing.  Returns 0 or -1 (pErr). */
+int derive_trace_indexes(sqlite3 *db, PfError *pErr);
+
+/* Compute every derived table of run runId.  *pzNote receives a note for
+** the user (e.g. steps found by gap detection), or NULL; caller frees it
+** with free().  Returns 0 or -1 with pErr set. */
+int derive_trace_run(sqlite3 *db, int64_t runId, char **pzNote,
+                     PfError *pErr);
+
+#endif

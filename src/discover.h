@@ -1,0 +1,49 @@
+/*
+** discover.h — find the input files under the paths given to `ingest` and
+** decide each file's kind from its content.
+**
+** Pipeline position: "discover" and "sniff", first stage of an ingest.
+*/
+#ifndef PROFAN_DISCOVER_H
+#define PROFAN_DISCOVER_H
+
+#include <stdint.h>
+#include "util.h"
+
+typedef enum {
+  KIND_UNKNOWN = 0,
+  KIND_TRACE,          /* Kineto / Chrome trace JSON (plain or gzip) */
+  KIND_PICKLE,         /* a pickle: memory snapshot or flight recorder */
+  KIND_NCCL_LOG,       /* text with NCCL INFO/WARN lines */
+} FileKind;
+
+typedef struct FoundFile {
+  char *zPath;         /* owned */
+  FileKind eKind;
+  int explicitArg;     /* named on the command line (not found in a dir) */
+  char zSkip[128];     /* why it is skipped ("" when not skipped) */
+} FoundFile;
+
+typedef struct FileList {
+  FoundFile *a;
+  int n, nAlloc;
+} FileList;
+
+/*
+** Add the files at zPath (a file, or a directory walked recursively in
+** sorted order, hidden entries skipped) to pList, each with its kind.
+** Returns 0, or -1 with pErr set when zPath cannot be read at all.
+*/
+int discover_path(const char *zPath, FileList *pList, PfError *pErr);
+
+/* Kind of a file from its first bytes; sets zWhy for unknown content. */
+FileKind discover_sniff(const char *buf, size_t n, char *zWhy, size_t nWhy);
+
+void filelist_free(FileList *p);
+const char *discover_kind_name(FileKind e);
+
+/* Rank from a file name: "rank3", "rank_3", "rank-3", "worker3_" ...;
+** -1 when the name carries none. */
+int64_t discover_rank_from_name(const char *zPath);
+
+#endif

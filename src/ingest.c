@@ -1,0 +1,634 @@
+/*
+** ingest.c — the ingest driver: discover, hash, one transaction, parallel
+** parse, single writer, derive, commit.
+**
+** Pipeline position: orchestrates every stage.  Threads: N parser workers
+** (one file at a time each) fill fixed-size event batches and pass them
+** through a bounded queue to the calling thread, the only one that touches
+** the database.  Memory is bounded by the queue, not by the trace size.
+** Any failure sets the abort flag, drains the queue, joins the workers and
+** rolls back: the database is left exactly as it was.
+*/
+#include "ingest.h"
+#include "db.h"
+#include "derive_trace.h"
+#include "discover.h"
+#include "input.h"
+#include "intern.h"
+#include "load_trace.h"
+#include "parse_trace.h"
+#include "runref.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BATCH_EVENTS 4096
+#define QUEUE_CAP 8
+
+/* ----------------------------------------------------- batches, queue */
+
+typedef struct EvBatch {
+  int nEv;
+  int64_t rank;                 /* rank to store for these rows */
+  int64_t inputOffset;          /* bytes read when the batch was sent */
+  TraceEvent aEv[BATCH_EVENTS];
+  uint32_t aStr[BATCH_EVENTS][5];  /* arena offsets: name cat dims types conc */
+  Buf arena;
+  struct EvBatch *pNext;        /* free list */
+} EvBatch;
+
+typedef struct Job {
+  const char *zPath;
+  int64_t fileId;
+  int64_t rankGuess;            /* from the file name, -1 if none */
+  TraceInfo info;
+  PfError err;
+  int rc;
+  double ms;
+  int64_t nNoBase;              /* events emitted before the base time */
+  int64_t bytesRead;
+} Job;
+
+enum { MSG_BATCH, MSG_DONE };
+typedef struct Msg { int type; Job *pJob; EvBatch *pBatch; } Msg;
+
+typedef struct Shared {
+  pthread_mutex_t mu;
+  pthread_cond_t cvPush, cvPop, cvFree;
+  Msg aQ[QUEUE_CAP];
+  int qHead, qLen;
+  EvBatch *pFree;
+  int nBatch;                   /* batches allocated */
+  int nBatchMax;
+  volatile int abort;
+  Job *aJob;
+  int nJob, iNext;              /* next job to take */
+} Shared;
+
+static void q_push(Shared *s, Msg m){
+  pthread_mutex_lock(&s->mu);
+  while( s->qLen==QUEUE_CAP ) pthread_cond_wait(&s->cvPush, &s->mu);
+  s->aQ[(s->qHead + s->qLen) % QUEUE_CAP] = m;
+  s->qLen++;
+  pthread_cond_signal(&s->cvPop);
+  pthread_mutex_unlock(&s->mu);
+}
+
+static Msg q_pop(Shared *s){
+  Msg m;
+  pthread_mutex_lock(&s->mu);
+  while( s->qLen==0 ) pthread_cond_wait(&s->cvPop, &s->mu);
+  m = s->aQ[s->qHead];
+  s->qHead = (s->qHead+1) % QUEUE_CAP;
+  s->qLen--;
+  pthread_cond_signal(&s->cvPush);
+  pthread_mutex_unlock(&s->mu);
+  return m;
+}
+
+/* A batch from the free list, allocating up to nBatchMax of them. */
+static EvBatch *batch_get(Shared *s){
+  EvBatch *b;
+  pthread_mutex_lock(&s->mu);
+  while( s->pFree==NULL && s->nBatch>=s->nBatchMax ){
+    pthread_cond_wait(&s->cvFree, &s->mu);
+  }
+  if( s->pFree ){
+    b = s->pFree;
+    s->pFree = b->pNext;
+  }else{
+    b = xcalloc(1, sizeof(*b));
+    s->nBatch++;
+  }
+  pthread_mutex_unlock(&s->mu);
+  b->nEv = 0;
+  buf_reset(&b->arena);
+  return b;
+}
+
+static void batch_put(Shared *s, EvBatch *b){
+  pthread_mutex_lock(&s->mu);
+  b->pNext = s->pFree;
+  s->pFree = b;
+  pthread_cond_signal(&s->cvFree);
+  pthread_mutex_unlock(&s->mu);
+}
+
+/* ------------------------------------------------------------ workers */
+
+typedef struct Worker {
+  Shared *s;
+  Job *pJob;
+  Input *pIn;
+  EvBatch *pCur;
+} Worker;
+
+static uint32_t arena_add(Buf *a, const char *z){
+  uint32_t off = (uint32_t)a->n;
+  buf_append(a, z, strlen(z)+1);
+  return off;
+}
+
+static void worker_flush(Worker *w){
+  if( w->pCur && w->pCur->nEv>0 ){
+    Msg m = {MSG_BATCH, w->pJob, w->pCur};
+    w->pCur->inputOffset = input_offset(w->pIn);
+    q_push(w->s, m);
+    w->pCur = NULL;
+  }
+}
+
+/* Parser sink: copy the event into the current batch. */
+static int worker_sink(void *ctx, const TraceEvent *pEv){
+  Worker *w = ctx;
+  Job *j = w->pJob;
+  EvBatch *b;
+  TraceEvent *e;
+  int64_t rank;
+  if( w->s->abort ) return 1;
+  if( pEv->kind==TEV_OTHER ) return 0;
+  rank = j->info.hasRank ? j->info.rank : (j->rankGuess>=0 ? j->rankGuess : 0);
+  if( w->pCur && (w->pCur->nEv==BATCH_EVENTS || w->pCur->rank!=rank) ){
+    worker_flush(w);
+  }
+  if( w->pCur==NULL ){
+    w->pCur = batch_get(w->s);
+    w->pCur->rank = rank;
+  }
+  b = w->pCur;
+  e = &b->aEv[b->nEv];
+  *e = *pEv;
+  if( j->info.hasBaseTime ) e->ts += j->info.baseTimeNs;
+  else j->nNoBase++;
+  b->aStr[b->nEv][0] = arena_add(&b->arena, pEv->zName);
+  b->aStr[b->nEv][1] = arena_add(&b->arena, pEv->zCat);
+  b->aStr[b->nEv][2] = arena_add(&b->arena, pEv->zInputDims);
+  b->aStr[b->nEv][3] = arena_add(&b->arena, pEv->zInputTypes);
+  b->aStr[b->nEv][4] = arena_add(&b->arena, pEv->zConcreteInputs);
+  b->nEv++;
+  return 0;
+}
+
+static void *worker_main(void *arg){
+  Shared *s = arg;
+  for(;;){
+    Worker w;
+    Job *j;
+    double t0;
+    Msg m;
+    pthread_mutex_lock(&s->mu);
+    j = s->iNext<s->nJob ? &s->aJob[s->iNext++] : NULL;
+    pthread_mutex_unlock(&s->mu);
+    if( j==NULL ) break;
+    memset(&w, 0, sizeof(w));
+    w.s = s;
+    w.pJob = j;
+    t0 = util_now_ms();
+    if( s->abort ){
+      j->rc = -2;            /* not attempted */
+    }else{
+      w.pIn = input_open(j->zPath, &j->err);
+      if( w.pIn==NULL ){
+        j->rc = -1;
+      }else{
+        j->rc = trace_parse(w.pIn, worker_sink, &w, &j->info, &j->err);
+        j->bytesRead = input_offset(w.pIn);
+        if( j->rc==0 ) worker_flush(&w);
+        input_close(w.pIn);
+      }
+    }
+    if( w.pCur ){ batch_put(s, w.pCur); w.pCur = NULL; }
+    j->ms = util_now_ms() - t0;
+    m.type = MSG_DONE;
+    m.pJob = j;
+    m.pBatch = NULL;
+    q_push(s, m);
+  }
+  return NULL;
+}
+
+/* ------------------------------------------------------------- writer */
+
+static int64_t guess_rank(const char *zPath){
+  return discover_rank_from_name(zPath);
+}
+
+static char *run_name_default(const char *zPath){
+  char *z = xstrdup(zPath);
+  size_t n = strlen(z);
+  char *zBase, *zDot;
+  while( n>1 && z[n-1]=='/' ) z[--n] = 0;
+  zBase = xstrdup(util_basename(z));
+  free(z);
+  /* strip .pt.trace.json.gz, .json.gz, .json */
+  zDot = strstr(zBase, ".pt.trace.json");
+  if( zDot==NULL ) zDot = strstr(zBase, ".json");
+  if( zDot && zDot!=zBase ) *zDot = 0;
+  return zBase;
+}
+
+/* Insert the run row with a unique name; returns its id or -1. */
+static int64_t insert_run(sqlite3 *db, const char *zWant, const char *zSource,
+                          const char *zHash, PfError *pErr){
+  sqlite3_stmt *p;
+  int64_t id = -1;
+  char zNow[32];
+  time_t t = time(NULL);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(zNow, sizeof(zNow), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  p = db_prepare(db,
+    "INSERT INTO run(name, created_at, source_path, content_hash, tool_version)"
+    " VALUES(?1, ?2, ?3, ?4, ?5)", pErr);
+  if( p==NULL ) return -1;
+  for(int k=1; k<1000 && id<0; k++){
+    char *zName = k==1 ? xstrdup(zWant) : xasprintf("%s-%d", zWant, k);
+    sqlite3_bind_text(p, 1, zName, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(p, 2, zNow, -1, SQLITE_STATIC);
+    sqlite3_bind_text(p, 3, zSource, -1, SQLITE_STATIC);
+    sqlite3_bind_text(p, 4, zHash, -1, SQLITE_STATIC);
+    sqlite3_bind_text(p, 5, PROFAN_VERSION, -1, SQLITE_STATIC);
+    if( sqlite3_step(p)==SQLITE_DONE ) id = sqlite3_last_insert_rowid(db);
+    else if( sqlite3_extended_errcode(db)!=SQLITE_CONSTRAINT_UNIQUE ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
+      free(zName);
+      break;
+    }
+    sqlite3_reset(p);
+    free(zName);
+  }
+  sqlite3_finalize(p);
+  return id;
+}
+
+static int insert_tags(sqlite3 *db, int64_t runId, const IngestOpts *pOpt,
+                       PfError *pErr){
+  sqlite3_stmt *p;
+  if( pOpt->nTag==0 ) return 0;
+  p = db_prepare(db, "INSERT OR REPLACE INTO run_tag VALUES(?1,?2,?3)", pErr);
+  if( p==NULL ) return -1;
+  for(int i=0; i<pOpt->nTag; i++){
+    sqlite3_bind_int64(p, 1, runId);
+    sqlite3_bind_text(p, 2, pOpt->azTagKey[i], -1, SQLITE_STATIC);
+    sqlite3_bind_text(p, 3, pOpt->azTagVal[i], -1, SQLITE_STATIC);
+    if( sqlite3_step(p)!=SQLITE_DONE ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
+      sqlite3_finalize(p);
+      return -1;
+    }
+    sqlite3_reset(p);
+  }
+  sqlite3_finalize(p);
+  return 0;
+}
+
+/* Insert a run_file row; returns its id or -1. */
+static int64_t insert_file(sqlite3 *db, int64_t runId, const char *zPath,
+                           const char *zKind, int64_t bytes, uint64_t hash,
+                           PfError *pErr){
+  sqlite3_stmt *p = db_prepare(db,
+    "INSERT INTO run_file(run_id, path, kind, bytes, hash)"
+    " VALUES(?1,?2,?3,?4,?5)", pErr);
+  char zHash[20];
+  int64_t id = -1;
+  if( p==NULL ) return -1;
+  snprintf(zHash, sizeof(zHash), "%016llx", (unsigned long long)hash);
+  sqlite3_bind_int64(p, 1, runId);
+  sqlite3_bind_text(p, 2, zPath, -1, SQLITE_STATIC);
+  sqlite3_bind_text(p, 3, zKind, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(p, 4, bytes);
+  sqlite3_bind_text(p, 5, zHash, -1, SQLITE_TRANSIENT);
+  if( sqlite3_step(p)==SQLITE_DONE ) id = sqlite3_last_insert_rowid(db);
+  else pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
+  sqlite3_finalize(p);
+  return id;
+}
+
+/* After a trace file is parsed: its run_file columns and fix-ups. */
+static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad, int64_t runId,
+                             Job *j, PfError *pErr){
+  TraceInfo *in = &j->info;
+  int64_t rank = in->hasRank ? in->rank : (j->rankGuess>=0 ? j->rankGuess : 0);
+  const char *zRankSrc = in->hasRank ? "distributedInfo"
+                       : j->rankGuess>=0 ? "file name" : "default";
+  int64_t rankUsed = (in->hasRank && !in->rankAfterEvents) ? in->rank
+                   : (j->rankGuess>=0 ? j->rankGuess : 0);
+  TraceTarget t;
+  sqlite3_stmt *p;
+  int needBase = in->hasBaseTime && j->nNoBase>0;
+  if( needBase || rank!=rankUsed ){
+    if( load_trace_fixup(db, j->fileId, needBase ? in->baseTimeNs : 0,
+                         rank!=rankUsed, rank, pErr) ) return -1;
+  }
+  t.runId = runId;
+  t.fileId = j->fileId;
+  t.rank = rank;
+  if( load_trace_devices(pLoad, &t, in, pErr) ) return -1;
+  p = db_prepare(db,
+    "UPDATE run_file SET rank=?1, rank_source=?2, n_records=?3, parse_ms=?4,"
+    " warnings=?5, time_regime=?6, base_time_ns=?7, schema_version=?8,"
+    " host_name=?9, world_size=?10 WHERE id=?11", pErr);
+  if( p==NULL ) return -1;
+  sqlite3_bind_int64(p, 1, rank);
+  sqlite3_bind_text(p, 2, zRankSrc, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(p, 3, in->nEvents);
+  sqlite3_bind_double(p, 4, j->ms);
+  sqlite3_bind_int64(p, 5, in->nWarnings);
+  sqlite3_bind_text(p, 6, in->zTimeRegime, -1, SQLITE_STATIC);
+  db_bind_int_or_null(p, 7, in->hasBaseTime, in->baseTimeNs);
+  db_bind_int_or_null(p, 8, in->schemaVersion>=0, in->schemaVersion);
+  db_bind_text_or_null(p, 9, in->zHostName[0] ? in->zHostName : NULL, -1);
+  db_bind_int_or_null(p, 10, in->worldSize>=0, in->worldSize);
+  sqlite3_bind_int64(p, 11, j->fileId);
+  if( sqlite3_step(p)!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
+    sqlite3_finalize(p);
+    return -1;
+  }
+  sqlite3_finalize(p);
+  return 0;
+}
+
+static void show_progress(const IngestOpts *pOpt, int64_t nBytes,
+                          int64_t nRows, double t0){
+  double s = (util_now_ms() - t0)/1000.0;
+  fprintf(stderr, "\rprofan: %.1f MB parsed, %lld rows, %.1f MB/s   ",
+          nBytes/1e6, (long long)nRows, s>0 ? nBytes/1e6/s : 0.0);
+  (void)pOpt;
+}
+
+/*
+** Parse every trace job with worker threads and load the rows.  Returns 0,
+** or -1 with the message in pMsg.
+*/
+static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
+                       const IngestOpts *pOpt, IngestResult *pRes, Buf *pMsg){
+  Shared s;
+  pthread_t aTh[16];
+  int nTh = pOpt->nThreads>0 ? pOpt->nThreads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  int nDone = 0, failed = 0;
+  Intern *pIntern = intern_new(db);
+  PfError err = {0};
+  TraceLoader *pLoad = load_trace_new(db, pIntern, &err);
+  double t0 = util_now_ms(), tLast = t0;
+  int64_t nBytesDone = 0;
+
+  if( pLoad==NULL ){
+    buf_printf(pMsg, "database: %s", err.zMsg);
+    intern_free(pIntern);
+    return -1;
+  }
+  if( nTh<1 ) nTh = 1;
+  if( nTh>16 ) nTh = 16;
+  if( nTh>nJob ) nTh = nJob;
+  memset(&s, 0, sizeof(s));
+  pthread_mutex_init(&s.mu, NULL);
+  pthread_cond_init(&s.cvPush, NULL);
+  pthread_cond_init(&s.cvPop, NULL);
+  pthread_cond_init(&s.cvFree, NULL);
+  s.aJob = aJob;
+  s.nJob = nJob;
+  s.nBatchMax = QUEUE_CAP + nTh + 1;
+  for(int i=0; i<nTh; i++) pthread_create(&aTh[i], NULL, worker_main, &s);
+
+  while( nDone<nJob ){
+    Msg m = q_pop(&s);
+    if( m.type==MSG_BATCH ){
+      EvBatch *b = m.pBatch;
+      if( !failed ){
+        TraceTarget t;
+        t.runId = runId;
+        t.fileId = m.pJob->fileId;
+        t.rank = b->rank;
+        for(int i=0; i<b->nEv; i++){
+          TraceEvent *e = &b->aEv[i];
+          e->zName = b->arena.z + b->aStr[i][0];
+          e->nName = (int)strlen(e->zName);
+          e->zCat = b->arena.z + b->aStr[i][1];
+          e->zInputDims = b->arena.z + b->aStr[i][2];
+          e->zInputTypes = b->arena.z + b->aStr[i][3];
+          e->zConcreteInputs = b->arena.z + b->aStr[i][4];
+          if( load_trace_event(pLoad, &t, e, &err) ){
+            buf_printf(pMsg, "%s: %s", m.pJob->zPath, err.zMsg);
+            failed = 1;
+            s.abort = 1;
+            break;
+          }
+        }
+      }
+      if( pOpt->progress && util_now_ms()-tLast>500 ){
+        tLast = util_now_ms();
+        show_progress(pOpt, nBytesDone + b->inputOffset, load_trace_rows(pLoad), t0);
+      }
+      batch_put(&s, b);
+    }else{
+      Job *j = m.pJob;
+      nDone++;
+      if( failed || j->rc==-2 ) continue;
+      if( j->rc ){
+        pf_error_format(&j->err, j->zPath, pMsg);
+        failed = 1;
+        s.abort = 1;
+        continue;
+      }
+      if( pOpt->strict && j->info.nWarnings>0 ){
+        buf_printf(pMsg, "%s:%s (--strict: %lld warning%s)", j->zPath,
+                   j->info.zFirstWarning, (long long)j->info.nWarnings,
+                   j->info.nWarnings==1 ? "" : "s");
+        failed = 1;
+        s.abort = 1;
+        continue;
+      }
+      if( finish_trace_file(db, pLoad, runId, j, &err) ){
+        buf_printf(pMsg, "%s: %s", j->zPath, err.zMsg);
+        failed = 1;
+        s.abort = 1;
+        continue;
+      }
+      nBytesDone += j->bytesRead;
+      pRes->nEvents += j->info.nEvents;
+      pRes->nWarnings += j->info.nWarnings;
+      pRes->nBytes += j->bytesRead;
+      if( j->info.nWarnings>0 && pOpt->pLog ){
+        fprintf(pOpt->pLog, "profan: %s: %lld event%s skipped or repaired "
+                "(first at byte %s)\n", j->zPath,
+                (long long)j->info.nWarnings, j->info.nWarnings==1 ? "" : "s",
+                j->info.zFirstWarning);
+      }
+    }
+  }
+  for(int i=0; i<nTh; i++) pthread_join(aTh[i], NULL);
+  if( pOpt->progress ) fprintf(stderr, "\r%60s\r", "");
+  pRes->nRows += load_trace_rows(pLoad);
+  while( s.pFree ){
+    EvBatch *b = s.pFree;
+    s.pFree = b->pNext;
+    buf_free(&b->arena);
+    free(b);
+  }
+  pthread_mutex_destroy(&s.mu);
+  pthread_cond_destroy(&s.cvPush);
+  pthread_cond_destroy(&s.cvPop);
+  pthread_cond_destroy(&s.cvFree);
+  load_trace_free(pLoad);
+  intern_free(pIntern);
+  return failed ? -1 : 0;
+}
+
+/* ------------------------------------------------------------- driver */
+
+typedef struct FileHash { uint64_t hash; int64_t bytes; int idx; } FileHash;
+
+static int cmp_hash(const void *a, const void *b){
+  const FileHash *x = a, *y = b;
+  return x->hash<y->hash ? -1 : x->hash>y->hash ? 1 : 0;
+}
+
+int ingest_run(sqlite3 *db, const char **azPath, int nPath,
+               const IngestOpts *pOpt, IngestResult *pRes, Buf *pMsg){
+  FileList list = {0, 0, 0};
+  FileHash *aHash = NULL;
+  Job *aJob = NULL;
+  int nJob = 0, nHash = 0, rc = -1, inTxn = 0;
+  PfError err = {0};
+  double t0 = util_now_ms();
+  char zRunHash[20];
+  char *zName = NULL;
+  Buf source;
+  int64_t runId;
+
+  memset(pRes, 0, sizeof(*pRes));
+  buf_init(&source);
+  for(int i=0; i<nPath; i++){
+    PfError e = {0};
+    if( discover_path(azPath[i], &list, &e) ){
+      buf_printf(pMsg, "%s: %s", azPath[i], e.zMsg);
+      goto done;
+    }
+    buf_printf(&source, "%s%s", i ? " " : "", azPath[i]);
+  }
+  /* hash every usable file; note the skipped ones */
+  aHash = xcalloc((size_t)list.n + 1, sizeof(FileHash));
+  for(int i=0; i<list.n; i++){
+    FoundFile *f = &list.a[i];
+    if( f->eKind==KIND_PICKLE || f->eKind==KIND_NCCL_LOG ){
+      snprintf(f->zSkip, sizeof(f->zSkip), "%s files are not ingested yet",
+               f->eKind==KIND_PICKLE ? "pickle (memory snapshot)" : "NCCL log");
+    }
+    if( f->zSkip[0] ){
+      pRes->nSkipped++;
+      if( pOpt->pLog ) fprintf(pOpt->pLog, "profan: %s: skipped: %s\n",
+                               f->zPath, f->zSkip);
+      continue;
+    }
+    if( input_hash_file(f->zPath, &aHash[nHash].hash, &aHash[nHash].bytes, &err) ){
+      pf_error_format(&err, f->zPath, pMsg);
+      goto done;
+    }
+    aHash[nHash].idx = i;
+    nHash++;
+  }
+  if( nHash==0 ){
+    buf_printf(pMsg, "%s: nothing to ingest: no trace, memory snapshot or "
+               "NCCL log found", buf_str(&source));
+    goto done;
+  }
+  {
+    Hash64 h;
+    qsort(aHash, (size_t)nHash, sizeof(FileHash), cmp_hash);
+    hash64_init(&h, 0);
+    for(int i=0; i<nHash; i++){
+      hash64_update(&h, &aHash[i].hash, sizeof(uint64_t));
+      hash64_update(&h, &aHash[i].bytes, sizeof(int64_t));
+    }
+    snprintf(zRunHash, sizeof(zRunHash), "%016llx",
+             (unsigned long long)hash64_final(&h));
+  }
+  zName = pOpt->zName ? xstrdup(pOpt->zName) : run_name_default(azPath[0]);
+
+  if( db_exec(db, "BEGIN IMMEDIATE", &err) ){
+    buf_printf(pMsg, "database is busy or read-only: %s", err.zMsg);
+    goto done;
+  }
+  inTxn = 1;
+  {
+    /* identical content already stored? */
+    sqlite3_stmt *p = db_prepare(db,
+      "SELECT id FROM run WHERE content_hash=?1"
+      " UNION SELECT id FROM run WHERE name=?2 AND ?3", &err);
+    int64_t aOld[64];
+    int nOld = 0;
+    if( p==NULL ){ buf_printf(pMsg, "database: %s", err.zMsg); goto done; }
+    sqlite3_bind_text(p, 1, zRunHash, -1, SQLITE_STATIC);
+    sqlite3_bind_text(p, 2, zName, -1, SQLITE_STATIC);
+    sqlite3_bind_int(p, 3, pOpt->replace);
+    while( sqlite3_step(p)==SQLITE_ROW && nOld<64 ){
+      aOld[nOld++] = sqlite3_column_int64(p, 0);
+    }
+    sqlite3_finalize(p);
+    if( nOld>0 && !pOpt->replace ){
+      pRes->runId = aOld[0];
+      pRes->duplicate = 1;
+      rc = 0;
+      goto done;
+    }
+    for(int i=0; i<nOld; i++){
+      if( runref_delete(db, aOld[i], &err) ){
+        buf_printf(pMsg, "database: %s", err.zMsg);
+        goto done;
+      }
+    }
+  }
+  runId = insert_run(db, zName, buf_str(&source), zRunHash, &err);
+  if( runId<0 || insert_tags(db, runId, pOpt, &err) ){
+    buf_printf(pMsg, "database: %s", err.zMsg);
+    goto done;
+  }
+  pRes->runId = runId;
+
+  aJob = xcalloc((size_t)nHash, sizeof(Job));
+  /* jobs in path order so that file ids follow the directory listing */
+  for(int i=0; i<list.n; i++){
+    FoundFile *f = &list.a[i];
+    int k;
+    if( f->zSkip[0] ) continue;
+    for(k=0; k<nHash && aHash[k].idx!=i; k++){}
+    if( f->eKind==KIND_TRACE ){
+      Job *j = &aJob[nJob++];
+      j->zPath = f->zPath;
+      j->rankGuess = guess_rank(f->zPath);
+      j->fileId = insert_file(db, runId, f->zPath, "trace", aHash[k].bytes,
+                              aHash[k].hash, &err);
+      if( j->fileId<0 ){ buf_printf(pMsg, "database: %s", err.zMsg); goto done; }
+    }
+  }
+  if( nJob>0 ){
+    char *zNote = NULL;
+    if( load_traces(db, runId, aJob, nJob, pOpt, pRes, pMsg) ) goto done;
+    if( derive_trace_run(db, runId, &zNote, &err) ){
+      buf_printf(pMsg, "%s", err.zMsg);
+      goto done;
+    }
+    if( zNote && pOpt->pLog ) fprintf(pOpt->pLog, "profan: note: %s\n", zNote);
+    free(zNote);
+  }
+  pRes->nFiles = nJob;
+  if( db_exec(db, "COMMIT", &err) ){
+    buf_printf(pMsg, "database: cannot commit: %s", err.zMsg);
+    goto done;
+  }
+  inTxn = 0;
+  rc = 0;
+done:
+  if( inTxn ) db_exec(db, "ROLLBACK", NULL);
+  pRes->seconds = (util_now_ms() - t0)/1000.0;
+  free(aJob);
+  free(aHash);
+  free(zName);
+  buf_free(&source);
+  filelist_free(&list);
+  return rc;
+}

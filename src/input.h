@@ -1,0 +1,42 @@
+/*
+** input.h — reading input files: plain or gzip, streamed, with the
+** uncompressed byte offset kept for error messages; whole-file hashing.
+**
+** Pipeline position: below "parse"; discover uses input_peek() to sniff.
+*/
+#ifndef PROFAN_INPUT_H
+#define PROFAN_INPUT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "util.h"
+
+typedef struct Input Input;
+
+/* Open zPath for streaming (gzip detected by magic bytes).  Returns NULL
+** with pErr set when the file cannot be opened.  Close with input_close(). */
+Input *input_open(const char *zPath, PfError *pErr);
+/* Read up to n bytes; returns the count, 0 at end of input, -1 on error
+** (pErr set: corrupt gzip, I/O error). */
+ssize_t input_read(Input *p, void *buf, size_t n, PfError *pErr);
+/* Uncompressed bytes delivered so far. */
+int64_t input_offset(const Input *p);
+int input_is_gzip(const Input *p);
+void input_close(Input *p);                       /* accepts NULL */
+
+/* Read the first n (uncompressed) bytes of zPath into buf; *pn gets the
+** count.  Returns 0, or -1 with pErr set. */
+int input_peek(const char *zPath, char *buf, size_t n, size_t *pn,
+               PfError *pErr);
+
+/* Hash the bytes of zPath as stored on disk; also returns its size. */
+int input_hash_file(const char *zPath, uint64_t *pHash, int64_t *pBytes,
+                    PfError *pErr);
+
+/* Read a whole (possibly gzip) file into memory.  Returns the buffer
+** (caller frees with free()) and its length in *pn, or NULL with pErr set.
+** Refuses files above nMax bytes uncompressed. */
+unsigned char *input_slurp(const char *zPath, size_t nMax, size_t *pn,
+                           PfError *pErr);
+
+#endif

@@ -1,0 +1,301 @@
+/*
+** load_trace.c — the trace writer: one prepared INSERT per table, bound and
+** reset per event, inside the ingest's single transaction.
+**
+** Pipeline position: "load".  Interns names through Intern; derives a few
+** per-row fields on the way in (memcpy direction, FLOP estimate).  Linkage
+** columns (runtime_id, op_id, step ...) stay NULL here: derive_trace.c
+** fills them by a sweep once every file is loaded.
+*/
+#include "load_trace.h"
+#include "trace_args.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { S_KERNEL, S_MEMOP, S_CPU_OP, S_RUNTIME, S_SYNC, S_ANNOT, S_MEMORY,
+       S_PYTHON, S_DEVICE, S_N };
+
+static const char *azInsert[S_N] = {
+  "INSERT INTO kernel(run_id,rank,file_id,device,stream,ts,dur,name_id,"
+  "correlation,external_id,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
+  "registers,shared_mem,blocks_per_sm,warps_per_sm,occupancy_pct)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
+  "?19,?20,?21)",
+  "INSERT INTO gpu_mem_op(run_id,rank,file_id,device,stream,ts,dur,name_id,"
+  "kind,direction,src_kind,dst_kind,bytes,correlation,external_id)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
+  "INSERT INTO cpu_op(run_id,rank,file_id,pid,tid,ts,dur,name_id,"
+  "external_id,sequence,fwd_tid,input_dims,input_types,concrete_inputs,"
+  "flops,flops_source)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
+  "INSERT INTO runtime_call(run_id,rank,file_id,pid,tid,ts,dur,name_id,kind,"
+  "correlation,external_id,cbid)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
+  "INSERT INTO gpu_sync(run_id,rank,file_id,device,stream,ts,dur,name_id,"
+  "correlation) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+  "INSERT INTO annotation(run_id,rank,file_id,kind,pid,tid,ts,dur,name_id,"
+  "external_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+  "INSERT INTO memory_event(run_id,rank,file_id,ts,name,device_type,device,"
+  "addr,bytes,total_allocated,total_reserved)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
+  "INSERT INTO python_function(run_id,rank,file_id,pid,tid,ts,dur,name_id,"
+  "python_id,parent_python_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+  "INSERT INTO device(run_id,rank,file_id,device,name,total_mem_bytes,"
+  "compute_major,compute_minor,num_sms) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+};
+
+struct TraceLoader {
+  sqlite3 *db;
+  Intern *pIntern;
+  sqlite3_stmt *aStmt[S_N];
+  int64_t nRows;
+};
+
+TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
+  TraceLoader *p = xcalloc(1, sizeof(*p));
+  p->db = db;
+  p->pIntern = pIntern;
+  for(int i=0; i<S_N; i++){
+    if( sqlite3_prepare_v3(db, azInsert[i], -1, SQLITE_PREPARE_PERSISTENT,
+                           &p->aStmt[i], NULL)!=SQLITE_OK ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
+      load_trace_free(p);
+      return NULL;
+    }
+  }
+  return p;
+}
+
+void load_trace_free(TraceLoader *p){
+  if( p==NULL ) return;
+  for(int i=0; i<S_N; i++) sqlite3_finalize(p->aStmt[i]);
+  free(p);
+}
+
+int64_t load_trace_rows(const TraceLoader *p){ return p->nRows; }
+
+/* Bind the leading (run_id, rank, file_id) columns. */
+static void bind_target(sqlite3_stmt *s, const TraceTarget *t){
+  sqlite3_bind_int64(s, 1, t->runId);
+  sqlite3_bind_int64(s, 2, t->rank);
+  sqlite3_bind_int64(s, 3, t->fileId);
+}
+
+#define HAS(bit) ((e->has & (bit))!=0)
+
+/* Device/stream of a GPU row: the row's pid/tid, else args. */
+static void gpu_place(const TraceEvent *e, int64_t *pDev, int *pHasDev,
+                      int64_t *pStream, int *pHasStream){
+  *pHasDev = HAS(TF_PID) || HAS(TF_DEVICE);
+  *pDev = HAS(TF_PID) ? e->pid : e->device;
+  *pHasStream = HAS(TF_STREAM) || HAS(TF_TID);
+  *pStream = HAS(TF_STREAM) ? e->stream : e->tid;
+}
+
+static void bind_text_or_null(sqlite3_stmt *s, int i, const char *z){
+  if( z && z[0] ) sqlite3_bind_text(s, i, z, -1, SQLITE_TRANSIENT);
+  else sqlite3_bind_null(s, i);
+}
+
+int load_trace_event(TraceLoader *p, const TraceTarget *t,
+                     const TraceEvent *e, PfError *pErr){
+  sqlite3_stmt *s = NULL;
+  int64_t nameId = 0, dev, stream;
+  int hasDev, hasStream;
+
+  if( e->kind!=TEV_MEMORY ){
+    nameId = intern_id(p->pIntern, e->zName, (size_t)e->nName, pErr);
+    if( nameId<0 ) return -1;
+  }
+  switch( e->kind ){
+    case TEV_KERNEL:
+      s = p->aStmt[S_KERNEL];
+      bind_target(s, t);
+      gpu_place(e, &dev, &hasDev, &stream, &hasStream);
+      db_bind_int_or_null(s, 4, hasDev, dev);
+      db_bind_int_or_null(s, 5, hasStream, stream);
+      sqlite3_bind_int64(s, 6, e->ts);
+      sqlite3_bind_int64(s, 7, e->dur);
+      sqlite3_bind_int64(s, 8, nameId);
+      db_bind_int_or_null(s, 9, HAS(TF_CORRELATION), e->correlation);
+      db_bind_int_or_null(s, 10, HAS(TF_EXTERNAL_ID), e->external_id);
+      for(int i=0; i<3; i++){
+        db_bind_int_or_null(s, 11+i, HAS(TF_GRID), e->grid[i]);
+        db_bind_int_or_null(s, 14+i, HAS(TF_BLOCK), e->block[i]);
+      }
+      db_bind_int_or_null(s, 17, HAS(TF_REGISTERS), e->registers);
+      db_bind_int_or_null(s, 18, HAS(TF_SHARED_MEM), e->shared_mem);
+      db_bind_double_or_null(s, 19, HAS(TF_BLOCKS_PER_SM), e->blocks_per_sm);
+      db_bind_double_or_null(s, 20, HAS(TF_WARPS_PER_SM), e->warps_per_sm);
+      db_bind_double_or_null(s, 21, HAS(TF_OCCUPANCY), e->occupancy);
+      break;
+    case TEV_MEMCPY:
+    case TEV_MEMSET: {
+      MemcpyKind mk;
+      s = p->aStmt[S_MEMOP];
+      bind_target(s, t);
+      gpu_place(e, &dev, &hasDev, &stream, &hasStream);
+      db_bind_int_or_null(s, 4, hasDev, dev);
+      db_bind_int_or_null(s, 5, hasStream, stream);
+      sqlite3_bind_int64(s, 6, e->ts);
+      sqlite3_bind_int64(s, 7, e->dur);
+      sqlite3_bind_int64(s, 8, nameId);
+      sqlite3_bind_text(s, 9, e->kind==TEV_MEMCPY ? "memcpy" : "memset", -1,
+                        SQLITE_STATIC);
+      trace_memcpy_kind(e->zName, &mk);
+      bind_text_or_null(s, 10, mk.zDirection);
+      bind_text_or_null(s, 11, mk.zSrc);
+      bind_text_or_null(s, 12, mk.zDst);
+      db_bind_int_or_null(s, 13, HAS(TF_BYTES), e->bytes);
+      db_bind_int_or_null(s, 14, HAS(TF_CORRELATION), e->correlation);
+      db_bind_int_or_null(s, 15, HAS(TF_EXTERNAL_ID), e->external_id);
+      break;
+    }
+    case TEV_CPU_OP: {
+      double fl = -1;
+      const char *zSrc = NULL;
+      s = p->aStmt[S_CPU_OP];
+      bind_target(s, t);
+      db_bind_int_or_null(s, 4, HAS(TF_PID), e->pid);
+      db_bind_int_or_null(s, 5, HAS(TF_TID), e->tid);
+      sqlite3_bind_int64(s, 6, e->ts);
+      sqlite3_bind_int64(s, 7, e->dur);
+      sqlite3_bind_int64(s, 8, nameId);
+      db_bind_int_or_null(s, 9, HAS(TF_EXTERNAL_ID), e->external_id);
+      db_bind_int_or_null(s, 10, HAS(TF_SEQUENCE), e->sequence);
+      db_bind_int_or_null(s, 11, HAS(TF_FWD_TID), e->fwd_tid);
+      bind_text_or_null(s, 12, e->zInputDims);
+      bind_text_or_null(s, 13, e->zInputTypes);
+      bind_text_or_null(s, 14, e->zConcreteInputs);
+      if( HAS(TF_FLOPS) ){ fl = e->flops; zSrc = "arg"; }
+      else{
+        fl = trace_estimate_flops(e->zName, e->zInputDims);
+        if( fl>=0 ) zSrc = "estimate";
+      }
+      db_bind_double_or_null(s, 15, zSrc!=NULL, fl);
+      bind_text_or_null(s, 16, zSrc);
+      break;
+    }
+    case TEV_RUNTIME:
+    case TEV_DRIVER:
+      s = p->aStmt[S_RUNTIME];
+      bind_target(s, t);
+      db_bind_int_or_null(s, 4, HAS(TF_PID), e->pid);
+      db_bind_int_or_null(s, 5, HAS(TF_TID), e->tid);
+      sqlite3_bind_int64(s, 6, e->ts);
+      sqlite3_bind_int64(s, 7, e->dur);
+      sqlite3_bind_int64(s, 8, nameId);
+      sqlite3_bind_text(s, 9, e->kind==TEV_RUNTIME ? "runtime" : "driver", -1,
+                        SQLITE_STATIC);
+      db_bind_int_or_null(s, 10, HAS(TF_CORRELATION), e->correlation);
+      db_bind_int_or_null(s, 11, HAS(TF_EXTERNAL_ID), e->external_id);
+      db_bind_int_or_null(s, 12, HAS(TF_CBID), e->cbid);
+      break;
+    case TEV_SYNC:
+      s = p->aStmt[S_SYNC];
+      bind_target(s, t);
+      gpu_place(e, &dev, &hasDev, &stream, &hasStream);
+      db_bind_int_or_null(s, 4, hasDev, dev);
+      db_bind_int_or_null(s, 5, hasStream, stream);
+      sqlite3_bind_int64(s, 6, e->ts);
+      sqlite3_bind_int64(s, 7, e->dur);
+      sqlite3_bind_int64(s, 8, nameId);
+      db_bind_int_or_null(s, 9, HAS(TF_CORRELATION), e->correlation);
+      break;
+    case TEV_USER_ANNOTATION:
+    case TEV_GPU_ANNOTATION:
+      s = p->aStmt[S_ANNOT];
+      bind_target(s, t);
+      sqlite3_bind_text(s, 4, e->kind==TEV_USER_ANNOTATION ? "user" : "gpu_user",
+                        -1, SQLITE_STATIC);
+      db_bind_int_or_null(s, 5, HAS(TF_PID), e->pid);
+      db_bind_int_or_null(s, 6, HAS(TF_TID), e->tid);
+      sqlite3_bind_int64(s, 7, e->ts);
+      sqlite3_bind_int64(s, 8, e->dur);
+      sqlite3_bind_int64(s, 9, nameId);
+      db_bind_int_or_null(s, 10, HAS(TF_EXTERNAL_ID), e->external_id);
+      break;
+    case TEV_MEMORY:
+      s = p->aStmt[S_MEMORY];
+      bind_target(s, t);
+      sqlite3_bind_int64(s, 4, e->ts);
+      sqlite3_bind_text(s, 5, e->zName, e->nName, SQLITE_TRANSIENT);
+      db_bind_int_or_null(s, 6, HAS(TF_DEVICE_TYPE), e->device_type);
+      db_bind_int_or_null(s, 7, HAS(TF_DEVICE_ID), e->device_id);
+      db_bind_int_or_null(s, 8, HAS(TF_ADDR), e->addr);
+      db_bind_int_or_null(s, 9, HAS(TF_BYTES), e->bytes);
+      db_bind_int_or_null(s, 10, HAS(TF_TOTAL_ALLOC), e->total_alloc);
+      db_bind_int_or_null(s, 11, HAS(TF_TOTAL_RESERVED), e->total_reserved);
+      break;
+    case TEV_PYTHON:
+      s = p->aStmt[S_PYTHON];
+      bind_target(s, t);
+      db_bind_int_or_null(s, 4, HAS(TF_PID), e->pid);
+      db_bind_int_or_null(s, 5, HAS(TF_TID), e->tid);
+      sqlite3_bind_int64(s, 6, e->ts);
+      sqlite3_bind_int64(s, 7, e->dur);
+      sqlite3_bind_int64(s, 8, nameId);
+      db_bind_int_or_null(s, 9, HAS(TF_PYTHON_ID), e->python_id);
+      db_bind_int_or_null(s, 10, HAS(TF_PYTHON_PARENT), e->python_parent);
+      break;
+    default:
+      return 0;
+  }
+  if( sqlite3_step(s)!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(p->db));
+    sqlite3_reset(s);
+    return -1;
+  }
+  sqlite3_reset(s);
+  p->nRows++;
+  return 0;
+}
+
+int load_trace_devices(TraceLoader *p, const TraceTarget *t,
+                       const TraceInfo *pInfo, PfError *pErr){
+  sqlite3_stmt *s = p->aStmt[S_DEVICE];
+  for(int i=0; i<pInfo->nDevices; i++){
+    const TraceDevice *d = &pInfo->aDevice[i];
+    bind_target(s, t);
+    sqlite3_bind_int64(s, 4, d->id>=0 ? d->id : i);
+    bind_text_or_null(s, 5, d->zName);
+    sqlite3_bind_int64(s, 6, d->totalGlobalMem);
+    sqlite3_bind_int64(s, 7, d->computeMajor);
+    sqlite3_bind_int64(s, 8, d->computeMinor);
+    sqlite3_bind_int64(s, 9, d->numSms);
+    if( sqlite3_step(s)!=SQLITE_DONE ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(p->db));
+      sqlite3_reset(s);
+      return -1;
+    }
+    sqlite3_reset(s);
+  }
+  return 0;
+}
+
+int load_trace_fixup(sqlite3 *db, int64_t fileId, int64_t dTs, int setRank,
+                     int64_t rank, PfError *pErr){
+  static const char *azTab[] = {
+    "kernel", "gpu_mem_op", "cpu_op", "runtime_call", "gpu_sync",
+    "annotation", "memory_event", "python_function", 0};
+  for(int i=0; azTab[i]; i++){
+    char *z = setRank
+      ? sqlite3_mprintf("UPDATE %s SET ts=ts+%lld, rank=%lld WHERE file_id=%lld",
+                        azTab[i], (long long)dTs, (long long)rank,
+                        (long long)fileId)
+      : sqlite3_mprintf("UPDATE %s SET ts=ts+%lld WHERE file_id=%lld",
+                        azTab[i], (long long)dTs, (long long)fileId);
+    int rc = db_exec(db, z, pErr);
+    sqlite3_free(z);
+    if( rc ) return -1;
+  }
+  if( setRank ){
+    char *z = sqlite3_mprintf("UPDATE device SET rank=%lld WHERE file_id=%lld",
+                              (long long)rank, (long long)fileId);
+    int rc = db_exec(db, z, pErr);
+    sqlite3_free(z);
+    if( rc ) return -1;
+  }
+  return 0;
+}

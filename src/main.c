@@ -1,0 +1,158 @@
+/*
+** main.c — profan's entry point: the command table, global options,
+** dispatch and top-level help.
+**
+** Pipeline position: front end.  The command table below is the only list
+** of commands: dispatch, `profan --help` and each command's --help come
+** from it (a test checks every command is also in the README).
+*/
+#include "cli.h"
+#include "db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const CmdInfo aCmd[] = {
+  { "ingest", ingest_cmd, "ingest [options] PATH...",
+    "load a run (trace files, run directories) into the database",
+    "Each PATH is a file or a directory walked recursively; every file's\n"
+    "kind is decided by its content (Kineto trace JSON, optionally gzip).\n"
+    "Files that are not recognised are listed as skipped.  All PATHs form\n"
+    "one run.  The ingest is one transaction: on any error nothing is\n"
+    "stored.  Identical content already in the database is reported and\n"
+    "not stored twice.\n"
+    "\n"
+    "Options:\n"
+    "  --name NAME      run name (default: the first PATH's base name)\n"
+    "  --tag K=V        attach a tag (repeatable): git sha, config, ...\n"
+    "  --replace        replace a run with the same content or name\n"
+    "  --strict         treat skipped/repaired events as errors\n"
+    "  --threads N      parser threads (default: number of CPUs)\n"
+    "  --quiet          no summary line\n" },
+  { "query", query_cmd, "query NAME --run RUN [--param K=V]... [--limit N]",
+    "run a named query (see 'profan queries')",
+    "RUN is a run id, a run name, or 'latest' (the default).\n"
+    "\n"
+    "Options:\n"
+    "  --run RUN        the run to query (default: latest)\n"
+    "  --param K=V      set a query parameter (repeatable)\n"
+    "  --limit N        at most N rows\n"
+    "  --format F       table, csv, json or markdown\n" },
+  { "queries", queries_cmd, "queries [--verbose]",
+    "list the named queries",
+    "Built-in queries plus those in $PROFAN_QUERIES (a directory of .sql\n"
+    "files with the same header).  --verbose also lists each query's\n"
+    "parameters with defaults and its output columns.\n" },
+  { "runs", runs_cmd, "runs [--tag K=V]",
+    "list the runs in the database",
+    "Options:\n"
+    "  --tag K=V        only runs with this tag\n" },
+  { "show", show_cmd, "show RUN",
+    "show one run: files, ranks, devices, steps, tags",
+    "" },
+  { "sql", sql_cmd, "sql \"SELECT ...\"",
+    "run SQL against the database (read-only)",
+    "The statement runs on a read-only connection; output follows --format.\n"
+    "Every built-in view works the same in the stock sqlite3 shell.\n" },
+  { "rm", rm_cmd, "rm RUN...",
+    "delete runs and everything derived from them",
+    "" },
+};
+#define N_CMD ((int)(sizeof(aCmd)/sizeof(aCmd[0])))
+
+static void print_help(FILE *out){
+  fprintf(out,
+    "profan %s — profile database for GPU training runs\n"
+    "\n"
+    "usage: profan [--db PATH] [--format F] COMMAND [ARGS]\n"
+    "\n"
+    "Commands:\n", PROFAN_VERSION);
+  for(int i=0; i<N_CMD; i++){
+    fprintf(out, "  %-9s %s\n", aCmd[i].zName, aCmd[i].zSummary);
+  }
+  fprintf(out,
+    "\n"
+    "Global options:\n"
+    "  --db PATH        database file (default: $PROFAN_DB, else ./profan.db)\n"
+    "  --format F       output format: table, csv, json, markdown\n"
+    "  --help           help for profan or for a command\n"
+    "  --version        print the version and schema version\n"
+    "\n"
+    "Exit codes: 0 ok, 1 bad input or runtime error, 2 usage error,\n"
+    "3 SQL or query error.\n");
+}
+
+static void print_cmd_help(const CmdInfo *c, FILE *out){
+  fprintf(out, "usage: profan %s\n\n%s.\n", c->zUsage, c->zSummary);
+  if( c->zHelp[0] ) fprintf(out, "\n%s", c->zHelp);
+  fprintf(out, "\nGlobal options --db and --format apply; exit codes: 0 ok, "
+          "1 bad input, 2 usage, 3 SQL error.\n");
+}
+
+int main(int argc, char **argv){
+  Cli cli;
+  const char *zFmt, *zDb;
+  const CmdInfo *pCmd = NULL;
+  int iCmd = 0;
+
+  memset(&cli, 0, sizeof(cli));
+  cli.argc = argc;
+  cli.argv = argv;
+  /* global options may appear anywhere */
+  zDb = cli_option(&cli, "db", NULL, 1);
+  zFmt = cli_option(&cli, "format", NULL, 1);
+  if( cli_option(&cli, "version", NULL, 0) ){
+    printf("profan %s (schema %d)\n", PROFAN_VERSION, db_schema_version());
+    return EXIT_OK;
+  }
+  cli.zDb = zDb ? zDb : getenv("PROFAN_DB");
+  if( cli.zDb==NULL || cli.zDb[0]==0 ) cli.zDb = "profan.db";
+  cli.eFmt = OUT_TABLE;
+  if( zFmt ){
+    if( output_parse_format(zFmt, &cli.eFmt) ){
+      cli_usage_error(&cli, "unknown format '%s' (table, csv, json, markdown)",
+                      zFmt);
+    }
+    cli.fmtGiven = 1;
+  }
+  for(iCmd=1; iCmd<cli.argc && cli.argv[iCmd][0]=='-'; iCmd++){
+    if( strcmp(cli.argv[iCmd], "--help")==0 || strcmp(cli.argv[iCmd], "-h")==0 ){
+      print_help(stdout);
+      return EXIT_OK;
+    }
+    cli_usage_error(&cli, "unknown option %s", cli.argv[iCmd]);
+  }
+  if( iCmd>=cli.argc ){
+    print_help(stderr);
+    return EXIT_USAGE;
+  }
+  if( strcmp(cli.argv[iCmd], "help")==0 ){
+    if( iCmd+1<cli.argc ){
+      for(int i=0; i<N_CMD; i++){
+        if( strcmp(aCmd[i].zName, cli.argv[iCmd+1])==0 ){
+          print_cmd_help(&aCmd[i], stdout);
+          return EXIT_OK;
+        }
+      }
+    }
+    print_help(stdout);
+    return EXIT_OK;
+  }
+  for(int i=0; i<N_CMD; i++){
+    if( strcmp(aCmd[i].zName, cli.argv[iCmd])==0 ) pCmd = &aCmd[i];
+  }
+  if( pCmd==NULL ){
+    char z[64];
+    util_sanitize(cli.argv[iCmd], strlen(cli.argv[iCmd]), z, sizeof(z));
+    cli_usage_error(&cli, "unknown command '%s'", z);
+  }
+  cli.pCmd = pCmd;
+  cli.argc -= iCmd;
+  cli.argv += iCmd;
+  if( cli_option(&cli, "help", "h", 0) ){
+    print_cmd_help(pCmd, stdout);
+    return EXIT_OK;
+  }
+  return pCmd->xCmd(&cli);
+}

@@ -1,0 +1,73 @@
+/*
+** named_query.h — the catalogue of named queries: queries/NAME.sql embedded
+** at build time plus the user's own from $PROFAN_QUERIES, each with a
+** header of "-- key: value" lines:
+**
+**   -- name: top-kernels
+**   -- description: GPU kernels ranked by total time
+**   -- param: rank =            only this rank (empty: all)
+**   -- param: limit = 20        rows to show
+**   -- column: total_ms         total GPU time in ms
+**
+** ":run" is always bound to the run id.  Parameters are bound, never
+** pasted into SQL.
+**
+** Pipeline position: the "query" side, used by `profan query/queries`.
+*/
+#ifndef PROFAN_NAMED_QUERY_H
+#define PROFAN_NAMED_QUERY_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include "util.h"
+
+typedef struct NqParam {
+  char *zName;      /* without the ':' */
+  char *zDefault;   /* NULL = SQL NULL */
+  char *zDesc;
+} NqParam;
+
+typedef struct NqColumn {
+  char *zName;
+  char *zDesc;
+} NqColumn;
+
+typedef struct NamedQuery {
+  char *zName;
+  char *zDesc;
+  char *zSql;       /* the whole file text (comments are fine for SQLite) */
+  char *zSource;    /* "builtin" or the file path */
+  NqParam *aParam;
+  int nParam;
+  NqColumn *aCol;
+  int nCol;
+  int needsRun;     /* the SQL uses :run */
+} NamedQuery;
+
+typedef struct NqList {
+  NamedQuery *a;
+  int n;
+} NqList;
+
+/* Parse the header of zText.  Returns 0 or -1 with pErr (ERRPOS_LINE). */
+int nq_parse(const char *zText, const char *zSource, NamedQuery *p,
+             PfError *pErr);
+void nq_clear(NamedQuery *p);
+
+/* Load the built-in queries and those in $PROFAN_QUERIES (a directory;
+** a user query with a built-in's name replaces it).  Sorted by name.
+** Returns 0 or -1 with pErr naming the bad file.  Free with nq_list_free. */
+int nq_load_all(NqList *pList, PfError *pErr);
+void nq_list_free(NqList *pList);
+const NamedQuery *nq_find(const NqList *pList, const char *zName);
+
+/*
+** Prepare q for run runId with the given "name=value" overrides and an
+** optional row limit (<0: none).  Returns the statement (caller finalizes)
+** or NULL with pErr set (unknown parameter, SQL error).
+*/
+sqlite3_stmt *nq_prepare(sqlite3 *db, const NamedQuery *q, int64_t runId,
+                         const char **azKey, const char **azVal, int nKV,
+                         int64_t limit, PfError *pErr);
+
+#endif

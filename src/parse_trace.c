@@ -1,0 +1,772 @@
+/*
+** parse_trace.c — streaming Kineto/Chrome-trace JSON parser (yajl).
+**
+** Pipeline position: "parse".  Reads an Input in 256 KiB chunks, keeps a
+** small stack of containers, fills one TraceEvent at a time and hands it to
+** the sink when the event object closes.  Top-level keys may come before or
+** after traceEvents (formats.md §1.2); TraceInfo records which.
+**
+** Times: `ts`/`dur` are microseconds written as decimal text.  They are
+** converted from the number's text to integer nanoseconds (never through a
+** double), so 16-digit absolute µs with three decimals keep ns precision.
+*/
+#include "parse_trace.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+
+#define MAX_DEPTH 256          /* deeper nesting is refused */
+#define RAW_MAX (64*1024)      /* cap on a captured list arg */
+#define CHUNK (256*1024)
+
+/* What a container on the stack is. */
+enum {
+  R_IGNORE = 0, R_TOP, R_TOPARRAY, R_EVENTS, R_EVENT, R_ARGS, R_ARGVAL,
+  R_DEVPROPS, R_DEVICE, R_DISTINFO
+};
+
+/* Keys of the top-level object. */
+enum { K_NONE = 0, K_TRACE_EVENTS, K_DEVPROPS, K_DISTINFO, K_BASETIME,
+       K_SCHEMA, K_HOSTNAME, K_OTHER };
+
+/* Keys of an event object. */
+enum { E_NONE = 0, E_PH, E_CAT, E_NAME, E_PID, E_TID, E_TS, E_DUR, E_ARGS,
+       E_OTHER };
+
+/* Keys of args. */
+enum {
+  A_NONE = 0, A_CORRELATION, A_EXTERNAL_ID, A_GRID, A_BLOCK, A_REGISTERS,
+  A_SHARED_MEM, A_BLOCKS_PER_SM, A_WARPS_PER_SM, A_OCCUPANCY, A_BYTES,
+  A_CBID, A_SEQUENCE, A_FWD_TID, A_FLOPS, A_DEVICE_TYPE, A_DEVICE_ID,
+  A_ADDR, A_MEM_BYTES, A_TOTAL_ALLOC, A_TOTAL_RESERVED, A_PYTHON_ID,
+  A_PYTHON_PARENT, A_DEVICE, A_STREAM, A_INPUT_DIMS, A_INPUT_TYPES,
+  A_CONCRETE, A_OTHER
+};
+
+typedef struct KeyName { const char *z; int id; } KeyName;
+
+static const KeyName aTopKey[] = {
+  {"traceEvents", K_TRACE_EVENTS}, {"deviceProperties", K_DEVPROPS},
+  {"distributedInfo", K_DISTINFO}, {"baseTimeNanoseconds", K_BASETIME},
+  {"schemaVersion", K_SCHEMA}, {"hostname", K_HOSTNAME},
+  {"host_name", K_HOSTNAME}, {0, 0}
+};
+static const KeyName aEventKey[] = {
+  {"ph", E_PH}, {"cat", E_CAT}, {"name", E_NAME}, {"pid", E_PID},
+  {"tid", E_TID}, {"ts", E_TS}, {"dur", E_DUR}, {"args", E_ARGS}, {0, 0}
+};
+static const KeyName aArgKey[] = {
+  {"correlation", A_CORRELATION}, {"External id", A_EXTERNAL_ID},
+  {"external id", A_EXTERNAL_ID}, {"grid", A_GRID}, {"block", A_BLOCK},
+  {"registers per thread", A_REGISTERS}, {"shared memory", A_SHARED_MEM},
+  {"blocks per SM", A_BLOCKS_PER_SM}, {"warps per SM", A_WARPS_PER_SM},
+  {"est. achieved occupancy %", A_OCCUPANCY}, {"bytes", A_BYTES},
+  {"cbid", A_CBID}, {"Sequence number", A_SEQUENCE},
+  {"Fwd thread id", A_FWD_TID}, {"flops", A_FLOPS},
+  {"Device Type", A_DEVICE_TYPE}, {"Device Id", A_DEVICE_ID},
+  {"Addr", A_ADDR}, {"Bytes", A_MEM_BYTES},
+  {"Total Allocated", A_TOTAL_ALLOC}, {"Total Reserved", A_TOTAL_RESERVED},
+  {"Python id", A_PYTHON_ID}, {"Python parent id", A_PYTHON_PARENT},
+  {"device", A_DEVICE}, {"stream", A_STREAM},
+  {"Input Dims", A_INPUT_DIMS}, {"Input dims", A_INPUT_DIMS},
+  {"Input type", A_INPUT_TYPES}, {"Concrete Inputs", A_CONCRETE},
+  {0, 0}
+};
+
+/* Look z[0..n) up in a key table; returns its id or dflt. */
+static int key_lookup(const KeyName *a, const unsigned char *z, size_t n,
+                      int dflt){
+  for(; a->z; a++){
+    if( a->z[0]==(char)z[0] && strlen(a->z)==n && memcmp(a->z, z, n)==0 ){
+      return a->id;
+    }
+  }
+  return dflt;
+}
+
+typedef struct Parser {
+  yajl_handle h;
+  TraceSinkFn xSink;
+  void *ctx;
+  TraceInfo *pInfo;
+  PfError *pErr;
+  int64_t chunkBase;        /* input offset of the current chunk */
+  const unsigned char *chunk;
+  int depth;                /* open containers */
+  unsigned char aRole[MAX_DEPTH+2];
+  int aKey[MAX_DEPTH+2];    /* current key id in a map frame */
+  int sawEvents;            /* traceEvents array opened */
+  int eventsClosed;         /* ... and closed */
+  int stop;                 /* fatal error recorded */
+  /* current event */
+  TraceEvent ev;
+  Buf name, cat, dims, types, concrete;
+  char ph;
+  int nGrid, nBlock;
+  /* raw capture of a list arg */
+  Buf *pRaw;                /* NULL when not capturing */
+  int rawDepth;             /* depth of the captured container */
+  int rawOver;              /* capture exceeded RAW_MAX */
+  int aRawCount[MAX_DEPTH+2];
+  /* deviceProperties entry being read */
+  TraceDevice dev;
+} Parser;
+
+/* Byte offset of the token being processed. */
+static int64_t cur_offset(Parser *p){
+  return p->chunkBase + (int64_t)yajl_get_bytes_consumed(p->h);
+}
+
+static int fail(Parser *p, const char *zMsg){
+  pf_error_set(p->pErr, ERRPOS_BYTE, cur_offset(p), "%s", zMsg);
+  p->stop = 1;
+  return 0;
+}
+
+static void warn(Parser *p, const char *zMsg){
+  TraceInfo *pI = p->pInfo;
+  if( pI->nWarnings++==0 ){
+    snprintf(pI->zFirstWarning, sizeof(pI->zFirstWarning), "%lld: %s",
+             (long long)p->ev.offset, zMsg);
+  }
+}
+
+int trace_us_to_ns(const char *z, size_t n, int64_t *pNs, int *pFrac){
+  size_t i = 0;
+  int neg = 0, nFrac = 0, roundUp = 0;
+  uint64_t ip = 0, fp = 0;
+  if( pFrac ) *pFrac = 0;
+  if( n==0 ) return -1;
+  if( z[0]=='-' ){ neg = 1; i++; }
+  if( i>=n || z[i]<'0' || z[i]>'9' ) return -1;
+  for(; i<n && z[i]>='0' && z[i]<='9'; i++){
+    if( ip > (uint64_t)(INT64_MAX/1000 - 1)/10 ) return -1;
+    ip = ip*10 + (uint64_t)(z[i]-'0');
+  }
+  if( i<n && z[i]=='.' ){
+    i++;
+    if( pFrac ) *pFrac = 1;
+    for(; i<n && z[i]>='0' && z[i]<='9'; i++){
+      if( nFrac<3 ){ fp = fp*10 + (uint64_t)(z[i]-'0'); nFrac++; }
+      else if( nFrac==3 ){ roundUp = z[i]>='5'; nFrac++; }
+    }
+  }
+  if( i<n && (z[i]=='e' || z[i]=='E') ){
+    /* Exponent form (re-serialised files): go through long double. */
+    char buf[64];
+    long double v;
+    if( n>=sizeof(buf) ) return -1;
+    memcpy(buf, z, n); buf[n] = 0;
+    v = strtold(buf, NULL) * 1000.0L;
+    if( !(v < 9.2e18L && v > -9.2e18L) ) return -1;
+    *pNs = (int64_t)(v + (v<0 ? -0.5L : 0.5L));
+    if( pFrac ) *pFrac = 1;
+    return 0;
+  }
+  if( i!=n ) return -1;
+  while( nFrac<3 ){ fp *= 10; nFrac++; }
+  {
+    int64_t v = (int64_t)(ip*1000 + fp + (uint64_t)roundUp);
+    *pNs = neg ? -v : v;
+  }
+  return 0;
+}
+
+/* Parse an integer from number text or a numeric string; 0 on success. */
+static int parse_int(const unsigned char *z, size_t n, int64_t *pOut){
+  char buf[40];
+  char *zEnd;
+  long long v;
+  double d;
+  if( n==0 || n>=sizeof(buf) ) return -1;
+  memcpy(buf, z, n); buf[n] = 0;
+  v = strtoll(buf, &zEnd, 10);
+  if( *zEnd==0 ){ *pOut = v; return 0; }
+  d = strtod(buf, &zEnd);     /* "607904.0", "1e3" */
+  if( *zEnd==0 && d>-9.2e18 && d<9.2e18 ){ *pOut = (int64_t)d; return 0; }
+  return -1;
+}
+
+/* Parse a finite double; "inf", "N/A" and friends fail. */
+static int parse_double(const unsigned char *z, size_t n, double *pOut){
+  char buf[64];
+  char *zEnd;
+  double d;
+  if( n==0 || n>=sizeof(buf) ) return -1;
+  memcpy(buf, z, n); buf[n] = 0;
+  d = strtod(buf, &zEnd);
+  if( *zEnd!=0 || zEnd==buf || d!=d || d>1e300 || d<-1e300 ) return -1;
+  *pOut = d;
+  return 0;
+}
+
+/* pid/tid text: "123", "stream 7", "stream 7 " -> number; else -1. */
+static int parse_id_text(const unsigned char *z, size_t n, int64_t *pOut){
+  size_t i = n;
+  while( i>0 && z[i-1]==' ' ) i--;
+  n = i;
+  while( i>0 && z[i-1]>='0' && z[i-1]<='9' ) i--;
+  if( i==n ) return -1;
+  if( i>0 && z[i-1]=='-' ) i--;
+  if( i!=0 && z[i-1]!=' ' ) return -1;   /* "abc12" is not an id */
+  return parse_int(z+i, n-i, pOut);
+}
+
+/* ------------------------------------------------------- raw capture */
+
+static void raw_sep(Parser *p){
+  int d = p->depth - p->rawDepth;
+  if( p->aRole[p->depth]==R_ARGVAL && !(p->aKey[p->depth]&1) ){
+    /* inside an array: comma between items */
+    if( p->aRawCount[d]++ > 0 ) buf_putc(p->pRaw, ',');
+  }
+}
+
+static void raw_string(Buf *b, const unsigned char *z, size_t n){
+  buf_putc(b, '"');
+  for(size_t i=0; i<n; i++){
+    unsigned char c = z[i];
+    if( c=='"' || c=='\\' ){ buf_putc(b, '\\'); buf_putc(b, (char)c); }
+    else if( c<0x20 ){ buf_printf(b, "\\u%04x", c); }
+    else buf_putc(b, (char)c);
+  }
+  buf_putc(b, '"');
+}
+
+static int raw_active(Parser *p){
+  if( p->pRaw==NULL ) return 0;
+  if( p->pRaw->n > RAW_MAX ) p->rawOver = 1;
+  return 1;
+}
+
+/* ------------------------------------------------------- event state */
+
+static void event_reset(Parser *p, int64_t offset){
+  memset(&p->ev, 0, sizeof(p->ev));
+  p->ev.offset = offset;
+  p->ev.pid = p->ev.tid = -1;
+  buf_reset(&p->name);
+  buf_reset(&p->cat);
+  buf_reset(&p->dims);
+  buf_reset(&p->types);
+  buf_reset(&p->concrete);
+  p->ph = 0;
+  p->nGrid = p->nBlock = 0;
+}
+
+/* Case-insensitive equality of a C string with cat. */
+static int cat_is(const Buf *pCat, const char *z){
+  return pCat->n==strlen(z) && strncasecmp(pCat->z, z, pCat->n)==0;
+}
+
+static TraceEventKind classify(Parser *p){
+  const Buf *c = &p->cat;
+  if( c->n==0 ) return TEV_OTHER;
+  if( p->ph=='X' ){
+    if( cat_is(c, "kernel") ) return TEV_KERNEL;
+    if( cat_is(c, "cpu_op") || cat_is(c, "Operator") ) return TEV_CPU_OP;
+    if( cat_is(c, "cuda_runtime") || cat_is(c, "Runtime")
+        || cat_is(c, "hip_runtime") ) return TEV_RUNTIME;
+    if( cat_is(c, "cuda_driver") || cat_is(c, "hip_driver") ) return TEV_DRIVER;
+    if( cat_is(c, "gpu_memcpy") || cat_is(c, "Memcpy") ) return TEV_MEMCPY;
+    if( cat_is(c, "gpu_memset") || cat_is(c, "Memset") ) return TEV_MEMSET;
+    if( cat_is(c, "user_annotation") ) return TEV_USER_ANNOTATION;
+    if( cat_is(c, "gpu_user_annotation") ) return TEV_GPU_ANNOTATION;
+    if( cat_is(c, "cuda_sync") ) return TEV_SYNC;
+    if( cat_is(c, "python_function") ) return TEV_PYTHON;
+  }else if( p->ph=='i' || p->ph=='I' ){
+    if( p->name.n>0 && (strcmp(p->name.z, "[memory]")==0
+                        || strcmp(p->name.z, "[OutOfMemory]")==0) ){
+      return TEV_MEMORY;
+    }
+  }
+  return TEV_OTHER;
+}
+
+static int event_finish(Parser *p){
+  TraceEvent *e = &p->ev;
+  p->pInfo->nEvents++;
+  e->ph = p->ph;
+  e->zName = buf_str(&p->name);
+  e->nName = (int)p->name.n;
+  e->zCat = buf_str(&p->cat);
+  e->zInputDims = buf_str(&p->dims);
+  e->zInputTypes = buf_str(&p->types);
+  e->zConcreteInputs = buf_str(&p->concrete);
+  e->kind = classify(p);
+  if( e->kind!=TEV_OTHER ){
+    if( !(e->has & TF_TS) ){
+      warn(p, "event without a numeric \"ts\" skipped");
+      return 1;
+    }
+    if( e->kind!=TEV_MEMORY && !(e->has & TF_DUR) ){
+      warn(p, "event without \"dur\" given duration 0");
+    }
+    if( e->dur<0 ){
+      warn(p, "negative duration clamped to 0");
+      e->dur = 0;
+    }
+  }
+  if( p->xSink(p->ctx, e) ){
+    p->stop = 1;
+    return 0;
+  }
+  return 1;
+}
+
+/* ------------------------------------------------------ yajl callbacks */
+
+/* A scalar value arrived: number text (isNum) or string. */
+static int on_scalar(Parser *p, const unsigned char *z, size_t n, int isNum,
+                     int isStr){
+  int role = p->aRole[p->depth];
+  int key = p->aKey[p->depth];
+  TraceEvent *e = &p->ev;
+
+  if( raw_active(p) ){
+    if( !p->rawOver ){
+      raw_sep(p);
+      if( isStr ) raw_string(p->pRaw, z, n);
+      else buf_append(p->pRaw, z, n);
+    }
+    return 1;
+  }
+  switch( role ){
+    case R_EVENT:
+      switch( key ){
+        case E_PH: if( isStr && n>0 ) p->ph = (char)z[0]; break;
+        case E_CAT: if( isStr ) buf_append(&p->cat, z, n); break;
+        case E_NAME: if( isStr ) buf_append(&p->name, z, n); break;
+        case E_PID:
+          if( (isNum ? parse_int(z, n, &e->pid) : parse_id_text(z, n, &e->pid))==0 )
+            e->has |= TF_PID;
+          break;
+        case E_TID:
+          if( (isNum ? parse_int(z, n, &e->tid) : parse_id_text(z, n, &e->tid))==0 )
+            e->has |= TF_TID;
+          break;
+        case E_TS: {
+          int frac = 0;
+          if( isNum && trace_us_to_ns((const char*)z, n, &e->ts, &frac)==0 ){
+            int64_t a = e->ts<0 ? -e->ts : e->ts;
+            e->has |= TF_TS;
+            if( frac ) p->pInfo->sawFractionalTs = 1;
+            if( a>p->pInfo->maxAbsTs ) p->pInfo->maxAbsTs = a;
+          }
+          break;
+        }
+        case E_DUR:
+          if( isNum && trace_us_to_ns((const char*)z, n, &e->dur, NULL)==0 )
+            e->has |= TF_DUR;
+          break;
+        default: break;
+      }
+      break;
+    case R_ARGS:
+      switch( key ){
+#define INT_ARG(F, BIT) if( parse_int(z, n, &e->F)==0 ) e->has |= BIT; break
+#define DBL_ARG(F, BIT) if( parse_double(z, n, &e->F)==0 ) e->has |= BIT; break
+        case A_CORRELATION: INT_ARG(correlation, TF_CORRELATION);
+        case A_EXTERNAL_ID: INT_ARG(external_id, TF_EXTERNAL_ID);
+        case A_REGISTERS: INT_ARG(registers, TF_REGISTERS);
+        case A_SHARED_MEM: INT_ARG(shared_mem, TF_SHARED_MEM);
+        case A_BYTES: INT_ARG(bytes, TF_BYTES);
+        case A_CBID: INT_ARG(cbid, TF_CBID);
+        case A_SEQUENCE: INT_ARG(sequence, TF_SEQUENCE);
+        case A_FWD_TID: INT_ARG(fwd_tid, TF_FWD_TID);
+        case A_DEVICE_TYPE: INT_ARG(device_type, TF_DEVICE_TYPE);
+        case A_DEVICE_ID: INT_ARG(device_id, TF_DEVICE_ID);
+        case A_ADDR: INT_ARG(addr, TF_ADDR);
+        case A_MEM_BYTES: INT_ARG(bytes, TF_BYTES);
+        case A_TOTAL_ALLOC: INT_ARG(total_alloc, TF_TOTAL_ALLOC);
+        case A_TOTAL_RESERVED: INT_ARG(total_reserved, TF_TOTAL_RESERVED);
+        case A_PYTHON_ID: INT_ARG(python_id, TF_PYTHON_ID);
+        case A_PYTHON_PARENT: INT_ARG(python_parent, TF_PYTHON_PARENT);
+        case A_DEVICE: INT_ARG(device, TF_DEVICE);
+        case A_STREAM: INT_ARG(stream, TF_STREAM);
+        case A_BLOCKS_PER_SM: DBL_ARG(blocks_per_sm, TF_BLOCKS_PER_SM);
+        case A_WARPS_PER_SM: DBL_ARG(warps_per_sm, TF_WARPS_PER_SM);
+        case A_OCCUPANCY: DBL_ARG(occupancy, TF_OCCUPANCY);
+        case A_FLOPS: DBL_ARG(flops, TF_FLOPS);
+#undef INT_ARG
+#undef DBL_ARG
+        default: break;
+      }
+      break;
+    case R_ARGVAL: {
+      /* direct items of grid / block arrays */
+      int argKey = p->aKey[p->depth-1];
+      int64_t v;
+      if( p->depth>=2 && p->aRole[p->depth-1]==R_ARGS && isNum
+          && parse_int(z, n, &v)==0 ){
+        if( argKey==A_GRID && p->nGrid<3 ){
+          e->grid[p->nGrid++] = v;
+          if( p->nGrid==3 ) e->has |= TF_GRID;
+        }else if( argKey==A_BLOCK && p->nBlock<3 ){
+          e->block[p->nBlock++] = v;
+          if( p->nBlock==3 ) e->has |= TF_BLOCK;
+        }
+      }
+      break;
+    }
+    case R_TOP:
+      if( key==K_BASETIME && isNum ){
+        int64_t v;
+        if( parse_int(z, n, &v)==0 ){
+          p->pInfo->hasBaseTime = 1;
+          p->pInfo->baseTimeNs = v;
+          p->pInfo->baseTimeAfterEvents = p->eventsClosed;
+        }
+      }else if( key==K_SCHEMA && isNum ){
+        parse_int(z, n, &p->pInfo->schemaVersion);
+      }else if( key==K_HOSTNAME && isStr ){
+        util_sanitize((const char*)z, n, p->pInfo->zHostName,
+                      sizeof(p->pInfo->zHostName));
+      }else if( key==K_TRACE_EVENTS ){
+        return fail(p, "\"traceEvents\" is not an array");
+      }
+      break;
+    case R_DISTINFO:
+      if( key==1 ){                    /* rank */
+        int64_t v;
+        if( (isNum || isStr) && parse_int(z, n, &v)==0 ){
+          p->pInfo->hasRank = 1;
+          p->pInfo->rank = v;
+          p->pInfo->rankAfterEvents = p->eventsClosed;
+        }
+      }else if( key==2 ){              /* world_size */
+        parse_int(z, n, &p->pInfo->worldSize);
+      }
+      break;
+    case R_DEVICE:
+      switch( key ){
+        case 1: parse_int(z, n, &p->dev.id); break;
+        case 2: if( isStr ) util_sanitize((const char*)z, n, p->dev.zName,
+                                          sizeof(p->dev.zName)); break;
+        case 3: parse_int(z, n, &p->dev.totalGlobalMem); break;
+        case 4: parse_int(z, n, &p->dev.computeMajor); break;
+        case 5: parse_int(z, n, &p->dev.computeMinor); break;
+        case 6: parse_int(z, n, &p->dev.numSms); break;
+        default: break;
+      }
+      break;
+    case R_EVENTS:
+    case R_TOPARRAY:
+      warn(p, "non-object item in traceEvents skipped");
+      break;
+    default:
+      break;
+  }
+  if( p->depth==0 ){
+    return fail(p, "top level is not an object: expected a PyTorch profiler "
+                   "trace ({\"traceEvents\": [...]})");
+  }
+  return 1;
+}
+
+static int cb_null(void *ctx){
+  Parser *p = ctx;
+  if( raw_active(p) ){
+    if( !p->rawOver ){ raw_sep(p); buf_puts(p->pRaw, "null"); }
+    return 1;
+  }
+  return on_scalar(p, (const unsigned char*)"", 0, 0, 0);
+}
+
+static int cb_bool(void *ctx, int b){
+  Parser *p = ctx;
+  if( raw_active(p) ){
+    if( !p->rawOver ){ raw_sep(p); buf_puts(p->pRaw, b ? "true" : "false"); }
+    return 1;
+  }
+  return on_scalar(p, (const unsigned char*)(b ? "1" : "0"), 1, 1, 0);
+}
+
+static int cb_number(void *ctx, const char *z, size_t n){
+  return on_scalar(ctx, (const unsigned char*)z, n, 1, 0);
+}
+
+static int cb_string(void *ctx, const unsigned char *z, size_t n){
+  return on_scalar(ctx, z, n, 0, 1);
+}
+
+/* Open a container; decide its role from the parent frame and key. */
+static int open_container(Parser *p, int isMap){
+  int parentRole = p->aRole[p->depth];
+  int parentKey = p->aKey[p->depth];
+  int role = R_IGNORE;
+
+  if( raw_active(p) ){
+    if( !p->rawOver ){ raw_sep(p); buf_putc(p->pRaw, isMap ? '{' : '['); }
+  }
+  if( p->depth>=MAX_DEPTH ){
+    char z[64];
+    snprintf(z, sizeof(z), "nesting deeper than %d levels", MAX_DEPTH);
+    return fail(p, z);
+  }
+  if( p->depth==0 ){
+    role = isMap ? R_TOP : R_TOPARRAY;
+    if( !isMap ) p->pInfo->isLegacyArray = 1;
+    if( !isMap ) p->sawEvents = 1;
+  }else{
+    switch( parentRole ){
+      case R_TOP:
+        if( parentKey==K_TRACE_EVENTS ){
+          if( isMap ) return fail(p, "\"traceEvents\" is not an array");
+          role = R_EVENTS;
+          p->sawEvents = 1;
+        }else if( parentKey==K_DEVPROPS && !isMap ){
+          role = R_DEVPROPS;
+        }else if( parentKey==K_DISTINFO && isMap ){
+          role = R_DISTINFO;
+        }
+        break;
+      case R_EVENTS:
+      case R_TOPARRAY:
+        if( isMap ){
+          role = R_EVENT;
+          event_reset(p, cur_offset(p));
+        }else{
+          warn(p, "non-object item in traceEvents skipped");
+        }
+        break;
+      case R_EVENT:
+        if( parentKey==E_ARGS && isMap ) role = R_ARGS;
+        break;
+      case R_ARGS:
+        role = R_ARGVAL;
+        if( p->pRaw==NULL ){
+          Buf *pTarget = NULL;
+          if( parentKey==A_INPUT_DIMS ) pTarget = &p->dims;
+          else if( parentKey==A_INPUT_TYPES ) pTarget = &p->types;
+          else if( parentKey==A_CONCRETE ) pTarget = &p->concrete;
+          if( pTarget ){
+            buf_reset(pTarget);
+            buf_putc(pTarget, isMap ? '{' : '[');
+            p->pRaw = pTarget;
+            p->rawDepth = p->depth + 1;
+            p->rawOver = 0;
+          }
+        }
+        break;
+      case R_ARGVAL:
+        role = R_ARGVAL;
+        break;
+      case R_DEVPROPS:
+        if( isMap ){
+          role = R_DEVICE;
+          memset(&p->dev, 0, sizeof(p->dev));
+          p->dev.id = -1;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  p->depth++;
+  p->aRole[p->depth] = (unsigned char)role;
+  /* In R_ARGVAL frames aKey's low bit says "is a map" for raw commas. */
+  p->aKey[p->depth] = (role==R_ARGVAL) ? (isMap ? 1 : 0) : K_NONE;
+  if( p->pRaw ) p->aRawCount[p->depth - p->rawDepth] = 0;
+  return 1;
+}
+
+static int close_container(Parser *p, int isMap){
+  int role = p->aRole[p->depth];
+  if( p->pRaw ){
+    if( !p->rawOver ) buf_putc(p->pRaw, isMap ? '}' : ']');
+    if( p->depth==p->rawDepth ){
+      if( p->rawOver ){
+        warn(p, "list argument longer than 64 KiB dropped");
+        buf_reset(p->pRaw);
+      }
+      p->pRaw = NULL;
+    }
+  }
+  p->depth--;
+  switch( role ){
+    case R_EVENT:
+      if( !event_finish(p) ) return 0;
+      break;
+    case R_EVENTS:
+      p->eventsClosed = 1;
+      break;
+    case R_DEVICE:
+      if( p->pInfo->nDevices < (int)(sizeof(p->pInfo->aDevice)
+                                     /sizeof(p->pInfo->aDevice[0])) ){
+        p->pInfo->aDevice[p->pInfo->nDevices++] = p->dev;
+      }
+      break;
+    default:
+      break;
+  }
+  return 1;
+}
+
+static int cb_start_map(void *ctx){ return open_container(ctx, 1); }
+static int cb_end_map(void *ctx){ return close_container(ctx, 1); }
+static int cb_start_array(void *ctx){ return open_container(ctx, 0); }
+static int cb_end_array(void *ctx){ return close_container(ctx, 0); }
+
+static int cb_map_key(void *ctx, const unsigned char *z, size_t n){
+  Parser *p = ctx;
+  int role = p->aRole[p->depth];
+  if( raw_active(p) ){
+    if( !p->rawOver ){
+      int d = p->depth - p->rawDepth;
+      if( p->aRawCount[d]++ > 0 ) buf_putc(p->pRaw, ',');
+      raw_string(p->pRaw, z, n);
+      buf_putc(p->pRaw, ':');
+    }
+    return 1;
+  }
+  if( n==0 ){ p->aKey[p->depth] = 0; return 1; }
+  switch( role ){
+    case R_TOP: {
+      int k = key_lookup(aTopKey, z, n, K_OTHER);
+      if( k==K_TRACE_EVENTS && p->sawEvents ){
+        return fail(p, "second \"traceEvents\" key");
+      }
+      p->aKey[p->depth] = k;
+      break;
+    }
+    case R_EVENT:
+      p->aKey[p->depth] = key_lookup(aEventKey, z, n, E_OTHER);
+      break;
+    case R_ARGS:
+      p->aKey[p->depth] = key_lookup(aArgKey, z, n, A_OTHER);
+      break;
+    case R_DISTINFO:
+      p->aKey[p->depth] = (n==4 && memcmp(z, "rank", 4)==0) ? 1
+                        : (n==10 && memcmp(z, "world_size", 10)==0) ? 2 : 0;
+      break;
+    case R_DEVICE: {
+      static const KeyName aDev[] = {
+        {"id", 1}, {"name", 2}, {"totalGlobalMem", 3}, {"computeMajor", 4},
+        {"computeMinor", 5}, {"numSms", 6}, {0, 0}};
+      p->aKey[p->depth] = key_lookup(aDev, z, n, 0);
+      break;
+    }
+    default:
+      break;
+  }
+  return 1;
+}
+
+static const yajl_callbacks aCallbacks = {
+  cb_null, cb_bool, NULL, NULL, cb_number, cb_string,
+  cb_start_map, cb_map_key, cb_end_map, cb_start_array, cb_end_array
+};
+
+/* Turn a yajl error into our message. */
+static void yajl_fail(Parser *p, int atEnd){
+  unsigned char *zMsg = yajl_get_error(p->h, 0, NULL, 0);
+  const char *z = (const char*)zMsg;
+  if( strncmp(z, "parse error: ", 13)==0 ) z += 13;
+  else if( strncmp(z, "lexical error: ", 15)==0 ) z += 15;
+  {
+    size_t n = strlen(z);
+    char zClean[256];
+    while( n>0 && (z[n-1]=='\n' || z[n-1]==' ') ) n--;
+    util_sanitize(z, n, zClean, sizeof(zClean));
+    if( atEnd ){
+      pf_error_set(p->pErr, ERRPOS_BYTE, p->chunkBase,
+                   "truncated JSON: the file ends inside the trace");
+    }else{
+      pf_error_set(p->pErr, ERRPOS_BYTE, cur_offset(p),
+                   "invalid JSON: %s", zClean);
+    }
+  }
+  yajl_free_error(p->h, zMsg);
+}
+
+const char *trace_kind_name(TraceEventKind e){
+  static const char *az[] = {
+    "other", "kernel", "memcpy", "memset", "cpu_op", "user_annotation",
+    "gpu_user_annotation", "runtime", "driver", "sync", "python_function",
+    "memory"};
+  return (e>=0 && e<TEV_N) ? az[e] : "other";
+}
+
+int trace_parse(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,
+                PfError *pErr){
+  Parser p;
+  unsigned char *buf = xmalloc(CHUNK);
+  int rc = 0;
+  int sawAny = 0;
+
+  memset(&p, 0, sizeof(p));
+  memset(pInfo, 0, sizeof(*pInfo));
+  pInfo->worldSize = -1;
+  pInfo->schemaVersion = -1;
+  p.xSink = xSink;
+  p.ctx = ctx;
+  p.pInfo = pInfo;
+  p.pErr = pErr;
+  p.h = yajl_alloc(&aCallbacks, NULL, &p);
+  yajl_config(p.h, yajl_dont_validate_strings, 1);
+
+  for(;;){
+    ssize_t n = input_read(pIn, buf, CHUNK, pErr);
+    yajl_status st;
+    if( n<0 ){ rc = 1; break; }
+    p.chunkBase = input_offset(pIn) - n;
+    if( n==0 ){
+      if( !sawAny ){
+        pf_error_set(pErr, ERRPOS_BYTE, 0, "empty file");
+        rc = 1;
+        break;
+      }
+      st = yajl_complete_parse(p.h);
+      if( st!=yajl_status_ok ){
+        if( p.stop ){ rc = 1; break; }
+        yajl_fail(&p, 1);
+        rc = 1;
+      }
+      break;
+    }
+    /* Raw control characters are invalid JSON; outside strings the only
+    ** ones allowed are whitespace, so mapping all of them to a space
+    ** changes nothing for valid input and repairs names with stray
+    ** control bytes. */
+    for(ssize_t i=0; i<n; i++){
+      if( buf[i]<0x20 ) buf[i] = ' ';
+      else if( !sawAny && buf[i]!=' ' ) sawAny = 1;
+    }
+    if( !sawAny ){
+      /* whitespace only so far */
+      if( (size_t)n<CHUNK ) continue;
+    }
+    p.chunk = buf;
+    st = yajl_parse(p.h, buf, (size_t)n);
+    if( st!=yajl_status_ok ){
+      if( !p.stop ) yajl_fail(&p, 0);
+      rc = 1;
+      break;
+    }
+  }
+  if( rc==0 && !p.sawEvents ){
+    pf_error_set(pErr, ERRPOS_NONE, 0,
+      "no \"traceEvents\" array: not a PyTorch profiler trace");
+    rc = 1;
+  }
+  /* Time regime: relative to baseTimeNanoseconds, or absolute epoch µs. */
+  if( pInfo->hasBaseTime ){
+    snprintf(pInfo->zTimeRegime, sizeof(pInfo->zTimeRegime), "relative_us");
+  }else if( pInfo->maxAbsTs > (int64_t)100000000000000000LL ){
+    snprintf(pInfo->zTimeRegime, sizeof(pInfo->zTimeRegime), "%s",
+             pInfo->sawFractionalTs ? "absolute_frac_us" : "absolute_us");
+  }else{
+    snprintf(pInfo->zTimeRegime, sizeof(pInfo->zTimeRegime), "unknown_origin");
+  }
+  yajl_free(p.h);
+  buf_free(&p.name);
+  buf_free(&p.cat);
+  buf_free(&p.dims);
+  buf_free(&p.types);
+  buf_free(&p.concrete);
+  free(buf);
+  return rc;
+}

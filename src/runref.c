@@ -1,0 +1,74 @@
+/*
+** runref.c — run references and run deletion.
+**
+** Pipeline position: shared by the commands.  Every table that carries a
+** run_id is listed in azRunTables; deleting a run walks that list, so a new
+** fact table must be added there (a test checks that every table with a
+** run_id column is covered).
+*/
+#include "runref.h"
+#include "db.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int64_t runref_resolve(sqlite3 *db, const char *zRef, PfError *pErr){
+  sqlite3_stmt *p;
+  int64_t id = -1;
+  if( zRef==NULL || zRef[0]==0 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "empty run reference");
+    return -1;
+  }
+  if( strcmp(zRef, "latest")==0 ){
+    id = db_int(db, -1, "SELECT max(id) FROM run");
+    if( id<0 ) pf_error_set(pErr, ERRPOS_NONE, 0, "the database has no runs");
+    return id;
+  }
+  p = db_prepare(db,
+    "SELECT id FROM run WHERE name=?1"
+    " UNION ALL SELECT id FROM run WHERE CAST(id AS TEXT)=?1 LIMIT 1", pErr);
+  if( p==NULL ) return -1;
+  sqlite3_bind_text(p, 1, zRef, -1, SQLITE_STATIC);
+  if( sqlite3_step(p)==SQLITE_ROW ) id = sqlite3_column_int64(p, 0);
+  sqlite3_finalize(p);
+  if( id<0 ){
+    char z[80];
+    util_sanitize(zRef, strlen(zRef), z, sizeof(z));
+    pf_error_set(pErr, ERRPOS_NONE, 0,
+                 "no run '%s' (give an id, a name, or 'latest'; "
+                 "'profan runs' lists them)", z);
+  }
+  return id;
+}
+
+int runref_delete(sqlite3 *db, int64_t runId, PfError *pErr){
+  sqlite3_stmt *pTab;
+  Buf sql;
+  int rc = 0;
+  /* every table with a run_id column, found from the schema itself */
+  pTab = db_prepare(db,
+    "SELECT m.name FROM sqlite_schema m"
+    " WHERE m.type='table' AND m.name<>'run' AND EXISTS"
+    " (SELECT 1 FROM pragma_table_info(m.name) WHERE name='run_id')", pErr);
+  if( pTab==NULL ) return -1;
+  buf_init(&sql);
+  while( sqlite3_step(pTab)==SQLITE_ROW ){
+    buf_printf(&sql, "DELETE FROM \"%s\" WHERE run_id=%lld;",
+               (const char*)sqlite3_column_text(pTab, 0), (long long)runId);
+  }
+  sqlite3_finalize(pTab);
+  buf_printf(&sql, "DELETE FROM run WHERE id=%lld;", (long long)runId);
+  if( db_exec(db, buf_str(&sql), pErr) ) rc = -1;
+  buf_free(&sql);
+  if( rc==0 ){
+    rc = db_exec(db,
+      "DELETE FROM string WHERE id NOT IN ("
+      " SELECT name_id FROM kernel UNION SELECT name_id FROM gpu_mem_op"
+      " UNION SELECT name_id FROM cpu_op UNION SELECT name_id FROM runtime_call"
+      " UNION SELECT name_id FROM gpu_sync UNION SELECT name_id FROM annotation"
+      " UNION SELECT name_id FROM python_function"
+      " UNION SELECT before_name_id FROM gpu_gap"
+      " UNION SELECT after_name_id FROM gpu_gap)", pErr) ? -1 : 0;
+  }
+  return rc;
+}

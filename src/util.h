@@ -1,0 +1,97 @@
+/*
+** util.h — allocation wrappers, the growable string buffer (Buf), the
+** error record parsers fill in, and small string helpers.
+**
+** Pipeline position: used by every stage.  Nothing here prints except
+** util_fatal(), which is reserved for out-of-memory.
+*/
+#ifndef PROFAN_UTIL_H
+#define PROFAN_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+#if defined(__GNUC__)
+#define PF_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define PF_NORETURN __attribute__((noreturn))
+#else
+#define PF_PRINTF(a, b)
+#define PF_NORETURN
+#endif
+
+/* Allocation that never returns NULL: running out of memory is fatal. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+/* Returns a copy of z (NULL gives NULL); caller frees with free(). */
+char *xstrdup(const char *z);
+/* Returns a copy of the n bytes at z plus a NUL; caller frees with free(). */
+char *xstrndup(const char *z, size_t n);
+/* printf into a new string; caller frees with free(). */
+char *xasprintf(const char *zFmt, ...) PF_PRINTF(1, 2);
+
+void util_fatal(const char *zFmt, ...) PF_PRINTF(1, 2) PF_NORETURN;
+
+/* Growable byte buffer, always NUL-terminated once anything was added. */
+typedef struct Buf {
+  char *z;      /* content; owned; NULL until first append */
+  size_t n;     /* bytes used, not counting the NUL */
+  size_t cap;   /* bytes allocated */
+} Buf;
+
+void buf_init(Buf *p);
+void buf_free(Buf *p);                     /* accepts a zeroed Buf */
+void buf_reset(Buf *p);                    /* keep memory, drop content */
+void buf_append(Buf *p, const void *z, size_t n);
+void buf_puts(Buf *p, const char *z);
+void buf_putc(Buf *p, char c);
+void buf_printf(Buf *p, const char *zFmt, ...) PF_PRINTF(2, 3);
+void buf_vprintf(Buf *p, const char *zFmt, va_list ap);
+/* Returns the content (never NULL) and leaves p empty; caller frees. */
+char *buf_steal(Buf *p);
+/* The content as a C string; "" when empty. Borrowed. */
+const char *buf_str(const Buf *p);
+
+/*
+** Error record.  Parsers never print: they fill one of these and return
+** non-zero.  The message is the text after "FILE:WHERE: ".  `where` is a
+** byte offset (ePos == ERRPOS_BYTE) or a 1-based line (ERRPOS_LINE).
+*/
+enum { ERRPOS_NONE = 0, ERRPOS_BYTE = 1, ERRPOS_LINE = 2 };
+typedef struct PfError {
+  int set;          /* non-zero once an error was recorded */
+  int ePos;         /* ERRPOS_* */
+  int64_t where;    /* offset or line */
+  char zMsg[512];   /* message without file name or position */
+} PfError;
+
+/* Record an error unless one is already set (first error wins). */
+void pf_error_set(PfError *p, int ePos, int64_t where, const char *zFmt, ...)
+    PF_PRINTF(4, 5);
+/* Formats "FILE:POS: MSG" (or "FILE: MSG") into a Buf the caller owns. */
+void pf_error_format(const PfError *p, const char *zFile, Buf *pOut);
+
+/* Copy up to n bytes of untrusted text into out (size nOut) for an error
+** message: control characters become '?', long text is cut with "...". */
+void util_sanitize(const char *z, size_t n, char *zOut, size_t nOut);
+
+/* Last path component of z (borrowed pointer into z). */
+const char *util_basename(const char *z);
+
+/* Monotonic wall-clock milliseconds. */
+double util_now_ms(void);
+
+/* 64-bit content hash (XXH64 algorithm), streaming. */
+typedef struct Hash64 {
+  uint64_t v[4];
+  uint64_t total;
+  unsigned char buf[32];
+  size_t nBuf;
+  uint64_t seed;
+} Hash64;
+void hash64_init(Hash64 *h, uint64_t seed);
+void hash64_update(Hash64 *h, const void *p, size_t n);
+uint64_t hash64_final(const Hash64 *h);
+
+#endif

@@ -1,0 +1,24 @@
+/*
+** check_main.c — runs every Check suite of the unit tests.
+*/
+#include <check.h>
+#include <stdlib.h>
+
+Suite *make_util_suite(void);
+Suite *make_trace_suite(void);
+Suite *make_pickle_suite(void);
+Suite *make_nccl_suite(void);
+Suite *make_output_suite(void);
+
+int main(void){
+  int nFail;
+  SRunner *sr = srunner_create(make_util_suite());
+  srunner_add_suite(sr, make_trace_suite());
+  srunner_add_suite(sr, make_pickle_suite());
+  srunner_add_suite(sr, make_nccl_suite());
+  srunner_add_suite(sr, make_output_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  nFail = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return nFail==0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,84 @@
+/*
+** check_util.c — unit tests for util.c (Buf, PfError, XXH64, sanitize).
+*/
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util.h"
+
+START_TEST(test_buf){
+  Buf b;
+  char *z;
+  buf_init(&b);
+  ck_assert_str_eq(buf_str(&b), "");
+  buf_puts(&b, "abc");
+  buf_printf(&b, "-%d-", 42);
+  buf_putc(&b, 'x');
+  ck_assert_str_eq(buf_str(&b), "abc-42-x");
+  ck_assert_uint_eq(b.n, 8);
+  for(int i=0; i<1000; i++) buf_putc(&b, 'y');
+  ck_assert_uint_eq(b.n, 1008);
+  z = buf_steal(&b);
+  ck_assert_uint_eq(strlen(z), 1008);
+  ck_assert_ptr_null(b.z);
+  free(z);
+}
+END_TEST
+
+START_TEST(test_error_first_wins){
+  PfError e = {0};
+  Buf b;
+  pf_error_set(&e, ERRPOS_BYTE, 1234567, "expected '%s'", ",");
+  pf_error_set(&e, ERRPOS_LINE, 3, "second");
+  buf_init(&b);
+  pf_error_format(&e, "trace.json", &b);
+  ck_assert_str_eq(buf_str(&b), "trace.json:1234567: expected ','");
+  buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_xxh64_known_values){
+  /* Reference values of the XXH64 algorithm (seed 0). */
+  Hash64 h;
+  hash64_init(&h, 0);
+  ck_assert_uint_eq(hash64_final(&h), 0xef46db3751d8e999ULL);
+  hash64_init(&h, 0);
+  hash64_update(&h, "a", 1);
+  ck_assert_uint_eq(hash64_final(&h), 0xd24ec4f1a98c6e5bULL);
+  {
+    const char *z = "The quick brown fox jumps over the lazy dog";
+    Hash64 h2;
+    hash64_init(&h, 0);
+    hash64_update(&h, z, strlen(z));
+    ck_assert_uint_eq(hash64_final(&h), 0x0b242d361fda71bcULL);
+    /* streaming in pieces gives the same value */
+    hash64_init(&h2, 0);
+    for(size_t i=0; i<strlen(z); i+=5){
+      size_t n = strlen(z)-i < 5 ? strlen(z)-i : 5;
+      hash64_update(&h2, z+i, n);
+    }
+    ck_assert_uint_eq(hash64_final(&h2), 0x0b242d361fda71bcULL);
+  }
+}
+END_TEST
+
+START_TEST(test_sanitize){
+  char z[16];
+  util_sanitize("a\nb\x01" "c", 5, z, sizeof(z));
+  ck_assert_str_eq(z, "a?b?c");
+  util_sanitize("0123456789abcdefghij", 20, z, sizeof(z));
+  ck_assert_uint_lt(strlen(z), sizeof(z));
+  ck_assert_str_eq(z+strlen(z)-3, "...");
+}
+END_TEST
+
+Suite *make_util_suite(void){
+  Suite *s = suite_create("util");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, test_buf);
+  tcase_add_test(tc, test_error_first_wins);
+  tcase_add_test(tc, test_xxh64_known_values);
+  tcase_add_test(tc, test_sanitize);
+  suite_add_tcase(s, tc);
+  return s;
+}
