@@ -97,8 +97,10 @@ static int apply_schema(sqlite3 *db, int from, int to, PfError *pErr){
 sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
   sqlite3 *db = NULL;
   int exists = access(zPath, F_OK)==0;
-  int oflags = (flags & DB_OPEN_READONLY) ? SQLITE_OPEN_READONLY
-             : SQLITE_OPEN_READWRITE | ((flags & DB_OPEN_CREATE) ? SQLITE_OPEN_CREATE : 0);
+  /* NOMUTEX: a connection is only ever used by one thread (the writer). */
+  int oflags = SQLITE_OPEN_NOMUTEX | ((flags & DB_OPEN_READONLY)
+             ? SQLITE_OPEN_READONLY
+             : SQLITE_OPEN_READWRITE | ((flags & DB_OPEN_CREATE) ? SQLITE_OPEN_CREATE : 0));
   int64_t appId, ver;
   int want = db_schema_version();
 

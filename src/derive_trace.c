@@ -688,6 +688,16 @@ done:
 
 /* ------------------------------------------------------------- driver */
 
+/* With PROFAN_TIMING set, print how long each derive phase took. */
+static void phase(const char *zName){
+  static double t0 = 0;
+  static int on = -1;
+  double t = util_now_ms();
+  if( on<0 ) on = getenv("PROFAN_TIMING")!=NULL;
+  if( on && zName ) fprintf(stderr, "profan: derive %-12s %8.1f ms\n", zName, t-t0);
+  t0 = t;
+}
+
 int derive_trace_run(sqlite3 *db, int64_t runId, char **pzNote,
                      PfError *pErr){
   StepList steps = {0, 0, 0};
@@ -695,11 +705,16 @@ int derive_trace_run(sqlite3 *db, int64_t runId, char **pzNote,
   int rc = -1;
 
   *pzNote = NULL;
+  phase(NULL);
   if( derive_trace_indexes(db, pErr) ) goto done;
+  phase("indexes");
   if( derive_steps(db, runId, pErr) ) goto done;
   if( steps_load(db, runId, &steps, pErr) ) goto done;
+  phase("steps");
   if( derive_cpu(db, runId, &steps, pErr) ) goto done;
+  phase("cpu sweep");
   if( derive_gpu_links(db, runId, &steps, pErr) ) goto done;
+  phase("gpu links");
   if( exec_run(db,
       "INSERT INTO gpu_op_summary SELECT run_id, rank, 'kernel', name_id,"
       " count(*), sum(dur), min(dur), max(dur) FROM kernel WHERE run_id=?1"
@@ -708,7 +723,9 @@ int derive_trace_run(sqlite3 *db, int64_t runId, char **pzNote,
       "INSERT INTO gpu_op_summary SELECT run_id, rank, kind, name_id,"
       " count(*), sum(dur), min(dur), max(dur) FROM gpu_mem_op WHERE run_id=?1"
       " GROUP BY rank, kind, name_id", runId, pErr) ) goto done;
+  phase("summary");
   if( derive_gpu_busy(db, runId, &steps, pErr) ) goto done;
+  phase("gpu sweep");
   if( derive_gap_steps(db, runId, &nGapRanks, pErr) ) goto done;
   if( nGapRanks>0 ){
     if( steps_load(db, runId, &steps, pErr) ) goto done;
@@ -719,6 +736,7 @@ int derive_trace_run(sqlite3 *db, int64_t runId, char **pzNote,
                         nGapRanks==1 ? "" : "s");
   }
   if( derive_wall(db, runId, &steps, pErr) ) goto done;
+  phase("wall sweep");
   rc = 0;
 done:
   free(steps.a);

@@ -15,6 +15,7 @@
 #include "discover.h"
 #include "input.h"
 #include "intern.h"
+#include "load_kinds.h"
 #include "load_trace.h"
 #include "parse_trace.h"
 #include "runref.h"
@@ -478,6 +479,67 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
   return failed ? -1 : 0;
 }
 
+/*
+** Load one snapshot / flight-recorder / NCCL file in the writer thread and
+** record its run_file row.  Returns 0, or -1 with the message in pMsg.
+*/
+static int load_other_file(sqlite3 *db, int64_t runId, FoundFile *f,
+                           int64_t bytes, uint64_t hash,
+                           const IngestOpts *pOpt, IngestResult *pRes,
+                           Buf *pMsg){
+  LoadTarget t;
+  LoadStats st;
+  PfError err = {0};
+  sqlite3_stmt *p;
+  double t0 = util_now_ms();
+  int rc;
+  memset(&st, 0, sizeof(st));
+  st.rank = -1;
+  t.runId = runId;
+  t.zPath = f->zPath;
+  t.fileId = insert_file(db, runId, f->zPath, discover_kind_name(f->eKind),
+                         bytes, hash, &err);
+  if( t.fileId<0 ){
+    buf_printf(pMsg, "database: %s", err.zMsg);
+    return -1;
+  }
+  rc = f->eKind==KIND_PICKLE ? load_pickle_file(db, &t, &st, &err)
+                             : load_nccl_file(db, &t, &st, &err);
+  if( rc ){
+    pf_error_format(&err, f->zPath, pMsg);
+    return -1;
+  }
+  if( pOpt->strict && st.nWarnings>0 ){
+    buf_printf(pMsg, "%s:%s (--strict: %lld warning%s)", f->zPath,
+               st.zFirstWarning, (long long)st.nWarnings,
+               st.nWarnings==1 ? "" : "s");
+    return -1;
+  }
+  if( st.nWarnings>0 && pOpt->pLog ){
+    fprintf(pOpt->pLog, "profan: %s: %lld record%s skipped or repaired "
+            "(first at %s)\n", f->zPath, (long long)st.nWarnings,
+            st.nWarnings==1 ? "" : "s", st.zFirstWarning);
+  }
+  p = db_prepare(db,
+    "UPDATE run_file SET kind=coalesce(?1, kind), rank=?2, rank_source=?3,"
+    " n_records=?4, parse_ms=?5, warnings=?6 WHERE id=?7", &err);
+  if( p==NULL ){ buf_printf(pMsg, "database: %s", err.zMsg); return -1; }
+  db_bind_text_or_null(p, 1, st.zKind[0] ? st.zKind : NULL, -1);
+  db_bind_int_or_null(p, 2, st.rank>=0, st.rank);
+  db_bind_text_or_null(p, 3, st.zRankSource[0] ? st.zRankSource : NULL, -1);
+  sqlite3_bind_int64(p, 4, st.nRecords);
+  sqlite3_bind_double(p, 5, util_now_ms()-t0);
+  sqlite3_bind_int64(p, 6, st.nWarnings);
+  sqlite3_bind_int64(p, 7, t.fileId);
+  rc = sqlite3_step(p)==SQLITE_DONE ? 0 : -1;
+  if( rc ) buf_printf(pMsg, "database: %s", sqlite3_errmsg(db));
+  sqlite3_finalize(p);
+  pRes->nEvents += st.nRecords;
+  pRes->nWarnings += st.nWarnings;
+  pRes->nBytes += bytes;
+  return rc;
+}
+
 /* ------------------------------------------------------------- driver */
 
 typedef struct FileHash { uint64_t hash; int64_t bytes; int idx; } FileHash;
@@ -492,9 +554,9 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
   FileList list = {0, 0, 0};
   FileHash *aHash = NULL;
   Job *aJob = NULL;
-  int nJob = 0, nHash = 0, rc = -1, inTxn = 0;
+  int nJob = 0, nHash = 0, nOther = 0, rc = -1, inTxn = 0;
   PfError err = {0};
-  double t0 = util_now_ms();
+  double t0 = util_now_ms(), t1;
   char zRunHash[20];
   char *zName = NULL;
   Buf source;
@@ -514,10 +576,6 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
   aHash = xcalloc((size_t)list.n + 1, sizeof(FileHash));
   for(int i=0; i<list.n; i++){
     FoundFile *f = &list.a[i];
-    if( f->eKind==KIND_PICKLE || f->eKind==KIND_NCCL_LOG ){
-      snprintf(f->zSkip, sizeof(f->zSkip), "%s files are not ingested yet",
-               f->eKind==KIND_PICKLE ? "pickle (memory snapshot)" : "NCCL log");
-    }
     if( f->zSkip[0] ){
       pRes->nSkipped++;
       if( pOpt->pLog ) fprintf(pOpt->pLog, "profan: %s: skipped: %s\n",
@@ -605,9 +663,27 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
       if( j->fileId<0 ){ buf_printf(pMsg, "database: %s", err.zMsg); goto done; }
     }
   }
+  /* snapshots, flight-recorder dumps and NCCL logs: one after another */
+  for(int i=0; i<list.n; i++){
+    FoundFile *f = &list.a[i];
+    int k;
+    if( f->zSkip[0] || f->eKind==KIND_TRACE ) continue;
+    for(k=0; k<nHash && aHash[k].idx!=i; k++){}
+    if( load_other_file(db, runId, f, aHash[k].bytes, aHash[k].hash, pOpt,
+                        pRes, pMsg) ) goto done;
+    nOther++;
+  }
+  if( nOther>0 && (derive_memory_run(db, runId, &err)
+                   || derive_comm_run(db, runId, &err)) ){
+    buf_printf(pMsg, "%s", err.zMsg);
+    goto done;
+  }
   if( nJob>0 ){
     char *zNote = NULL;
     if( load_traces(db, runId, aJob, nJob, pOpt, pRes, pMsg) ) goto done;
+    if( getenv("PROFAN_TIMING") ){
+      fprintf(stderr, "profan: parse+load      %8.1f ms\n", util_now_ms()-t0);
+    }
     if( derive_trace_run(db, runId, &zNote, &err) ){
       buf_printf(pMsg, "%s", err.zMsg);
       goto done;
@@ -615,12 +691,16 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
     if( zNote && pOpt->pLog ) fprintf(pOpt->pLog, "profan: note: %s\n", zNote);
     free(zNote);
   }
-  pRes->nFiles = nJob;
+  pRes->nFiles = nJob + nOther;
+  t1 = util_now_ms();
   if( db_exec(db, "COMMIT", &err) ){
     buf_printf(pMsg, "database: cannot commit: %s", err.zMsg);
     goto done;
   }
   inTxn = 0;
+  if( getenv("PROFAN_TIMING") ){
+    fprintf(stderr, "profan: commit          %8.1f ms\n", util_now_ms()-t1);
+  }
   rc = 0;
 done:
   if( inTxn ) db_exec(db, "ROLLBACK", NULL);

@@ -96,6 +96,8 @@ int main(int argc, char **argv){
   const CmdInfo *pCmd = NULL;
   int iCmd = 0;
 
+  /* No allocation statistics: they cost a global mutex per malloc. */
+  sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   memset(&cli, 0, sizeof(cli));
   cli.argc = argc;
   cli.argv = argv;

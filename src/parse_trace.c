@@ -45,41 +45,43 @@ enum {
   A_CONCRETE, A_OTHER
 };
 
-typedef struct KeyName { const char *z; int id; } KeyName;
+typedef struct KeyName { const char *z; int id; unsigned char n; } KeyName;
+/* Tables are short; comparing the length and first byte first keeps the
+** scan cheap. */
 
 static const KeyName aTopKey[] = {
-  {"traceEvents", K_TRACE_EVENTS}, {"deviceProperties", K_DEVPROPS},
-  {"distributedInfo", K_DISTINFO}, {"baseTimeNanoseconds", K_BASETIME},
-  {"schemaVersion", K_SCHEMA}, {"hostname", K_HOSTNAME},
-  {"host_name", K_HOSTNAME}, {0, 0}
+  {"traceEvents", K_TRACE_EVENTS, 11}, {"deviceProperties", K_DEVPROPS, 16},
+  {"distributedInfo", K_DISTINFO, 15}, {"baseTimeNanoseconds", K_BASETIME, 19},
+  {"schemaVersion", K_SCHEMA, 13}, {"hostname", K_HOSTNAME, 8},
+  {"host_name", K_HOSTNAME, 9}, {0, 0, 0}
 };
 static const KeyName aEventKey[] = {
-  {"ph", E_PH}, {"cat", E_CAT}, {"name", E_NAME}, {"pid", E_PID},
-  {"tid", E_TID}, {"ts", E_TS}, {"dur", E_DUR}, {"args", E_ARGS}, {0, 0}
+  {"ph", E_PH, 2}, {"cat", E_CAT, 3}, {"name", E_NAME, 4}, {"pid", E_PID, 3},
+  {"tid", E_TID, 3}, {"ts", E_TS, 2}, {"dur", E_DUR, 3}, {"args", E_ARGS, 4}, {0, 0, 0}
 };
 static const KeyName aArgKey[] = {
-  {"correlation", A_CORRELATION}, {"External id", A_EXTERNAL_ID},
-  {"external id", A_EXTERNAL_ID}, {"grid", A_GRID}, {"block", A_BLOCK},
-  {"registers per thread", A_REGISTERS}, {"shared memory", A_SHARED_MEM},
-  {"blocks per SM", A_BLOCKS_PER_SM}, {"warps per SM", A_WARPS_PER_SM},
-  {"est. achieved occupancy %", A_OCCUPANCY}, {"bytes", A_BYTES},
-  {"cbid", A_CBID}, {"Sequence number", A_SEQUENCE},
-  {"Fwd thread id", A_FWD_TID}, {"flops", A_FLOPS},
-  {"Device Type", A_DEVICE_TYPE}, {"Device Id", A_DEVICE_ID},
-  {"Addr", A_ADDR}, {"Bytes", A_MEM_BYTES},
-  {"Total Allocated", A_TOTAL_ALLOC}, {"Total Reserved", A_TOTAL_RESERVED},
-  {"Python id", A_PYTHON_ID}, {"Python parent id", A_PYTHON_PARENT},
-  {"device", A_DEVICE}, {"stream", A_STREAM},
-  {"Input Dims", A_INPUT_DIMS}, {"Input dims", A_INPUT_DIMS},
-  {"Input type", A_INPUT_TYPES}, {"Concrete Inputs", A_CONCRETE},
-  {0, 0}
+  {"correlation", A_CORRELATION, 11}, {"External id", A_EXTERNAL_ID, 11},
+  {"external id", A_EXTERNAL_ID, 11}, {"grid", A_GRID, 4}, {"block", A_BLOCK, 5},
+  {"registers per thread", A_REGISTERS, 20}, {"shared memory", A_SHARED_MEM, 13},
+  {"blocks per SM", A_BLOCKS_PER_SM, 13}, {"warps per SM", A_WARPS_PER_SM, 12},
+  {"est. achieved occupancy %", A_OCCUPANCY, 25}, {"bytes", A_BYTES, 5},
+  {"cbid", A_CBID, 4}, {"Sequence number", A_SEQUENCE, 15},
+  {"Fwd thread id", A_FWD_TID, 13}, {"flops", A_FLOPS, 5},
+  {"Device Type", A_DEVICE_TYPE, 11}, {"Device Id", A_DEVICE_ID, 9},
+  {"Addr", A_ADDR, 4}, {"Bytes", A_MEM_BYTES, 5},
+  {"Total Allocated", A_TOTAL_ALLOC, 15}, {"Total Reserved", A_TOTAL_RESERVED, 14},
+  {"Python id", A_PYTHON_ID, 9}, {"Python parent id", A_PYTHON_PARENT, 16},
+  {"device", A_DEVICE, 6}, {"stream", A_STREAM, 6},
+  {"Input Dims", A_INPUT_DIMS, 10}, {"Input dims", A_INPUT_DIMS, 10},
+  {"Input type", A_INPUT_TYPES, 10}, {"Concrete Inputs", A_CONCRETE, 15},
+  {0, 0, 0}
 };
 
 /* Look z[0..n) up in a key table; returns its id or dflt. */
 static int key_lookup(const KeyName *a, const unsigned char *z, size_t n,
                       int dflt){
   for(; a->z; a++){
-    if( a->z[0]==(char)z[0] && strlen(a->z)==n && memcmp(a->z, z, n)==0 ){
+    if( a->n==n && a->z[0]==(char)z[0] && memcmp(a->z, z, n)==0 ){
       return a->id;
     }
   }
@@ -181,6 +183,15 @@ static int parse_int(const unsigned char *z, size_t n, int64_t *pOut){
   long long v;
   double d;
   if( n==0 || n>=sizeof(buf) ) return -1;
+  if( n<=18 ){
+    /* fast path: optional '-' and digits */
+    size_t i = z[0]=='-';
+    int64_t acc = 0;
+    if( i<n ){
+      for(; i<n && z[i]>='0' && z[i]<='9'; i++) acc = acc*10 + (z[i]-'0');
+      if( i==n ){ *pOut = z[0]=='-' ? -acc : acc; return 0; }
+    }
+  }
   memcpy(buf, z, n); buf[n] = 0;
   v = strtoll(buf, &zEnd, 10);
   if( *zEnd==0 ){ *pOut = v; return 0; }
@@ -644,8 +655,8 @@ static int cb_map_key(void *ctx, const unsigned char *z, size_t n){
       break;
     case R_DEVICE: {
       static const KeyName aDev[] = {
-        {"id", 1}, {"name", 2}, {"totalGlobalMem", 3}, {"computeMajor", 4},
-        {"computeMinor", 5}, {"numSms", 6}, {0, 0}};
+        {"id", 1, 2}, {"name", 2, 4}, {"totalGlobalMem", 3, 14}, {"computeMajor", 4, 12},
+        {"computeMinor", 5, 12}, {"numSms", 6, 6}, {0, 0, 0}};
       p->aKey[p->depth] = key_lookup(aDev, z, n, 0);
       break;
     }
@@ -732,8 +743,11 @@ int trace_parse(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,
     ** changes nothing for valid input and repairs names with stray
     ** control bytes. */
     for(ssize_t i=0; i<n; i++){
-      if( buf[i]<0x20 ) buf[i] = ' ';
-      else if( !sawAny && buf[i]!=' ' ) sawAny = 1;
+      unsigned char c = buf[i];
+      buf[i] = c<0x20 ? ' ' : c;
+    }
+    if( !sawAny ){
+      for(ssize_t i=0; i<n && !sawAny; i++) sawAny = buf[i]!=' ';
     }
     if( !sawAny ){
       /* whitespace only so far */

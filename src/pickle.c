@@ -5,8 +5,8 @@
 ** Pipeline position: called by snapshot ingest (CUDA allocator snapshots)
 ** and flight-recorder ingest with the whole file in memory; produces the
 ** PkValue tree those layers walk.  See pickle.h for the contract and
-** /work/shared/docs/formats.md section 2.4 for the encodings met in
-** practice.
+** section 2.4 of the shared format reference (formats.md) for the
+** encodings met in practice.
 **
 ** How it works.  A single pass over the opcodes runs the pickle virtual
 ** machine on a value stack and a mark stack, with the memo as a dense
@@ -321,9 +321,9 @@ static int dec_err(Dec *p, const char *zFmt, ...){
 ** end of the input or the end of the current FRAME.  bLength is non-zero
 ** when nNeed is a length read from the file (payload of a string, bytes or
 ** long), zero for a fixed-size argument; it only changes the message.
+** take() is the fast path, take_fail() records the error.
 */
-static const unsigned char *take(Dec *p, uint64_t nNeed, int bLength){
-  const unsigned char *pRet;
+static const unsigned char *take_fail(Dec *p, uint64_t nNeed, int bLength){
   const char *zOp = op_name(p->op);
   if( nNeed > (uint64_t)(p->n - p->pos) ){
     if( bLength ){
@@ -334,12 +334,18 @@ static const unsigned char *take(Dec *p, uint64_t nNeed, int bLength){
               zOp, (unsigned long long)nNeed, nNeed==1 ? "" : "s",
               p->n - p->pos);
     }
-    return 0;
-  }
-  if( p->inFrame && p->pos + nNeed > p->frameEnd ){
+  }else{
     dec_err(p, "%s runs past the end of its FRAME (%zu bytes left in it)",
             zOp, p->frameEnd - p->pos);
-    return 0;
+  }
+  return 0;
+}
+static inline const unsigned char *take(Dec *p, uint64_t nNeed,
+                                        int bLength){
+  const unsigned char *pRet;
+  if( nNeed > (uint64_t)(p->n - p->pos)
+   || (p->inFrame && p->pos + nNeed > p->frameEnd) ){
+    return take_fail(p, nNeed, bLength);
   }
   pRet = p->z + p->pos;
   p->pos += (size_t)nNeed;
@@ -356,7 +362,7 @@ static uint64_t get_le(const unsigned char *a, int nb){
 
 /* ------------------------------------------------------------ values */
 
-static int is_box(const PkValue *v){
+static inline int is_box(const PkValue *v){
   return v->t==PK_LIST || v->t==PK_TUPLE || v->t==PK_DICT;
 }
 
@@ -448,7 +454,7 @@ static void box_reserve(PkDoc *d, Box *b, size_t need){
 ** Account for child c being placed in container b: raise b's height,
 ** mark c as nested.  Returns -1 (error recorded) if c is b itself.
 */
-static int adopt(Dec *p, Box *b, PkValue *c){
+static inline int adopt(Dec *p, Box *b, PkValue *c){
   Box *cb;
   if( !is_box(c) ) return 0;
   cb = (Box*)c;
@@ -548,11 +554,16 @@ static int mk_tuple(Dec *p, PkValue **a, size_t m, PkValue **ppOut){
 
 /* ------------------------------------------------------------ stacks */
 
-static void push(Dec *p, PkValue *v){
-  if( p->nStk==p->nStkAlloc ){
-    p->nStkAlloc = p->nStkAlloc ? p->nStkAlloc*2 : 256;
-    p->aStk = xrealloc(p->aStk, p->nStkAlloc * sizeof(PkValue*));
-  }
+/* Double the value stack. */
+static void grow_stack(Dec *p){
+  p->nStkAlloc = p->nStkAlloc ? p->nStkAlloc*2 : 256;
+  p->aStk = xrealloc(p->aStk, p->nStkAlloc * sizeof(PkValue*));
+}
+
+/* Push v (growing the stack as needed; it is bounded by the input size
+** since every push consumes at least one opcode byte). */
+static inline void push(Dec *p, PkValue *v){
+  if( p->nStk==p->nStkAlloc ) grow_stack(p);
   p->aStk[p->nStk++] = v;
 }
 

@@ -77,6 +77,13 @@ typedef struct PkDoc PkDoc;
 ** PK_BYTES otherwise; BYTEARRAY8 decodes as PK_BYTES.  NUL bytes after
 ** STOP are ignored (HTML-embedded snapshots carry such padding); any other
 ** trailing byte is an error.
+**
+** Strictness beyond CPython's unpickler (no real writer trips these): the
+** file must start with PROTO 2..5 and have no other PROTO; STOP must leave
+** exactly one value and no open MARK; an opcode may not run past the end
+** of its FRAME nor a FRAME start inside another; memo indexes must be below
+** (input size + 256); lists, dicts and sets may not be dict keys or set
+** elements; a container may not (even indirectly) contain itself.
 */
 int pickle_decode(const unsigned char *data, size_t n, PkDoc **ppDoc,
                   const PkValue **ppRoot, PfError *pErr);

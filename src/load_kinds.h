@@ -1,0 +1,61 @@
+/*
+** load_kinds.h — the loaders for the non-trace input kinds, called by the
+** ingest driver (ingest.c) inside the ingest's single transaction.
+**
+** Pipeline position: "parse" + "load" for memory snapshots, flight-recorder
+** dumps and NCCL logs; "derive" entry points run once per run at the end.
+** Every loader reads one file, writes rows tagged (run_id, file_id), never
+** prints, and reports problems in PfError with the byte offset or line.
+*/
+#ifndef PROFAN_LOAD_KINDS_H
+#define PROFAN_LOAD_KINDS_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include "pickle.h"
+#include "util.h"
+
+/* What a loader reports about one file (written to run_file). */
+typedef struct LoadStats {
+  int64_t nRecords;        /* entries / lines / segments read */
+  int64_t nWarnings;       /* records skipped or repaired */
+  int64_t rank;            /* rank the file describes, -1 if unknown */
+  char zRankSource[24];    /* "file name", "dump", ... ("" if unknown) */
+  char zKind[24];          /* run_file.kind: "snapshot", "flight_recorder", "nccl_log" */
+  char zFirstWarning[256]; /* "WHERE: message" of the first warning */
+} LoadStats;
+
+/* Context of the file being loaded. */
+typedef struct LoadTarget {
+  int64_t runId;
+  int64_t fileId;
+  const char *zPath;
+} LoadTarget;
+
+/* A pickle file (protocol byte 0x80): decode it with the strict decoder
+** and hand it to the snapshot or flight-recorder loader.  A pickle that is
+** neither is refused with a message saying what it is.  (load_pickle.c) */
+int load_pickle_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
+                     PfError *pErr);
+
+/* Memory snapshot (dict with segments/device_traces, or a bare segment
+** list).  Returns 0, or -1 with pErr.  (load_snapshot.c) */
+int snapshot_is_snapshot(const PkValue *pRoot);
+int load_snapshot(sqlite3 *db, const LoadTarget *t, const PkValue *pRoot,
+                  LoadStats *pStats, PfError *pErr);
+
+/* Flight-recorder dump (dict with "entries"/"pg_config"/"version").  The
+** JSON variant is handled in the same file.  (load_fr.c) */
+int fr_is_dump(const PkValue *pRoot);
+int load_fr_dump(sqlite3 *db, const LoadTarget *t, const PkValue *pRoot,
+                 LoadStats *pStats, PfError *pErr);
+
+/* NCCL_DEBUG=INFO log (load_nccl.c). */
+int load_nccl_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
+                   PfError *pErr);
+
+/* Per-run derived tables, run once after every file is loaded. */
+int derive_memory_run(sqlite3 *db, int64_t runId, PfError *pErr);
+int derive_comm_run(sqlite3 *db, int64_t runId, PfError *pErr);
+
+#endif
