@@ -3,7 +3,7 @@
 -- user_version holds the number of the last file applied.
 
 CREATE TABLE run(
-  id INTEGER PRIMARY KEY,          -- run id, used by every fact table
+  id INTEGER PRIMARY KEY AUTOINCREMENT, -- run id, never reused
   name TEXT NOT NULL UNIQUE,       -- user-visible name (default: directory name)
   created_at TEXT NOT NULL,        -- ISO-8601 UTC time of the ingest
   source_path TEXT,                -- path(s) given to `profan ingest`

@@ -54,13 +54,9 @@ static int step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr){
 int derive_trace_indexes(sqlite3 *db, PfError *pErr){
   return db_exec(db,
     "CREATE INDEX IF NOT EXISTS kernel_run ON kernel(run_id, rank, ts);"
-    "CREATE INDEX IF NOT EXISTS kernel_corr ON kernel(file_id, correlation);"
     "CREATE INDEX IF NOT EXISTS gpu_mem_op_run ON gpu_mem_op(run_id, rank, ts);"
-    "CREATE INDEX IF NOT EXISTS cpu_op_run ON cpu_op(run_id, file_id, tid, ts);"
-    "CREATE INDEX IF NOT EXISTS runtime_call_run"
-    " ON runtime_call(run_id, file_id, tid, ts);"
-    "CREATE INDEX IF NOT EXISTS runtime_call_corr"
-    " ON runtime_call(file_id, correlation);"
+    "CREATE INDEX IF NOT EXISTS cpu_op_run ON cpu_op(run_id, rank);"
+    "CREATE INDEX IF NOT EXISTS runtime_call_run ON runtime_call(run_id, rank);"
     "CREATE INDEX IF NOT EXISTS annotation_run ON annotation(run_id, rank, ts);"
     "CREATE INDEX IF NOT EXISTS gpu_sync_run ON gpu_sync(run_id);"
     "CREATE INDEX IF NOT EXISTS memory_event_run"
@@ -301,22 +297,13 @@ done:
   return rc;
 }
 
-/* GPU rows inherit runtime call, op and step through the correlation id;
-** rows with no launch found get their step from their own start time. */
-static int derive_gpu_links(sqlite3 *db, int64_t runId,
+static const char *azGpuTab[] = {"kernel", "gpu_mem_op"};
+
+/* GPU rows with no step (no launch found, or steps found by gap
+** detection) get the step containing their own start time. */
+static int derive_gpu_steps(sqlite3 *db, int64_t runId,
                             const StepList *pSteps, PfError *pErr){
-  static const char *azTab[] = {"kernel", "gpu_mem_op"};
-  for(int i=0; i<2; i++){
-    char *z = sqlite3_mprintf(
-      "UPDATE %s SET runtime_id=r.id, op_id=r.op_id, step=r.step"
-      " FROM runtime_call r"
-      " WHERE %s.run_id=?1 AND r.file_id=%s.file_id"
-      " AND r.correlation=%s.correlation",
-      azTab[i], azTab[i], azTab[i], azTab[i]);
-    int rc = exec_run(db, z, runId, pErr);
-    sqlite3_free(z);
-    if( rc ) return -1;
-  }
+  const char **azTab = azGpuTab;
   if( pSteps->n>0 ){
     for(int i=0; i<2; i++){
       char *zSel = sqlite3_mprintf(
@@ -343,6 +330,26 @@ static int derive_gpu_links(sqlite3 *db, int64_t runId,
     }
   }
   return 0;
+}
+
+/* GPU rows inherit runtime call, op and step through the correlation id
+** (the database version of what link_trace.c does in-stream). */
+static int derive_gpu_links(sqlite3 *db, int64_t runId,
+                            const StepList *pSteps, PfError *pErr){
+  if( db_exec(db, "CREATE INDEX IF NOT EXISTS runtime_call_corr"
+              " ON runtime_call(file_id, correlation)", pErr) ) return -1;
+  for(int i=0; i<2; i++){
+    char *z = sqlite3_mprintf(
+      "UPDATE %s SET runtime_id=r.id, op_id=r.op_id, step=r.step"
+      " FROM runtime_call r"
+      " WHERE %s.run_id=?1 AND r.file_id=%s.file_id"
+      " AND r.correlation=%s.correlation",
+      azGpuTab[i], azGpuTab[i], azGpuTab[i], azGpuTab[i]);
+    int rc = exec_run(db, z, runId, pErr);
+    sqlite3_free(z);
+    if( rc ) return -1;
+  }
+  return derive_gpu_steps(db, runId, pSteps, pErr);
 }
 
 /* ---------------------------------------------------------- GPU sweep */
@@ -602,6 +609,19 @@ static int wall_flush(sqlite3 *db, int64_t runId, WallSweep *w,
   return 0;
 }
 
+/* End of a rank: steps that go on after the last event end idle; then
+** write the totals. */
+static int wall_end(sqlite3 *db, int64_t runId, WallSweep *w,
+                    const StepList *pS, int64_t tLast, sqlite3_stmt *pIns,
+                    PfError *pErr){
+  int64_t tEnd = tLast;
+  for(int i=w->stepLo; i<w->stepHi; i++){
+    if( pS->a[i].end>tEnd ) tEnd = pS->a[i].end;
+  }
+  if( tEnd>tLast ) wall_add(w, pS, tLast, tEnd, C_IDLE);
+  return wall_flush(db, runId, w, pS, pIns, pErr);
+}
+
 static void wall_start(WallSweep *w, const StepList *pS, int64_t rank){
   free(w->aTot);
   w->rank = rank;
@@ -661,13 +681,17 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
     int c = sqlite3_column_int(pSel, 2);
     int d = sqlite3_column_int(pSel, 3);
     if( !active || rank!=w.rank ){
-      if( active && wall_flush(db, runId, &w, pS, pIns, pErr) ){
+      if( active && wall_end(db, runId, &w, pS, prev, pIns, pErr) ){
         rc = -1; goto done;
       }
       wall_start(&w, pS, rank);
       memset(aCount, 0, sizeof(aCount));
       active = 1;
       prev = t;
+      /* a step that starts before the first event starts idle */
+      if( w.stepHi>w.stepLo && pS->a[w.stepLo].ts<t ){
+        wall_add(&w, pS, pS->a[w.stepLo].ts, t, C_IDLE);
+      }
     }
     if( t>prev ){
       int top = C_IDLE;
@@ -677,7 +701,7 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
     }
     aCount[c] += d;
   }
-  if( active && wall_flush(db, runId, &w, pS, pIns, pErr) ) rc = -1;
+  if( active && wall_end(db, runId, &w, pS, prev, pIns, pErr) ) rc = -1;
 done:
   free(w.aTot);
   sqlite3_finalize(pSel);
@@ -698,8 +722,8 @@ static void phase(const char *zName){
   t0 = t;
 }
 
-int derive_trace_run(sqlite3 *db, int64_t runId, char **pzNote,
-                     PfError *pErr){
+int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
+                     char **pzNote, PfError *pErr){
   StepList steps = {0, 0, 0};
   int nGapRanks = 0;
   int rc = -1;
@@ -711,10 +735,16 @@ int derive_trace_run(sqlite3 *db, int64_t runId, char **pzNote,
   if( derive_steps(db, runId, pErr) ) goto done;
   if( steps_load(db, runId, &steps, pErr) ) goto done;
   phase("steps");
-  if( derive_cpu(db, runId, &steps, pErr) ) goto done;
-  phase("cpu sweep");
-  if( derive_gpu_links(db, runId, &steps, pErr) ) goto done;
-  phase("gpu links");
+  if( eFallback & (DERIVE_CPU_SWEEP|DERIVE_STEPS) ){
+    if( derive_cpu(db, runId, &steps, pErr) ) goto done;
+    phase("cpu sweep");
+  }
+  if( eFallback & (DERIVE_CPU_SWEEP|DERIVE_GPU_LINK|DERIVE_STEPS) ){
+    if( derive_gpu_links(db, runId, &steps, pErr) ) goto done;
+    phase("gpu links");
+  }else if( derive_gpu_steps(db, runId, &steps, pErr) ){
+    goto done;
+  }
   if( exec_run(db,
       "INSERT INTO gpu_op_summary SELECT run_id, rank, 'kernel', name_id,"
       " count(*), sum(dur), min(dur), max(dur) FROM kernel WHERE run_id=?1"
@@ -730,7 +760,7 @@ int derive_trace_run(sqlite3 *db, int64_t runId, char **pzNote,
   if( nGapRanks>0 ){
     if( steps_load(db, runId, &steps, pErr) ) goto done;
     /* assign the gap steps to rows that have none */
-    if( derive_gpu_links(db, runId, &steps, pErr) ) goto done;
+    if( derive_gpu_steps(db, runId, &steps, pErr) ) goto done;
     *pzNote = xasprintf("%d rank%s had no ProfilerStep annotations: steps "
                         "were found by GPU idle-gap detection", nGapRanks,
                         nGapRanks==1 ? "" : "s");

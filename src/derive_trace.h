@@ -17,10 +17,17 @@
 /* Create the trace indexes when missing.  Returns 0 or -1 (pErr). */
 int derive_trace_indexes(sqlite3 *db, PfError *pErr);
 
-/* Compute every derived table of run runId.  *pzNote receives a note for
-** the user (e.g. steps found by gap detection), or NULL; caller frees it
-** with free().  Returns 0 or -1 with pErr set. */
-int derive_trace_run(sqlite3 *db, int64_t runId, char **pzNote,
-                     PfError *pErr);
+/* Work the in-stream linker (link_trace.c) could not do for some file and
+** that must be redone over the whole run in the database. */
+#define DERIVE_CPU_SWEEP 0x01   /* op nesting and runtime -> op */
+#define DERIVE_GPU_LINK  0x02   /* kernel -> runtime call by correlation */
+#define DERIVE_STEPS     0x04   /* step numbers of rows */
+
+/* Compute every derived table of run runId; eFallback (DERIVE_* bits)
+** says which linkage must be redone from the rows.  *pzNote receives a note
+** for the user (e.g. steps found by gap detection), or NULL; caller frees
+** it with free().  Returns 0 or -1 with pErr set. */
+int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
+                     char **pzNote, PfError *pErr);
 
 #endif

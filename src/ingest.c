@@ -16,6 +16,7 @@
 #include "input.h"
 #include "intern.h"
 #include "load_kinds.h"
+#include "link_trace.h"
 #include "load_trace.h"
 #include "parse_trace.h"
 #include "runref.h"
@@ -51,6 +52,7 @@ typedef struct Job {
   double ms;
   int64_t nNoBase;              /* events emitted before the base time */
   int64_t bytesRead;
+  LinkStats link;               /* what the in-stream linker could not do */
 } Job;
 
 enum { MSG_BATCH, MSG_DONE };
@@ -125,6 +127,7 @@ typedef struct Worker {
   Job *pJob;
   Input *pIn;
   EvBatch *pCur;
+  Linker *pLink;
 } Worker;
 
 static uint32_t arena_add(Buf *a, const char *z){
@@ -142,15 +145,14 @@ static void worker_flush(Worker *w){
   }
 }
 
-/* Parser sink: copy the event into the current batch. */
-static int worker_sink(void *ctx, const TraceEvent *pEv){
+/* Linker output: copy the event into the current batch. */
+static int worker_emit(void *ctx, const TraceEvent *pEv){
   Worker *w = ctx;
   Job *j = w->pJob;
   EvBatch *b;
   TraceEvent *e;
   int64_t rank;
   if( w->s->abort ) return 1;
-  if( pEv->kind==TEV_OTHER ) return 0;
   rank = j->info.hasRank ? j->info.rank : (j->rankGuess>=0 ? j->rankGuess : 0);
   if( w->pCur && (w->pCur->nEv==BATCH_EVENTS || w->pCur->rank!=rank) ){
     worker_flush(w);
@@ -162,8 +164,7 @@ static int worker_sink(void *ctx, const TraceEvent *pEv){
   b = w->pCur;
   e = &b->aEv[b->nEv];
   *e = *pEv;
-  if( j->info.hasBaseTime ) e->ts += j->info.baseTimeNs;
-  else j->nNoBase++;
+
   b->aStr[b->nEv][0] = arena_add(&b->arena, pEv->zName);
   b->aStr[b->nEv][1] = arena_add(&b->arena, pEv->zCat);
   b->aStr[b->nEv][2] = arena_add(&b->arena, pEv->zInputDims);
@@ -171,6 +172,20 @@ static int worker_sink(void *ctx, const TraceEvent *pEv){
   b->aStr[b->nEv][4] = arena_add(&b->arena, pEv->zConcreteInputs);
   b->nEv++;
   return 0;
+}
+
+/* Parser sink: time base, then the in-stream linker. */
+static int worker_sink(void *ctx, const TraceEvent *pEv){
+  Worker *w = ctx;
+  Job *j = w->pJob;
+  TraceEvent ev;
+  if( w->s->abort ) return 1;
+  if( pEv->kind==TEV_OTHER ) return 0;
+  /* baseTimeNanoseconds comes before every event or after all of them */
+  ev = *pEv;
+  if( j->info.hasBaseTime ) ev.ts += j->info.baseTimeNs;
+  else j->nNoBase++;
+  return linker_event(w->pLink, &ev, &j->err);
 }
 
 static void *worker_main(void *arg){
@@ -195,9 +210,13 @@ static void *worker_main(void *arg){
       if( w.pIn==NULL ){
         j->rc = -1;
       }else{
+        w.pLink = linker_new(j->fileId, worker_emit, &w);
         j->rc = trace_parse(w.pIn, worker_sink, &w, &j->info, &j->err);
         j->bytesRead = input_offset(w.pIn);
+        if( j->rc==0 ) j->rc = linker_finish(w.pLink, &j->err);
         if( j->rc==0 ) worker_flush(&w);
+        j->link = *linker_stats(w.pLink);
+        linker_free(w.pLink);
         input_close(w.pIn);
       }
     }
@@ -374,7 +393,7 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
   Intern *pIntern = intern_new(db);
   PfError err = {0};
   TraceLoader *pLoad = load_trace_new(db, pIntern, &err);
-  double t0 = util_now_ms(), tLast = t0;
+  double t0 = util_now_ms(), tLast = t0, tWait = 0;
   int64_t nBytesDone = 0;
 
   if( pLoad==NULL ){
@@ -396,7 +415,10 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
   for(int i=0; i<nTh; i++) pthread_create(&aTh[i], NULL, worker_main, &s);
 
   while( nDone<nJob ){
-    Msg m = q_pop(&s);
+    Msg m;
+    double tw = util_now_ms();
+    m = q_pop(&s);
+    tWait += util_now_ms() - tw;
     if( m.type==MSG_BATCH ){
       EvBatch *b = m.pBatch;
       if( !failed ){
@@ -450,6 +472,9 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
         continue;
       }
       nBytesDone += j->bytesRead;
+      if( j->link.needCpuSweep ) pRes->fallback |= DERIVE_CPU_SWEEP;
+      if( j->link.needGpuLink ) pRes->fallback |= DERIVE_GPU_LINK;
+      if( j->link.needSteps ) pRes->fallback |= DERIVE_STEPS;
       pRes->nEvents += j->info.nEvents;
       pRes->nWarnings += j->info.nWarnings;
       pRes->nBytes += j->bytesRead;
@@ -463,6 +488,9 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
   }
   for(int i=0; i<nTh; i++) pthread_join(aTh[i], NULL);
   if( pOpt->progress ) fprintf(stderr, "\r%60s\r", "");
+  if( getenv("PROFAN_TIMING") ){
+    fprintf(stderr, "profan: writer waited    %8.1f ms\n", tWait);
+  }
   pRes->nRows += load_trace_rows(pLoad);
   while( s.pFree ){
     EvBatch *b = s.pFree;
@@ -504,6 +532,7 @@ static int load_other_file(sqlite3 *db, int64_t runId, FoundFile *f,
     return -1;
   }
   rc = f->eKind==KIND_PICKLE ? load_pickle_file(db, &t, &st, &err)
+     : f->eKind==KIND_FR_JSON ? load_fr_json_file(db, &t, &st, &err)
                              : load_nccl_file(db, &t, &st, &err);
   if( rc ){
     pf_error_format(&err, f->zPath, pMsg);
@@ -673,8 +702,7 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
                         pRes, pMsg) ) goto done;
     nOther++;
   }
-  if( nOther>0 && (derive_memory_run(db, runId, &err)
-                   || derive_comm_run(db, runId, &err)) ){
+  if( nOther>0 && derive_memory_run(db, runId, &err) ){
     buf_printf(pMsg, "%s", err.zMsg);
     goto done;
   }
@@ -684,12 +712,20 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
     if( getenv("PROFAN_TIMING") ){
       fprintf(stderr, "profan: parse+load      %8.1f ms\n", util_now_ms()-t0);
     }
-    if( derive_trace_run(db, runId, &zNote, &err) ){
+    /* PROFAN_DB_LINK=1 redoes all linkage in the database (tests compare
+    ** it with the in-stream result) */
+    if( getenv("PROFAN_DB_LINK") ) pRes->fallback |= DERIVE_CPU_SWEEP|DERIVE_GPU_LINK;
+    if( derive_trace_run(db, runId, pRes->fallback, &zNote, &err) ){
       buf_printf(pMsg, "%s", err.zMsg);
       goto done;
     }
     if( zNote && pOpt->pLog ) fprintf(pOpt->pLog, "profan: note: %s\n", zNote);
     free(zNote);
+  }
+  /* collectives, overlap, fits: after the trace linkage is derived */
+  if( derive_comm_run(db, runId, &err) ){
+    buf_printf(pMsg, "%s", err.zMsg);
+    goto done;
   }
   pRes->nFiles = nJob + nOther;
   t1 = util_now_ms();

@@ -19,19 +19,22 @@ enum { S_KERNEL, S_MEMOP, S_CPU_OP, S_RUNTIME, S_SYNC, S_ANNOT, S_MEMORY,
 static const char *azInsert[S_N] = {
   "INSERT INTO kernel(run_id,rank,file_id,device,stream,ts,dur,name_id,"
   "correlation,external_id,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
-  "registers,shared_mem,blocks_per_sm,warps_per_sm,occupancy_pct)"
+  "registers,shared_mem,blocks_per_sm,warps_per_sm,occupancy_pct,"
+  "runtime_id,op_id,step)"
   " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
-  "?19,?20,?21)",
+  "?19,?20,?21,?22,?23,?24)",
   "INSERT INTO gpu_mem_op(run_id,rank,file_id,device,stream,ts,dur,name_id,"
-  "kind,direction,src_kind,dst_kind,bytes,correlation,external_id)"
-  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15)",
+  "kind,direction,src_kind,dst_kind,bytes,correlation,external_id,"
+  "runtime_id,op_id,step)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
   "INSERT INTO cpu_op(run_id,rank,file_id,pid,tid,ts,dur,name_id,"
   "external_id,sequence,fwd_tid,input_dims,input_types,concrete_inputs,"
-  "flops,flops_source)"
-  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
+  "flops,flops_source,id,parent_id,depth,self_dur,step)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
+  "?19,?20,?21)",
   "INSERT INTO runtime_call(run_id,rank,file_id,pid,tid,ts,dur,name_id,kind,"
-  "correlation,external_id,cbid)"
-  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
+  "correlation,external_id,cbid,id,op_id,top_op_id,in_recompute,step)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
   "INSERT INTO gpu_sync(run_id,rank,file_id,device,stream,ts,dur,name_id,"
   "correlation) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
   "INSERT INTO annotation(run_id,rank,file_id,kind,pid,tid,ts,dur,name_id,"
@@ -93,6 +96,13 @@ static void gpu_place(const TraceEvent *e, int64_t *pDev, int *pHasDev,
   *pStream = HAS(TF_STREAM) ? e->stream : e->tid;
 }
 
+/* Bind runtime_id, op_id, step of a GPU row at columns i, i+1, i+2. */
+static void bind_gpu_link(sqlite3_stmt *s, int i, const TraceEvent *e){
+  db_bind_int_or_null(s, i, e->linked && e->runtimeId>0, e->runtimeId);
+  db_bind_int_or_null(s, i+1, e->linked && e->opId>0, e->opId);
+  db_bind_int_or_null(s, i+2, e->linked && e->step>=0, e->step);
+}
+
 static void bind_text_or_null(sqlite3_stmt *s, int i, const char *z){
   if( z && z[0] ) sqlite3_bind_text(s, i, z, -1, SQLITE_TRANSIENT);
   else sqlite3_bind_null(s, i);
@@ -129,6 +139,7 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
       db_bind_double_or_null(s, 19, HAS(TF_BLOCKS_PER_SM), e->blocks_per_sm);
       db_bind_double_or_null(s, 20, HAS(TF_WARPS_PER_SM), e->warps_per_sm);
       db_bind_double_or_null(s, 21, HAS(TF_OCCUPANCY), e->occupancy);
+      bind_gpu_link(s, 22, e);
       break;
     case TEV_MEMCPY:
     case TEV_MEMSET: {
@@ -150,6 +161,7 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
       db_bind_int_or_null(s, 13, HAS(TF_BYTES), e->bytes);
       db_bind_int_or_null(s, 14, HAS(TF_CORRELATION), e->correlation);
       db_bind_int_or_null(s, 15, HAS(TF_EXTERNAL_ID), e->external_id);
+      bind_gpu_link(s, 16, e);
       break;
     }
     case TEV_CPU_OP: {
@@ -175,6 +187,11 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
       }
       db_bind_double_or_null(s, 15, zSrc!=NULL, fl);
       bind_text_or_null(s, 16, zSrc);
+      db_bind_int_or_null(s, 17, e->rowId>0, e->rowId);
+      db_bind_int_or_null(s, 18, e->linked && e->parentId>0, e->parentId);
+      db_bind_int_or_null(s, 19, e->linked, e->depth);
+      db_bind_int_or_null(s, 20, e->linked, e->selfDur);
+      db_bind_int_or_null(s, 21, e->linked && e->step>=0, e->step);
       break;
     }
     case TEV_RUNTIME:
@@ -191,6 +208,11 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
       db_bind_int_or_null(s, 10, HAS(TF_CORRELATION), e->correlation);
       db_bind_int_or_null(s, 11, HAS(TF_EXTERNAL_ID), e->external_id);
       db_bind_int_or_null(s, 12, HAS(TF_CBID), e->cbid);
+      db_bind_int_or_null(s, 13, e->rowId>0, e->rowId);
+      db_bind_int_or_null(s, 14, e->linked && e->opId>0, e->opId);
+      db_bind_int_or_null(s, 15, e->linked && e->topOpId>0, e->topOpId);
+      db_bind_int_or_null(s, 16, e->linked, e->inRecompute);
+      db_bind_int_or_null(s, 17, e->linked && e->step>=0, e->step);
       break;
     case TEV_SYNC:
       s = p->aStmt[S_SYNC];

@@ -116,9 +116,12 @@ typedef struct Parser {
   TraceDevice dev;
 } Parser;
 
-/* Byte offset of the token being processed. */
+/* Byte offset (0-based) of the last byte yajl read: the offending byte of
+** a syntax error, the bracket of a container just opened, the last byte
+** of a value. */
 static int64_t cur_offset(Parser *p){
-  return p->chunkBase + (int64_t)yajl_get_bytes_consumed(p->h);
+  int64_t n = (int64_t)yajl_get_bytes_consumed(p->h);
+  return p->chunkBase + (n>0 ? n-1 : 0);
 }
 
 static int fail(Parser *p, const char *zMsg){

@@ -83,6 +83,17 @@ typedef struct TraceEvent {
   const char *zInputDims;
   const char *zInputTypes;
   const char *zConcreteInputs;
+  /* Linkage, filled by link_trace.c (0 / -1 = not known). */
+  int64_t rowId;            /* explicit row id (cpu_op, runtime_call), or 0 */
+  int64_t parentId;         /* cpu_op: enclosing op's rowId, or 0 */
+  int64_t selfDur;          /* cpu_op: dur minus direct children */
+  int64_t opId;             /* runtime/GPU: innermost enclosing cpu_op */
+  int64_t topOpId;          /* runtime: outermost enclosing cpu_op */
+  int64_t runtimeId;        /* GPU: launching runtime call */
+  int64_t step;             /* ProfilerStep number, -1 if none */
+  int depth;                /* cpu_op: nesting depth */
+  int inRecompute;          /* runtime: under a checkpoint/recompute op */
+  int linked;               /* the fields above are valid */
 } TraceEvent;
 
 /* One deviceProperties entry. */

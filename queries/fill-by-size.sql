@@ -1,0 +1,40 @@
+-- name: fill-by-size
+-- description: Fill / zero kernels grouped by the size of the tensor they
+-- description: filled (from the launching operator's input shapes), so that
+-- description: repeated re-initialisation of the same buffers stands out.
+-- param: rank =          only this rank (empty: every rank)
+-- param: limit = 20      rows to show
+-- column: op             operator that launched the fill (aten::zero_, aten::fill_ ...)
+-- column: shape          the operator's first input shape
+-- column: kernels        fill kernels
+-- column: total_ms       their GPU time, ms
+-- column: avg_us         mean duration, µs
+-- column: pct_of_gpu     share of all GPU activity time of the run, %
+WITH f AS (
+  SELECT k.op_id, k.dur FROM kernel k JOIN string s ON s.id = k.name_id
+  WHERE k.run_id = :run AND (:rank IS NULL OR k.rank = :rank)
+    AND (instr(lower(s.text), 'fill') > 0 OR instr(lower(s.text), 'zero') > 0)
+  UNION ALL
+  SELECT m.op_id, m.dur FROM gpu_mem_op m
+  WHERE m.run_id = :run AND m.kind = 'memset'
+    AND (:rank IS NULL OR m.rank = :rank)
+),
+tot AS (
+  SELECT sum(total_ns) AS ns FROM gpu_op_summary
+  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+)
+SELECT coalesce(os.text, '(no launching op)') AS op,
+  CASE WHEN o.input_dims IS NULL THEN NULL
+       WHEN instr(o.input_dims, '],') > 0
+         THEN substr(o.input_dims, 2, instr(o.input_dims, '],') - 1)
+       ELSE substr(o.input_dims, 2, length(o.input_dims) - 2) END AS shape,
+  count(*) AS kernels,
+  round(sum(f.dur) / 1e6, 3) AS total_ms,
+  round(avg(f.dur) / 1e3, 3) AS avg_us,
+  round(100.0 * sum(f.dur) / (SELECT ns FROM tot), 2) AS pct_of_gpu
+FROM f
+LEFT JOIN cpu_op o ON o.id = f.op_id
+LEFT JOIN string os ON os.id = o.name_id
+GROUP BY op, shape
+ORDER BY sum(f.dur) DESC
+LIMIT :limit;

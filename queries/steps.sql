@@ -1,0 +1,46 @@
+-- name: steps
+-- description: Step durations per rank from ProfilerStep#N annotations (or
+-- description: from GPU idle-gap detection when a rank has none: see source).
+-- description: skip_first=1 drops each rank's first profiled step (warm-up).
+-- param: skip_first = 0   1: leave out the first step of every rank
+-- param: rank =           only this rank (empty: every rank)
+-- column: rank            rank
+-- column: step            step number (N of ProfilerStep#N; gap steps count from 0)
+-- column: start_ms        start relative to the run's first step, ms
+-- column: dur_ms          step duration, ms
+-- column: gpu_kernel_ms   kernel time launched in the step, ms
+-- column: kernels         kernels launched in the step
+-- column: vs_median_pct   duration relative to the rank's median step, %
+-- column: source          'ProfilerStep' or 'gap' (gap detection)
+WITH s AS (
+  SELECT rank, step, ts, dur, source,
+    row_number() OVER (PARTITION BY rank ORDER BY ts) AS k
+  FROM step
+  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+),
+kept AS (SELECT * FROM s WHERE k > :skip_first),
+med AS (
+  SELECT rank, avg(dur) AS median FROM (
+    SELECT rank, dur,
+      row_number() OVER (PARTITION BY rank ORDER BY dur) AS i,
+      count(*) OVER (PARTITION BY rank) AS n
+    FROM kept)
+  WHERE i IN ((n + 1) / 2, (n + 2) / 2)
+  GROUP BY rank
+),
+k AS (
+  SELECT rank, step, sum(dur) AS ns, count(*) AS n FROM kernel
+  WHERE run_id = :run AND step IS NOT NULL GROUP BY rank, step
+)
+SELECT kept.rank, kept.step,
+  round((kept.ts - (SELECT min(ts) FROM step WHERE run_id = :run)) / 1e6, 3)
+    AS start_ms,
+  round(kept.dur / 1e6, 3) AS dur_ms,
+  round(coalesce(k.ns, 0) / 1e6, 3) AS gpu_kernel_ms,
+  coalesce(k.n, 0) AS kernels,
+  round(100.0 * kept.dur / med.median, 1) AS vs_median_pct,
+  kept.source
+FROM kept
+JOIN med ON med.rank = kept.rank
+LEFT JOIN k ON k.rank = kept.rank AND k.step = kept.step
+ORDER BY kept.rank, kept.ts;

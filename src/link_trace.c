@@ -1,0 +1,566 @@
+/*
+** link_trace.c — in-stream linkage of one trace file (see link_trace.h).
+**
+** Pipeline position: normalize, in the parser worker thread of each file.
+**
+** CPU ops: a stack per thread; an op's parent is the innermost open op
+** that has not ended when it starts.  An op is emitted when it closes, so
+** its self time (dur minus direct children) is known.  Each op's interval
+** is also appended to a temporary file of its thread.
+**
+** Runtime calls: per thread, a cursor re-reads that thread's op intervals
+** in start order alongside the (time-ordered) runtime calls, keeping the
+** stack of ops open at the call: the innermost is the launching op, the
+** outermost the top-level op.  A call earlier than the previous one on the
+** same thread rewinds the cursor (rare; counted).
+**
+** GPU records: Kineto writes a kernel a few records before or after its
+** runtime call.  Records whose call has not arrived wait in a bounded
+** window keyed by correlation id; calls seen recently are kept in a small
+** direct-mapped cache for the kernels that come after them (CUDA graphs
+** launch many kernels from one call).
+*/
+#include "link_trace.h"
+#include "trace_args.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PEND_MAX 4096            /* GPU records waiting for their launch */
+#define PEND_HASH (1<<17)
+#define CACHE_SIZE (1<<16)       /* recent runtime calls by correlation */
+#define SPILL_BUF 256
+
+/* An open CPU op, with owned copies of its strings. */
+typedef struct Frame {
+  TraceEvent ev;
+  Buf name, cat, dims, types, conc;
+  int64_t end, childDur;
+  int recompute;
+} Frame;
+
+/* One op interval in a thread's temporary file. */
+typedef struct SpillRec {
+  int64_t ts, end, id;
+  int64_t recompute;
+} SpillRec;
+
+/* An op open at the runtime cursor's position. */
+typedef struct CurFrame { int64_t end, id; int recompute; } CurFrame;
+
+typedef struct Thread {
+  int64_t tid;
+  Frame *aFrame;              /* open ops, innermost last */
+  int nFrame, nFrameAlloc;
+  Frame *aHold;               /* ops sharing one start time, not yet placed */
+  int nHold, nHoldAlloc;
+  int64_t lastOpTs;
+  FILE *spill;                /* op intervals in start order */
+  int64_t nSpill;             /* records written */
+  int64_t nFlushed;           /* records flushed to the file */
+  int runtimeSeen;
+  /* runtime cursor */
+  int64_t iRead;              /* index of the next record to read */
+  SpillRec aBuf[SPILL_BUF];
+  int nBuf, iBuf;
+  CurFrame *aCur;
+  int nCur, nCurAlloc;
+  int64_t lastRtTs;
+} Thread;
+
+typedef struct Step { int64_t step, ts, end; } Step;
+
+/* A GPU record waiting for its runtime call. */
+typedef struct Pend {
+  TraceEvent ev;
+  char *zName, *zCat;         /* owned */
+  int next;                   /* hash chain, -1 ends */
+  int live;
+} Pend;
+
+typedef struct CacheEnt {
+  int64_t corr, runtimeId, opId, step;
+  int valid;
+} CacheEnt;
+
+struct Linker {
+  int64_t fileId;
+  LinkEmitFn xEmit;
+  void *ctx;
+  LinkStats st;
+  Thread *aTh;
+  int nTh, nThAlloc, iLastTh;
+  int64_t opSeq, rtSeq;
+  Step *aStep;
+  int nStep, nStepAlloc;
+  int64_t maxStepTs;          /* latest ts given a step so far */
+  Pend *aPend;                /* ring of PEND_MAX */
+  int pendHead, nPend;
+  int *aBucket;               /* PEND_HASH chain heads */
+  CacheEnt *aCache;
+  PfError *pErr;
+};
+
+Linker *linker_new(int64_t fileId, LinkEmitFn xEmit, void *ctx){
+  Linker *p = xcalloc(1, sizeof(*p));
+  p->fileId = fileId;
+  p->xEmit = xEmit;
+  p->ctx = ctx;
+  p->iLastTh = -1;
+  p->maxStepTs = INT64_MIN;
+  return p;
+}
+
+static void frames_free(Frame *a, int n){
+  for(int i=0; i<n; i++){
+    Frame *f = &a[i];
+    buf_free(&f->name); buf_free(&f->cat); buf_free(&f->dims);
+    buf_free(&f->types); buf_free(&f->conc);
+  }
+  free(a);
+}
+
+static void thread_free(Thread *t){
+  frames_free(t->aFrame, t->nFrameAlloc);
+  frames_free(t->aHold, t->nHoldAlloc);
+  free(t->aCur);
+  if( t->spill ) fclose(t->spill);
+}
+
+void linker_free(Linker *p){
+  if( p==NULL ) return;
+  for(int i=0; i<p->nTh; i++) thread_free(&p->aTh[i]);
+  free(p->aTh);
+  free(p->aStep);
+  if( p->aPend ){
+    for(int i=0; i<PEND_MAX; i++){
+      free(p->aPend[i].zName);
+      free(p->aPend[i].zCat);
+    }
+  }
+  free(p->aPend);
+  free(p->aBucket);
+  free(p->aCache);
+  free(p);
+}
+
+const LinkStats *linker_stats(const Linker *p){ return &p->st; }
+
+static Thread *thread_get(Linker *p, int64_t tid){
+  Thread *t;
+  if( p->iLastTh>=0 && p->aTh[p->iLastTh].tid==tid ) return &p->aTh[p->iLastTh];
+  for(int i=0; i<p->nTh; i++){
+    if( p->aTh[i].tid==tid ){ p->iLastTh = i; return &p->aTh[i]; }
+  }
+  if( p->nTh==p->nThAlloc ){
+    p->nThAlloc = p->nThAlloc ? p->nThAlloc*2 : 8;
+    p->aTh = xrealloc(p->aTh, (size_t)p->nThAlloc*sizeof(Thread));
+  }
+  t = &p->aTh[p->nTh];
+  memset(t, 0, sizeof(*t));
+  t->tid = tid;
+  t->lastOpTs = INT64_MIN;
+  t->lastRtTs = INT64_MIN;
+  p->iLastTh = p->nTh++;
+  return t;
+}
+
+static int emit(Linker *p, const TraceEvent *e){
+  return p->xEmit(p->ctx, e);
+}
+
+/* ---------------------------------------------------------------- steps */
+
+/* Step number containing t, or -1; records the latest time assigned. */
+static int64_t step_of(Linker *p, int64_t t){
+  int lo = 0, hi = p->nStep;
+  if( t>p->maxStepTs ) p->maxStepTs = t;
+  while( lo<hi ){
+    int mid = (lo+hi)/2;
+    if( p->aStep[mid].ts<=t ) lo = mid+1; else hi = mid;
+  }
+  lo--;
+  if( lo>=0 && t<p->aStep[lo].end ) return p->aStep[lo].step;
+  return -1;
+}
+
+static void step_add(Linker *p, int64_t step, int64_t ts, int64_t dur){
+  int i;
+  if( ts<=p->maxStepTs ) p->st.needSteps = 1;
+  if( p->nStep==p->nStepAlloc ){
+    p->nStepAlloc = p->nStepAlloc ? p->nStepAlloc*2 : 16;
+    p->aStep = xrealloc(p->aStep, (size_t)p->nStepAlloc*sizeof(Step));
+  }
+  for(i=p->nStep; i>0 && p->aStep[i-1].ts>ts; i--) p->aStep[i] = p->aStep[i-1];
+  p->aStep[i].step = step;
+  p->aStep[i].ts = ts;
+  p->aStep[i].end = ts + dur;
+  p->nStep++;
+}
+
+/* --------------------------------------------------------------- CPU ops */
+
+static int is_recompute_name(const char *z){
+  return strcasestr(z, "checkpoint")!=NULL || strcasestr(z, "recompute")!=NULL;
+}
+
+/* Close the innermost open op of t and emit it. */
+static int frame_pop(Linker *p, Thread *t){
+  Frame *f = &t->aFrame[--t->nFrame];
+  int64_t self = f->ev.dur - f->childDur;
+  f->ev.selfDur = self<0 ? 0 : self;
+  f->ev.zName = buf_str(&f->name);
+  f->ev.zCat = buf_str(&f->cat);
+  f->ev.zInputDims = buf_str(&f->dims);
+  f->ev.zInputTypes = buf_str(&f->types);
+  f->ev.zConcreteInputs = buf_str(&f->conc);
+  return emit(p, &f->ev);
+}
+
+static void copy_str(Buf *b, const char *z){
+  buf_reset(b);
+  buf_append(b, z, strlen(z));
+}
+
+/* Grow a frame array by doubling; new frames are zeroed. */
+static Frame *frames_grow(Frame *a, int *pnAlloc){
+  int n = *pnAlloc ? *pnAlloc*2 : 16;
+  a = xrealloc(a, (size_t)n*sizeof(Frame));
+  memset(&a[*pnAlloc], 0, (size_t)(n-*pnAlloc)*sizeof(Frame));
+  *pnAlloc = n;
+  return a;
+}
+
+/* Place op e (strings borrowed) on thread t's stack. */
+static int place_op(Linker *p, Thread *t, const TraceEvent *e){
+  int64_t end = e->ts + e->dur;
+  Frame *f;
+  SpillRec rec;
+  /* close ops that ended before this one starts, and ops that end before
+  ** it ends (clock skew: treat as siblings) */
+  while( t->nFrame>0 && (t->aFrame[t->nFrame-1].end<=e->ts
+                         || t->aFrame[t->nFrame-1].end<end) ){
+    if( frame_pop(p, t) ) return 1;
+  }
+  if( t->nFrame==t->nFrameAlloc ) t->aFrame = frames_grow(t->aFrame, &t->nFrameAlloc);
+  f = &t->aFrame[t->nFrame];
+  f->ev = *e;
+  copy_str(&f->name, e->zName);
+  copy_str(&f->cat, e->zCat);
+  copy_str(&f->dims, e->zInputDims);
+  copy_str(&f->types, e->zInputTypes);
+  copy_str(&f->conc, e->zConcreteInputs);
+  f->end = end;
+  f->childDur = 0;
+  f->ev.rowId = (p->fileId<<32) + (++p->opSeq);
+  f->ev.parentId = t->nFrame>0 ? t->aFrame[t->nFrame-1].ev.rowId : 0;
+  f->ev.depth = t->nFrame;
+  f->ev.step = step_of(p, e->ts);
+  f->ev.linked = 1;
+  f->recompute = is_recompute_name(e->zName)
+              || (t->nFrame>0 && t->aFrame[t->nFrame-1].recompute);
+  if( t->nFrame>0 ) t->aFrame[t->nFrame-1].childDur += e->dur;
+  t->nFrame++;
+  /* remember the interval for the runtime cursor */
+  if( t->spill==NULL ){
+    t->spill = tmpfile();
+    if( t->spill==NULL ){
+      pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot create a temporary file");
+      return 1;
+    }
+  }
+  rec.ts = e->ts;
+  rec.end = end;
+  rec.id = f->ev.rowId;
+  rec.recompute = f->recompute;
+  if( fwrite(&rec, sizeof(rec), 1, t->spill)!=1 ){
+    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot write a temporary file");
+    return 1;
+  }
+  t->nSpill++;
+  return 0;
+}
+
+
+/* Place the held ops of t (one start time), longest first, so that an op
+** is the parent of shorter ops starting at the same time. */
+static int place_held(Linker *p, Thread *t){
+  int rc = 0;
+  for(int i=1; i<t->nHold; i++){         /* insertion sort, stable */
+    for(int j=i; j>0 && t->aHold[j-1].ev.dur<t->aHold[j].ev.dur; j--){
+      Frame tmp = t->aHold[j];
+      t->aHold[j] = t->aHold[j-1];
+      t->aHold[j-1] = tmp;
+    }
+  }
+  for(int i=0; i<t->nHold && rc==0; i++){
+    Frame *h = &t->aHold[i];
+    h->ev.zName = buf_str(&h->name);
+    h->ev.zCat = buf_str(&h->cat);
+    h->ev.zInputDims = buf_str(&h->dims);
+    h->ev.zInputTypes = buf_str(&h->types);
+    h->ev.zConcreteInputs = buf_str(&h->conc);
+    rc = place_op(p, t, &h->ev);
+  }
+  t->nHold = 0;
+  return rc;
+}
+
+static int cpu_op(Linker *p, const TraceEvent *e){
+  Thread *t = thread_get(p, e->tid);
+  Frame *h;
+  /* an op that starts before a runtime call already linked on this thread
+  ** may enclose it: only the database sweep can fix that */
+  if( e->ts<t->lastRtTs || e->ts<t->lastOpTs ) p->st.needCpuSweep = 1;
+  t->lastOpTs = e->ts;
+  if( t->nHold>0 && t->aHold[0].ev.ts!=e->ts && place_held(p, t) ) return 1;
+  if( t->nHold==t->nHoldAlloc ) t->aHold = frames_grow(t->aHold, &t->nHoldAlloc);
+  h = &t->aHold[t->nHold++];
+  h->ev = *e;
+  copy_str(&h->name, e->zName);
+  copy_str(&h->cat, e->zCat);
+  copy_str(&h->dims, e->zInputDims);
+  copy_str(&h->types, e->zInputTypes);
+  copy_str(&h->conc, e->zConcreteInputs);
+  return 0;
+}
+
+/* Close every open op of every thread. */
+static int flush_ops(Linker *p){
+  for(int i=0; i<p->nTh; i++){
+    Thread *t = &p->aTh[i];
+    if( place_held(p, t) ) return 1;
+    while( t->nFrame>0 ) if( frame_pop(p, t) ) return 1;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------- runtime cursor */
+
+/* The spill record at t's read position, without consuming it; 0 at the
+** end (or on a read error, with pErr set). */
+static int spill_peek(Linker *p, Thread *t, SpillRec *pRec){
+  if( t->iBuf==t->nBuf ){
+    int64_t left = t->nSpill - t->iRead;
+    ssize_t n;
+    if( left<=0 ) return 0;
+    if( left>SPILL_BUF ) left = SPILL_BUF;
+    n = pread(fileno(t->spill), t->aBuf, (size_t)left*sizeof(SpillRec),
+              (off_t)(t->iRead*(int64_t)sizeof(SpillRec)));
+    if( n<(ssize_t)sizeof(SpillRec) ){
+      pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
+      return 0;
+    }
+    t->nBuf = (int)(n/(ssize_t)sizeof(SpillRec));
+    t->iBuf = 0;
+  }
+  *pRec = t->aBuf[t->iBuf];
+  return 1;
+}
+
+static void cur_push(Thread *t, const SpillRec *r){
+  CurFrame *c;
+  if( t->nCur==t->nCurAlloc ){
+    t->nCurAlloc = t->nCurAlloc ? t->nCurAlloc*2 : 16;
+    t->aCur = xrealloc(t->aCur, (size_t)t->nCurAlloc*sizeof(CurFrame));
+  }
+  c = &t->aCur[t->nCur++];
+  c->end = r->end;
+  c->id = r->id;
+  c->recompute = (int)r->recompute;
+}
+
+/* Move t's cursor to time ts; afterwards aCur holds the ops open at ts. */
+static void cursor_seek(Linker *p, Thread *t, int64_t ts){
+  SpillRec r;
+  if( t->spill==NULL ) return;
+  if( t->nFlushed<t->nSpill ){
+    fflush(t->spill);
+    t->nFlushed = t->nSpill;
+  }
+  if( ts<t->lastRtTs ){
+    /* out of order: start again from the first op */
+    t->iRead = 0;
+    t->nBuf = t->iBuf = 0;
+    t->nCur = 0;
+    p->st.nRewinds++;
+  }
+  t->lastRtTs = ts;
+  while( spill_peek(p, t, &r) && r.ts<=ts ){
+    t->iBuf++;
+    t->iRead++;
+    while( t->nCur>0 && (t->aCur[t->nCur-1].end<=r.ts
+                         || t->aCur[t->nCur-1].end<r.end) ) t->nCur--;
+    cur_push(t, &r);
+  }
+  while( t->nCur>0 && t->aCur[t->nCur-1].end<=ts ) t->nCur--;
+}
+
+/* ---------------------------------------------------------- GPU records */
+
+static unsigned corr_hash(int64_t c){
+  uint64_t x = (uint64_t)c * 0x9e3779b97f4a7c15ULL;
+  return (unsigned)(x>>40);
+}
+
+/* Emit a pending record (linked or not) and free its slot. */
+static int pend_emit(Linker *p, int i, const CacheEnt *pLink){
+  Pend *q = &p->aPend[i];
+  int rc;
+  q->ev.zName = q->zName;
+  q->ev.zCat = q->zCat;
+  if( pLink ){
+    q->ev.runtimeId = pLink->runtimeId;
+    q->ev.opId = pLink->opId;
+    q->ev.step = pLink->step;
+    q->ev.linked = 1;
+  }
+  rc = emit(p, &q->ev);
+  q->live = 0;
+  return rc;
+}
+
+/* Remove slot i from its hash chain. */
+static void pend_unlink(Linker *p, int i){
+  unsigned h = corr_hash(p->aPend[i].ev.correlation) & (PEND_HASH-1);
+  int *pp = &p->aBucket[h];
+  while( *pp>=0 && *pp!=i ) pp = &p->aPend[*pp].next;
+  if( *pp==i ) *pp = p->aPend[i].next;
+}
+
+/* Drop dead slots from the head of the ring; evict the oldest live one
+** when the ring is full. */
+static int pend_make_room(Linker *p){
+  while( p->nPend>0 && !p->aPend[p->pendHead].live ){
+    p->pendHead = (p->pendHead+1) % PEND_MAX;
+    p->nPend--;
+  }
+  if( p->nPend==PEND_MAX ){
+    int i = p->pendHead;
+    pend_unlink(p, i);
+    p->st.needGpuLink = 1;
+    if( pend_emit(p, i, NULL) ) return 1;
+    p->pendHead = (p->pendHead+1) % PEND_MAX;
+    p->nPend--;
+  }
+  return 0;
+}
+
+static int gpu_record(Linker *p, const TraceEvent *e){
+  TraceEvent ev = *e;
+  CacheEnt *c;
+  int i;
+  unsigned h;
+  Pend *q;
+  ev.step = -1;
+  if( !(e->has & TF_CORRELATION) ) return emit(p, &ev);
+  c = &p->aCache[corr_hash(e->correlation) & (CACHE_SIZE-1)];
+  if( c->valid && c->corr==e->correlation ){
+    ev.runtimeId = c->runtimeId;
+    ev.opId = c->opId;
+    ev.step = c->step;
+    ev.linked = 1;
+    return emit(p, &ev);
+  }
+  if( pend_make_room(p) ) return 1;
+  i = (p->pendHead + p->nPend) % PEND_MAX;
+  q = &p->aPend[i];
+  free(q->zName);
+  free(q->zCat);
+  q->ev = ev;
+  q->zName = xstrdup(e->zName);
+  q->zCat = xstrdup(e->zCat);
+  q->ev.zInputDims = q->ev.zInputTypes = q->ev.zConcreteInputs = "";
+  q->live = 1;
+  h = corr_hash(e->correlation) & (PEND_HASH-1);
+  q->next = p->aBucket[h];
+  p->aBucket[h] = i;
+  p->nPend++;
+  if( p->nPend>p->st.nPendingMax ) p->st.nPendingMax = p->nPend;
+  return 0;
+}
+
+static int runtime_call(Linker *p, const TraceEvent *e){
+  Thread *t = thread_get(p, e->tid);
+  TraceEvent ev = *e;
+  CacheEnt *c;
+  if( t->nHold>0 && place_held(p, t) ) return 1;
+  cursor_seek(p, t, e->ts);
+  t->runtimeSeen = 1;
+  ev.rowId = (p->fileId<<32) + (++p->rtSeq);
+  ev.opId = t->nCur>0 ? t->aCur[t->nCur-1].id : 0;
+  ev.topOpId = t->nCur>0 ? t->aCur[0].id : 0;
+  ev.inRecompute = t->nCur>0 ? t->aCur[t->nCur-1].recompute : 0;
+  ev.step = step_of(p, e->ts);
+  ev.linked = 1;
+  if( emit(p, &ev) ) return 1;
+  if( !(e->has & TF_CORRELATION) ) return 0;
+  c = &p->aCache[corr_hash(e->correlation) & (CACHE_SIZE-1)];
+  c->corr = e->correlation;
+  c->runtimeId = ev.rowId;
+  c->opId = ev.opId;
+  c->step = ev.step;
+  c->valid = 1;
+  /* release the records that were waiting for this call */
+  {
+    unsigned h = corr_hash(e->correlation) & (PEND_HASH-1);
+    int *pp = &p->aBucket[h];
+    while( *pp>=0 ){
+      int i = *pp;
+      if( p->aPend[i].ev.correlation==e->correlation ){
+        *pp = p->aPend[i].next;
+        if( pend_emit(p, i, c) ) return 1;
+      }else{
+        pp = &p->aPend[i].next;
+      }
+    }
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------ API */
+
+int linker_event(Linker *p, const TraceEvent *e, PfError *pErr){
+  p->pErr = pErr;
+  if( p->aPend==NULL ){
+    p->aPend = xcalloc(PEND_MAX, sizeof(Pend));
+    p->aBucket = xmalloc(PEND_HASH*sizeof(int));
+    memset(p->aBucket, 0xff, PEND_HASH*sizeof(int));
+    p->aCache = xcalloc(CACHE_SIZE, sizeof(CacheEnt));
+  }
+  switch( e->kind ){
+    case TEV_CPU_OP:
+      return cpu_op(p, e);
+    case TEV_RUNTIME:
+    case TEV_DRIVER:
+      return runtime_call(p, e);
+    case TEV_KERNEL:
+    case TEV_MEMCPY:
+    case TEV_MEMSET:
+      return gpu_record(p, e);
+    case TEV_USER_ANNOTATION: {
+      int64_t n = trace_step_number(e->zName);
+      if( n>=0 ) step_add(p, n, e->ts, e->dur);
+      return emit(p, e);
+    }
+    default:
+      return emit(p, e);
+  }
+}
+
+int linker_finish(Linker *p, PfError *pErr){
+  p->pErr = pErr;
+  if( flush_ops(p) ) return 1;
+  if( p->aPend ){
+    /* records whose runtime call never came: no launch in this file */
+    while( p->nPend>0 ){
+      int i = p->pendHead;
+      if( p->aPend[i].live && pend_emit(p, i, NULL) ) return 1;
+      p->pendHead = (p->pendHead+1) % PEND_MAX;
+      p->nPend--;
+    }
+  }
+  return 0;
+}

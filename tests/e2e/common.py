@@ -1,0 +1,112 @@
+"""common.py — helpers shared by the end-to-end tests.
+
+The end-to-end tests run the built profan binary on fixtures and compare
+its output with numbers computed here, independently, from the input files
+(Python's json / gzip modules), never from profan's own database.
+"""
+import csv
+import gzip
+import io
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared", "fixtures"))
+PROFAN = os.environ.get("PROFAN_BIN", os.path.join(ROOT, "build", "profan"))
+
+
+def shared(*parts):
+    """Path of a real-world fixture in ../shared/fixtures.
+
+    Missing fixtures fail the test under CI=true and skip it otherwise."""
+    path = os.path.join(SHARED, *parts)
+    if not os.path.exists(path):
+        if os.environ.get("CI") == "true":
+            raise AssertionError("fixture missing under CI: " + path)
+        raise unittest.SkipTest("fixture not found: " + path)
+    return path
+
+
+def local(*parts):
+    """Path of a fixture the project ships in fixtures/."""
+    return os.path.join(ROOT, "fixtures", *parts)
+
+
+def load_json(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
+        return json.load(f)
+
+
+def events(path):
+    doc = load_json(path)
+    return doc["traceEvents"] if isinstance(doc, dict) else doc
+
+
+class Result:
+    def __init__(self, rc, out, err):
+        self.rc, self.out, self.err = rc, out, err
+
+    def rows(self):
+        """stdout of a --format csv command as a list of dicts."""
+        return list(csv.DictReader(io.StringIO(self.out)))
+
+    def json(self):
+        return json.loads(self.out)
+
+
+def run(*args, db=None, env=None, stdin=None):
+    """Run profan with args (and --db db); returns a Result."""
+    cmd = [PROFAN]
+    if db is not None:
+        cmd += ["--db", db]
+    cmd += [str(a) for a in args]
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=e,
+                       stdin=subprocess.DEVNULL if stdin is None else stdin,
+                       timeout=600)
+    return Result(p.returncode, p.stdout, p.stderr)
+
+
+class ProfanTest(unittest.TestCase):
+    """Base class: a fresh temporary directory and database per test."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.db = os.path.join(self.tmp.name, "test.db")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def profan(self, *args, **kw):
+        return run(*args, db=self.db, **kw)
+
+    def ingest_ok(self, *paths, extra=()):
+        r = self.profan("ingest", *extra, *paths)
+        self.assertEqual(r.rc, 0, r.err)
+        return r
+
+    def query(self, name, *args, run_ref="latest"):
+        r = self.profan("--format", "csv", "query", name, "--run", run_ref, *args)
+        self.assertEqual(r.rc, 0, r.err)
+        return r.rows()
+
+    def sql(self, text):
+        r = self.profan("--format", "csv", "sql", text)
+        self.assertEqual(r.rc, 0, r.err)
+        return r.rows()
+
+    def db_bytes(self):
+        """Content of the database files (to prove nothing changed)."""
+        data = b""
+        for suffix in ("", "-wal"):
+            p = self.db + suffix
+            if os.path.exists(p):
+                with open(p, "rb") as f:
+                    data += f.read()
+        return data
