@@ -56,7 +56,6 @@ int derive_trace_indexes(sqlite3 *db, PfError *pErr){
     "CREATE INDEX IF NOT EXISTS kernel_run ON kernel(run_id, rank, ts);"
     "CREATE INDEX IF NOT EXISTS gpu_mem_op_run ON gpu_mem_op(run_id, rank, ts);"
     "CREATE INDEX IF NOT EXISTS cpu_op_run ON cpu_op(run_id, rank);"
-    "CREATE INDEX IF NOT EXISTS runtime_call_run ON runtime_call(run_id, rank);"
     "CREATE INDEX IF NOT EXISTS annotation_run ON annotation(run_id, rank, ts);"
     "CREATE INDEX IF NOT EXISTS gpu_sync_run ON gpu_sync(run_id);"
     "CREATE INDEX IF NOT EXISTS memory_event_run"
@@ -569,6 +568,7 @@ typedef struct WallSweep {
   int iStep;                 /* cursor */
   int64_t (*aTot)[C_N];      /* per step slot (index nSteps = outside) */
   int nSlot;
+  int64_t tLast;             /* end of the last event seen */
 } WallSweep;
 
 /* Add span [a, b) of class c, split at step boundaries. */
@@ -633,18 +633,119 @@ static void wall_start(WallSweep *w, const StepList *pS, int64_t rank){
   w->aTot = xcalloc((size_t)w->nSlot, sizeof(*w->aTot));
 }
 
+/*
+** One priority class's intervals for one rank, read in start order through
+** an index (no sort), merged on the fly into disjoint busy segments.
+*/
+typedef struct ClassCursor {
+  sqlite3_stmt *pStmt;     /* SELECT ts, ts+dur ... WHERE run_id=?1 AND rank=?2 ORDER BY ts */
+  int hasNext;             /* a row is waiting in (nextS, nextE) */
+  int64_t nextS, nextE;
+  int live;                /* (s, e) is the current segment */
+  int64_t s, e;
+} ClassCursor;
+
+static const char *azClassSql[C_IDLE] = {
+  /* C_KERNEL: compute kernels */
+  "SELECT ts, ts+dur FROM kernel WHERE run_id=?1 AND rank=?2"
+  " AND name_id NOT IN temp.comm_name ORDER BY ts",
+  /* C_MEMCPY */
+  "SELECT ts, ts+dur FROM gpu_mem_op WHERE run_id=?1 AND rank=?2"
+  " AND kind='memcpy' ORDER BY ts",
+  /* C_MEMSET */
+  "SELECT ts, ts+dur FROM gpu_mem_op WHERE run_id=?1 AND rank=?2"
+  " AND kind='memset' ORDER BY ts",
+  /* C_COMM: communication kernels */
+  "SELECT ts, ts+dur FROM kernel WHERE run_id=?1 AND rank=?2"
+  " AND name_id IN temp.comm_name ORDER BY ts",
+  /* C_RUNTIME */
+  "SELECT ts, ts+dur FROM runtime_call WHERE run_id=?1 AND rank=?2"
+  " ORDER BY ts",
+  /* C_CPU: top-level ops cover every nested one */
+  "SELECT ts, ts+dur FROM cpu_op WHERE run_id=?1 AND rank=?2 AND depth=0"
+  " ORDER BY ts",
+};
+
+static void cc_pull(ClassCursor *c){
+  if( sqlite3_step(c->pStmt)==SQLITE_ROW ){
+    c->hasNext = 1;
+    c->nextS = sqlite3_column_int64(c->pStmt, 0);
+    c->nextE = sqlite3_column_int64(c->pStmt, 1);
+  }else{
+    c->hasNext = 0;
+  }
+}
+
+/* Load the next disjoint segment into (s, e); live = 0 at the end. */
+static void cc_next_segment(ClassCursor *c){
+  if( !c->hasNext ){ c->live = 0; return; }
+  c->live = 1;
+  c->s = c->nextS;
+  c->e = c->nextE;
+  cc_pull(c);
+  while( c->hasNext && c->nextS<=c->e ){
+    if( c->nextE>c->e ) c->e = c->nextE;
+    cc_pull(c);
+  }
+}
+
+static void cc_start(ClassCursor *c, int64_t runId, int64_t rank){
+  sqlite3_reset(c->pStmt);
+  sqlite3_bind_int64(c->pStmt, 1, runId);
+  sqlite3_bind_int64(c->pStmt, 2, rank);
+  cc_pull(c);
+  cc_next_segment(c);
+}
+
+/* The wall-time sweep of one rank: merge the classes' segments. */
+static void wall_rank(WallSweep *w, const StepList *pS, ClassCursor *aC){
+  int64_t t = INT64_MAX, tFirst;
+  for(int k=0; k<C_IDLE; k++){
+    if( aC[k].live && aC[k].s<t ) t = aC[k].s;
+  }
+  if( t==INT64_MAX ) return;                 /* no events on this rank */
+  tFirst = t;
+  if( w->stepHi>w->stepLo && pS->a[w->stepLo].ts<t ){
+    wall_add(w, pS, pS->a[w->stepLo].ts, t, C_IDLE);
+  }
+  for(;;){
+    int64_t next = INT64_MAX;
+    int top = C_IDLE, any = 0;
+    for(int k=0; k<C_IDLE; k++){
+      ClassCursor *c = &aC[k];
+      while( c->live && c->e<=t ) cc_next_segment(c);
+      if( !c->live ) continue;
+      any = 1;
+      if( c->s<=t ){
+        if( top==C_IDLE ) top = k;
+        if( c->e<next ) next = c->e;
+      }else if( c->s<next ){
+        next = c->s;
+      }
+    }
+    if( !any ) break;
+    wall_add(w, pS, t, next, top);
+    t = next;
+  }
+  (void)tFirst;
+  w->tLast = t;
+}
+
 static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
                        PfError *pErr){
-  sqlite3_stmt *pSel, *pIns;
-  WallSweep w = {0, 0, 0, 0, NULL, 0};
-  int64_t aCount[C_N];
-  int64_t prev = 0;
-  int active = 0, rc = 0;
+  ClassCursor aC[C_IDLE];
+  sqlite3_stmt *pRank = NULL, *pIns = NULL;
+  WallSweep w = {0, 0, 0, 0, NULL, 0, 0};
+  int rc = 0;
 
+  memset(aC, 0, sizeof(aC));
   /* communication kernels: coarse category 'comm' (follows user rules) */
   if( db_exec(db,
       "DROP TABLE IF EXISTS temp.comm_name;"
-      "CREATE TEMP TABLE comm_name(name_id INTEGER PRIMARY KEY);", pErr) ){
+      "CREATE TEMP TABLE comm_name(name_id INTEGER PRIMARY KEY);"
+      "CREATE INDEX IF NOT EXISTS runtime_call_run ON runtime_call(run_id, rank, ts);"
+      "CREATE INDEX IF NOT EXISTS cpu_op_top ON cpu_op(run_id, rank, ts)"
+      " WHERE depth=0;", pErr) ){
     return -1;
   }
   if( exec_run(db,
@@ -656,55 +757,33 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
       "  ORDER BY r.priority LIMIT 1)='comm'", runId, pErr) ){
     return -1;
   }
-  pSel = db_prepare(db,
-    "WITH iv(rank, t0, t1, c) AS ("
-    " SELECT rank, ts, ts+dur,"
-    "  CASE WHEN name_id IN temp.comm_name THEN 3 ELSE 0 END"
-    "  FROM kernel WHERE run_id=?1"
-    " UNION ALL SELECT rank, ts, ts+dur,"
-    "  CASE kind WHEN 'memcpy' THEN 1 ELSE 2 END FROM gpu_mem_op WHERE run_id=?1"
-    " UNION ALL SELECT rank, ts, ts+dur, 4 FROM runtime_call WHERE run_id=?1"
-    " UNION ALL SELECT rank, ts, ts+dur, 5 FROM cpu_op"
-    "  WHERE run_id=?1 AND depth=0)"
-    " SELECT rank, t0, c, 1 FROM iv UNION ALL SELECT rank, t1, c, -1 FROM iv"
-    " ORDER BY 1, 2", pErr);
+  for(int k=0; k<C_IDLE; k++){
+    aC[k].pStmt = db_prepare(db, azClassSql[k], pErr);
+    if( aC[k].pStmt==NULL ){ rc = -1; goto done; }
+  }
+  pRank = db_prepare(db,
+    "SELECT DISTINCT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
+    " AND rank IS NOT NULL ORDER BY rank", pErr);
   pIns = db_prepare(db,
     "INSERT INTO step_time(run_id, rank, step, class, ns)"
     " VALUES(?1,?2,?3,?4,?5)", pErr);
-  if( pSel==NULL || pIns==NULL ){ rc = -1; goto done; }
-  memset(&w, 0, sizeof(w));
-  memset(aCount, 0, sizeof(aCount));
-  sqlite3_bind_int64(pSel, 1, runId);
-  while( sqlite3_step(pSel)==SQLITE_ROW ){
-    int64_t rank = sqlite3_column_int64(pSel, 0);
-    int64_t t = sqlite3_column_int64(pSel, 1);
-    int c = sqlite3_column_int(pSel, 2);
-    int d = sqlite3_column_int(pSel, 3);
-    if( !active || rank!=w.rank ){
-      if( active && wall_end(db, runId, &w, pS, prev, pIns, pErr) ){
-        rc = -1; goto done;
-      }
-      wall_start(&w, pS, rank);
-      memset(aCount, 0, sizeof(aCount));
-      active = 1;
-      prev = t;
-      /* a step that starts before the first event starts idle */
-      if( w.stepHi>w.stepLo && pS->a[w.stepLo].ts<t ){
-        wall_add(&w, pS, pS->a[w.stepLo].ts, t, C_IDLE);
-      }
+  if( pRank==NULL || pIns==NULL ){ rc = -1; goto done; }
+  sqlite3_bind_int64(pRank, 1, runId);
+  while( sqlite3_step(pRank)==SQLITE_ROW ){
+    int64_t rank = sqlite3_column_int64(pRank, 0);
+    wall_start(&w, pS, rank);
+    for(int k=0; k<C_IDLE; k++) cc_start(&aC[k], runId, rank);
+    w.tLast = INT64_MIN;
+    wall_rank(&w, pS, aC);
+    if( w.tLast!=INT64_MIN && wall_end(db, runId, &w, pS, w.tLast, pIns, pErr) ){
+      rc = -1;
+      goto done;
     }
-    if( t>prev ){
-      int top = C_IDLE;
-      for(int k=0; k<C_IDLE; k++) if( aCount[k]>0 ){ top = k; break; }
-      wall_add(&w, pS, prev, t, top);
-      prev = t;
-    }
-    aCount[c] += d;
   }
-  if( active && wall_end(db, runId, &w, pS, prev, pIns, pErr) ) rc = -1;
 done:
   free(w.aTot);
-  sqlite3_finalize(pSel);
+  for(int k=0; k<C_IDLE; k++) sqlite3_finalize(aC[k].pStmt);
+  sqlite3_finalize(pRank);
   sqlite3_finalize(pIns);
   db_exec(db, "DROP TABLE IF EXISTS temp.comm_name", NULL);
   return rc;

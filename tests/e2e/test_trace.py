@@ -394,4 +394,5 @@ class Docs(ProfanTest):
             readme = f.read()
         for line in common.run("queries").out.splitlines():
             if line.strip():
-                self.assertIn("`%s`" % line.split()[0], readme)
+                name = line.split()[0]
+                self.assertTrue("`%s`" % name in readme, "query %s is not in README.md" % name)

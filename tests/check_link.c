@@ -1,0 +1,194 @@
+/*
+** check_link.c — unit tests for the in-stream linker (link_trace.c): op
+** nesting and self time, equal start times, runtime call -> op, kernel ->
+** runtime call in both orders, CUDA-graph fan-out, steps, and the fallback
+** flags when the file's order breaks the linker's assumptions.
+*/
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include "link_trace.h"
+
+typedef struct Out {
+  int n;
+  TraceEvent a[64];
+  char az[64][32];
+} Out;
+
+static int collect(void *ctx, const TraceEvent *e){
+  Out *o = ctx;
+  if( o->n<64 ){
+    o->a[o->n] = *e;
+    snprintf(o->az[o->n], 32, "%s", e->zName);
+    o->n++;
+  }
+  return 0;
+}
+
+/* The emitted event named z (first one). */
+static const TraceEvent *find(const Out *o, const char *z){
+  for(int i=0; i<o->n; i++) if( strcmp(o->az[i], z)==0 ) return &o->a[i];
+  ck_abort_msg("event %s not emitted", z);
+  return NULL;
+}
+
+static TraceEvent ev(TraceEventKind k, const char *zName, int64_t tid,
+                     int64_t ts, int64_t dur, int64_t corr){
+  TraceEvent e;
+  memset(&e, 0, sizeof(e));
+  e.kind = k;
+  e.ph = 'X';
+  e.zName = zName;
+  e.nName = (int)strlen(zName);
+  e.zCat = "";
+  e.zInputDims = e.zInputTypes = e.zConcreteInputs = "";
+  e.tid = tid;
+  e.ts = ts;
+  e.dur = dur;
+  e.has = TF_TS | TF_DUR | TF_TID;
+  if( corr ){ e.correlation = corr; e.has |= TF_CORRELATION; }
+  return e;
+}
+
+static void feed(Linker *p, TraceEvent e){
+  PfError err = {0};
+  ck_assert_int_eq(linker_event(p, &e, &err), 0);
+}
+
+START_TEST(test_nesting_self_time_and_launch){
+  Out o;
+  PfError err = {0};
+  Linker *p;
+  memset(&o, 0, sizeof(o));
+  p = linker_new(1, collect, &o);
+  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#7", 1, 0, 1000, 0));
+  feed(p, ev(TEV_CPU_OP, "outer", 1, 10, 100, 0));
+  feed(p, ev(TEV_CPU_OP, "inner", 1, 20, 30, 0));
+  feed(p, ev(TEV_CPU_OP, "inner2", 1, 60, 20, 0));
+  feed(p, ev(TEV_CPU_OP, "after", 1, 200, 10, 0));
+  /* kernel first, then its launch (the usual Kineto order) */
+  feed(p, ev(TEV_KERNEL, "k1", 7, 500, 5, 42));
+  feed(p, ev(TEV_RUNTIME, "cudaLaunchKernel", 1, 25, 2, 42));
+  /* launch first, kernel after */
+  feed(p, ev(TEV_RUNTIME, "cudaLaunchKernel2", 1, 65, 2, 43));
+  feed(p, ev(TEV_KERNEL, "k2", 7, 600, 5, 43));
+  /* a kernel whose launch never comes */
+  feed(p, ev(TEV_KERNEL, "k3", 7, 700, 5, 99));
+  ck_assert_int_eq(linker_finish(p, &err), 0);
+  {
+    const TraceEvent *outer = find(&o, "outer"), *inner = find(&o, "inner");
+    const TraceEvent *inner2 = find(&o, "inner2"), *after = find(&o, "after");
+    const TraceEvent *rt = find(&o, "cudaLaunchKernel");
+    const TraceEvent *rt2 = find(&o, "cudaLaunchKernel2");
+    const TraceEvent *k1 = find(&o, "k1"), *k2 = find(&o, "k2");
+    const TraceEvent *k3 = find(&o, "k3");
+    ck_assert_int_eq(outer->rowId, (1LL<<32) + 1);
+    ck_assert_int_eq(outer->parentId, 0);
+    ck_assert_int_eq(outer->depth, 0);
+    ck_assert_int_eq(outer->selfDur, 100 - 30 - 20);
+    ck_assert_int_eq(outer->step, 7);
+    ck_assert_int_eq(inner->parentId, outer->rowId);
+    ck_assert_int_eq(inner->depth, 1);
+    ck_assert_int_eq(inner2->parentId, outer->rowId);
+    ck_assert_int_eq(after->parentId, 0);
+    ck_assert_int_eq(rt->opId, inner->rowId);
+    ck_assert_int_eq(rt->topOpId, outer->rowId);
+    ck_assert_int_eq(rt2->opId, inner2->rowId);
+    ck_assert_int_eq(k1->runtimeId, rt->rowId);
+    ck_assert_int_eq(k1->opId, inner->rowId);
+    ck_assert_int_eq(k1->step, 7);
+    ck_assert_int_eq(k2->runtimeId, rt2->rowId);
+    ck_assert_int_eq(k2->opId, inner2->rowId);
+    ck_assert(!k3->linked);
+    ck_assert(!linker_stats(p)->needCpuSweep);
+    ck_assert(!linker_stats(p)->needGpuLink);
+    ck_assert(!linker_stats(p)->needSteps);
+  }
+  linker_free(p);
+}
+END_TEST
+
+START_TEST(test_equal_start_longest_is_parent){
+  Out o;
+  PfError err = {0};
+  Linker *p;
+  memset(&o, 0, sizeof(o));
+  p = linker_new(2, collect, &o);
+  /* the child comes first in the file, with the same start */
+  feed(p, ev(TEV_CPU_OP, "child", 1, 10, 5, 0));
+  feed(p, ev(TEV_CPU_OP, "parent", 1, 10, 50, 0));
+  feed(p, ev(TEV_RUNTIME, "launch", 1, 12, 1, 5));
+  ck_assert_int_eq(linker_finish(p, &err), 0);
+  ck_assert_int_eq(find(&o, "child")->parentId, find(&o, "parent")->rowId);
+  ck_assert_int_eq(find(&o, "parent")->selfDur, 45);
+  ck_assert_int_eq(find(&o, "launch")->opId, find(&o, "child")->rowId);
+  linker_free(p);
+}
+END_TEST
+
+START_TEST(test_graph_launch_fans_out){
+  Out o;
+  PfError err = {0};
+  Linker *p;
+  memset(&o, 0, sizeof(o));
+  p = linker_new(3, collect, &o);
+  feed(p, ev(TEV_CPU_OP, "replay", 1, 0, 100, 0));
+  feed(p, ev(TEV_RUNTIME, "cudaGraphLaunch", 1, 10, 5, 77));
+  feed(p, ev(TEV_KERNEL, "ga", 7, 20, 5, 77));
+  feed(p, ev(TEV_KERNEL, "gb", 7, 30, 5, 77));
+  ck_assert_int_eq(linker_finish(p, &err), 0);
+  ck_assert_int_eq(find(&o, "ga")->runtimeId, find(&o, "cudaGraphLaunch")->rowId);
+  ck_assert_int_eq(find(&o, "gb")->runtimeId, find(&o, "cudaGraphLaunch")->rowId);
+  ck_assert_int_eq(find(&o, "gb")->opId, find(&o, "replay")->rowId);
+  linker_free(p);
+}
+END_TEST
+
+START_TEST(test_out_of_order_flags){
+  Out o;
+  PfError err = {0};
+  Linker *p;
+  memset(&o, 0, sizeof(o));
+  p = linker_new(4, collect, &o);
+  feed(p, ev(TEV_CPU_OP, "a", 1, 100, 10, 0));
+  feed(p, ev(TEV_RUNTIME, "r", 1, 105, 1, 1));
+  /* an op that starts before a call already linked: db sweep needed */
+  feed(p, ev(TEV_CPU_OP, "late", 1, 50, 100, 0));
+  /* a step annotation covering times already assigned */
+  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#1", 1, 0, 1000, 0));
+  ck_assert_int_eq(linker_finish(p, &err), 0);
+  ck_assert(linker_stats(p)->needCpuSweep);
+  ck_assert(linker_stats(p)->needSteps);
+  linker_free(p);
+}
+END_TEST
+
+START_TEST(test_runtime_rewind){
+  Out o;
+  PfError err = {0};
+  Linker *p;
+  memset(&o, 0, sizeof(o));
+  p = linker_new(5, collect, &o);
+  feed(p, ev(TEV_CPU_OP, "a", 1, 0, 10, 0));
+  feed(p, ev(TEV_CPU_OP, "b", 1, 20, 10, 0));
+  feed(p, ev(TEV_RUNTIME, "rb", 1, 25, 1, 1));
+  feed(p, ev(TEV_RUNTIME, "ra", 1, 5, 1, 2));     /* earlier than rb */
+  ck_assert_int_eq(linker_finish(p, &err), 0);
+  ck_assert_int_eq(find(&o, "rb")->opId, find(&o, "b")->rowId);
+  ck_assert_int_eq(find(&o, "ra")->opId, find(&o, "a")->rowId);
+  ck_assert_int_eq(linker_stats(p)->nRewinds, 1);
+  linker_free(p);
+}
+END_TEST
+
+Suite *make_link_suite(void){
+  Suite *s = suite_create("link");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, test_nesting_self_time_and_launch);
+  tcase_add_test(tc, test_equal_start_longest_is_parent);
+  tcase_add_test(tc, test_graph_launch_fans_out);
+  tcase_add_test(tc, test_out_of_order_flags);
+  tcase_add_test(tc, test_runtime_rewind);
+  suite_add_tcase(s, tc);
+  return s;
+}
