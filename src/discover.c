@@ -3,7 +3,8 @@
 **
 ** Pipeline position: "discover" -> "sniff".  A file's kind comes from its
 ** first bytes (after gzip decompression), not its name: JSON with
-** "traceEvents" is a trace, protocol byte 0x80 a pickle, text with
+** "traceEvents" is a trace, JSON with "version" and "entries" or
+** "pg_config" a flight-recorder dump, protocol byte 0x80 a pickle, text with
 ** "NCCL INFO"/"NCCL WARN" an NCCL log.  Unknown files are kept in the list
 ** with the reason they are skipped, so the user is told.
 */
@@ -24,6 +25,7 @@ const char *discover_kind_name(FileKind e){
     case KIND_TRACE: return "trace";
     case KIND_PICKLE: return "pickle";
     case KIND_NCCL_LOG: return "nccl_log";
+    case KIND_FR_JSON: return "flight_recorder";
     default: return "unknown";
   }
 }
@@ -65,6 +67,10 @@ FileKind discover_sniff(const char *buf, size_t n, char *zWhy, size_t nWhy){
   if( (unsigned char)buf[0]==0x80 ) return KIND_PICKLE;
   if( buf[i]=='{' ){
     if( contains(buf, n, "\"traceEvents\"") ) return KIND_TRACE;
+    if( contains(buf, n, "\"version\"") && (contains(buf, n, "\"entries\"")
+        || contains(buf, n, "\"pg_config\"")) ){
+      return KIND_FR_JSON;                /* flight-recorder JSON dump */
+    }
     snprintf(zWhy, nWhy, "JSON without \"traceEvents\" in its first MiB");
     return KIND_UNKNOWN;
   }

@@ -15,6 +15,7 @@ typedef enum {
   KIND_TRACE,          /* Kineto / Chrome trace JSON (plain or gzip) */
   KIND_PICKLE,         /* a pickle: memory snapshot or flight recorder */
   KIND_NCCL_LOG,       /* text with NCCL INFO/WARN lines */
+  KIND_FR_JSON,        /* flight-recorder dump, JSON variant */
 } FileKind;
 
 typedef struct FoundFile {

@@ -38,6 +38,9 @@ typedef struct EvBatch {
   int64_t inputOffset;          /* bytes read when the batch was sent */
   TraceEvent aEv[BATCH_EVENTS];
   uint32_t aStr[BATCH_EVENTS][5];  /* arena offsets: name cat dims types conc */
+  int aCollIdx[BATCH_EVENTS];   /* index into aColl, -1 = none */
+  CollArgs *aColl;              /* collective args of the few events with them */
+  int nColl, nCollAlloc;
   Buf arena;
   struct EvBatch *pNext;        /* free list */
 } EvBatch;
@@ -53,6 +56,8 @@ typedef struct Job {
   int64_t nNoBase;              /* events emitted before the base time */
   int64_t bytesRead;
   LinkStats link;               /* what the in-stream linker could not do */
+  Linker *pLink;                /* the writer's linker for this file */
+  int64_t rankInserted;         /* rank the file's rows were written with */
 } Job;
 
 enum { MSG_BATCH, MSG_DONE };
@@ -108,6 +113,7 @@ static EvBatch *batch_get(Shared *s){
   }
   pthread_mutex_unlock(&s->mu);
   b->nEv = 0;
+  b->nColl = 0;
   buf_reset(&b->arena);
   return b;
 }
@@ -127,7 +133,6 @@ typedef struct Worker {
   Job *pJob;
   Input *pIn;
   EvBatch *pCur;
-  Linker *pLink;
 } Worker;
 
 static uint32_t arena_add(Buf *a, const char *z){
@@ -145,9 +150,8 @@ static void worker_flush(Worker *w){
   }
 }
 
-/* Linker output: copy the event into the current batch. */
-static int worker_emit(void *ctx, const TraceEvent *pEv){
-  Worker *w = ctx;
+/* Copy a parsed event into the current batch. */
+static int worker_emit(Worker *w, const TraceEvent *pEv){
   Job *j = w->pJob;
   EvBatch *b;
   TraceEvent *e;
@@ -170,11 +174,22 @@ static int worker_emit(void *ctx, const TraceEvent *pEv){
   b->aStr[b->nEv][2] = arena_add(&b->arena, pEv->zInputDims);
   b->aStr[b->nEv][3] = arena_add(&b->arena, pEv->zInputTypes);
   b->aStr[b->nEv][4] = arena_add(&b->arena, pEv->zConcreteInputs);
+  b->aCollIdx[b->nEv] = -1;
+  if( pEv->pColl ){
+    if( b->nColl==b->nCollAlloc ){
+      b->nCollAlloc = b->nCollAlloc ? b->nCollAlloc*2 : 16;
+      b->aColl = xrealloc(b->aColl, (size_t)b->nCollAlloc*sizeof(CollArgs));
+    }
+    b->aColl[b->nColl] = *pEv->pColl;
+    b->aCollIdx[b->nEv] = b->nColl++;
+  }
   b->nEv++;
   return 0;
 }
 
-/* Parser sink: time base, then the in-stream linker. */
+/* Parser sink: time base, then into the batch for the writer (which runs
+** the in-stream linker: parsing is the heavier half, so the linker sits
+** on the writer's side of the queue). */
 static int worker_sink(void *ctx, const TraceEvent *pEv){
   Worker *w = ctx;
   Job *j = w->pJob;
@@ -185,7 +200,7 @@ static int worker_sink(void *ctx, const TraceEvent *pEv){
   ev = *pEv;
   if( j->info.hasBaseTime ) ev.ts += j->info.baseTimeNs;
   else j->nNoBase++;
-  return linker_event(w->pLink, &ev, &j->err);
+  return worker_emit(w, &ev);
 }
 
 static void *worker_main(void *arg){
@@ -210,13 +225,9 @@ static void *worker_main(void *arg){
       if( w.pIn==NULL ){
         j->rc = -1;
       }else{
-        w.pLink = linker_new(j->fileId, worker_emit, &w);
         j->rc = trace_parse(w.pIn, worker_sink, &w, &j->info, &j->err);
         j->bytesRead = input_offset(w.pIn);
-        if( j->rc==0 ) j->rc = linker_finish(w.pLink, &j->err);
         if( j->rc==0 ) worker_flush(&w);
-        j->link = *linker_stats(w.pLink);
-        linker_free(w.pLink);
         input_close(w.pIn);
       }
     }
@@ -334,8 +345,7 @@ static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad, int64_t runId,
   int64_t rank = in->hasRank ? in->rank : (j->rankGuess>=0 ? j->rankGuess : 0);
   const char *zRankSrc = in->hasRank ? "distributedInfo"
                        : j->rankGuess>=0 ? "file name" : "default";
-  int64_t rankUsed = (in->hasRank && !in->rankAfterEvents) ? in->rank
-                   : (j->rankGuess>=0 ? j->rankGuess : 0);
+  int64_t rankUsed = j->rankInserted;
   TraceTarget t;
   sqlite3_stmt *p;
   int needBase = in->hasBaseTime && j->nNoBase>0;
@@ -380,6 +390,18 @@ static void show_progress(const IngestOpts *pOpt, int64_t nBytes,
   (void)pOpt;
 }
 
+/* What the linker's emit callback needs to store a row. */
+typedef struct WriterCtx {
+  TraceLoader *pLoad;
+  TraceTarget t;            /* file being linked */
+  PfError *pErr;
+} WriterCtx;
+
+static int writer_emit(void *ctx, const TraceEvent *e){
+  WriterCtx *w = ctx;
+  return load_trace_event(w->pLoad, &w->t, e, w->pErr) ? 1 : 0;
+}
+
 /*
 ** Parse every trace job with worker threads and load the rows.  Returns 0,
 ** or -1 with the message in pMsg.
@@ -393,6 +415,7 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
   Intern *pIntern = intern_new(db);
   PfError err = {0};
   TraceLoader *pLoad = load_trace_new(db, pIntern, &err);
+  WriterCtx wc;
   double t0 = util_now_ms(), tLast = t0, tWait = 0;
   int64_t nBytesDone = 0;
 
@@ -401,6 +424,9 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
     intern_free(pIntern);
     return -1;
   }
+  memset(&wc, 0, sizeof(wc));
+  wc.pLoad = pLoad;
+  wc.pErr = &err;
   if( nTh<1 ) nTh = 1;
   if( nTh>16 ) nTh = 16;
   if( nTh>nJob ) nTh = nJob;
@@ -421,11 +447,15 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
     tWait += util_now_ms() - tw;
     if( m.type==MSG_BATCH ){
       EvBatch *b = m.pBatch;
+      Job *j = m.pJob;
       if( !failed ){
-        TraceTarget t;
-        t.runId = runId;
-        t.fileId = m.pJob->fileId;
-        t.rank = b->rank;
+        if( j->pLink==NULL ){
+          j->pLink = linker_new(j->fileId, writer_emit, &wc);
+          j->rankInserted = b->rank;
+        }
+        wc.t.runId = runId;
+        wc.t.fileId = j->fileId;
+        wc.t.rank = j->rankInserted;
         for(int i=0; i<b->nEv; i++){
           TraceEvent *e = &b->aEv[i];
           e->zName = b->arena.z + b->aStr[i][0];
@@ -434,7 +464,8 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
           e->zInputDims = b->arena.z + b->aStr[i][2];
           e->zInputTypes = b->arena.z + b->aStr[i][3];
           e->zConcreteInputs = b->arena.z + b->aStr[i][4];
-          if( load_trace_event(pLoad, &t, e, &err) ){
+          e->pColl = b->aCollIdx[i]>=0 ? &b->aColl[b->aCollIdx[i]] : NULL;
+          if( linker_event(j->pLink, e, &err) ){
             buf_printf(pMsg, "%s: %s", m.pJob->zPath, err.zMsg);
             failed = 1;
             s.abort = 1;
@@ -450,6 +481,21 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
     }else{
       Job *j = m.pJob;
       nDone++;
+      if( j->pLink && !failed && j->rc==0 ){
+        wc.t.runId = runId;
+        wc.t.fileId = j->fileId;
+        wc.t.rank = j->rankInserted;
+        if( linker_finish(j->pLink, &err) ){
+          buf_printf(pMsg, "%s: %s", j->zPath, err.zMsg);
+          failed = 1;
+          s.abort = 1;
+        }
+      }
+      if( j->pLink ){
+        j->link = *linker_stats(j->pLink);
+        linker_free(j->pLink);
+        j->pLink = NULL;
+      }
       if( failed || j->rc==-2 ) continue;
       if( j->rc ){
         pf_error_format(&j->err, j->zPath, pMsg);
@@ -487,6 +533,10 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
     }
   }
   for(int i=0; i<nTh; i++) pthread_join(aTh[i], NULL);
+  for(int i=0; i<nJob; i++){
+    linker_free(aJob[i].pLink);
+    aJob[i].pLink = NULL;
+  }
   if( pOpt->progress ) fprintf(stderr, "\r%60s\r", "");
   if( getenv("PROFAN_TIMING") ){
     fprintf(stderr, "profan: writer waited    %8.1f ms\n", tWait);
@@ -496,6 +546,7 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
     EvBatch *b = s.pFree;
     s.pFree = b->pNext;
     buf_free(&b->arena);
+    free(b->aColl);
     free(b);
   }
   pthread_mutex_destroy(&s.mu);
@@ -723,9 +774,13 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
     free(zNote);
   }
   /* collectives, overlap, fits: after the trace linkage is derived */
+  t1 = util_now_ms();
   if( derive_comm_run(db, runId, &err) ){
     buf_printf(pMsg, "%s", err.zMsg);
     goto done;
+  }
+  if( getenv("PROFAN_TIMING") ){
+    fprintf(stderr, "profan: derive comm     %8.1f ms\n", util_now_ms()-t1);
   }
   pRes->nFiles = nJob + nOther;
   t1 = util_now_ms();

@@ -37,6 +37,8 @@
 typedef struct Frame {
   TraceEvent ev;
   Buf name, cat, dims, types, conc;
+  CollArgs coll;              /* valid when hasColl */
+  int hasColl;
   int64_t end, childDur;
   int recompute;
 } Frame;
@@ -76,6 +78,8 @@ typedef struct Step { int64_t step, ts, end; } Step;
 typedef struct Pend {
   TraceEvent ev;
   char *zName, *zCat;         /* owned */
+  CollArgs coll;              /* valid when hasColl */
+  int hasColl;
   int next;                   /* hash chain, -1 ends */
   int live;
 } Pend;
@@ -216,6 +220,7 @@ static int frame_pop(Linker *p, Thread *t){
   f->ev.zInputDims = buf_str(&f->dims);
   f->ev.zInputTypes = buf_str(&f->types);
   f->ev.zConcreteInputs = buf_str(&f->conc);
+  f->ev.pColl = f->hasColl ? &f->coll : NULL;
   return emit(p, &f->ev);
 }
 
@@ -252,6 +257,8 @@ static int place_op(Linker *p, Thread *t, const TraceEvent *e){
   copy_str(&f->dims, e->zInputDims);
   copy_str(&f->types, e->zInputTypes);
   copy_str(&f->conc, e->zConcreteInputs);
+  f->hasColl = e->pColl!=NULL;
+  if( f->hasColl ) f->coll = *e->pColl;
   f->end = end;
   f->childDur = 0;
   f->ev.rowId = (p->fileId<<32) + (++p->opSeq);
@@ -302,6 +309,7 @@ static int place_held(Linker *p, Thread *t){
     h->ev.zInputDims = buf_str(&h->dims);
     h->ev.zInputTypes = buf_str(&h->types);
     h->ev.zConcreteInputs = buf_str(&h->conc);
+    h->ev.pColl = h->hasColl ? &h->coll : NULL;
     rc = place_op(p, t, &h->ev);
   }
   t->nHold = 0;
@@ -324,6 +332,8 @@ static int cpu_op(Linker *p, const TraceEvent *e){
   copy_str(&h->dims, e->zInputDims);
   copy_str(&h->types, e->zInputTypes);
   copy_str(&h->conc, e->zConcreteInputs);
+  h->hasColl = e->pColl!=NULL;
+  if( h->hasColl ) h->coll = *e->pColl;
   return 0;
 }
 
@@ -411,6 +421,7 @@ static int pend_emit(Linker *p, int i, const CacheEnt *pLink){
   int rc;
   q->ev.zName = q->zName;
   q->ev.zCat = q->zCat;
+  q->ev.pColl = q->hasColl ? &q->coll : NULL;
   if( pLink ){
     q->ev.runtimeId = pLink->runtimeId;
     q->ev.opId = pLink->opId;
@@ -472,6 +483,8 @@ static int gpu_record(Linker *p, const TraceEvent *e){
   q->ev = ev;
   q->zName = xstrdup(e->zName);
   q->zCat = xstrdup(e->zCat);
+  q->hasColl = e->pColl!=NULL;
+  if( q->hasColl ) q->coll = *e->pColl;
   q->ev.zInputDims = q->ev.zInputTypes = q->ev.zConcreteInputs = "";
   q->live = 1;
   h = corr_hash(e->correlation) & (PEND_HASH-1);

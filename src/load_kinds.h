@@ -50,11 +50,18 @@ int fr_is_dump(const PkValue *pRoot);
 int load_fr_dump(sqlite3 *db, const LoadTarget *t, const PkValue *pRoot,
                  LoadStats *pStats, PfError *pErr);
 
+/* Flight-recorder dump written as JSON (dump_nccl_trace_json); read with
+** yajl into the same tree as the pickle.  (load_fr.c) */
+int load_fr_json_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
+                      PfError *pErr);
+
 /* NCCL_DEBUG=INFO log (load_nccl.c). */
 int load_nccl_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
                    PfError *pErr);
 
-/* Per-run derived tables, run once after every file is loaded. */
+/* Per-run derived tables, run once after every file is loaded.
+** derive_comm_run (derive_comm.c) needs the trace tables and their
+** derived columns: call it after derive_trace_run. */
 int derive_memory_run(sqlite3 *db, int64_t runId, PfError *pErr);
 int derive_comm_run(sqlite3 *db, int64_t runId, PfError *pErr);
 

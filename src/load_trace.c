@@ -108,6 +108,35 @@ static void bind_text_or_null(sqlite3_stmt *s, int i, const char *z){
   else sqlite3_bind_null(s, i);
 }
 
+/* After the row of e was written: its collective args (NCCL kernels,
+** record_param_comms) or, for nccl:* annotations, the input shapes, to
+** coll_args (load_collective.c).  Returns 0 or -1 with pErr. */
+static int load_trace_coll(TraceLoader *p, const TraceTarget *t,
+                           const TraceEvent *e, PfError *pErr){
+  int eSrc;
+  int64_t rowId;
+  CollArgs a;
+  const CollArgs *pa = e->pColl;
+  if( e->kind==TEV_KERNEL ) eSrc = COLL_SRC_KERNEL;
+  else if( e->kind==TEV_CPU_OP ) eSrc = COLL_SRC_CPU_OP;
+  else if( e->kind==TEV_USER_ANNOTATION ) eSrc = COLL_SRC_ANNOTATION;
+  else return 0;
+  if( pa==NULL || pa->has==0 ){
+    if( eSrc!=COLL_SRC_ANNOTATION || strncmp(e->zName, "nccl:", 5)!=0 ){
+      return 0;
+    }
+    collective_args_reset(&a);
+    if( collective_args_from_dims(&a, e->zInputDims, e->zInputTypes) ){
+      return 0;
+    }
+    pa = &a;
+  }
+  rowId = (eSrc==COLL_SRC_CPU_OP && e->rowId>0) ? e->rowId
+        : sqlite3_last_insert_rowid(p->db);
+  return load_collective_row(p->db, t->runId, t->rank, t->fileId, rowId,
+                             eSrc, pa, pErr);
+}
+
 int load_trace_event(TraceLoader *p, const TraceTarget *t,
                      const TraceEvent *e, PfError *pErr){
   sqlite3_stmt *s = NULL;
@@ -271,7 +300,7 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
   }
   sqlite3_reset(s);
   p->nRows++;
-  return 0;
+  return load_trace_coll(p, t, e, pErr);
 }
 
 int load_trace_devices(TraceLoader *p, const TraceTarget *t,

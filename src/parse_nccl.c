@@ -50,7 +50,6 @@ struct NcclParser {
   NcclStats *pStats;      /* caller's, or &local */
   NcclStats local;
   int64_t nPrefixed;      /* INFO/WARN/TRACE/CALL segments seen */
-  int64_t lastLine;       /* last line number fed */
   Buf text;               /* scratch: NUL-terminated message copies */
   KnownHost aKnown[NKNOWN];
   int nKnown, iKnown;
@@ -1260,6 +1259,11 @@ static int bare_version(NcclParser *p, const char *z, const char *e,
   return 1;
 }
 
+/*
+** Parse one physical line (n bytes at z, no '\n'): split it into prefixed
+** segments, dispatch each, update the stats.  Returns 0, or the non-zero
+** result of a callback (the rest of the line is then not parsed).
+*/
 static int parse_line(NcclParser *p, const char *z, size_t n,
                       int64_t lineno){
   const char *e = z+n, *lo;
@@ -1267,7 +1271,6 @@ static int parse_line(NcclParser *p, const char *z, size_t n,
   Seg cur, nxt;
   int have, first = 1, rc = 0, bTrunc;
   NcclPrefix x;
-  p->lastLine = lineno;
   st->nLines++;
   if( n>NCCL_LINE_CAP ){
     st->nTruncated++;
@@ -1319,7 +1322,9 @@ static int parse_line(NcclParser *p, const char *z, size_t n,
     {
       const char *me = segEnd;
       rtrim(cur.zMsg, &me);
-      rc = account(p, dispatch(p, &x, cur.zMsg, me), lineno);
+      int r = dispatch(p, &x, cur.zMsg, me);
+      if( x.bCut || r==P_CUT ) st->nDamaged++;
+      rc = account(p, r, lineno);
     }
     if( rc ) return rc;
     cur = nxt;

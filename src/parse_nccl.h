@@ -262,6 +262,7 @@ typedef struct NcclStats {
   int64_t nGlued;      /* segments preceded by foreign text */
   int64_t nCut;        /* segments cut by a following prefix */
   int64_t nMalformed;  /* recognised messages that failed to parse */
+  int64_t nDamaged;    /* segments cut or malformed, each counted once */
   int64_t nOther;      /* NCCL segments that are no record */
   int64_t nTruncated;  /* lines cut at NCCL_LINE_CAP */
   int64_t nTrunc1023;  /* NCCL lines exactly 1023 characters long */

@@ -42,7 +42,8 @@ enum {
   A_CBID, A_SEQUENCE, A_FWD_TID, A_FLOPS, A_DEVICE_TYPE, A_DEVICE_ID,
   A_ADDR, A_MEM_BYTES, A_TOTAL_ALLOC, A_TOTAL_RESERVED, A_PYTHON_ID,
   A_PYTHON_PARENT, A_DEVICE, A_STREAM, A_INPUT_DIMS, A_INPUT_TYPES,
-  A_CONCRETE, A_OTHER
+  A_CONCRETE, A_OTHER,
+  A_COLL_BASE = 1000     /* + CA_* of load_collective.h */
 };
 
 typedef struct KeyName { const char *z; int id; unsigned char n; } KeyName;
@@ -74,6 +75,23 @@ static const KeyName aArgKey[] = {
   {"device", A_DEVICE, 6}, {"stream", A_STREAM, 6},
   {"Input Dims", A_INPUT_DIMS, 10}, {"Input dims", A_INPUT_DIMS, 10},
   {"Input type", A_INPUT_TYPES, 10}, {"Concrete Inputs", A_CONCRETE, 15},
+  /* collective args (load_collective.h), old names included */
+  {"Collective name", A_COLL_BASE+CA_COLL_NAME, 15},
+  {"dtype", A_COLL_BASE+CA_DTYPE, 5},
+  {"In msg nelems", A_COLL_BASE+CA_IN_NELEMS, 13},
+  {"In msg size", A_COLL_BASE+CA_IN_NELEMS, 11},
+  {"Out msg nelems", A_COLL_BASE+CA_OUT_NELEMS, 14},
+  {"Out msg size", A_COLL_BASE+CA_OUT_NELEMS, 12},
+  {"Group size", A_COLL_BASE+CA_GROUP_SIZE, 10},
+  {"Process Group Name", A_COLL_BASE+CA_PG_NAME, 18},
+  {"Process Group ID", A_COLL_BASE+CA_PG_NAME, 16},
+  {"Process Group Description", A_COLL_BASE+CA_PG_DESC, 25},
+  {"Process Group Ranks", A_COLL_BASE+CA_PG_RANKS, 19},
+  {"In split size", A_COLL_BASE+CA_IN_SPLIT, 13},
+  {"Out split size", A_COLL_BASE+CA_OUT_SPLIT, 14},
+  {"Src Rank", A_COLL_BASE+CA_SRC_RANK, 8},
+  {"Dst Rank", A_COLL_BASE+CA_DST_RANK, 8},
+  {"Seq", A_COLL_BASE+CA_SEQ, 3},
   {0, 0, 0}
 };
 
@@ -114,6 +132,7 @@ typedef struct Parser {
   int aRawCount[MAX_DEPTH+2];
   /* deviceProperties entry being read */
   TraceDevice dev;
+  CollArgs coll;            /* collective args of the current event */
 } Parser;
 
 /* Byte offset (0-based) of the last byte yajl read: the offending byte of
@@ -259,6 +278,7 @@ static int raw_active(Parser *p){
 
 static void event_reset(Parser *p, int64_t offset){
   memset(&p->ev, 0, sizeof(p->ev));
+  if( p->coll.has ) collective_args_reset(&p->coll);
   p->ev.offset = offset;
   p->ev.pid = p->ev.tid = -1;
   buf_reset(&p->name);
@@ -309,6 +329,7 @@ static int event_finish(Parser *p){
   e->zInputDims = buf_str(&p->dims);
   e->zInputTypes = buf_str(&p->types);
   e->zConcreteInputs = buf_str(&p->concrete);
+  e->pColl = p->coll.has ? &p->coll : NULL;
   e->kind = classify(p);
   if( e->kind!=TEV_OTHER ){
     if( !(e->has & TF_TS) ){
@@ -406,7 +427,11 @@ static int on_scalar(Parser *p, const unsigned char *z, size_t n, int isNum,
         case A_FLOPS: DBL_ARG(flops, TF_FLOPS);
 #undef INT_ARG
 #undef DBL_ARG
-        default: break;
+        default:
+          if( key>A_COLL_BASE ){
+            collective_args_set(&p->coll, key-A_COLL_BASE, z, n, isNum);
+          }
+          break;
       }
       break;
     case R_ARGVAL: {
@@ -457,8 +482,11 @@ static int on_scalar(Parser *p, const unsigned char *z, size_t n, int isNum,
     case R_DEVICE:
       switch( key ){
         case 1: parse_int(z, n, &p->dev.id); break;
-        case 2: if( isStr ) util_sanitize((const char*)z, n, p->dev.zName,
-                                          sizeof(p->dev.zName)); break;
+        case 2:
+          if( isStr ){
+            util_sanitize((const char*)z, n, p->dev.zName, sizeof(p->dev.zName));
+          }
+          break;
         case 3: parse_int(z, n, &p->dev.totalGlobalMem); break;
         case 4: parse_int(z, n, &p->dev.computeMajor); break;
         case 5: parse_int(z, n, &p->dev.computeMinor); break;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "util.h"
 #include "input.h"
+#include "load_collective.h"
 
 typedef enum {
   TEV_OTHER = 0,     /* anything we do not model (flows, metadata, spans) */
@@ -94,6 +95,10 @@ typedef struct TraceEvent {
   int depth;                /* cpu_op: nesting depth */
   int inRecompute;          /* runtime: under a checkpoint/recompute op */
   int linked;               /* the fields above are valid */
+  /* Collective args (NCCL kernels, record_param_comms), or NULL when the
+  ** event carries none.  Borrowed like the strings: whoever keeps an
+  ** event copies the CollArgs too. */
+  const CollArgs *pColl;
 } TraceEvent;
 
 /* One deviceProperties entry. */

@@ -6,17 +6,23 @@
 
 Suite *make_util_suite(void);
 Suite *make_trace_suite(void);
+Suite *make_link_suite(void);
 Suite *make_pickle_suite(void);
 Suite *make_nccl_suite(void);
 Suite *make_output_suite(void);
+Suite *make_snapshot_suite(void);
+Suite *make_comm_suite(void);
 
 int main(void){
   int nFail;
   SRunner *sr = srunner_create(make_util_suite());
   srunner_add_suite(sr, make_trace_suite());
+  srunner_add_suite(sr, make_link_suite());
   srunner_add_suite(sr, make_pickle_suite());
   srunner_add_suite(sr, make_nccl_suite());
   srunner_add_suite(sr, make_output_suite());
+  srunner_add_suite(sr, make_snapshot_suite());
+  srunner_add_suite(sr, make_comm_suite());
   srunner_run_all(sr, CK_NORMAL);
   nFail = srunner_ntests_failed(sr);
   srunner_free(sr);

@@ -303,6 +303,7 @@ START_TEST(test_real_ddp_interleaved){
   ck_assert_int_eq(st.nSegments, 20);
   ck_assert_int_eq(st.nCut, 4);
   ck_assert_int_eq(st.nMalformed, 3);
+  ck_assert_int_eq(st.nDamaged, 4);     /* the 4 cut segments */
   ck_assert_int_eq(st.firstMalformedLine, 8);
   ck_assert_int_eq(st.nSkipped, 1);
   ck_assert_int_eq(c->initPhase[NCCL_INIT_COMPLETE], 2);

@@ -1,0 +1,545 @@
+/*
+** derive_comm.c — per-run communication tables, computed once at the end
+** of an ingest: collective (one row per NCCL/RCCL kernel with its
+** arguments), comm_overlap (communication vs. computation, by a sweep
+** over kernels) and comm_fit (latency/bandwidth least squares).
+**
+** Pipeline position: "derive".  Reads kernel, cpu_op, annotation,
+** runtime_call, coll_args and run_file; writes only the three tables
+** above (rows of the run are replaced, so it may run again).
+**
+** Where a collective's arguments come from, best first:
+**   1. coll_args of the kernel itself (kineto >= 2023-10);
+**   2. coll_args of the record_param_comms op enclosing the launch (the
+**      cudaLaunchKernel with the kernel's correlation id lies inside it on
+**      the same thread), else the op with the kernel's External id;
+**   3. the enclosing nccl:* annotation: its name gives the op, its input
+**      shapes (coll_args src 'annotation') the element count and dtype;
+**   4. the kernel name (op, algorithm, protocol, dtype).
+** A missing group size falls back to the file's distributedInfo
+** world_size (the default group), a missing dtype to the kernel name's.
+**
+** Memory: the overlap sweep holds the merged busy intervals of one
+** (rank, device) at a time; the fit holds one (op, group size) sample set.
+*/
+#include "load_kinds.h"
+#include "db.h"
+#include "load_collective.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Run a statement list with ?1 = runId; 0 or -1 with pErr. */
+static int exec_run(sqlite3 *db, int64_t runId, const char *zSql,
+                    PfError *pErr){
+  const char *zTail = zSql;
+  while( zTail && *zTail ){
+    sqlite3_stmt *s = NULL;
+    int rc;
+    if( sqlite3_prepare_v2(db, zTail, -1, &s, &zTail)!=SQLITE_OK ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s",
+                   sqlite3_errmsg(db));
+      return -1;
+    }
+    if( s==NULL ) break;
+    if( sqlite3_bind_parameter_count(s)>=1 ) sqlite3_bind_int64(s, 1, runId);
+    while( (rc = sqlite3_step(s))==SQLITE_ROW ){}
+    sqlite3_finalize(s);
+    if( rc!=SQLITE_DONE ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s",
+                   sqlite3_errmsg(db));
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* The temp tables the collective pass works on. */
+static const char zSetup[] =
+  "DROP TABLE IF EXISTS temp.cm_name;"
+  "DROP TABLE IF EXISTS temp.cm_parent;"
+  "CREATE TEMP TABLE cm_name(id INTEGER PRIMARY KEY);"
+  "INSERT INTO cm_name SELECT id FROM string"
+  " WHERE text LIKE 'ncclKernel\\_%' ESCAPE '\\'"
+  "    OR text LIKE 'ncclDevKernel\\_%' ESCAPE '\\';"
+  /* candidate parents: record_param_comms / ops with collective args
+  ** (kind 0) and nccl:* annotations (kind 1) */
+  "CREATE TEMP TABLE cm_parent(rank INTEGER, tid INTEGER, ts INTEGER,"
+  " end_ts INTEGER, kind INTEGER, row_id INTEGER, ext INTEGER,"
+  " name TEXT);"
+  "INSERT INTO cm_parent SELECT o.rank, o.tid, o.ts, o.ts+o.dur, 0, o.id,"
+  " o.external_id, s.text FROM cpu_op o JOIN string s ON s.id=o.name_id"
+  " WHERE o.run_id=?1 AND (s.text='record_param_comms' OR o.id IN"
+  " (SELECT row_id FROM coll_args WHERE run_id=?1 AND src='cpu_op'));"
+  "INSERT INTO cm_parent SELECT a.rank, a.tid, a.ts, a.ts+a.dur, 1, a.id,"
+  " a.external_id, s.text FROM annotation a JOIN string s ON s.id=a.name_id"
+  " WHERE a.run_id=?1 AND a.kind='user' AND s.text LIKE 'nccl:%';"
+  "CREATE INDEX temp.cm_parent_ts ON cm_parent(kind, rank, tid, ts);"
+  "CREATE INDEX temp.cm_parent_ext ON cm_parent(kind, rank, ext);";
+
+static const char zCleanup[] =
+  "DROP TABLE IF EXISTS temp.cm_parent;";
+
+/* Everything known about one collective while it is assembled. */
+typedef struct Coll {
+  const char *zOp;          /* static */
+  char zC10d[64];
+  const char *zAlgo, *zProto;
+  const char *zDtype;       /* static canonical name */
+  int elemSize;
+  int64_t inN, outN, groupSize;
+  char zPgName[64], zPgDesc[48], zPgRanks[COLL_RANKS_MAX];
+  const char *zFrom;
+  int64_t opRow, annRow;
+} Coll;
+
+/* Fold the coll_args row (src, rowId) into c; only fills what is still
+** unknown.  Returns 1 if a row was found, 0 if not, -1 on error. */
+static int merge_args(sqlite3_stmt *q, int64_t runId, const char *zSrc,
+                      int64_t rowId, Coll *c){
+  int rc, found = 0;
+  sqlite3_bind_int64(q, 1, runId);
+  sqlite3_bind_text(q, 2, zSrc, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(q, 3, rowId);
+  while( (rc = sqlite3_step(q))==SQLITE_ROW ){
+    const char *z;
+    found = 1;
+    if( c->zC10d[0]==0 && (z = (const char*)sqlite3_column_text(q, 0))!=0 ){
+      snprintf(c->zC10d, sizeof(c->zC10d), "%s", z);
+    }
+    if( (z = (const char*)sqlite3_column_text(q, 1))!=0 && c->zDtype==NULL ){
+      int sz;
+      const char *zD = collective_dtype(z, strlen(z), &sz);
+      if( zD ){ c->zDtype = zD; c->elemSize = sz; }
+    }
+    if( c->inN<0 && sqlite3_column_type(q, 2)!=SQLITE_NULL ){
+      c->inN = sqlite3_column_int64(q, 2);
+    }
+    if( c->outN<0 && sqlite3_column_type(q, 3)!=SQLITE_NULL ){
+      c->outN = sqlite3_column_int64(q, 3);
+    }
+    if( c->groupSize<0 && sqlite3_column_type(q, 4)!=SQLITE_NULL ){
+      c->groupSize = sqlite3_column_int64(q, 4);
+    }
+    if( c->zPgName[0]==0 && (z = (const char*)sqlite3_column_text(q, 5))!=0 ){
+      snprintf(c->zPgName, sizeof(c->zPgName), "%s", z);
+    }
+    if( c->zPgDesc[0]==0 && (z = (const char*)sqlite3_column_text(q, 6))!=0 ){
+      snprintf(c->zPgDesc, sizeof(c->zPgDesc), "%s", z);
+    }
+    if( c->zPgRanks[0]==0 && (z = (const char*)sqlite3_column_text(q, 7))!=0 ){
+      snprintf(c->zPgRanks, sizeof(c->zPgRanks), "%s", z);
+    }
+  }
+  sqlite3_reset(q);
+  return rc==SQLITE_DONE ? found : -1;
+}
+
+/* The innermost parent of kind containing time t on (rank, tid), or by
+** External id when t is unknown.  Returns its row id and name (copied
+** into zName), or 0. */
+static int64_t find_parent(sqlite3_stmt *qTs, sqlite3_stmt *qExt, int kind,
+                           int64_t rank, int hasLaunch, int64_t tid,
+                           int64_t t, int64_t ext, char *zName, size_t nName){
+  int64_t id = 0;
+  if( hasLaunch ){
+    sqlite3_bind_int(qTs, 1, kind);
+    sqlite3_bind_int64(qTs, 2, rank);
+    sqlite3_bind_int64(qTs, 3, tid);
+    sqlite3_bind_int64(qTs, 4, t);
+    while( id==0 && sqlite3_step(qTs)==SQLITE_ROW ){
+      if( sqlite3_column_int64(qTs, 1)>=t ){
+        id = sqlite3_column_int64(qTs, 0);
+        snprintf(zName, nName, "%s", (const char*)sqlite3_column_text(qTs, 2));
+      }
+    }
+    sqlite3_reset(qTs);
+  }
+  if( id==0 && ext>0 ){
+    sqlite3_bind_int(qExt, 1, kind);
+    sqlite3_bind_int64(qExt, 2, rank);
+    sqlite3_bind_int64(qExt, 3, ext);
+    if( sqlite3_step(qExt)==SQLITE_ROW ){
+      id = sqlite3_column_int64(qExt, 0);
+      snprintf(zName, nName, "%s", (const char*)sqlite3_column_text(qExt, 1));
+    }
+    sqlite3_reset(qExt);
+  }
+  return id;
+}
+
+/* Build the collective rows of the run. */
+static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
+  sqlite3_stmt *qK = NULL, *qArgs = NULL, *qTs = NULL, *qExt = NULL,
+               *qIns = NULL;
+  int rc = -1, src;
+  if( exec_run(db, runId, zSetup, pErr) ) return -1;
+  qK = db_prepare(db,
+    "SELECT k.id, k.rank, k.file_id, k.device, k.stream, k.ts, k.dur,"
+    " s.text, k.external_id, r.tid, r.ts, f.world_size"
+    " FROM kernel k JOIN string s ON s.id=k.name_id"
+    " LEFT JOIN runtime_call r ON r.id=k.runtime_id"
+    " LEFT JOIN run_file f ON f.id=k.file_id"
+    " WHERE k.run_id=?1 AND k.name_id IN (SELECT id FROM temp.cm_name)"
+    " ORDER BY k.rank, k.ts, k.id", pErr);
+  qArgs = db_prepare(db,
+    "SELECT coll_name, dtype, in_nelems, out_nelems, group_size, pg_name,"
+    " pg_desc, pg_ranks FROM coll_args WHERE run_id=?1 AND src=?2"
+    " AND row_id=?3", pErr);
+  qTs = db_prepare(db,
+    "SELECT row_id, end_ts, name FROM temp.cm_parent WHERE kind=?1"
+    " AND rank=?2 AND tid=?3 AND ts<=?4 ORDER BY ts DESC LIMIT 4", pErr);
+  qExt = db_prepare(db,
+    "SELECT row_id, name FROM temp.cm_parent WHERE kind=?1 AND rank=?2"
+    " AND ext=?3 LIMIT 1", pErr);
+  qIns = db_prepare(db,
+    "INSERT INTO collective(run_id,rank,file_id,kernel_id,device,stream,ts,"
+    "dur,op,c10d_name,algo,proto,dtype,elem_bytes,in_nelems,out_nelems,"
+    "bytes,group_size,pg_name,pg_desc,pg_ranks,bus_factor,args_from,op_row,"
+    "annotation_row) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,"
+    "?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25)", pErr);
+  if( !qK || !qArgs || !qTs || !qExt || !qIns ) goto done;
+  sqlite3_bind_int64(qK, 1, runId);
+  while( (src = sqlite3_step(qK))==SQLITE_ROW ){
+    Coll c;
+    int64_t kid = sqlite3_column_int64(qK, 0);
+    int64_t rank = sqlite3_column_int64(qK, 1);
+    const char *zName = (const char*)sqlite3_column_text(qK, 7);
+    int hasLaunch = sqlite3_column_type(qK, 10)!=SQLITE_NULL;
+    int64_t tid = sqlite3_column_int64(qK, 9);
+    int64_t tLaunch = sqlite3_column_int64(qK, 10);
+    int64_t ext = sqlite3_column_int64(qK, 8);
+    const char *kOp, *kDtype;
+    int kSize, r;
+    int64_t bytes = -1;
+    char zParent[96];
+    memset(&c, 0, sizeof(c));
+    c.inN = c.outN = c.groupSize = -1;
+    collective_parse_kernel(zName, &kOp, &c.zAlgo, &c.zProto, &kDtype,
+                            &kSize);
+    /* 1. the kernel's own args */
+    r = merge_args(qArgs, runId, "kernel", kid, &c);
+    if( r<0 ) goto db_error;
+    if( r ) c.zFrom = "kernel";
+    /* 2. record_param_comms enclosing the launch */
+    c.opRow = find_parent(qTs, qExt, 0, rank, hasLaunch, tid, tLaunch, ext,
+                          zParent, sizeof(zParent));
+    if( c.opRow ){
+      r = merge_args(qArgs, runId, "cpu_op", c.opRow, &c);
+      if( r<0 ) goto db_error;
+      if( r && c.zFrom==NULL ) c.zFrom = "cpu_op";
+    }
+    /* 3. the nccl:* annotation */
+    c.annRow = find_parent(qTs, qExt, 1, rank, hasLaunch, tid, tLaunch, 0,
+                           zParent, sizeof(zParent));
+    if( c.annRow ){
+      if( c.zC10d[0]==0 ){
+        snprintf(c.zC10d, sizeof(c.zC10d), "%.63s", zParent);
+      }
+      r = merge_args(qArgs, runId, "annotation", c.annRow, &c);
+      if( r<0 ) goto db_error;
+      if( c.zFrom==NULL ) c.zFrom = "annotation";
+    }
+    /* 4. the kernel name */
+    if( c.zC10d[0] ) c.zOp = collective_op_name(c.zC10d, strlen(c.zC10d));
+    if( c.zOp==NULL || strcmp(c.zOp, "other")==0 ) c.zOp = kOp;
+    if( c.zOp==NULL ) c.zOp = "other";
+    if( c.zDtype==NULL && kDtype ){ c.zDtype = kDtype; c.elemSize = kSize; }
+    if( c.zFrom==NULL ) c.zFrom = "name";
+    if( c.groupSize<0 && sqlite3_column_type(qK, 11)!=SQLITE_NULL
+        && c.zPgName[0]==0 ){
+      c.groupSize = sqlite3_column_int64(qK, 11);
+    }
+    if( c.elemSize>0 && (c.inN>=0 || c.outN>=0) ){
+      int64_t m = c.inN > c.outN ? c.inN : c.outN;
+      bytes = m * c.elemSize;
+    }
+    sqlite3_bind_int64(qIns, 1, runId);
+    sqlite3_bind_int64(qIns, 2, rank);
+    sqlite3_bind_value(qIns, 3, sqlite3_column_value(qK, 2));
+    sqlite3_bind_int64(qIns, 4, kid);
+    sqlite3_bind_value(qIns, 5, sqlite3_column_value(qK, 3));
+    sqlite3_bind_value(qIns, 6, sqlite3_column_value(qK, 4));
+    sqlite3_bind_value(qIns, 7, sqlite3_column_value(qK, 5));
+    sqlite3_bind_value(qIns, 8, sqlite3_column_value(qK, 6));
+    sqlite3_bind_text(qIns, 9, c.zOp, -1, SQLITE_STATIC);
+    db_bind_text_or_null(qIns, 10, c.zC10d[0] ? c.zC10d : NULL, -1);
+    db_bind_text_or_null(qIns, 11, c.zAlgo, -1);
+    db_bind_text_or_null(qIns, 12, c.zProto, -1);
+    db_bind_text_or_null(qIns, 13, c.zDtype, -1);
+    db_bind_int_or_null(qIns, 14, c.elemSize>0, c.elemSize);
+    db_bind_int_or_null(qIns, 15, c.inN>=0, c.inN);
+    db_bind_int_or_null(qIns, 16, c.outN>=0, c.outN);
+    db_bind_int_or_null(qIns, 17, bytes>=0, bytes);
+    db_bind_int_or_null(qIns, 18, c.groupSize>0, c.groupSize);
+    db_bind_text_or_null(qIns, 19, c.zPgName[0] ? c.zPgName : NULL, -1);
+    db_bind_text_or_null(qIns, 20, c.zPgDesc[0] ? c.zPgDesc : NULL, -1);
+    db_bind_text_or_null(qIns, 21, c.zPgRanks[0] ? c.zPgRanks : NULL, -1);
+    sqlite3_bind_double(qIns, 22, collective_bus_factor(c.zOp, c.groupSize));
+    sqlite3_bind_text(qIns, 23, c.zFrom, -1, SQLITE_STATIC);
+    db_bind_int_or_null(qIns, 24, c.opRow>0, c.opRow);
+    db_bind_int_or_null(qIns, 25, c.annRow>0, c.annRow);
+    if( sqlite3_step(qIns)!=SQLITE_DONE ) goto db_error;
+    sqlite3_reset(qIns);
+    sqlite3_clear_bindings(qIns);
+  }
+  if( src!=SQLITE_DONE ) goto db_error;
+  /* order of each collective within its rank and process group: the
+  ** cross-rank matching key for the skew analysis */
+  if( exec_run(db, runId,
+      "UPDATE collective SET seq = x.rn FROM (SELECT id, row_number() OVER"
+      " (PARTITION BY rank, coalesce(pg_name, '') ORDER BY ts, id) - 1 AS rn"
+      " FROM collective WHERE run_id=?1) AS x WHERE collective.id = x.id;",
+      pErr) ) goto done;
+  rc = 0;
+  goto done;
+db_error:
+  pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
+done:
+  sqlite3_finalize(qK);
+  sqlite3_finalize(qArgs);
+  sqlite3_finalize(qTs);
+  sqlite3_finalize(qExt);
+  sqlite3_finalize(qIns);
+  {
+    PfError e2 = {0};
+    if( exec_run(db, runId, zCleanup, rc ? &e2 : pErr) ) rc = -1;
+  }
+  return rc;
+}
+
+/* ------------------------------------------------------ overlap sweep */
+
+/* Disjoint intervals in start order, built from intervals given in start
+** order. */
+typedef struct Spans {
+  int64_t *a;               /* pairs: start, end */
+  int n, cap;               /* pairs used / allocated */
+  int64_t total;            /* covered length */
+} Spans;
+
+static void spans_add(Spans *s, int64_t b, int64_t e){
+  if( e<b ) e = b;
+  if( s->n>0 && b<=s->a[2*s->n-1] ){
+    if( e>s->a[2*s->n-1] ){
+      s->total += e - s->a[2*s->n-1];
+      s->a[2*s->n-1] = e;
+    }
+    return;
+  }
+  if( s->n==s->cap ){
+    s->cap = s->cap ? s->cap*2 : 256;
+    s->a = xrealloc(s->a, (size_t)s->cap*2*sizeof(int64_t));
+  }
+  s->a[2*s->n] = b;
+  s->a[2*s->n+1] = e;
+  s->n++;
+  s->total += e - b;
+}
+
+/* Length of the intersection of two disjoint sorted span lists. */
+static int64_t spans_overlap(const Spans *x, const Spans *y){
+  int i = 0, j = 0;
+  int64_t tot = 0;
+  while( i<x->n && j<y->n ){
+    int64_t b = x->a[2*i] > y->a[2*j] ? x->a[2*i] : y->a[2*j];
+    int64_t e = x->a[2*i+1] < y->a[2*j+1] ? x->a[2*i+1] : y->a[2*j+1];
+    if( e>b ) tot += e - b;
+    if( x->a[2*i+1] < y->a[2*j+1] ) i++; else j++;
+  }
+  return tot;
+}
+
+static int flush_overlap(sqlite3_stmt *qIns, int64_t runId, int64_t rank,
+                         int64_t dev, int64_t nComm, Spans *comm,
+                         Spans *comp){
+  int64_t ov = spans_overlap(comm, comp);
+  int rc;
+  sqlite3_bind_int64(qIns, 1, runId);
+  sqlite3_bind_int64(qIns, 2, rank);
+  sqlite3_bind_int64(qIns, 3, dev);
+  sqlite3_bind_int64(qIns, 4, nComm);
+  sqlite3_bind_int64(qIns, 5, comm->total);
+  sqlite3_bind_int64(qIns, 6, comp->total);
+  sqlite3_bind_int64(qIns, 7, ov);
+  sqlite3_bind_int64(qIns, 8, comm->total + comp->total - ov);
+  rc = sqlite3_step(qIns);
+  sqlite3_reset(qIns);
+  comm->n = comp->n = 0;
+  comm->total = comp->total = 0;
+  return rc==SQLITE_DONE ? 0 : -1;
+}
+
+/* One sweep over the run's kernels ordered by (rank, device, ts). */
+static int build_overlap(sqlite3 *db, int64_t runId, PfError *pErr){
+  sqlite3_stmt *q = db_prepare(db,
+    "SELECT rank, coalesce(device, -1), ts, ts+dur,"
+    " name_id IN (SELECT id FROM temp.cm_name)"
+    " FROM kernel WHERE run_id=?1 ORDER BY rank, 2, ts", pErr);
+  sqlite3_stmt *qIns = db_prepare(db,
+    "INSERT INTO comm_overlap(run_id,rank,device,n_comm,comm_ns,comp_ns,"
+    "overlap_ns,wall_ns) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
+  Spans comm, comp;
+  int64_t curRank = 0, curDev = 0, nComm = 0;
+  int have = 0, rc = 0, st;
+  memset(&comm, 0, sizeof(comm));
+  memset(&comp, 0, sizeof(comp));
+  if( q==NULL || qIns==NULL ){ rc = -1; goto done; }
+  sqlite3_bind_int64(q, 1, runId);
+  while( (st = sqlite3_step(q))==SQLITE_ROW ){
+    int64_t rank = sqlite3_column_int64(q, 0);
+    int64_t dev = sqlite3_column_int64(q, 1);
+    int64_t b = sqlite3_column_int64(q, 2), e = sqlite3_column_int64(q, 3);
+    int isComm = sqlite3_column_int(q, 4);
+    if( have && (rank!=curRank || dev!=curDev) ){
+      if( flush_overlap(qIns, runId, curRank, curDev, nComm, &comm, &comp) ){
+        st = SQLITE_ERROR;
+        break;
+      }
+      nComm = 0;
+    }
+    have = 1;
+    curRank = rank;
+    curDev = dev;
+    if( isComm ){ spans_add(&comm, b, e); nComm++; }
+    else spans_add(&comp, b, e);
+  }
+  if( st==SQLITE_DONE && have
+      && flush_overlap(qIns, runId, curRank, curDev, nComm, &comm, &comp) ){
+    st = SQLITE_ERROR;
+  }
+  if( st!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
+    rc = -1;
+  }
+done:
+  free(comm.a);
+  free(comp.a);
+  sqlite3_finalize(q);
+  sqlite3_finalize(qIns);
+  return rc;
+}
+
+/* ------------------------------------------------------ alpha-beta fit */
+
+typedef struct Samples {
+  double *x, *y;
+  int n, cap;
+} Samples;
+
+/* Least squares y = a + b x over the samples, centred (two passes) so
+** that byte counts near 1e10 keep their precision. */
+static int fit_flush(sqlite3_stmt *qIns, int64_t runId, const char *zOp,
+                     int hasGroup, int64_t group, Samples *s){
+  double mx = 0, my = 0, sxx = 0, sxy = 0, syy = 0, mn = 0, mxv = 0;
+  int nSizes = 0, rc;
+  for(int i=0; i<s->n; i++){ mx += s->x[i]; my += s->y[i]; }
+  mx /= s->n;
+  my /= s->n;
+  for(int i=0; i<s->n; i++){
+    double dx = s->x[i]-mx, dy = s->y[i]-my;
+    sxx += dx*dx;
+    sxy += dx*dy;
+    syy += dy*dy;
+    if( i==0 || s->x[i]!=s->x[i-1] ) nSizes++;   /* x sorted */
+    if( i==0 || s->x[i]<mn ) mn = s->x[i];
+    if( i==0 || s->x[i]>mxv ) mxv = s->x[i];
+  }
+  sqlite3_bind_int64(qIns, 1, runId);
+  sqlite3_bind_text(qIns, 2, zOp, -1, SQLITE_TRANSIENT);
+  db_bind_int_or_null(qIns, 3, hasGroup, group);
+  sqlite3_bind_int(qIns, 4, s->n);
+  sqlite3_bind_int(qIns, 5, nSizes);
+  sqlite3_bind_int64(qIns, 6, (int64_t)mn);
+  sqlite3_bind_int64(qIns, 7, (int64_t)mxv);
+  if( nSizes>=2 && sxx>0 ){
+    double b = sxy/sxx, a = my - b*mx;
+    double sse = syy - b*sxy;
+    if( sse<0 ) sse = 0;
+    sqlite3_bind_double(qIns, 8, a);
+    sqlite3_bind_double(qIns, 9, b);
+    if( s->n>2 ){
+      double s2 = sse/(s->n-2);
+      sqlite3_bind_double(qIns, 10, sqrt(s2*(1.0/s->n + mx*mx/sxx)));
+      sqlite3_bind_double(qIns, 11, sqrt(s2/sxx));
+      sqlite3_bind_double(qIns, 12, sqrt(s2));
+    }
+    if( syy>0 ) sqlite3_bind_double(qIns, 13, 1.0 - sse/syy);
+  }
+  rc = sqlite3_step(qIns);
+  sqlite3_reset(qIns);
+  sqlite3_clear_bindings(qIns);
+  s->n = 0;
+  return rc==SQLITE_DONE ? 0 : -1;
+}
+
+static int build_fit(sqlite3 *db, int64_t runId, PfError *pErr){
+  sqlite3_stmt *q = db_prepare(db,
+    "SELECT op, group_size, bytes, dur FROM collective"
+    " WHERE run_id=?1 AND bytes>0 AND dur>0"
+    " ORDER BY op, group_size, bytes", pErr);
+  sqlite3_stmt *qIns = db_prepare(db,
+    "INSERT INTO comm_fit(run_id,op,group_size,n,n_sizes,min_bytes,"
+    "max_bytes,alpha_ns,slope_ns_per_byte,alpha_se_ns,slope_se,rmse_ns,r2)"
+    " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)", pErr);
+  Samples s;
+  char zOp[32] = "";
+  int64_t group = 0;
+  int hasGroup = 0, rc = 0, st;
+  memset(&s, 0, sizeof(s));
+  if( q==NULL || qIns==NULL ){ rc = -1; goto done; }
+  sqlite3_bind_int64(q, 1, runId);
+  while( (st = sqlite3_step(q))==SQLITE_ROW ){
+    const char *z = (const char*)sqlite3_column_text(q, 0);
+    int hg = sqlite3_column_type(q, 1)!=SQLITE_NULL;
+    int64_t g = sqlite3_column_int64(q, 1);
+    if( s.n>0 && (strcmp(z, zOp)!=0 || hg!=hasGroup || g!=group) ){
+      if( fit_flush(qIns, runId, zOp, hasGroup, group, &s) ){
+        st = SQLITE_ERROR;
+        break;
+      }
+    }
+    snprintf(zOp, sizeof(zOp), "%s", z);
+    hasGroup = hg;
+    group = g;
+    if( s.n==s.cap ){
+      s.cap = s.cap ? s.cap*2 : 64;
+      s.x = xrealloc(s.x, (size_t)s.cap*sizeof(double));
+      s.y = xrealloc(s.y, (size_t)s.cap*sizeof(double));
+    }
+    s.x[s.n] = (double)sqlite3_column_int64(q, 2);
+    s.y[s.n] = (double)sqlite3_column_int64(q, 3);
+    s.n++;
+  }
+  if( st==SQLITE_DONE && s.n>0
+      && fit_flush(qIns, runId, zOp, hasGroup, group, &s) ){
+    st = SQLITE_ERROR;
+  }
+  if( st!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
+    rc = -1;
+  }
+done:
+  free(s.x);
+  free(s.y);
+  sqlite3_finalize(q);
+  sqlite3_finalize(qIns);
+  return rc;
+}
+
+int derive_comm_run(sqlite3 *db, int64_t runId, PfError *pErr){
+  if( exec_run(db, runId,
+      "DELETE FROM collective WHERE run_id=?1;"
+      "DELETE FROM comm_overlap WHERE run_id=?1;"
+      "DELETE FROM comm_fit WHERE run_id=?1;", pErr) ) return -1;
+  if( db_int(db, 0, "SELECT count(*) FROM kernel WHERE run_id=%lld",
+             (long long)runId)==0 ){
+    return 0;
+  }
+  if( build_collectives(db, runId, pErr) ) return -1;
+  if( build_overlap(db, runId, pErr) ) return -1;
+  if( build_fit(db, runId, pErr) ) return -1;
+  return exec_run(db, runId, "DROP TABLE IF EXISTS temp.cm_name;", pErr);
+}

@@ -1,0 +1,90 @@
+/*
+** derive_memory.c — per-run derived columns of the memory-snapshot tables
+** and their indexes.
+**
+** Pipeline position: "derive" + "index", run once by ingest.c at the end
+** of an ingest, inside its transaction, after every snapshot of the run is
+** loaded (load_snapshot.c).  Steps:
+**   1. frame.is_user: a Python frame (file name ends in ".py") whose file
+**      name contains no memory_frame_skip pattern;
+**   2. stack.user_frame_id: the innermost user frame of the stack;
+**   3. stack.category: the memory_source_rule with the lowest priority
+**      whose pattern occurs (case-insensitively) in the file or function
+**      name of any frame of the stack, else 'other' (each frame's best
+**      rule is found once, in frame.rule_priority);
+**   4. indexes, created here so the bulk load ran without them.
+** The classification rules are data (006-memory.sql), so these are plain
+** SQL statements over the few thousand distinct frames and stacks of a run;
+** the per-event work was done by the replay sweep at load time.
+*/
+#include "load_kinds.h"
+#include "db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Run zSql with ?1 bound to runId; 0 or -1 (pErr). */
+static int exec_run(sqlite3 *db, const char *zSql, int64_t runId,
+                    PfError *pErr){
+  sqlite3_stmt *p = db_prepare(db, zSql, pErr);
+  int rc;
+  if( p==NULL ) return -1;
+  sqlite3_bind_int64(p, 1, runId);
+  while( (rc = sqlite3_step(p))==SQLITE_ROW ){}
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive memory: %s",
+                 sqlite3_errmsg(db));
+  }
+  sqlite3_finalize(p);
+  return rc==SQLITE_DONE ? 0 : -1;
+}
+
+int derive_memory_run(sqlite3 *db, int64_t runId, PfError *pErr){
+  static const char *const azStep[] = {
+    "UPDATE frame SET is_user = (filename LIKE '%.py' AND NOT EXISTS"
+    " (SELECT 1 FROM memory_frame_skip k"
+    "  WHERE instr(frame.filename, k.pattern) > 0)),"
+    " rule_priority = (SELECT min(r.priority) FROM memory_source_rule r"
+    "  WHERE instr(lower(frame.filename), lower(r.pattern)) > 0"
+    "   OR instr(lower(frame.name), lower(r.pattern)) > 0)"
+    " WHERE run_id = ?1 AND is_user IS NULL",
+
+    "UPDATE stack SET user_frame_id ="
+    " (SELECT sf.frame_id FROM stack_frame sf JOIN frame f"
+    "  ON f.id = sf.frame_id"
+    "  WHERE sf.stack_id = stack.id AND f.is_user ORDER BY sf.pos LIMIT 1),"
+    " category = coalesce((SELECT r.category FROM memory_source_rule r"
+    "  WHERE r.priority = (SELECT min(f.rule_priority) FROM stack_frame sf"
+    "   JOIN frame f ON f.id = sf.frame_id WHERE sf.stack_id = stack.id)"
+    "  ORDER BY r.pattern LIMIT 1), 'other')"
+    " WHERE run_id = ?1 AND category IS NULL",
+  };
+  if( db_int(db, 0, "SELECT count(*) FROM snapshot WHERE run_id=%lld",
+             (long long)runId)==0 ){
+    return 0;
+  }
+  for(size_t i=0; i<sizeof(azStep)/sizeof(azStep[0]); i++){
+    double t0 = util_now_ms();
+    if( exec_run(db, azStep[i], runId, pErr) ) return -1;
+    if( getenv("PROFAN_TIMING") ){
+      fprintf(stderr, "profan: derive memory %zu %8.1f ms\n", i+1,
+              util_now_ms()-t0);
+    }
+  }
+  return db_exec(db,
+    "CREATE INDEX IF NOT EXISTS snapshot_run ON snapshot(run_id);"
+    "CREATE INDEX IF NOT EXISTS segment_snapshot ON segment(snapshot_id);"
+    "CREATE INDEX IF NOT EXISTS segment_run ON segment(run_id);"
+    "CREATE INDEX IF NOT EXISTS block_snapshot"
+    " ON block(snapshot_id, segment_id, idx);"
+    "CREATE INDEX IF NOT EXISTS block_run ON block(run_id);"
+    "CREATE UNIQUE INDEX IF NOT EXISTS alloc_event_idx"
+    " ON alloc_event(snapshot_id, idx);"
+    "CREATE INDEX IF NOT EXISTS alloc_event_run ON alloc_event(run_id);"
+    "CREATE INDEX IF NOT EXISTS alloc_event_size"
+    " ON alloc_event(snapshot_id, action, size);"
+    "CREATE INDEX IF NOT EXISTS memory_annotation_snapshot"
+    " ON memory_annotation(snapshot_id, time_us);"
+    "CREATE INDEX IF NOT EXISTS stack_frame_run ON stack_frame(run_id);",
+    pErr) ? -1 : 0;
+}

@@ -1,0 +1,209 @@
+"""test_trace_queries.py — values of the trace named queries.
+
+The focus of this file is the numbers printed by operators, launch-overhead,
+memcpy, tflops, fill-by-size and checkpoint-recompute, checked against
+independent Python computations over the fixture JSON (its own nesting
+sweep, its own FLOP formula) and against a small hand-written trace whose
+answers are known exactly.
+"""
+import json
+import os
+import re
+
+import common
+import trace_reference as ref
+from common import ProfanTest, shared
+
+
+def nesting_self_times(evs):
+    """{op name: (calls, total_ns, self_ns)} with an independent stack sweep
+    (per thread, ordered by start then longest first)."""
+    ops = [e for e in evs if ref.kind_of(e) == "cpu_op"]
+    by_tid = {}
+    for e in ops:
+        by_tid.setdefault(e["tid"], []).append(e)
+    res = {}
+    for tid, lst in by_tid.items():
+        lst.sort(key=lambda e: (ref.us_to_ns(e["ts"]), -ref.us_to_ns(e.get("dur", 0))))
+        stack = []   # [end, name, dur, child]
+
+        def close(fr):
+            c, t, s = res.get(fr[1], (0, 0, 0))
+            res[fr[1]] = (c + 1, t + fr[2], s + max(0, fr[2] - fr[3]))
+        for e in lst:
+            s = ref.us_to_ns(e["ts"])
+            d = max(0, ref.us_to_ns(e.get("dur", 0)))
+            while stack and (stack[-1][0] <= s or stack[-1][0] < s + d):
+                close(stack.pop())
+            if stack:
+                stack[-1][3] += d
+            stack.append([s + d, e["name"], d, 0])
+        while stack:
+            close(stack.pop())
+    return res
+
+
+class OperatorQueries(ProfanTest):
+
+    def test_operators_calls_total_self(self):
+        path = shared("traces", "hta-alexnet-a100.json.gz")
+        want = nesting_self_times(common.events(path))
+        self.ingest_ok(path)
+        rows = self.query("operators", "--limit", "1000")
+        self.assertEqual(len(rows), len(want))
+        for r in rows:
+            c, t, s = want[r["name"]]
+            self.assertEqual(int(r["calls"]), c, r["name"])
+            self.assertAlmostEqual(float(r["total_ms"]), t / 1e6, delta=0.0006)
+            self.assertAlmostEqual(float(r["self_ms"]), s / 1e6, delta=0.0006, msg=r["name"])
+
+    def test_launch_overhead_counts(self):
+        path = shared("traces", "param-linear-2080ti.json.gz")
+        evs = common.events(path)
+        want = {}
+        for e in evs:
+            if ref.kind_of(e) == "runtime":
+                c, t = want.get(e["name"], (0, 0))
+                want[e["name"]] = (c + 1, t + max(0, ref.us_to_ns(e.get("dur", 0))))
+        self.ingest_ok(path)
+        rows = self.query("launch-overhead", "--limit", "100")
+        self.assertEqual({r["name"] for r in rows}, set(want))
+        for r in rows:
+            self.assertEqual(int(r["calls"]), want[r["name"]][0])
+            self.assertAlmostEqual(float(r["total_ms"]), want[r["name"]][1] / 1e6, delta=0.0006)
+        launch = [r for r in rows if r["name"] == "cudaLaunchKernel"][0]
+        kernels = sum(1 for e in evs if ref.kind_of(e) == "kernel")
+        self.assertGreater(int(launch["launches"]), kernels * 0.9)
+
+    def test_memcpy_by_direction(self):
+        path = shared("traces", "hta-diff-test-v100-rank1.json.gz")
+        want = {}
+        for e in common.events(path):
+            k = ref.kind_of(e)
+            if k in ("memcpy", "memset"):
+                m = re.match(r"Memcpy (\w+) \((\w+) -> (\w+)\)", e["name"])
+                key = (k, m.group(1) if m else "")
+                c, b, t = want.get(key, (0, 0, 0))
+                want[key] = (c + 1, b + e["args"].get("bytes", 0),
+                             t + max(0, ref.us_to_ns(e.get("dur", 0))))
+        self.ingest_ok(path)
+        got = {}
+        for r in self.query("memcpy"):
+            key = (r["kind"], r["direction"])
+            c, b, t = got.get(key, (0, 0, 0))
+            got[key] = (c + int(r["count"]), b + int(r["bytes"] or 0),
+                        t + round(float(r["total_ms"]) * 1e6))
+        self.assertEqual(set(got), set(want))
+        for key in want:
+            self.assertEqual(got[key][0], want[key][0], key)
+            self.assertEqual(got[key][1], want[key][1], key)
+            self.assertAlmostEqual(got[key][2], want[key][2], delta=2000)
+
+    def test_tflops_from_shapes(self):
+        path = shared("traces", "hta-diff-control-a100-rank3.json.gz")
+        flops = {}
+        for e in common.events(path):
+            if ref.kind_of(e) != "cpu_op":
+                continue
+            dims = (e.get("args") or {}).get("Input Dims")
+            n = e["name"]
+            f = None
+            try:
+                if n == "aten::mm":
+                    (m, k), (k2, nn) = dims[0], dims[1]
+                    f = 2 * m * k * nn if k == k2 else None
+                elif n == "aten::addmm":
+                    (m, k), (k2, nn) = dims[1], dims[2]
+                    f = 2 * m * k * nn if k == k2 else None
+                elif n == "aten::bmm":
+                    (b, m, k), (b2, k2, nn) = dims[0], dims[1]
+                    f = 2 * b * m * k * nn if k == k2 and b == b2 else None
+            except (TypeError, ValueError, IndexError):
+                f = None
+            if f is not None:
+                flops[n] = flops.get(n, 0) + f
+        self.assertTrue(flops, "fixture has matrix multiplies")
+        self.ingest_ok(path)
+        rows = {r["name"]: r for r in self.query("tflops")}
+        for n, f in flops.items():
+            self.assertAlmostEqual(float(rows[n]["tflop"]), f / 1e12, delta=1e-6)
+            self.assertEqual(rows[n]["flops_source"], "estimate")
+
+
+def tiny_trace():
+    """A hand-written trace with known answers: a checkpoint region that
+    launches two kernels, a fill kernel on a [1024, 1024] tensor."""
+    def X(cat, name, ts, dur, **args):
+        return {"ph": "X", "cat": cat, "name": name, "pid": 1 if cat in (
+            "cpu_op", "cuda_runtime", "user_annotation") else 0,
+            "tid": 1 if cat in ("cpu_op", "cuda_runtime", "user_annotation") else 7,
+            "ts": ts, "dur": dur, "args": args}
+    ev = [
+        X("user_annotation", "ProfilerStep#1", 1000, 1000),
+        X("cpu_op", "aten::zero_", 1010, 20, **{"Input Dims": [[1024, 1024]]}),
+        X("cuda_runtime", "cudaLaunchKernel", 1015, 3, correlation=1),
+        X("kernel", "void at::native::FillFunctor<float>", 1030, 40, correlation=1),
+        X("cpu_op", "CheckpointFunctionBackward", 1100, 300),
+        X("cpu_op", "aten::mm", 1110, 50, **{"Input Dims": [[64, 128], [128, 32]]}),
+        X("cuda_runtime", "cudaLaunchKernel", 1120, 3, correlation=2),
+        X("kernel", "gemm_kernel", 1130, 100, correlation=2),
+        X("cpu_op", "aten::relu", 1200, 20),
+        X("cuda_runtime", "cudaLaunchKernel", 1205, 3, correlation=3),
+        X("kernel", "relu_kernel", 1240, 10, correlation=3),
+        X("cpu_op", "aten::add", 1500, 20),
+        X("cuda_runtime", "cudaLaunchKernel", 1505, 3, correlation=4),
+        X("kernel", "add_kernel", 1510, 10, correlation=4),
+    ]
+    return {"traceEvents": ev, "distributedInfo": {"rank": 0}}
+
+
+class HandWritten(ProfanTest):
+
+    def setUp(self):
+        super().setUp()
+        p = os.path.join(self.tmp.name, "tiny.json")
+        with open(p, "w") as f:
+            json.dump(tiny_trace(), f)
+        self.ingest_ok(p)
+
+    def test_checkpoint_recompute(self):
+        r = self.query("checkpoint-recompute")[0]
+        self.assertEqual(r["recompute_ops"], "1")
+        self.assertEqual(float(r["cpu_ms"]), 0.3)
+        self.assertEqual(r["kernels"], "2")
+        self.assertEqual(float(r["gpu_ms"]), 0.11)
+        self.assertAlmostEqual(float(r["pct_of_gpu"]), 100 * 110 / 160, places=2)
+
+    def test_fill_by_size(self):
+        r = self.query("fill-by-size")[0]
+        self.assertEqual((r["op"], r["shape"], r["kernels"]), ("aten::zero_", "[1024,1024]", "1"))
+        self.assertEqual(float(r["total_ms"]), 0.04)
+        self.assertEqual(float(r["pct_of_gpu"]), 25.0)
+
+    def test_tflops_exact(self):
+        r = self.query("tflops")[0]
+        self.assertEqual(r["name"], "aten::mm")
+        self.assertEqual(float(r["tflop"]), round(2 * 64 * 128 * 32 / 1e12, 6))
+        # 524288 FLOPs in a 100 µs kernel
+        self.assertAlmostEqual(float(r["tflops"]), 2 * 64 * 128 * 32 / 100e-6 / 1e12, places=3)
+
+    def test_step_breakdown_exact(self):
+        r = self.query("step-breakdown")[0]
+        self.assertEqual(r["step"], "1")
+        self.assertEqual(float(r["wall_ms"]), 1.0)
+        # kernels: [1030,1070) [1130,1230) [1240,1250) [1510,1520) = 160 us
+        self.assertEqual(float(r["kernel_ms"]), 0.16)
+        # runtime calls with no kernel running: 1015-1018, 1120-1123, 1505-1508
+        # (1205-1208 runs under gemm_kernel [1130, 1230))
+        self.assertEqual(float(r["runtime_ms"]), 0.009)
+        # top-level CPU ops minus the above: zero_ 20-3-0, ckpt 300-3-3-100-10...
+        total = sum(float(r[k]) for k in ("kernel_ms", "memcpy_ms", "memset_ms",
+                                          "comm_ms", "runtime_ms", "cpu_ms", "idle_ms"))
+        self.assertAlmostEqual(total, 1.0, places=6)
+
+    def test_operators_gpu_time(self):
+        rows = {r["name"]: r for r in self.query("operators")}
+        self.assertEqual(float(rows["aten::mm"]["gpu_ms"]), 0.1)
+        self.assertEqual(rows["aten::mm"]["kernels"], "1")
+        self.assertEqual(float(rows["CheckpointFunctionBackward"]["self_ms"]), 0.23)
+        self.assertEqual(rows["aten::zero_"]["top_shapes"], "[[1024,1024]] x1")
