@@ -77,7 +77,7 @@ typedef struct Step { int64_t step, ts, end; } Step;
 /* A GPU record waiting for its runtime call. */
 typedef struct Pend {
   TraceEvent ev;
-  char *zName, *zCat;         /* owned */
+  Buf name, cat;              /* owned copies, memory reused per slot */
   CollArgs coll;              /* valid when hasColl */
   int hasColl;
   int next;                   /* hash chain, -1 ends */
@@ -140,8 +140,8 @@ void linker_free(Linker *p){
   free(p->aStep);
   if( p->aPend ){
     for(int i=0; i<PEND_MAX; i++){
-      free(p->aPend[i].zName);
-      free(p->aPend[i].zCat);
+      buf_free(&p->aPend[i].name);
+      buf_free(&p->aPend[i].cat);
     }
   }
   free(p->aPend);
@@ -419,8 +419,8 @@ static unsigned corr_hash(int64_t c){
 static int pend_emit(Linker *p, int i, const CacheEnt *pLink){
   Pend *q = &p->aPend[i];
   int rc;
-  q->ev.zName = q->zName;
-  q->ev.zCat = q->zCat;
+  q->ev.zName = buf_str(&q->name);
+  q->ev.zCat = buf_str(&q->cat);
   q->ev.pColl = q->hasColl ? &q->coll : NULL;
   if( pLink ){
     q->ev.runtimeId = pLink->runtimeId;
@@ -478,11 +478,9 @@ static int gpu_record(Linker *p, const TraceEvent *e){
   if( pend_make_room(p) ) return 1;
   i = (p->pendHead + p->nPend) % PEND_MAX;
   q = &p->aPend[i];
-  free(q->zName);
-  free(q->zCat);
   q->ev = ev;
-  q->zName = xstrdup(e->zName);
-  q->zCat = xstrdup(e->zCat);
+  copy_str(&q->name, e->zName);
+  copy_str(&q->cat, e->zCat);
   q->hasColl = e->pColl!=NULL;
   if( q->hasColl ) q->coll = *e->pColl;
   q->ev.zInputDims = q->ev.zInputTypes = q->ev.zConcreteInputs = "";

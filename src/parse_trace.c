@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <yajl/yajl_parse.h>
 
 #define MAX_DEPTH 256          /* deeper nesting is refused */
@@ -95,15 +96,57 @@ static const KeyName aArgKey[] = {
   {0, 0, 0}
 };
 
-/* Look z[0..n) up in a key table; returns its id or dflt. */
-static int key_lookup(const KeyName *a, const unsigned char *z, size_t n,
+/*
+** Key lookup.  Every key of every event goes through here, so each table
+** gets a small open-addressing index (built once, before any parse) on
+** (length, first byte, last byte).
+*/
+#define KEY_SLOTS 256
+typedef struct KeyIndex {
+  const KeyName *a;
+  short aSlot[KEY_SLOTS];   /* index into a, -1 = empty */
+} KeyIndex;
+
+static unsigned key_hash(const unsigned char *z, size_t n){
+  return (unsigned)(n*31u + z[0]*7u + z[n-1]) & (KEY_SLOTS-1);
+}
+
+static void key_index_build(KeyIndex *x, const KeyName *a){
+  x->a = a;
+  for(int i=0; i<KEY_SLOTS; i++) x->aSlot[i] = -1;
+  for(int i=0; a[i].z; i++){
+    unsigned h = key_hash((const unsigned char*)a[i].z, a[i].n);
+    while( x->aSlot[h]>=0 ) h = (h+1) & (KEY_SLOTS-1);
+    x->aSlot[h] = (short)i;
+  }
+}
+
+/* Look z[0..n) up; returns its id or dflt. */
+static int key_lookup(const KeyIndex *x, const unsigned char *z, size_t n,
                       int dflt){
-  for(; a->z; a++){
-    if( a->n==n && a->z[0]==(char)z[0] && memcmp(a->z, z, n)==0 ){
-      return a->id;
-    }
+  unsigned h;
+  if( n==0 || n>255 ) return dflt;
+  h = key_hash(z, n);
+  while( x->aSlot[h]>=0 ){
+    const KeyName *k = &x->a[x->aSlot[h]];
+    if( k->n==n && memcmp(k->z, z, n)==0 ) return k->id;
+    h = (h+1) & (KEY_SLOTS-1);
   }
   return dflt;
+}
+
+static KeyIndex xTopKey, xEventKey, xArgKey, xDevKey;
+static pthread_once_t keyOnce = PTHREAD_ONCE_INIT;
+static const KeyName aDevKey[] = {
+  {"id", 1, 2}, {"name", 2, 4}, {"totalGlobalMem", 3, 14},
+  {"computeMajor", 4, 12}, {"computeMinor", 5, 12}, {"numSms", 6, 6},
+  {0, 0, 0}};
+
+static void key_indexes_build(void){
+  key_index_build(&xTopKey, aTopKey);
+  key_index_build(&xEventKey, aEventKey);
+  key_index_build(&xArgKey, aArgKey);
+  key_index_build(&xDevKey, aDevKey);
 }
 
 typedef struct Parser {
@@ -667,7 +710,7 @@ static int cb_map_key(void *ctx, const unsigned char *z, size_t n){
   if( n==0 ){ p->aKey[p->depth] = 0; return 1; }
   switch( role ){
     case R_TOP: {
-      int k = key_lookup(aTopKey, z, n, K_OTHER);
+      int k = key_lookup(&xTopKey, z, n, K_OTHER);
       if( k==K_TRACE_EVENTS && p->sawEvents ){
         return fail(p, "second \"traceEvents\" key");
       }
@@ -675,20 +718,17 @@ static int cb_map_key(void *ctx, const unsigned char *z, size_t n){
       break;
     }
     case R_EVENT:
-      p->aKey[p->depth] = key_lookup(aEventKey, z, n, E_OTHER);
+      p->aKey[p->depth] = key_lookup(&xEventKey, z, n, E_OTHER);
       break;
     case R_ARGS:
-      p->aKey[p->depth] = key_lookup(aArgKey, z, n, A_OTHER);
+      p->aKey[p->depth] = key_lookup(&xArgKey, z, n, A_OTHER);
       break;
     case R_DISTINFO:
       p->aKey[p->depth] = (n==4 && memcmp(z, "rank", 4)==0) ? 1
                         : (n==10 && memcmp(z, "world_size", 10)==0) ? 2 : 0;
       break;
     case R_DEVICE: {
-      static const KeyName aDev[] = {
-        {"id", 1, 2}, {"name", 2, 4}, {"totalGlobalMem", 3, 14}, {"computeMajor", 4, 12},
-        {"computeMinor", 5, 12}, {"numSms", 6, 6}, {0, 0, 0}};
-      p->aKey[p->depth] = key_lookup(aDev, z, n, 0);
+      p->aKey[p->depth] = key_lookup(&xDevKey, z, n, 0);
       break;
     }
     default:
@@ -739,6 +779,7 @@ int trace_parse(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,
   int rc = 0;
   int sawAny = 0;
 
+  pthread_once(&keyOnce, key_indexes_build);
   memset(&p, 0, sizeof(p));
   memset(pInfo, 0, sizeof(*pInfo));
   pInfo->worldSize = -1;
