@@ -24,10 +24,10 @@ tot AS (
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
 )
 SELECT coalesce(os.text, '(no launching op)') AS op,
-  CASE WHEN o.input_dims IS NULL THEN NULL
-       WHEN instr(o.input_dims, '],') > 0
-         THEN substr(o.input_dims, 2, instr(o.input_dims, '],') - 1)
-       ELSE substr(o.input_dims, 2, length(o.input_dims) - 2) END AS shape,
+  CASE WHEN d.text IS NULL THEN NULL
+       WHEN instr(d.text, '],') > 0
+         THEN substr(d.text, 2, instr(d.text, '],') - 1)
+       ELSE substr(d.text, 2, length(d.text) - 2) END AS shape,
   count(*) AS kernels,
   round(sum(f.dur) / 1e6, 3) AS total_ms,
   round(avg(f.dur) / 1e3, 3) AS avg_us,
@@ -35,6 +35,7 @@ SELECT coalesce(os.text, '(no launching op)') AS op,
 FROM f
 LEFT JOIN cpu_op o ON o.id = f.op_id
 LEFT JOIN string os ON os.id = o.name_id
+LEFT JOIN string d ON d.id = o.input_dims_id
 GROUP BY op, shape
 ORDER BY sum(f.dur) DESC
 LIMIT :limit;

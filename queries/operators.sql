@@ -38,10 +38,11 @@ ranked AS (
   LIMIT :limit
 ),
 shapes AS (
-  SELECT name_id, input_dims AS d, count(*) AS n FROM cpu_op
-  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
-    AND input_dims IS NOT NULL AND name_id IN (SELECT name_id FROM ranked)
-  GROUP BY name_id, input_dims
+  SELECT c.name_id, d.text AS d, count(*) AS n
+  FROM cpu_op c JOIN string d ON d.id = c.input_dims_id
+  WHERE c.run_id = :run AND (:rank IS NULL OR c.rank = :rank)
+    AND c.name_id IN (SELECT name_id FROM ranked)
+  GROUP BY c.name_id, c.input_dims_id
 ),
 top3 AS (
   SELECT name_id, group_concat(d || ' x' || n, '; ') AS top_shapes

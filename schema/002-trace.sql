@@ -65,9 +65,9 @@ CREATE TABLE cpu_op(
   external_id INTEGER,
   sequence INTEGER,                -- autograd sequence number
   fwd_tid INTEGER,                 -- Fwd thread id
-  input_dims TEXT,                 -- JSON text, e.g. [[8,256],[256]]
-  input_types TEXT,                -- JSON text
-  concrete_inputs TEXT,            -- JSON text
+  input_dims_id INTEGER,           -- string.id of the JSON text, e.g. [[8,256],[256]]
+  input_types_id INTEGER,          -- string.id of the JSON text
+  concrete_inputs_id INTEGER,      -- string.id of the JSON text
   flops REAL,                      -- from args.flops, else estimated
   flops_source TEXT,               -- 'arg' or 'estimate'
   parent_id INTEGER,               -- enclosing cpu_op on the thread (derived)

@@ -62,6 +62,11 @@ JOIN string s ON s.id = k.name_id
 LEFT JOIN cpu_op o ON o.id = k.op_id
 LEFT JOIN string os ON os.id = o.name_id;
 
--- CPU ops with names.
+-- CPU ops with their name and input shapes/types as text.
 CREATE VIEW cpu_op_named AS
-SELECT o.*, s.text AS name FROM cpu_op o JOIN string s ON s.id = o.name_id;
+SELECT o.*, s.text AS name, d.text AS input_dims, t.text AS input_types,
+  c.text AS concrete_inputs
+FROM cpu_op o JOIN string s ON s.id = o.name_id
+LEFT JOIN string d ON d.id = o.input_dims_id
+LEFT JOIN string t ON t.id = o.input_types_id
+LEFT JOIN string c ON c.id = o.concrete_inputs_id;

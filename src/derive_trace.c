@@ -56,6 +56,10 @@ int derive_trace_indexes(sqlite3 *db, PfError *pErr){
     "CREATE INDEX IF NOT EXISTS kernel_run ON kernel(run_id, rank, ts);"
     "CREATE INDEX IF NOT EXISTS gpu_mem_op_run ON gpu_mem_op(run_id, rank, ts);"
     "CREATE INDEX IF NOT EXISTS cpu_op_run ON cpu_op(run_id, rank);"
+    "CREATE INDEX IF NOT EXISTS cpu_op_top ON cpu_op(run_id, rank, ts)"
+    " WHERE depth=0;"
+    "CREATE INDEX IF NOT EXISTS runtime_call_run"
+    " ON runtime_call(run_id, rank, ts);"
     "CREATE INDEX IF NOT EXISTS annotation_run ON annotation(run_id, rank, ts);"
     "CREATE INDEX IF NOT EXISTS gpu_sync_run ON gpu_sync(run_id);"
     "CREATE INDEX IF NOT EXISTS memory_event_run"
@@ -742,10 +746,7 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
   /* communication kernels: coarse category 'comm' (follows user rules) */
   if( db_exec(db,
       "DROP TABLE IF EXISTS temp.comm_name;"
-      "CREATE TEMP TABLE comm_name(name_id INTEGER PRIMARY KEY);"
-      "CREATE INDEX IF NOT EXISTS runtime_call_run ON runtime_call(run_id, rank, ts);"
-      "CREATE INDEX IF NOT EXISTS cpu_op_top ON cpu_op(run_id, rank, ts)"
-      " WHERE depth=0;", pErr) ){
+      "CREATE TEMP TABLE comm_name(name_id INTEGER PRIMARY KEY);", pErr) ){
     return -1;
   }
   if( exec_run(db,

@@ -14,7 +14,9 @@
 #include <stdint.h>
 #include "util.h"
 
-/* Create the trace indexes when missing.  Returns 0 or -1 (pErr). */
+/* Create the trace indexes when missing, after the bulk load (building
+** them then is cheaper than keeping them up to date while loading:
+** bench/README.md has the numbers).  Returns 0 or -1 (pErr). */
 int derive_trace_indexes(sqlite3 *db, PfError *pErr);
 
 /* Work the in-stream linker (link_trace.c) could not do for some file and

@@ -427,6 +427,7 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
   memset(&wc, 0, sizeof(wc));
   wc.pLoad = pLoad;
   wc.pErr = &err;
+
   if( nTh<1 ) nTh = 1;
   if( nTh>16 ) nTh = 16;
   if( nTh>nJob ) nTh = nJob;

@@ -28,7 +28,8 @@ static const char *azInsert[S_N] = {
   "runtime_id,op_id,step)"
   " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
   "INSERT INTO cpu_op(run_id,rank,file_id,pid,tid,ts,dur,name_id,"
-  "external_id,sequence,fwd_tid,input_dims,input_types,concrete_inputs,"
+  "external_id,sequence,fwd_tid,input_dims_id,input_types_id,"
+  "concrete_inputs_id,"
   "flops,flops_source,id,parent_id,depth,self_dur,step)"
   " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
   "?19,?20,?21)",
@@ -94,6 +95,21 @@ static void gpu_place(const TraceEvent *e, int64_t *pDev, int *pHasDev,
   *pDev = HAS(TF_PID) ? e->pid : e->device;
   *pHasStream = HAS(TF_STREAM) || HAS(TF_TID);
   *pStream = HAS(TF_STREAM) ? e->stream : e->tid;
+}
+
+/* Bind the string id of text z (interned), or NULL for "".  Returns 0 or
+** -1 with pErr set. */
+static int bind_interned(TraceLoader *p, sqlite3_stmt *s, int i,
+                         const char *z, PfError *pErr){
+  int64_t id;
+  if( z==NULL || z[0]==0 ){
+    sqlite3_bind_null(s, i);
+    return 0;
+  }
+  id = intern_id(p->pIntern, z, strlen(z), pErr);
+  if( id<0 ) return -1;
+  sqlite3_bind_int64(s, i, id);
+  return 0;
 }
 
 /* Bind runtime_id, op_id, step of a GPU row at columns i, i+1, i+2. */
@@ -206,9 +222,9 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
       db_bind_int_or_null(s, 9, HAS(TF_EXTERNAL_ID), e->external_id);
       db_bind_int_or_null(s, 10, HAS(TF_SEQUENCE), e->sequence);
       db_bind_int_or_null(s, 11, HAS(TF_FWD_TID), e->fwd_tid);
-      bind_text_or_null(s, 12, e->zInputDims);
-      bind_text_or_null(s, 13, e->zInputTypes);
-      bind_text_or_null(s, 14, e->zConcreteInputs);
+      if( bind_interned(p, s, 12, e->zInputDims, pErr)
+          || bind_interned(p, s, 13, e->zInputTypes, pErr)
+          || bind_interned(p, s, 14, e->zConcreteInputs, pErr) ) return -1;
       if( HAS(TF_FLOPS) ){ fl = e->flops; zSrc = "arg"; }
       else{
         fl = trace_estimate_flops(e->zName, e->zInputDims);
