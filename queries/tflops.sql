@@ -11,19 +11,27 @@
 -- column: tflop          total FLOPs, 1e12
 -- column: gpu_ms         GPU time of the kernels they launched, ms
 -- column: tflops         achieved TFLOP/s
-WITH o AS (
-  SELECT id, name_id, flops, flops_source FROM cpu_op
-  WHERE run_id = :run AND flops IS NOT NULL AND (:rank IS NULL OR rank = :rank)
-),
-k AS (
+WITH kg AS (
+  -- kernel time per launching op: one pass over the run's kernels
   SELECT op_id, sum(dur) AS ns FROM kernel
-  WHERE run_id = :run AND op_id IN (SELECT id FROM o) GROUP BY op_id
+  WHERE run_id = :run AND op_id IS NOT NULL GROUP BY op_id
+),
+withk AS (
+  SELECT o.name_id, o.flops_source, sum(o.flops) AS fl, sum(kg.ns) AS ns
+  FROM kg JOIN cpu_op o ON o.id = kg.op_id
+  WHERE o.flops IS NOT NULL AND (:rank IS NULL OR o.rank = :rank)
+  GROUP BY o.name_id, o.flops_source
+),
+allo AS (
+  SELECT name_id, flops_source, count(*) AS calls, sum(flops) AS fl
+  FROM cpu_op
+  WHERE run_id = :run AND flops IS NOT NULL AND (:rank IS NULL OR rank = :rank)
+  GROUP BY name_id, flops_source
 )
-SELECT s.text AS name, o.flops_source, count(*) AS calls,
-  round(sum(o.flops) / 1e12, 6) AS tflop,
-  round(sum(coalesce(k.ns, 0)) / 1e6, 3) AS gpu_ms,
-  round(sum(CASE WHEN k.ns > 0 THEN o.flops END) / 1e3
-        / nullif(sum(coalesce(k.ns, 0)), 0), 3) AS tflops
-FROM o JOIN string s ON s.id = o.name_id LEFT JOIN k ON k.op_id = o.id
-GROUP BY o.name_id, o.flops_source
-ORDER BY sum(o.flops) DESC;
+SELECT s.text AS name, a.flops_source, a.calls,
+  round(a.fl / 1e12, 6) AS tflop,
+  round(coalesce(w.ns, 0) / 1e6, 3) AS gpu_ms,
+  round(w.fl / 1e3 / nullif(w.ns, 0), 3) AS tflops
+FROM allo a JOIN string s ON s.id = a.name_id
+LEFT JOIN withk w ON w.name_id = a.name_id AND w.flops_source = a.flops_source
+ORDER BY a.fl DESC;
