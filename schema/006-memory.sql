@@ -113,8 +113,9 @@ CREATE TABLE alloc_event(
   active_after INTEGER NOT NULL,   -- replay: allocated + pending frees
   reserved_after INTEGER NOT NULL, -- replay: bytes in segments
   alloc_idx INTEGER,               -- free_*: idx of the matching alloc
-  free_idx INTEGER                 -- alloc: idx of its free_requested
-);                                 -- index (snapshot_id, idx): derive_memory.c
+  free_idx INTEGER,                -- alloc: idx of its free_requested
+  PRIMARY KEY(snapshot_id, idx)    -- rows arrive in key order: appends
+) WITHOUT ROWID;
 
 -- external_annotations (record_function ranges seen by the allocator).
 CREATE TABLE memory_annotation(

@@ -78,11 +78,8 @@ int derive_memory_run(sqlite3 *db, int64_t runId, PfError *pErr){
     "CREATE INDEX IF NOT EXISTS block_snapshot"
     " ON block(snapshot_id, segment_id, idx);"
     "CREATE INDEX IF NOT EXISTS block_run ON block(run_id);"
-    "CREATE UNIQUE INDEX IF NOT EXISTS alloc_event_idx"
-    " ON alloc_event(snapshot_id, idx);"
-    "CREATE INDEX IF NOT EXISTS alloc_event_run ON alloc_event(run_id);"
-    "CREATE INDEX IF NOT EXISTS alloc_event_size"
-    " ON alloc_event(snapshot_id, action, size);"
+    /* alloc_event needs none: its key is (snapshot_id, idx), and indexes
+    ** on it cost more than the rest of a snapshot ingest (bench/README.md) */
     "CREATE INDEX IF NOT EXISTS memory_annotation_snapshot"
     " ON memory_annotation(snapshot_id, time_us);"
     "CREATE INDEX IF NOT EXISTS stack_frame_run ON stack_frame(run_id);",

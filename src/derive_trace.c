@@ -55,9 +55,8 @@ int derive_trace_indexes(sqlite3 *db, PfError *pErr){
   return db_exec(db,
     "CREATE INDEX IF NOT EXISTS kernel_run ON kernel(run_id, rank, ts);"
     "CREATE INDEX IF NOT EXISTS gpu_mem_op_run ON gpu_mem_op(run_id, rank, ts);"
-    "CREATE INDEX IF NOT EXISTS cpu_op_run ON cpu_op(run_id, rank);"
-    "CREATE INDEX IF NOT EXISTS cpu_op_top ON cpu_op(run_id, rank, ts)"
-    " WHERE depth=0;"
+    /* (depth, ts) let the wall-time sweep read top-level ops in order */
+    "CREATE INDEX IF NOT EXISTS cpu_op_run ON cpu_op(run_id, rank, depth, ts);"
     "CREATE INDEX IF NOT EXISTS runtime_call_run"
     " ON runtime_call(run_id, rank, ts);"
     "CREATE INDEX IF NOT EXISTS annotation_run ON annotation(run_id, rank, ts);"

@@ -616,6 +616,7 @@ static int load_other_file(sqlite3 *db, int64_t runId, FoundFile *f,
   if( rc ) buf_printf(pMsg, "database: %s", sqlite3_errmsg(db));
   sqlite3_finalize(p);
   pRes->nEvents += st.nRecords;
+  pRes->nRows += st.nRecords;
   pRes->nWarnings += st.nWarnings;
   pRes->nBytes += bytes;
   return rc;
