@@ -10,9 +10,13 @@ are shared and noisy, so only ratios within one run are compared).
 usage: python3 bench/bench.py [--profan build/profan] [--scales 1,10,30]
                               [--fixture NAME] [--work DIR] [--repeat N]
 
-Baselines: `python3 -c 'import json; json.load(open(F))'` for traces (what
-every Python analyser does first).  Inputs are cached in --work (default
-bench/out/), which git ignores.
+Baselines, run on the same file in the same run:
+  traces     python3 -c 'import json; json.load(open(F))' (what every Python
+             analyser does first)
+  snapshots  python3 -c 'import pickle; pickle.load(open(F, "rb"))' (the C
+             unpickler alone), on a snapshot built by make_snapshot.py
+  NCCL logs  wc -l (reading the file once)
+Inputs are cached in --work (default bench/out/), which git ignores.
 """
 import argparse
 import os
@@ -78,6 +82,8 @@ def main():
     ap.add_argument("--fixture", default="hta-diff-control-a100-rank3.json.gz")
     ap.add_argument("--work", default=os.path.join(HERE, "out"))
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--snapshot-scale", type=int, default=30)
+    ap.add_argument("--nccl-copies", type=int, default=150)
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
     rows = []
@@ -112,7 +118,47 @@ def main():
             if p.returncode == 0 and dt > worst[0]:
                 worst = (dt, name)
         rows.append(("slowest query x%d: %s" % (scale, worst[1]), None, worst[0], None, None, None))
-    print("| input | MB | seconds | MB/s | peak RSS MB | DB MB (% of input) | speed vs json.load |")
+    db = os.path.join(a.work, "bench.db")
+
+    def fresh_ingest(path):
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(db + suffix):
+                os.remove(db + suffix)
+        return peak_rss_mb([a.profan, "--db", db, "ingest", "--quiet", path])
+
+    # a large memory snapshot: the cs336 fixture's trace repeated
+    if a.snapshot_scale > 0:
+        snap = os.path.join(a.work, "cs336.x%d.pickle" % a.snapshot_scale)
+        if not os.path.exists(snap):
+            subprocess.run([sys.executable, os.path.join(HERE, "make_snapshot.py"),
+                            os.path.join(SHARED, "fixtures", "snapshots",
+                                         "cs336-fullstep-2025.pickle"),
+                            str(a.snapshot_scale), snap], check=True)
+        mb = os.path.getsize(snap) / 1e6
+        brss, bs = best_of(a.repeat, lambda: peak_rss_mb(
+            [sys.executable, "-c", "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))", snap]))
+        rows.append(("pickle.load snapshot x%d" % a.snapshot_scale, mb, bs, brss, None, 1.0))
+        rss, secs = best_of(a.repeat, lambda: fresh_ingest(snap))
+        rows.append(("profan ingest snapshot x%d" % a.snapshot_scale, mb, secs, rss,
+                     os.path.getsize(db) / 1e6, bs / secs))
+    # a long NCCL log: the nccl-tests fixture repeated
+    if a.nccl_copies > 0:
+        log = os.path.join(a.work, "nccl.x%d.log" % a.nccl_copies)
+        if not os.path.exists(log):
+            with open(os.path.join(SHARED, "fixtures", "nccl",
+                                   "nccl-tests-2.27.7-2rank.log"), "rb") as f:
+                text = f.read()
+            with open(log, "wb") as f:
+                for _ in range(a.nccl_copies):
+                    f.write(text)
+        mb = os.path.getsize(log) / 1e6
+        brss, bs = best_of(a.repeat, lambda: peak_rss_mb(["wc", "-l", log]))
+        rows.append(("wc -l NCCL log x%d" % a.nccl_copies, mb, bs, brss, None, 1.0))
+        rss, secs = best_of(a.repeat, lambda: fresh_ingest(log))
+        rows.append(("profan ingest NCCL log x%d" % a.nccl_copies, mb, secs, rss,
+                     os.path.getsize(db) / 1e6, bs / secs))
+
+    print("| input | MB | seconds | MB/s | peak RSS MB | DB MB (% of input) | speed vs baseline |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, mb, secs, rss, dbmb, ratio in rows:
         print("| %s | %s | %.2f | %s | %s | %s | %s |" % (

@@ -396,3 +396,39 @@ class Docs(ProfanTest):
             if line.strip():
                 name = line.split()[0]
                 self.assertTrue("`%s`" % name in readme, "query %s is not in README.md" % name)
+
+
+class Migration(ProfanTest):
+    """An older profan database is upgraded in place."""
+
+    def test_old_schema_is_migrated(self):
+        # Build a database the way an older profan (schema 3) left it: the
+        # first three schema files applied, user_version 3.
+        import glob as g
+        files = sorted(g.glob(os.path.join(common.ROOT, "schema", "*.sql")))
+        self.assertGreater(len(files), 3)
+        sql = "".join(open(f).read() for f in files[:3])
+        sql += "PRAGMA user_version=3; PRAGMA application_id=%d;" % 0x50524f46
+        subprocess.run(["sqlite3", self.db], input=sql, text=True, check=True)
+        self.ingest_ok(shared("traces", "hta-triton.json.gz"))
+        v = subprocess.run(["sqlite3", self.db, "PRAGMA user_version"],
+                           capture_output=True, text=True).stdout.strip()
+        self.assertEqual(int(v), len(files))
+        self.assertEqual(self.query("top-kernels")[0]["count"], "1")
+
+    def test_read_only_commands_do_not_migrate(self):
+        import glob as g
+        files = sorted(g.glob(os.path.join(common.ROOT, "schema", "*.sql")))
+        sql = "".join(open(f).read() for f in files[:3])
+        sql += "PRAGMA user_version=3; PRAGMA application_id=%d;" % 0x50524f46
+        subprocess.run(["sqlite3", self.db], input=sql, text=True, check=True)
+        r = self.profan("runs")
+        self.assertEqual(r.rc, 1)
+        self.assertIn("database schema version 3 is older than", r.err)
+
+    def test_not_a_profan_database(self):
+        subprocess.run(["sqlite3", self.db, "CREATE TABLE t(x)"], check=True)
+        r = self.profan("ingest", shared("traces", "hta-triton.json.gz"))
+        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.err.strip(), "profan: %s: not a profan database (application_id 0)"
+                         % self.db)
