@@ -88,6 +88,20 @@ static void bind_target(sqlite3_stmt *s, const TraceTarget *t){
 
 #define HAS(bit) ((e->has & (bit))!=0)
 
+/* Bind the columns every event table starts with: (run_id, rank, file_id,
+** place1, place2, ts, dur, name_id), where the places are device/stream
+** for GPU rows and pid/tid for CPU rows (absent = NULL). */
+static void bind_head(sqlite3_stmt *s, const TraceTarget *t,
+                      const TraceEvent *e, int has1, int64_t v1,
+                      int has2, int64_t v2, int64_t nameId){
+  bind_target(s, t);
+  db_bind_int_or_null(s, 4, has1, v1);
+  db_bind_int_or_null(s, 5, has2, v2);
+  sqlite3_bind_int64(s, 6, e->ts);
+  sqlite3_bind_int64(s, 7, e->dur);
+  sqlite3_bind_int64(s, 8, nameId);
+}
+
 /* Device/stream of a GPU row: the row's pid/tid, else args. */
 static void gpu_place(const TraceEvent *e, int64_t *pDev, int *pHasDev,
                       int64_t *pStream, int *pHasStream){
@@ -166,13 +180,8 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
   switch( e->kind ){
     case TEV_KERNEL:
       s = p->aStmt[S_KERNEL];
-      bind_target(s, t);
       gpu_place(e, &dev, &hasDev, &stream, &hasStream);
-      db_bind_int_or_null(s, 4, hasDev, dev);
-      db_bind_int_or_null(s, 5, hasStream, stream);
-      sqlite3_bind_int64(s, 6, e->ts);
-      sqlite3_bind_int64(s, 7, e->dur);
-      sqlite3_bind_int64(s, 8, nameId);
+      bind_head(s, t, e, hasDev, dev, hasStream, stream, nameId);
       db_bind_int_or_null(s, 9, HAS(TF_CORRELATION), e->correlation);
       db_bind_int_or_null(s, 10, HAS(TF_EXTERNAL_ID), e->external_id);
       for(int i=0; i<3; i++){
@@ -190,13 +199,8 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
     case TEV_MEMSET: {
       MemcpyKind mk;
       s = p->aStmt[S_MEMOP];
-      bind_target(s, t);
       gpu_place(e, &dev, &hasDev, &stream, &hasStream);
-      db_bind_int_or_null(s, 4, hasDev, dev);
-      db_bind_int_or_null(s, 5, hasStream, stream);
-      sqlite3_bind_int64(s, 6, e->ts);
-      sqlite3_bind_int64(s, 7, e->dur);
-      sqlite3_bind_int64(s, 8, nameId);
+      bind_head(s, t, e, hasDev, dev, hasStream, stream, nameId);
       sqlite3_bind_text(s, 9, e->kind==TEV_MEMCPY ? "memcpy" : "memset", -1,
                         SQLITE_STATIC);
       trace_memcpy_kind(e->zName, &mk);
@@ -213,12 +217,7 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
       double fl = -1;
       const char *zSrc = NULL;
       s = p->aStmt[S_CPU_OP];
-      bind_target(s, t);
-      db_bind_int_or_null(s, 4, HAS(TF_PID), e->pid);
-      db_bind_int_or_null(s, 5, HAS(TF_TID), e->tid);
-      sqlite3_bind_int64(s, 6, e->ts);
-      sqlite3_bind_int64(s, 7, e->dur);
-      sqlite3_bind_int64(s, 8, nameId);
+      bind_head(s, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, nameId);
       db_bind_int_or_null(s, 9, HAS(TF_EXTERNAL_ID), e->external_id);
       db_bind_int_or_null(s, 10, HAS(TF_SEQUENCE), e->sequence);
       db_bind_int_or_null(s, 11, HAS(TF_FWD_TID), e->fwd_tid);
@@ -242,12 +241,7 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
     case TEV_RUNTIME:
     case TEV_DRIVER:
       s = p->aStmt[S_RUNTIME];
-      bind_target(s, t);
-      db_bind_int_or_null(s, 4, HAS(TF_PID), e->pid);
-      db_bind_int_or_null(s, 5, HAS(TF_TID), e->tid);
-      sqlite3_bind_int64(s, 6, e->ts);
-      sqlite3_bind_int64(s, 7, e->dur);
-      sqlite3_bind_int64(s, 8, nameId);
+      bind_head(s, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, nameId);
       sqlite3_bind_text(s, 9, e->kind==TEV_RUNTIME ? "runtime" : "driver", -1,
                         SQLITE_STATIC);
       db_bind_int_or_null(s, 10, HAS(TF_CORRELATION), e->correlation);
@@ -261,13 +255,8 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
       break;
     case TEV_SYNC:
       s = p->aStmt[S_SYNC];
-      bind_target(s, t);
       gpu_place(e, &dev, &hasDev, &stream, &hasStream);
-      db_bind_int_or_null(s, 4, hasDev, dev);
-      db_bind_int_or_null(s, 5, hasStream, stream);
-      sqlite3_bind_int64(s, 6, e->ts);
-      sqlite3_bind_int64(s, 7, e->dur);
-      sqlite3_bind_int64(s, 8, nameId);
+      bind_head(s, t, e, hasDev, dev, hasStream, stream, nameId);
       db_bind_int_or_null(s, 9, HAS(TF_CORRELATION), e->correlation);
       break;
     case TEV_USER_ANNOTATION:
@@ -297,12 +286,7 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
       break;
     case TEV_PYTHON:
       s = p->aStmt[S_PYTHON];
-      bind_target(s, t);
-      db_bind_int_or_null(s, 4, HAS(TF_PID), e->pid);
-      db_bind_int_or_null(s, 5, HAS(TF_TID), e->tid);
-      sqlite3_bind_int64(s, 6, e->ts);
-      sqlite3_bind_int64(s, 7, e->dur);
-      sqlite3_bind_int64(s, 8, nameId);
+      bind_head(s, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, nameId);
       db_bind_int_or_null(s, 9, HAS(TF_PYTHON_ID), e->python_id);
       db_bind_int_or_null(s, 10, HAS(TF_PYTHON_PARENT), e->python_parent);
       break;
