@@ -57,6 +57,7 @@ typedef struct Job {
   int64_t bytesRead;
   LinkStats link;               /* what the in-stream linker could not do */
   Linker *pLink;                /* the writer's linker for this file */
+  int started;                  /* the writer has seen a batch of it */
   int64_t rankInserted;         /* rank the file's rows were written with */
 } Job;
 
@@ -72,6 +73,7 @@ typedef struct Shared {
   int nBatch;                   /* batches allocated */
   int nBatchMax;
   volatile int abort;
+  int linkInWorker;             /* link in the parser threads, not the writer */
   Job *aJob;
   int nJob, iNext;              /* next job to take */
 } Shared;
@@ -133,6 +135,7 @@ typedef struct Worker {
   Job *pJob;
   Input *pIn;
   EvBatch *pCur;
+  Linker *pLink;                /* when the parser thread links */
 } Worker;
 
 static uint32_t arena_add(Buf *a, const char *z){
@@ -200,7 +203,12 @@ static int worker_sink(void *ctx, const TraceEvent *pEv){
   ev = *pEv;
   if( j->info.hasBaseTime ) ev.ts += j->info.baseTimeNs;
   else j->nNoBase++;
+  if( w->pLink ) return linker_event(w->pLink, &ev, &j->err);
   return worker_emit(w, &ev);
+}
+
+static int worker_link_emit(void *ctx, const TraceEvent *e){
+  return worker_emit((Worker*)ctx, e);
 }
 
 static void *worker_main(void *arg){
@@ -225,9 +233,17 @@ static void *worker_main(void *arg){
       if( w.pIn==NULL ){
         j->rc = -1;
       }else{
+        if( s->linkInWorker ){
+          w.pLink = linker_new(j->fileId, worker_link_emit, &w);
+        }
         j->rc = trace_parse(w.pIn, worker_sink, &w, &j->info, &j->err);
         j->bytesRead = input_offset(w.pIn);
+        if( j->rc==0 && w.pLink ) j->rc = linker_finish(w.pLink, &j->err);
         if( j->rc==0 ) worker_flush(&w);
+        if( w.pLink ){
+          j->link = *linker_stats(w.pLink);
+          linker_free(w.pLink);
+        }
         input_close(w.pIn);
       }
     }
@@ -439,6 +455,10 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
   s.aJob = aJob;
   s.nJob = nJob;
   s.nBatchMax = QUEUE_CAP + nTh + 1;
+  /* The linker runs in the writer thread by default; PROFAN_LINK=worker
+  ** moves it into the parser threads.  On one 315 MB trace and two cores
+  ** both take the same time within noise (bench/README.md). */
+  s.linkInWorker = getenv("PROFAN_LINK") && strcmp(getenv("PROFAN_LINK"), "worker")==0;
   for(int i=0; i<nTh; i++) pthread_create(&aTh[i], NULL, worker_main, &s);
 
   while( nDone<nJob ){
@@ -450,9 +470,10 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
       EvBatch *b = m.pBatch;
       Job *j = m.pJob;
       if( !failed ){
-        if( j->pLink==NULL ){
-          j->pLink = linker_new(j->fileId, writer_emit, &wc);
+        if( !j->started ){
+          j->started = 1;
           j->rankInserted = b->rank;
+          if( !s.linkInWorker ) j->pLink = linker_new(j->fileId, writer_emit, &wc);
         }
         wc.t.runId = runId;
         wc.t.fileId = j->fileId;
@@ -466,7 +487,8 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
           e->zInputTypes = b->arena.z + b->aStr[i][3];
           e->zConcreteInputs = b->arena.z + b->aStr[i][4];
           e->pColl = b->aCollIdx[i]>=0 ? &b->aColl[b->aCollIdx[i]] : NULL;
-          if( linker_event(j->pLink, e, &err) ){
+          if( j->pLink ? linker_event(j->pLink, e, &err)
+                       : writer_emit(&wc, e) ){
             buf_printf(pMsg, "%s: %s", m.pJob->zPath, err.zMsg);
             failed = 1;
             s.abort = 1;

@@ -7,6 +7,7 @@
 Suite *make_util_suite(void);
 Suite *make_trace_suite(void);
 Suite *make_link_suite(void);
+Suite *make_jscan_suite(void);
 Suite *make_pickle_suite(void);
 Suite *make_nccl_suite(void);
 Suite *make_output_suite(void);
@@ -18,6 +19,7 @@ int main(void){
   SRunner *sr = srunner_create(make_util_suite());
   srunner_add_suite(sr, make_trace_suite());
   srunner_add_suite(sr, make_link_suite());
+  srunner_add_suite(sr, make_jscan_suite());
   srunner_add_suite(sr, make_pickle_suite());
   srunner_add_suite(sr, make_nccl_suite());
   srunner_add_suite(sr, make_output_suite());
