@@ -178,6 +178,7 @@ struct Jscan {
   int litIdx;             /* P_LITERAL: index into aLit */
   size_t litLen;          /* P_LITERAL: letters matched so far */
   int64_t base;           /* absolute offset of byte 0 of the chunk */
+  int allowCtl;           /* raw bytes < 0x20 allowed inside strings */
   int64_t iOff;           /* see jscan_offset() */
   int64_t partStart;      /* absolute offset of the cut token's 1st byte */
   const char *zErr;       /* static message, NULL if none */
@@ -213,6 +214,10 @@ Jscan *jscan_new(const JscanCallbacks *cb, void *ctx){
   if( !x->cb.xEndArray ) x->cb.xEndArray = noop0;
   x->ctx = ctx;
   return x;
+}
+
+void jscan_allow_control(Jscan *p, int on){
+  p->allowCtl = on!=0;
 }
 
 void jscan_free(Jscan *x){
@@ -299,7 +304,7 @@ static inline const u8 *find_special(const u8 *z, const u8 *end){
 ** closing quote; or end when the chunk ran out (*pEsc updated); or, with
 ** *pzMsg set, a pointer to the offending byte.  Sets *pHasEsc on a '\\'. */
 static const u8 *scan_str(const u8 *z, const u8 *end, int *pEsc,
-                          int *pHasEsc, const char **pzMsg){
+                          int *pHasEsc, const char **pzMsg, int allowCtl){
   int esc = *pEsc;
   while( z<end ){
     u8 c;
@@ -312,6 +317,10 @@ static const u8 *scan_str(const u8 *z, const u8 *end, int *pEsc,
         return z;
       }
       if( c!='\\' ){
+        if( allowCtl ){             /* jscan_allow_control(): keep it */
+          z++;
+          continue;
+        }
         *pzMsg = zStrChar;
         return z;
       }
@@ -541,7 +550,8 @@ static int resume(Jscan *x, const u8 *buf, const u8 **pp, const u8 *end){
   switch( x->part ){
     case P_STRING: {
       const char *zMsg = NULL;
-      const u8 *q = scan_str(p, end, &x->strEsc, &x->strHasEsc, &zMsg);
+      const u8 *q = scan_str(p, end, &x->strEsc, &x->strHasEsc, &zMsg,
+                               x->allowCtl);
       int isKey;
       if( zMsg ) return fail(x, base + (q-buf), zMsg);
       if( part_append(x, p, (size_t)(q-p)) ) return fail(x, base, zNoMem);
@@ -663,7 +673,7 @@ value_nows:
         p = q+1;
         goto got_value;
       }
-      q = scan_str(q, end, &esc, &hasEsc, &zMsg);
+      q = scan_str(q, end, &esc, &hasEsc, &zMsg, x->allowCtl);
       if( zMsg ){
         p = q;
         goto error;
@@ -783,7 +793,7 @@ key_nows:
     CALL(x->cb.xMapKey, ctx, s, (size_t)(q-s));
   }else{
     int esc = 0, hasEsc = 0;
-    q = scan_str(q, end, &esc, &hasEsc, &zMsg);
+    q = scan_str(q, end, &esc, &hasEsc, &zMsg, x->allowCtl);
     if( zMsg ){
       p = q;
       goto error;

@@ -71,4 +71,9 @@ int64_t jscan_offset(const Jscan *p);
 /* Static message describing the error or stop; "" when there is none. */
 const char *jscan_error(const Jscan *p);
 
+/* Accept raw bytes below 0x20 inside strings and pass them through (old
+** Kineto writers did not escape them; strict JSON, and the default,
+** rejects them with "invalid character inside string."). */
+void jscan_allow_control(Jscan *p, int on);
+
 #endif /* PROFAN_JSCAN_H */

@@ -291,6 +291,15 @@ static int parse_id_text(const unsigned char *z, size_t n, int64_t *pOut){
   return parse_int(z+i, n-i, pOut);
 }
 
+/* Store a name, control bytes (from old writers) replaced by spaces. */
+static void keep_name(Buf *b, const unsigned char *z, size_t n){
+  size_t i0 = b->n;
+  buf_append(b, z, n);
+  for(size_t i=i0; i<b->n; i++){
+    if( (unsigned char)b->z[i]<0x20 ) b->z[i] = ' ';
+  }
+}
+
 /* ------------------------------------------------------- raw capture */
 
 static void raw_sep(Parser *p){
@@ -416,8 +425,8 @@ static int on_scalar(Parser *p, const unsigned char *z, size_t n, int isNum,
     case R_EVENT:
       switch( key ){
         case E_PH: if( isStr && n>0 ) p->ph = (char)z[0]; break;
-        case E_CAT: if( isStr ) buf_append(&p->cat, z, n); break;
-        case E_NAME: if( isStr ) buf_append(&p->name, z, n); break;
+        case E_CAT: if( isStr ) keep_name(&p->cat, z, n); break;
+        case E_NAME: if( isStr ) keep_name(&p->name, z, n); break;
         case E_PID:
           if( (isNum ? parse_int(z, n, &e->pid) : parse_id_text(z, n, &e->pid))==0 )
             e->has |= TF_PID;
@@ -786,6 +795,7 @@ int trace_parse(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,
   p.pInfo = pInfo;
   p.pErr = pErr;
   p.h = jscan_new(&aCallbacks, &p);
+  jscan_allow_control(p.h, 1);
 
   for(;;){
     ssize_t n = input_read(pIn, buf, CHUNK, pErr);
@@ -806,16 +816,13 @@ int trace_parse(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,
       }
       break;
     }
-    /* Raw control characters are invalid JSON; outside strings the only
-    ** ones allowed are whitespace, so mapping all of them to a space
-    ** changes nothing for valid input and repairs names with stray
-    ** control bytes. */
-    for(ssize_t i=0; i<n; i++){
-      unsigned char c = buf[i];
-      buf[i] = c<0x20 ? ' ' : c;
-    }
+    /* Old Kineto writers left raw control bytes in names: the scanner
+    ** accepts them inside strings (jscan_allow_control) and names and
+    ** categories get them replaced by spaces (keep_name). */
     if( !sawAny ){
-      for(ssize_t i=0; i<n && !sawAny; i++) sawAny = buf[i]!=' ';
+      for(ssize_t i=0; i<n && !sawAny; i++){
+        sawAny = !(buf[i]==' ' || buf[i]=='\n' || buf[i]=='\r' || buf[i]=='\t');
+      }
     }
     if( !sawAny ){
       /* whitespace only so far */
