@@ -168,6 +168,37 @@ static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
   return rc;
 }
 
+/*
+** A ProfilerStep annotation came after rows it contains were linked (Kineto
+** writes each thread's ops in turn, so another thread's ops can come before
+** the main thread's step annotation): set the step of the run's CPU ops and
+** runtime calls from their start time, one range update per step (steps
+** are few), touching only rows whose step changes.  GPU rows follow their
+** launch in derive_gpu_links().
+*/
+static int derive_late_steps(sqlite3 *db, int64_t runId,
+                             const StepList *pSteps, PfError *pErr){
+  static const char *azTab[] = {"cpu_op", "runtime_call"};
+  for(int k=0; k<2; k++){
+    char *z = sqlite3_mprintf(
+      "UPDATE %s SET step=?1 WHERE run_id=?2 AND rank=?3 AND ts>=?4"
+      " AND ts<?5 AND step IS NOT ?1", azTab[k]);
+    sqlite3_stmt *p = db_prepare(db, z, pErr);
+    sqlite3_free(z);
+    if( p==NULL ) return -1;
+    for(int i=0; i<pSteps->n; i++){
+      sqlite3_bind_int64(p, 1, pSteps->a[i].step);
+      sqlite3_bind_int64(p, 2, runId);
+      sqlite3_bind_int64(p, 3, pSteps->a[i].rank);
+      sqlite3_bind_int64(p, 4, pSteps->a[i].ts);
+      sqlite3_bind_int64(p, 5, pSteps->a[i].end);
+      if( step_done(db, p, pErr) ){ sqlite3_finalize(p); return -1; }
+    }
+    sqlite3_finalize(p);
+  }
+  return 0;
+}
+
 /* ---------------------------------------------------------- CPU sweep */
 
 typedef struct OpFrame {
@@ -818,15 +849,27 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
   if( derive_steps(db, runId, pErr) ) goto done;
   if( steps_load(db, runId, &steps, pErr) ) goto done;
   phase("steps");
-  if( eFallback & (DERIVE_CPU_SWEEP|DERIVE_STEPS) ){
+  if( eFallback & DERIVE_CPU_SWEEP ){
     if( derive_cpu(db, runId, &steps, pErr) ) goto done;
     phase("cpu sweep");
+  }else if( eFallback & DERIVE_STEPS ){
+    if( derive_late_steps(db, runId, &steps, pErr) ) goto done;
+    phase("late steps");
   }
-  if( eFallback & (DERIVE_CPU_SWEEP|DERIVE_GPU_LINK|DERIVE_STEPS) ){
+  if( eFallback & (DERIVE_CPU_SWEEP|DERIVE_GPU_LINK) ){
     if( derive_gpu_links(db, runId, &steps, pErr) ) goto done;
     phase("gpu links");
-  }else if( derive_gpu_steps(db, runId, &steps, pErr) ){
-    goto done;
+  }else{
+    if( (eFallback & DERIVE_STEPS)
+        && (exec_run(db, "UPDATE kernel SET step=r.step FROM runtime_call r"
+                     " WHERE kernel.run_id=?1 AND r.id=kernel.runtime_id"
+                     " AND kernel.step IS NOT r.step", runId, pErr)
+            || exec_run(db, "UPDATE gpu_mem_op SET step=r.step FROM runtime_call r"
+                        " WHERE gpu_mem_op.run_id=?1 AND r.id=gpu_mem_op.runtime_id"
+                        " AND gpu_mem_op.step IS NOT r.step", runId, pErr)) ){
+      goto done;
+    }
+    if( derive_gpu_steps(db, runId, &steps, pErr) ) goto done;
   }
   if( exec_run(db,
       "INSERT INTO gpu_op_summary SELECT run_id, rank, 'kernel', name_id,"

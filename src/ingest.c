@@ -541,6 +541,12 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
         continue;
       }
       nBytesDone += j->bytesRead;
+      if( getenv("PROFAN_TIMING") ){
+        fprintf(stderr, "profan: %s: linker cpu=%d gpu=%d steps=%d rewinds=%lld"
+                " pending=%lld\n", j->zPath, j->link.needCpuSweep,
+                j->link.needGpuLink, j->link.needSteps,
+                (long long)j->link.nRewinds, (long long)j->link.nPendingMax);
+      }
       if( j->link.needCpuSweep ) pRes->fallback |= DERIVE_CPU_SWEEP;
       if( j->link.needGpuLink ) pRes->fallback |= DERIVE_GPU_LINK;
       if( j->link.needSteps ) pRes->fallback |= DERIVE_STEPS;

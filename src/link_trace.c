@@ -32,6 +32,7 @@
 #define PEND_HASH (1<<17)
 #define CACHE_SIZE (1<<16)       /* recent runtime calls by correlation */
 #define SPILL_BUF 256
+#define EVICT_BITS (1u<<20)      /* Bloom filter of evicted correlations */
 
 /* An open CPU op, with owned copies of its strings. */
 typedef struct Frame {
@@ -104,6 +105,7 @@ struct Linker {
   int pendHead, nPend;
   int *aBucket;               /* PEND_HASH chain heads */
   CacheEnt *aCache;
+  unsigned char *aEvicted;    /* EVICT_BITS/8 bytes */
   PfError *pErr;
 };
 
@@ -147,6 +149,7 @@ void linker_free(Linker *p){
   free(p->aPend);
   free(p->aBucket);
   free(p->aCache);
+  free(p->aEvicted);
   free(p);
 }
 
@@ -415,6 +418,27 @@ static unsigned corr_hash(int64_t c){
   return (unsigned)(x>>40);
 }
 
+/* The two Bloom-filter bits of correlation c. */
+static void evicted_bits(int64_t c, unsigned *pA, unsigned *pB){
+  uint64_t x = (uint64_t)c * 0x9e3779b97f4a7c15ULL;
+  *pA = (unsigned)(x>>44) & (EVICT_BITS-1);
+  *pB = (unsigned)(x>>20) & (EVICT_BITS-1);
+}
+
+static void evicted_mark(Linker *p, int64_t c){
+  unsigned a, b;
+  evicted_bits(c, &a, &b);
+  p->aEvicted[a>>3] |= (unsigned char)(1u<<(a&7));
+  p->aEvicted[b>>3] |= (unsigned char)(1u<<(b&7));
+}
+
+/* Non-zero when c may have been evicted (false positives possible). */
+static int evicted_test(const Linker *p, int64_t c){
+  unsigned a, b;
+  evicted_bits(c, &a, &b);
+  return (p->aEvicted[a>>3]>>(a&7) & 1) && (p->aEvicted[b>>3]>>(b&7) & 1);
+}
+
 /* Emit a pending record (linked or not) and free its slot. */
 static int pend_emit(Linker *p, int i, const CacheEnt *pLink){
   Pend *q = &p->aPend[i];
@@ -451,7 +475,9 @@ static int pend_make_room(Linker *p){
   if( p->nPend==PEND_MAX ){
     int i = p->pendHead;
     pend_unlink(p, i);
-    p->st.needGpuLink = 1;
+    /* most evicted records never get a launch (filtered runtime calls);
+    ** only a launch that does come later needs the database link */
+    evicted_mark(p, p->aPend[i].ev.correlation);
     if( pend_emit(p, i, NULL) ) return 1;
     p->pendHead = (p->pendHead+1) % PEND_MAX;
     p->nPend--;
@@ -508,6 +534,7 @@ static int runtime_call(Linker *p, const TraceEvent *e){
   ev.linked = 1;
   if( emit(p, &ev) ) return 1;
   if( !(e->has & TF_CORRELATION) ) return 0;
+  if( evicted_test(p, e->correlation) ) p->st.needGpuLink = 1;
   c = &p->aCache[corr_hash(e->correlation) & (CACHE_SIZE-1)];
   c->corr = e->correlation;
   c->runtimeId = ev.rowId;
@@ -540,6 +567,7 @@ int linker_event(Linker *p, const TraceEvent *e, PfError *pErr){
     p->aBucket = xmalloc(PEND_HASH*sizeof(int));
     memset(p->aBucket, 0xff, PEND_HASH*sizeof(int));
     p->aCache = xcalloc(CACHE_SIZE, sizeof(CacheEnt));
+    p->aEvicted = xcalloc(EVICT_BITS/8, 1);
   }
   switch( e->kind ){
     case TEV_CPU_OP:

@@ -181,6 +181,24 @@ START_TEST(test_runtime_rewind){
 }
 END_TEST
 
+static int drop(void *ctx, const TraceEvent *e){ (void)ctx; (void)e; return 0; }
+
+START_TEST(test_evicted_records_need_db_link_only_if_launched){
+  PfError err = {0};
+  Linker *p = linker_new(6, drop, NULL);
+  /* 5000 kernels whose launch never comes: evicted, no fallback */
+  for(int i=1; i<=5000; i++) feed(p, ev(TEV_KERNEL, "orphan", 7, i, 1, i));
+  feed(p, ev(TEV_RUNTIME, "unrelated", 1, 9000, 1, 999999));
+  ck_assert(!linker_stats(p)->needGpuLink);
+  ck_assert_int_eq(linker_stats(p)->nPendingMax, 4096);
+  /* the launch of an evicted kernel arrives: only the db can link it */
+  feed(p, ev(TEV_RUNTIME, "late", 1, 9001, 1, 1));
+  ck_assert(linker_stats(p)->needGpuLink);
+  ck_assert_int_eq(linker_finish(p, &err), 0);
+  linker_free(p);
+}
+END_TEST
+
 Suite *make_link_suite(void){
   Suite *s = suite_create("link");
   TCase *tc = tcase_create("core");
@@ -189,6 +207,7 @@ Suite *make_link_suite(void){
   tcase_add_test(tc, test_graph_launch_fans_out);
   tcase_add_test(tc, test_out_of_order_flags);
   tcase_add_test(tc, test_runtime_rewind);
+  tcase_add_test(tc, test_evicted_records_need_db_link_only_if_launched);
   suite_add_tcase(s, tc);
   return s;
 }
