@@ -31,7 +31,7 @@
 #define PEND_MAX 4096            /* GPU records waiting for their launch */
 #define PEND_HASH (1<<17)
 #define CACHE_SIZE (1<<16)       /* recent runtime calls by correlation */
-#define SPILL_BUF 256
+#define SPILL_BUF 4096            /* records read per pread (128 KiB) */
 #define EVICT_BITS (1u<<20)      /* Bloom filter of evicted correlations */
 
 /* An open CPU op, with owned copies of its strings. */
@@ -209,8 +209,15 @@ static void step_add(Linker *p, int64_t step, int64_t ts, int64_t dur){
 
 /* --------------------------------------------------------------- CPU ops */
 
+/* Case-insensitive: does z contain "checkpoint" or "recompute"?  One pass
+** (this runs for every CPU op). */
 static int is_recompute_name(const char *z){
-  return strcasestr(z, "checkpoint")!=NULL || strcasestr(z, "recompute")!=NULL;
+  for(; *z; z++){
+    char c = (char)(*z | 0x20);
+    if( c=='c' && strncasecmp(z, "checkpoint", 10)==0 ) return 1;
+    if( c=='r' && strncasecmp(z, "recompute", 9)==0 ) return 1;
+  }
+  return 0;
 }
 
 /* Close the innermost open op of t and emit it. */
