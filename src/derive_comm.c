@@ -1,11 +1,12 @@
 /*
 ** derive_comm.c — per-run communication tables, computed once at the end
 ** of an ingest: collective (one row per NCCL/RCCL kernel with its
-** arguments), comm_overlap (communication vs. computation, by a sweep
-** over kernels) and comm_fit (latency/bandwidth least squares).
+** arguments) and comm_fit (latency/bandwidth least squares).
+** comm_overlap (communication vs. computation) comes from derive_trace.c's
+** GPU sweep, which reads the kernels in the order it needs anyway.
 **
 ** Pipeline position: "derive".  Reads kernel, cpu_op, annotation,
-** runtime_call, coll_args and run_file; writes only the three tables
+** runtime_call, coll_args and run_file; writes only the two tables
 ** above (rows of the run are replaced, so it may run again).
 **
 ** Where a collective's arguments come from, best first:
@@ -19,8 +20,7 @@
 ** A missing group size falls back to the file's distributedInfo
 ** world_size (the default group), a missing dtype to the kernel name's.
 **
-** Memory: the overlap sweep holds the merged busy intervals of one
-** (rank, device) at a time; the fit holds one (op, group size) sample set.
+** Memory: the fit holds one (op, group size) sample set.
 */
 #include "load_kinds.h"
 #include "db.h"
@@ -315,118 +315,6 @@ done:
   return rc;
 }
 
-/* ------------------------------------------------------ overlap sweep */
-
-/* Disjoint intervals in start order, built from intervals given in start
-** order. */
-typedef struct Spans {
-  int64_t *a;               /* pairs: start, end */
-  int n, cap;               /* pairs used / allocated */
-  int64_t total;            /* covered length */
-} Spans;
-
-static void spans_add(Spans *s, int64_t b, int64_t e){
-  if( e<b ) e = b;
-  if( s->n>0 && b<=s->a[2*s->n-1] ){
-    if( e>s->a[2*s->n-1] ){
-      s->total += e - s->a[2*s->n-1];
-      s->a[2*s->n-1] = e;
-    }
-    return;
-  }
-  if( s->n==s->cap ){
-    s->cap = s->cap ? s->cap*2 : 256;
-    s->a = xrealloc(s->a, (size_t)s->cap*2*sizeof(int64_t));
-  }
-  s->a[2*s->n] = b;
-  s->a[2*s->n+1] = e;
-  s->n++;
-  s->total += e - b;
-}
-
-/* Length of the intersection of two disjoint sorted span lists. */
-static int64_t spans_overlap(const Spans *x, const Spans *y){
-  int i = 0, j = 0;
-  int64_t tot = 0;
-  while( i<x->n && j<y->n ){
-    int64_t b = x->a[2*i] > y->a[2*j] ? x->a[2*i] : y->a[2*j];
-    int64_t e = x->a[2*i+1] < y->a[2*j+1] ? x->a[2*i+1] : y->a[2*j+1];
-    if( e>b ) tot += e - b;
-    if( x->a[2*i+1] < y->a[2*j+1] ) i++; else j++;
-  }
-  return tot;
-}
-
-static int flush_overlap(sqlite3_stmt *qIns, int64_t runId, int64_t rank,
-                         int64_t dev, int64_t nComm, Spans *comm,
-                         Spans *comp){
-  int64_t ov = spans_overlap(comm, comp);
-  int rc;
-  sqlite3_bind_int64(qIns, 1, runId);
-  sqlite3_bind_int64(qIns, 2, rank);
-  sqlite3_bind_int64(qIns, 3, dev);
-  sqlite3_bind_int64(qIns, 4, nComm);
-  sqlite3_bind_int64(qIns, 5, comm->total);
-  sqlite3_bind_int64(qIns, 6, comp->total);
-  sqlite3_bind_int64(qIns, 7, ov);
-  sqlite3_bind_int64(qIns, 8, comm->total + comp->total - ov);
-  rc = sqlite3_step(qIns);
-  sqlite3_reset(qIns);
-  comm->n = comp->n = 0;
-  comm->total = comp->total = 0;
-  return rc==SQLITE_DONE ? 0 : -1;
-}
-
-/* One sweep over the run's kernels ordered by (rank, device, ts). */
-static int build_overlap(sqlite3 *db, int64_t runId, PfError *pErr){
-  sqlite3_stmt *q = db_prepare(db,
-    "SELECT rank, coalesce(device, -1), ts, ts+dur,"
-    " name_id IN (SELECT id FROM temp.cm_name)"
-    " FROM kernel WHERE run_id=?1 ORDER BY rank, 2, ts", pErr);
-  sqlite3_stmt *qIns = db_prepare(db,
-    "INSERT INTO comm_overlap(run_id,rank,device,n_comm,comm_ns,comp_ns,"
-    "overlap_ns,wall_ns) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
-  Spans comm, comp;
-  int64_t curRank = 0, curDev = 0, nComm = 0;
-  int have = 0, rc = 0, st;
-  memset(&comm, 0, sizeof(comm));
-  memset(&comp, 0, sizeof(comp));
-  if( q==NULL || qIns==NULL ){ rc = -1; goto done; }
-  sqlite3_bind_int64(q, 1, runId);
-  while( (st = sqlite3_step(q))==SQLITE_ROW ){
-    int64_t rank = sqlite3_column_int64(q, 0);
-    int64_t dev = sqlite3_column_int64(q, 1);
-    int64_t b = sqlite3_column_int64(q, 2), e = sqlite3_column_int64(q, 3);
-    int isComm = sqlite3_column_int(q, 4);
-    if( have && (rank!=curRank || dev!=curDev) ){
-      if( flush_overlap(qIns, runId, curRank, curDev, nComm, &comm, &comp) ){
-        st = SQLITE_ERROR;
-        break;
-      }
-      nComm = 0;
-    }
-    have = 1;
-    curRank = rank;
-    curDev = dev;
-    if( isComm ){ spans_add(&comm, b, e); nComm++; }
-    else spans_add(&comp, b, e);
-  }
-  if( st==SQLITE_DONE && have
-      && flush_overlap(qIns, runId, curRank, curDev, nComm, &comm, &comp) ){
-    st = SQLITE_ERROR;
-  }
-  if( st!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
-    rc = -1;
-  }
-done:
-  free(comm.a);
-  free(comp.a);
-  sqlite3_finalize(q);
-  sqlite3_finalize(qIns);
-  return rc;
-}
-
 /* ------------------------------------------------------ alpha-beta fit */
 
 typedef struct Samples {
@@ -537,14 +425,12 @@ done:
 int derive_comm_run(sqlite3 *db, int64_t runId, PfError *pErr){
   if( exec_run(db, runId,
       "DELETE FROM collective WHERE run_id=?1;"
-      "DELETE FROM comm_overlap WHERE run_id=?1;"
       "DELETE FROM comm_fit WHERE run_id=?1;", pErr) ) return -1;
   if( db_int(db, 0, "SELECT count(*) FROM kernel WHERE run_id=%lld",
              (long long)runId)==0 ){
     return 0;
   }
   if( build_collectives(db, runId, pErr) ) return -1;
-  if( build_overlap(db, runId, pErr) ) return -1;
   if( build_fit(db, runId, pErr) ) return -1;
   return exec_run(db, runId, "DROP TABLE IF EXISTS temp.cm_name;", pErr);
 }

@@ -8,10 +8,13 @@
 **   3. CPU sweep per (file, thread): op nesting, self time, the op that
 **      encloses each runtime call, recompute flag, steps;
 **   4. kernels/memcpys inherit runtime call, op and step via correlation;
-**   5. GPU activity summary per name;
-**   6. GPU sweep per (rank, device): busy union, idle gaps; gap-detected
-**      steps when the rank had no ProfilerStep annotations;
-**   7. wall-time sweep per rank: priority classes per step.
+**   5. GPU sweep per (rank, device): busy union, idle gaps, comm_overlap
+**      (NCCL vs. other kernels); gap-detected steps when the rank had no
+**      ProfilerStep annotations;
+**   6. wall-time sweep per rank: priority classes per step.
+** The GPU activity summary per name (gpu_op_summary) is totalled by the
+** loader while inserting (load_trace_summary) and is there before this
+** runs.
 ** Memory use is bounded by the deepest op stack and the number of steps,
 ** never by the number of events: rows stream out of SQLite in order.
 */
@@ -53,16 +56,18 @@ static int step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr){
 
 int derive_trace_indexes(sqlite3 *db, PfError *pErr){
   return db_exec(db,
-    "CREATE INDEX IF NOT EXISTS kernel_run ON kernel(run_id, rank, ts);"
-    "CREATE INDEX IF NOT EXISTS gpu_mem_op_run ON gpu_mem_op(run_id, rank, ts);"
+    "CREATE INDEX IF NOT EXISTS kernel_run"
+    " ON kernel(run_id, rank, ts, dur, name_id);"
+    "CREATE INDEX IF NOT EXISTS gpu_mem_op_run"
+    " ON gpu_mem_op(run_id, rank, ts, dur, kind);"
     "CREATE INDEX IF NOT EXISTS cpu_op_run ON cpu_op(run_id, rank);"
     /* top-level ops in time order for the wall-time sweep (a partial index
     ** costs less than adding (depth, ts) to cpu_op_run: 0.3 s vs 0.5 s at
     ** 400k ops) */
-    "CREATE INDEX IF NOT EXISTS cpu_op_top ON cpu_op(run_id, rank, ts)"
+    "CREATE INDEX IF NOT EXISTS cpu_op_top ON cpu_op(run_id, rank, ts, dur)"
     " WHERE depth=0;"
     "CREATE INDEX IF NOT EXISTS runtime_call_run"
-    " ON runtime_call(run_id, rank, ts);"
+    " ON runtime_call(run_id, rank, ts, dur);"
     "CREATE INDEX IF NOT EXISTS annotation_run ON annotation(run_id, rank, ts);"
     "CREATE INDEX IF NOT EXISTS gpu_sync_run ON gpu_sync(run_id);"
     "CREATE INDEX IF NOT EXISTS memory_event_run"
@@ -433,12 +438,76 @@ static void gap_push(DevState *d, Gap g){
   }
 }
 
-/* Write one device's totals and gaps; also returns its gaps for the gap
-** step detection through pGaps (may be NULL). */
+/* Disjoint intervals in start order, built from intervals given in start
+** order (ties in any order). */
+typedef struct Spans {
+  int64_t *a;               /* pairs: start, end */
+  int n, cap;               /* pairs used / allocated */
+  int64_t total;            /* covered length */
+} Spans;
+
+static void spans_add(Spans *s, int64_t b, int64_t e){
+  if( e<b ) e = b;
+  if( s->n>0 && b<=s->a[2*s->n-1] ){
+    if( e>s->a[2*s->n-1] ){
+      s->total += e - s->a[2*s->n-1];
+      s->a[2*s->n-1] = e;
+    }
+    return;
+  }
+  if( s->n==s->cap ){
+    s->cap = s->cap ? s->cap*2 : 256;
+    s->a = xrealloc(s->a, (size_t)s->cap*2*sizeof(int64_t));
+  }
+  s->a[2*s->n] = b;
+  s->a[2*s->n+1] = e;
+  s->n++;
+  s->total += e - b;
+}
+
+/* Length of the intersection of two disjoint sorted span lists. */
+static int64_t spans_overlap(const Spans *x, const Spans *y){
+  int i = 0, j = 0;
+  int64_t tot = 0;
+  while( i<x->n && j<y->n ){
+    int64_t b = x->a[2*i] > y->a[2*j] ? x->a[2*i] : y->a[2*j];
+    int64_t e = x->a[2*i+1] < y->a[2*j+1] ? x->a[2*i+1] : y->a[2*j+1];
+    if( e>b ) tot += e - b;
+    if( x->a[2*i+1] < y->a[2*j+1] ) i++; else j++;
+  }
+  return tot;
+}
+
+/* Communication vs. computation kernels of the device being swept, for
+** comm_overlap (see 007-comm.sql). */
+typedef struct Overlap {
+  Spans comm, comp;
+  int64_t nComm, nKernel;
+  sqlite3_stmt *pIns;
+} Overlap;
+
+/* Write one device's totals and gaps, and its comm_overlap row when it ran
+** kernels. */
 static int dev_flush(sqlite3 *db, int64_t runId, DevState *d,
                      sqlite3_stmt *pBusy, sqlite3_stmt *pGap,
-                     const StepList *pSteps, PfError *pErr){
+                     const StepList *pSteps, Overlap *pOv, PfError *pErr){
   if( !d->active ) return 0;
+  if( pOv->nKernel>0 ){
+    sqlite3_stmt *s = pOv->pIns;
+    int64_t ov = spans_overlap(&pOv->comm, &pOv->comp);
+    sqlite3_bind_int64(s, 1, runId);
+    sqlite3_bind_int64(s, 2, d->rank);
+    sqlite3_bind_int64(s, 3, d->device);
+    sqlite3_bind_int64(s, 4, pOv->nComm);
+    sqlite3_bind_int64(s, 5, pOv->comm.total);
+    sqlite3_bind_int64(s, 6, pOv->comp.total);
+    sqlite3_bind_int64(s, 7, ov);
+    sqlite3_bind_int64(s, 8, pOv->comm.total + pOv->comp.total - ov);
+    if( step_done(db, s, pErr) ) return -1;
+  }
+  pOv->comm.n = pOv->comp.n = 0;
+  pOv->comm.total = pOv->comp.total = 0;
+  pOv->nComm = pOv->nKernel = 0;
   d->busy += d->busyEnd - d->busyStart;
   sqlite3_bind_int64(pBusy, 1, runId);
   sqlite3_bind_int64(pBusy, 2, d->rank);
@@ -472,10 +541,16 @@ static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
                            PfError *pErr){
   sqlite3_stmt *pSel, *pBusy, *pGap;
   DevState d;
+  Overlap ov;
   int rc = 0;
+  memset(&ov, 0, sizeof(ov));
+  /* kind: 0 compute kernel, 3 NCCL/RCCL kernel, 1 memcpy, 2 memset */
   pSel = db_prepare(db,
-    "SELECT rank, coalesce(device,-1), ts, dur, name_id, 0 FROM kernel"
-    " WHERE run_id=?1"
+    "SELECT rank, coalesce(device,-1), ts, dur, name_id,"
+    "  CASE WHEN name_id IN (SELECT id FROM string"
+    "   WHERE text LIKE 'ncclKernel\\_%' ESCAPE '\\'"
+    "   OR text LIKE 'ncclDevKernel\\_%' ESCAPE '\\') THEN 3 ELSE 0 END"
+    " FROM kernel WHERE run_id=?1"
     " UNION ALL"
     " SELECT rank, coalesce(device,-1), ts, dur, name_id,"
     "  CASE kind WHEN 'memcpy' THEN 1 ELSE 2 END FROM gpu_mem_op"
@@ -485,7 +560,13 @@ static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
     "INSERT INTO gpu_busy VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)", pErr);
   pGap = db_prepare(db,
     "INSERT INTO gpu_gap VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
-  if( pSel==NULL || pBusy==NULL || pGap==NULL ){ rc = -1; goto done; }
+  ov.pIns = db_prepare(db,
+    "INSERT INTO comm_overlap(run_id,rank,device,n_comm,comm_ns,comp_ns,"
+    "overlap_ns,wall_ns) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
+  if( pSel==NULL || pBusy==NULL || pGap==NULL || ov.pIns==NULL ){
+    rc = -1;
+    goto done;
+  }
   memset(&d, 0, sizeof(d));
   sqlite3_bind_int64(pSel, 1, runId);
   while( sqlite3_step(pSel)==SQLITE_ROW ){
@@ -496,7 +577,10 @@ static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
     int64_t name = sqlite3_column_int64(pSel, 4);
     int kind = sqlite3_column_int(pSel, 5);
     if( !d.active || rank!=d.rank || dev!=d.device ){
-      if( dev_flush(db, runId, &d, pBusy, pGap, pSteps, pErr) ){ rc = -1; goto done; }
+      if( dev_flush(db, runId, &d, pBusy, pGap, pSteps, &ov, pErr) ){
+        rc = -1;
+        goto done;
+      }
       memset(&d, 0, sizeof(d));
       d.active = 1;
       d.rank = rank;
@@ -522,12 +606,20 @@ static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
       d.busyEnd = ts+dur;
       d.lastName = name;
     }
-    if( kind==0 ) d.kernelNs += dur;
+    if( kind==0 || kind==3 ){
+      d.kernelNs += dur;
+      ov.nKernel++;
+      if( kind==3 ){ spans_add(&ov.comm, ts, ts+dur); ov.nComm++; }
+      else spans_add(&ov.comp, ts, ts+dur);
+    }
     else if( kind==1 ) d.memcpyNs += dur;
     else d.memsetNs += dur;
   }
-  if( dev_flush(db, runId, &d, pBusy, pGap, pSteps, pErr) ) rc = -1;
+  if( dev_flush(db, runId, &d, pBusy, pGap, pSteps, &ov, pErr) ) rc = -1;
 done:
+  free(ov.comm.a);
+  free(ov.comp.a);
+  sqlite3_finalize(ov.pIns);
   sqlite3_finalize(pSel);
   sqlite3_finalize(pBusy);
   sqlite3_finalize(pGap);
@@ -871,15 +963,8 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
     }
     if( derive_gpu_steps(db, runId, &steps, pErr) ) goto done;
   }
-  if( exec_run(db,
-      "INSERT INTO gpu_op_summary SELECT run_id, rank, 'kernel', name_id,"
-      " count(*), sum(dur), min(dur), max(dur) FROM kernel WHERE run_id=?1"
-      " GROUP BY rank, name_id", runId, pErr) ) goto done;
-  if( exec_run(db,
-      "INSERT INTO gpu_op_summary SELECT run_id, rank, kind, name_id,"
-      " count(*), sum(dur), min(dur), max(dur) FROM gpu_mem_op WHERE run_id=?1"
-      " GROUP BY rank, kind, name_id", runId, pErr) ) goto done;
-  phase("summary");
+  /* gpu_op_summary is already there: the loader totals it while
+  ** inserting (load_trace_summary) */
   if( derive_gpu_busy(db, runId, &steps, pErr) ) goto done;
   phase("gpu sweep");
   if( derive_gap_steps(db, runId, &nGapRanks, pErr) ) goto done;

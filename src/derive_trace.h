@@ -25,7 +25,9 @@ int derive_trace_indexes(sqlite3 *db, PfError *pErr);
 #define DERIVE_GPU_LINK  0x02   /* kernel -> runtime call by correlation */
 #define DERIVE_STEPS     0x04   /* step numbers of rows */
 
-/* Compute every derived table of run runId; eFallback (DERIVE_* bits)
+/* Compute every derived table of run runId but gpu_op_summary, which the
+** loader writes (load_trace_summary) before this runs and which the
+** wall-time sweep reads; eFallback (DERIVE_* bits)
 ** says which linkage must be redone from the rows.  *pzNote receives a note
 ** for the user (e.g. steps found by gap detection), or NULL; caller frees
 ** it with free().  Returns 0 or -1 with pErr set. */

@@ -372,6 +372,7 @@ static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad, int64_t runId,
   t.runId = runId;
   t.fileId = j->fileId;
   t.rank = rank;
+  load_trace_file_rank(pLoad, j->fileId, rank);
   if( load_trace_devices(pLoad, &t, in, pErr) ) return -1;
   p = db_prepare(db,
     "UPDATE run_file SET rank=?1, rank_source=?2, n_records=?3, parse_ms=?4,"
@@ -571,6 +572,10 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
     fprintf(stderr, "profan: writer waited    %8.1f ms\n", tWait);
   }
   pRes->nRows += load_trace_rows(pLoad);
+  if( !failed && load_trace_summary(pLoad, runId, &err) ){
+    buf_printf(pMsg, "database: %s", err.zMsg);
+    failed = 1;
+  }
   while( s.pFree ){
     EvBatch *b = s.pFree;
     s.pFree = b->pNext;

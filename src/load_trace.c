@@ -4,8 +4,10 @@
 **
 ** Pipeline position: "load".  Interns names through Intern; derives a few
 ** per-row fields on the way in (memcpy direction, FLOP estimate).  Linkage
-** columns (runtime_id, op_id, step ...) stay NULL here: derive_trace.c
-** fills them by a sweep once every file is loaded.
+** columns (runtime_id, op_id, step ...) come filled from the in-stream
+** linker, or stay NULL for derive_trace.c's database sweeps.  It also
+** totals GPU activity per (file, kind, name) as rows go in, for
+** gpu_op_summary (memory grows with the distinct names, not the rows).
 */
 #include "load_trace.h"
 #include "trace_args.h"
@@ -49,11 +51,27 @@ static const char *azInsert[S_N] = {
   "compute_major,compute_minor,num_sms) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
 };
 
+/* GPU activity totals of one (file, kind, name): a gpu_op_summary row
+** before files of one rank are merged.  kind: 0 kernel, 1 memcpy,
+** 2 memset; n==0 marks an empty slot. */
+typedef struct SumEnt {
+  int64_t fileId, nameId, rank;
+  int64_t n, total, mn, mx;
+  int kind;
+} SumEnt;
+
+/* Final rank of a file (rows may have gone in with a guessed one). */
+typedef struct FileRank { int64_t fileId, rank; } FileRank;
+
 struct TraceLoader {
   sqlite3 *db;
   Intern *pIntern;
   sqlite3_stmt *aStmt[S_N];
   int64_t nRows;
+  SumEnt *aSum;                 /* open addressing, nSum a power of two */
+  int nSum, nSumUsed;
+  FileRank *aFile;
+  int nFile, nFileAlloc;
 };
 
 TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
@@ -74,7 +92,131 @@ TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
 void load_trace_free(TraceLoader *p){
   if( p==NULL ) return;
   for(int i=0; i<S_N; i++) sqlite3_finalize(p->aStmt[i]);
+  free(p->aSum);
+  free(p->aFile);
   free(p);
+}
+
+/* ------------------------------------------------- gpu_op_summary totals */
+
+static unsigned sum_slot(int64_t fileId, int kind, int64_t nameId,
+                         int nSum){
+  uint64_t h = (uint64_t)nameId*0x9e3779b97f4a7c15ULL
+             ^ (uint64_t)(fileId*4 + kind)*0xc2b2ae3d27d4eb4fULL;
+  return (unsigned)(h>>32) & (unsigned)(nSum-1);
+}
+
+static SumEnt *sum_find(SumEnt *a, int nSum, int64_t fileId, int kind,
+                        int64_t nameId){
+  unsigned i = sum_slot(fileId, kind, nameId, nSum);
+  while( a[i].n>0 && (a[i].nameId!=nameId || a[i].fileId!=fileId
+                      || a[i].kind!=kind) ){
+    i = (i+1) & (unsigned)(nSum-1);
+  }
+  return &a[i];
+}
+
+/* Count one GPU activity of duration dur. */
+static void sum_add(TraceLoader *p, int64_t fileId, int kind, int64_t nameId,
+                    int64_t dur){
+  SumEnt *e;
+  if( (p->nSumUsed+1)*2 > p->nSum ){
+    int nNew = p->nSum ? p->nSum*2 : 1024;
+    SumEnt *a = xcalloc((size_t)nNew, sizeof(SumEnt));
+    for(int i=0; i<p->nSum; i++){
+      SumEnt *o = &p->aSum[i];
+      if( o->n>0 ) *sum_find(a, nNew, o->fileId, o->kind, o->nameId) = *o;
+    }
+    free(p->aSum);
+    p->aSum = a;
+    p->nSum = nNew;
+  }
+  e = sum_find(p->aSum, p->nSum, fileId, kind, nameId);
+  if( e->n==0 ){
+    e->fileId = fileId;
+    e->kind = kind;
+    e->nameId = nameId;
+    e->mn = e->mx = dur;
+    p->nSumUsed++;
+  }
+  e->n++;
+  e->total += dur;
+  if( dur<e->mn ) e->mn = dur;
+  if( dur>e->mx ) e->mx = dur;
+}
+
+void load_trace_file_rank(TraceLoader *p, int64_t fileId, int64_t rank){
+  if( p->nFile==p->nFileAlloc ){
+    p->nFileAlloc = p->nFileAlloc ? p->nFileAlloc*2 : 16;
+    p->aFile = xrealloc(p->aFile, (size_t)p->nFileAlloc*sizeof(FileRank));
+  }
+  p->aFile[p->nFile].fileId = fileId;
+  p->aFile[p->nFile].rank = rank;
+  p->nFile++;
+}
+
+static int cmp_sum(const void *a, const void *b){
+  const SumEnt *x = a, *y = b;
+  if( x->rank!=y->rank ) return x->rank<y->rank ? -1 : 1;
+  if( x->kind!=y->kind ) return x->kind<y->kind ? -1 : 1;
+  if( x->nameId!=y->nameId ) return x->nameId<y->nameId ? -1 : 1;
+  return 0;
+}
+
+int load_trace_summary(TraceLoader *p, int64_t runId, PfError *pErr){
+  static const char *azKind[] = {"kernel", "memcpy", "memset"};
+  sqlite3_stmt *s;
+  SumEnt *a;
+  int n = 0, rc = 0;
+  if( p->nSumUsed==0 ) return 0;
+  /* pack the used slots, give each its file's final rank, merge files of
+  ** one rank */
+  a = xcalloc((size_t)p->nSumUsed, sizeof(SumEnt));
+  for(int i=0; i<p->nSum; i++){
+    if( p->aSum[i].n==0 ) continue;
+    a[n] = p->aSum[i];
+    for(int k=0; k<p->nFile; k++){
+      if( p->aFile[k].fileId==a[n].fileId ){
+        a[n].rank = p->aFile[k].rank;
+        break;
+      }
+    }
+    n++;
+  }
+  qsort(a, (size_t)n, sizeof(SumEnt), cmp_sum);
+  s = db_prepare(p->db,
+    "INSERT INTO gpu_op_summary(run_id, rank, kind, name_id, n, total_ns,"
+    " min_ns, max_ns) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
+  if( s==NULL ){ free(a); return -1; }
+  for(int i=0; i<n && rc==0; ){
+    SumEnt m = a[i];
+    int j = i+1;
+    while( j<n && cmp_sum(&a[j], &m)==0 ){
+      m.n += a[j].n;
+      m.total += a[j].total;
+      if( a[j].mn<m.mn ) m.mn = a[j].mn;
+      if( a[j].mx>m.mx ) m.mx = a[j].mx;
+      j++;
+    }
+    sqlite3_bind_int64(s, 1, runId);
+    sqlite3_bind_int64(s, 2, m.rank);
+    sqlite3_bind_text(s, 3, azKind[m.kind], -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 4, m.nameId);
+    sqlite3_bind_int64(s, 5, m.n);
+    sqlite3_bind_int64(s, 6, m.total);
+    sqlite3_bind_int64(s, 7, m.mn);
+    sqlite3_bind_int64(s, 8, m.mx);
+    if( sqlite3_step(s)!=SQLITE_DONE ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s",
+                   sqlite3_errmsg(p->db));
+      rc = -1;
+    }
+    sqlite3_reset(s);
+    i = j;
+  }
+  sqlite3_finalize(s);
+  free(a);
+  return rc;
 }
 
 int64_t load_trace_rows(const TraceLoader *p){ return p->nRows; }
@@ -300,6 +442,9 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
   }
   sqlite3_reset(s);
   p->nRows++;
+  if( e->kind==TEV_KERNEL ) sum_add(p, t->fileId, 0, nameId, e->dur);
+  else if( e->kind==TEV_MEMCPY ) sum_add(p, t->fileId, 1, nameId, e->dur);
+  else if( e->kind==TEV_MEMSET ) sum_add(p, t->fileId, 2, nameId, e->dur);
   return load_trace_coll(p, t, e, pErr);
 }
 

@@ -34,6 +34,16 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
 int load_trace_devices(TraceLoader *p, const TraceTarget *t,
                        const TraceInfo *pInfo, PfError *pErr);
 
+/* The final rank of file fileId, once known (its rows may have gone in
+** with a guessed rank and been fixed up since). */
+void load_trace_file_rank(TraceLoader *p, int64_t fileId, int64_t rank);
+
+/* Insert the gpu_op_summary rows of run runId (count, total, min and max
+** duration per rank, kind and name of the kernel and gpu_mem_op rows
+** inserted through p), from totals kept while inserting: call once, after
+** load_trace_file_rank() for every file.  Returns 0 or -1 with pErr. */
+int load_trace_summary(TraceLoader *p, int64_t runId, PfError *pErr);
+
 /* Rows inserted so far, all tables together. */
 int64_t load_trace_rows(const TraceLoader *p);
 
