@@ -63,5 +63,11 @@ int runs_cmd(Cli *p);
 int show_cmd(Cli *p);
 int rm_cmd(Cli *p);
 int sql_cmd(Cli *p);
+/* cmd_history.c */
+int tag_cmd(Cli *p);
+int baseline_cmd(Cli *p);
+int diff_cmd(Cli *p);
+int trend_cmd(Cli *p);
+int check_cmd(Cli *p);
 
 #endif

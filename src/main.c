@@ -58,6 +58,65 @@ static const CmdInfo aCmd[] = {
   { "rm", rm_cmd, "rm RUN...",
     "delete runs and everything derived from them",
     "" },
+  { "tag", tag_cmd, "tag RUN K=V... [--rm K]...",
+    "add, replace or remove tags of a run after its ingest",
+    "RUN may be replaced by --baseline NAME.\n"
+    "\n"
+    "Options:\n"
+    "  --rm K           remove tag K (repeatable)\n"
+    "  --baseline NAME  tag the run this baseline names\n" },
+  { "baseline", baseline_cmd, "baseline set NAME RUN | list | rm NAME",
+    "name a run as a baseline (main, release, ...) or list the names",
+    "A baseline name is accepted wherever --baseline is: 'profan diff\n"
+    "--baseline main RUN', 'profan check --baseline main'.  Deleting the\n"
+    "run deletes its baselines.\n" },
+  { "diff", diff_cmd, "diff A B [--by metrics|category|kernel|memory]",
+    "compare two runs: step time, categories, kernels, memory",
+    "Every time is per step (GPU time / number of (rank, step) rows), so\n"
+    "runs with a different number of profiled steps compare.  Rows under\n"
+    "the noise floor (--floor, % of the mean step time) in both runs are\n"
+    "folded into one '(other: N)' row.  A may be --baseline NAME.  The\n"
+    "sections are the named queries diff-metrics, diff-categories and\n"
+    "diff-kernels (:run = B, --param baseline = A).  With --format csv or\n"
+    "json give --by (one section).\n"
+    "\n"
+    "Options:\n"
+    "  --by WHAT        only one section: metrics, category, kernel, memory\n"
+    "  --baseline NAME  baseline (or run) to compare against, instead of A\n"
+    "  --scheme S       category scheme (default: detailed)\n"
+    "  --floor PCT      noise floor, % of step time (default: 0.3)\n"
+    "  --limit N        at most N kernel rows (default: 50)\n" },
+  { "trend", trend_cmd, "trend METRIC [--tag K=V] [--last N]",
+    "one metric over the runs, with change and a sparkline",
+    "METRIC is a metric of the run_metric view ('profan query run-metrics'\n"
+    "lists a run's).  Columns: run_id, name, created_at, value, change_pct\n"
+    "(vs the previous run of the series), level_bar (the value within the\n"
+    "series' range) and series_spark (the whole series, on the last row).\n"
+    "\n"
+    "Options:\n"
+    "  --tag K=V        only runs with this tag\n"
+    "  --last N         only the last N runs (default: 50)\n" },
+  { "check", check_cmd, "check --baseline B [--run R] [--metric M]...",
+    "regression gate: exit 1 when a metric got worse beyond the noise",
+    "A metric regresses when its relative change exceeds --threshold in\n"
+    "the bad direction (table metric_direction) AND it is outside the\n"
+    "noise: the per-step samples of both runs differ (Mann-Whitney U,\n"
+    "p < --alpha; step_time_* metrics only) and, when the history window\n"
+    "(the baseline and the runs before it, --tag filtered, last --last)\n"
+    "holds at least 5 runs, the robust z-score (median/MAD) of the run's\n"
+    "value exceeds --z.  Prints a one-line verdict (stderr for csv/json)\n"
+    "then a table.  Exit 0 clean, 1 regression, 2 usage.\n"
+    "\n"
+    "Options:\n"
+    "  --baseline B     baseline name or run (required)\n"
+    "  --run R          run to check (default: latest)\n"
+    "  --metric M       metric to check (repeatable; default:\n"
+    "                   step_time_median_ms)\n"
+    "  --threshold T    relative change, '5%' or 0.05 (default: 5%)\n"
+    "  --alpha A        Mann-Whitney significance level (default: 0.05)\n"
+    "  --z Z            robust z-score limit (default: 3)\n"
+    "  --last N         history window in runs (default: 10)\n"
+    "  --tag K=V        history: only runs with this tag\n" },
 };
 #define N_CMD ((int)(sizeof(aCmd)/sizeof(aCmd[0])))
 
