@@ -69,5 +69,7 @@ int baseline_cmd(Cli *p);
 int diff_cmd(Cli *p);
 int trend_cmd(Cli *p);
 int check_cmd(Cli *p);
+/* cmd_report.c */
+int report_cmd(Cli *p);
 
 #endif

@@ -1,12 +1,14 @@
 /*
 ** cmd_history.c — comparison and history commands: `profan tag`,
-** `profan baseline`, `profan diff`, `profan trend`, `profan check`.
+** `profan baseline`, `profan diff`, `profan trend`, `profan check`
+** (`profan report` is cmd_report.c).
 **
 ** Pipeline position: read side (tag and baseline write run metadata).
 ** The numbers come from SQL: the run_metric view (schema/008-history.sql)
-** and the named queries diff-metrics, diff-categories, diff-kernels and
-** trend; this file resolves runs and baselines, binds parameters and,
-** for `check`, adds the statistics of history.c.
+** and the named queries diff-metrics, diff-categories, diff-kernels,
+** diff-ops, diff-tensors and trend; this file resolves runs and
+** baselines, binds parameters and, for `check`, adds the statistics of
+** history.c.
 */
 #include "cli.h"
 #include "db.h"
@@ -268,10 +270,12 @@ int baseline_cmd(Cli *p){
 }
 
 /*
-** profan diff A B [--by metrics|category|kernel|memory] [--scheme S]
-**                 [--floor PCT] [--limit N]
+** profan diff A B [--by metrics|category|kernel|op|memory|tensors]
+**                 [--scheme S] [--floor PCT] [--limit N]
 ** A may be given as --baseline NAME instead.  B is bound as :run and A as
-** :baseline of the diff-* named queries.
+** :baseline of the diff-* named queries.  Without --by: metrics,
+** categories and kernels; op (diff-ops) and tensors (diff-tensors) only
+** with --by.
 */
 int diff_cmd(Cli *p){
   const char *zBy = cli_option(p, "by", NULL, 1);
@@ -295,8 +299,10 @@ int diff_cmd(Cli *p){
     zB = p->argv[2];
   }
   if( zBy && strcmp(zBy, "metrics") && strcmp(zBy, "category")
-      && strcmp(zBy, "kernel") && strcmp(zBy, "memory") ){
-    cli_usage_error(p, "--by is metrics, category, kernel or memory");
+      && strcmp(zBy, "kernel") && strcmp(zBy, "memory")
+      && strcmp(zBy, "op") && strcmp(zBy, "tensors") ){
+    cli_usage_error(p, "--by is metrics, category, kernel, op, memory or"
+                    " tensors");
   }
   if( zFloor ){
     snprintf(zFloorV, sizeof(zFloorV), "%g",
@@ -343,6 +349,14 @@ int diff_cmd(Cli *p){
     if( zFloor ){ azKey[n] = "floor_pct"; azVal[n++] = zFloorV; }
     if( all && p->eFmt==OUT_TABLE ) printf("\nkernels\n");
     rc = print_named(db, p, "diff-kernels", idB, azKey, azVal, n, limit);
+  }
+  if( rc==EXIT_OK && zBy && strcmp(zBy, "op")==0 ){
+    int n = nKV;
+    if( zFloor ){ azKey[n] = "floor_pct"; azVal[n++] = zFloorV; }
+    rc = print_named(db, p, "diff-ops", idB, azKey, azVal, n, limit);
+  }
+  if( rc==EXIT_OK && zBy && strcmp(zBy, "tensors")==0 ){
+    rc = print_named(db, p, "diff-tensors", idB, azKey, azVal, nKV, limit);
   }
   db_close(db);
   return rc;

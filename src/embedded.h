@@ -2,7 +2,9 @@
 ** embedded.h — SQL files compiled into the binary by tools/embed.c.
 **
 ** embedded_schema[]: schema/NNN-NAME.sql in order; embedded_query[]: the
-** named queries from queries/NAME.sql.  Both end with a {0,0} entry.
+** named queries from queries/NAME.sql; embedded_rule[]: the findings
+** rules of `profan report` from rules/NAME.sql.  Each ends with a {0,0}
+** entry.
 */
 #ifndef PROFAN_EMBEDDED_H
 #define PROFAN_EMBEDDED_H
@@ -14,5 +16,6 @@ typedef struct EmbeddedFile {
 
 extern const EmbeddedFile embedded_schema[];
 extern const EmbeddedFile embedded_query[];
+extern const EmbeddedFile embedded_rule[];
 
 #endif

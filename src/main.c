@@ -70,22 +70,27 @@ static const CmdInfo aCmd[] = {
     "A baseline name is accepted wherever --baseline is: 'profan diff\n"
     "--baseline main RUN', 'profan check --baseline main'.  Deleting the\n"
     "run deletes its baselines.\n" },
-  { "diff", diff_cmd, "diff A B [--by metrics|category|kernel|memory]",
-    "compare two runs: step time, categories, kernels, memory",
+  { "diff", diff_cmd,
+    "diff A B [--by metrics|category|kernel|op|memory|tensors]",
+    "compare two runs: step time, categories, kernels, ops, memory",
     "Every time is per step (GPU time / number of (rank, step) rows), so\n"
     "runs with a different number of profiled steps compare.  Rows under\n"
     "the noise floor (--floor, % of the mean step time) in both runs are\n"
     "folded into one '(other: N)' row.  A may be --baseline NAME.  The\n"
     "sections are the named queries diff-metrics, diff-categories and\n"
     "diff-kernels (:run = B, --param baseline = A).  With --format csv or\n"
-    "json give --by (one section).\n"
+    "json give --by (one section).  --by op compares CPU operators\n"
+    "(diff-ops: calls, self CPU and launched GPU time per step); --by\n"
+    "tensors the largest allocation per memory source category of the\n"
+    "snapshots (diff-tensors: ratio, scales when above 1.05).\n"
     "\n"
     "Options:\n"
-    "  --by WHAT        only one section: metrics, category, kernel, memory\n"
+    "  --by WHAT        only one section: metrics, category, kernel, op,\n"
+    "                   memory, tensors\n"
     "  --baseline NAME  baseline (or run) to compare against, instead of A\n"
     "  --scheme S       category scheme (default: detailed)\n"
     "  --floor PCT      noise floor, % of step time (default: 0.3)\n"
-    "  --limit N        at most N kernel rows (default: 50)\n" },
+    "  --limit N        at most N kernel or op rows (default: 50)\n" },
   { "trend", trend_cmd, "trend METRIC [--tag K=V] [--last N]",
     "one metric over the runs, with change and a sparkline",
     "METRIC is a metric of the run_metric view ('profan query run-metrics'\n"
@@ -117,6 +122,23 @@ static const CmdInfo aCmd[] = {
     "  --z Z            robust z-score limit (default: 3)\n"
     "  --last N         history window in runs (default: 10)\n"
     "  --tag K=V        history: only runs with this tag\n" },
+  { "report", report_cmd, "report [RUN] [--baseline NAME] [--param K=V]...",
+    "summary of a run and ranked findings with hints",
+    "RUN is a run id, a run name or 'latest' (the default); --baseline\n"
+    "NAME reports on the run a baseline names.  Prints a summary (the\n"
+    "named query report-summary) then the findings of the rules, most\n"
+    "severe first: severity (high, medium, low, info), rule, message,\n"
+    "value, threshold, hint.  Rules are SQL files with the header of a\n"
+    "named query: the built-in rules/*.sql plus those in $PROFAN_RULES (a\n"
+    "directory; a rule with a built-in's name replaces it).  With --format\n"
+    "csv or json only the findings are printed.  Exit 0 whatever is found.\n"
+    "\n"
+    "Options:\n"
+    "  --baseline NAME  report on this baseline's run\n"
+    "  --param K=V      set parameter K of every rule that has it\n"
+    "                   (repeatable), e.g. --param threshold_pct=20;\n"
+    "                   RULE.K=V sets it in one rule only, e.g.\n"
+    "                   --param straggler.threshold_pct=5\n" },
 };
 #define N_CMD ((int)(sizeof(aCmd)/sizeof(aCmd[0])))
 

@@ -14,6 +14,7 @@ Suite *make_output_suite(void);
 Suite *make_snapshot_suite(void);
 Suite *make_comm_suite(void);
 Suite *make_history_suite(void);
+Suite *make_report_suite(void);
 
 int main(void){
   int nFail;
@@ -27,6 +28,7 @@ int main(void){
   srunner_add_suite(sr, make_snapshot_suite());
   srunner_add_suite(sr, make_comm_suite());
   srunner_add_suite(sr, make_history_suite());
+  srunner_add_suite(sr, make_report_suite());
   srunner_run_all(sr, CK_NORMAL);
   nFail = srunner_ntests_failed(sr);
   srunner_free(sr);

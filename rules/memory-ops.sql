@@ -1,0 +1,13 @@
+-- name: memory-ops
+-- description: Memory operations (memcpy, memset: the coarse category
+-- description: "memory") above threshold_pct of GPU activity time.
+-- param: threshold_pct = 10  share of GPU time, %
+SELECT 'medium' AS severity, 'memory-ops' AS rule,
+  printf('memory ops (memcpy/memset) take %.1f %% of GPU time', value)
+    AS message,
+  round(value, 2) AS value, :threshold_pct AS threshold,
+  'gradient checkpointing trade-offs, pinned host memory, fewer'
+  || ' host<->device copies' AS hint
+FROM run_metric
+WHERE run_id = :run AND metric = 'cat_coarse:memory_pct'
+  AND value > :threshold_pct;

@@ -1,0 +1,134 @@
+/*
+** cmd_report.c — `profan report RUN`: a summary of one run and the
+** findings of the rules (rules/NAME.sql and $PROFAN_RULES), ranked by
+** severity.
+**
+** Pipeline position: read side.  The summary is the named query
+** report-summary; the findings are rows of the rules, collected by
+** rules_run() into temp.finding and printed from there, so every --format
+** works.  Exit 0 whatever the findings (report is advice, not a gate).
+*/
+#include "cli.h"
+#include "db.h"
+#include "history.h"
+#include "named_query.h"
+#include "rules.h"
+#include "runref.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REPORT_MAX_PARAMS 32
+
+/* The findings, most severe first, then by rule and arrival. */
+static const char zFindingSql[] =
+  "SELECT severity, rule, message, value, threshold, hint FROM temp.finding"
+  " ORDER BY CASE severity WHEN 'high' THEN 0 WHEN 'medium' THEN 1"
+  " WHEN 'low' THEN 2 ELSE 3 END, rule, seq";
+
+/* Print the report-summary named query for runId; EXIT_OK or EXIT_SQL. */
+static int print_summary(sqlite3 *db, Cli *p, int64_t runId){
+  NqList list;
+  const NamedQuery *q;
+  sqlite3_stmt *s = NULL;
+  PfError e = {0};
+  int rc = EXIT_SQL;
+  if( nq_load_all(&list, &e) ){
+    cli_error("%s", e.zMsg);
+    return EXIT_SQL;
+  }
+  q = nq_find(&list, "report-summary");
+  if( q==NULL ) cli_error("no query named 'report-summary'");
+  else s = nq_prepare(db, q, runId, NULL, NULL, 0, -1, &e);
+  if( q && s==NULL ) cli_error("%s", e.zMsg);
+  if( s ){
+    if( output_stmt(s, p->eFmt, stdout, NULL)==SQLITE_DONE ) rc = EXIT_OK;
+    else cli_error("query 'report-summary': %s", sqlite3_errmsg(db));
+    sqlite3_finalize(s);
+  }
+  nq_list_free(&list);
+  return rc;
+}
+
+/*
+** profan report [RUN] [--baseline NAME] [--param [RULE.]K=V]...
+** RUN defaults to the latest run.  Table and markdown print the summary,
+** then the findings; csv and json print only the findings.
+*/
+int report_cmd(Cli *p){
+  const char *zBase = cli_option(p, "baseline", NULL, 1);
+  const char *azKey[REPORT_MAX_PARAMS], *azVal[REPORT_MAX_PARAMS], *z;
+  char *azOwn[REPORT_MAX_PARAMS];
+  int nKV = 0, rc = EXIT_OK, nFind;
+  int64_t runId;
+  sqlite3 *db;
+  sqlite3_stmt *s;
+  NqList rules;
+  PfError e = {0};
+  int table = p->eFmt==OUT_TABLE || p->eFmt==OUT_MARKDOWN;
+
+  while( (z = cli_option(p, "param", "p", 1))!=NULL ){
+    const char *zEq = strchr(z, '=');
+    if( nKV==REPORT_MAX_PARAMS ) cli_usage_error(p, "too many --param");
+    if( zEq==NULL || zEq==z ) cli_usage_error(p, "--param needs K=V, got"
+                                              " '%s'", z);
+    azOwn[nKV] = xstrndup(z, (size_t)(zEq-z));
+    azKey[nKV] = azOwn[nKV];
+    azVal[nKV++] = zEq+1;
+  }
+  cli_verify_options(p);
+  if( p->argc>2 || (zBase && p->argc>1) ){
+    cli_usage_error(p, "give one RUN or --baseline NAME");
+  }
+  db = cli_open_db(p, DB_OPEN_READONLY);
+  runId = zBase ? hist_resolve_baseline(db, zBase, &e)
+                : runref_resolve(db, p->argc==2 ? p->argv[1] : "latest", &e);
+  if( runId<0 ){
+    cli_error("%s", e.zMsg);
+    rc = EXIT_BAD;
+    goto done;
+  }
+  if( rules_load_all(&rules, &e) ){
+    cli_error("%s", e.zMsg);
+    rc = EXIT_SQL;
+    goto done;
+  }
+  for(int k=0; k<nKV; k++){
+    if( !rules_accepts(&rules, azKey[k]) ){
+      char zK[64];
+      util_sanitize(azKey[k], strlen(azKey[k]), zK, sizeof(zK));
+      nq_list_free(&rules);
+      db_close(db);
+      cli_usage_error(p, "no rule has a parameter '%s'", zK);
+    }
+  }
+  nFind = rules_run(db, &rules, runId, azKey, azVal, nKV, &e);
+  nq_list_free(&rules);
+  if( nFind<0 ){
+    cli_error("%s", e.zMsg);
+    rc = EXIT_SQL;
+    goto done;
+  }
+  if( table ){
+    printf("report: run %lld\n\nsummary\n", (long long)runId);
+    rc = print_summary(db, p, runId);
+    if( rc!=EXIT_OK ) goto done;
+    printf("\nfindings (%d)\n", nFind);
+  }
+  s = db_prepare(db, zFindingSql, &e);
+  if( s==NULL ){
+    cli_error("%s", e.zMsg);
+    rc = EXIT_SQL;
+    goto done;
+  }
+  if( output_stmt(s, p->eFmt, stdout, NULL)!=SQLITE_DONE ){
+    cli_error("%s", sqlite3_errmsg(db));
+    rc = EXIT_SQL;
+  }
+  sqlite3_finalize(s);
+done:
+  for(int i=0; i<nKV; i++) free(azOwn[i]);
+  db_close(db);
+  return rc;
+}

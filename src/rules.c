@@ -1,0 +1,258 @@
+/*
+** rules.c — loading and running the findings rules of `profan report`
+** (see rules.h for the rule contract).
+**
+** Pipeline position: read side.  Parsing and binding are those of the
+** named queries (nq_parse, nq_prepare); this file adds the catalogue
+** (embedded_rule[] and $PROFAN_RULES) and the collection of the rows into
+** temp.finding, so the report prints them in any --format.
+*/
+#include "rules.h"
+#include "db.h"
+#include "embedded.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The columns every rule returns, in order. */
+static const char *const azRuleCol[] = {
+  "severity", "rule", "message", "value", "threshold", "hint"
+};
+#define N_RULE_COL 6
+
+int rules_severity_rank(const char *z){
+  static const char *const azSev[] = { "high", "medium", "low", "info" };
+  if( z==NULL ) return -1;
+  for(int i=0; i<4; i++) if( strcmp(z, azSev[i])==0 ) return i;
+  return -1;
+}
+
+static int cmp_rule(const void *a, const void *b){
+  return strcmp(((const NamedQuery*)a)->zName, ((const NamedQuery*)b)->zName);
+}
+
+/* Add q (taken over) to pList, replacing a rule of the same name. */
+static void put_rule(NqList *pList, NamedQuery *q){
+  for(int i=0; i<pList->n; i++){
+    if( strcmp(pList->a[i].zName, q->zName)==0 ){
+      nq_clear(&pList->a[i]);
+      pList->a[i] = *q;
+      return;
+    }
+  }
+  pList->a = xrealloc(pList->a, (size_t)(pList->n+1)*sizeof(NamedQuery));
+  pList->a[pList->n++] = *q;
+}
+
+/* Read the whole file zPath into a new string (caller frees); NULL when
+** it cannot be opened. */
+static char *read_text(const char *zPath){
+  FILE *f = fopen(zPath, "rb");
+  char chunk[4096];
+  size_t r;
+  Buf text;
+  if( f==NULL ) return NULL;
+  buf_init(&text);
+  while( (r = fread(chunk, 1, sizeof(chunk), f))>0 ){
+    buf_append(&text, chunk, r);
+  }
+  fclose(f);
+  return buf_steal(&text);
+}
+
+/* Load every *.sql file of zDir into pList.  0 or -1 with pErr. */
+static int load_dir(NqList *pList, const char *zDir, PfError *pErr){
+  DIR *d = opendir(zDir);
+  struct dirent *de;
+  if( d==NULL ){
+    pf_error_set(pErr, ERRPOS_NONE, 0,
+                 "PROFAN_RULES=%s: cannot read directory", zDir);
+    return -1;
+  }
+  while( (de = readdir(d))!=NULL ){
+    size_t n = strlen(de->d_name);
+    char *zPath, *zText;
+    NamedQuery q;
+    PfError e = {0};
+    if( n<5 || strcmp(de->d_name+n-4, ".sql")!=0 ) continue;
+    zPath = xasprintf("%s/%s", zDir, de->d_name);
+    zText = read_text(zPath);
+    if( zText==NULL ){
+      free(zPath);
+      continue;
+    }
+    if( nq_parse(zText, zPath, &q, &e) ){
+      Buf m;
+      buf_init(&m);
+      pf_error_format(&e, zPath, &m);
+      pf_error_set(pErr, ERRPOS_NONE, 0, "%s", buf_str(&m));
+      buf_free(&m);
+      nq_clear(&q);
+      free(zText);
+      free(zPath);
+      closedir(d);
+      return -1;
+    }
+    put_rule(pList, &q);
+    free(zText);
+    free(zPath);
+  }
+  closedir(d);
+  return 0;
+}
+
+int rules_load_all(NqList *pList, PfError *pErr){
+  const char *zDir = getenv("PROFAN_RULES");
+  memset(pList, 0, sizeof(*pList));
+  for(int i=0; embedded_rule[i].zName; i++){
+    NamedQuery q;
+    if( nq_parse(embedded_rule[i].zText, "builtin", &q, pErr) ){
+      nq_clear(&q);
+      return -1;
+    }
+    put_rule(pList, &q);
+  }
+  if( zDir && zDir[0] && load_dir(pList, zDir, pErr) ) return -1;
+  qsort(pList->a, (size_t)pList->n, sizeof(NamedQuery), cmp_rule);
+  return 0;
+}
+
+/*
+** The name of q's parameter that override key zKey sets: zKey itself when
+** q declares it, or the part after "RULE." when zKey is scoped to q.
+** Returns a pointer into zKey, or NULL when the key does not apply to q.
+*/
+static const char *param_for(const NamedQuery *q, const char *zKey){
+  const char *zDot = strchr(zKey, '.');
+  const char *zName = zKey;
+  if( zDot ){
+    size_t n = strlen(q->zName);
+    if( (size_t)(zDot-zKey)!=n || strncmp(zKey, q->zName, n)!=0 ){
+      return NULL;
+    }
+    zName = zDot+1;
+  }
+  for(int i=0; i<q->nParam; i++){
+    if( strcmp(q->aParam[i].zName, zName)==0 ) return zName;
+  }
+  return NULL;
+}
+
+int rules_accepts(const NqList *pList, const char *zKey){
+  for(int i=0; i<pList->n; i++){
+    if( param_for(&pList->a[i], zKey) ) return 1;
+  }
+  return 0;
+}
+
+/*
+** Run one rule and insert its rows with pIns.  *pSeq counts the rows.
+** Returns 0 or -1 with pErr.
+*/
+static int run_one(sqlite3 *db, const NamedQuery *q, int64_t runId,
+                   const char **azKey, const char **azVal, int nKV,
+                   sqlite3_stmt *pIns, int *pSeq, PfError *pErr){
+  const char **azK = xmalloc(sizeof(char*)*(size_t)(nKV+1));
+  const char **azV = xmalloc(sizeof(char*)*(size_t)(nKV+1));
+  sqlite3_stmt *s;
+  int n = 0, rc;
+  for(int k=0; k<nKV; k++){                /* unscoped keys first */
+    if( strchr(azKey[k], '.')==NULL && param_for(q, azKey[k]) ){
+      azK[n] = azKey[k];
+      azV[n++] = azVal[k];
+    }
+  }
+  for(int k=0; k<nKV; k++){                /* RULE.K wins (bound last) */
+    const char *zName = strchr(azKey[k], '.') ? param_for(q, azKey[k]) : 0;
+    if( zName ){
+      azK[n] = zName;
+      azV[n++] = azVal[k];
+    }
+  }
+  s = nq_prepare(db, q, runId, azK, azV, n, -1, pErr);
+  free(azK);
+  free(azV);
+  if( s==NULL ) return -1;
+  if( sqlite3_column_count(s)!=N_RULE_COL ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "rule '%s' (%s): returns %d columns,"
+                 " expected severity, rule, message, value, threshold, hint",
+                 q->zName, q->zSource, sqlite3_column_count(s));
+    sqlite3_finalize(s);
+    return -1;
+  }
+  for(int i=0; i<N_RULE_COL; i++){
+    if( sqlite3_stricmp(sqlite3_column_name(s, i), azRuleCol[i])!=0 ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "rule '%s' (%s): column %d is"
+                   " '%s', expected '%s'", q->zName, q->zSource, i+1,
+                   sqlite3_column_name(s, i), azRuleCol[i]);
+      sqlite3_finalize(s);
+      return -1;
+    }
+  }
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    const char *zSev = (const char*)sqlite3_column_text(s, 0);
+    if( rules_severity_rank(zSev)<0 ){
+      char z[40];
+      util_sanitize(zSev ? zSev : "NULL", zSev ? strlen(zSev) : 4, z,
+                    sizeof(z));
+      pf_error_set(pErr, ERRPOS_NONE, 0, "rule '%s' (%s): severity '%s' is"
+                   " not high, medium, low or info", q->zName, q->zSource, z);
+      sqlite3_finalize(s);
+      return -1;
+    }
+    sqlite3_bind_int(pIns, 1, ++*pSeq);
+    for(int i=0; i<N_RULE_COL; i++){
+      sqlite3_bind_value(pIns, i+2, sqlite3_column_value(s, i));
+    }
+    if( sqlite3_step(pIns)!=SQLITE_DONE ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
+      sqlite3_reset(pIns);
+      sqlite3_finalize(s);
+      return -1;
+    }
+    sqlite3_reset(pIns);
+  }
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "rule '%s' (%s): %s", q->zName,
+                 q->zSource, sqlite3_errmsg(db));
+    sqlite3_finalize(s);
+    return -1;
+  }
+  sqlite3_finalize(s);
+  return 0;
+}
+
+int rules_run(sqlite3 *db, const NqList *pList, int64_t runId,
+              const char **azKey, const char **azVal, int nKV,
+              PfError *pErr){
+  sqlite3_stmt *pIns;
+  int nSeq = 0;
+  for(int k=0; k<nKV; k++){
+    if( !rules_accepts(pList, azKey[k]) ){
+      char z[64];
+      util_sanitize(azKey[k], strlen(azKey[k]), z, sizeof(z));
+      pf_error_set(pErr, ERRPOS_NONE, 0, "no rule has a parameter '%s'", z);
+      return -1;
+    }
+  }
+  if( db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS finding(seq INTEGER,"
+              " severity TEXT, rule TEXT, message TEXT, value, threshold,"
+              " hint TEXT)", pErr)
+      || db_exec(db, "DELETE FROM temp.finding", pErr) ){
+    return -1;
+  }
+  pIns = db_prepare(db, "INSERT INTO temp.finding VALUES(?1, ?2, ?3, ?4,"
+                    " ?5, ?6, ?7)", pErr);
+  if( pIns==NULL ) return -1;
+  for(int i=0; i<pList->n; i++){
+    if( run_one(db, &pList->a[i], runId, azKey, azVal, nKV, pIns, &nSeq,
+                pErr) ){
+      sqlite3_finalize(pIns);
+      return -1;
+    }
+  }
+  sqlite3_finalize(pIns);
+  return nSeq;
+}

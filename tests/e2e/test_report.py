@@ -1,0 +1,380 @@
+"""test_report.py — end-to-end tests of `profan report` (findings from the
+SQL rules in rules/ and $PROFAN_RULES) and of `profan diff --by op` and
+`--by tensors` (named queries diff-ops, diff-tensors), issue 5.
+
+Expected numbers are computed here from the input files (trace JSON,
+snapshot pickles through snapshot_reference's own decoder), never from
+profan's database; the tiny synthetic traces are written by this file.
+"""
+import glob
+import json
+import os
+
+from common import ProfanTest, shared, load_json, events
+from trace_reference import kind_of, steps, us_to_ns, union_ns, gpu_busy
+from test_history import write_trace
+import snapshot_reference as sref
+
+SEV = {"high": 0, "medium": 1, "low": 2, "info": 3}
+COMM_PAT = ("nccl", "rccl", "allreduce", "allgather", "reduce_scatter")
+
+
+def is_nccl_kernel(name):
+    return name.startswith("ncclKernel_") or name.startswith("ncclDevKernel_")
+
+
+def gpu_events(evs):
+    return [e for e in evs if kind_of(e) in ("kernel", "memcpy", "memset")
+            and isinstance(e.get("ts"), (int, float))]
+
+
+def interval(e):
+    s = us_to_ns(e["ts"])
+    return (s, s + max(0, us_to_ns(e.get("dur", 0))))
+
+
+class ReportTest(ProfanTest):
+
+    def report(self, *args, env=None):
+        r = self.profan("--format", "csv", "report", *args, env=env)
+        self.assertEqual(r.rc, 0, r.err)
+        return r.rows()
+
+    def assert_sorted(self, rows):
+        keys = [(SEV[x["severity"]], x["rule"]) for x in rows]
+        self.assertEqual(keys, sorted(keys))
+
+
+class ReportRealRuns(ReportTest):
+
+    def test_report_hta_control(self):
+        path = shared("traces", "hta-diff-control-a100-rank3.json.gz")
+        self.ingest_ok(path)
+        evs = events(path)
+        g = gpu_events(evs)
+        total = sum(interval(e)[1] - interval(e)[0] for e in g)
+        nccl = sum(interval(e)[1] - interval(e)[0] for e in g
+                   if "nccl" in e["name"].lower()
+                   or "rccl" in e["name"].lower())
+        mem = sum(interval(e)[1] - interval(e)[0] for e in g
+                  if ("memcpy" in e["name"].lower()
+                      or "memset" in e["name"].lower())
+                  and not any(p in e["name"].lower() for p in COMM_PAT))
+        ks = [e for e in g if kind_of(e) == "kernel"]
+        tiny = sum(1 for e in ks if us_to_ns(e.get("dur", 0)) < 10000)
+        rows = self.report()
+        self.assert_sorted(rows)
+        f = {x["rule"]: x for x in rows}
+        # the top detailed category: NCCL, from the kernel names
+        top = f["top-category"]
+        share = 100.0 * nccl / total
+        self.assertEqual(top["severity"], "medium")
+        self.assertAlmostEqual(float(top["value"]), share, places=2)
+        self.assertEqual(top["message"], "NCCL / communication takes %.1f %%"
+                         " of GPU time" % share)
+        self.assertEqual(top["threshold"], "30")
+        self.assertTrue(top["hint"].startswith("communication dominates"))
+        self.assertAlmostEqual(float(f["memory-ops"]["value"]),
+                               100.0 * mem / total, places=2)
+        self.assertEqual(f["tiny-kernels"]["message"],
+                         "%d of %d kernels (%.1f %%) are shorter than 10 us"
+                         % (tiny, len(ks), 100.0 * tiny / len(ks)))
+        self.assertNotIn("straggler", f)               # one rank
+        self.assertNotIn("memory-headroom", f)          # no snapshot
+        # the summary: table output only, and as the named query
+        s = {x["item"]: x["value"] for x in self.query("report-summary")}
+        self.assertEqual(s["ranks"], "1")
+        self.assertEqual(s["steps"], str(len(steps(evs))))
+        r = self.profan("report", "latest")
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertIn("summary", r.out)
+        self.assertIn("findings (%d)" % len(rows), r.out)
+        # json: only the findings, the same rows
+        r = self.profan("--format", "json", "report")
+        self.assertEqual([x["rule"] for x in r.json()],
+                         [x["rule"] for x in rows])
+
+    def test_report_dlrm_comm_and_stragglers(self):
+        d = shared("runs", "dlrm-8rank")
+        per = {}
+        for p in sorted(glob.glob(os.path.join(d, "*.json.gz"))):
+            doc = load_json(p)
+            per[doc["distributedInfo"]["rank"]] = doc["traceEvents"]
+        self.ingest_ok(d)
+        comm = wall = exposed = 0
+        step_ns, busy = {}, {}
+        nsteps = sum_steps = 0
+        for rank, evs in per.items():
+            st = steps(evs)
+            nsteps += len(st)
+            sum_steps += sum(st.values())
+            step_ns[rank] = sum(st.values()) / len(st)
+            busy[rank] = sum(b for b, _ in gpu_busy(evs).values())
+            devs = {}
+            for e in evs:
+                if kind_of(e) == "kernel":
+                    devs.setdefault(e["pid"], []).append(e)
+            for ks in devs.values():
+                c = union_ns([interval(e) for e in ks
+                              if is_nccl_kernel(e["name"])])
+                w = union_ns([interval(e) for e in ks])
+                p = union_ns([interval(e) for e in ks
+                              if not is_nccl_kernel(e["name"])])
+                comm += c
+                wall += w
+                exposed += w - p
+        rows = self.report()
+        self.assert_sorted(rows)
+        f = {}
+        for x in rows:
+            f.setdefault(x["rule"], []).append(x)
+        # exposed communication as a share of the step
+        ex = f["exposed-comm"][0]
+        pct = 100.0 * exposed / sum_steps
+        self.assertAlmostEqual(float(ex["value"]), pct, places=2)
+        self.assertEqual(ex["severity"], "high" if pct > 30 else "medium")
+        self.assertTrue(ex["message"].startswith(
+            "%.3f ms of communication per step" % (exposed / nsteps / 1e6)))
+        # communication share in the summary
+        s = {x["item"]: x["value"] for x in self.query("report-summary")}
+        self.assertAlmostEqual(float(s["communication %"]),
+                               100.0 * comm / wall, delta=0.051)
+        self.assertEqual(s["ranks"], "8")
+        # stragglers: step or busy time more than 10 % over the mean
+        ms = sum(step_ns.values()) / len(step_ns)
+        mb = sum(busy.values()) / len(busy)
+        want = {}
+        for rank in per:
+            sp = 100.0 * (step_ns[rank] - ms) / ms
+            bp = 100.0 * (busy[rank] - mb) / mb
+            if sp > 10 or bp > 10:
+                want[rank] = max(sp, bp)
+        self.assertTrue(want)
+        got = {int(x["message"].split(":")[0].split()[1]): float(x["value"])
+               for x in f["straggler"]}
+        self.assertEqual(set(got), set(want))
+        for rank, v in want.items():
+            self.assertAlmostEqual(got[rank], v, places=1)
+        self.assertTrue(all(x["severity"] == "high" for x in f["straggler"]))
+        # a higher threshold for every rule that has one: fewer stragglers
+        few = [x for x in self.report("--param", "threshold_pct=60")
+               if x["rule"] == "straggler"]
+        self.assertEqual(len(few), sum(1 for v in want.values() if v > 60))
+        # RULE.K: one rule only, and it wins over the unscoped K
+        rows = self.report("--param", "straggler.threshold_pct=60",
+                           "--param", "threshold_pct=1000")
+        self.assertEqual([x["rule"] for x in rows if x["rule"] in
+                          ("straggler", "exposed-comm")], ["straggler"] *
+                         sum(1 for v in want.values() if v > 60))
+        self.assertEqual(self.profan("report", "--param",
+                                     "straggler.low_pct=1").rc, 2)
+
+
+class ReportTinyTrace(ReportTest):
+
+    def test_report_exact_messages_and_user_rules(self):
+        st = [10, 10, 10, 13]
+        path = os.path.join(self.tmp.name, "t.json")
+        write_trace(path, st, gemm_frac=0.6, fill_frac=0.3, tag="tiny")
+        self.ingest_ok(path, extra=["--name", "tiny", "--quiet"])
+        mean = sum(st) / len(st)
+        cv = 100.0 * (sum((x - mean) ** 2 for x in st) / len(st)) ** 0.5 / mean
+        g = sum(int(ms * 1000 * 0.6) for ms in st)
+        fl = sum(int(ms * 1000 * 0.3) for ms in st)
+        rows = self.report("tiny")
+        self.assertEqual(
+            [(x["severity"], x["rule"], x["message"]) for x in rows],
+            [("medium", "fill-kernels",
+              "fill/zero kernels take %.1f %% of GPU time"
+              % (100.0 * fl / (g + fl))),
+             ("medium", "step-variation",
+              "step time varies by %.1f %% (standard deviation / mean,"
+              " 4 steps)" % cv),
+             ("info", "top-category", "GEMM/CUTLASS takes %.1f %% of GPU time"
+              % (100.0 * g / (g + fl)))])
+        self.assertEqual(rows[0]["hint"], "reuse buffers, lazy initialization,"
+                         " zero_grad(set_to_none=True)")
+        self.assertEqual(rows[1]["threshold"], "10")
+        self.assertAlmostEqual(float(rows[1]["value"]), cv, places=2)
+        # --param: only rules that declare it; unknown names are usage errors
+        rows = self.report("tiny", "--param", "min_steps=5")
+        self.assertNotIn("step-variation", [x["rule"] for x in rows])
+        self.assertEqual(self.profan("report", "--param", "nope=1").rc, 2)
+        self.assertEqual(self.profan("report", "a", "b").rc, 2)
+        self.assertEqual(self.profan("report", "nosuchrun").rc, 1)
+        # --baseline NAME
+        self.assertEqual(self.profan("baseline", "set", "main", "tiny").rc, 0)
+        self.assertEqual(self.report("--baseline", "main"),
+                         self.report("tiny"))
+        # user rules from $PROFAN_RULES: a new one and one replacing a
+        # built-in rule of the same name
+        rd = os.path.join(self.tmp.name, "rules")
+        os.mkdir(rd)
+        with open(os.path.join(rd, "few-steps.sql"), "w") as fh:
+            fh.write("-- name: few-steps\n"
+                     "-- description: fewer than min steps profiled\n"
+                     "-- param: min = 10   steps\n"
+                     "SELECT 'low' AS severity, 'few-steps' AS rule,\n"
+                     "  'only ' || count(*) || ' steps' AS message,\n"
+                     "  count(*) AS value, :min AS threshold,\n"
+                     "  'profile more steps' AS hint\n"
+                     "FROM step WHERE run_id = :run HAVING count(*) < :min;\n")
+        with open(os.path.join(rd, "mine.sql"), "w") as fh:
+            fh.write("-- name: fill-kernels\n"
+                     "SELECT 'high' AS severity, 'fill-kernels' AS rule,\n"
+                     "  'replaced' AS message, 1 AS value, 0 AS threshold,\n"
+                     "  'h' AS hint;\n")
+        rows = self.report("tiny", env={"PROFAN_RULES": rd})
+        self.assert_sorted(rows)
+        got = [(x["severity"], x["rule"], x["message"]) for x in rows]
+        self.assertEqual(got[0], ("high", "fill-kernels", "replaced"))
+        self.assertIn(("low", "few-steps", "only 4 steps"), got)
+        self.assertEqual(len(got), 4)
+        # a broken user rule is an SQL error naming its file
+        with open(os.path.join(rd, "bad.sql"), "w") as fh:
+            fh.write("-- name: bad\nSELECT 1 AS severity;\n")
+        r = self.profan("report", env={"PROFAN_RULES": rd})
+        self.assertEqual(r.rc, 3)
+        self.assertIn("bad.sql", r.err)
+
+
+    def test_report_optimizer_share(self):
+        """Optimizer.step annotations take 2 of 10 ms in every step."""
+        evs, t = [], 1_000_000
+        for i in range(4):
+            evs.append({"ph": "X", "cat": "user_annotation",
+                        "name": "ProfilerStep#%d" % (i + 1), "pid": 1,
+                        "tid": 1, "ts": t, "dur": 10000})
+            evs.append({"ph": "X", "cat": "user_annotation",
+                        "name": "Optimizer.step#AdamW.step", "pid": 1,
+                        "tid": 1, "ts": t + 7000, "dur": 2000})
+            evs.append({"ph": "X", "cat": "kernel", "name": "sm90_gemm_bf16",
+                        "pid": 0, "tid": 7, "ts": t + 1, "dur": 9000})
+            t += 10000
+        path = os.path.join(self.tmp.name, "opt.json")
+        with open(path, "w") as fh:
+            json.dump({"schemaVersion": 1, "traceEvents": evs}, fh)
+        self.ingest_ok(path)
+        rows = self.report()
+        self.assertEqual(
+            [(x["severity"], x["rule"], x["message"], x["value"],
+              x["threshold"]) for x in rows],
+            [("medium", "optimizer",
+              "the optimizer takes 20.0 % of the step time", "20.0", "15"),
+             ("info", "top-category", "GEMM/CUTLASS takes 100.0 % of GPU"
+              " time", "100.0", "30")])
+        self.assertEqual(rows[0]["hint"],
+                         "fused or foreach optimizer implementations")
+
+
+class ReportMemory(ReportTest):
+
+    def test_report_memory_headroom_and_fragmentation(self):
+        p = shared("snapshots", "tomi-small.pickle")
+        self.ingest_ok(p)
+        rows = self.report()
+        f = {x["rule"]: x for x in rows}
+        self.assertIn("fragmentation", f)
+        self.assertGreater(float(f["fragmentation"]["value"]), 20)
+        self.assertNotIn("memory-headroom", f)        # no device table
+        rows = self.report("--param", "gpu_gb=80")
+        f = {x["rule"]: x for x in rows}
+        self.assertEqual(f["memory-headroom"]["severity"], "info")
+        self.assertEqual(f["memory-headroom"]["hint"],
+                         "room for a larger batch")
+        # a device barely larger than the reserved peak: OOM risk
+        res = float(self.sql("SELECT max(max_reserved_bytes) AS b"
+                             " FROM snapshot")[0]["b"])
+        gb = res / 0.99 / 2 ** 30
+        f = {x["rule"]: x for x in self.report("--param", "gpu_gb=%r" % gb)}
+        self.assertEqual(f["memory-headroom"]["severity"], "high")
+        self.assertAlmostEqual(float(f["memory-headroom"]["value"]), 99.0,
+                               places=1)
+
+
+class DiffOpsTensors(ProfanTest):
+
+    def test_diff_ops_hta_pair(self):
+        pa = shared("traces", "hta-diff-control-a100-rank3.json.gz")
+        pb = shared("traces", "hta-diff-test-v100-rank1.json.gz")
+        self.ingest_ok(pa)
+        self.ingest_ok(pb)
+
+        def calls(path):
+            out = {}
+            for e in events(path):
+                if kind_of(e) == "cpu_op" and isinstance(e.get("ts"),
+                                                         (int, float)):
+                    out[e["name"]] = out.get(e["name"], 0) + 1
+            return out
+        ca, cb = calls(pa), calls(pb)
+        r = self.profan("--format", "csv", "diff", "1", "2", "--by", "op",
+                        "--floor", "0", "--limit", "100000")
+        self.assertEqual(r.rc, 0, r.err)
+        rows = r.rows()
+        got = {x["name"]: x for x in rows}
+        self.assertEqual(len(got), len(rows))
+        self.assertEqual(set(got), set(ca) | set(cb))
+        for name, x in got.items():
+            self.assertEqual(int(x["a_calls"]), ca.get(name, 0), name)
+            self.assertEqual(int(x["b_calls"]), cb.get(name, 0), name)
+            self.assertEqual(x["status"], "new" if name not in ca else
+                             "vanished" if name not in cb else "changed")
+        # the default floor folds small ops into one row; calls add up
+        r = self.profan("--format", "csv", "diff", "1", "2", "--by", "op",
+                        "--limit", "100000")
+        rows = r.rows()
+        self.assertEqual(rows[-1]["status"], "folded")
+        self.assertEqual(sum(int(x["a_calls"]) for x in rows),
+                         sum(ca.values()))
+        self.assertEqual(sum(int(x["b_calls"]) for x in rows),
+                         sum(cb.values()))
+        # the named query gives the same rows
+        q = self.query("diff-ops", "--param", "baseline=1",
+                       "--limit", "100000", run_ref="2")
+        self.assertEqual(q, rows)
+
+    def test_diff_tensors_snapshots(self):
+        pa = shared("snapshots", "tomi-small.pickle")
+        pb = shared("snapshots", "cs336-fullstep-2025.pickle")
+        self.ingest_ok(pa)
+        self.ingest_ok(pb)
+
+        def largest(path):
+            with open(path, "rb") as fh:
+                root = sref.decode(fh.read())
+            sizes = [b2 for tr in (root.get("device_traces") or [])
+                     for b2 in (e.get("size") for e in tr
+                                if e.get("action") == "alloc")
+                     if b2 is not None]
+            sizes += [sref.block_requested(b) for s in root["segments"]
+                      for b in s.get("blocks", [])
+                      if b.get("state") == "active_allocated"]
+            return max(sizes)
+        r = self.profan("--format", "csv", "diff", "1", "2", "--by",
+                        "tensors")
+        self.assertEqual(r.rc, 0, r.err)
+        rows = r.rows()
+        self.assertEqual(max(int(x["a_bytes"] or 0) for x in rows),
+                         largest(pa))
+        self.assertEqual(max(int(x["b_bytes"] or 0) for x in rows),
+                         largest(pb))
+        for x in rows:
+            if x["a_bytes"] and x["b_bytes"]:
+                ratio = int(x["b_bytes"]) / int(x["a_bytes"])
+                self.assertAlmostEqual(float(x["ratio"]), ratio, places=3)
+                self.assertEqual(x["scales"], "1" if ratio > 1.05 else "0")
+            else:
+                self.assertEqual(x["ratio"], "")
+                self.assertEqual(x["scales"], "0")
+        self.assertIn("1", [x["scales"] for x in rows])
+        # the other way round (the named query): what scaled up does not
+        up = {x["category"] for x in rows if x["scales"] == "1"}
+        q = self.query("diff-tensors", "--param", "baseline=2", run_ref="1")
+        self.assertEqual([x["scales"] for x in q if x["category"] in up],
+                         ["0"] * len(up))
+        # traces without snapshots: no rows
+        tr = shared("traces", "hta-diff-control-a100-rank3.json.gz")
+        self.ingest_ok(tr)
+        self.assertEqual(self.query("diff-tensors", "--param", "baseline=3",
+                                    run_ref="3"), [])
