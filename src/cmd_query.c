@@ -6,6 +6,7 @@
 */
 #include "cli.h"
 #include "db.h"
+#include "history.h"
 #include "named_query.h"
 #include "runref.h"
 
@@ -14,6 +15,7 @@
 
 int query_cmd(Cli *p){
   const char *zRun = cli_option(p, "run", NULL, 1);
+  const char *zBase = cli_option(p, "baseline", NULL, 1);
   const char *zLimit = cli_option(p, "limit", NULL, 1);
   const char *azKey[64], *azVal[64];
   char *azKeyCopy[64];
@@ -42,6 +44,7 @@ int query_cmd(Cli *p){
   }
   cli_verify_options(p);
   if( p->argc!=2 ) cli_usage_error(p, "give exactly one query NAME");
+  if( zRun && zBase ) cli_usage_error(p, "give --run or --baseline, not both");
   if( nq_load_all(&list, &e) ){
     cli_error("%s", e.zMsg);
     return EXIT_SQL;
@@ -57,7 +60,8 @@ int query_cmd(Cli *p){
   }
   db = cli_open_db(p, DB_OPEN_READONLY);
   if( q->needsRun ){
-    runId = runref_resolve(db, zRun ? zRun : "latest", &e);
+    runId = zBase ? hist_resolve_baseline(db, zBase, &e)
+                  : runref_resolve(db, zRun ? zRun : "latest", &e);
     if( runId<0 ){
       cli_error("%s", e.zMsg);
       db_close(db);

@@ -30,12 +30,14 @@ static const CmdInfo aCmd[] = {
     "  --strict         treat skipped/repaired events as errors\n"
     "  --threads N      parser threads (default: number of CPUs)\n"
     "  --quiet          no summary line\n" },
-  { "query", query_cmd, "query NAME --run RUN [--param K=V]... [--limit N]",
+  { "query", query_cmd,
+    "query NAME [--run RUN | --baseline NAME] [--param K=V]... [--limit N]",
     "run a named query (see 'profan queries')",
     "RUN is a run id, a run name, or 'latest' (the default).\n"
     "\n"
     "Options:\n"
     "  --run RUN        the run to query (default: latest)\n"
+    "  --baseline NAME  the run a named baseline points at\n"
     "  --param K=V      set a query parameter (repeatable)\n"
     "  --limit N        at most N rows\n"
     "  --format F       table, csv, json or markdown\n" },

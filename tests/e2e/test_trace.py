@@ -432,3 +432,19 @@ class Migration(ProfanTest):
         self.assertEqual(r.rc, 1)
         self.assertEqual(r.err.strip(), "profan: %s: not a profan database (application_id 0)"
                          % self.db)
+
+
+class QueryBaseline(ProfanTest):
+
+    def test_query_accepts_a_named_baseline(self):
+        self.ingest_ok(shared("traces", "hta-triton.json.gz"), extra=("--name", "old"))
+        self.ingest_ok(common.local("sample-run"), extra=("--name", "new"))
+        r = self.profan("baseline", "set", "main", "old")
+        self.assertEqual(r.rc, 0, r.err)
+        rows = self.profan("--format", "csv", "query", "top-kernels",
+                           "--baseline", "main").rows()
+        self.assertEqual(len(rows), 1)
+        self.assertEqual(rows[0]["count"], "1")
+        r = self.profan("query", "top-kernels", "--baseline", "main", "--run", "new")
+        self.assertEqual(r.rc, 2)
+        self.assertIn("give --run or --baseline, not both", r.err)
