@@ -20,4 +20,5 @@ SUDO=""
 echo "setup: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
+# shellcheck disable=SC2086  # $missing is a list of package names
 $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
