@@ -605,7 +605,7 @@ int check_cmd(Cli *p){
     }
     fprintf(pVerdict, "REGRESSION: run %lld vs baseline %lld: %s %+.2f%% "
             "(threshold %g%%)%s\n", (long long)idB, (long long)idA,
-            r->zMetric, r->changePct, thr,
+            r ? r->zMetric : "?", r ? r->changePct : 0.0, thr,
             nReg>1 ? " and more" : "");
   }else{
     fprintf(pVerdict, "OK: run %lld vs baseline %lld: no regression in %d "
