@@ -9,16 +9,18 @@
 -- column: kernels        kernels launched inside them
 -- column: gpu_ms         GPU time of those kernels, ms
 -- column: pct_of_gpu     share of the rank's kernel time, %
-WITH ops AS (
+WITH rc_name AS (
+  -- names first: matching text once per name, not once per op
+  SELECT id FROM string
+  WHERE instr(lower(text), 'checkpoint') > 0 OR instr(lower(text), 'recompute') > 0
+),
+ops AS (
   SELECT o.rank, count(*) AS n, sum(o.dur) AS ns
-  FROM cpu_op o JOIN string s ON s.id = o.name_id
+  FROM cpu_op o
   WHERE o.run_id = :run AND (:rank IS NULL OR o.rank = :rank)
-    AND (instr(lower(s.text), 'checkpoint') > 0
-         OR instr(lower(s.text), 'recompute') > 0)
-    AND NOT EXISTS (SELECT 1 FROM cpu_op p JOIN string ps ON ps.id = p.name_id
-                    WHERE p.id = o.parent_id
-                      AND (instr(lower(ps.text), 'checkpoint') > 0
-                           OR instr(lower(ps.text), 'recompute') > 0))
+    AND o.name_id IN rc_name
+    AND NOT EXISTS (SELECT 1 FROM cpu_op p
+                    WHERE p.id = o.parent_id AND p.name_id IN rc_name)
   GROUP BY o.rank
 ),
 k AS (

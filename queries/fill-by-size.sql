@@ -11,9 +11,11 @@
 -- column: avg_us         mean duration, µs
 -- column: pct_of_gpu     share of all GPU activity time of the run, %
 WITH f AS (
-  SELECT k.op_id, k.dur FROM kernel k JOIN string s ON s.id = k.name_id
+  SELECT k.op_id, k.dur FROM kernel k
   WHERE k.run_id = :run AND (:rank IS NULL OR k.rank = :rank)
-    AND (instr(lower(s.text), 'fill') > 0 OR instr(lower(s.text), 'zero') > 0)
+    AND k.name_id IN (SELECT id FROM string
+                      WHERE instr(lower(text), 'fill') > 0
+                         OR instr(lower(text), 'zero') > 0)
   UNION ALL
   SELECT m.op_id, m.dur FROM gpu_mem_op m
   WHERE m.run_id = :run AND m.kind = 'memset'
