@@ -148,12 +148,13 @@ static void list_put(NqList *pList, NamedQuery *q){
   pList->a[pList->n++] = *q;
 }
 
-static int load_user_dir(NqList *pList, const char *zDir, PfError *pErr){
+static int load_user_dir(NqList *pList, const char *zEnv, const char *zDir,
+                         PfError *pErr){
   DIR *d = opendir(zDir);
   struct dirent *de;
   if( d==NULL ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "PROFAN_QUERIES=%s: cannot read directory",
-                 zDir);
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s=%s: cannot read directory",
+                 zEnv, zDir);
     return -1;
   }
   while( (de = readdir(d))!=NULL ){
@@ -192,20 +193,25 @@ static int load_user_dir(NqList *pList, const char *zDir, PfError *pErr){
   return 0;
 }
 
-int nq_load_all(NqList *pList, PfError *pErr){
-  const char *zDir = getenv("PROFAN_QUERIES");
+int nq_load_catalogue(NqList *pList, const EmbeddedFile *aBuiltin,
+                      const char *zEnv, PfError *pErr){
+  const char *zDir = getenv(zEnv);
   memset(pList, 0, sizeof(*pList));
-  for(int i=0; embedded_query[i].zName; i++){
+  for(int i=0; aBuiltin[i].zName; i++){
     NamedQuery q;
-    if( nq_parse(embedded_query[i].zText, "builtin", &q, pErr) ){
+    if( nq_parse(aBuiltin[i].zText, "builtin", &q, pErr) ){
       nq_clear(&q);
       return -1;
     }
     list_put(pList, &q);
   }
-  if( zDir && zDir[0] && load_user_dir(pList, zDir, pErr) ) return -1;
+  if( zDir && zDir[0] && load_user_dir(pList, zEnv, zDir, pErr) ) return -1;
   qsort(pList->a, (size_t)pList->n, sizeof(NamedQuery), cmp_nq);
   return 0;
+}
+
+int nq_load_all(NqList *pList, PfError *pErr){
+  return nq_load_catalogue(pList, embedded_query, "PROFAN_QUERIES", pErr);
 }
 
 void nq_list_free(NqList *pList){

@@ -59,6 +59,13 @@ void nq_clear(NamedQuery *p);
 ** Returns 0 or -1 with pErr naming the bad file.  Free with nq_list_free. */
 int nq_load_all(NqList *pList, PfError *pErr);
 void nq_list_free(NqList *pList);
+
+/* The same for any catalogue of header + SQL files: the built-in files
+** aBuiltin (ending with a {0,0} entry) and the *.sql files of the
+** directory named by environment variable zEnv (report rules use it). */
+struct EmbeddedFile;
+int nq_load_catalogue(NqList *pList, const struct EmbeddedFile *aBuiltin,
+                      const char *zEnv, PfError *pErr);
 const NamedQuery *nq_find(const NqList *pList, const char *zName);
 
 /*

@@ -11,7 +11,6 @@
 #include "db.h"
 #include "embedded.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,94 +28,8 @@ int rules_severity_rank(const char *z){
   return -1;
 }
 
-static int cmp_rule(const void *a, const void *b){
-  return strcmp(((const NamedQuery*)a)->zName, ((const NamedQuery*)b)->zName);
-}
-
-/* Add q (taken over) to pList, replacing a rule of the same name. */
-static void put_rule(NqList *pList, NamedQuery *q){
-  for(int i=0; i<pList->n; i++){
-    if( strcmp(pList->a[i].zName, q->zName)==0 ){
-      nq_clear(&pList->a[i]);
-      pList->a[i] = *q;
-      return;
-    }
-  }
-  pList->a = xrealloc(pList->a, (size_t)(pList->n+1)*sizeof(NamedQuery));
-  pList->a[pList->n++] = *q;
-}
-
-/* Read the whole file zPath into a new string (caller frees); NULL when
-** it cannot be opened. */
-static char *read_text(const char *zPath){
-  FILE *f = fopen(zPath, "rb");
-  char chunk[4096];
-  size_t r;
-  Buf text;
-  if( f==NULL ) return NULL;
-  buf_init(&text);
-  while( (r = fread(chunk, 1, sizeof(chunk), f))>0 ){
-    buf_append(&text, chunk, r);
-  }
-  fclose(f);
-  return buf_steal(&text);
-}
-
-/* Load every *.sql file of zDir into pList.  0 or -1 with pErr. */
-static int load_dir(NqList *pList, const char *zDir, PfError *pErr){
-  DIR *d = opendir(zDir);
-  struct dirent *de;
-  if( d==NULL ){
-    pf_error_set(pErr, ERRPOS_NONE, 0,
-                 "PROFAN_RULES=%s: cannot read directory", zDir);
-    return -1;
-  }
-  while( (de = readdir(d))!=NULL ){
-    size_t n = strlen(de->d_name);
-    char *zPath, *zText;
-    NamedQuery q;
-    PfError e = {0};
-    if( n<5 || strcmp(de->d_name+n-4, ".sql")!=0 ) continue;
-    zPath = xasprintf("%s/%s", zDir, de->d_name);
-    zText = read_text(zPath);
-    if( zText==NULL ){
-      free(zPath);
-      continue;
-    }
-    if( nq_parse(zText, zPath, &q, &e) ){
-      Buf m;
-      buf_init(&m);
-      pf_error_format(&e, zPath, &m);
-      pf_error_set(pErr, ERRPOS_NONE, 0, "%s", buf_str(&m));
-      buf_free(&m);
-      nq_clear(&q);
-      free(zText);
-      free(zPath);
-      closedir(d);
-      return -1;
-    }
-    put_rule(pList, &q);
-    free(zText);
-    free(zPath);
-  }
-  closedir(d);
-  return 0;
-}
-
 int rules_load_all(NqList *pList, PfError *pErr){
-  const char *zDir = getenv("PROFAN_RULES");
-  memset(pList, 0, sizeof(*pList));
-  for(int i=0; embedded_rule[i].zName; i++){
-    NamedQuery q;
-    if( nq_parse(embedded_rule[i].zText, "builtin", &q, pErr) ){
-      nq_clear(&q);
-      return -1;
-    }
-    put_rule(pList, &q);
-  }
-  if( zDir && zDir[0] && load_dir(pList, zDir, pErr) ) return -1;
-  qsort(pList->a, (size_t)pList->n, sizeof(NamedQuery), cmp_rule);
-  return 0;
+  return nq_load_catalogue(pList, embedded_rule, "PROFAN_RULES", pErr);
 }
 
 /*
