@@ -30,6 +30,37 @@ int db_exec(sqlite3 *db, const char *zSql, PfError *pErr){
   return rc;
 }
 
+int db_exec_run(sqlite3 *db, const char *zSql, int64_t runId, PfError *pErr){
+  const char *zTail = zSql;
+  while( zTail && *zTail ){
+    sqlite3_stmt *s = NULL;
+    int rc;
+    if( sqlite3_prepare_v2(db, zTail, -1, &s, &zTail)!=SQLITE_OK ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+      return -1;
+    }
+    if( s==NULL ) break;                /* only blanks or comments left */
+    if( sqlite3_bind_parameter_count(s)>=1 ) sqlite3_bind_int64(s, 1, runId);
+    while( (rc = sqlite3_step(s))==SQLITE_ROW ){}
+    sqlite3_finalize(s);
+    if( rc!=SQLITE_DONE ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int db_step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr){
+  int rc = sqlite3_step(p);
+  sqlite3_reset(p);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
+}
+
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr){
   sqlite3_stmt *p = NULL;
   if( sqlite3_prepare_v2(db, zSql, -1, &p, NULL)!=SQLITE_OK ){

@@ -35,6 +35,15 @@ int db_schema_version(void);
 ** stores sqlite's message in pErr. */
 int db_exec(sqlite3 *db, const char *zSql, PfError *pErr);
 
+/* Execute the statements of zSql one after another, binding ?1 to runId
+** where a statement has parameters (the derive stages' one-liners).
+** Returns 0, or -1 with "database: <sqlite message>" in pErr. */
+int db_exec_run(sqlite3 *db, const char *zSql, int64_t runId, PfError *pErr);
+
+/* Step a prepared INSERT/UPDATE once and reset it.  Returns 0, or -1 with
+** "database: <sqlite message>" in pErr. */
+int db_step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr);
+
 /* Prepare zSql; on failure returns NULL and fills pErr. */
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr);
 

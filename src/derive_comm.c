@@ -31,31 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Run a statement list with ?1 = runId; 0 or -1 with pErr. */
-static int exec_run(sqlite3 *db, int64_t runId, const char *zSql,
-                    PfError *pErr){
-  const char *zTail = zSql;
-  while( zTail && *zTail ){
-    sqlite3_stmt *s = NULL;
-    int rc;
-    if( sqlite3_prepare_v2(db, zTail, -1, &s, &zTail)!=SQLITE_OK ){
-      pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s",
-                   sqlite3_errmsg(db));
-      return -1;
-    }
-    if( s==NULL ) break;
-    if( sqlite3_bind_parameter_count(s)>=1 ) sqlite3_bind_int64(s, 1, runId);
-    while( (rc = sqlite3_step(s))==SQLITE_ROW ){}
-    sqlite3_finalize(s);
-    if( rc!=SQLITE_DONE ){
-      pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s",
-                   sqlite3_errmsg(db));
-      return -1;
-    }
-  }
-  return 0;
-}
-
 /* The temp tables the collective pass works on. */
 static const char zSetup[] =
   "DROP TABLE IF EXISTS temp.cm_name;"
@@ -180,7 +155,7 @@ static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
   sqlite3_stmt *qK = NULL, *qArgs = NULL, *qTs = NULL, *qExt = NULL,
                *qIns = NULL;
   int rc = -1, src;
-  if( exec_run(db, runId, zSetup, pErr) ) return -1;
+  if( db_exec_run(db, zSetup, runId, pErr) ) return -1;
   qK = db_prepare(db,
     "SELECT k.id, k.rank, k.file_id, k.device, k.stream, k.ts, k.dur,"
     " s.text, k.external_id, r.tid, r.ts, f.world_size"
@@ -293,11 +268,11 @@ static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
   if( src!=SQLITE_DONE ) goto db_error;
   /* order of each collective within its rank and process group: the
   ** cross-rank matching key for the skew analysis */
-  if( exec_run(db, runId,
+  if( db_exec_run(db,
       "UPDATE collective SET seq = x.rn FROM (SELECT id, row_number() OVER"
       " (PARTITION BY rank, coalesce(pg_name, '') ORDER BY ts, id) - 1 AS rn"
       " FROM collective WHERE run_id=?1) AS x WHERE collective.id = x.id;",
-      pErr) ) goto done;
+      runId, pErr) ) goto done;
   rc = 0;
   goto done;
 db_error:
@@ -310,7 +285,7 @@ done:
   sqlite3_finalize(qIns);
   {
     PfError e2 = {0};
-    if( exec_run(db, runId, zCleanup, rc ? &e2 : pErr) ) rc = -1;
+    if( db_exec_run(db, zCleanup, runId, rc ? &e2 : pErr) ) rc = -1;
   }
   return rc;
 }
@@ -423,14 +398,14 @@ done:
 }
 
 int derive_comm_run(sqlite3 *db, int64_t runId, PfError *pErr){
-  if( exec_run(db, runId,
+  if( db_exec_run(db,
       "DELETE FROM collective WHERE run_id=?1;"
-      "DELETE FROM comm_fit WHERE run_id=?1;", pErr) ) return -1;
+      "DELETE FROM comm_fit WHERE run_id=?1;", runId, pErr) ) return -1;
   if( db_int(db, 0, "SELECT count(*) FROM kernel WHERE run_id=%lld",
              (long long)runId)==0 ){
     return 0;
   }
   if( build_collectives(db, runId, pErr) ) return -1;
   if( build_fit(db, runId, pErr) ) return -1;
-  return exec_run(db, runId, "DROP TABLE IF EXISTS temp.cm_name;", pErr);
+  return db_exec_run(db, "DROP TABLE IF EXISTS temp.cm_name;", runId, pErr);
 }

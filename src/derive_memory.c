@@ -23,22 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Run zSql with ?1 bound to runId; 0 or -1 (pErr). */
-static int exec_run(sqlite3 *db, const char *zSql, int64_t runId,
-                    PfError *pErr){
-  sqlite3_stmt *p = db_prepare(db, zSql, pErr);
-  int rc;
-  if( p==NULL ) return -1;
-  sqlite3_bind_int64(p, 1, runId);
-  while( (rc = sqlite3_step(p))==SQLITE_ROW ){}
-  if( rc!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "derive memory: %s",
-                 sqlite3_errmsg(db));
-  }
-  sqlite3_finalize(p);
-  return rc==SQLITE_DONE ? 0 : -1;
-}
-
 int derive_memory_run(sqlite3 *db, int64_t runId, PfError *pErr){
   static const char *const azStep[] = {
     "UPDATE frame SET is_user = (filename LIKE '%.py' AND NOT EXISTS"
@@ -65,7 +49,7 @@ int derive_memory_run(sqlite3 *db, int64_t runId, PfError *pErr){
   }
   for(size_t i=0; i<sizeof(azStep)/sizeof(azStep[0]); i++){
     double t0 = util_now_ms();
-    if( exec_run(db, azStep[i], runId, pErr) ) return -1;
+    if( db_exec_run(db, azStep[i], runId, pErr) ) return -1;
     if( getenv("PROFAN_TIMING") ){
       fprintf(stderr, "profan: derive memory %zu %8.1f ms\n", i+1,
               util_now_ms()-t0);

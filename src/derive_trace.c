@@ -27,33 +27,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-/* Execute zSql with ?1 bound to runId; 0 or -1 (pErr). */
-static int exec_run(sqlite3 *db, const char *zSql, int64_t runId,
-                    PfError *pErr){
-  sqlite3_stmt *p = db_prepare(db, zSql, pErr);
-  int rc;
-  if( p==NULL ) return -1;
-  if( sqlite3_bind_parameter_count(p)>=1 ) sqlite3_bind_int64(p, 1, runId);
-  while( (rc = sqlite3_step(p))==SQLITE_ROW ){}
-  if( rc!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "derive: %s", sqlite3_errmsg(db));
-    sqlite3_finalize(p);
-    return -1;
-  }
-  sqlite3_finalize(p);
-  return 0;
-}
-
-static int step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr){
-  if( sqlite3_step(p)!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "derive: %s", sqlite3_errmsg(db));
-    sqlite3_reset(p);
-    return -1;
-  }
-  sqlite3_reset(p);
-  return 0;
-}
-
 int derive_trace_indexes(sqlite3 *db, PfError *pErr){
   return db_exec(db,
     "CREATE INDEX IF NOT EXISTS kernel_run"
@@ -166,7 +139,7 @@ static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
     sqlite3_bind_int64(pIns, 3, n);
     sqlite3_bind_int64(pIns, 4, sqlite3_column_int64(pSel, 2));
     sqlite3_bind_int64(pIns, 5, sqlite3_column_int64(pSel, 3));
-    if( step_done(db, pIns, pErr) ){ rc = -1; break; }
+    if( db_step_done(db, pIns, pErr) ){ rc = -1; break; }
   }
   sqlite3_finalize(pSel);
   sqlite3_finalize(pIns);
@@ -197,7 +170,7 @@ static int derive_late_steps(sqlite3 *db, int64_t runId,
       sqlite3_bind_int64(p, 3, pSteps->a[i].rank);
       sqlite3_bind_int64(p, 4, pSteps->a[i].ts);
       sqlite3_bind_int64(p, 5, pSteps->a[i].end);
-      if( step_done(db, p, pErr) ){ sqlite3_finalize(p); return -1; }
+      if( db_step_done(db, p, pErr) ){ sqlite3_finalize(p); return -1; }
     }
     sqlite3_finalize(p);
   }
@@ -234,7 +207,7 @@ static int cpu_pop(CpuSweep *p){
   sqlite3_bind_int64(s, 3, self<0 ? 0 : self);
   db_bind_int_or_null(s, 4, f->step>=0, f->step);
   sqlite3_bind_int64(s, 5, f->id);
-  return step_done(p->db, s, p->pErr);
+  return db_step_done(p->db, s, p->pErr);
 }
 
 /* Pop every op that ended at or before t. */
@@ -327,7 +300,7 @@ static int derive_cpu(sqlite3 *db, int64_t runId, const StepList *pSteps,
       }
       db_bind_int_or_null(s, 4, step>=0, step);
       sqlite3_bind_int64(s, 5, id);
-      if( step_done(db, s, pErr) ){ rc = -1; goto done; }
+      if( db_step_done(db, s, pErr) ){ rc = -1; goto done; }
     }
   }
   while( sw.nStack>0 ) if( cpu_pop(&sw) ){ rc = -1; goto done; }
@@ -364,7 +337,7 @@ static int derive_gpu_steps(sqlite3 *db, int64_t runId,
         if( st<0 ) continue;
         sqlite3_bind_int64(pUpd, 1, st);
         sqlite3_bind_int64(pUpd, 2, sqlite3_column_int64(pSel, 0));
-        if( step_done(db, pUpd, pErr) ){ rc = -1; break; }
+        if( db_step_done(db, pUpd, pErr) ){ rc = -1; break; }
       }
       sqlite3_finalize(pSel);
       sqlite3_finalize(pUpd);
@@ -387,7 +360,7 @@ static int derive_gpu_links(sqlite3 *db, int64_t runId,
       " WHERE %s.run_id=?1 AND r.file_id=%s.file_id"
       " AND r.correlation=%s.correlation",
       azGpuTab[i], azGpuTab[i], azGpuTab[i], azGpuTab[i]);
-    int rc = exec_run(db, z, runId, pErr);
+    int rc = db_exec_run(db, z, runId, pErr);
     sqlite3_free(z);
     if( rc ) return -1;
   }
@@ -503,7 +476,7 @@ static int dev_flush(sqlite3 *db, int64_t runId, DevState *d,
     sqlite3_bind_int64(s, 6, pOv->comp.total);
     sqlite3_bind_int64(s, 7, ov);
     sqlite3_bind_int64(s, 8, pOv->comm.total + pOv->comp.total - ov);
-    if( step_done(db, s, pErr) ) return -1;
+    if( db_step_done(db, s, pErr) ) return -1;
   }
   pOv->comm.n = pOv->comp.n = 0;
   pOv->comm.total = pOv->comp.total = 0;
@@ -521,7 +494,7 @@ static int dev_flush(sqlite3 *db, int64_t runId, DevState *d,
   sqlite3_bind_int64(pBusy, 10, d->nGaps);
   sqlite3_bind_int64(pBusy, 11, d->idle);
   sqlite3_bind_int64(pBusy, 12, d->largest);
-  if( step_done(db, pBusy, pErr) ) return -1;
+  if( db_step_done(db, pBusy, pErr) ) return -1;
   for(int i=0; i<d->nGap; i++){
     int64_t st = steps_find(pSteps, d->rank, d->aGap[i].ts);
     sqlite3_bind_int64(pGap, 1, runId);
@@ -532,7 +505,7 @@ static int dev_flush(sqlite3 *db, int64_t runId, DevState *d,
     sqlite3_bind_int64(pGap, 6, d->aGap[i].before);
     sqlite3_bind_int64(pGap, 7, d->aGap[i].after);
     db_bind_int_or_null(pGap, 8, st>=0, st);
-    if( step_done(db, pGap, pErr) ) return -1;
+    if( db_step_done(db, pGap, pErr) ) return -1;
   }
   return 0;
 }
@@ -671,7 +644,7 @@ static int derive_gap_steps(sqlite3 *db, int64_t runId, int *pnRanks,
         sqlite3_bind_int64(pIns, 3, n++);
         sqlite3_bind_int64(pIns, 4, t);
         sqlite3_bind_int64(pIns, 5, gTs + gDur - t);
-        if( step_done(db, pIns, pErr) ){ rc = -1; goto done; }
+        if( db_step_done(db, pIns, pErr) ){ rc = -1; goto done; }
       }
       t = gTs + gDur;
       if( !more ) break;
@@ -733,7 +706,7 @@ static int wall_flush(sqlite3 *db, int64_t runId, WallSweep *w,
       else sqlite3_bind_int64(pIns, 3, pS->a[w->stepLo+s].step);
       sqlite3_bind_text(pIns, 4, azClass[c], -1, SQLITE_STATIC);
       sqlite3_bind_int64(pIns, 5, v);
-      if( step_done(db, pIns, pErr) ) return -1;
+      if( db_step_done(db, pIns, pErr) ) return -1;
     }
   }
   return 0;
@@ -875,7 +848,7 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
       "CREATE TEMP TABLE comm_name(name_id INTEGER PRIMARY KEY);", pErr) ){
     return -1;
   }
-  if( exec_run(db,
+  if( db_exec_run(db,
       "INSERT INTO temp.comm_name SELECT DISTINCT g.name_id"
       " FROM gpu_op_summary g JOIN string s ON s.id=g.name_id"
       " WHERE g.run_id=?1 AND g.kind='kernel' AND (SELECT r.category"
@@ -953,10 +926,10 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
     phase("gpu links");
   }else{
     if( (eFallback & DERIVE_STEPS)
-        && (exec_run(db, "UPDATE kernel SET step=r.step FROM runtime_call r"
+        && (db_exec_run(db, "UPDATE kernel SET step=r.step FROM runtime_call r"
                      " WHERE kernel.run_id=?1 AND r.id=kernel.runtime_id"
                      " AND kernel.step IS NOT r.step", runId, pErr)
-            || exec_run(db, "UPDATE gpu_mem_op SET step=r.step FROM runtime_call r"
+            || db_exec_run(db, "UPDATE gpu_mem_op SET step=r.step FROM runtime_call r"
                         " WHERE gpu_mem_op.run_id=?1 AND r.id=gpu_mem_op.runtime_id"
                         " AND gpu_mem_op.step IS NOT r.step", runId, pErr)) ){
       goto done;
