@@ -96,7 +96,10 @@ static void add_file(const char *zPath, int explicitArg, FileList *pList){
   if( input_peek(zPath, buf, SNIFF_BYTES, &n, &e) ){
     /* a read error inside the first MiB: let the parser report it */
     f->eKind = explicitArg ? KIND_TRACE : KIND_UNKNOWN;
-    if( !explicitArg ) snprintf(f->zSkip, sizeof(f->zSkip), "%.120s", e.zMsg);
+    if( !explicitArg ){
+      snprintf(f->zSkip, sizeof(f->zSkip), "%.120s", e.zMsg);
+      f->unreadable = 1;
+    }
   }else{
     f->eKind = discover_sniff(buf, n, f->zSkip, sizeof(f->zSkip));
     if( f->eKind==KIND_UNKNOWN && explicitArg && n>0
@@ -141,7 +144,7 @@ static int walk_dir(const char *zDir, FileList *pList, int depth,
     az[n++] = xstrdup(de->d_name);
   }
   closedir(d);
-  qsort(az, (size_t)n, sizeof(char*), cmp_str);
+  if( n>1 ) qsort(az, (size_t)n, sizeof(char*), cmp_str);   /* az is NULL when n==0 */
   for(int i=0; i<n; i++){
     char *zPath = xasprintf("%s%s%s", zDir,
                             zDir[strlen(zDir)-1]=='/' ? "" : "/", az[i]);
@@ -152,6 +155,7 @@ static int walk_dir(const char *zDir, FileList *pList, int depth,
         if( walk_dir(zPath, pList, depth+1, &e) ){
           FoundFile *f = list_add(pList, zPath);
           snprintf(f->zSkip, sizeof(f->zSkip), "%.120s", e.zMsg);
+          f->unreadable = 1;
         }
       }else if( S_ISREG(st.st_mode) ){
         add_file(zPath, 0, pList);
@@ -159,6 +163,7 @@ static int walk_dir(const char *zDir, FileList *pList, int depth,
     }else{
       FoundFile *f = list_add(pList, zPath);
       snprintf(f->zSkip, sizeof(f->zSkip), "%s", strerror(errno));
+      f->unreadable = 1;
     }
     free(zPath);
     free(az[i]);

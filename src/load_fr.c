@@ -21,6 +21,8 @@
 
 #include <yajl/yajl_parse.h>
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +53,9 @@ static int int_of(const PkValue *v, int64_t *pOut){
     long long x;
     memcpy(buf, v->u.s.z, v->u.s.n);
     buf[v->u.s.n] = 0;
+    errno = 0;
     x = strtoll(buf, &zEnd, 10);
-    if( *zEnd==0 ){ *pOut = x; return 0; }
+    if( *zEnd==0 && errno!=ERANGE ){ *pOut = x; return 0; }
   }
   return -1;
 }
@@ -108,10 +111,11 @@ static int64_t numel_of(const PkValue *v){
     int64_t prod = 1, d;
     if( t->t!=PK_LIST && t->t!=PK_TUPLE ) return -1;
     for(size_t j=0; j<t->u.seq.n; j++){
-      if( pk_as_int(t->u.seq.a[j], &d) ) return -1;
-      prod *= d;
+      /* a negative dim, a bool, or a product past int64: not sizes */
+      if( t->u.seq.a[j]->t!=PK_INT || pk_as_int(t->u.seq.a[j], &d) || d<0
+          || __builtin_mul_overflow(prod, d, &prod) ) return -1;
     }
-    total += prod;
+    if( __builtin_add_overflow(total, prod, &total) ) return -1;
   }
   return total;
 }
@@ -145,6 +149,40 @@ static void fr_warn(FrLoad *F, const char *zWhere, const char *zMsg){
   }
 }
 
+/* Field type checks for one entry: the first field whose value has the
+** wrong type (or does not fit) is remembered in *pzBad and the entry gets
+** one warning; the column is NULL.  None / absent is never wrong. */
+static int is_absent(const PkValue *v){ return v==NULL || v->t==PK_NONE; }
+
+static void check_int(const PkValue *v, const char *zKey, const char **pzBad){
+  int64_t x;
+  if( is_absent(v) || *pzBad ) return;
+  if( v->t==PK_BOOL || int_of(v, &x)!=0 ) *pzBad = zKey;
+}
+static void check_str(const PkValue *v, const char *zKey, const char **pzBad){
+  if( is_absent(v) || *pzBad ) return;
+  if( v->t!=PK_STR ) *pzBad = zKey;
+}
+static void check_flag(const PkValue *v, const char *zKey, const char **pzBad){
+  if( is_absent(v) || *pzBad ) return;
+  if( v->t!=PK_BOOL && v->t!=PK_INT ) *pzBad = zKey;
+}
+/* A list of size lists ([[1024], [2, 3]]): numel_of() >= 0. */
+static int64_t numel_of(const PkValue *v);
+static void check_sizes(const PkValue *v, const char *zKey, const char **pzBad){
+  if( is_absent(v) || *pzBad ) return;
+  if( numel_of(v)<0 ) *pzBad = zKey;
+}
+/* A list of strings (dtypes) or of frames (dicts). */
+static void check_list_of(const PkValue *v, PkType t, const char *zKey,
+                          const char **pzBad){
+  if( is_absent(v) || *pzBad ) return;
+  if( v->t!=PK_LIST && v->t!=PK_TUPLE ){ *pzBad = zKey; return; }
+  for(size_t i=0; i<v->u.seq.n; i++){
+    if( v->u.seq.a[i]->t!=t ){ *pzBad = zKey; return; }
+  }
+}
+
 /* Bind text of a value (str) or NULL. */
 static void bind_str(sqlite3_stmt *s, int i, const PkValue *v){
   if( v && v->t==PK_STR ){
@@ -159,7 +197,9 @@ static void bind_str(sqlite3_stmt *s, int i, const PkValue *v){
 static void bind_int(sqlite3_stmt *s, int i, const PkValue *v,
                      int zeroIsNull){
   int64_t x;
-  if( int_of(v, &x)==0 && !(zeroIsNull && x==0) ) sqlite3_bind_int64(s, i, x);
+  if( v && v->t!=PK_BOOL && int_of(v, &x)==0 && !(zeroIsNull && x==0) ){
+    sqlite3_bind_int64(s, i, x);
+  }
   else sqlite3_bind_null(s, i);
 }
 
@@ -185,6 +225,7 @@ static int load_groups(FrLoad *F, const PkValue *pCfg){
     const PkValue *pRanks = v;
     Buf name, ranks;
     int64_t size = -1;
+    const char *zBad = NULL;
     buf_init(&name);
     buf_init(&ranks);
     if( v->t==PK_DICT ){
@@ -192,6 +233,20 @@ static int load_groups(FrLoad *F, const PkValue *pCfg){
       pRanks = pk_dict_get(v, "ranks");
       if( n && n->t==PK_STR ) buf_append(&name, n->u.s.z, n->u.s.n);
       bind_str(s, 5, pk_dict_get(v, "desc"));
+      check_str(n, "name", &zBad);
+      check_str(pk_dict_get(v, "desc"), "desc", &zBad);
+    }else if( v->t!=PK_LIST && v->t!=PK_TUPLE ){
+      zBad = "group";                      /* neither v2 dict nor v1 list */
+    }
+    if( !zBad && !is_absent(pRanks) && pRanks->t!=PK_STR
+        && pRanks->t!=PK_LIST && pRanks->t!=PK_TUPLE ){
+      zBad = "ranks";
+    }
+    if( zBad ){
+      char zWhere[48], zMsg[64];
+      snprintf(zWhere, sizeof(zWhere), "pg_config group %zu", i);
+      snprintf(zMsg, sizeof(zMsg), "\"%s\" of the wrong type ignored", zBad);
+      fr_warn(F, zWhere, zMsg);
     }
     if( name.n==0 ){
       if( k->t==PK_STR ) buf_append(&name, k->u.s.z, k->u.s.n);
@@ -234,7 +289,10 @@ static int load_status(FrLoad *F, const PkValue *pSt){
   for(size_t i=0; i<pSt->u.dict.n && rc==0; i++){
     const PkValue *k = pSt->u.dict.k[i], *v = pSt->u.dict.v[i];
     char zId[32];
-    if( v->t!=PK_DICT ) continue;
+    if( v->t!=PK_DICT ){
+      fr_warn(F, "pg_status", "a group's status is not a dict; skipped");
+      continue;
+    }
     if( k->t==PK_INT ) snprintf(zId, sizeof(zId), "%lld", (long long)k->u.i);
     else str_of(k, zId, sizeof(zId));
     sqlite3_bind_int64(s, 1, F->t->runId);
@@ -264,6 +322,7 @@ static int load_entries(FrLoad *F, const PkValue *pEntries, int isJson){
   for(size_t i=0; i<pEntries->u.seq.n && rc==0; i++){
     const PkValue *e = pEntries->u.seq.a[i];
     const PkValue *pg, *v, *pName;
+    const char *zBad = NULL;
     char zWhere[48];
     int64_t x;
     double d;
@@ -325,7 +384,11 @@ static int load_entries(FrLoad *F, const PkValue *pEntries, int isJson){
     bind_int(s, 22, pk_dict_get(e, "time_discovered_started_ns"), isJson);
     bind_int(s, 23, pk_dict_get(e, "time_discovered_completed_ns"), isJson);
     v = pk_dict_get(e, "duration_ms");
-    if( v && pk_as_double(v, &d)==0 ) sqlite3_bind_double(s, 24, d);
+    if( v && v->t!=PK_BOOL && pk_as_double(v, &d)==0 && isfinite(d) && d>=0 ){
+      sqlite3_bind_double(s, 24, d);
+    }else if( !is_absent(v) ){
+      zBad = "duration_ms";
+    }
     v = pk_dict_get(e, "retired");
     if( v && pk_as_int(v, &x)==0 ) sqlite3_bind_int(s, 25, x!=0);
     bind_int(s, 26, pk_dict_get(e, "timeout_ms"), 0);
@@ -337,6 +400,38 @@ static int load_entries(FrLoad *F, const PkValue *pEntries, int isJson){
       sqlite3_bind_text(s, 28, z, -1, SQLITE_TRANSIENT);
     }else{
       bind_str(s, 28, v);
+    }
+    /* every field of the wrong type: one warning for the entry */
+    check_int(pk_dict_get(e, "record_id"), "record_id", &zBad);
+    check_int(pk_dict_get(e, "pg_id"), "pg_id", &zBad);
+    if( !is_absent(pg) && !zBad ){
+      if( (pg->t!=PK_TUPLE && pg->t!=PK_LIST) || pg->u.seq.n<2
+          || pg->u.seq.a[0]->t!=PK_STR || pg->u.seq.a[1]->t!=PK_STR ){
+        zBad = "process_group";
+      }
+    }
+    check_int(pk_dict_get(e, "collective_seq_id"), "collective_seq_id", &zBad);
+    check_int(pk_dict_get(e, "p2p_seq_id"), "p2p_seq_id", &zBad);
+    check_int(pk_dict_get(e, "op_id"), "op_id", &zBad);
+    check_flag(pk_dict_get(e, "is_p2p"), "is_p2p", &zBad);
+    check_sizes(pk_dict_get(e, "input_sizes"), "input_sizes", &zBad);
+    check_sizes(pk_dict_get(e, "output_sizes"), "output_sizes", &zBad);
+    check_list_of(pk_dict_get(e, "input_dtypes"), PK_STR, "input_dtypes", &zBad);
+    check_list_of(pk_dict_get(e, "output_dtypes"), PK_STR, "output_dtypes", &zBad);
+    check_str(pk_dict_get(e, "state"), "state", &zBad);
+    check_int(pk_dict_get(e, "time_created_ns"), "time_created_ns", &zBad);
+    check_int(pk_dict_get(e, "time_discovered_started_ns"),
+              "time_discovered_started_ns", &zBad);
+    check_int(pk_dict_get(e, "time_discovered_completed_ns"),
+              "time_discovered_completed_ns", &zBad);
+    check_flag(pk_dict_get(e, "retired"), "retired", &zBad);
+    check_int(pk_dict_get(e, "timeout_ms"), "timeout_ms", &zBad);
+    check_str(pk_dict_get(e, "thread_name"), "thread_name", &zBad);
+    check_list_of(pk_dict_get(e, "frames"), PK_DICT, "frames", &zBad);
+    if( zBad && pName && pName->t==PK_STR ){
+      char zMsg[80];
+      snprintf(zMsg, sizeof(zMsg), "\"%s\" of the wrong type ignored", zBad);
+      fr_warn(F, zWhere, zMsg);
     }
     rc = fr_step(F, s);
   }
@@ -399,10 +494,20 @@ static int load_fr_tree(sqlite3 *db, const LoadTarget *t, const PkValue *pRoot,
                  "is a %s, not a dict", pk_type_name(pCfg->t));
     return -1;
   }
-  str_of(pk_dict_get(pRoot, "version"), zVer, sizeof(zVer));
+  v = pk_dict_get(pRoot, "version");
+  str_of(v, zVer, sizeof(zVer));
+  if( !is_absent(v) && v->t!=PK_STR ){
+    fr_warn(&F, "version", "not a string; ignored");
+  }
   v = pk_dict_get(pRoot, "nccl_version");
   if( v==NULL ) v = pk_dict_get(pRoot, "comm_lib_version");
   str_of(v, zNccl, sizeof(zNccl));
+  if( !is_absent(v) && v->t!=PK_STR ){
+    fr_warn(&F, "nccl_version", "not a string; ignored");
+  }
+  if( !is_absent(pSt) && pSt->t!=PK_DICT ){
+    fr_warn(&F, "pg_status", "not a dict; ignored");
+  }
   s = db_prepare(db, "INSERT INTO fr_dump(run_id,file_id,rank,version,"
                  "nccl_version,format,n_entries) VALUES(?1,?2,?3,?4,?5,?6,?7)",
                  pErr);
@@ -563,12 +668,19 @@ static int cb_bool(void *ctx, int x){
 static int cb_number(void *ctx, const char *z, size_t n){
   char buf[64], *zEnd;
   PkValue *v;
-  if( n>=sizeof(buf) ) n = sizeof(buf)-1;
+  if( n>=sizeof(buf) ){
+    /* no real field has 64 digits: a NaN, which every field refuses */
+    v = jb_node(ctx, PK_FLOAT);
+    v->u.f = NAN;
+    return jb_add(ctx, v);
+  }
   memcpy(buf, z, n);
   buf[n] = 0;
   if( strpbrk(buf, ".eE")==NULL ){
-    long long x = strtoll(buf, &zEnd, 10);
-    if( *zEnd==0 ){
+    long long x;
+    errno = 0;
+    x = strtoll(buf, &zEnd, 10);
+    if( *zEnd==0 && errno!=ERANGE ){   /* 2^64 stays a float: refused */
       v = jb_node(ctx, PK_INT);
       v->u.i = x;
       return jb_add(ctx, v);
@@ -606,11 +718,18 @@ int load_fr_json_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
   b = xcalloc(1, sizeof(*b));
   h = yajl_alloc(&cb, NULL, b);
   st = yajl_parse(h, data, n);
-  if( st==yajl_status_ok ) st = yajl_complete_parse(h);
-  if( st!=yajl_status_ok ){
+  if( st==yajl_status_ok && (st = yajl_complete_parse(h))!=yajl_status_ok
+      && !b->tooDeep ){
+    /* the text is fine as far as it goes: the file ends early */
+    pf_error_set(pErr, ERRPOS_BYTE, (int64_t)n, "truncated JSON: the file "
+                 "ends inside the flight-recorder dump");
+  }else if( st!=yajl_status_ok ){
     unsigned char *zMsg = yajl_get_error(h, 0, data, n);
     char zClean[200];
+    /* yajl counts the offending byte as consumed; profan's offsets
+    ** point at it (0-based), as the trace parser's do */
     size_t off = yajl_get_bytes_consumed(h);
+    if( off>0 ) off--;
     util_sanitize((const char*)zMsg, strlen((const char*)zMsg), zClean,
                   sizeof(zClean));
     /* drop the trailing '?' util_sanitize made of the newline */

@@ -23,6 +23,7 @@
 */
 #include "parse_nccl.h"
 
+#include <limits.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,26 +121,31 @@ static void skip_sp(const char **pp, const char *e){
   while( *pp<e && **pp==' ' ) (*pp)++;
 }
 
-/* Signed decimal integer.  Returns 1 and advances on success. */
+/* Signed decimal integer.  Returns 1 and advances on success; 0 when it
+** does not fit in int64 (2^64, -2^63-1: damage, not a value to clamp). */
 static int get_i64(const char **pp, const char *e, int64_t *pv){
   const char *p = *pp;
   int neg = 0;
-  uint64_t v = 0;
+  uint64_t v = 0, lim;
   if( p<e && (*p=='-' || *p=='+') ){ neg = (*p=='-'); p++; }
   if( p>=e || !is_digit(*p) ) return 0;
+  lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
   while( p<e && is_digit(*p) ){
-    if( v<=UINT64_C(0x0fffffffffffffff) ) v = v*10 + (uint64_t)(*p-'0');
+    uint64_t d = (uint64_t)(*p-'0');
+    if( v>(lim-d)/10 ) return 0;
+    v = v*10 + d;
     p++;
   }
-  if( v>(uint64_t)INT64_MAX ) v = (uint64_t)INT64_MAX;   /* saturate */
-  *pv = neg ? -(int64_t)v : (int64_t)v;
+  *pv = neg ? (int64_t)(0-v) : (int64_t)v;
   *pp = p;
   return 1;
 }
 
 static int get_int(const char **pp, const char *e, int *pv){
   int64_t v;
+  const char *p0 = *pp;
   if( !get_i64(pp, e, &v) ) return 0;
+  if( v<INT_MIN || v>INT_MAX ){ *pp = p0; return 0; }
   *pv = (int)v;
   return 1;
 }
@@ -151,7 +157,11 @@ static int get_hex(const char **pp, const char *e, uint64_t *pv){
   int d;
   if( e-p>=2 && p[0]=='0' && (p[1]=='x' || p[1]=='X') ) p += 2;
   if( p>=e || hexval(*p)<0 ) return 0;
-  while( p<e && (d = hexval(*p))>=0 ){ v = (v<<4) | (uint64_t)d; p++; }
+  while( p<e && (d = hexval(*p))>=0 ){
+    if( v>>60 ) return 0;          /* more than 64 bits */
+    v = (v<<4) | (uint64_t)d;
+    p++;
+  }
   *pv = v;
   *pp = p;
   return 1;
@@ -562,7 +572,7 @@ static int parse_coll(NcclParser *p, const NcclPrefix *x, const char *zOp,
   if( !get_hex(&m, e, &c.opCount) ) return P_CUT;
   if( !LIT(&m, e, " sendbuff ") || !get_ptr(&m, e, &c.sendbuff) ) return P_CUT;
   if( !LIT(&m, e, " recvbuff ") || !get_ptr(&m, e, &c.recvbuff) ) return P_CUT;
-  if( !LIT(&m, e, " count ") || !get_i64(&m, e, &cnt) ) return P_CUT;
+  if( !LIT(&m, e, " count ") || !get_i64(&m, e, &cnt) || cnt<0 ) return P_CUT;
   if( !LIT(&m, e, " datatype ") || !get_int(&m, e, &dt) ) return P_CUT;
   if( !LIT(&m, e, " op ") || !get_int(&m, e, &op) ) return P_CUT;
   if( !LIT(&m, e, " root ") || !get_int(&m, e, &root) ) return P_CUT;
@@ -1205,6 +1215,9 @@ static int dispatch(NcclParser *p, const NcclPrefix *x, const char *m,
       return emit_warn(p, x, 1, 0, 0, -1, m, e);
     }
   }
+  /* a collective record whose operation name is damaged ("All"Reduce",
+  ** invalid bytes): malformed, not just another INFO line */
+  if( memmem(m, (size_t)(e-m), ": opCount ", 10) ) return P_CUT;
   return P_NOMATCH;
 }
 

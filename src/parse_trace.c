@@ -14,6 +14,7 @@
 */
 #include "parse_trace.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,8 @@ typedef struct Parser {
   Buf name, cat, dims, types, concrete;
   char ph;
   int nGrid, nBlock;
+  const char *zBadField;    /* first event key holding a wrong JSON type */
+  int badUtf8;              /* the name or category had invalid UTF-8 */
   /* raw capture of a list arg */
   Buf *pRaw;                /* NULL when not capturing */
   int rawDepth;             /* depth of the captured container */
@@ -201,6 +204,13 @@ static void warn(Parser *p, const char *zMsg){
   }
 }
 
+/* Timestamps and durations are kept within +-2^62 ns (146 years) so that
+** ts + dur never overflows; a duration over 2^47 ns (39 hours) is taken
+** for damage and set to 0 with a warning, so that sums of durations stay
+** far from the int64 limit too. */
+#define TRACE_NS_LIMIT ((int64_t)1<<62)
+#define TRACE_DUR_MAX ((int64_t)1<<47)
+
 int trace_us_to_ns(const char *z, size_t n, int64_t *pNs, int *pFrac){
   size_t i = 0;
   int neg = 0, nFrac = 0, roundUp = 0;
@@ -228,7 +238,7 @@ int trace_us_to_ns(const char *z, size_t n, int64_t *pNs, int *pFrac){
     if( n>=sizeof(buf) ) return -1;
     memcpy(buf, z, n); buf[n] = 0;
     v = strtold(buf, NULL) * 1000.0L;
-    if( !(v < 9.2e18L && v > -9.2e18L) ) return -1;
+    if( !(v < 4.6e18L && v > -4.6e18L) ) return -1;
     *pNs = (int64_t)(v + (v<0 ? -0.5L : 0.5L));
     if( pFrac ) *pFrac = 1;
     return 0;
@@ -236,8 +246,9 @@ int trace_us_to_ns(const char *z, size_t n, int64_t *pNs, int *pFrac){
   if( i!=n ) return -1;
   while( nFrac<3 ){ fp *= 10; nFrac++; }
   {
-    int64_t v = (int64_t)(ip*1000 + fp + (uint64_t)roundUp);
-    *pNs = neg ? -v : v;
+    uint64_t u = ip*1000 + fp + (uint64_t)roundUp;
+    if( u>=(uint64_t)TRACE_NS_LIMIT ) return -1;
+    *pNs = neg ? -(int64_t)u : (int64_t)u;
   }
   return 0;
 }
@@ -259,8 +270,13 @@ static int parse_int(const unsigned char *z, size_t n, int64_t *pOut){
     }
   }
   memcpy(buf, z, n); buf[n] = 0;
+  errno = 0;
   v = strtoll(buf, &zEnd, 10);
-  if( *zEnd==0 ){ *pOut = v; return 0; }
+  if( *zEnd==0 ){
+    if( errno==ERANGE ) return -1;      /* 2^64, -2^63-1: not clamped */
+    *pOut = v;
+    return 0;
+  }
   d = strtod(buf, &zEnd);     /* "607904.0", "1e3" */
   if( *zEnd==0 && d>-9.2e18 && d<9.2e18 ){ *pOut = (int64_t)d; return 0; }
   return -1;
@@ -292,11 +308,42 @@ static int parse_id_text(const unsigned char *z, size_t n, int64_t *pOut){
 }
 
 /* Store a name, control bytes (from old writers) replaced by spaces. */
-static void keep_name(Buf *b, const unsigned char *z, size_t n){
+/* Length of the valid UTF-8 sequence at z[0..n) (1 to 4), or 0. */
+static size_t utf8_seq(const unsigned char *z, size_t n){
+  size_t k, len;
+  unsigned c = z[0];
+  if( c<0x80 ) return 1;
+  if( c>=0xc2 && c<=0xdf ) len = 2;
+  else if( c>=0xe0 && c<=0xef ) len = 3;
+  else if( c>=0xf0 && c<=0xf4 ) len = 4;
+  else return 0;
+  if( n<len ) return 0;
+  for(k=1; k<len; k++) if( (z[k]&0xc0)!=0x80 ) return 0;
+  if( c==0xe0 && z[1]<0xa0 ) return 0;          /* overlong */
+  if( c==0xed && z[1]>=0xa0 ) return 0;         /* surrogate */
+  if( c==0xf0 && z[1]<0x90 ) return 0;          /* overlong */
+  if( c==0xf4 && z[1]>=0x90 ) return 0;         /* > U+10FFFF */
+  return len;
+}
+
+/* Store a name, control bytes (from old writers) replaced by spaces and
+** bytes that are not valid UTF-8 by '?' (noted in p->badUtf8). */
+static void keep_name(Parser *p, Buf *b, const unsigned char *z, size_t n){
   size_t i0 = b->n;
+  int high = 0;
   buf_append(b, z, n);
   for(size_t i=i0; i<b->n; i++){
-    if( (unsigned char)b->z[i]<0x20 ) b->z[i] = ' ';
+    unsigned char c = (unsigned char)b->z[i];
+    if( c<0x20 ) b->z[i] = ' ';
+    else if( c>=0x80 ) high = 1;
+  }
+  if( high ){
+    unsigned char *u = (unsigned char*)b->z;
+    for(size_t i=i0; i<b->n; ){
+      size_t k = utf8_seq(u+i, b->n-i);
+      if( k==0 ){ u[i++] = '?'; p->badUtf8 = 1; }
+      else i += k;
+    }
   }
 }
 
@@ -341,6 +388,21 @@ static void event_reset(Parser *p, int64_t offset){
   buf_reset(&p->concrete);
   p->ph = 0;
   p->nGrid = p->nBlock = 0;
+  p->zBadField = NULL;
+  p->badUtf8 = 0;
+}
+
+/* Note a known event key whose value has the wrong JSON type (a container
+** or null for a scalar, a non-string for ph/cat/name). */
+static void bad_field(Parser *p, int key){
+  static const char *azName[] = {
+    [E_PH] = "ph", [E_CAT] = "cat", [E_NAME] = "name", [E_PID] = "pid",
+    [E_TID] = "tid", [E_ARGS] = "args"
+  };
+  if( p->zBadField==NULL && key>0
+      && key<(int)(sizeof(azName)/sizeof(azName[0])) && azName[key] ){
+    p->zBadField = azName[key];
+  }
 }
 
 /* Case-insensitive equality of a C string with cat. */
@@ -374,6 +436,8 @@ static TraceEventKind classify(Parser *p){
 
 static int event_finish(Parser *p){
   TraceEvent *e = &p->ev;
+  const char *zWarn = NULL;
+  char zBad[80];
   p->pInfo->nEvents++;
   e->ph = p->ph;
   e->zName = buf_str(&p->name);
@@ -384,19 +448,32 @@ static int event_finish(Parser *p){
   e->zConcreteInputs = buf_str(&p->concrete);
   e->pColl = p->coll.has ? &p->coll : NULL;
   e->kind = classify(p);
+  /* At most one warning per event: the first problem found. */
+  if( p->zBadField && (e->kind!=TEV_OTHER || strcmp(p->zBadField, "cat")==0
+                       || strcmp(p->zBadField, "ph")==0) ){
+    /* a kept event, or one whose ph/cat cannot be read */
+    snprintf(zBad, sizeof(zBad), "\"%s\" of the wrong type %s",
+             p->zBadField, e->kind==TEV_OTHER ? "(event skipped)" : "ignored");
+    zWarn = zBad;
+  }
   if( e->kind!=TEV_OTHER ){
     if( !(e->has & TF_TS) ){
-      warn(p, "event without a numeric \"ts\" skipped");
+      warn(p, zWarn ? zWarn : "event without a numeric \"ts\" skipped");
       return 1;
     }
-    if( e->kind!=TEV_MEMORY && !(e->has & TF_DUR) ){
-      warn(p, "event without \"dur\" given duration 0");
+    if( e->kind!=TEV_MEMORY && !(e->has & TF_DUR) && !zWarn ){
+      zWarn = "event without \"dur\" given duration 0";
     }
     if( e->dur<0 ){
-      warn(p, "negative duration clamped to 0");
+      if( !zWarn ) zWarn = "negative duration clamped to 0";
+      e->dur = 0;
+    }else if( e->dur>TRACE_DUR_MAX ){
+      if( !zWarn ) zWarn = "duration over 39 hours set to 0";
       e->dur = 0;
     }
+    if( p->badUtf8 && !zWarn ) zWarn = "invalid UTF-8 in the name replaced by '?'";
   }
+  if( zWarn ) warn(p, zWarn);
   if( p->xSink(p->ctx, e) ){
     p->stop = 1;
     return 0;
@@ -424,20 +501,28 @@ static int on_scalar(Parser *p, const unsigned char *z, size_t n, int isNum,
   switch( role ){
     case R_EVENT:
       switch( key ){
-        case E_PH: if( isStr && n>0 ) p->ph = (char)z[0]; break;
-        case E_CAT: if( isStr ) keep_name(&p->cat, z, n); break;
-        case E_NAME: if( isStr ) keep_name(&p->name, z, n); break;
+        case E_PH:
+          if( isStr && n>0 ) p->ph = (char)z[0];
+          else if( !isStr ) bad_field(p, key);
+          break;
+        case E_CAT: if( isStr ) keep_name(p, &p->cat, z, n); else bad_field(p, key); break;
+        case E_NAME: if( isStr ) keep_name(p, &p->name, z, n); else bad_field(p, key); break;
         case E_PID:
-          if( (isNum ? parse_int(z, n, &e->pid) : parse_id_text(z, n, &e->pid))==0 )
+          if( isNum!=2 && (isNum ? parse_int(z, n, &e->pid)
+                                 : parse_id_text(z, n, &e->pid))==0 ){
             e->has |= TF_PID;
+          }else if( !isStr ) bad_field(p, key);
           break;
         case E_TID:
-          if( (isNum ? parse_int(z, n, &e->tid) : parse_id_text(z, n, &e->tid))==0 )
+          if( isNum!=2 && (isNum ? parse_int(z, n, &e->tid)
+                                 : parse_id_text(z, n, &e->tid))==0 ){
             e->has |= TF_TID;
+          }else if( !isStr ) bad_field(p, key);
           break;
+        case E_ARGS: bad_field(p, key); break;
         case E_TS: {
           int frac = 0;
-          if( isNum && trace_us_to_ns((const char*)z, n, &e->ts, &frac)==0 ){
+          if( isNum==1 && trace_us_to_ns((const char*)z, n, &e->ts, &frac)==0 ){
             int64_t a = e->ts<0 ? -e->ts : e->ts;
             e->has |= TF_TS;
             if( frac ) p->pInfo->sawFractionalTs = 1;
@@ -446,7 +531,7 @@ static int on_scalar(Parser *p, const unsigned char *z, size_t n, int isNum,
           break;
         }
         case E_DUR:
-          if( isNum && trace_us_to_ns((const char*)z, n, &e->dur, NULL)==0 )
+          if( isNum==1 && trace_us_to_ns((const char*)z, n, &e->dur, NULL)==0 )
             e->has |= TF_DUR;
           break;
         default: break;
@@ -576,7 +661,8 @@ static int cb_bool(void *ctx, int b){
     if( !p->rawOver ){ raw_sep(p); buf_puts(p->pRaw, b ? "true" : "false"); }
     return 1;
   }
-  return on_scalar(p, (const unsigned char*)(b ? "1" : "0"), 1, 1, 0);
+  /* isNum 2: a boolean read as 1/0 (args flags); never a ts, dur or id */
+  return on_scalar(p, (const unsigned char*)(b ? "1" : "0"), 1, 2, 0);
 }
 
 static int cb_number(void *ctx, const char *z, size_t n){
@@ -629,6 +715,7 @@ static int open_container(Parser *p, int isMap){
         break;
       case R_EVENT:
         if( parentKey==E_ARGS && isMap ) role = R_ARGS;
+        else bad_field(p, parentKey);
         break;
       case R_ARGS:
         role = R_ARGVAL;

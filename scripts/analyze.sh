@@ -1,0 +1,83 @@
+#!/bin/sh
+# scripts/analyze.sh [BUILD_DIR] — the analysis steps of the test suite
+# (called by scripts/test.sh after the gcc build; BUILD_DIR defaults to
+# build/, a gcc RelWithDebInfo build with PROFAN_TESTS=ON):
+#   1. cppcheck --enable=warning,performance,portability on src/ and fuzz/,
+#      with scripts/cppcheck.cfg (cli_usage_error does not return) and the
+#      justified suppressions in scripts/cppcheck-suppressions.txt;
+#   2. valgrind memcheck on the unit suite (CK_FORK=no, so the tests run
+#      in the one process valgrind watches);
+#   3. valgrind memcheck on end-to-end commands: ingest of a trace
+#      directory with an NCCL log, of a memory snapshot, of a
+#      flight-recorder directory, then query, report, diff, trend, rm.
+# Any memcheck error or definite/indirect leak fails the step (valgrind's
+# exit status 99, so that profan's own exit 1 stays distinguishable).
+# Prints the time of each step.  Exits non-zero on the first failure.
+set -eu
+cd "$(dirname "$0")/.."
+B=${1:-build}
+P="$B/profan"
+[ -x "$P" ] && [ -x "$B/check_profan" ] || {
+  echo "analyze.sh: build $B first (PROFAN_TESTS=ON)" >&2; exit 2; }
+for t in cppcheck valgrind python3; do
+  command -v $t >/dev/null || { echo "analyze.sh: $t is missing" >&2; exit 2; }
+done
+now() { date +%s; }
+
+t0=$(now)
+echo "== cppcheck"
+cppcheck --enable=warning,performance,portability --std=c11 -q -j2 -I src \
+  --library=scripts/cppcheck.cfg \
+  --suppressions-list=scripts/cppcheck-suppressions.txt --inline-suppr \
+  --error-exitcode=1 --template='{file}:{line}: {severity}: {id}: {message}' \
+  src/*.c fuzz/*.c
+echo "cppcheck: clean ($(( $(now) - t0 )) s)"
+
+VG="valgrind -q --error-exitcode=99 --leak-check=full \
+  --errors-for-leak-kinds=definite,indirect \
+  --show-leak-kinds=definite,indirect"
+
+t0=$(now)
+echo "== valgrind: unit suite"
+CK_FORK=no $VG "$B/check_profan" >/dev/null
+echo "valgrind unit: clean ($(( $(now) - t0 )) s)"
+
+t0=$(now)
+echo "== valgrind: end-to-end commands"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+DB="$TMP/vg.db"
+mkdir "$TMP/run"
+cp fixtures/sample-run/*.json.gz fixtures/nccl/p2p-fp8-2.24.log "$TMP/run/"
+python3 fixtures/pickle/gen.py "$TMP/pk"
+# vg NAME ARGS...: one profan command under memcheck; its exit status must
+# be 0 (a memcheck finding gives 99)
+vg() {
+  what=$1; shift
+  if ! $VG "$P" --db "$DB" "$@" >"$TMP/out" 2>"$TMP/err"; then
+    echo "analyze.sh: valgrind: '$what' failed:" >&2
+    cat "$TMP/err" >&2
+    exit 1
+  fi
+}
+vg "ingest traces + NCCL log" ingest --quiet --threads 2 --name a "$TMP/run"
+vg "ingest snapshot" ingest --quiet --name snap "$TMP/pk/ring-buffer.pickle"
+vg "ingest flight recorder" ingest --quiet --name fr fixtures/flight_recorder/clean
+vg "ingest flight recorder JSON" ingest --quiet --name frj fixtures/flight_recorder/clean_json
+vg "ingest sample again" ingest --quiet --name b fixtures/sample-run/host_4000.1767189312000000000.pt.trace.json.gz
+vg "query" query top-kernels --run a
+vg "query memory" query memory-timeline --run snap
+vg "report" report a
+vg "diff" diff a b
+vg "trend" trend gpu_ms
+vg "runs" runs
+vg "rm" rm snap
+# a refused input goes through the error paths (exit 1, no leak)
+printf '{"traceEvents":[{"ph":"X"' > "$TMP/cut.json"
+set +e
+$VG "$P" --db "$DB" ingest --quiet "$TMP/cut.json" >/dev/null 2>"$TMP/err"
+rc=$?
+set -e
+[ $rc -eq 1 ] || { echo "analyze.sh: valgrind: refused ingest exit $rc" >&2;
+                   cat "$TMP/err" >&2; exit 1; }
+echo "valgrind e2e: clean ($(( $(now) - t0 )) s)"
