@@ -44,6 +44,18 @@ int snapshot_is_snapshot(const PkValue *pRoot);
 int load_snapshot(sqlite3 *db, const LoadTarget *t, const PkValue *pRoot,
                   LoadStats *pStats, PfError *pErr);
 
+/* The same in steps, so that the device traces can be streamed in while
+** the pickle is decoded (pickle_decode_stream with snapshot_loader_item
+** and the loader as context), then the rest loaded from the tree by
+** snapshot_loader_finish.  new returns NULL with pErr on a database error;
+** free the loader (accepts NULL) with snapshot_loader_free. */
+typedef struct SnapLoader SnapLoader;
+SnapLoader *snapshot_loader_new(sqlite3 *db, const LoadTarget *t,
+                                LoadStats *pStats, PfError *pErr);
+int snapshot_loader_item(void *pLoader, size_t iDev, const PkValue *pEntry);
+int snapshot_loader_finish(SnapLoader *pLoader, const PkValue *pRoot);
+void snapshot_loader_free(SnapLoader *pLoader);
+
 /* Flight-recorder dump (dict with "entries"/"pg_config"/"version").  The
 ** JSON variant is handled in the same file.  (load_fr.c) */
 int fr_is_dump(const PkValue *pRoot);

@@ -33,6 +33,24 @@
 ** (possible through the memo) is legal but could build a cycle or make
 ** heights stale, so such a file gets one extra depth-first pass over the
 ** result before it is accepted: O(nodes + edges), iterative, bounded.
+**
+** Streaming (pickle_decode_stream).  A memory snapshot is mostly its
+** device traces, root["device_traces"] = [[entry, ...], ...], which
+** CPython writes as EMPTY_LIST, then MARK + up to 1000 entries + APPENDS
+** per batch.  The decoder recognises the outer list (EMPTY_LIST right
+** after that key of the root dict) and its inner lists (EMPTY_LIST right
+** above the outer list or a finished sibling), and while the entries of a
+** batch are being built it allocates from a scratch arena.  At the
+** batch's APPENDS each entry goes to the consumer and is dropped; the memo
+** slots stored during the batch then point at copies in the document
+** (promote(): frame dicts, frame lists and strings that later entries may
+** fetch) or, for the entries themselves, at a "gone" marker, and the
+** scratch arena starts over.  Memory is thus bounded by the batch plus
+** what the memo keeps, not by the trace.  Anything outside that shape (an
+** entry fetched again, items added to an older container during a batch,
+** an inner list placed elsewhere, ...) stops the streaming decode with
+** streamFail set, and the caller decodes the file whole; a malformed file
+** fails exactly as it would there (same checks, same opcode order).
 */
 #include "pickle.h"
 
@@ -53,6 +71,10 @@
 #define BOX_INSIDE 0x02  /* has been placed inside another container */
 #define BOX_SET    0x04  /* came from EMPTY_SET or FROZENSET */
 #define BOX_FROZEN 0x08  /* came from FROZENSET (hashable) */
+#define BOX_SCRATCH 0x10 /* streaming: lives in the scratch arena */
+#define BOX_OUTER  0x20  /* streaming: the list under the streamed key */
+#define BOX_INNER  0x40  /* streaming: a list whose items are streamed */
+#define BOX_GONE   0x80  /* streaming: handed to the consumer */
 
 /* ------------------------------------------------------------ types */
 
@@ -70,23 +92,33 @@ typedef struct Big {
   size_t unused;             /* keeps the data 16-byte aligned */
 } Big;
 
+/* A bump allocator over a list of chunks. */
+typedef struct Arena {
+  Chunk *pChunk;             /* chunks, newest first */
+  unsigned char *zFree;      /* next free byte in pChunk */
+  unsigned char *zEnd;       /* end of pChunk's data */
+  size_t nChunkNext;         /* size of the next chunk to allocate */
+  size_t nMem;               /* bytes of chunks held */
+} Arena;
+
 /* A container node.  v must stay the first member: PkValue pointers to
 ** lists, tuples and dicts are always Box pointers. */
 typedef struct Box {
   PkValue v;
-  size_t cap;                /* item slots allocated (pairs for a dict) */
+  size_t cap;                /* item slots allocated (pairs for a dict);
+                             ** BOX_INNER lists never hold items: cap is
+                             ** then their position in the outer list */
   uint32_t height;           /* 1 + height of the tallest child */
   uint8_t flags;             /* BOX_* */
-  uint8_t color;             /* graph check: 0 new, 1 on path, 2 done */
+  uint8_t color;             /* graph check: 0 new, 1 on path, 2 done;
+                             ** 3: a scratch box copied out by promote(),
+                             ** u.seq.a then points at the copy */
 } Box;
 
 struct PkDoc {
-  Chunk *pChunk;             /* arena chunks, newest first */
-  unsigned char *zFree;      /* next free byte in pChunk */
-  unsigned char *zEnd;       /* end of pChunk's data */
-  size_t nChunkNext;         /* size of the next chunk to allocate */
+  Arena a;                   /* every value not in a big block */
   Big *pBig;                 /* big item arrays */
-  size_t nMem;               /* heap bytes held, for pickle_mem_used() */
+  size_t nMem;               /* heap bytes held besides a.nMem */
   PkValue none, yes, no;     /* shared singletons */
   PkValue aSmall[SMALL_HI - SMALL_LO + 1];
 };
@@ -111,6 +143,20 @@ typedef struct Dec {
   int dirty;                 /* items added to a nested container */
   size_t dirtyPos;           /* offset of the first such opcode */
   PfError *pErr;
+  /* streaming (pickle_decode_stream; see the header comment) */
+  const char *zStreamKey;    /* NULL: build the whole tree */
+  PkItemFn xItem;
+  void *pItemCtx;
+  Box *pOuter;               /* the list under zStreamKey, once seen */
+  uint32_t nInner;           /* inner lists created */
+  int streamFail;            /* the file left the expected shape */
+  int bStreamed;             /* items were handed to the consumer */
+  int inScratch;             /* inside an APPENDS batch of an inner list */
+  size_t iScratchMark;       /* index in aMark of that batch's MARK */
+  Arena scratch;             /* values made inside the batch */
+  size_t *aBatchMemo;        /* memo slots stored inside the batch */
+  size_t nBatchMemo, nBatchMemoAlloc;
+  PkValue gone;              /* memo slot of an item handed over */
 } Dec;
 
 /* ------------------------------------------------------------ arena */
@@ -119,7 +165,7 @@ typedef struct Dec {
 ** Return nByte (rounded up to 8) bytes of uninitialised arena memory owned
 ** by d, never NULL (out of memory is fatal).  Freed by pickle_free().
 */
-static void *arena_alloc(PkDoc *d, size_t nByte){
+static void *arena_alloc(Arena *d, size_t nByte){
   void *pRet;
   size_t nRoom = (size_t)(d->zEnd - d->zFree);
   nByte = (nByte + 7) & ~(size_t)7;
@@ -149,6 +195,41 @@ static void *arena_alloc(PkDoc *d, size_t nByte){
   pRet = d->zFree;
   d->zFree += nByte;
   return pRet;
+}
+
+/* Free every chunk of d but the newest and start over in that one (the
+** scratch arena between two streamed batches). */
+static void arena_reset(Arena *d){
+  Chunk *pC, *pNext;
+  if( d->pChunk==0 ) return;
+  for(pC=d->pChunk->pNext; pC; pC=pNext){
+    pNext = pC->pNext;
+    d->nMem -= sizeof(Chunk) + pC->nByte;
+    free(pC);
+  }
+  d->pChunk->pNext = 0;
+  d->zFree = (unsigned char*)(d->pChunk + 1);
+  d->zEnd = d->zFree + d->pChunk->nByte;
+}
+
+/* Free every chunk of d. */
+static void arena_free(Arena *d){
+  Chunk *pC, *pNext;
+  for(pC=d->pChunk; pC; pC=pNext){
+    pNext = pC->pNext;
+    free(pC);
+  }
+  memset(d, 0, sizeof(*d));
+}
+
+/* Non-zero if x lies in one of d's chunks. */
+static int arena_holds(const Arena *d, const void *x){
+  const unsigned char *z = x;
+  for(const Chunk *pC=d->pChunk; pC; pC=pC->pNext){
+    const unsigned char *zData = (const unsigned char*)(pC + 1);
+    if( z>=zData && z<zData + pC->nByte ) return 1;
+  }
+  return 0;
 }
 
 /*
@@ -191,7 +272,7 @@ static void *big_realloc(PkDoc *d, void *pData, size_t nByte){
 static PkDoc *doc_new(void){
   PkDoc *d = xcalloc(1, sizeof(PkDoc));
   int i;
-  d->nChunkNext = CHUNK_MIN;
+  d->a.nChunkNext = CHUNK_MIN;
   d->nMem = sizeof(PkDoc);
   d->none.t = PK_NONE;
   d->yes.t = PK_BOOL;
@@ -209,7 +290,7 @@ void pickle_free(PkDoc *d){
   Chunk *pC, *pCNext;
   Big *pB, *pBNext;
   if( d==0 ) return;
-  for(pC=d->pChunk; pC; pC=pCNext){
+  for(pC=d->a.pChunk; pC; pC=pCNext){
     pCNext = pC->pNext;
     free(pC);
   }
@@ -221,7 +302,7 @@ void pickle_free(PkDoc *d){
 }
 
 size_t pickle_mem_used(const PkDoc *d){
-  return d ? d->nMem : 0;
+  return d ? d->nMem + d->a.nMem : 0;
 }
 
 /* ------------------------------------------------------------ opcodes */
@@ -366,11 +447,18 @@ static inline int is_box(const PkValue *v){
   return v->t==PK_LIST || v->t==PK_TUPLE || v->t==PK_DICT;
 }
 
+/* nByte bytes for a new value: from the scratch arena inside a streamed
+** batch, else from the document's. */
+static inline void *val_alloc(Dec *p, size_t nByte){
+  return arena_alloc(p->inScratch ? &p->scratch : &p->pDoc->a, nByte);
+}
+
 /* An int value, shared when small; owned by the document. */
+
 static PkValue *mk_int(Dec *p, int64_t i){
   PkValue *v;
   if( i>=SMALL_LO && i<=SMALL_HI ) return &p->pDoc->aSmall[i - SMALL_LO];
-  v = arena_alloc(p->pDoc, sizeof(PkValue));
+  v = val_alloc(p, sizeof(PkValue));
   v->t = PK_INT;
   v->u.i = i;
   return v;
@@ -379,7 +467,7 @@ static PkValue *mk_int(Dec *p, int64_t i){
 /* A string-like value (PK_STR, PK_BYTES, PK_BIGINT) pointing at the n
 ** bytes at z, which lie in the input buffer. */
 static PkValue *mk_bytes(Dec *p, PkType t, const unsigned char *z, size_t n){
-  PkValue *v = arena_alloc(p->pDoc, sizeof(PkValue));
+  PkValue *v = val_alloc(p, sizeof(PkValue));
   v->t = t;
   v->u.s.z = (const char*)z;
   v->u.s.n = n;
@@ -388,10 +476,11 @@ static PkValue *mk_bytes(Dec *p, PkType t, const unsigned char *z, size_t n){
 
 /* A new empty container of type t, height 1, owned by the document. */
 static Box *mk_box(Dec *p, PkType t){
-  Box *b = arena_alloc(p->pDoc, sizeof(Box));
+  Box *b = val_alloc(p, sizeof(Box));
   memset(b, 0, sizeof(Box));
   b->v.t = t;
   b->height = 1;
+  if( p->inScratch ) b->flags = BOX_SCRATCH;
   return b;
 }
 
@@ -411,7 +500,9 @@ static size_t box_count(const Box *b){
 ** [cap,2*cap).  Growth at least doubles, so repeated calls are amortised
 ** O(1) per item.
 */
-static void box_reserve(PkDoc *d, Box *b, size_t need){
+static void box_reserve(Dec *p, Box *b, size_t need){
+  PkDoc *d = p->pDoc;
+  Arena *pA = (b->flags & BOX_SCRATCH) ? &p->scratch : &d->a;
   size_t w = b->v.t==PK_DICT ? 2 : 1;
   size_t oldCap = b->cap, newCap, nByte, nOld;
   PkValue **aOld = box_base(b), **aNew;
@@ -424,17 +515,17 @@ static void box_reserve(PkDoc *d, Box *b, size_t need){
   nOld = oldCap * w * sizeof(PkValue*);
   if( b->flags & BOX_BIG ){
     aNew = big_realloc(d, aOld, nByte);
-  }else if( nByte>=BIG_ARRAY ){
+  }else if( nByte>=BIG_ARRAY && !(b->flags & BOX_SCRATCH) ){
     aNew = big_alloc(d, nByte);
     if( nOld ) memcpy(aNew, aOld, nOld);
     b->flags |= BOX_BIG;
-  }else if( nOld && (unsigned char*)aOld + nOld==d->zFree
+  }else if( nOld && (unsigned char*)aOld + nOld==pA->zFree
          && (nByte - nOld) % 8==0
-         && nByte - nOld <= (size_t)(d->zEnd - d->zFree) ){
-    d->zFree += nByte - nOld;  /* newest allocation: extend in place */
+         && nByte - nOld <= (size_t)(pA->zEnd - pA->zFree) ){
+    pA->zFree += nByte - nOld;  /* newest allocation: extend in place */
     aNew = aOld;
   }else{
-    aNew = arena_alloc(d, nByte);
+    aNew = arena_alloc(pA, nByte);
     if( nOld ) memcpy(aNew, aOld, nOld);
   }
   if( w==2 ){
@@ -450,6 +541,23 @@ static void box_reserve(PkDoc *d, Box *b, size_t need){
   b->cap = newCap;
 }
 
+/* Give up streaming: the file is a legal pickle but not laid out the way
+** the snapshot writer lays it out, so pickle_decode_stream() returns 1 and
+** the caller decodes it again as a whole.  Returns -1. */
+static int stream_fail(Dec *p){
+  p->streamFail = 1;
+  return dec_err(p, "pickle layout is not suited to streaming");
+}
+
+/* Non-zero if adding items to b would break streaming: b is an inner list
+** (only APPEND/APPENDS in the expected place may touch those), an item
+** already handed over, or outlives the current batch while what is added
+** does not. */
+static inline int stream_target_bad(const Dec *p, const Box *b){
+  return (b->flags & (BOX_INNER | BOX_GONE))
+      || (p->inScratch && !(b->flags & BOX_SCRATCH));
+}
+
 /*
 ** Account for child c being placed in container b: raise b's height,
 ** mark c as nested.  Returns -1 (error recorded) if c is b itself.
@@ -461,6 +569,10 @@ static inline int adopt(Dec *p, Box *b, PkValue *c){
   if( cb==b ){
     return dec_err(p, "reference cycle: %s puts a %s inside itself",
                    op_name(p->op), pk_type_name(b->v.t));
+  }
+  if( (cb->flags & (BOX_GONE | BOX_INNER)) && ((cb->flags & BOX_GONE)
+                                               || b!=p->pOuter) ){
+    return stream_fail(p);   /* a streamed list or item placed elsewhere */
   }
   if( cb->height + 1 > b->height ) b->height = cb->height + 1;
   cb->flags |= BOX_INSIDE;
@@ -474,6 +586,7 @@ static inline int adopt(Dec *p, Box *b, PkValue *c){
 */
 static int box_added(Dec *p, Box *b){
   if( (b->flags & BOX_INSIDE) && !p->dirty ){
+    if( p->bStreamed ) return stream_fail(p);   /* see stream_items() */
     p->dirty = 1;
     p->dirtyPos = p->opPos;
   }
@@ -503,7 +616,8 @@ static const char *kind_name(const PkValue *v){
 static int list_add(Dec *p, Box *b, PkValue **a, size_t m){
   size_t i, n = b->v.u.seq.n;
   if( m==0 ) return 0;
-  box_reserve(p->pDoc, b, n + m);
+  if( stream_target_bad(p, b) ) return stream_fail(p);
+  box_reserve(p, b, n + m);
   for(i=0; i<m; i++){
     if( (b->flags & BOX_SET) && !hashable(a[i]) ){
       return dec_err(p, "set element is a %s, which is unhashable",
@@ -520,7 +634,8 @@ static int list_add(Dec *p, Box *b, PkValue **a, size_t m){
 static int dict_add(Dec *p, Box *b, PkValue **a, size_t nPair){
   size_t i, n = b->v.u.dict.n;
   if( nPair==0 ) return 0;
-  box_reserve(p->pDoc, b, n + nPair);
+  if( stream_target_bad(p, b) ) return stream_fail(p);
+  box_reserve(p, b, n + nPair);
   for(i=0; i<nPair; i++){
     PkValue *k = a[2*i], *v = a[2*i + 1];
     if( !hashable(k) ){
@@ -540,7 +655,7 @@ static int mk_tuple(Dec *p, PkValue **a, size_t m, PkValue **ppOut){
   Box *b = mk_box(p, PK_TUPLE);
   size_t i;
   if( m ){
-    b->v.u.seq.a = arena_alloc(p->pDoc, m * sizeof(PkValue*));
+    b->v.u.seq.a = val_alloc(p, m * sizeof(PkValue*));
     b->cap = m;
   }
   for(i=0; i<m; i++){
@@ -589,6 +704,9 @@ static int pop_mark(Dec *p, size_t *pMark){
   if( p->nMark==0 ){
     return dec_err(p, "%s without a MARK", op_name(p->op));
   }
+  if( p->inScratch && p->nMark-1==p->iScratchMark ){
+    return stream_fail(p);   /* the batch's MARK closed by anything else */
+  }
   *pMark = p->aMark[--p->nMark];
   return 0;
 }
@@ -636,6 +754,14 @@ static int memo_put(Dec *p, uint64_t idx){
   }
   if( p->aMemo[idx]==0 ) p->nMemo++;
   p->aMemo[idx] = p->aStk[p->nStk - 1];
+  if( p->inScratch ){
+    if( p->nBatchMemo==p->nBatchMemoAlloc ){
+      p->nBatchMemoAlloc = p->nBatchMemoAlloc ? 2*p->nBatchMemoAlloc : 1024;
+      p->aBatchMemo = xrealloc(p->aBatchMemo,
+                               p->nBatchMemoAlloc * sizeof(size_t));
+    }
+    p->aBatchMemo[p->nBatchMemo++] = (size_t)idx;
+  }
   return 0;
 }
 
@@ -645,6 +771,7 @@ static int memo_get(Dec *p, uint64_t idx){
     return dec_err(p, "memo index %llu was never stored",
                    (unsigned long long)idx);
   }
+  if( p->aMemo[idx]==&p->gone ) return stream_fail(p);
   push(p, p->aMemo[idx]);
   return 0;
 }
@@ -693,7 +820,7 @@ static void peek_line(Dec *p, char *zOut, size_t nOut){
     snprintf(zOut, nOut, "?");
     return;
   }
-  util_sanitize((const char*)z, (size_t)(zNl - z), zOut, nOut);
+  pk_sanitize((const char*)z, (size_t)(zNl - z), zOut, nOut);
   p->pos += (size_t)(zNl - z) + 1;
 }
 
@@ -717,8 +844,8 @@ static int refuse(Dec *p){
       if( nAvail>=2 && p->aStk[p->nStk-2]->t==PK_STR
        && p->aStk[p->nStk-1]->t==PK_STR ){
         const PkValue *m = p->aStk[p->nStk-2], *nm = p->aStk[p->nStk-1];
-        util_sanitize(m->u.s.z, m->u.s.n, zMod, sizeof(zMod));
-        util_sanitize(nm->u.s.z, nm->u.s.n, zName, sizeof(zName));
+        pk_sanitize(m->u.s.z, m->u.s.n, zMod, sizeof(zMod));
+        pk_sanitize(nm->u.s.z, nm->u.s.n, zName, sizeof(zName));
         snprintf(zWhyBuf, sizeof(zWhyBuf), "the file names code (%s %s)",
                  zMod, zName);
         zWhy = zWhyBuf;
@@ -745,6 +872,152 @@ static int refuse(Dec *p){
   }
   return dec_err(p, "opcode %s (0x%02x) is refused: %s, "
                  "profan only reads plain data", op_name(op), op, zWhy);
+}
+
+/* ------------------------------------------------------------ streaming */
+
+/*
+** Called for a new EMPTY_LIST b (not yet pushed) while streaming: flag it
+** as the outer list when it is the value of zStreamKey in the root dict
+** (the root at the bottom of the stack, with nothing but its MARK and its
+** pending key/value pairs above it), or as an inner list when it is made
+** right above the outer list or one of its finished inner lists.
+*/
+static void stream_classify(Dec *p, Box *b){
+  size_t f = fence(p);
+  PkValue *top = p->nStk>f ? p->aStk[p->nStk-1] : 0;
+  if( p->pOuter==0 ){
+    size_t nKey = strlen(p->zStreamKey);
+    size_t base = p->nMark ? f : 1;
+    if( p->nMark<=1 && (p->nMark==0 || f==1) && p->nStk>=2
+        && p->aStk[0]->t==PK_DICT && (p->nStk - base) % 2==1
+        && top && top->t==PK_STR && top->u.s.n==nKey
+        && memcmp(top->u.s.z, p->zStreamKey, nKey)==0 ){
+      b->flags |= BOX_OUTER;
+      p->pOuter = b;
+    }
+    return;
+  }
+  if( top==&p->pOuter->v
+   || (f>0 && p->aStk[f-1]==&p->pOuter->v
+       && (top==0 || (is_box(top) && (((Box*)top)->flags & BOX_INNER)))) ){
+    b->flags |= BOX_INNER;
+    b->cap = p->nInner++;
+  }
+}
+
+/*
+** Hand the m values at a, new items of inner list b, to the consumer and
+** mark the containers among them as gone.  Returns 0, or -1 when the
+** consumer refuses (it has recorded its own error).
+*/
+static int stream_items(Dec *p, Box *b, PkValue **a, size_t m){
+  for(size_t i=0; i<m; i++){
+    /* root, outer and inner list above it: too deep for the tree, so let
+    ** the whole decode report it */
+    if( is_box(a[i]) && ((Box*)a[i])->height + 3 > PICKLE_MAX_DEPTH ){
+      return stream_fail(p);
+    }
+    /* a streamed list as an item (the tree would hold a cycle), or a
+    ** file that needs the graph check, which needs every item */
+    if( p->dirty
+     || (is_box(a[i]) && (((Box*)a[i])->flags & (BOX_INNER | BOX_OUTER))) ){
+      return stream_fail(p);
+    }
+    p->bStreamed = 1;
+    if( p->xItem(p->pItemCtx, b->cap, a[i]) ) return -1;
+    if( is_box(a[i]) ) ((Box*)a[i])->flags |= BOX_GONE;
+  }
+  return 0;
+}
+
+/*
+** The value v as it must be after the scratch arena is reset: v itself if
+** it lives in the document, else a copy in the document (containers are
+** copied once, with their items promoted in turn; the old box keeps a
+** forwarding pointer).  NULL (streaming failed) when v reaches an item
+** already handed over, or nests too deep.
+*/
+static PkValue *promote(Dec *p, PkValue *v, int depth){
+  Box *b, *nb;
+  size_t n, w;
+  PkValue **aItem;
+  if( !is_box(v) ){
+    PkValue *c;
+    if( !arena_holds(&p->scratch, v) ) return v;
+    c = arena_alloc(&p->pDoc->a, sizeof(PkValue));
+    *c = *v;
+    return c;
+  }
+  b = (Box*)v;
+  if( !(b->flags & BOX_SCRATCH) ) return v;
+  if( b->color==3 ) return (PkValue*)b->v.u.seq.a;   /* moved already */
+  if( (b->flags & BOX_GONE) || depth>PICKLE_MAX_DEPTH ) return 0;
+  w = b->v.t==PK_DICT ? 2 : 1;
+  n = box_count(b);
+  nb = arena_alloc(&p->pDoc->a, sizeof(Box));
+  *nb = *b;
+  nb->flags &= (uint8_t)~BOX_SCRATCH;
+  nb->cap = n;
+  aItem = 0;
+  if( n ){
+    aItem = arena_alloc(&p->pDoc->a, n * w * sizeof(PkValue*));
+    if( w==2 ){
+      memcpy(aItem, b->v.u.dict.k, n * sizeof(PkValue*));
+      memcpy(aItem + n, b->v.u.dict.v, n * sizeof(PkValue*));
+      nb->v.u.dict.k = aItem;
+      nb->v.u.dict.v = aItem + n;
+    }else{
+      memcpy(aItem, b->v.u.seq.a, n * sizeof(PkValue*));
+      nb->v.u.seq.a = aItem;
+    }
+  }
+  b->color = 3;
+  b->v.u.seq.a = (PkValue**)nb;
+  for(size_t i=0; i<n*w; i++){
+    if( (aItem[i] = promote(p, aItem[i], depth+1))==0 ) return 0;
+  }
+  return &nb->v;
+}
+
+/*
+** End of a streamed batch: the memo slots stored during it are made to
+** point at promoted copies (or at p->gone for the items handed over), and
+** the scratch arena starts over.  Returns 0 or -1 (streaming failed).
+*/
+static int batch_end(Dec *p){
+  for(size_t i=0; i<p->nBatchMemo; i++){
+    size_t idx = p->aBatchMemo[i];
+    PkValue *v = p->aMemo[idx];
+    if( v==&p->gone ) continue;
+    if( is_box(v) && (((Box*)v)->flags & BOX_GONE) ){
+      p->aMemo[idx] = &p->gone;
+    }else if( (p->aMemo[idx] = promote(p, v, 0))==0 ){
+      return stream_fail(p);
+    }
+  }
+  p->nBatchMemo = 0;
+  p->inScratch = 0;
+  arena_reset(&p->scratch);
+  return 0;
+}
+
+/* After STOP: non-zero if the streamed lists are exactly the items of
+** root[zStreamKey], each at the position it was streamed under. */
+static int stream_check(Dec *p, const PkValue *root){
+  const Box *o = p->pOuter;
+  if( o==0 ) return 1;
+  if( pk_dict_get(root, p->zStreamKey)!=&o->v || o->v.u.seq.n!=p->nInner ){
+    return 0;
+  }
+  for(size_t i=0; i<o->v.u.seq.n; i++){
+    const PkValue *c = o->v.u.seq.a[i];
+    if( !is_box(c) || !(((const Box*)c)->flags & BOX_INNER)
+        || ((const Box*)c)->cap!=i ){
+      return 0;
+    }
+  }
+  return 1;
 }
 
 /* ------------------------------------------------------------ graph */
@@ -874,11 +1147,21 @@ static int step(Dec *p){
         p->aMark = xrealloc(p->aMark, p->nMarkAlloc * sizeof(size_t));
       }
       p->aMark[p->nMark++] = p->nStk;
+      if( p->nStk>0 && !p->inScratch && is_box(p->aStk[p->nStk-1])
+          && (((Box*)p->aStk[p->nStk-1])->flags & BOX_INNER) ){
+        /* the items of an inner list follow: a batch in scratch memory */
+        p->inScratch = 1;
+        p->iScratchMark = p->nMark - 1;
+        p->nBatchMemo = 0;
+      }
       return 0;
     case '0': /* POP: the top value, or the mark if none is above it */
       if( p->nStk > fence(p) ){
         p->nStk--;
       }else if( p->nMark ){
+        if( p->inScratch && p->nMark-1==p->iScratchMark ){
+          return stream_fail(p);
+        }
         p->nMark--;
       }else{
         return need(p, 1);
@@ -941,7 +1224,7 @@ static int step(Dec *p){
       int i;
       if( (a = take(p, 8, 0))==0 ) return -1;
       for(i=0; i<8; i++) u = (u<<8) | a[i];
-      v = arena_alloc(p->pDoc, sizeof(PkValue));
+      v = val_alloc(p, sizeof(PkValue));
       v->t = PK_FLOAT;
       memcpy(&v->u.f, &u, sizeof(double));
       push(p, v);
@@ -977,7 +1260,12 @@ static int step(Dec *p){
       return 0;
     }
     case '}': push(p, &mk_box(p, PK_DICT)->v); return 0;
-    case ']': push(p, &mk_box(p, PK_LIST)->v); return 0;
+    case ']': {
+      Box *b = mk_box(p, PK_LIST);
+      if( p->zStreamKey && !p->inScratch ) stream_classify(p, b);
+      push(p, &b->v);
+      return 0;
+    }
     case ')': push(p, &mk_box(p, PK_TUPLE)->v); return 0;
     case 0x8f: { /* EMPTY_SET */
       Box *b = mk_box(p, PK_LIST);
@@ -1028,12 +1316,26 @@ static int step(Dec *p){
       if( t->t!=PK_LIST || (((Box*)t)->flags & BOX_SET) ){
         return dec_err(p, "APPEND target is a %s, not a list", kind_name(t));
       }
+      if( (((Box*)t)->flags & BOX_INNER) && !p->inScratch ){
+        if( stream_items(p, (Box*)t, p->aStk + p->nStk - 1, 1) ) return -1;
+        p->nStk--;
+        return 0;
+      }
       if( list_add(p, (Box*)t, p->aStk + p->nStk - 1, 1) ) return -1;
       p->nStk--;
       return 0;
     }
     case 'e': case 0x90: { /* APPENDS, ADDITEMS */
       Box *b;
+      if( p->inScratch && p->nMark-1==p->iScratchMark && p->op=='e' ){
+        /* the end of a streamed batch: the list below the MARK is the
+        ** inner list the batch began on (nothing pops below a MARK) */
+        iMark = p->aMark[--p->nMark];
+        b = (Box*)p->aStk[iMark - 1];
+        if( stream_items(p, b, p->aStk + iMark, p->nStk - iMark) ) return -1;
+        p->nStk = iMark;
+        return batch_end(p);
+      }
       if( pop_mark(p, &iMark) ) return -1;
       b = target_below(p, iMark, PK_LIST, p->op==0x90);
       if( b==0 ) return -1;
@@ -1097,13 +1399,19 @@ static int step(Dec *p){
   return dec_err(p, "unknown opcode 0x%02x", p->op);
 }
 
-int pickle_decode(const unsigned char *data, size_t n, PkDoc **ppDoc,
+/* pickle_decode() and pickle_decode_stream() (zKey NULL: no streaming). */
+static int decode(const unsigned char *data, size_t n, const char *zKey,
+                  PkItemFn xItem, void *pCtx, PkDoc **ppDoc,
                   const PkValue **ppRoot, PfError *pErr){
   Dec d;
   PfError errLocal;
   int rc = 0;
   size_t i;
   memset(&d, 0, sizeof(d));
+  d.zStreamKey = zKey;
+  d.scratch.nChunkNext = CHUNK_MIN;
+  d.xItem = xItem;
+  d.pItemCtx = pCtx;
   if( pErr==0 ){
     memset(&errLocal, 0, sizeof(errLocal));
     pErr = &errLocal;
@@ -1147,6 +1455,10 @@ int pickle_decode(const unsigned char *data, size_t n, PkDoc **ppDoc,
         }
       }
       if( rc==0 && d.dirty ) rc = check_graph(&d, d.aStk[0]);
+      if( rc==0 && zKey && !stream_check(&d, d.aStk[0]) ){
+        d.opPos = n;
+        rc = stream_fail(&d);
+      }
       break;
     }
   }
@@ -1159,7 +1471,26 @@ int pickle_decode(const unsigned char *data, size_t n, PkDoc **ppDoc,
   free(d.aStk);
   free(d.aMark);
   free(d.aMemo);
+  free(d.aBatchMemo);
+  arena_free(&d.scratch);
+  if( rc && d.streamFail ) return 1;
   return rc ? -1 : 0;
+}
+
+int pickle_decode(const unsigned char *data, size_t n, PkDoc **ppDoc,
+                  const PkValue **ppRoot, PfError *pErr){
+  return decode(data, n, NULL, NULL, NULL, ppDoc, ppRoot, pErr);
+}
+
+int pickle_decode_stream(const unsigned char *data, size_t n,
+                         const char *zKey, PkItemFn xItem, void *pCtx,
+                         PkDoc **ppDoc, const PkValue **ppRoot,
+                         PfError *pErr){
+  return decode(data, n, zKey, xItem, pCtx, ppDoc, ppRoot, pErr);
+}
+
+int pk_is_transient(const PkValue *v){
+  return v && is_box(v) && (((const Box*)v)->flags & BOX_SCRATCH)!=0;
 }
 
 /* ------------------------------------------------------------ accessors */
@@ -1244,4 +1575,70 @@ const char *pk_type_name(PkType t){
     case PK_DICT:   return "dict";
   }
   return "?";
+}
+
+/* ------------------------------------------------------------ UTF-8 */
+
+/* Length of the valid UTF-8 sequence at z[0..n) (1 to 4), or 0. */
+static size_t utf8_seq(const unsigned char *z, size_t n){
+  size_t k, len;
+  unsigned c = z[0];
+  if( c<0x80 ) return 1;
+  if( c>=0xc2 && c<=0xdf ) len = 2;
+  else if( c>=0xe0 && c<=0xef ) len = 3;
+  else if( c>=0xf0 && c<=0xf4 ) len = 4;
+  else return 0;
+  if( n<len ) return 0;
+  for(k=1; k<len; k++) if( (z[k]&0xc0)!=0x80 ) return 0;
+  if( c==0xe0 && z[1]<0xa0 ) return 0;          /* overlong */
+  if( c==0xed && z[1]>=0xa0 ) return 0;         /* surrogate */
+  if( c==0xf0 && z[1]<0x90 ) return 0;          /* overlong */
+  if( c==0xf4 && z[1]>=0x90 ) return 0;         /* > U+10FFFF */
+  return len;
+}
+
+size_t pk_utf8_bad(const char *z, size_t n){
+  const unsigned char *u = (const unsigned char*)z;
+  size_t i = 0, nBad = 0;
+  while( i<n && u[i]<0x80 ) i++;                /* ASCII: the usual case */
+  while( i<n ){
+    size_t k = utf8_seq(u+i, n-i);
+    if( k==0 ){ nBad++; i++; }
+    else i += k;
+  }
+  return nBad;
+}
+
+void pk_utf8_fix(const char *z, size_t n, char *zOut){
+  const unsigned char *u = (const unsigned char*)z;
+  size_t i = 0;
+  while( i<n ){
+    size_t k = utf8_seq(u+i, n-i);
+    if( k==0 ){ zOut[i++] = '?'; continue; }
+    memcpy(zOut+i, z+i, k);
+    i += k;
+  }
+}
+
+void pk_sanitize(const char *z, size_t n, char *zOut, size_t nOut){
+  const unsigned char *u = (const unsigned char*)z;
+  size_t i = 0, j = 0, nKeep;
+  if( nOut==0 ) return;
+  /* the output has as many bytes as the input: cut when it does not fit,
+  ** leaving room for "..." */
+  nKeep = n<nOut ? n : (nOut>4 ? nOut-4 : 0);
+  while( i<n ){
+    size_t k = utf8_seq(u+i, n-i);
+    if( j+(k ? k : 1) > nKeep ) break;
+    if( k<=1 ){
+      zOut[j++] = (k==0 || u[i]<0x20 || u[i]==0x7f) ? '?' : (char)u[i];
+      i++;
+    }else{
+      memcpy(zOut+j, z+i, k);
+      i += k;
+      j += k;
+    }
+  }
+  for(int k=0; i<n && k<3 && j+1<nOut; k++) zOut[j++] = '.';
+  zOut[j] = 0;
 }

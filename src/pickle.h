@@ -7,9 +7,11 @@
 ** pickler, protocol 4/5) and of flight-recorder ingest (TorchScript
 ** pickler, protocol 2).  It turns the bytes into a tree of PkValue nodes;
 ** the snapshot and flight-recorder layers then walk that tree and decide
-** whether it has the shape they expect.  This module knows nothing about
-** snapshots: any pickle made only of None, bool, int, float, str, bytes,
-** list, tuple, dict and set decodes.
+** whether it has the shape they expect.  For a snapshot, the long device
+** trace lists can instead be handed over item by item while decoding
+** (pickle_decode_stream), so that the tree never holds them.  This module
+** knows nothing else about snapshots: any pickle made only of None, bool,
+** int, float, str, bytes, list, tuple, dict and set decodes.
 **
 ** Safety: nothing from the file is ever executed or looked up.  Opcodes
 ** that name or call code (GLOBAL, STACK_GLOBAL, REDUCE, BUILD, INST, OBJ,
@@ -88,6 +90,38 @@ typedef struct PkDoc PkDoc;
 int pickle_decode(const unsigned char *data, size_t n, PkDoc **ppDoc,
                   const PkValue **ppRoot, PfError *pErr);
 
+/*
+** Called by pickle_decode_stream() with each item of a streamed list, in
+** order: iList is the list's position in the outer list.  The item, and
+** every container reachable from it for which pk_is_transient() is true,
+** is freed once the call returns, so keep no pointer to them (strings'
+** bytes point into the input and stay valid).  Non-zero stops the decode,
+** which then returns -1: record the error in your own PfError first.
+*/
+typedef int (*PkItemFn)(void *pCtx, size_t iList, const PkValue *pItem);
+
+/*
+** As pickle_decode(), but the items of the lists in root[zKey] (the root
+** a dict, root[zKey] a list of lists: the device traces of a memory
+** snapshot) are not stored: each is handed to xItem as soon as its batch
+** is complete, and its memory reused, so that memory stays bounded by the
+** rest of the file.  In the tree those inner lists are empty.
+**
+** Returns 0 (done), -1 (error, as pickle_decode()), or 1 when the file is
+** a legal pickle laid out otherwise than the writer of such files lays it
+** out (an item reached twice through the memo, items appended out of
+** place, ...): nothing is returned then, and the caller must forget what
+** xItem was given and decode the file with pickle_decode().
+*/
+int pickle_decode_stream(const unsigned char *data, size_t n,
+                         const char *zKey, PkItemFn xItem, void *pCtx,
+                         PkDoc **ppDoc, const PkValue **ppRoot,
+                         PfError *pErr);
+
+/* Non-zero if container v lives only until the current xItem call of a
+** streamed decode returns (so its address must not be remembered). */
+int pk_is_transient(const PkValue *v);
+
 /* Free a document and every value in it.  Accepts NULL. */
 void pickle_free(PkDoc *p);
 
@@ -113,6 +147,21 @@ int pk_str_eq(const PkValue *v, const char *z);
 
 /* Number of items of a list, tuple or dict; 0 for anything else. */
 size_t pk_len(const PkValue *v);
+
+/* Number of bytes of z[0..n) that are not part of a valid UTF-8 sequence
+** (overlong forms, surrogates and code points past U+10FFFF included):
+** 0 when the string is valid UTF-8.  PK_STR bytes are not validated by the
+** decoder; a consumer that stores them checks them with this. */
+size_t pk_utf8_bad(const char *z, size_t n);
+
+/* Copy the n bytes at z to zOut (n bytes, not NUL-terminated), each byte
+** that is not part of a valid UTF-8 sequence replaced by '?'. */
+void pk_utf8_fix(const char *z, size_t n, char *zOut);
+
+/* As util_sanitize(), for text from the file shown in a message: control
+** characters and bytes that are not valid UTF-8 become '?', and long text
+** is cut at a character boundary and ends with "...". */
+void pk_sanitize(const char *z, size_t n, char *zOut, size_t nOut);
 
 /* "none", "bool", "int", "bigint", "float", "str", "bytes", "list",
 ** "tuple", "dict" (or "?" for an out-of-range value); static storage. */

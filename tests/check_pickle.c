@@ -546,6 +546,60 @@ START_TEST(test_refuse_global_reduce){
 }
 END_TEST
 
+/* Code names that are not UTF-8 are shown with '?' for the bad bytes (the
+** message goes to stderr). */
+START_TEST(test_refuse_global_bad_utf8){
+  static const char z[] = "\x80\x02" "co\xffs\nsy\xc3\xa9\xed\xa0\x80m\n.";
+  EXPECT_ERR(z, 2, "opcode GLOBAL (0x63) is refused: the file names code "
+             "(o?s sy\xc3\xa9???m), profan only reads plain data");
+}
+END_TEST
+
+/* pk_utf8_bad / pk_utf8_fix: each byte outside a valid sequence counts and
+** becomes '?'; overlong forms, surrogates, code points past U+10FFFF and
+** sequences cut by the end are invalid. */
+START_TEST(test_utf8_check_and_fix){
+  static const struct { const char *z; size_t nBad; const char *zFixed; } a[] = {
+    { "plain ascii", 0, "plain ascii" },
+    { "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 0,
+      "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
+    { "forw\xffrd", 1, "forw?rd" },
+    { "\xc0\xaf", 2, "??" },                      /* overlong '/' */
+    { "\xe0\x80\xaf", 3, "???" },                /* overlong, 3 bytes */
+    { "\xed\xa0\x80x", 3, "???x" },              /* lone surrogate */
+    { "\xf4\x90\x80\x80", 4, "????" },          /* past U+10FFFF */
+    { "ab\xe2\x82", 2, "ab??" },                  /* cut at the end */
+    { "\x80\xbf", 2, "??" },                      /* stray continuations */
+  };
+  for(size_t i=0; i<sizeof(a)/sizeof(a[0]); i++){
+    size_t n = strlen(a[i].z);
+    char zOut[32];
+    ck_assert_uint_eq(pk_utf8_bad(a[i].z, n), a[i].nBad);
+    memset(zOut, 0, sizeof(zOut));
+    pk_utf8_fix(a[i].z, n, zOut);
+    ck_assert_str_eq(zOut, a[i].zFixed);
+  }
+}
+END_TEST
+
+/* pk_sanitize: control characters and bad bytes become '?', long text is
+** cut at a character boundary and ends with "...". */
+START_TEST(test_sanitize){
+  char z[12];
+  pk_sanitize("a\tb\xff" "c", 5, z, sizeof(z));
+  ck_assert_str_eq(z, "a?b?c");
+  pk_sanitize("exactly 11!", 11, z, sizeof(z));
+  ck_assert_str_eq(z, "exactly 11!");
+  pk_sanitize("this is too long", 16, z, sizeof(z));
+  ck_assert_str_eq(z, "this is ...");
+  /* the cut does not split the 2-byte e-acute at bytes 7-8 */
+  pk_sanitize("1234567\xc3\xa9xyz", 12, z, sizeof(z));
+  ck_assert_str_eq(z, "1234567...");
+  pk_sanitize("abcdef", 6, z, 3);
+  ck_assert_str_eq(z, "..");
+}
+END_TEST
+
 START_TEST(test_refuse_stack_global){
   static const char z[] =
     "\x80\x04\x95\x17\x00\x00\x00\x00\x00\x00\x00"
@@ -1388,6 +1442,432 @@ START_TEST(test_fx_padding_and_truncation){
 }
 END_TEST
 
+/* ------------------------------------------------------------ streaming */
+
+/*
+** A snapshot-shaped pickle as CPython's pickler writes one (protocol 4, no
+** FRAME): {"segments": [], "device_traces": [[e0, ..., e(n-1)]]}, the
+** trace in APPENDS batches of nBatch entries (a last single entry with
+** APPEND).  Entry i is {"action": "alloc" (even i) or "free_requested",
+** "addr": 2**40 + 512*i, "frames": F(i)}: F(i) is the list made by entry 0
+** (shared through the memo) when i % 3 == 0, else a new list [D(i/7)]
+** whose frame dict D(k) = {"name": "f<k>", "line": k} is made at its first
+** use and fetched from the memo after, so that values made inside one
+** batch are used by later ones.  Keys are memoized once up front.  bad selects a variant that a streaming
+** decode must hand back (see test_stream_fallback).
+*/
+enum { SB_OK, SB_ENTRY_TWICE, SB_INNER_AS_VALUE, SB_ADD_TO_OLD,
+       SB_EXTRA_ITEM, SB_NESTED_KEY, SB_GLOBAL };
+static size_t g_iGlobal;   /* SB_GLOBAL: offset of the GLOBAL opcode */
+typedef struct SBuild { Buf b; uint32_t nMemo; uint32_t *aFrame; } SBuild;
+
+static uint32_t sb_memoize(SBuild *s){
+  b_op(&s->b, 0x94);
+  return s->nMemo++;
+}
+static void sb_get(SBuild *s, uint32_t idx){
+  b_op(&s->b, 'j');
+  b_u32(&s->b, idx);
+}
+static void sb_str(SBuild *s, const char *z){
+  b_op(&s->b, 0x8c);
+  b_op(&s->b, (int)strlen(z));
+  buf_puts(&s->b, z);
+}
+
+static unsigned char *stream_pickle(size_t nEntry, size_t nBatch, int bad,
+                                    size_t *pn){
+  SBuild s;
+  uint32_t kAction, kAddr, kFrames, kName, kLine, vAlloc = 0, vFree = 0;
+  uint32_t iList0 = 0, iEntry5 = 0, iInner;
+  size_t i, nFrameDict = nEntry/7 + 1;
+  memset(&s, 0, sizeof(s));
+  buf_init(&s.b);
+  s.aFrame = xcalloc(nFrameDict, sizeof(uint32_t));
+  b_op(&s.b, 0x80); b_op(&s.b, 4);
+  b_op(&s.b, '}'); sb_memoize(&s);
+  if( bad==SB_NESTED_KEY ){              /* {"x": {...snapshot...}} */
+    sb_str(&s, "x"); sb_memoize(&s);
+    b_op(&s.b, '}'); sb_memoize(&s);
+  }
+  b_op(&s.b, '(');
+  sb_str(&s, "segments"); sb_memoize(&s);
+  b_op(&s.b, ']'); sb_memoize(&s);
+  sb_str(&s, "device_traces"); sb_memoize(&s);
+  b_op(&s.b, ']'); sb_memoize(&s);
+  b_op(&s.b, ']'); iInner = sb_memoize(&s);
+  sb_str(&s, "action"); kAction = sb_memoize(&s);
+  b_op(&s.b, '0');                       /* POP: keys are only memoized */
+  sb_str(&s, "addr"); kAddr = sb_memoize(&s); b_op(&s.b, '0');
+  sb_str(&s, "frames"); kFrames = sb_memoize(&s); b_op(&s.b, '0');
+  sb_str(&s, "name"); kName = sb_memoize(&s); b_op(&s.b, '0');
+  sb_str(&s, "line"); kLine = sb_memoize(&s); b_op(&s.b, '0');
+  for(i=0; i<nEntry; i++){
+    int bSingle = i==nEntry-1 && i%nBatch==0;
+    if( i%nBatch==0 && !bSingle ) b_op(&s.b, '(');
+    if( bad==SB_ENTRY_TWICE && i==nBatch+1 ){
+      sb_get(&s, iEntry5);               /* an entry of the first batch */
+    }else if( bad==SB_GLOBAL && i==nBatch+1 ){
+      g_iGlobal = s.b.n;
+      buf_puts(&s.b, "cos\nsystem\n");
+    }else{
+      b_op(&s.b, '}');
+      if( i==5 ) iEntry5 = sb_memoize(&s); else sb_memoize(&s);
+      b_op(&s.b, '(');
+      sb_get(&s, kAction);
+      if( i%2==0 ){
+        if( vAlloc ) sb_get(&s, vAlloc);
+        else{ sb_str(&s, "alloc"); vAlloc = sb_memoize(&s); }
+      }else{
+        if( vFree ) sb_get(&s, vFree);
+        else{ sb_str(&s, "free_requested"); vFree = sb_memoize(&s); }
+      }
+      sb_get(&s, kAddr);
+      b_long8(&s.b, ((int64_t)1 << 40) + 512*(int64_t)i);
+      sb_get(&s, kFrames);
+      if( i%3==0 && i>0 ){
+        sb_get(&s, iList0);
+      }else{
+        size_t k = i/7;
+        b_op(&s.b, ']');
+        if( i==0 ) iList0 = sb_memoize(&s); else sb_memoize(&s);
+        if( s.aFrame[k] ){
+          sb_get(&s, s.aFrame[k]);
+        }else{
+          char zName[32];
+          b_op(&s.b, '}'); s.aFrame[k] = sb_memoize(&s);
+          b_op(&s.b, '(');
+          sb_get(&s, kName);
+          snprintf(zName, sizeof(zName), "f%zu", k);
+          sb_str(&s, zName); sb_memoize(&s);
+          sb_get(&s, kLine);
+          b_op(&s.b, 'J'); b_u32(&s.b, (uint32_t)k);
+          b_op(&s.b, 'u');
+        }
+        b_op(&s.b, 'a');
+      }
+      b_op(&s.b, 'u');
+    }
+    if( bad==SB_ADD_TO_OLD && i==nBatch+3 ){
+      /* an old list grows inside a later batch */
+      sb_get(&s, iList0);
+      b_op(&s.b, 'N');
+      b_op(&s.b, 'a');
+      b_op(&s.b, '0');
+    }
+    if( bSingle ) b_op(&s.b, 'a');
+    else if( i%nBatch==nBatch-1 || i==nEntry-1 ) b_op(&s.b, 'e');
+  }
+  b_op(&s.b, 'a');                       /* the inner list into the outer */
+  if( bad==SB_EXTRA_ITEM ){
+    sb_get(&s, iInner - 1);              /* the outer list, again */
+    b_op(&s.b, 'K'); b_op(&s.b, 5);
+    b_op(&s.b, 'a');
+    b_op(&s.b, '0');
+  }
+  if( bad==SB_INNER_AS_VALUE ){          /* root["again"] = the inner list */
+    sb_str(&s, "again"); sb_memoize(&s);
+    sb_get(&s, iInner);
+  }
+  b_op(&s.b, 'u');
+  if( bad==SB_NESTED_KEY ) b_op(&s.b, 's');
+  b_op(&s.b, '.');
+  free(s.aFrame);
+  *pn = s.b.n;
+  return (unsigned char*)s.b.z;
+}
+
+/* What a test consumer saw. */
+typedef struct Seen {
+  size_t n;                 /* items */
+  size_t iBad;              /* first item not as expected, or (size_t)-1 */
+  size_t iList;             /* iList of the last item */
+  size_t nStop;             /* refuse item nStop (0: never) */
+  PfError *pErr;
+} Seen;
+
+/* Non-zero if v is entry i of stream_pickle()'s trace. */
+static int entry_ok(const PkValue *v, size_t i){
+  const PkValue *f, *fr;
+  int64_t x = 0;
+  if( !pk_str_eq(pk_dict_get(v, "action"), i%2 ? "free_requested" : "alloc") ){
+    return 0;
+  }
+  if( pk_as_int(pk_dict_get(v, "addr"), &x) ) return 0;
+  if( x!=((int64_t)1 << 40) + 512*(int64_t)i ) return 0;
+  fr = pk_dict_get(v, "frames");
+  if( fr==0 || fr->t!=PK_LIST || fr->u.seq.n!=1 ) return 0;
+  f = fr->u.seq.a[0];
+  {
+    size_t k = (i%3==0) ? 0 : i/7;
+    char zName[32];
+    snprintf(zName, sizeof(zName), "f%zu", k);
+    if( !pk_str_eq(pk_dict_get(f, "name"), zName) ) return 0;
+    if( pk_as_int(pk_dict_get(f, "line"), &x) || x!=(int64_t)k ) return 0;
+  }
+  return 1;
+}
+
+static int seen_item(void *pCtx, size_t iList, const PkValue *pItem){
+  Seen *s = pCtx;
+  if( s->nStop && s->n+1==s->nStop ){
+    pf_error_set(s->pErr, ERRPOS_NONE, 0, "consumer stops at %zu", s->n);
+    return -1;
+  }
+  if( s->iBad==(size_t)-1 && !entry_ok(pItem, s->n) ) s->iBad = s->n;
+  s->iList = iList;
+  s->n++;
+  return 0;
+}
+
+START_TEST(test_stream_items){
+  /* 2500 entries in batches of 1000 (and 1001, 7: a last single APPEND):
+  ** every entry arrives in order with its content, including lists and
+  ** dicts made in an earlier batch; the tree keeps the rest and an empty
+  ** inner list; the memory held is a fraction of the whole tree's */
+  static const size_t aN[][2] = { {2500, 1000}, {1001, 1000}, {7, 3} };
+  for(size_t k=0; k<3; k++){
+    size_t n;
+    unsigned char *z = stream_pickle(aN[k][0], aN[k][1], SB_OK, &n);
+    PkDoc *pDoc = 0, *pTree = 0;
+    const PkValue *r = 0, *t;
+    PfError e;
+    Seen s = { 0, (size_t)-1, 99, 0, &e };
+    memset(&e, 0, sizeof(e));
+    ck_assert_int_eq(pickle_decode_stream(z, n, "device_traces", seen_item,
+                                          &s, &pDoc, &r, &e), 0);
+    ck_assert_uint_eq(s.n, aN[k][0]);
+    ck_assert_msg(s.iBad==(size_t)-1, "entry %zu wrong", s.iBad);
+    ck_assert_uint_eq(s.iList, 0);
+    ck_assert_uint_eq(pk_len(get(r, "device_traces")), 1);
+    ck_assert_uint_eq(pk_len(item(get(r, "device_traces"), 0)), 0);
+    ck_assert_uint_eq(pk_len(get(r, "segments")), 0);
+    /* the same bytes decoded whole hold the same entries */
+    t = dec_ok(z, n, &pTree);
+    t = item(get(t, "device_traces"), 0);
+    ck_assert_uint_eq(pk_len(t), aN[k][0]);
+    for(size_t i=0; i<pk_len(t); i++) ck_assert(entry_ok(item(t, i), i));
+    if( k==0 ){
+      ck_assert_uint_lt(4*pickle_mem_used(pDoc), pickle_mem_used(pTree));
+    }
+    pickle_free(pDoc);
+    pickle_free(pTree);
+    free(z);
+  }
+}
+END_TEST
+
+START_TEST(test_stream_fallback){
+  /* legal pickles that streaming cannot take: returns 1, nothing else,
+  ** and the whole decode reads them; a dict nested one level down is not
+  ** the snapshot's root and streams nothing */
+  static const int aBad[] = { SB_ENTRY_TWICE, SB_INNER_AS_VALUE,
+                              SB_ADD_TO_OLD, SB_EXTRA_ITEM };
+  for(size_t k=0; k<sizeof(aBad)/sizeof(aBad[0]); k++){
+    size_t n;
+    unsigned char *z = stream_pickle(2500, 1000, aBad[k], &n);
+    PkDoc *pDoc = (PkDoc*)1, *pTree = 0;
+    const PkValue *r = (const PkValue*)1;
+    PfError e;
+    Seen s = { 0, (size_t)-1, 0, 0, &e };
+    memset(&e, 0, sizeof(e));
+    ck_assert_msg(pickle_decode_stream(z, n, "device_traces", seen_item, &s,
+                                       &pDoc, &r, &e)==1, "variant %d", aBad[k]);
+    ck_assert_ptr_null(pDoc);
+    ck_assert_ptr_null(r);
+    r = dec_ok(z, n, &pTree);
+    ck_assert_uint_ge(pk_len(item(get(r, "device_traces"), 0)), 2500);
+    pickle_free(pTree);
+    free(z);
+  }
+  {
+    size_t n;
+    unsigned char *z = stream_pickle(2500, 1000, SB_NESTED_KEY, &n);
+    PkDoc *pDoc = 0;
+    const PkValue *r = 0;
+    PfError e;
+    Seen s = { 0, (size_t)-1, 0, 0, &e };
+    memset(&e, 0, sizeof(e));
+    ck_assert_int_eq(pickle_decode_stream(z, n, "device_traces", seen_item,
+                                          &s, &pDoc, &r, &e), 0);
+    ck_assert_uint_eq(s.n, 0);
+    r = item(get(get(r, "x"), "device_traces"), 0);
+    ck_assert_uint_eq(pk_len(r), 2500);
+    for(size_t i=0; i<2500; i++) ck_assert(entry_ok(item(r, i), i));
+    pickle_free(pDoc);
+    free(z);
+  }
+}
+END_TEST
+
+START_TEST(test_stream_errors){
+  /* a consumer's refusal stops the decode with its own error; every
+  ** truncation fails as the whole decode fails (same message and offset)
+  ** or hands the file back; a refused opcode inside a batch is refused */
+  size_t n, i;
+  unsigned char *z = stream_pickle(7, 3, SB_OK, &n);
+  PkDoc *pDoc = (PkDoc*)1;
+  const PkValue *r = (const PkValue*)1;
+  PfError e;
+  Seen s = { 0, (size_t)-1, 0, 5, &e };
+  memset(&e, 0, sizeof(e));
+  ck_assert_int_eq(pickle_decode_stream(z, n, "device_traces", seen_item, &s,
+                                        &pDoc, &r, &e), -1);
+  ck_assert_ptr_null(pDoc);
+  ck_assert_str_eq(e.zMsg, "consumer stops at 4");
+  for(i=0; i<n; i++){
+    unsigned char *zCut = xmalloc(i ? i : 1);
+    PfError e2;
+    int rc;
+    memcpy(zCut, z, i);
+    memset(&e, 0, sizeof(e));
+    memset(&e2, 0, sizeof(e2));
+    s.n = 0;
+    s.nStop = 0;
+    rc = pickle_decode_stream(zCut, i, "device_traces", seen_item, &s,
+                              &pDoc, &r, &e);
+    ck_assert_msg(rc==-1 || rc==1, "prefix of %zu bytes: %d", i, rc);
+    ck_assert_ptr_null(pDoc);
+    ck_assert_int_ne(pickle_decode(zCut, i, &pDoc, &r, &e2), 0);
+    if( rc==-1 ){
+      ck_assert_str_eq(e.zMsg, e2.zMsg);
+      ck_assert_int_eq(e.where, e2.where);
+    }
+    free(zCut);
+  }
+  free(z);
+  /* GLOBAL in place of the first entry of the second batch */
+  z = stream_pickle(7, 3, SB_GLOBAL, &n);
+  memset(&e, 0, sizeof(e));
+  s.n = 0;
+  ck_assert_int_eq(pickle_decode_stream(z, n, "device_traces", seen_item, &s,
+                                        &pDoc, &r, &e), -1);
+  ck_assert_str_eq(e.zMsg, "opcode GLOBAL (0x63) is refused: the file "
+                   "names code (os system), profan only reads plain data");
+  ck_assert_int_eq(e.where, (int64_t)g_iGlobal);
+  ck_assert_uint_eq(s.n, 3);
+  free(z);
+}
+END_TEST
+
+START_TEST(test_stream_mutations){
+  /* every byte of a small streamed snapshot replaced by a spread of
+  ** values: whatever the streaming decode says must agree with the whole
+  ** decode (success only if it succeeds; the same error at the same
+  ** offset; or "decode it whole"), and be clean under ASan/UBSan */
+  static const unsigned char aVal[] = { 0x00, 0x01, 0x02, 0x7f, 0x80, 0xff,
+                                        '(', ']', '}', 'a', 'e', 'u', 's',
+                                        'j', 'h', 0x94, '0', '2', '.', 'N' };
+  size_t n, i, k, aRc[3] = { 0, 0, 0 };
+  unsigned char *z0 = stream_pickle(7, 3, SB_OK, &n);
+  unsigned char *z = xmalloc(n);
+  for(i=0; i<n; i++){
+    for(k=0; k<sizeof(aVal); k++){
+      PkDoc *pS = 0, *pT = 0;
+      const PkValue *r = 0;
+      PfError eS, eT;
+      Seen s = { 0, (size_t)-1, 0, 0, &eS };
+      int rs, rt;
+      memcpy(z, z0, n);
+      z[i] = aVal[k];
+      memset(&eS, 0, sizeof(eS));
+      memset(&eT, 0, sizeof(eT));
+      rs = pickle_decode_stream(z, n, "device_traces", seen_item, &s, &pS,
+                                &r, &eS);
+      rt = pickle_decode(z, n, &pT, &r, &eT);
+      ck_assert_msg(rs>=-1 && rs<=1, "byte %zu = %d: rc %d", i, aVal[k], rs);
+      aRc[rs+1]++;
+      if( rs==0 ) ck_assert_msg(rt==0, "byte %zu = %d: %s", i, aVal[k],
+                                eT.zMsg);
+      if( rs==-1 ){
+        ck_assert_int_ne(rt, 0);
+        ck_assert_str_eq(eS.zMsg, eT.zMsg);
+        ck_assert_int_eq(eS.where, eT.where);
+      }
+      pickle_free(pS);
+      pickle_free(pT);
+    }
+  }
+  free(z);
+  free(z0);
+  ck_assert_uint_gt(aRc[0], 0);   /* some fail, */
+  ck_assert_uint_gt(aRc[1], 0);   /* some stream, */
+  ck_assert_uint_gt(aRc[2], 0);   /* some need the whole decode */
+}
+END_TEST
+
+/* Structural equality (strings by bytes), at most 64 levels. */
+static int deep_eq(const PkValue *a, const PkValue *b, int depth){
+  if( a->t!=b->t || depth>64 ) return 0;
+  switch( a->t ){
+    case PK_NONE: return 1;
+    case PK_BOOL: case PK_INT: return a->u.i==b->u.i;
+    case PK_FLOAT: return memcmp(&a->u.f, &b->u.f, sizeof(double))==0;
+    case PK_STR: case PK_BYTES: case PK_BIGINT:
+      return a->u.s.n==b->u.s.n && memcmp(a->u.s.z, b->u.s.z, a->u.s.n)==0;
+    case PK_LIST: case PK_TUPLE:
+      if( a->u.seq.n!=b->u.seq.n ) return 0;
+      for(size_t i=0; i<a->u.seq.n; i++){
+        if( !deep_eq(a->u.seq.a[i], b->u.seq.a[i], depth+1) ) return 0;
+      }
+      return 1;
+    case PK_DICT:
+      if( a->u.dict.n!=b->u.dict.n ) return 0;
+      for(size_t i=0; i<a->u.dict.n; i++){
+        if( !deep_eq(a->u.dict.k[i], b->u.dict.k[i], depth+1)
+         || !deep_eq(a->u.dict.v[i], b->u.dict.v[i], depth+1) ) return 0;
+      }
+      return 1;
+  }
+  return 0;
+}
+
+/* Streamed items compared with the whole decode's trace list. */
+typedef struct StreamCmp {
+  const PkValue *pTrace;
+  size_t n, nBad;
+} StreamCmp;
+
+static int cmp_item(void *pCtx, size_t iList, const PkValue *pItem){
+  StreamCmp *c = pCtx;
+  if( iList!=0 || c->n>=pk_len(c->pTrace)
+      || !deep_eq(pItem, c->pTrace->u.seq.a[c->n], 0) ){
+    c->nBad++;
+  }
+  c->n++;
+  return 0;
+}
+
+START_TEST(test_stream_cs336){
+  /* the real fixture streamed: its 19342 trace entries arrive in order,
+  ** each equal (action, addr, size, time, frames) to the whole decode's */
+  PkDoc *pDoc = 0, *pTree;
+  unsigned char *z;
+  size_t n;
+  const PkValue *r, *t;
+  PfError e;
+  StreamCmp c;
+  z = read_fixture("cs336-fullstep-2025.pickle", &n);
+  if( z==0 ) return;
+  r = dec_ok(z, n, &pTree);
+  t = item(get(r, "device_traces"), 0);
+  memset(&c, 0, sizeof(c));
+  memset(&e, 0, sizeof(e));
+  c.pTrace = t;
+  ck_assert_int_eq(pickle_decode_stream(z, n, "device_traces", cmp_item, &c,
+                                        &pDoc, &r, &e), 0);
+  ck_assert_uint_eq(c.n, 19342);
+  ck_assert_uint_eq(c.nBad, 0);
+  ck_assert_uint_eq(pk_len(get(r, "segments")), 1010);
+  ck_assert_uint_eq(pk_len(item(get(r, "device_traces"), 0)), 0);
+  /* frame lists stay (later entries may fetch them from the memo) */
+  ck_assert_uint_lt(3*pickle_mem_used(pDoc), 2*pickle_mem_used(pTree));
+  pickle_free(pDoc);
+  pickle_free(pTree);
+  free(z);
+}
+END_TEST
+
 Suite *make_pickle_suite(void){
   Suite *s = suite_create("pickle");
   TCase *tc = tcase_create("decode");
@@ -1399,6 +1879,9 @@ Suite *make_pickle_suite(void){
   tcase_add_test(tc, test_dict_duplicates_and_accessors);
   tcase_add_test(tc, test_torchscript_style);
   tcase_add_test(tc, test_refuse_global_reduce);
+  tcase_add_test(tc, test_refuse_global_bad_utf8);
+  tcase_add_test(tc, test_utf8_check_and_fix);
+  tcase_add_test(tc, test_sanitize);
   tcase_add_test(tc, test_refuse_stack_global);
   tcase_add_test(tc, test_refuse_reduce_build_others);
   tcase_add_test(tc, test_refuse_text_and_unknown);
@@ -1413,6 +1896,10 @@ Suite *make_pickle_suite(void){
   tcase_add_test(tc, test_cycles);
   tcase_add_test(tc, test_truncation_every_offset);
   tcase_add_test(tc, test_mutations_never_crash);
+  tcase_add_test(tc, test_stream_items);
+  tcase_add_test(tc, test_stream_fallback);
+  tcase_add_test(tc, test_stream_errors);
+  tcase_add_test(tc, test_stream_mutations);
   tcase_set_timeout(tc, 60);
   suite_add_tcase(s, tc);
   tcase_add_test(tcBig, test_big_list_and_dict);
@@ -1425,6 +1912,7 @@ Suite *make_pickle_suite(void){
   tcase_add_test(tcFx, test_fx_empty_snapshot);
   tcase_add_test(tcFx, test_fx_not_a_snapshot);
   tcase_add_test(tcFx, test_fx_padding_and_truncation);
+  tcase_add_test(tcFx, test_stream_cs336);
   tcase_set_timeout(tcFx, 120);
   suite_add_tcase(s, tcFx);
   return s;

@@ -5,7 +5,9 @@
 ** Pipeline position: tests "normalize" + "load" + "derive" for snapshots.
 ** The pickles are built inline with a tiny protocol-2 writer (below), so
 ** each test states its input exactly; the numbers expected from the
-** replay were worked out by hand in the comments next to them.  The real
+** replay were worked out by hand in the comments next to them; the
+** replay and warning tests run twice, loading from the whole decoded tree
+** and with the trace streamed in while decoding.  The real
 ** fixtures are covered end to end by tests/e2e/test_snapshot.py.
 */
 #include <check.h>
@@ -94,20 +96,41 @@ static sqlite3 *open_db(void){
   return db;
 }
 
-/* Decode p and load it as run 1 / file 1; returns load_snapshot's code. */
-static int load(sqlite3 *db, Pw *p, LoadStats *pSt, PfError *pErr){
+/* Decode p and load it as run 1 / file 1, from the whole tree or (bStream)
+** with the device traces streamed into the loader while decoding, as
+** load_pickle_file does; returns the loader's code. */
+static int load_x(sqlite3 *db, Pw *p, int bStream, LoadStats *pSt,
+                  PfError *pErr){
   PkDoc *pDoc = NULL;
   const PkValue *pRoot = NULL;
   LoadTarget t = { 1, 1, "x.pickle" };
   int rc;
   memset(pSt, 0, sizeof(*pSt));
-  ck_assert_int_eq(pickle_decode((const unsigned char*)p->b.z, p->b.n,
-                                 &pDoc, &pRoot, pErr), 0);
-  ck_assert_int_ne(snapshot_is_snapshot(pRoot), 0);
-  rc = load_snapshot(db, &t, pRoot, pSt, pErr);
+  if( bStream ){
+    SnapLoader *L = snapshot_loader_new(db, &t, pSt, pErr);
+    ck_assert_ptr_nonnull(L);
+    ck_assert_int_eq(pickle_decode_stream((const unsigned char*)p->b.z,
+                                          p->b.n, "device_traces",
+                                          snapshot_loader_item, L, &pDoc,
+                                          &pRoot, pErr), 0);
+    /* the trace lists were handed over, not kept */
+    ck_assert_uint_eq(pk_len(pk_dict_get(pRoot, "device_traces")->u.seq.a[0]),
+                      0);
+    rc = snapshot_loader_finish(L, pRoot);
+    snapshot_loader_free(L);
+  }else{
+    ck_assert_int_eq(pickle_decode((const unsigned char*)p->b.z, p->b.n,
+                                   &pDoc, &pRoot, pErr), 0);
+    ck_assert_int_ne(snapshot_is_snapshot(pRoot), 0);
+    rc = load_snapshot(db, &t, pRoot, pSt, pErr);
+  }
   if( rc==0 ) ck_assert_int_eq(derive_memory_run(db, 1, pErr), 0);
   pickle_free(pDoc);
   return rc;
+}
+
+static int load(sqlite3 *db, Pw *p, LoadStats *pSt, PfError *pErr){
+  return load_x(db, p, 0, pSt, pErr);
 }
 
 /* Integer result of zSql (-999 when NULL or no row). */
@@ -196,7 +219,7 @@ START_TEST(test_replay_anchored){
   pw_appends(&p);
   pw_setitems(&p);
   pw_end(&p);
-  ck_assert_int_eq(load(db, &p, &st, &err), 0);
+  ck_assert_int_eq(load_x(db, &p, _i, &st, &err), 0);   /* _i: streamed */
   ck_assert_str_eq(st.zKind, "snapshot");
   ck_assert_int_eq(st.rank, -1);
   ck_assert_int_eq(st.nRecords, 1 + 5 + 6);
@@ -310,12 +333,135 @@ START_TEST(test_warnings){
   pw_appends(&p);
   pw_setitems(&p);
   pw_end(&p);
-  ck_assert_int_eq(load(db, &p, &st, &err), 0);
+  ck_assert_int_eq(load_x(db, &p, _i, &st, &err), 0);   /* _i: streamed */
   ck_assert_int_eq(st.nWarnings, 2);
   ck_assert_str_eq(st.zFirstWarning,
-                   "device_traces[0][0]: unknown or missing action");
+                   "device_traces[0][0]: unknown action (stored as is)");
   ck_assert_int_eq(q(db, "SELECT count(*) FROM alloc_event"
                    " WHERE action='teleport'"), 1);
+  buf_free(&p.b);
+  db_close(db);
+}
+END_TEST
+
+/* Entry fields the compact trace keeps aside: 70 distinct streams (the
+** per-trace stream table holds 64), an oom's device_free, an action
+** profan does not know; each row must still carry its own values. */
+START_TEST(test_rare_fields){
+  sqlite3 *db = open_db();
+  LoadStats st;
+  PfError err = {0};
+  Pw p;
+  pw_begin(&p);
+  pw_dict(&p);
+  pw_str(&p, "segments");
+  pw_list(&p);
+  pw_appends(&p);
+  pw_str(&p, "device_traces");
+  pw_list(&p);
+  pw_list(&p);
+  for(int i=0; i<70; i++){
+    pw_dict(&p);
+    kv_str(&p, "action", "alloc");
+    kv_int(&p, "addr", 4096*(i+1));
+    kv_int(&p, "size", 8);
+    kv_int(&p, "stream", 1000 + i);
+    pw_setitems(&p);
+  }
+  pw_dict(&p);
+  kv_str(&p, "action", "oom");
+  kv_int(&p, "size", 1 << 30);
+  kv_int(&p, "stream", 1069);
+  kv_int(&p, "device_free", 12345);
+  pw_setitems(&p);
+  pw_dict(&p);
+  kv_str(&p, "action", "teleport");
+  kv_int(&p, "addr", 7);
+  kv_int(&p, "stream", 5);
+  pw_setitems(&p);
+  pw_appends(&p);
+  pw_appends(&p);
+  pw_setitems(&p);
+  pw_end(&p);
+  ck_assert_int_eq(load_x(db, &p, _i, &st, &err), 0);   /* _i: streamed */
+  ck_assert_int_eq(q(db, "SELECT count(*) FROM alloc_event"), 72);
+  ck_assert_int_eq(q(db, "SELECT count(*) FROM alloc_event"
+                   " WHERE idx<70 AND stream=1000+idx AND addr=4096*(idx+1)"),
+                   70);
+  ck_assert_int_eq(q(db, "SELECT device_free FROM alloc_event WHERE idx=70"),
+                   12345);
+  ck_assert_int_eq(q(db, "SELECT stream FROM alloc_event WHERE idx=70"),
+                   1069);
+  ck_assert_int_eq(q(db, "SELECT addr IS NULL FROM alloc_event WHERE idx=70"),
+                   1);
+  ck_assert_int_eq(q(db, "SELECT count(*) FROM alloc_event WHERE idx=71"
+                   " AND action='teleport' AND stream=5 AND addr=7"), 1);
+  ck_assert_int_eq(q(db, "SELECT count(*) FROM alloc_event"
+                   " WHERE device_free IS NOT NULL"), 1);
+  buf_free(&p.b);
+  db_close(db);
+}
+END_TEST
+
+/* Values of the wrong type or out of range: an entry or a block without a
+** usable size is skipped, an optional field is stored as NULL, a string
+** that is not UTF-8 is stored with '?' for its bad bytes; each counted. */
+START_TEST(test_bad_values){
+  static const unsigned char aHalf[9] =    /* BINFLOAT 1.5 */
+    { 'G', 0x3f, 0xf8, 0, 0, 0, 0, 0, 0 };
+  sqlite3 *db = open_db();
+  LoadStats st;
+  PfError err = {0};
+  Pw p;
+  pw_begin(&p);
+  pw_dict(&p);
+  pw_str(&p, "segments");
+  pw_list(&p);
+  pw_dict(&p);
+  kv_int(&p, "device", 0);
+  kv_str(&p, "address", "x");                 /* warning 4: NULL */
+  kv_int(&p, "total_size", 100);
+  kv_str(&p, "segment_type", "sm\xffll");     /* warning 5: 'sm?ll' */
+  pw_str(&p, "blocks");
+  pw_list(&p);
+  pw_dict(&p);                                 /* warning 6: skipped */
+  kv_int(&p, "address", 0);
+  kv_str(&p, "size", "big");
+  kv_str(&p, "state", "inactive");
+  pw_setitems(&p);
+  pw_block(&p, 0, 100, 100, "active_allocated");
+  pw_appends(&p);
+  pw_setitems(&p);
+  pw_appends(&p);
+  pw_str(&p, "device_traces");
+  pw_list(&p);
+  pw_list(&p);
+  pw_event(&p, "alloc", 0, 100);
+  pw_event(&p, "alloc", 4096, -5);             /* warning 1: skipped */
+  pw_int(&p, 7);                               /* warning 2: skipped */
+  pw_dict(&p);
+  kv_str(&p, "action", "free_requested");
+  kv_int(&p, "addr", 0);
+  kv_int(&p, "size", 100);
+  pw_str(&p, "time_us");
+  buf_append(&p.b, aHalf, sizeof(aHalf));      /* warning 3: NULL */
+  pw_setitems(&p);
+  pw_appends(&p);
+  pw_appends(&p);
+  pw_setitems(&p);
+  pw_end(&p);
+  ck_assert_int_eq(load_x(db, &p, _i, &st, &err), 0);   /* _i: streamed */
+  ck_assert_int_eq(st.nWarnings, 6);
+  ck_assert_str_eq(st.zFirstWarning,
+                   "device_traces[0][1]: \"size\" is negative (-5); entry skipped");
+  ck_assert_int_eq(q(db, "SELECT count(*) FROM alloc_event"), 2);
+  ck_assert_int_eq(q(db, "SELECT count(*) FROM alloc_event WHERE idx=1"
+                   " AND action='free_requested' AND time_us IS NULL"
+                   " AND free_idx IS NULL AND alloc_idx=0"), 1);
+  ck_assert_int_eq(q(db, "SELECT count(*) FROM segment WHERE address IS NULL"
+                   " AND segment_type='sm?ll' AND total_size=100"), 1);
+  ck_assert_int_eq(q(db, "SELECT count(*) FROM block"), 1);
+  ck_assert_int_eq(q(db, "SELECT idx FROM block WHERE size=100"), 1);
   buf_free(&p.b);
   db_close(db);
 }
@@ -325,9 +471,11 @@ Suite *make_snapshot_suite(void){
   Suite *s = suite_create("snapshot");
   TCase *tc = tcase_create("load");
   tcase_add_test(tc, test_recognise);
-  tcase_add_test(tc, test_replay_anchored);
+  tcase_add_loop_test(tc, test_replay_anchored, 0, 2);
   tcase_add_test(tc, test_legacy_history_list);
-  tcase_add_test(tc, test_warnings);
+  tcase_add_loop_test(tc, test_warnings, 0, 2);
+  tcase_add_loop_test(tc, test_rare_fields, 0, 2);
+  tcase_add_loop_test(tc, test_bad_values, 0, 2);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -9,6 +9,7 @@ from fixtures/pickle/gen.py, written into a temporary directory.
 """
 import json
 import os
+import pickle
 import subprocess
 import sys
 import tempfile
@@ -325,6 +326,104 @@ class SnapshotHostile(ProfanTest):
             self.assertEqual(len(r.err.strip().splitlines()), 1, r.err)
             self.assertIn(path + ":", r.err)
         self.assertEqual(self.db_bytes(), self.before)
+
+
+def long_trace(n_triples, shared_lists, base, t0):
+    """A trace of n_triples alloc / free_requested / free_completed, in
+    pickler batches of 1000 entries.  The free entries carry the alloc's
+    frame list object (as torch writes them); with shared_lists every
+    alloc takes one of 50 lists made up front, so later batches fetch
+    lists (and frame dicts) made in earlier ones from the memo."""
+    frames = [{"name": "f%d" % k, "filename": "/work/m%d.py" % (k % 5),
+               "line": k} for k in range(40)]
+    lists = [[frames[k % 40], frames[(k * 7 + 3) % 40]] for k in range(50)]
+    trace, names = [], []
+    for i in range(n_triples):
+        fl = lists[i % 50] if shared_lists \
+            else [frames[i % 40], frames[(i * 3) % 40], frames[(i * 11) % 40]]
+        addr = base + (i % 500) * 4096
+        size = 512 * (1 + i % 7)
+        for k, action in enumerate(("alloc", "free_requested",
+                                    "free_completed")):
+            trace.append({"action": action, "addr": addr, "size": size,
+                          "stream": 0, "time_us": t0 + 3 * i + k,
+                          "frames": fl})
+            names.append(",".join(f["name"] for f in fl))
+    return trace, names
+
+
+def long_snapshot(n_triples, shared_lists=False, devices=1):
+    """A snapshot whose device traces are long enough to be streamed in
+    several batches; returns (snapshot, {device: [frame names per entry]})."""
+    segs, traces, names = [], [], {}
+    for d in range(devices):
+        base = (1 << 40) * (d + 1)
+        segs.append({"device": d, "address": base, "total_size": 500 * 4096,
+                     "allocated_size": 0, "active_size": 0,
+                     "requested_size": 0, "stream": 0,
+                     "segment_type": "large", "segment_pool_id": (0, 0),
+                     "is_expandable": False, "frames": [],
+                     "blocks": [{"address": base, "size": 500 * 4096,
+                                 "requested_size": 0, "state": "inactive",
+                                 "frames": []}]})
+        t, nm = long_trace(n_triples + 100 * d, shared_lists, base,
+                           1700000000000000)
+        traces.append(t)
+        names[d] = nm
+    return {"segments": segs, "device_traces": traces}, names
+
+
+class SnapshotStreaming(ProfanTest):
+    """Long traces are streamed into the loader while the pickle is
+    decoded; files laid out otherwise are decoded whole.  Both must give
+    the reference numbers and every entry its own stack."""
+
+    def write(self, name, obj):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "wb") as f:
+            pickle.dump(obj, f, protocol=4)
+        return path
+
+    def check_stacks(self, names):
+        for d, want in names.items():
+            got = self.sql(
+                "SELECT e.idx AS idx, (SELECT group_concat(name, ',') FROM"
+                " (SELECT f.name FROM stack_frame sf JOIN frame f"
+                " ON f.id = sf.frame_id WHERE sf.stack_id = e.stack_id"
+                " ORDER BY sf.pos)) AS names FROM alloc_event e JOIN snapshot"
+                " s ON s.id = e.snapshot_id WHERE s.device = %d"
+                " ORDER BY e.idx" % d)
+            self.assertEqual([g["names"] for g in got], want, d)
+
+    def test_unshared_and_shared_frame_lists(self):
+        for shared_lists in (False, True):
+            with self.subTest(shared_lists=shared_lists):
+                self.db = os.path.join(self.tmp.name, "%s.db" % shared_lists)
+                snap, names = long_snapshot(1200, shared_lists, devices=2)
+                path = self.write("long-%s.pickle" % shared_lists, snap)
+                SnapshotNumbers.check(self, path, ref.reference(path))
+                self.check_stacks(names)
+                n = self.sql("SELECT count(*) AS n FROM frame")[0]["n"]
+                self.assertEqual(n, "40")
+                n = self.sql("SELECT count(*) AS n FROM stack")[0]["n"]
+                distinct = {x for nm in names.values() for x in nm}
+                self.assertEqual(int(n), len(distinct))
+
+    def test_entry_object_twice_is_decoded_whole(self):
+        # the same entry dict twice in a trace: the pickle fetches the
+        # second from the memo after the first was handed over
+        snap, names = long_snapshot(1200)
+        tr = snap["device_traces"][0]
+        tr.append(tr[4])
+        names[0].append(names[0][4])
+        path = self.write("twice.pickle", snap)
+        SnapshotNumbers.check(self, path, ref.reference(path))
+        self.check_stacks(names)
+        # its alloc_idx is that of entry 3's alloc
+        row = self.sql("SELECT action, alloc_idx FROM alloc_event"
+                       " WHERE idx = %d" % (len(tr) - 1))
+        self.assertEqual(row, [{"action": "free_requested",
+                                "alloc_idx": ""}])
 
 
 if __name__ == "__main__":
