@@ -17,6 +17,7 @@
 -- column: avg_lifetime_ms  mean time from alloc to free_requested, ms
 -- column: category       source category with the most bytes
 -- column: sources        up to 3 first user frames 'file:line function (count)'
+-- column: pct_bar        pct as a bar (table output)
 WITH s AS (
   SELECT * FROM snapshot WHERE run_id = :run
 ),
@@ -64,7 +65,8 @@ SELECT s.device, sz.size AS size_bytes, sz.n AS count,
   (SELECT group_concat(x.frame || ' (' || x.n || ')', '; ')
    FROM (SELECT frame, n FROM src
          WHERE src.snapshot_id = sz.snapshot_id AND src.size = sz.size
-           AND src.rk <= 3 ORDER BY src.rk) x) AS sources
+           AND src.rk <= 3 ORDER BY src.rk) x) AS sources,
+  round(100.0 * sz.n * sz.size / max(tot.bytes, 1), 2) AS pct_bar
 FROM sz JOIN s ON s.id = sz.snapshot_id
 JOIN tot ON tot.snapshot_id = sz.snapshot_id
 ORDER BY sz.n * sz.size DESC, sz.size DESC

@@ -12,6 +12,7 @@
 -- column: active_bytes   block bytes (allocated + pending free)
 -- column: requested_bytes  requested bytes of those blocks
 -- column: pct            share of the device's active bytes, %
+-- column: pct_bar        pct as a bar (table output)
 WITH s AS (
   SELECT * FROM snapshot WHERE run_id = :run
 ),
@@ -51,7 +52,8 @@ SELECT r.section, s.device, r.source,
    GROUP BY b2.category ORDER BY sum(b2.size) DESC, b2.category LIMIT 1)
     AS category,
   r.blocks, r.active_bytes, r.requested_bytes,
-  round(100.0 * r.active_bytes / max(s.active_bytes, 1), 2) AS pct
+  round(100.0 * r.active_bytes / max(s.active_bytes, 1), 2) AS pct,
+  round(100.0 * r.active_bytes / max(s.active_bytes, 1), 2) AS pct_bar
 FROM r JOIN s ON s.id = r.snapshot_id
 WHERE r.rk <= :limit
 ORDER BY s.id, r.sec, r.rk;

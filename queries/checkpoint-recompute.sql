@@ -15,20 +15,19 @@ WITH rc_name AS (
   WHERE instr(lower(text), 'checkpoint') > 0 OR instr(lower(text), 'recompute') > 0
 ),
 ops AS (
-  SELECT o.rank, count(*) AS n, sum(o.dur) AS ns
-  FROM cpu_op o
+  -- top-most: the parent's name (cpu_op_summary, schema 009) is not one
+  SELECT o.rank, sum(o.calls) AS n, sum(o.total_ns) AS ns
+  FROM cpu_op_summary o
   WHERE o.run_id = :run AND (:rank IS NULL OR o.rank = :rank)
-    AND o.name_id IN rc_name
-    AND NOT EXISTS (SELECT 1 FROM cpu_op p
-                    WHERE p.id = o.parent_id AND p.name_id IN rc_name)
+    AND o.name_id IN rc_name AND o.parent_name_id NOT IN rc_name
   GROUP BY o.rank
 ),
 k AS (
-  SELECT k.rank, count(*) AS n, sum(k.dur) AS ns
-  FROM kernel k JOIN runtime_call r ON r.id = k.runtime_id
-  WHERE k.run_id = :run AND r.in_recompute = 1
-    AND (:rank IS NULL OR k.rank = :rank)
-  GROUP BY k.rank
+  -- kernels whose runtime call has in_recompute = 1 (runtime_summary)
+  SELECT rank, sum(recompute_kernels) AS n, sum(recompute_kernel_ns) AS ns
+  FROM runtime_summary
+  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+  GROUP BY rank
 ),
 tot AS (
   SELECT rank, sum(total_ns) AS ns FROM gpu_op_summary

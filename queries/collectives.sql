@@ -21,6 +21,7 @@
 -- column: algbw_gbps       total_bytes / time of the sized kernels, GB/s
 -- column: busbw_gbps       algbw x bus factor, GB/s
 -- column: args_from        where the sizes came from (kernel, cpu_op, annotation, name)
+-- column: time_bar         total_ms / all collective time of the rank, as a bar
 WITH c AS (
   SELECT *,
     CASE WHEN bytes IS NULL THEN 'unknown'
@@ -48,7 +49,9 @@ SELECT rank, op, pg_name, group_size, bucket AS size_bucket,
         / sum(CASE WHEN bytes IS NOT NULL THEN dur END), 3) AS algbw_gbps,
   round(sum(bytes * bus_factor)
         / sum(CASE WHEN bytes IS NOT NULL THEN dur END), 3) AS busbw_gbps,
-  group_concat(DISTINCT args_from) AS args_from
+  group_concat(DISTINCT args_from) AS args_from,
+  round(1.0 * sum(dur) / sum(sum(dur)) OVER (PARTITION BY rank), 4)
+    AS time_bar
 FROM c
 GROUP BY rank, op, pg_name, group_size, bucket
 ORDER BY rank, op, pg_name, min(bucket_order)

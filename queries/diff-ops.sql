@@ -26,23 +26,16 @@ sa AS (SELECT max(count(*), 1) AS n, avg(dur) AS dur FROM step
        WHERE run_id = :baseline),
 sb AS (SELECT max(count(*), 1) AS n, avg(dur) AS dur FROM step
        WHERE run_id = :run),
-oa AS (SELECT name_id, count(*) AS calls,
-         sum(coalesce(self_dur, dur)) AS self_ns
-       FROM cpu_op WHERE run_id = :baseline GROUP BY name_id),
-ob AS (SELECT name_id, count(*) AS calls,
-         sum(coalesce(self_dur, dur)) AS self_ns
-       FROM cpu_op WHERE run_id = :run GROUP BY name_id),
-launch AS (
-  SELECT run_id, op_id, dur FROM kernel
-  WHERE run_id IN (:baseline, :run) AND op_id IS NOT NULL
-  UNION ALL
-  SELECT run_id, op_id, dur FROM gpu_mem_op
-  WHERE run_id IN (:baseline, :run) AND op_id IS NOT NULL
-),
+-- per-op totals from cpu_op_summary (schema 009), filled at ingest
+oa AS (SELECT name_id, sum(calls) AS calls, sum(self_ns) AS self_ns
+       FROM cpu_op_summary WHERE run_id = :baseline GROUP BY name_id),
+ob AS (SELECT name_id, sum(calls) AS calls, sum(self_ns) AS self_ns
+       FROM cpu_op_summary WHERE run_id = :run GROUP BY name_id),
 g AS (
-  SELECT l.run_id, c.name_id, sum(l.dur) AS ns
-  FROM launch l JOIN cpu_op c ON c.id = l.op_id
-  GROUP BY l.run_id, c.name_id
+  SELECT run_id, name_id, sum(gpu_ns) AS ns
+  FROM cpu_op_summary
+  WHERE run_id IN (:baseline, :run) AND gpu_n > 0
+  GROUP BY run_id, name_id
 ),
 k AS (SELECT name_id FROM oa UNION SELECT name_id FROM ob),
 j AS (

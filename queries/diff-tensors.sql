@@ -17,9 +17,11 @@
 -- column: ratio          b_bytes / a_bytes (NULL when one run has none)
 -- column: scales         1 when ratio > the ratio parameter, else 0
 WITH al AS (
-  SELECT e.run_id, e.size AS bytes, e.stack_id
-  FROM alloc_event e
-  WHERE e.run_id IN (:baseline, :run) AND e.action = 'alloc'
+  -- through snapshot: alloc_event's key is (snapshot_id, idx), it has no
+  -- run_id index
+  SELECT sn.run_id, e.size AS bytes, e.stack_id
+  FROM snapshot sn JOIN alloc_event e ON e.snapshot_id = sn.id
+  WHERE sn.run_id IN (:baseline, :run) AND e.action = 'alloc'
     AND e.size IS NOT NULL
   UNION ALL
   SELECT b.run_id, b.requested_size, b.stack_id

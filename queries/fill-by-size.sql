@@ -24,20 +24,27 @@ WITH f AS (
 tot AS (
   SELECT sum(total_ns) AS ns FROM gpu_op_summary
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+),
+g AS (
+  -- per launching op name and input shapes first: the string lookups and
+  -- the grouping by text below run once per group, not once per kernel
+  SELECT o.name_id AS op_name_id, o.input_dims_id AS dims_id, count(*) AS n,
+    sum(f.dur) AS ns
+  FROM f LEFT JOIN cpu_op o ON o.id = f.op_id
+  GROUP BY o.name_id, o.input_dims_id
 )
 SELECT coalesce(os.text, '(no launching op)') AS op,
   CASE WHEN d.text IS NULL THEN NULL
        WHEN instr(d.text, '],') > 0
          THEN substr(d.text, 2, instr(d.text, '],') - 1)
        ELSE substr(d.text, 2, length(d.text) - 2) END AS shape,
-  count(*) AS kernels,
-  round(sum(f.dur) / 1e6, 3) AS total_ms,
-  round(avg(f.dur) / 1e3, 3) AS avg_us,
-  round(100.0 * sum(f.dur) / (SELECT ns FROM tot), 2) AS pct_of_gpu
-FROM f
-LEFT JOIN cpu_op o ON o.id = f.op_id
-LEFT JOIN string os ON os.id = o.name_id
-LEFT JOIN string d ON d.id = o.input_dims_id
+  sum(g.n) AS kernels,
+  round(sum(g.ns) / 1e6, 3) AS total_ms,
+  round(1.0 * sum(g.ns) / sum(g.n) / 1e3, 3) AS avg_us,
+  round(100.0 * sum(g.ns) / (SELECT ns FROM tot), 2) AS pct_of_gpu
+FROM g
+LEFT JOIN string os ON os.id = g.op_name_id
+LEFT JOIN string d ON d.id = g.dims_id
 GROUP BY op, shape
-ORDER BY sum(f.dur) DESC
+ORDER BY sum(g.ns) DESC
 LIMIT :limit;

@@ -15,6 +15,7 @@
 -- column: idle_ms         total idle time inside the wall span, ms
 -- column: largest_gap_ms  longest idle gap, ms
 -- column: largest_gap_after  activity that ran just before the longest gap
+-- column: busy_pct_bar    busy_pct as a bar (table output)
 SELECT b.rank, b.device,
   round((b.last_end - b.first_ts) / 1e6, 3) AS wall_ms,
   round(b.busy_ns / 1e6, 3) AS busy_ms,
@@ -27,7 +28,9 @@ SELECT b.rank, b.device,
   round(b.largest_gap_ns / 1e6, 3) AS largest_gap_ms,
   (SELECT s.text FROM gpu_gap g JOIN string s ON s.id = g.before_name_id
    WHERE g.run_id = b.run_id AND g.rank = b.rank AND g.device = b.device
-   ORDER BY g.dur DESC LIMIT 1) AS largest_gap_after
+   ORDER BY g.dur DESC LIMIT 1) AS largest_gap_after,
+  round(100.0 * b.busy_ns / max(b.last_end - b.first_ts, 1), 2)
+    AS busy_pct_bar
 FROM gpu_busy b
 WHERE b.run_id = :run AND (:rank IS NULL OR b.rank = :rank)
 ORDER BY b.rank, b.device;

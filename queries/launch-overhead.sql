@@ -14,26 +14,23 @@
 -- column: avg_delay_us   mean launch delay, µs
 -- column: max_delay_us   largest launch delay, µs
 -- column: short_kernels_pct  share of launched kernels shorter than 10 µs, %
+-- totals from runtime_summary (schema 009), filled at ingest: the same
+-- numbers as a GROUP BY over runtime_call joined to what each launched
 WITH r AS (
-  SELECT id, name_id, kind, ts, dur FROM runtime_call
+  SELECT * FROM runtime_summary
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
 ),
-g AS (
-  SELECT runtime_id, ts, dur FROM kernel WHERE run_id = :run
-    AND runtime_id IS NOT NULL AND (:rank IS NULL OR rank = :rank)
-  UNION ALL
-  SELECT runtime_id, ts, dur FROM gpu_mem_op WHERE run_id = :run
-    AND runtime_id IS NOT NULL AND (:rank IS NULL OR rank = :rank)
-),
 d AS (
-  SELECT r.name_id, count(*) AS n, avg(g.ts - r.ts) AS avg_delay,
-    max(g.ts - r.ts) AS max_delay,
-    sum(g.dur < 10000) AS n_short
-  FROM g JOIN r ON r.id = g.runtime_id
-  GROUP BY r.name_id
+  SELECT name_id, sum(launches) AS n,
+    1.0 * sum(delay_ns) / sum(launches) AS avg_delay,
+    max(max_delay_ns) AS max_delay,
+    sum(short_launches) AS n_short
+  FROM r
+  GROUP BY name_id HAVING sum(launches) > 0
 ),
 c AS (
-  SELECT name_id, kind, count(*) AS calls, sum(dur) AS total, max(dur) AS mx
+  SELECT name_id, kind, sum(calls) AS calls, sum(total_ns) AS total,
+    max(max_ns) AS mx
   FROM r GROUP BY name_id, kind
 )
 SELECT s.text AS name, c.kind, c.calls,

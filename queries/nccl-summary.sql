@@ -20,26 +20,34 @@
 -- column: collectives      collective / p2p calls logged on the communicator
 -- column: warnings         WARN and warning-like INFO lines of its processes
 -- column: end_state        Destroy / Abort when logged
-WITH c AS (
+WITH c AS MATERIALIZED (
   SELECT *, coalesce(comm_id, host || ':' || pid || ':' || comm) AS key
   FROM nccl_comm WHERE run_id = :run
 ),
-lk AS (
-  SELECT c.key, l.transport, count(DISTINCT l.rowid) AS n
-  FROM nccl_link l JOIN c ON (l.comm_row = c.id)
-    OR (l.comm_row IS NULL AND l.file_id = c.file_id AND l.host = c.host
-        AND l.pid = c.pid)
+-- a link belongs to its communicator row, or, when the log did not say
+-- which, to every communicator of its process (two equi-joins: an OR join
+-- compared every link with every communicator)
+lm AS (
+  SELECT c.key, l.transport, l.rowid AS link
+  FROM nccl_link l JOIN c ON c.id = l.comm_row
   WHERE l.run_id = :run
-  GROUP BY c.key, l.transport
+  UNION
+  SELECT c.key, l.transport, l.rowid
+  FROM nccl_link l JOIN c ON l.file_id = c.file_id AND l.host = c.host
+    AND l.pid = c.pid
+  WHERE l.run_id = :run AND l.comm_row IS NULL
 ),
-w AS (
+lk AS MATERIALIZED (
+  SELECT key, transport, count(*) AS n FROM lm GROUP BY key, transport
+),
+w AS MATERIALIZED (
   SELECT k.key, count(*) AS n
   FROM (SELECT DISTINCT key, file_id, host, pid FROM c) k
   JOIN nccl_warning w ON w.run_id = :run AND w.file_id = k.file_id
     AND w.host = k.host AND w.pid = k.pid
   GROUP BY k.key
 ),
-co AS (
+co AS MATERIALIZED (
   SELECT c.key, count(*) AS n FROM nccl_coll x JOIN c ON x.comm_row = c.id
   WHERE x.run_id = :run GROUP BY c.key
 )

@@ -13,22 +13,21 @@
 -- column: gpu_ms         time of kernels/memcpys launched directly by it, ms
 -- column: kernels        kernels launched directly by it
 -- column: top_shapes     most frequent input shapes (with counts)
+-- column: self_bar       self_ms / self time of all operators, as a bar
+-- totals from cpu_op_summary and cpu_op_shape_summary (schema 009),
+-- filled at ingest: the same numbers as a GROUP BY over cpu_op
 WITH o AS (
-  SELECT name_id, count(*) AS calls, sum(dur) AS total_ns,
-    sum(coalesce(self_dur, dur)) AS self_ns
-  FROM cpu_op
+  SELECT name_id, sum(calls) AS calls, sum(total_ns) AS total_ns,
+    sum(self_ns) AS self_ns
+  FROM cpu_op_summary
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
   GROUP BY name_id
 ),
 g AS (
-  SELECT c.name_id, sum(x.dur) AS ns, count(*) AS n
-  FROM (SELECT op_id, dur FROM kernel WHERE run_id = :run
-          AND (:rank IS NULL OR rank = :rank) AND op_id IS NOT NULL
-        UNION ALL
-        SELECT op_id, dur FROM gpu_mem_op WHERE run_id = :run
-          AND (:rank IS NULL OR rank = :rank) AND op_id IS NOT NULL) x
-  JOIN cpu_op c ON c.id = x.op_id
-  GROUP BY c.name_id
+  SELECT name_id, sum(gpu_ns) AS ns, sum(gpu_n) AS n
+  FROM cpu_op_summary
+  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+  GROUP BY name_id HAVING sum(gpu_n) > 0
 ),
 ranked AS (
   SELECT o.*, coalesce(g.ns, 0) AS gpu_ns, coalesce(g.n, 0) AS kernels
@@ -38,8 +37,8 @@ ranked AS (
   LIMIT :limit
 ),
 shapes AS (
-  SELECT c.name_id, d.text AS d, count(*) AS n
-  FROM cpu_op c JOIN string d ON d.id = c.input_dims_id
+  SELECT c.name_id, d.text AS d, sum(c.calls) AS n
+  FROM cpu_op_shape_summary c JOIN string d ON d.id = c.input_dims_id
   WHERE c.run_id = :run AND (:rank IS NULL OR c.rank = :rank)
     AND c.name_id IN (SELECT name_id FROM ranked)
   GROUP BY c.name_id, c.input_dims_id
@@ -56,7 +55,8 @@ SELECT s.text AS name, r.calls,
   round(r.self_ns / 1e3 / r.calls, 3) AS avg_self_us,
   round(r.gpu_ns / 1e6, 3) AS gpu_ms,
   r.kernels,
-  t.top_shapes
+  t.top_shapes,
+  round(1.0 * r.self_ns / (SELECT max(sum(self_ns), 1) FROM o), 4) AS self_bar
 FROM ranked r JOIN string s ON s.id = r.name_id
 LEFT JOIN top3 t ON t.name_id = r.name_id
 ORDER BY CASE :order WHEN 'total' THEN r.total_ns WHEN 'gpu' THEN r.gpu_ns

@@ -17,6 +17,8 @@
 -- column: late_collectives collectives this rank started last
 -- column: late_ms          summed lateness of those starts behind the earliest rank, ms
 -- column: straggler        1 when step or busy time is over a threshold
+-- column: step_bar         step_ms / the slowest rank's step_ms, as a bar
+-- column: step_spark       the rank's step durations in ms, in time order
 WITH ranks AS (
   SELECT rank FROM step WHERE run_id = :run
   UNION SELECT rank FROM gpu_busy WHERE run_id = :run
@@ -66,7 +68,11 @@ SELECT r.rank, st.n AS steps,
          OR bz.ns > m.bz_mean * (1 + :threshold_pct / 100.0)
          OR (m.st_sd > 0 AND (st.ns - m.st_mean) / m.st_sd > :z)
          OR (m.bz_sd > 0 AND (bz.ns - m.bz_mean) / m.bz_sd > :z)
-       THEN 1 ELSE 0 END AS straggler
+       THEN 1 ELSE 0 END AS straggler,
+  round(st.ns / (SELECT max(ns) FROM st), 4) AS step_bar,
+  (SELECT group_concat(v, ',') FROM
+     (SELECT round(dur / 1e6, 3) AS v FROM step
+      WHERE run_id = :run AND rank = r.rank ORDER BY ts)) AS step_spark
 FROM ranks r CROSS JOIN m
 LEFT JOIN st ON st.rank = r.rank
 LEFT JOIN bz ON bz.rank = r.rank

@@ -16,6 +16,7 @@
 -- column: cpu_ms          CPU ops only, ms
 -- column: idle_ms         nothing recorded, ms
 -- column: gpu_busy_pct    (kernel+memcpy+memset+comm) / wall, %
+-- column: gpu_busy_pct_bar  gpu_busy_pct as a bar (table output)
 SELECT rank, step,
   round(sum(ns) / 1e6, 3) AS wall_ms,
   round(sum(CASE class WHEN 'kernel' THEN ns ELSE 0 END) / 1e6, 3) AS kernel_ms,
@@ -26,7 +27,10 @@ SELECT rank, step,
   round(sum(CASE class WHEN 'cpu' THEN ns ELSE 0 END) / 1e6, 3) AS cpu_ms,
   round(sum(CASE class WHEN 'idle' THEN ns ELSE 0 END) / 1e6, 3) AS idle_ms,
   round(100.0 * sum(CASE WHEN class IN ('kernel','memcpy','memset','comm')
-                         THEN ns ELSE 0 END) / max(sum(ns), 1), 2) AS gpu_busy_pct
+                         THEN ns ELSE 0 END) / max(sum(ns), 1), 2) AS gpu_busy_pct,
+  round(100.0 * sum(CASE WHEN class IN ('kernel','memcpy','memset','comm')
+                         THEN ns ELSE 0 END) / max(sum(ns), 1), 2)
+    AS gpu_busy_pct_bar
 FROM step_time
 WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
 GROUP BY rank, step

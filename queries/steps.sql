@@ -12,6 +12,7 @@
 -- column: kernels         kernels launched in the step
 -- column: vs_median_pct   duration relative to the rank's median step, %
 -- column: source          'ProfilerStep' or 'gap' (gap detection)
+-- column: dur_bar         dur_ms / the rank's longest step shown, as a bar
 WITH s AS (
   SELECT rank, step, ts, dur, source,
     row_number() OVER (PARTITION BY rank ORDER BY ts) AS k
@@ -29,8 +30,9 @@ med AS (
   GROUP BY rank
 ),
 k AS (
-  SELECT rank, step, sum(dur) AS ns, count(*) AS n FROM kernel
-  WHERE run_id = :run AND step IS NOT NULL GROUP BY rank, step
+  -- kernels per step from step_kernel_summary (schema 009)
+  SELECT rank, step, kernel_ns AS ns, kernels AS n FROM step_kernel_summary
+  WHERE run_id = :run
 )
 SELECT kept.rank, kept.step,
   round((kept.ts - (SELECT min(ts) FROM step WHERE run_id = :run)) / 1e6, 3)
@@ -39,7 +41,9 @@ SELECT kept.rank, kept.step,
   round(coalesce(k.ns, 0) / 1e6, 3) AS gpu_kernel_ms,
   coalesce(k.n, 0) AS kernels,
   round(100.0 * kept.dur / med.median, 1) AS vs_median_pct,
-  kept.source
+  kept.source,
+  round(1.0 * kept.dur / max(kept.dur) OVER (PARTITION BY kept.rank), 4)
+    AS dur_bar
 FROM kept
 JOIN med ON med.rank = kept.rank
 LEFT JOIN k ON k.rank = kept.rank AND k.step = kept.step

@@ -11,22 +11,20 @@
 -- column: tflop          total FLOPs, 1e12
 -- column: gpu_ms         GPU time of the kernels they launched, ms
 -- column: tflops         achieved TFLOP/s
-WITH kg AS (
-  -- kernel time per launching op: one pass over the run's kernels
-  SELECT op_id, sum(dur) AS ns FROM kernel
-  WHERE run_id = :run AND op_id IS NOT NULL GROUP BY op_id
-),
-withk AS (
-  SELECT o.name_id, o.flops_source, sum(o.flops) AS fl, sum(kg.ns) AS ns
-  FROM kg JOIN cpu_op o ON o.id = kg.op_id
-  WHERE o.flops IS NOT NULL AND (:rank IS NULL OR o.rank = :rank)
-  GROUP BY o.name_id, o.flops_source
-),
-allo AS (
-  SELECT name_id, flops_source, count(*) AS calls, sum(flops) AS fl
-  FROM cpu_op
-  WHERE run_id = :run AND flops IS NOT NULL AND (:rank IS NULL OR rank = :rank)
+WITH f AS (
+  -- cpu_op_flops_summary (schema 009): the ops with a FLOP count, and
+  -- those of them that launched kernels with their FLOPs and kernel time
+  SELECT name_id, flops_source, sum(calls) AS calls, sum(flops) AS fl,
+    sum(kernel_calls) AS k_calls, sum(kernel_flops) AS k_fl,
+    sum(kernel_ns) AS k_ns
+  FROM cpu_op_flops_summary
+  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
   GROUP BY name_id, flops_source
+),
+allo AS (SELECT name_id, flops_source, calls, fl FROM f),
+withk AS (
+  SELECT name_id, flops_source, k_fl AS fl, k_ns AS ns FROM f
+  WHERE k_calls > 0
 )
 SELECT s.text AS name, a.flops_source, a.calls,
   round(a.fl / 1e12, 6) AS tflop,

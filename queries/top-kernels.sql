@@ -13,6 +13,7 @@
 -- column: max_us         longest, µs
 -- column: pct            share of all GPU activity time, %
 -- column: per_step_ms    total_ms divided by the number of steps (per rank)
+-- column: pct_bar        pct as a bar (table output)
 WITH g AS (
   SELECT kind, name_id, sum(n) AS n, sum(total_ns) AS total_ns,
          min(min_ns) AS min_ns, max(max_ns) AS max_ns
@@ -36,7 +37,8 @@ SELECT g.kind, s.text AS name, g.n AS count,
   round(g.max_ns / 1e3, 3) AS max_us,
   round(100.0 * g.total_ns / tot.ns, 2) AS pct,
   CASE WHEN steps.n > 0 THEN round(g.total_ns / 1e6 / steps.n, 3) END
-    AS per_step_ms
+    AS per_step_ms,
+  round(100.0 * g.total_ns / tot.ns, 2) AS pct_bar
 FROM g JOIN string s ON s.id = g.name_id, tot, steps
 ORDER BY g.total_ns DESC, s.text
 LIMIT :limit;

@@ -7,16 +7,20 @@
 ** columns (runtime_id, op_id, step ...) come filled from the in-stream
 ** linker, or stay NULL for derive_trace.c's database sweeps.  It also
 ** totals GPU activity per (file, kind, name) as rows go in, for
-** gpu_op_summary (memory grows with the distinct names, not the rows).
+** gpu_op_summary (memory grows with the distinct names, not the rows),
+** and, when the in-stream linker did the linking, the tables of
+** schema/009-query-summaries.sql (so that derive_summary.c need not read
+** the rows back).
 */
 #include "load_trace.h"
+#include "derive_summary.h"
 #include "trace_args.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 enum { S_KERNEL, S_MEMOP, S_CPU_OP, S_RUNTIME, S_SYNC, S_ANNOT, S_MEMORY,
-       S_PYTHON, S_DEVICE, S_N };
+       S_PYTHON, S_DEVICE, S_RPC, S_N };
 
 static const char *azInsert[S_N] = {
   "INSERT INTO kernel(run_id,rank,file_id,device,stream,ts,dur,name_id,"
@@ -49,6 +53,8 @@ static const char *azInsert[S_N] = {
   "python_id,parent_python_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
   "INSERT INTO device(run_id,rank,file_id,device,name,total_mem_bytes,"
   "compute_major,compute_minor,num_sms) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+  /* record_param_comms ops, so that derive_comm.c need not scan cpu_op */
+  "INSERT OR IGNORE INTO temp.rpc_op(id) VALUES(?1)",
 };
 
 /* GPU activity totals of one (file, kind, name): a gpu_op_summary row
@@ -60,24 +66,439 @@ typedef struct SumEnt {
   int kind;
 } SumEnt;
 
+/* A parameter value of an event insert.  Rows are built as arrays of
+** these, then bound.  Bindings survive sqlite3_reset() and a bind call
+** costs ~70 instructions, so a parameter that holds the same value as in
+** the previous execution is not bound again: the constant run/rank/file
+** columns, the repeated pid/tid/device/stream, the columns a trace
+** generation leaves NULL (half the bind calls on the bench trace). */
+typedef struct Bound {
+  int type;             /* B_UNKNOWN, B_NULL, B_INT, B_REAL, B_STATIC, B_TEXT */
+  int n;                /* B_TEXT: bytes, or -1 */
+  int64_t i;
+  double r;
+  const char *z;        /* B_STATIC: a literal, compared by address;
+                        ** B_TEXT: text valid until the row is bound */
+} Bound;
+enum { B_UNKNOWN, B_NULL, B_INT, B_REAL, B_STATIC, B_TEXT };
+#define MAX_PARAMS 24
+
+/* One event insert statement, the row being built and what it holds.
+** (Multi-row INSERTs were tried: 16 rows per execution left the insert
+** cost per row within 10 %: the cost is in encoding and inserting each
+** row, not in running the statement.) */
+typedef struct Ins {
+  sqlite3_stmt *s;
+  int nCol;
+  Bound aCur[MAX_PARAMS+1];     /* the row being built, from index 1 */
+  Bound aBound[MAX_PARAMS+1];   /* what s holds */
+} Ins;
+
 /* Final rank of a file (rows may have gone in with a guessed one). */
 typedef struct FileRank { int64_t fileId, rank; } FileRank;
+
+/* ------------------------------------------------- 009 summary totals */
+
+/*
+** The totals of schema/009-query-summaries.sql (what derive_summary.c
+** computes from the rows when the database did the linking), kept while
+** the rows go in.  Groups are keyed by file until the files' final ranks
+** are known.  Ids made by the in-stream linker are (fileId << 32) + n,
+** n = 1, 2, ... per file and table, so per-file arrays indexed by n map an
+** op or runtime call to its group:
+**  - an op is emitted when it closes, after its children, so a child
+**    waits in its parent's chain (Pend, a few per open op) until the
+**    parent's name is known; an op's slot in SumFile.aOp is its group
+**    (>= 0), OP_UNSEEN, OP_WAIT (seen, waiting for its parent), or the
+**    head of the chain of its children that wait (<= OP_CHAIN);
+**  - GPU rows add to their op at the end of the file (GpuRef), when every
+**    op's group is known, and to their runtime call at once (the linker
+**    emits a call before the GPU rows it launched; GPU rows that come
+**    first wait in aLate);
+**  - FLOP sums are floating point: they are added at the end in op id
+**    order, the order of the database pass;
+**  - a kernel inserted without a step may get one from derive_trace.c:
+**    its rowid is kept (runs of consecutive rowids) and derive_summary.c
+**    adds it by its final step.
+** Memory: 4 bytes per op and 13 per runtime call of the files being read,
+** 16 per GPU row with an op until its file ends, 40 per op with FLOPs.
+** Anything unexpected (a row without linker ids, a child after its
+** parent) sets bad: the database pass runs instead.
+*/
+#define OP_UNSEEN (-1)
+#define OP_WAIT (-2)
+#define OP_CHAIN (-3)
+
+/* A child op waiting for its parent's name. */
+typedef struct Pend {
+  int64_t dur, self;
+  int name, seq;        /* name_id, id within the file */
+  int next;             /* next in the chain or the free list, -1 = end */
+} Pend;
+
+/* A GPU row launched by op seq, added to it at the end of the file. */
+typedef struct GpuRef { int64_t dur; int seq, isKernel; } GpuRef;
+
+/* A GPU row that came before its runtime call. */
+typedef struct LateGpu { int64_t ts, dur; int seq, isKernel; } LateGpu;
+
+/* An op with a FLOP count. */
+typedef struct FlopsOp {
+  int64_t rowId, kNs;
+  double flops;
+  int name, src, hasKernel;
+} FlopsOp;
+
+/* The rows of one file, while it is being read. */
+typedef struct SumFile {
+  int64_t fileId;
+  int *aOp;             /* per op id - 1, see above */
+  int nOp, nOpAlloc;
+  int64_t *aRtTs;       /* per runtime call id - 1: ts */
+  int *aRtGroup;        /* its group in rt, -1 = not seen */
+  unsigned char *aRtRc; /* in_recompute = 1 */
+  int nRt, nRtAlloc;
+  GpuRef *aGpu;
+  int nGpu, nGpuAlloc;
+  LateGpu *aLate;
+  int nLate, nLateAlloc;
+  FlopsOp *aFl;
+  int nFl, nFlAlloc;
+} SumFile;
+
+/* A run of kernel rowids inserted without a step. */
+typedef struct RowRun { int64_t first, last; } RowRun;
+
+typedef struct SumState {
+  int bad;              /* the totals cannot be trusted */
+  SummaryTotals t;      /* keyed by fileId instead of rank */
+  SumFile *aFile;       /* files being read */
+  int nFile, nFileAlloc;
+  int iLast;            /* the file of the last row, if < nFile */
+  Pend *aPend;
+  int nPend, nPendAlloc, iFree;
+  FlopsOp *aFl;         /* ops with FLOPs of files already read */
+  int nFl, nFlAlloc;
+  RowRun *aRun;
+  int nRun, nRunAlloc;
+} SumState;
+
+/* Array a of *pnAlloc elements of sz bytes, grown to hold n (the array
+** returned replaces a, which the caller owns). */
+static void *grow(void *a, int *pnAlloc, int n, size_t sz){
+  int nNew = *pnAlloc ? *pnAlloc : 64;
+  if( n<=*pnAlloc ) return a;
+  while( nNew<n ) nNew *= 2;
+  *pnAlloc = nNew;
+  return xrealloc(a, (size_t)nNew*sz);
+}
+
+static void sumfile_free(SumFile *f){
+  free(f->aOp);
+  free(f->aRtTs);
+  free(f->aRtGroup);
+  free(f->aRtRc);
+  free(f->aGpu);
+  free(f->aLate);
+  free(f->aFl);
+}
+
+static void sumstate_free(SumState *p){
+  for(int i=0; i<p->nFile; i++) sumfile_free(&p->aFile[i]);
+  free(p->aFile);
+  free(p->aPend);
+  free(p->aFl);
+  free(p->aRun);
+  summary_totals_free(&p->t);
+}
+
+/* The state of file fileId, created when new. */
+static SumFile *sum_file(SumState *p, int64_t fileId){
+  SumFile *f;
+  if( p->iLast<p->nFile && p->aFile[p->iLast].fileId==fileId ){
+    return &p->aFile[p->iLast];       /* rows come in batches of one file */
+  }
+  for(int i=p->nFile-1; i>=0; i--){
+    if( p->aFile[i].fileId==fileId ){
+      p->iLast = i;
+      return &p->aFile[i];
+    }
+  }
+  p->aFile = grow(p->aFile, &p->nFileAlloc, p->nFile+1, sizeof(SumFile));
+  p->iLast = p->nFile;
+  f = &p->aFile[p->nFile++];
+  memset(f, 0, sizeof(*f));
+  f->fileId = fileId;
+  return f;
+}
+
+/* The index (1, 2, ...) of linker id within file f, or 0 when it is not
+** one of f's. */
+static int id_seq(const SumFile *f, int64_t id){
+  int64_t n = id - (f->fileId<<32);
+  return n>=1 && n<=INT32_MAX/2 ? (int)n : 0;
+}
+
+/* Make op slots up to seq exist. */
+static void op_slots(SumFile *f, int seq){
+  if( seq<=f->nOp ) return;
+  f->aOp = grow(f->aOp, &f->nOpAlloc, seq, sizeof(int));
+  for(int i=f->nOp; i<seq; i++) f->aOp[i] = OP_UNSEEN;
+  f->nOp = seq;
+}
+
+/* Add an op's own totals to group (file, name, parentName); its group. */
+static int op_add(SumState *p, int64_t fileId, int64_t name,
+                  int64_t parentName, int64_t dur, int64_t self){
+  int g;
+  OpSum *o = group_get(&p->t.ops, fileId, name, parentName, 0, &g);
+  o->calls++;
+  o->totalNs += dur;
+  o->selfNs += self;
+  return g;
+}
+
+/* The children waiting in chain h get their group under parent name
+** parentName; the chain's entries are freed. */
+static void chain_resolve(SumState *p, SumFile *f, int h, int64_t parentName){
+  while( h>=0 ){
+    Pend *c = &p->aPend[h];
+    int next = c->next;
+    f->aOp[c->seq-1] = op_add(p, f->fileId, c->name, parentName, c->dur,
+                              c->self);
+    c->next = p->iFree;
+    p->iFree = h;
+    h = next;
+  }
+}
+
+/* One cpu_op row: shapes and FLOPs now, cpu_op_summary once its parent's
+** name is known. */
+static void sum_op(SumState *p, const TraceTarget *t, const TraceEvent *e,
+                   int64_t name, int64_t dims, double flops, int64_t src){
+  SumFile *f = sum_file(p, t->fileId);
+  int seq = id_seq(f, e->rowId), chain, slot;
+  int64_t self = e->linked ? e->selfDur : e->dur;
+  if( dims!=0 ){
+    ShapeSum *sh = group_get(&p->t.shapes, t->fileId, name, dims, 0, NULL);
+    sh->calls++;
+  }
+  if( seq==0 || !e->linked ){ p->bad = 1; return; }
+  op_slots(f, seq);
+  chain = f->aOp[seq-1];
+  if( chain>OP_UNSEEN || chain==OP_WAIT ){ p->bad = 1; return; }  /* twice */
+  if( src ){
+    FlopsOp *fl;
+    f->aFl = grow(f->aFl, &f->nFlAlloc, f->nFl+1, sizeof(FlopsOp));
+    fl = &f->aFl[f->nFl++];
+    memset(fl, 0, sizeof(*fl));
+    fl->rowId = e->rowId;
+    fl->flops = flops;
+    fl->name = (int)name;
+    fl->src = (int)src;
+  }
+  if( e->parentId<=0 ){
+    f->aOp[seq-1] = op_add(p, t->fileId, name, 0, e->dur, self);
+  }else{
+    int ps = id_seq(f, e->parentId);
+    if( ps==0 ){ p->bad = 1; return; }
+    op_slots(f, ps);
+    slot = f->aOp[ps-1];
+    if( slot>=0 ){                          /* parent already placed */
+      f->aOp[seq-1] = op_add(p, t->fileId, name, p->t.ops.aKey[slot].b,
+                             e->dur, self);
+    }else if( slot==OP_WAIT ){
+      p->bad = 1;
+      return;
+    }else{                                  /* wait in its chain */
+      int h;
+      Pend *c;
+      if( p->iFree>=0 ){
+        h = p->iFree;
+        p->iFree = p->aPend[h].next;
+      }else{
+        p->aPend = grow(p->aPend, &p->nPendAlloc, p->nPend+1, sizeof(Pend));
+        h = p->nPend++;
+      }
+      c = &p->aPend[h];
+      c->dur = e->dur;
+      c->self = self;
+      c->name = (int)name;
+      c->seq = seq;
+      c->next = slot==OP_UNSEEN ? -1 : OP_CHAIN - slot;
+      f->aOp[ps-1] = OP_CHAIN - h;
+      f->aOp[seq-1] = OP_WAIT;
+    }
+  }
+  if( chain<=OP_CHAIN ) chain_resolve(p, f, OP_CHAIN - chain, name);
+}
+
+/* One runtime/driver call. */
+static void sum_runtime(SumState *p, const TraceTarget *t,
+                        const TraceEvent *e, int64_t name){
+  SumFile *f = sum_file(p, t->fileId);
+  int seq = id_seq(f, e->rowId), g;
+  RtSum *r;
+  if( seq==0 || !e->linked ){ p->bad = 1; return; }
+  r = group_get(&p->t.rt, t->fileId, name, e->kind==TEV_RUNTIME ? 1 : 2, 0,
+                &g);
+  r->calls++;
+  r->totalNs += e->dur;
+  if( r->calls==1 || e->dur>r->maxNs ) r->maxNs = e->dur;
+  if( seq>f->nRt ){
+    if( seq>f->nRtAlloc ){
+      f->aRtTs = grow(f->aRtTs, &f->nRtAlloc, seq, sizeof(int64_t));
+      f->aRtGroup = xrealloc(f->aRtGroup, (size_t)f->nRtAlloc*sizeof(int));
+      f->aRtRc = xrealloc(f->aRtRc, (size_t)f->nRtAlloc);
+    }
+    for(int i=f->nRt; i<seq; i++) f->aRtGroup[i] = -1;
+    f->nRt = seq;
+  }
+  if( f->aRtGroup[seq-1]>=0 ){ p->bad = 1; return; }    /* twice */
+  f->aRtTs[seq-1] = e->ts;
+  f->aRtGroup[seq-1] = g;
+  f->aRtRc[seq-1] = (unsigned char)(e->inRecompute==1);
+}
+
+/* What a GPU row launched by call seq of file f adds to the call. */
+static void rt_launch(SumState *p, SumFile *f, int seq, int64_t ts,
+                      int64_t dur, int isKernel){
+  RtSum *r = group_val(&p->t.rt, f->aRtGroup[seq-1]);
+  int64_t d = ts - f->aRtTs[seq-1];
+  if( r->launches==0 || d>r->maxDelay ) r->maxDelay = d;
+  r->launches++;
+  r->delayNs += d;
+  r->nShort += dur<10000;
+  if( isKernel && f->aRtRc[seq-1] ){ r->rcN++; r->rcNs += dur; }
+}
+
+/* One kernel (isKernel) or memcpy/memset row, inserted as rowid. */
+static void sum_gpu(SumState *p, const TraceTarget *t, const TraceEvent *e,
+                    int isKernel, int64_t rowid){
+  SumFile *f = sum_file(p, t->fileId);
+  if( e->linked && e->opId>0 ){
+    int seq = id_seq(f, e->opId);
+    GpuRef *g;
+    if( seq==0 ){ p->bad = 1; return; }
+    f->aGpu = grow(f->aGpu, &f->nGpuAlloc, f->nGpu+1, sizeof(GpuRef));
+    g = &f->aGpu[f->nGpu++];
+    g->dur = e->dur;
+    g->seq = seq;
+    g->isKernel = isKernel;
+  }
+  if( e->linked && e->runtimeId>0 ){
+    int seq = id_seq(f, e->runtimeId);
+    if( seq==0 ){ p->bad = 1; return; }
+    if( seq<=f->nRt && f->aRtGroup[seq-1]>=0 ){
+      rt_launch(p, f, seq, e->ts, e->dur, isKernel);
+    }else{
+      LateGpu *l;
+      f->aLate = grow(f->aLate, &f->nLateAlloc, f->nLate+1, sizeof(LateGpu));
+      l = &f->aLate[f->nLate++];
+      l->ts = e->ts;
+      l->dur = e->dur;
+      l->seq = seq;
+      l->isKernel = isKernel;
+    }
+  }
+  if( !isKernel ) return;
+  if( e->linked && e->step>=0 ){
+    StepSum *st = group_get(&p->t.steps, t->fileId, e->step, 0, 0, NULL);
+    st->n++;
+    st->ns += e->dur;
+  }else if( p->nRun>0 && p->aRun[p->nRun-1].last+1==rowid ){
+    p->aRun[p->nRun-1].last = rowid;
+  }else{
+    p->aRun = grow(p->aRun, &p->nRunAlloc, p->nRun+1, sizeof(RowRun));
+    p->aRun[p->nRun].first = p->aRun[p->nRun].last = rowid;
+    p->nRun++;
+  }
+}
+
+static int cmp_flops_op(const void *a, const void *b){
+  int64_t x = ((const FlopsOp*)a)->rowId, y = ((const FlopsOp*)b)->rowId;
+  return x<y ? -1 : x>y;
+}
+
+/* The op with FLOPs whose id is rowId in f->aFl (sorted), or NULL. */
+static FlopsOp *flops_find(SumFile *f, int64_t rowId){
+  int lo = 0, hi = f->nFl;
+  while( lo<hi ){
+    int mid = (lo+hi)/2;
+    if( f->aFl[mid].rowId<rowId ) lo = mid+1; else hi = mid;
+  }
+  return lo<f->nFl && f->aFl[lo].rowId==rowId ? &f->aFl[lo] : NULL;
+}
+
+/* After the last row of file fileId: ops whose parent never came (their
+** parent name is 0, as in the database pass), GPU rows to their ops and
+** late calls; the file's FLOP ops join the run's; its arrays are freed. */
+static void sum_file_end(SumState *p, int64_t fileId){
+  int i;
+  SumFile *f;
+  for(i=0; i<p->nFile && p->aFile[i].fileId!=fileId; i++){}
+  if( i==p->nFile ) return;
+  f = &p->aFile[i];
+  for(int k=0; k<f->nOp; k++){
+    if( f->aOp[k]<=OP_CHAIN ){
+      int h = OP_CHAIN - f->aOp[k];
+      f->aOp[k] = OP_UNSEEN;
+      chain_resolve(p, f, h, 0);
+    }
+  }
+  if( f->nFl>1 ) qsort(f->aFl, (size_t)f->nFl, sizeof(FlopsOp), cmp_flops_op);
+  for(int k=0; k<f->nGpu; k++){
+    const GpuRef *g = &f->aGpu[k];
+    OpSum *o;
+    if( g->seq>f->nOp || f->aOp[g->seq-1]<0 ) continue;  /* no such op */
+    o = group_val(&p->t.ops, f->aOp[g->seq-1]);
+    o->gpuN++;
+    o->gpuNs += g->dur;
+    if( g->isKernel && f->nFl>0 ){
+      FlopsOp *fl = flops_find(f, (f->fileId<<32) + g->seq);
+      if( fl ){ fl->hasKernel = 1; fl->kNs += g->dur; }
+    }
+  }
+  for(int k=0; k<f->nLate; k++){
+    const LateGpu *l = &f->aLate[k];
+    if( l->seq<=f->nRt && f->aRtGroup[l->seq-1]>=0 ){
+      rt_launch(p, f, l->seq, l->ts, l->dur, l->isKernel);
+    }
+  }
+  p->aFl = grow(p->aFl, &p->nFlAlloc, p->nFl+f->nFl, sizeof(FlopsOp));
+  if( f->nFl ) memcpy(&p->aFl[p->nFl], f->aFl, (size_t)f->nFl*sizeof(FlopsOp));
+  p->nFl += f->nFl;
+  sumfile_free(f);
+  p->aFile[i] = p->aFile[--p->nFile];
+}
+
 
 struct TraceLoader {
   sqlite3 *db;
   Intern *pIntern;
   sqlite3_stmt *aStmt[S_N];
+  Ins aIns[S_N];                /* aIns[i].s == aStmt[i] */
   int64_t nRows;
   SumEnt *aSum;                 /* open addressing, nSum a power of two */
   int nSum, nSumUsed;
   FileRank *aFile;
   int nFile, nFileAlloc;
+  SumState sum;                 /* 009 summary totals */
 };
 
 TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
   TraceLoader *p = xcalloc(1, sizeof(*p));
   p->db = db;
   p->pIntern = pIntern;
+  summary_totals_init(&p->sum.t);
+  p->sum.iFree = -1;
+  if( db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS rpc_op"
+              "(id INTEGER PRIMARY KEY)", pErr)
+      || summary_pending_create(db, pErr) ){
+    summary_totals_free(&p->sum.t);
+    free(p);
+    return NULL;
+  }
   for(int i=0; i<S_N; i++){
     if( sqlite3_prepare_v3(db, azInsert[i], -1, SQLITE_PREPARE_PERSISTENT,
                            &p->aStmt[i], NULL)!=SQLITE_OK ){
@@ -85,6 +506,8 @@ TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
       load_trace_free(p);
       return NULL;
     }
+    p->aIns[i].s = p->aStmt[i];
+    p->aIns[i].nCol = sqlite3_bind_parameter_count(p->aStmt[i]);
   }
   return p;
 }
@@ -94,6 +517,7 @@ void load_trace_free(TraceLoader *p){
   for(int i=0; i<S_N; i++) sqlite3_finalize(p->aStmt[i]);
   free(p->aSum);
   free(p->aFile);
+  sumstate_free(&p->sum);
   free(p);
 }
 
@@ -153,6 +577,7 @@ void load_trace_file_rank(TraceLoader *p, int64_t fileId, int64_t rank){
   p->aFile[p->nFile].fileId = fileId;
   p->aFile[p->nFile].rank = rank;
   p->nFile++;
+  sum_file_end(&p->sum, fileId);
 }
 
 static int cmp_sum(const void *a, const void *b){
@@ -219,13 +644,221 @@ int load_trace_summary(TraceLoader *p, int64_t runId, PfError *pErr){
   return rc;
 }
 
+/* The final rank of file fileId, or -1 when unknown. */
+static int64_t file_rank(const TraceLoader *p, int64_t fileId){
+  for(int k=0; k<p->nFile; k++){
+    if( p->aFile[k].fileId==fileId ) return p->aFile[k].rank;
+  }
+  return -1;
+}
+
+/* Rekey the per-file groups of p->sum by the files' final ranks into *pT
+** (files of one rank merged).  Returns 0, or -1 when a file's rank is
+** unknown. */
+static int sum_by_rank(const TraceLoader *p, SummaryTotals *pT){
+  const SummaryTotals *s = &p->sum.t;
+  for(int g=0; g<s->ops.nGroup; g++){
+    const GroupKey *k = &s->ops.aKey[g];
+    const OpSum *o = group_val(&s->ops, g);
+    int64_t rank = file_rank(p, k->a);
+    OpSum *d;
+    if( rank<0 ) return -1;
+    d = group_get(&pT->ops, rank, k->b, k->c, 0, NULL);
+    d->calls += o->calls;
+    d->totalNs += o->totalNs;
+    d->selfNs += o->selfNs;
+    d->gpuN += o->gpuN;
+    d->gpuNs += o->gpuNs;
+  }
+  for(int g=0; g<s->shapes.nGroup; g++){
+    const GroupKey *k = &s->shapes.aKey[g];
+    int64_t rank = file_rank(p, k->a);
+    ShapeSum *d;
+    if( rank<0 ) return -1;
+    d = group_get(&pT->shapes, rank, k->b, k->c, 0, NULL);
+    d->calls += ((const ShapeSum*)group_val(&s->shapes, g))->calls;
+  }
+  for(int g=0; g<s->rt.nGroup; g++){
+    const GroupKey *k = &s->rt.aKey[g];
+    const RtSum *r = group_val(&s->rt, g);
+    int64_t rank = file_rank(p, k->a);
+    RtSum *d;
+    if( rank<0 ) return -1;
+    d = group_get(&pT->rt, rank, k->b, k->c, 0, NULL);
+    if( d->calls==0 ){ *d = *r; continue; }
+    d->calls += r->calls;
+    d->totalNs += r->totalNs;
+    if( r->maxNs>d->maxNs ) d->maxNs = r->maxNs;
+    if( r->launches>0 && (d->launches==0 || r->maxDelay>d->maxDelay) ){
+      d->maxDelay = r->maxDelay;
+    }
+    d->launches += r->launches;
+    d->delayNs += r->delayNs;
+    d->nShort += r->nShort;
+    d->rcN += r->rcN;
+    d->rcNs += r->rcNs;
+  }
+  for(int g=0; g<s->steps.nGroup; g++){
+    const GroupKey *k = &s->steps.aKey[g];
+    const StepSum *st = group_val(&s->steps, g);
+    int64_t rank = file_rank(p, k->a);
+    StepSum *d;
+    if( rank<0 ) return -1;
+    d = group_get(&pT->steps, rank, k->b, 0, 0, NULL);
+    d->n += st->n;
+    d->ns += st->ns;
+  }
+  return 0;
+}
+
+/* cpu_op_flops_summary: FLOPs added in op id order, as in the database
+** pass.  Returns 0, or -1 when a file's rank is unknown. */
+static int sum_flops(TraceLoader *p, SummaryTotals *pT){
+  SumState *s = &p->sum;
+  if( s->nFl>1 ) qsort(s->aFl, (size_t)s->nFl, sizeof(FlopsOp), cmp_flops_op);
+  for(int pass=0; pass<2; pass++){
+    for(int i=0; i<s->nFl; i++){
+      const FlopsOp *f = &s->aFl[i];
+      int64_t rank = file_rank(p, f->rowId>>32);
+      FlopsSum *fs;
+      if( rank<0 ) return -1;
+      fs = group_get(&pT->flops, rank, f->name, f->src, 0, NULL);
+      if( pass==0 ){
+        fs->calls++;
+        fs->flops += f->flops;
+      }else if( f->hasKernel ){
+        fs->kCalls++;
+        fs->kFlops += f->flops;
+        fs->kNs += f->kNs;
+      }
+    }
+  }
+  return 0;
+}
+
+/* Record in SUMMARY_PENDING_TABLE that the summaries of run runId are
+** written, and the kernels inserted without a step. */
+static int sum_pending(TraceLoader *p, int64_t runId, PfError *pErr){
+  sqlite3_stmt *s = db_prepare(p->db, "INSERT INTO " SUMMARY_PENDING_TABLE
+                               " VALUES(?1,?2,?3)", pErr);
+  int rc = 0;
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, runId);
+  for(int i=-1; i<p->sum.nRun && rc==0; i++){
+    sqlite3_bind_int64(s, 2, i<0 ? 0 : p->sum.aRun[i].first);
+    sqlite3_bind_int64(s, 3, i<0 ? -1 : p->sum.aRun[i].last);
+    rc = db_step_done(p->db, s, pErr);
+  }
+  sqlite3_finalize(s);
+  return rc;
+}
+
+int load_trace_summaries(TraceLoader *p, int64_t runId, int dbLinks,
+                         PfError *pErr){
+  const char *zEnv = getenv("PROFAN_SUMMARY");
+  SummaryTotals t;
+  int rc;
+  if( dbLinks || p->sum.bad || p->sum.nFile>0
+      || (zEnv && strcmp(zEnv, "db")==0) ) return 0;
+  summary_totals_init(&t);
+  /* the codes sum_op() and sum_runtime() use */
+  text_code(&t.src, "arg");
+  text_code(&t.src, "estimate");
+  text_code(&t.kind, "runtime");
+  text_code(&t.kind, "driver");
+  if( sum_by_rank(p, &t) || sum_flops(p, &t) ){
+    summary_totals_free(&t);
+    return 0;
+  }
+  rc = summary_totals_write(p->db, runId, &t, pErr)
+       || sum_pending(p, runId, pErr) ? -1 : 1;
+  summary_totals_free(&t);
+  return rc;
+}
+
 int64_t load_trace_rows(const TraceLoader *p){ return p->nRows; }
 
+/* Set parameter i of the row being built. */
+static void b_int(Ins *b, int i, int64_t v){
+  b->aCur[i].type = B_INT;
+  b->aCur[i].i = v;
+}
+static void b_null(Ins *b, int i){ b->aCur[i].type = B_NULL; }
+static void b_int_or_null(Ins *b, int i, int has, int64_t v){
+  if( has ) b_int(b, i, v); else b_null(b, i);
+}
+static void b_real_or_null(Ins *b, int i, int has, double v){
+  if( !has ){ b_null(b, i); return; }
+  b->aCur[i].type = B_REAL;
+  b->aCur[i].r = v;
+}
+/* z is a string literal (or NULL for SQL NULL). */
+static void b_static(Ins *b, int i, const char *z){
+  if( z==NULL ){ b_null(b, i); return; }
+  b->aCur[i].type = B_STATIC;
+  b->aCur[i].z = z;
+}
+/* Text that changes from row to row ("" binds NULL); not copied: bound
+** before the row is done. */
+static void b_text_or_null(Ins *b, int i, const char *z, int n){
+  if( z==NULL || z[0]==0 ){ b_null(b, i); return; }
+  b->aCur[i].type = B_TEXT;
+  b->aCur[i].z = z;
+  b->aCur[i].n = n;
+}
+
+/* Bind v to parameter i of s unless *pHeld says s holds it already. */
+static void bind_value(sqlite3_stmt *s, int i, const Bound *v, Bound *pHeld){
+  switch( v->type ){
+    case B_INT:
+      if( pHeld->type==B_INT && pHeld->i==v->i ) return;
+      sqlite3_bind_int64(s, i, v->i);
+      break;
+    case B_REAL:
+      if( pHeld->type==B_REAL && memcmp(&pHeld->r, &v->r, sizeof(double))==0 ){
+        return;
+      }
+      sqlite3_bind_double(s, i, v->r);
+      break;
+    case B_STATIC:
+      if( pHeld->type==B_STATIC && pHeld->z==v->z ) return;
+      sqlite3_bind_text(s, i, v->z, -1, SQLITE_STATIC);
+      break;
+    case B_TEXT:
+      sqlite3_bind_text(s, i, v->z, v->n, SQLITE_TRANSIENT);
+      *pHeld = *v;
+      pHeld->type = B_UNKNOWN;    /* the text is gone after this row */
+      return;
+    default:
+      if( pHeld->type==B_NULL ) return;
+      sqlite3_bind_null(s, i);
+      break;
+  }
+  *pHeld = *v;
+}
+
+/* Run s once; returns 0 or -1 with pErr set. */
+static int ins_exec(TraceLoader *p, sqlite3_stmt *s, PfError *pErr){
+  int rc = sqlite3_step(s);
+  sqlite3_reset(s);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(p->db));
+    return -1;
+  }
+  return 0;
+}
+
+/* Bind the row built in b->aCur and insert it.  Returns 0 or -1 with pErr. */
+static int ins_row(TraceLoader *p, Ins *b, PfError *pErr){
+  for(int i=1; i<=b->nCol; i++) bind_value(b->s, i, &b->aCur[i], &b->aBound[i]);
+  return ins_exec(p, b->s, pErr);
+}
+
 /* Bind the leading (run_id, rank, file_id) columns. */
-static void bind_target(sqlite3_stmt *s, const TraceTarget *t){
-  sqlite3_bind_int64(s, 1, t->runId);
-  sqlite3_bind_int64(s, 2, t->rank);
-  sqlite3_bind_int64(s, 3, t->fileId);
+static void bind_target(Ins *b, const TraceTarget *t){
+  b_int(b, 1, t->runId);
+  b_int(b, 2, t->rank);
+  b_int(b, 3, t->fileId);
 }
 
 #define HAS(bit) ((e->has & (bit))!=0)
@@ -233,15 +866,15 @@ static void bind_target(sqlite3_stmt *s, const TraceTarget *t){
 /* Bind the columns every event table starts with: (run_id, rank, file_id,
 ** place1, place2, ts, dur, name_id), where the places are device/stream
 ** for GPU rows and pid/tid for CPU rows (absent = NULL). */
-static void bind_head(sqlite3_stmt *s, const TraceTarget *t,
+static void bind_head(Ins *b, const TraceTarget *t,
                       const TraceEvent *e, int has1, int64_t v1,
                       int has2, int64_t v2, int64_t nameId){
-  bind_target(s, t);
-  db_bind_int_or_null(s, 4, has1, v1);
-  db_bind_int_or_null(s, 5, has2, v2);
-  sqlite3_bind_int64(s, 6, e->ts);
-  sqlite3_bind_int64(s, 7, e->dur);
-  sqlite3_bind_int64(s, 8, nameId);
+  bind_target(b, t);
+  b_int_or_null(b, 4, has1, v1);
+  b_int_or_null(b, 5, has2, v2);
+  b_int(b, 6, e->ts);
+  b_int(b, 7, e->dur);
+  b_int(b, 8, nameId);
 }
 
 /* Device/stream of a GPU row: the row's pid/tid, else args. */
@@ -255,29 +888,24 @@ static void gpu_place(const TraceEvent *e, int64_t *pDev, int *pHasDev,
 
 /* Bind the string id of text z (interned), or NULL for "".  Returns 0 or
 ** -1 with pErr set. */
-static int bind_interned(TraceLoader *p, sqlite3_stmt *s, int i,
+static int bind_interned(TraceLoader *p, Ins *b, int i,
                          const char *z, PfError *pErr){
   int64_t id;
   if( z==NULL || z[0]==0 ){
-    sqlite3_bind_null(s, i);
+    b_null(b, i);
     return 0;
   }
   id = intern_id(p->pIntern, z, strlen(z), pErr);
   if( id<0 ) return -1;
-  sqlite3_bind_int64(s, i, id);
+  b_int(b, i, id);
   return 0;
 }
 
 /* Bind runtime_id, op_id, step of a GPU row at columns i, i+1, i+2. */
-static void bind_gpu_link(sqlite3_stmt *s, int i, const TraceEvent *e){
-  db_bind_int_or_null(s, i, e->linked && e->runtimeId>0, e->runtimeId);
-  db_bind_int_or_null(s, i+1, e->linked && e->opId>0, e->opId);
-  db_bind_int_or_null(s, i+2, e->linked && e->step>=0, e->step);
-}
-
-static void bind_text_or_null(sqlite3_stmt *s, int i, const char *z){
-  if( z && z[0] ) sqlite3_bind_text(s, i, z, -1, SQLITE_TRANSIENT);
-  else sqlite3_bind_null(s, i);
+static void bind_gpu_link(Ins *b, int i, const TraceEvent *e){
+  b_int_or_null(b, i, e->linked && e->runtimeId>0, e->runtimeId);
+  b_int_or_null(b, i+1, e->linked && e->opId>0, e->opId);
+  b_int_or_null(b, i+2, e->linked && e->step>=0, e->step);
 }
 
 /* After the row of e was written: its collective args (NCCL kernels,
@@ -311,9 +939,12 @@ static int load_trace_coll(TraceLoader *p, const TraceTarget *t,
 
 int load_trace_event(TraceLoader *p, const TraceTarget *t,
                      const TraceEvent *e, PfError *pErr){
-  sqlite3_stmt *s = NULL;
+  Ins *b = NULL;
   int64_t nameId = 0, dev, stream;
   int hasDev, hasStream;
+  MemcpyKind mk;                /* its texts are bound after the switch */
+  double fl = -1;               /* cpu_op: FLOPs, when zSrc */
+  const char *zSrc = NULL;
 
   if( e->kind!=TEV_MEMORY ){
     nameId = intern_id(p->pIntern, e->zName, (size_t)e->nName, pErr);
@@ -321,151 +952,161 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
   }
   switch( e->kind ){
     case TEV_KERNEL:
-      s = p->aStmt[S_KERNEL];
+      b = &p->aIns[S_KERNEL];
       gpu_place(e, &dev, &hasDev, &stream, &hasStream);
-      bind_head(s, t, e, hasDev, dev, hasStream, stream, nameId);
-      db_bind_int_or_null(s, 9, HAS(TF_CORRELATION), e->correlation);
-      db_bind_int_or_null(s, 10, HAS(TF_EXTERNAL_ID), e->external_id);
+      bind_head(b, t, e, hasDev, dev, hasStream, stream, nameId);
+      b_int_or_null(b, 9, HAS(TF_CORRELATION), e->correlation);
+      b_int_or_null(b, 10, HAS(TF_EXTERNAL_ID), e->external_id);
       for(int i=0; i<3; i++){
-        db_bind_int_or_null(s, 11+i, HAS(TF_GRID), e->grid[i]);
-        db_bind_int_or_null(s, 14+i, HAS(TF_BLOCK), e->block[i]);
+        b_int_or_null(b, 11+i, HAS(TF_GRID), e->grid[i]);
+        b_int_or_null(b, 14+i, HAS(TF_BLOCK), e->block[i]);
       }
-      db_bind_int_or_null(s, 17, HAS(TF_REGISTERS), e->registers);
-      db_bind_int_or_null(s, 18, HAS(TF_SHARED_MEM), e->shared_mem);
-      db_bind_double_or_null(s, 19, HAS(TF_BLOCKS_PER_SM), e->blocks_per_sm);
-      db_bind_double_or_null(s, 20, HAS(TF_WARPS_PER_SM), e->warps_per_sm);
-      db_bind_double_or_null(s, 21, HAS(TF_OCCUPANCY), e->occupancy);
-      bind_gpu_link(s, 22, e);
+      b_int_or_null(b, 17, HAS(TF_REGISTERS), e->registers);
+      b_int_or_null(b, 18, HAS(TF_SHARED_MEM), e->shared_mem);
+      b_real_or_null(b, 19, HAS(TF_BLOCKS_PER_SM), e->blocks_per_sm);
+      b_real_or_null(b, 20, HAS(TF_WARPS_PER_SM), e->warps_per_sm);
+      b_real_or_null(b, 21, HAS(TF_OCCUPANCY), e->occupancy);
+      bind_gpu_link(b, 22, e);
       break;
     case TEV_MEMCPY:
     case TEV_MEMSET: {
-      MemcpyKind mk;
-      s = p->aStmt[S_MEMOP];
+      b = &p->aIns[S_MEMOP];
       gpu_place(e, &dev, &hasDev, &stream, &hasStream);
-      bind_head(s, t, e, hasDev, dev, hasStream, stream, nameId);
-      sqlite3_bind_text(s, 9, e->kind==TEV_MEMCPY ? "memcpy" : "memset", -1,
-                        SQLITE_STATIC);
+      bind_head(b, t, e, hasDev, dev, hasStream, stream, nameId);
+      b_static(b, 9, e->kind==TEV_MEMCPY ? "memcpy" : "memset");
       trace_memcpy_kind(e->zName, &mk);
-      bind_text_or_null(s, 10, mk.zDirection);
-      bind_text_or_null(s, 11, mk.zSrc);
-      bind_text_or_null(s, 12, mk.zDst);
-      db_bind_int_or_null(s, 13, HAS(TF_BYTES), e->bytes);
-      db_bind_int_or_null(s, 14, HAS(TF_CORRELATION), e->correlation);
-      db_bind_int_or_null(s, 15, HAS(TF_EXTERNAL_ID), e->external_id);
-      bind_gpu_link(s, 16, e);
+      b_text_or_null(b, 10, mk.zDirection, -1);
+      b_text_or_null(b, 11, mk.zSrc, -1);
+      b_text_or_null(b, 12, mk.zDst, -1);
+      b_int_or_null(b, 13, HAS(TF_BYTES), e->bytes);
+      b_int_or_null(b, 14, HAS(TF_CORRELATION), e->correlation);
+      b_int_or_null(b, 15, HAS(TF_EXTERNAL_ID), e->external_id);
+      bind_gpu_link(b, 16, e);
       break;
     }
     case TEV_CPU_OP: {
-      double fl = -1;
-      const char *zSrc = NULL;
-      s = p->aStmt[S_CPU_OP];
-      bind_head(s, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, nameId);
-      db_bind_int_or_null(s, 9, HAS(TF_EXTERNAL_ID), e->external_id);
-      db_bind_int_or_null(s, 10, HAS(TF_SEQUENCE), e->sequence);
-      db_bind_int_or_null(s, 11, HAS(TF_FWD_TID), e->fwd_tid);
-      if( bind_interned(p, s, 12, e->zInputDims, pErr)
-          || bind_interned(p, s, 13, e->zInputTypes, pErr)
-          || bind_interned(p, s, 14, e->zConcreteInputs, pErr) ) return -1;
+      b = &p->aIns[S_CPU_OP];
+      bind_head(b, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, nameId);
+      b_int_or_null(b, 9, HAS(TF_EXTERNAL_ID), e->external_id);
+      b_int_or_null(b, 10, HAS(TF_SEQUENCE), e->sequence);
+      b_int_or_null(b, 11, HAS(TF_FWD_TID), e->fwd_tid);
+      if( bind_interned(p, b, 12, e->zInputDims, pErr)
+          || bind_interned(p, b, 13, e->zInputTypes, pErr)
+          || bind_interned(p, b, 14, e->zConcreteInputs, pErr) ) return -1;
       if( HAS(TF_FLOPS) ){ fl = e->flops; zSrc = "arg"; }
       else{
         fl = trace_estimate_flops(e->zName, e->zInputDims);
         if( fl>=0 ) zSrc = "estimate";
       }
-      db_bind_double_or_null(s, 15, zSrc!=NULL, fl);
-      bind_text_or_null(s, 16, zSrc);
-      db_bind_int_or_null(s, 17, e->rowId>0, e->rowId);
-      db_bind_int_or_null(s, 18, e->linked && e->parentId>0, e->parentId);
-      db_bind_int_or_null(s, 19, e->linked, e->depth);
-      db_bind_int_or_null(s, 20, e->linked, e->selfDur);
-      db_bind_int_or_null(s, 21, e->linked && e->step>=0, e->step);
+      b_real_or_null(b, 15, zSrc!=NULL, fl);
+      b_static(b, 16, zSrc);
+      b_int_or_null(b, 17, e->rowId>0, e->rowId);
+      b_int_or_null(b, 18, e->linked && e->parentId>0, e->parentId);
+      b_int_or_null(b, 19, e->linked, e->depth);
+      b_int_or_null(b, 20, e->linked, e->selfDur);
+      b_int_or_null(b, 21, e->linked && e->step>=0, e->step);
       break;
     }
     case TEV_RUNTIME:
     case TEV_DRIVER:
-      s = p->aStmt[S_RUNTIME];
-      bind_head(s, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, nameId);
-      sqlite3_bind_text(s, 9, e->kind==TEV_RUNTIME ? "runtime" : "driver", -1,
-                        SQLITE_STATIC);
-      db_bind_int_or_null(s, 10, HAS(TF_CORRELATION), e->correlation);
-      db_bind_int_or_null(s, 11, HAS(TF_EXTERNAL_ID), e->external_id);
-      db_bind_int_or_null(s, 12, HAS(TF_CBID), e->cbid);
-      db_bind_int_or_null(s, 13, e->rowId>0, e->rowId);
-      db_bind_int_or_null(s, 14, e->linked && e->opId>0, e->opId);
-      db_bind_int_or_null(s, 15, e->linked && e->topOpId>0, e->topOpId);
-      db_bind_int_or_null(s, 16, e->linked, e->inRecompute);
-      db_bind_int_or_null(s, 17, e->linked && e->step>=0, e->step);
+      b = &p->aIns[S_RUNTIME];
+      bind_head(b, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, nameId);
+      b_static(b, 9, e->kind==TEV_RUNTIME ? "runtime" : "driver");
+      b_int_or_null(b, 10, HAS(TF_CORRELATION), e->correlation);
+      b_int_or_null(b, 11, HAS(TF_EXTERNAL_ID), e->external_id);
+      b_int_or_null(b, 12, HAS(TF_CBID), e->cbid);
+      b_int_or_null(b, 13, e->rowId>0, e->rowId);
+      b_int_or_null(b, 14, e->linked && e->opId>0, e->opId);
+      b_int_or_null(b, 15, e->linked && e->topOpId>0, e->topOpId);
+      b_int_or_null(b, 16, e->linked, e->inRecompute);
+      b_int_or_null(b, 17, e->linked && e->step>=0, e->step);
       break;
     case TEV_SYNC:
-      s = p->aStmt[S_SYNC];
+      b = &p->aIns[S_SYNC];
       gpu_place(e, &dev, &hasDev, &stream, &hasStream);
-      bind_head(s, t, e, hasDev, dev, hasStream, stream, nameId);
-      db_bind_int_or_null(s, 9, HAS(TF_CORRELATION), e->correlation);
+      bind_head(b, t, e, hasDev, dev, hasStream, stream, nameId);
+      b_int_or_null(b, 9, HAS(TF_CORRELATION), e->correlation);
       break;
     case TEV_USER_ANNOTATION:
     case TEV_GPU_ANNOTATION:
-      s = p->aStmt[S_ANNOT];
-      bind_target(s, t);
-      sqlite3_bind_text(s, 4, e->kind==TEV_USER_ANNOTATION ? "user" : "gpu_user",
-                        -1, SQLITE_STATIC);
-      db_bind_int_or_null(s, 5, HAS(TF_PID), e->pid);
-      db_bind_int_or_null(s, 6, HAS(TF_TID), e->tid);
-      sqlite3_bind_int64(s, 7, e->ts);
-      sqlite3_bind_int64(s, 8, e->dur);
-      sqlite3_bind_int64(s, 9, nameId);
-      db_bind_int_or_null(s, 10, HAS(TF_EXTERNAL_ID), e->external_id);
+      b = &p->aIns[S_ANNOT];
+      bind_target(b, t);
+      b_static(b, 4, e->kind==TEV_USER_ANNOTATION ? "user" : "gpu_user");
+      b_int_or_null(b, 5, HAS(TF_PID), e->pid);
+      b_int_or_null(b, 6, HAS(TF_TID), e->tid);
+      b_int(b, 7, e->ts);
+      b_int(b, 8, e->dur);
+      b_int(b, 9, nameId);
+      b_int_or_null(b, 10, HAS(TF_EXTERNAL_ID), e->external_id);
       break;
     case TEV_MEMORY:
-      s = p->aStmt[S_MEMORY];
-      bind_target(s, t);
-      sqlite3_bind_int64(s, 4, e->ts);
-      sqlite3_bind_text(s, 5, e->zName, e->nName, SQLITE_TRANSIENT);
-      db_bind_int_or_null(s, 6, HAS(TF_DEVICE_TYPE), e->device_type);
-      db_bind_int_or_null(s, 7, HAS(TF_DEVICE_ID), e->device_id);
-      db_bind_int_or_null(s, 8, HAS(TF_ADDR), e->addr);
-      db_bind_int_or_null(s, 9, HAS(TF_BYTES), e->bytes);
-      db_bind_int_or_null(s, 10, HAS(TF_TOTAL_ALLOC), e->total_alloc);
-      db_bind_int_or_null(s, 11, HAS(TF_TOTAL_RESERVED), e->total_reserved);
+      b = &p->aIns[S_MEMORY];
+      bind_target(b, t);
+      b_int(b, 4, e->ts);
+      b_text_or_null(b, 5, e->zName, e->nName);
+      b_int_or_null(b, 6, HAS(TF_DEVICE_TYPE), e->device_type);
+      b_int_or_null(b, 7, HAS(TF_DEVICE_ID), e->device_id);
+      b_int_or_null(b, 8, HAS(TF_ADDR), e->addr);
+      b_int_or_null(b, 9, HAS(TF_BYTES), e->bytes);
+      b_int_or_null(b, 10, HAS(TF_TOTAL_ALLOC), e->total_alloc);
+      b_int_or_null(b, 11, HAS(TF_TOTAL_RESERVED), e->total_reserved);
       break;
     case TEV_PYTHON:
-      s = p->aStmt[S_PYTHON];
-      bind_head(s, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, nameId);
-      db_bind_int_or_null(s, 9, HAS(TF_PYTHON_ID), e->python_id);
-      db_bind_int_or_null(s, 10, HAS(TF_PYTHON_PARENT), e->python_parent);
+      b = &p->aIns[S_PYTHON];
+      bind_head(b, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, nameId);
+      b_int_or_null(b, 9, HAS(TF_PYTHON_ID), e->python_id);
+      b_int_or_null(b, 10, HAS(TF_PYTHON_PARENT), e->python_parent);
       break;
     default:
       return 0;
   }
-  if( sqlite3_step(s)!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(p->db));
-    sqlite3_reset(s);
-    return -1;
-  }
-  sqlite3_reset(s);
+  if( ins_row(p, b, pErr) ) return -1;
   p->nRows++;
-  if( e->kind==TEV_KERNEL ) sum_add(p, t->fileId, 0, nameId, e->dur);
-  else if( e->kind==TEV_MEMCPY ) sum_add(p, t->fileId, 1, nameId, e->dur);
-  else if( e->kind==TEV_MEMSET ) sum_add(p, t->fileId, 2, nameId, e->dur);
+  if( e->kind==TEV_CPU_OP && e->nName==18
+      && memcmp(e->zName, "record_param_comms", 18)==0 ){
+    Ins *r = &p->aIns[S_RPC];
+    b_int(r, 1, e->rowId>0 ? e->rowId : sqlite3_last_insert_rowid(p->db));
+    if( ins_row(p, r, pErr) ) return -1;
+  }
+  switch( e->kind ){
+    case TEV_KERNEL:
+      sum_add(p, t->fileId, 0, nameId, e->dur);
+      sum_gpu(&p->sum, t, e, 1, sqlite3_last_insert_rowid(p->db));
+      break;
+    case TEV_MEMCPY:
+    case TEV_MEMSET:
+      sum_add(p, t->fileId, e->kind==TEV_MEMCPY ? 1 : 2, nameId, e->dur);
+      sum_gpu(&p->sum, t, e, 0, 0);
+      break;
+    case TEV_CPU_OP: {
+      const Bound *d = &p->aIns[S_CPU_OP].aCur[12];   /* input_dims_id */
+      sum_op(&p->sum, t, e, nameId, d->type==B_INT ? d->i : 0, fl,
+             zSrc==NULL ? 0 : zSrc[0]=='a' ? 1 : 2);  /* "arg", "estimate" */
+      break;
+    }
+    case TEV_RUNTIME:
+    case TEV_DRIVER:
+      sum_runtime(&p->sum, t, e, nameId);
+      break;
+    default:
+      break;
+  }
   return load_trace_coll(p, t, e, pErr);
 }
 
 int load_trace_devices(TraceLoader *p, const TraceTarget *t,
                        const TraceInfo *pInfo, PfError *pErr){
-  sqlite3_stmt *s = p->aStmt[S_DEVICE];
+  Ins *b = &p->aIns[S_DEVICE];
   for(int i=0; i<pInfo->nDevices; i++){
     const TraceDevice *d = &pInfo->aDevice[i];
-    bind_target(s, t);
-    sqlite3_bind_int64(s, 4, d->id>=0 ? d->id : i);
-    bind_text_or_null(s, 5, d->zName);
-    sqlite3_bind_int64(s, 6, d->totalGlobalMem);
-    sqlite3_bind_int64(s, 7, d->computeMajor);
-    sqlite3_bind_int64(s, 8, d->computeMinor);
-    sqlite3_bind_int64(s, 9, d->numSms);
-    if( sqlite3_step(s)!=SQLITE_DONE ){
-      pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(p->db));
-      sqlite3_reset(s);
-      return -1;
-    }
-    sqlite3_reset(s);
+    bind_target(b, t);
+    b_int(b, 4, d->id>=0 ? d->id : i);
+    b_text_or_null(b, 5, d->zName, -1);
+    b_int(b, 6, d->totalGlobalMem);
+    b_int(b, 7, d->computeMajor);
+    b_int(b, 8, d->computeMinor);
+    b_int(b, 9, d->numSms);
+    if( ins_row(p, b, pErr) ) return -1;
   }
   return 0;
 }

@@ -35,7 +35,7 @@ int load_trace_devices(TraceLoader *p, const TraceTarget *t,
                        const TraceInfo *pInfo, PfError *pErr);
 
 /* The final rank of file fileId, once known (its rows may have gone in
-** with a guessed rank and been fixed up since). */
+** with a guessed rank and been fixed up since); call after its last row. */
 void load_trace_file_rank(TraceLoader *p, int64_t fileId, int64_t rank);
 
 /* Insert the gpu_op_summary rows of run runId (count, total, min and max
@@ -43,6 +43,15 @@ void load_trace_file_rank(TraceLoader *p, int64_t fileId, int64_t rank);
 ** inserted through p), from totals kept while inserting: call once, after
 ** load_trace_file_rank() for every file.  Returns 0 or -1 with pErr. */
 int load_trace_summary(TraceLoader *p, int64_t runId, PfError *pErr);
+
+/* Insert the rows of the tables of schema/009-query-summaries.sql for
+** run runId from totals kept while inserting, unless dbLinks (the
+** database redoes some linkage: derive_summary.c computes them from the
+** rows instead), PROFAN_SUMMARY=db is set, or some row was not linked the
+** way the totals expect.  Call after load_trace_file_rank() for every
+** file.  Returns 1 when written, 0 when not, -1 on error (pErr set). */
+int load_trace_summaries(TraceLoader *p, int64_t runId, int dbLinks,
+                         PfError *pErr);
 
 /* Rows inserted so far, all tables together. */
 int64_t load_trace_rows(const TraceLoader *p);
