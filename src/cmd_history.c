@@ -8,12 +8,15 @@
 ** and the named queries diff-metrics, diff-categories, diff-kernels,
 ** diff-ops, diff-tensors and trend; this file resolves runs and
 ** baselines, binds parameters and, for `check`, adds the statistics of
-** history.c.
+** history.c.  `diff` and `trend` with --html FILE write the HTML page of
+** report_html.c instead of printing.
 */
 #include "cli.h"
 #include "db.h"
 #include "history.h"
+#include "html.h"
 #include "named_query.h"
+#include "report_html.h"
 #include "runref.h"
 
 #include <math.h>
@@ -59,6 +62,26 @@ static double parse_number(Cli *p, const char *zOpt, const char *z){
     cli_usage_error(p, "%s needs a number >= 0, got '%s'", zOpt, z);
   }
   return v;
+}
+
+/*
+** Write the finished HTML page (built into pPage, or -1 from the builder
+** with pErr set) to zPath ("-": stdout), free it, and return an exit code.
+*/
+static int finish_html(int rcBuild, Buf *pPage, PfError *pErr,
+                       const char *zPath){
+  int rc = EXIT_OK;
+  if( rcBuild ){
+    cli_error("%s", pErr->zMsg);
+    rc = EXIT_SQL;
+  }else if( html_write_file(zPath, pPage, pErr) ){
+    cli_error("%s", pErr->zMsg);
+    rc = EXIT_BAD;
+  }else if( strcmp(zPath, "-") ){
+    fprintf(stderr, "profan: wrote %s (%zu bytes)\n", zPath, pPage->n);
+  }
+  buf_free(pPage);
+  return rc;
 }
 
 /* Resolve a run reference or print the error; returns -1 on failure. */
@@ -271,7 +294,7 @@ int baseline_cmd(Cli *p){
 
 /*
 ** profan diff A B [--by metrics|category|kernel|op|memory|tensors]
-**                 [--scheme S] [--floor PCT] [--limit N]
+**                 [--scheme S] [--floor PCT] [--limit N] [--html FILE]
 ** A may be given as --baseline NAME instead.  B is bound as :run and A as
 ** :baseline of the diff-* named queries.  Without --by: metrics,
 ** categories and kernels; op (diff-ops) and tensors (diff-tensors) only
@@ -283,6 +306,7 @@ int diff_cmd(Cli *p){
   const char *zFloor = cli_option(p, "floor", NULL, 1);
   const char *zLimit = cli_option(p, "limit", NULL, 1);
   const char *zBase = cli_option(p, "baseline", NULL, 1);
+  const char *zHtml = cli_option(p, "html", NULL, 1);
   const char *zA, *zB, *azKey[4], *azVal[4];
   char zIdA[32], zFloorV[32];
   int64_t idA, idB, limit = -1;
@@ -310,7 +334,11 @@ int diff_cmd(Cli *p){
   }
   if( zLimit ) limit = parse_count(p, "--limit", zLimit);
   all = zBy==NULL;
-  if( all && (p->eFmt==OUT_CSV || p->eFmt==OUT_JSON) ){
+  if( zHtml && (zBy || zLimit) ){
+    cli_usage_error(p, "--html writes every section: no --by or --limit");
+  }
+  if( zHtml && zHtml[0]==0 ) cli_usage_error(p, "--html needs a FILE");
+  if( all && !zHtml && (p->eFmt==OUT_CSV || p->eFmt==OUT_JSON) ){
     cli_usage_error(p, "--format %s prints one section: add --by",
                     output_format_name(p->eFmt));
   }
@@ -320,6 +348,16 @@ int diff_cmd(Cli *p){
   if( idB<0 ){
     db_close(db);
     return EXIT_BAD;
+  }
+  if( zHtml ){
+    Buf page;
+    PfError e = {0};
+    buf_init(&page);
+    rc = report_html_diff(db, idA, idB, zScheme, zFloor ? zFloorV : NULL,
+                          &page, &e);
+    rc = finish_html(rc, &page, &e, zHtml);
+    db_close(db);
+    return rc;
   }
   snprintf(zIdA, sizeof(zIdA), "%lld", (long long)idA);
   azKey[nKV] = "baseline"; azVal[nKV++] = zIdA;
@@ -363,12 +401,13 @@ int diff_cmd(Cli *p){
 }
 
 /*
-** profan trend METRIC [--tag K=V] [--last N]
+** profan trend METRIC [--tag K=V] [--last N] [--html FILE]
 ** The series of one run_metric through the `trend` named query.
 */
 int trend_cmd(Cli *p){
   const char *zTag = cli_option(p, "tag", NULL, 1);
   const char *zLast = cli_option(p, "last", NULL, 1);
+  const char *zHtml = cli_option(p, "html", NULL, 1);
   const char *azKey[4], *azVal[4], *zTagVal = NULL;
   char *zTagKey = NULL;
   int nKV = 0, rc;
@@ -376,6 +415,7 @@ int trend_cmd(Cli *p){
   cli_verify_options(p);
   if( p->argc!=2 ) cli_usage_error(p, "give one METRIC");
   if( zLast ) parse_count(p, "--last", zLast);
+  if( zHtml && zHtml[0]==0 ) cli_usage_error(p, "--html needs a FILE");
   if( zTag ) zTagKey = split_kv(p, "--tag", zTag, &zTagVal);
   db = cli_open_db(p, DB_OPEN_READONLY);
   if( db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM run_metric WHERE"
@@ -387,6 +427,17 @@ int trend_cmd(Cli *p){
     free(zTagKey);
     db_close(db);
     return EXIT_BAD;
+  }
+  if( zHtml ){
+    Buf page;
+    PfError e = {0};
+    buf_init(&page);
+    rc = report_html_trend(db, p->argv[1], zTagKey, zTagVal, zLast, &page,
+                           &e);
+    rc = finish_html(rc, &page, &e, zHtml);
+    free(zTagKey);
+    db_close(db);
+    return rc;
   }
   azKey[nKV] = "metric"; azVal[nKV++] = p->argv[1];
   if( zTagKey ){

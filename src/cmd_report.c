@@ -7,11 +7,15 @@
 ** report-summary; the findings are rows of the rules, collected by
 ** rules_run() into temp.finding and printed from there, so every --format
 ** works.  Exit 0 whatever the findings (report is advice, not a gate).
+** With --html FILE the same findings go into the HTML page of
+** report_html.c instead.
 */
 #include "cli.h"
 #include "db.h"
 #include "history.h"
+#include "html.h"
 #include "named_query.h"
+#include "report_html.h"
 #include "rules.h"
 #include "runref.h"
 
@@ -52,16 +56,43 @@ static int print_summary(sqlite3 *db, Cli *p, int64_t runId){
 }
 
 /*
+** Write the HTML page of run runId (report_html.c; findings already in
+** temp.finding) to zPath ("-": stdout).  Returns an exit code.
+*/
+static int write_html(sqlite3 *db, int64_t runId, int64_t iStep,
+                      const char *zPath){
+  Buf page;
+  PfError e = {0};
+  int rc = EXIT_OK;
+  buf_init(&page);
+  if( report_html_run(db, runId, iStep, &page, &e) ){
+    cli_error("%s", e.zMsg);
+    rc = EXIT_SQL;
+  }else if( html_write_file(zPath, &page, &e) ){
+    cli_error("%s", e.zMsg);
+    rc = EXIT_BAD;
+  }else if( strcmp(zPath, "-") ){
+    fprintf(stderr, "profan: wrote %s (%zu bytes)\n", zPath, page.n);
+  }
+  buf_free(&page);
+  return rc;
+}
+
+/*
 ** profan report [RUN] [--baseline NAME] [--param [RULE.]K=V]...
+**               [--html FILE [--step N]]
 ** RUN defaults to the latest run.  Table and markdown print the summary,
-** then the findings; csv and json print only the findings.
+** then the findings; csv and json print only the findings.  --html writes
+** the HTML page instead of printing.
 */
 int report_cmd(Cli *p){
   const char *zBase = cli_option(p, "baseline", NULL, 1);
+  const char *zHtml = cli_option(p, "html", NULL, 1);
+  const char *zStep = cli_option(p, "step", NULL, 1);
   const char *azKey[REPORT_MAX_PARAMS], *azVal[REPORT_MAX_PARAMS], *z;
   char *azOwn[REPORT_MAX_PARAMS];
   int nKV = 0, rc = EXIT_OK, nFind;
-  int64_t runId;
+  int64_t runId, iStep = -1;
   sqlite3 *db;
   sqlite3_stmt *s;
   NqList rules;
@@ -78,6 +109,15 @@ int report_cmd(Cli *p){
     azVal[nKV++] = zEq+1;
   }
   cli_verify_options(p);
+  if( zStep ){
+    char *zEnd;
+    if( zHtml==NULL ) cli_usage_error(p, "--step needs --html");
+    iStep = strtoll(zStep, &zEnd, 10);
+    if( *zStep==0 || *zEnd || iStep<0 ){
+      cli_usage_error(p, "--step needs a step number >= 0");
+    }
+  }
+  if( zHtml && zHtml[0]==0 ) cli_usage_error(p, "--html needs a FILE");
   if( p->argc>2 || (zBase && p->argc>1) ){
     cli_usage_error(p, "give one RUN or --baseline NAME");
   }
@@ -108,6 +148,10 @@ int report_cmd(Cli *p){
   if( nFind<0 ){
     cli_error("%s", e.zMsg);
     rc = EXIT_SQL;
+    goto done;
+  }
+  if( zHtml ){
+    rc = write_html(db, runId, iStep, zHtml);
     goto done;
   }
   if( table ){

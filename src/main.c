@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "db.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,8 +93,10 @@ static const CmdInfo aCmd[] = {
     "  --baseline NAME  baseline (or run) to compare against, instead of A\n"
     "  --scheme S       category scheme (default: detailed)\n"
     "  --floor PCT      noise floor, % of step time (default: 0.3)\n"
-    "  --limit N        at most N kernel or op rows (default: 50)\n" },
-  { "trend", trend_cmd, "trend METRIC [--tag K=V] [--last N]",
+    "  --limit N        at most N kernel or op rows (default: 50)\n"
+    "  --html FILE      write a self-contained HTML page with charts\n"
+    "                   (every section; '-' = stdout) instead of printing\n" },
+  { "trend", trend_cmd, "trend METRIC [--tag K=V] [--last N] [--html FILE]",
     "one metric over the runs, with change and a sparkline",
     "METRIC is a metric of the run_metric view ('profan query run-metrics'\n"
     "lists a run's).  Columns: run_id, name, created_at, value, change_pct\n"
@@ -102,7 +105,10 @@ static const CmdInfo aCmd[] = {
     "\n"
     "Options:\n"
     "  --tag K=V        only runs with this tag\n"
-    "  --last N         only the last N runs (default: 50)\n" },
+    "  --last N         only the last N runs (default: 50)\n"
+    "  --html FILE      write an HTML page: the series as a line chart,\n"
+    "                   changes over 5% in the bad direction marked as\n"
+    "                   regressions ('-' = stdout)\n" },
   { "check", check_cmd, "check --baseline B [--run R] [--metric M]...",
     "regression gate: exit 1 when a metric got worse beyond the noise",
     "A metric regresses when its relative change exceeds --threshold in\n"
@@ -124,7 +130,8 @@ static const CmdInfo aCmd[] = {
     "  --z Z            robust z-score limit (default: 3)\n"
     "  --last N         history window in runs (default: 10)\n"
     "  --tag K=V        history: only runs with this tag\n" },
-  { "report", report_cmd, "report [RUN] [--baseline NAME] [--param K=V]...",
+  { "report", report_cmd,
+    "report [RUN] [--baseline NAME] [--param K=V]... [--html FILE]",
     "summary of a run and ranked findings with hints",
     "RUN is a run id, a run name or 'latest' (the default); --baseline\n"
     "NAME reports on the run a baseline names.  Prints a summary (the\n"
@@ -140,7 +147,14 @@ static const CmdInfo aCmd[] = {
     "  --param K=V      set parameter K of every rule that has it\n"
     "                   (repeatable), e.g. --param threshold_pct=20;\n"
     "                   RULE.K=V sets it in one rule only, e.g.\n"
-    "                   --param straggler.threshold_pct=5\n" },
+    "                   --param straggler.threshold_pct=5\n"
+    "  --html FILE      write a self-contained HTML report instead ('-' =\n"
+    "                   stdout): summary, findings, categories, top kernels,\n"
+    "                   step times per rank (stragglers marked), one step's\n"
+    "                   GPU timeline, step breakdown, memory timeline,\n"
+    "                   segments, allocation churn, communication\n"
+    "  --step N         the step of the HTML timeline (default: the median\n"
+    "                   step of the lowest rank)\n" },
 };
 #define N_CMD ((int)(sizeof(aCmd)/sizeof(aCmd[0])))
 
@@ -179,6 +193,10 @@ int main(int argc, char **argv){
   const CmdInfo *pCmd = NULL;
   int iCmd = 0;
 
+  /* A write past RLIMIT_FSIZE must fail with EFBIG (SQLite then reports
+  ** "database or disk is full" and the transaction rolls back), not kill
+  ** the process half-way through a commit. */
+  signal(SIGXFSZ, SIG_IGN);
   /* No allocation statistics: they cost a global mutex per malloc. */
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   memset(&cli, 0, sizeof(cli));

@@ -200,6 +200,29 @@ START_TEST(test_table_bars){
 }
 END_TEST
 
+/* NULL, infinities, text and empty lists in bar and sparkline columns. */
+START_TEST(test_table_bars_edges){
+  expectCell("NULL", "share_bar", "");
+  expectCell("9e999", "share_bar", "████████████████████");
+  expectCell("-9e999", "share_bar", "");
+  expectCell("0.0", "share_bar", "");
+  expectCell("0.003", "share_bar", "");
+  expectCell("0.004", "share_bar", "▏");
+  expectCell("150", "util_pct_bar", "████████████████████");
+  expectCell("'n/a'", "share_bar", "n/a");
+  expectCell("NULL", "hist_spark", "");
+  expectCell("''", "hist_spark", "");
+  expectCell("'7'", "hist_spark", "▄");
+  expectCell("'1,,2'", "hist_spark", "▁█");
+  expectCell("'1,inf'", "hist_spark", "1,inf");
+  /* CSV and JSON keep the raw values. */
+  expectOut("SELECT 2.5 AS s_bar, '1,2' AS h_spark", OUT_CSV,
+            "s_bar,h_spark\r\n2.5,\"1,2\"\r\n");
+  expectOut("SELECT NULL AS s_bar, '1,2' AS h_spark", OUT_JSON,
+            "[\n{\"s_bar\":null,\"h_spark\":\"1,2\"}\n]\n");
+}
+END_TEST
+
 START_TEST(test_table_text){
   char zWant[512];
   int i;
@@ -378,6 +401,7 @@ Suite *make_output_suite(void){
   tcase_add_test(tc, test_table_durations);
   tcase_add_test(tc, test_table_floats);
   tcase_add_test(tc, test_table_bars);
+  tcase_add_test(tc, test_table_bars_edges);
   tcase_add_test(tc, test_table_text);
   tcase_add_test(tc, test_null_everywhere);
   tcase_add_test(tc, test_empty_result);
