@@ -9,6 +9,8 @@ are shared and noisy, so only ratios within one run are compared).
 
 usage: python3 bench/bench.py [--profan build/profan] [--scales 1,10,30]
                               [--fixture NAME] [--work DIR] [--repeat N]
+                              [--snapshot-scale N] [--nccl-copies N]
+                              [--rank-scale N] [--history N] [--only snapshot]
 
 Baselines, run on the same file in the same run:
   traces     python3 -c 'import json; json.load(open(F))' (what every Python
@@ -19,6 +21,7 @@ Baselines, run on the same file in the same run:
 Inputs are cached in --work (default bench/out/), which git ignores.
 """
 import argparse
+import glob
 import os
 import resource
 import shutil
@@ -26,19 +29,23 @@ import subprocess
 import sys
 import time
 
+import make_history
+import query_bench
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared"))
 
 
-def run_measured(cmd, env=None):
-    """Run cmd; return (seconds, peak RSS in MB of the child) ."""
+def run_measured(cmd, env=None, ok=(0,)):
+    """Run cmd; return (seconds, its stderr).  An exit code not in ok
+    stops the benchmark (`profan check` exits 1 on a regression)."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, err = p.communicate()
     dt = time.perf_counter() - t0
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if p.returncode != 0:
+    if p.returncode not in ok:
         sys.exit("command failed: %s\n%s" % (" ".join(cmd), err.decode(errors="replace")))
     return dt, err.decode(errors="replace")
 
@@ -84,10 +91,18 @@ def main():
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--snapshot-scale", type=int, default=30)
     ap.add_argument("--nccl-copies", type=int, default=150)
+    ap.add_argument("--rank-scale", type=int, default=20,
+                    help="scale of each of the 8 dlrm rank files (0: skip)")
+    ap.add_argument("--history", type=int, default=1000,
+                    help="runs of the trend/check database (0: skip)")
+    ap.add_argument("--only", choices=("snapshot",),
+                    help="run only this part (the snapshot ingest)")
     a = ap.parse_args()
+    if a.only == "snapshot":
+        a.scales, a.nccl_copies, a.rank_scale, a.history = "", 0, 0, 0
     os.makedirs(a.work, exist_ok=True)
     rows = []
-    for scale in [int(x) for x in a.scales.split(",")]:
+    for scale in [int(x) for x in a.scales.split(",") if x]:
         trace = make_trace(a.fixture, scale, a.work)
         mb = os.path.getsize(trace) / 1e6
         # baseline: Python's json.load of the same file
@@ -104,20 +119,12 @@ def main():
         rss, secs = best_of(a.repeat, ingest)
         dbmb = os.path.getsize(db) / 1e6
         rows.append(("profan ingest x%d" % scale, mb, secs, rss, dbmb, base_s / secs))
-        # every named query on this run
-        qs = subprocess.run([a.profan, "queries"], capture_output=True, text=True).stdout
-        worst = (0.0, "")
-        for line in qs.splitlines():
-            if not line.strip():
-                continue
-            name = line.split()[0]
-            t0 = time.perf_counter()
-            p = subprocess.run([a.profan, "--db", db, "--format", "csv", "query", name],
-                               capture_output=True, text=True)
-            dt = time.perf_counter() - t0
-            if p.returncode == 0 and dt > worst[0]:
-                worst = (dt, name)
-        rows.append(("slowest query x%d: %s" % (scale, worst[1]), None, worst[0], None, None, None))
+        # every named query on this run (bench/query_bench.py; diff-* against
+        # the run itself), best of --repeat
+        qt = query_bench.query_times(a.profan, db, repeat=a.repeat)
+        slow = sum(1 for q in qt if q[1] is not None and q[1] > 0.1)
+        rows.append(("slowest query x%d: %s (%d of %d over 100 ms)"
+                     % (scale, qt[0][0], slow, len(qt)), None, qt[0][1], None, None, None))
     db = os.path.join(a.work, "bench.db")
 
     def fresh_ingest(path):
@@ -157,6 +164,51 @@ def main():
         rss, secs = best_of(a.repeat, lambda: fresh_ingest(log))
         rows.append(("profan ingest NCCL log x%d" % a.nccl_copies, mb, secs, rss,
                      os.path.getsize(db) / 1e6, bs / secs))
+
+    # multi-rank: the 8 dlrm rank files, each scaled; one rank alone is the
+    # baseline (8 ranks should take less than 8x one: parallel parse)
+    if a.rank_scale > 0:
+        rdir = os.path.join(a.work, "dlrm8.x%d" % a.rank_scale)
+        srcs = sorted(glob.glob(os.path.join(SHARED, "fixtures", "runs", "dlrm-8rank",
+                                             "*.json.gz")))
+        if not os.path.isdir(rdir):
+            os.makedirs(rdir + ".tmp", exist_ok=True)
+            for i, src in enumerate(srcs):
+                subprocess.run([sys.executable, os.path.join(SHARED, "tools", "scale-trace"),
+                                src, str(a.rank_scale),
+                                os.path.join(rdir + ".tmp", "rank%d.json" % i)], check=True)
+            os.rename(rdir + ".tmp", rdir)
+        files = sorted(glob.glob(os.path.join(rdir, "*.json")))
+        one = files[0]
+        mb1 = os.path.getsize(one) / 1e6
+        mb8 = sum(os.path.getsize(f) for f in files) / 1e6
+        rss1, s1 = best_of(a.repeat, lambda: fresh_ingest(one))
+        rows.append(("profan ingest 1 rank (dlrm x%d)" % a.rank_scale, mb1, s1, rss1,
+                     os.path.getsize(db) / 1e6, 1.0))
+        rss8, s8 = best_of(a.repeat, lambda: fresh_ingest(rdir))
+        rows.append(("profan ingest %d ranks (time / 1 rank: %.1fx)" % (len(files), s8 / s1),
+                     mb8, s8, rss8, os.path.getsize(db) / 1e6, None))
+
+    # history: a database of --history runs (make_history.py), then trend
+    # and check over it
+    if a.history > 0:
+        hdb = os.path.join(a.work, "history.db")
+        secs = make_history.build(a.profan, hdb, a.history,
+                                  os.path.join(a.work, "history"))
+        rows.append(("build %d-run database (ingest each; %.0f MB)"
+                     % (a.history, os.path.getsize(hdb) / 1e6), None, secs,
+                     None, None, None))
+        for args in (["trend", "step_time_median_ms"], ["trend", "gpu_util_pct"],
+                     ["trend", "cat_coarse:matmul_pct"], ["trend", "exposed_comm_ms"],
+                     ["trend", "step_time_median_ms", "--last", str(a.history)],
+                     ["trend", "step_time_median_ms", "--tag", "branch=dev"],
+                     ["check", "--baseline", "1"],
+                     ["check", "--baseline", str(a.history // 2), "--metric", "gpu_ms",
+                      "--metric", "step_time_p90_ms", "--metric", "comm_pct"]):
+            cmd = [a.profan, "--db", hdb] + args
+            secs = best_of(a.repeat, lambda: (None, run_measured(cmd, ok=(0, 1))[0]))[1]
+            rows.append(("%s (%d runs)" % (" ".join(args), a.history), None, secs,
+                         None, None, None))
 
     print("| input | MB | seconds | MB/s | peak RSS MB | DB MB (% of input) | speed vs baseline |")
     print("|---|---:|---:|---:|---:|---:|---:|")

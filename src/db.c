@@ -102,11 +102,15 @@ void db_bind_text_or_null(sqlite3_stmt *p, int i, const char *z, int n){
 
 /*
 ** Apply schema files [from, to) inside one transaction and set
-** user_version.  Returns 0 or -1 with pErr set.
+** user_version.  The version is read again under the write lock: another
+** process may have created or migrated the database since from was read
+** (two first ingests at once).  Returns 0 or -1 with pErr set.
 */
 static int apply_schema(sqlite3 *db, int from, int to, PfError *pErr){
   char zSql[64];
   if( db_exec(db, "BEGIN IMMEDIATE", pErr) ) return -1;
+  from = (int)db_int(db, from, "PRAGMA user_version");
+  if( from>=to ) return db_exec(db, "COMMIT", pErr) ? -1 : 0;
   for(int i=from; i<to; i++){
     PfError e = {0};
     if( db_exec(db, embedded_schema[i].zText, &e) ){
@@ -141,8 +145,17 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
     return NULL;
   }
   if( sqlite3_open_v2(zPath, &db, oflags, NULL)!=SQLITE_OK ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open database: %s",
-                 db ? sqlite3_errmsg(db) : "out of memory");
+    const char *zSlash = strrchr(zPath, '/');
+    char *zDir = zSlash ? sqlite3_mprintf("%.*s", (int)(zSlash-zPath)+(zSlash==zPath),
+                                          zPath) : NULL;
+    if( !exists && zDir && access(zDir, F_OK)!=0 ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "cannot create database: no "
+                   "directory %s", zDir);
+    }else{
+      pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open database: %s",
+                   db ? sqlite3_errmsg(db) : "out of memory");
+    }
+    sqlite3_free(zDir);
     sqlite3_close(db);
     return NULL;
   }
@@ -180,7 +193,15 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
     ** set before the first table and before WAL mode. */
     db_exec(db, "PRAGMA page_size=16384", NULL);
   }
-  if( !(flags & DB_OPEN_READONLY) ){
+  if( flags & DB_OPEN_BULK ){
+    /* nothing to protect yet: a failed or killed ingest just leaves a file
+    ** nobody uses.  Saves the WAL writes and the checkpoint at close.  The
+    ** journal in memory holds only the pages there before the transaction
+    ** (the schema); it keeps ROLLBACK and savepoints working. */
+    db_exec(db, "PRAGMA journal_mode=MEMORY", NULL);
+    db_exec(db, "PRAGMA synchronous=OFF", NULL);
+    db_exec(db, "PRAGMA foreign_keys=ON", NULL);
+  }else if( !(flags & DB_OPEN_READONLY) ){
     db_exec(db, "PRAGMA journal_mode=WAL", NULL);
     db_exec(db, "PRAGMA synchronous=NORMAL", NULL);
     db_exec(db, "PRAGMA foreign_keys=ON", NULL);
@@ -201,6 +222,21 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
   db_exec(db, "PRAGMA cache_size=-32768", NULL);   /* 32 MiB */
   db_exec(db, "PRAGMA temp_store=FILE", NULL);
   return db;
+}
+
+int db_finish_bulk(sqlite3 *db, PfError *pErr){
+  sqlite3_stmt *p = db_prepare(db, "PRAGMA journal_mode=WAL", pErr);
+  int ok;
+  if( p==NULL ) return -1;
+  ok = sqlite3_step(p)==SQLITE_ROW
+       && sqlite3_stricmp((const char*)sqlite3_column_text(p, 0), "wal")==0;
+  sqlite3_finalize(p);
+  if( !ok ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "cannot switch to WAL mode: %s",
+                 sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
 }
 
 void db_close(sqlite3 *db){

@@ -16,7 +16,9 @@
 
 enum {                       /* db_open() flags */
   DB_OPEN_CREATE = 0x01,     /* create the file when missing */
-  DB_OPEN_READONLY = 0x02    /* never write (query commands) */
+  DB_OPEN_READONLY = 0x02,   /* never write (query commands) */
+  DB_OPEN_BULK = 0x04        /* a new file no other process sees yet: journal
+                             ** in memory, no syncs (see db_finish_bulk) */
 };
 
 /*
@@ -27,6 +29,11 @@ enum {                       /* db_open() flags */
 */
 sqlite3 *db_open(const char *zPath, int flags, PfError *pErr);
 void db_close(sqlite3 *db);                         /* accepts NULL */
+
+/* A database opened with DB_OPEN_BULK is done: switch it to WAL mode like
+** every other profan database.  The caller then closes it and fsyncs the
+** file before anyone else may open it.  Returns 0 or -1 with pErr. */
+int db_finish_bulk(sqlite3 *db, PfError *pErr);
 
 /* Schema version this binary writes (number of embedded schema files). */
 int db_schema_version(void);

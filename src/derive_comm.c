@@ -36,6 +36,8 @@ static const char zSetup[] =
   "DROP TABLE IF EXISTS temp.cm_name;"
   "DROP TABLE IF EXISTS temp.cm_parent;"
   "CREATE TEMP TABLE cm_name(id INTEGER PRIMARY KEY);"
+  /* ids of the record_param_comms ops, noted by the trace loader */
+  "CREATE TEMP TABLE IF NOT EXISTS rpc_op(id INTEGER PRIMARY KEY);"
   "INSERT INTO cm_name SELECT id FROM string"
   " WHERE text LIKE 'ncclKernel\\_%' ESCAPE '\\'"
   "    OR text LIKE 'ncclDevKernel\\_%' ESCAPE '\\';"
@@ -46,11 +48,11 @@ static const char zSetup[] =
   " name TEXT);"
   /* two narrow lookups instead of joining every op to its name */
   "INSERT INTO cm_parent SELECT o.rank, o.tid, o.ts, o.ts+o.dur, 0, o.id,"
-  " o.external_id, 'record_param_comms' FROM cpu_op o"
-  " WHERE o.run_id=?1 AND o.name_id IN"
-  "  (SELECT id FROM string WHERE text='record_param_comms');"
+  " o.external_id, 'record_param_comms' FROM temp.rpc_op x"
+  " CROSS JOIN cpu_op o ON o.id=x.id WHERE o.run_id=?1;"
   "INSERT INTO cm_parent SELECT o.rank, o.tid, o.ts, o.ts+o.dur, 0, o.id,"
-  " o.external_id, s.text FROM coll_args c JOIN cpu_op o ON o.id=c.row_id"
+  " o.external_id, s.text FROM coll_args c CROSS JOIN cpu_op o"
+  " ON o.id=c.row_id"
   " JOIN string s ON s.id=o.name_id"
   " WHERE c.run_id=?1 AND c.src='cpu_op' AND s.text<>'record_param_comms';"
   "INSERT INTO cm_parent SELECT a.rank, a.tid, a.ts, a.ts+a.dur, 1, a.id,"
@@ -60,7 +62,8 @@ static const char zSetup[] =
   "CREATE INDEX temp.cm_parent_ext ON cm_parent(kind, rank, ext);";
 
 static const char zCleanup[] =
-  "DROP TABLE IF EXISTS temp.cm_parent;";
+  "DROP TABLE IF EXISTS temp.cm_parent;"
+  "DROP TABLE IF EXISTS temp.rpc_op;";
 
 /* Everything known about one collective while it is assembled. */
 typedef struct Coll {

@@ -19,6 +19,7 @@
 ** never by the number of events: rows stream out of SQLite in order.
 */
 #include "derive_trace.h"
+#include "derive_summary.h"
 #include "db.h"
 
 #include <stdio.h>
@@ -101,8 +102,8 @@ static int steps_first(const StepList *p, int64_t rank){
 
 /* Step number containing time t on rank, or -1.  Binary search. */
 static int64_t steps_find(const StepList *p, int64_t rank, int64_t t){
-  int lo = steps_first(p, rank), hi = lo;
-  while( hi<p->n && p->a[hi].rank==rank ) hi++;
+  int lo = steps_first(p, rank), hi = rank<INT64_MAX ? steps_first(p, rank+1)
+                                                     : p->n;
   while( lo<hi ){
     int mid = (lo+hi)/2;
     if( p->a[mid].ts<=t ) lo = mid+1; else hi = mid;
@@ -112,6 +113,40 @@ static int64_t steps_find(const StepList *p, int64_t rank, int64_t t){
     return p->a[lo].step;
   }
   return -1;
+}
+
+/*
+** Set the step of the rows of table zTab of the run (those matching the
+** extra condition zWhere, "" or " AND ...") to the step containing their
+** start, where that differs; rows outside every step keep theirs.  One
+** pass in rowid order.  Returns 0 or -1 with pErr set.
+*/
+static int steps_assign(sqlite3 *db, const char *zTab, int64_t runId,
+                        const char *zWhere, const StepList *pSteps,
+                        PfError *pErr){
+  char *zSel = sqlite3_mprintf(
+    "SELECT id, rank, ts, step FROM %s WHERE run_id=?1%s", zTab, zWhere);
+  char *zUpd = sqlite3_mprintf("UPDATE %s SET step=?1 WHERE id=?2", zTab);
+  sqlite3_stmt *pSel = db_prepare(db, zSel, pErr);
+  sqlite3_stmt *pUpd = pSel ? db_prepare(db, zUpd, pErr) : NULL;
+  int rc = 0;
+  sqlite3_free(zSel);
+  sqlite3_free(zUpd);
+  if( pUpd==NULL ){ sqlite3_finalize(pSel); return -1; }
+  sqlite3_bind_int64(pSel, 1, runId);
+  while( sqlite3_step(pSel)==SQLITE_ROW ){
+    int64_t st = steps_find(pSteps, sqlite3_column_int64(pSel, 1),
+                            sqlite3_column_int64(pSel, 2));
+    if( st<0 ) continue;
+    if( sqlite3_column_type(pSel, 3)!=SQLITE_NULL
+        && sqlite3_column_int64(pSel, 3)==st ) continue;
+    sqlite3_bind_int64(pUpd, 1, st);
+    sqlite3_bind_int64(pUpd, 2, sqlite3_column_int64(pSel, 0));
+    if( db_step_done(db, pUpd, pErr) ){ rc = -1; break; }
+  }
+  sqlite3_finalize(pSel);
+  sqlite3_finalize(pUpd);
+  return rc;
 }
 
 /* Steps from CPU ProfilerStep#N annotations (first occurrence per rank and
@@ -150,31 +185,16 @@ static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
 ** A ProfilerStep annotation came after rows it contains were linked (Kineto
 ** writes each thread's ops in turn, so another thread's ops can come before
 ** the main thread's step annotation): set the step of the run's CPU ops and
-** runtime calls from their start time, one range update per step (steps
-** are few), touching only rows whose step changes.  GPU rows follow their
+** runtime calls from their start time (steps_assign), touching only rows
+** whose step changes.  GPU rows follow their
 ** launch in derive_gpu_links().
 */
 static int derive_late_steps(sqlite3 *db, int64_t runId,
                              const StepList *pSteps, PfError *pErr){
-  static const char *azTab[] = {"cpu_op", "runtime_call"};
-  for(int k=0; k<2; k++){
-    char *z = sqlite3_mprintf(
-      "UPDATE %s SET step=?1 WHERE run_id=?2 AND rank=?3 AND ts>=?4"
-      " AND ts<?5 AND step IS NOT ?1", azTab[k]);
-    sqlite3_stmt *p = db_prepare(db, z, pErr);
-    sqlite3_free(z);
-    if( p==NULL ) return -1;
-    for(int i=0; i<pSteps->n; i++){
-      sqlite3_bind_int64(p, 1, pSteps->a[i].step);
-      sqlite3_bind_int64(p, 2, runId);
-      sqlite3_bind_int64(p, 3, pSteps->a[i].rank);
-      sqlite3_bind_int64(p, 4, pSteps->a[i].ts);
-      sqlite3_bind_int64(p, 5, pSteps->a[i].end);
-      if( db_step_done(db, p, pErr) ){ sqlite3_finalize(p); return -1; }
-    }
-    sqlite3_finalize(p);
-  }
-  return 0;
+  /* one pass over the run's rows, each step found by binary search (a
+  ** range UPDATE per step was O(steps x rows): cpu_op has no ts index) */
+  return steps_assign(db, "cpu_op", runId, "", pSteps, pErr)
+      || steps_assign(db, "runtime_call", runId, "", pSteps, pErr) ? -1 : 0;
 }
 
 /* ---------------------------------------------------------- CPU sweep */
@@ -318,31 +338,10 @@ static const char *azGpuTab[] = {"kernel", "gpu_mem_op"};
 ** detection) get the step containing their own start time. */
 static int derive_gpu_steps(sqlite3 *db, int64_t runId,
                             const StepList *pSteps, PfError *pErr){
-  const char **azTab = azGpuTab;
-  if( pSteps->n>0 ){
-    for(int i=0; i<2; i++){
-      char *zSel = sqlite3_mprintf(
-        "SELECT id, rank, ts FROM %s WHERE run_id=?1 AND step IS NULL", azTab[i]);
-      char *zUpd = sqlite3_mprintf("UPDATE %s SET step=?1 WHERE id=?2", azTab[i]);
-      sqlite3_stmt *pSel = db_prepare(db, zSel, pErr);
-      sqlite3_stmt *pUpd = pSel ? db_prepare(db, zUpd, pErr) : NULL;
-      int rc = 0;
-      sqlite3_free(zSel);
-      sqlite3_free(zUpd);
-      if( pUpd==NULL ){ sqlite3_finalize(pSel); return -1; }
-      sqlite3_bind_int64(pSel, 1, runId);
-      while( sqlite3_step(pSel)==SQLITE_ROW ){
-        int64_t st = steps_find(pSteps, sqlite3_column_int64(pSel, 1),
-                                sqlite3_column_int64(pSel, 2));
-        if( st<0 ) continue;
-        sqlite3_bind_int64(pUpd, 1, st);
-        sqlite3_bind_int64(pUpd, 2, sqlite3_column_int64(pSel, 0));
-        if( db_step_done(db, pUpd, pErr) ){ rc = -1; break; }
-      }
-      sqlite3_finalize(pSel);
-      sqlite3_finalize(pUpd);
-      if( rc ) return -1;
-    }
+  if( pSteps->n==0 ) return 0;
+  for(int i=0; i<2; i++){
+    if( steps_assign(db, azGpuTab[i], runId, " AND step IS NULL", pSteps,
+                     pErr) ) return -1;
   }
   return 0;
 }
@@ -893,18 +892,20 @@ done:
 
 /* With PROFAN_TIMING set, print how long each derive phase took. */
 static void phase(const char *zName){
-  static double t0 = 0;
+  static double t0 = 0, c0 = 0;
   static int on = -1;
-  double t = util_now_ms();
+  double t = util_now_ms(), c = util_thread_cpu_ms();
   if( on<0 ) on = getenv("PROFAN_TIMING")!=NULL;
-  if( on && zName ) fprintf(stderr, "profan: derive %-12s %8.1f ms\n", zName, t-t0);
+  if( on && zName ) fprintf(stderr, "profan: derive %-12s %8.1f ms, cpu %8.1f"
+                            " ms\n", zName, t-t0, c-c0);
   t0 = t;
+  c0 = c;
 }
 
 int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
                      char **pzNote, PfError *pErr){
   StepList steps = {0, 0, 0};
-  int nGapRanks = 0;
+  int nGapRanks = 0, dbPass = 0;
   int rc = -1;
 
   *pzNote = NULL;
@@ -951,6 +952,10 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
   }
   if( derive_wall(db, runId, &steps, pErr) ) goto done;
   phase("wall sweep");
+  /* 009 summaries: the database pass, or the kernels the trace writer
+  ** could not give a step */
+  if( derive_summary_run(db, runId, &dbPass, pErr) ) goto done;
+  phase(dbPass ? "summaries" : "sum. steps");
   rc = 0;
 done:
   free(steps.a);

@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,6 +59,9 @@ typedef struct Job {
   LinkStats link;               /* what the in-stream linker could not do */
   Linker *pLink;                /* the writer's linker for this file */
   int started;                  /* the writer has seen a batch of it */
+  int hashInStream;             /* plain file hashed while parsed */
+  int iHash;                    /* its FileHash entry */
+  uint64_t hash;                /* the hash, when hashInStream */
   int64_t rankInserted;         /* rank the file's rows were written with */
 } Job;
 
@@ -236,8 +240,12 @@ static void *worker_main(void *arg){
         if( s->linkInWorker ){
           w.pLink = linker_new(j->fileId, worker_link_emit, &w);
         }
+        if( j->hashInStream ) input_hash_begin(w.pIn);
         j->rc = trace_parse(w.pIn, worker_sink, &w, &j->info, &j->err);
         j->bytesRead = input_offset(w.pIn);
+        if( j->rc==0 && j->hashInStream ){
+          j->rc = input_hash_end(w.pIn, &j->hash, &j->err);
+        }
         if( j->rc==0 && w.pLink ) j->rc = linker_finish(w.pLink, &j->err);
         if( j->rc==0 ) worker_flush(&w);
         if( w.pLink ){
@@ -249,6 +257,10 @@ static void *worker_main(void *arg){
     }
     if( w.pCur ){ batch_put(s, w.pCur); w.pCur = NULL; }
     j->ms = util_now_ms() - t0;
+    if( getenv("PROFAN_TIMING") ){
+      fprintf(stderr, "profan: parser thread cpu %8.1f ms (all its files)\n",
+              util_thread_cpu_ms());
+    }
     m.type = MSG_DONE;
     m.pJob = j;
     m.pBatch = NULL;
@@ -377,7 +389,8 @@ static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad, int64_t runId,
   p = db_prepare(db,
     "UPDATE run_file SET rank=?1, rank_source=?2, n_records=?3, parse_ms=?4,"
     " warnings=?5, time_regime=?6, base_time_ns=?7, schema_version=?8,"
-    " host_name=?9, world_size=?10 WHERE id=?11", pErr);
+    " host_name=?9, world_size=?10, hash=coalesce(?12, hash) WHERE id=?11",
+    pErr);
   if( p==NULL ) return -1;
   sqlite3_bind_int64(p, 1, rank);
   sqlite3_bind_text(p, 2, zRankSrc, -1, SQLITE_STATIC);
@@ -390,6 +403,11 @@ static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad, int64_t runId,
   db_bind_text_or_null(p, 9, in->zHostName[0] ? in->zHostName : NULL, -1);
   db_bind_int_or_null(p, 10, in->worldSize>=0, in->worldSize);
   sqlite3_bind_int64(p, 11, j->fileId);
+  if( j->hashInStream ){
+    char zHash[20];
+    snprintf(zHash, sizeof(zHash), "%016llx", (unsigned long long)j->hash);
+    sqlite3_bind_text(p, 12, zHash, -1, SQLITE_TRANSIENT);
+  }
   if( sqlite3_step(p)!=SQLITE_DONE ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
     sqlite3_finalize(p);
@@ -456,10 +474,13 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
   s.aJob = aJob;
   s.nJob = nJob;
   s.nBatchMax = QUEUE_CAP + nTh + 1;
-  /* The linker runs in the writer thread by default; PROFAN_LINK=worker
-  ** moves it into the parser threads.  On one 315 MB trace and two cores
-  ** both take the same time within noise (bench/README.md). */
-  s.linkInWorker = getenv("PROFAN_LINK") && strcmp(getenv("PROFAN_LINK"), "worker")==0;
+  /* The linker runs in the parser threads by default: the writer is the
+  ** busier thread (on the 10x bench trace, thread CPU: parser 0.95 s and
+  ** writer 1.55 s with the linker in the writer; 1.4 s each with it in
+  ** the parsers), and each file's parser links its own file in parallel.
+  ** PROFAN_LINK=writer moves it to the writer thread. */
+  s.linkInWorker = !(getenv("PROFAN_LINK")
+                     && strcmp(getenv("PROFAN_LINK"), "writer")==0);
   for(int i=0; i<nTh; i++) pthread_create(&aTh[i], NULL, worker_main, &s);
 
   while( nDone<nJob ){
@@ -569,10 +590,19 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
   }
   if( pOpt->progress ) fprintf(stderr, "\r%60s\r", "");
   if( getenv("PROFAN_TIMING") ){
-    fprintf(stderr, "profan: writer waited    %8.1f ms\n", tWait);
+    fprintf(stderr, "profan: writer waited    %8.1f ms, cpu %8.1f ms\n", tWait,
+            util_thread_cpu_ms());
   }
   pRes->nRows += load_trace_rows(pLoad);
   if( !failed && load_trace_summary(pLoad, runId, &err) ){
+    buf_printf(pMsg, "database: %s", err.zMsg);
+    failed = 1;
+  }
+  /* the 009 summaries from the writer's totals, unless the database will
+  ** redo some linkage (derive_summary.c then reads the rows) */
+  if( !failed && load_trace_summaries(pLoad, runId, pRes->fallback!=0
+                                      || getenv("PROFAN_DB_LINK")!=NULL,
+                                      &err)<0 ){
     buf_printf(pMsg, "database: %s", err.zMsg);
     failed = 1;
   }
@@ -657,11 +687,91 @@ static int load_other_file(sqlite3 *db, int64_t runId, FoundFile *f,
 
 /* ------------------------------------------------------------- driver */
 
-typedef struct FileHash { uint64_t hash; int64_t bytes; int idx; } FileHash;
+/* A usable file's content hash and size.  A plain trace file of a run
+** that cannot be a copy of a stored one is hashed by its parser thread
+** while it is read (deferred), saving a read of the whole file up front. */
+typedef struct FileHash {
+  uint64_t hash;
+  int64_t bytes;
+  int idx;              /* index in the FileList */
+  int deferred;         /* hash not known yet: computed while parsing */
+} FileHash;
 
 static int cmp_hash(const void *a, const void *b){
   const FileHash *x = a, *y = b;
   return x->hash<y->hash ? -1 : x->hash>y->hash ? 1 : 0;
+}
+
+/* The run's content hash into zOut (17 bytes or more): XXH64 over the
+** (hash, size) pairs of its files sorted by hash. */
+static void run_hash(const FileHash *a, int n, char *zOut, size_t nOut){
+  FileHash *aSort = xmalloc(((size_t)n+1)*sizeof(FileHash));
+  Hash64 h;
+  memcpy(aSort, a, (size_t)n*sizeof(FileHash));
+  qsort(aSort, (size_t)n, sizeof(FileHash), cmp_hash);
+  hash64_init(&h, 0);
+  for(int i=0; i<n; i++){
+    hash64_update(&h, &aSort[i].hash, sizeof(uint64_t));
+    hash64_update(&h, &aSort[i].bytes, sizeof(int64_t));
+  }
+  snprintf(zOut, nOut, "%016llx", (unsigned long long)hash64_final(&h));
+  free(aSort);
+}
+
+/* 1 when some file's size matches no stored file's: then the run cannot
+** be a copy of a stored run and its hashes may wait.  0 otherwise (or on
+** error, which just means hashing up front). */
+static int run_is_new(sqlite3 *db, const FileHash *a, int n){
+  PfError e = {0};
+  sqlite3_stmt *p = db_prepare(db,
+    "SELECT 1 FROM run_file WHERE bytes=?1 LIMIT 1", &e);
+  int isNew = 0;
+  if( p==NULL ) return 0;
+  for(int i=0; i<n && !isNew; i++){
+    sqlite3_bind_int64(p, 1, a[i].bytes);
+    if( sqlite3_step(p)!=SQLITE_ROW ) isNew = 1;
+    sqlite3_reset(p);
+  }
+  sqlite3_finalize(p);
+  return isNew;
+}
+
+/* A plain regular trace file whose hash may be deferred; sets *pBytes. */
+static int may_defer_hash(const FoundFile *f, int64_t *pBytes){
+  struct stat st;
+  if( f->eKind!=KIND_TRACE || stat(f->zPath, &st) || !S_ISREG(st.st_mode) ){
+    return 0;
+  }
+  if( input_path_is_gzip(f->zPath) ) return 0;
+  *pBytes = (int64_t)st.st_size;
+  return 1;
+}
+
+/* The deferred file hashes are known after the parse: store the run's
+** content hash.  Returns 0, or -1 with pMsg set. */
+static int set_run_hash(sqlite3 *db, int64_t runId, const Job *aJob,
+                        int nJob, FileHash *aHash, int nHash, Buf *pMsg){
+  char zRunHash[20];
+  PfError e = {0};
+  sqlite3_stmt *p;
+  for(int i=0; i<nJob; i++){
+    if( aJob[i].hashInStream ) aHash[aJob[i].iHash].hash = aJob[i].hash;
+  }
+  run_hash(aHash, nHash, zRunHash, sizeof(zRunHash));
+  p = db_prepare(db, "UPDATE run SET content_hash=?1 WHERE id=?2", &e);
+  if( p ){
+    sqlite3_bind_text(p, 1, zRunHash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(p, 2, runId);
+    if( sqlite3_step(p)!=SQLITE_DONE ){
+      pf_error_set(&e, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
+    }
+    sqlite3_finalize(p);
+  }
+  if( e.zMsg[0] ){
+    buf_printf(pMsg, "database: %s", e.zMsg);
+    return -1;
+  }
+  return 0;
 }
 
 int ingest_run(sqlite3 *db, const char **azPath, int nPath,
@@ -669,7 +779,7 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
   FileList list = {0, 0, 0};
   FileHash *aHash = NULL;
   Job *aJob = NULL;
-  int nJob = 0, nHash = 0, nOther = 0, rc = -1, inTxn = 0;
+  int nJob = 0, nHash = 0, nOther = 0, rc = -1, inTxn = 0, nDeferred = 0;
   PfError err = {0};
   double t0 = util_now_ms(), t1;
   char zRunHash[20];
@@ -693,32 +803,39 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
     FoundFile *f = &list.a[i];
     if( f->zSkip[0] ){
       pRes->nSkipped++;
-      if( pOpt->pLog ) fprintf(pOpt->pLog, "profan: %s: skipped: %s\n",
-                               f->zPath, f->zSkip);
       continue;
     }
-    if( input_hash_file(f->zPath, &aHash[nHash].hash, &aHash[nHash].bytes, &err) ){
+    if( may_defer_hash(f, &aHash[nHash].bytes) ){
+      aHash[nHash].deferred = 1;
+      nDeferred++;
+    }else if( input_hash_file(f->zPath, &aHash[nHash].hash,
+                              &aHash[nHash].bytes, &err) ){
       pf_error_format(&err, f->zPath, pMsg);
       goto done;
     }
     aHash[nHash].idx = i;
     nHash++;
   }
+  if( nHash==0 && list.n==1 ){
+    /* one file named and it is not usable: that is the one error line */
+    buf_printf(pMsg, "%s: %s", list.a[0].zPath, list.a[0].zSkip);
+    goto done;
+  }
   if( nHash==0 ){
     buf_printf(pMsg, "%s: nothing to ingest: no trace, memory snapshot or "
                "NCCL log found", buf_str(&source));
     goto done;
   }
-  {
-    Hash64 h;
-    qsort(aHash, (size_t)nHash, sizeof(FileHash), cmp_hash);
-    hash64_init(&h, 0);
-    for(int i=0; i<nHash; i++){
-      hash64_update(&h, &aHash[i].hash, sizeof(uint64_t));
-      hash64_update(&h, &aHash[i].bytes, sizeof(int64_t));
+  for(int i=0; i<list.n; i++){
+    FoundFile *f = &list.a[i];
+    if( !f->zSkip[0] ) continue;
+    if( pOpt->strict && f->unreadable ){
+      buf_printf(pMsg, "%s: %s (--strict: an unreadable file is an error)",
+                 f->zPath, f->zSkip);
+      goto done;
     }
-    snprintf(zRunHash, sizeof(zRunHash), "%016llx",
-             (unsigned long long)hash64_final(&h));
+    if( pOpt->pLog ) fprintf(pOpt->pLog, "profan: %s: skipped: %s\n",
+                             f->zPath, f->zSkip);
   }
   zName = pOpt->zName ? xstrdup(pOpt->zName) : run_name_default(azPath[0]);
 
@@ -727,6 +844,23 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
     goto done;
   }
   inTxn = 1;
+  /* a possible copy of a stored run: hash the deferred files now (under
+  ** the write lock, so that no other ingest slips in between) */
+  if( nDeferred>0 && !run_is_new(db, aHash, nHash) ){
+    for(int i=0; i<nHash; i++){
+      const char *zPath = list.a[aHash[i].idx].zPath;
+      if( !aHash[i].deferred ) continue;
+      if( input_hash_file(zPath, &aHash[i].hash, &aHash[i].bytes, &err) ){
+        pf_error_format(&err, zPath, pMsg);
+        goto done;
+      }
+      aHash[i].deferred = 0;
+    }
+    nDeferred = 0;
+  }
+  /* "" until the deferred hashes are known: matches no stored run */
+  if( nDeferred==0 ) run_hash(aHash, nHash, zRunHash, sizeof(zRunHash));
+  else zRunHash[0] = 0;
   {
     /* identical content already stored? */
     sqlite3_stmt *p = db_prepare(db,
@@ -773,6 +907,8 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
       Job *j = &aJob[nJob++];
       j->zPath = f->zPath;
       j->rankGuess = guess_rank(f->zPath);
+      j->hashInStream = aHash[k].deferred;
+      j->iHash = k;
       j->fileId = insert_file(db, runId, f->zPath, "trace", aHash[k].bytes,
                               aHash[k].hash, &err);
       if( j->fileId<0 ){ buf_printf(pMsg, "database: %s", err.zMsg); goto done; }
@@ -795,6 +931,8 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
   if( nJob>0 ){
     char *zNote = NULL;
     if( load_traces(db, runId, aJob, nJob, pOpt, pRes, pMsg) ) goto done;
+    if( nDeferred>0 && set_run_hash(db, runId, aJob, nJob, aHash, nHash,
+                                    pMsg) ) goto done;
     if( getenv("PROFAN_TIMING") ){
       fprintf(stderr, "profan: parse+load      %8.1f ms\n", util_now_ms()-t0);
     }
@@ -829,6 +967,13 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
   }
   rc = 0;
 done:
+  if( rc && strncmp(buf_str(pMsg), "database", 8)==0
+      && sqlite3_extended_errcode(db)==SQLITE_IOERR_WRITE ){
+    /* SQLite's "disk I/O error" for a failed write (EFBIG past a
+    ** file-size limit, EDQUOT, EIO): say what was being written */
+    buf_printf(pMsg, " (writing the database failed: disk full, quota or "
+               "file size limit?)");
+  }
   if( inTxn ) db_exec(db, "ROLLBACK", NULL);
   pRes->seconds = (util_now_ms() - t0)/1000.0;
   free(aJob);

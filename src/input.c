@@ -17,6 +17,8 @@ struct Input {
   gzFile gz;        /* handle (also used for plain files) */
   int64_t offset;   /* uncompressed bytes delivered */
   int isGzip;       /* 1 when the file starts with the gzip magic */
+  int hashing;      /* hash the delivered bytes (input_hash_begin) */
+  Hash64 hash;
 };
 
 /* Non-zero when the file at zPath starts with the gzip magic 1f 8b. */
@@ -69,9 +71,28 @@ ssize_t input_read(Input *p, void *buf, size_t n, PfError *pErr){
       return -1;
     }
   }
+  if( p->hashing && r>0 ) hash64_update(&p->hash, buf, (size_t)r);
   p->offset += r;
   return r;
 }
+
+void input_hash_begin(Input *p){
+  p->hashing = 1;
+  hash64_init(&p->hash, 0);
+}
+
+int input_hash_end(Input *p, uint64_t *pHash, PfError *pErr){
+  static const size_t N = 1<<16;
+  unsigned char *buf = xmalloc(N);
+  ssize_t r;
+  while( (r = input_read(p, buf, N, pErr))>0 ){}
+  free(buf);
+  if( r<0 ) return -1;
+  *pHash = hash64_final(&p->hash);
+  return 0;
+}
+
+int input_path_is_gzip(const char *zPath){ return has_gzip_magic(zPath); }
 
 int64_t input_offset(const Input *p){ return p->offset; }
 int input_is_gzip(const Input *p){ return p->isGzip; }

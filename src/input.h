@@ -29,6 +29,14 @@ void input_close(Input *p);                       /* accepts NULL */
 int input_peek(const char *zPath, char *buf, size_t n, size_t *pn,
                PfError *pErr);
 
+/* Hash the bytes delivered from now on (call right after input_open).
+** input_hash_end() reads the rest of the input and gives the hash; for a
+** plain file it equals input_hash_file()'s.  Returns 0, or -1 with pErr. */
+void input_hash_begin(Input *p);
+int input_hash_end(Input *p, uint64_t *pHash, PfError *pErr);
+/* 1 when zPath starts with the gzip magic bytes. */
+int input_path_is_gzip(const char *zPath);
+
 /* Hash the bytes of zPath as stored on disk; also returns its size. */
 int input_hash_file(const char *zPath, uint64_t *pHash, int64_t *pBytes,
                     PfError *pErr);

@@ -172,6 +172,12 @@ double util_now_ms(void){
   return ts.tv_sec*1000.0 + ts.tv_nsec/1e6;
 }
 
+double util_thread_cpu_ms(void){
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec*1000.0 + ts.tv_nsec/1e6;
+}
+
 /* ------------------------------------------------------------- XXH64 */
 
 #define P1 11400714785074694791ULL

@@ -81,6 +81,8 @@ const char *util_basename(const char *z);
 
 /* Monotonic wall-clock milliseconds. */
 double util_now_ms(void);
+/* CPU time of the calling thread, ms (PROFAN_TIMING reports). */
+double util_thread_cpu_ms(void);
 
 /* 64-bit content hash (XXH64 algorithm), streaming. */
 typedef struct Hash64 {

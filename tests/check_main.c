@@ -15,6 +15,8 @@ Suite *make_snapshot_suite(void);
 Suite *make_comm_suite(void);
 Suite *make_history_suite(void);
 Suite *make_report_suite(void);
+Suite *make_html_suite(void);
+Suite *make_group_map_suite(void);
 
 int main(void){
   int nFail;
@@ -29,6 +31,8 @@ int main(void){
   srunner_add_suite(sr, make_comm_suite());
   srunner_add_suite(sr, make_history_suite());
   srunner_add_suite(sr, make_report_suite());
+  srunner_add_suite(sr, make_html_suite());
+  srunner_add_suite(sr, make_group_map_suite());
   srunner_run_all(sr, CK_NORMAL);
   nFail = srunner_ntests_failed(sr);
   srunner_free(sr);

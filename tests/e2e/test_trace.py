@@ -250,6 +250,22 @@ class BadInput(ProfanTest):
         r = self.profan("ingest", p)
         self.assertEqual(r.rc, 1)
         self.assertFalse(os.path.exists(self.db))
+        self.assertEqual(os.listdir(self.tmp.name), ["t.json"])
+
+    def test_new_db_is_built_aside_then_put_in_place_in_wal_mode(self):
+        # a killed fresh ingest leaves DB.new-PID; the next one removes it
+        stale = self.db + ".new-999999999"
+        self.write(os.path.basename(stale), b"half a database")
+        r = self.profan("ingest", shared("traces", "hta-triton.json.gz"))
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertEqual(sorted(os.listdir(self.tmp.name)), ["test.db"])
+        mode = subprocess.run(["sqlite3", self.db, "PRAGMA journal_mode"],
+                              capture_output=True, text=True).stdout.strip()
+        self.assertEqual(mode, "wal")
+        ok = subprocess.run(["sqlite3", self.db, "PRAGMA integrity_check"],
+                            capture_output=True, text=True).stdout.strip()
+        self.assertEqual(ok, "ok")
+        self.assertEqual(self.query("top-kernels")[0]["count"], "1")
 
     def test_unknown_files_in_a_directory_are_listed(self):
         d = os.path.join(self.tmp.name, "run")
@@ -277,6 +293,41 @@ class RunsAndCli(ProfanTest):
         # run ids are never reused
         self.assertEqual(self.sql("SELECT id FROM run")[0]["id"], "2")
         self.assertEqual(self.sql("SELECT count(*) AS n FROM kernel")[0]["n"], "1")
+
+    def test_plain_trace_hashed_while_parsed_matches_hash_up_front(self):
+        # A plain trace whose size matches no stored file is hashed by its
+        # parser thread; one that may be a copy is hashed before the parse.
+        # Both must give the same hashes, and copies must still be found.
+        with open(shared("traces", "kineto-h100-2026-before.json"), "rb") as f:
+            data = f.read()
+        def write(name, blob):
+            p = os.path.join(self.tmp.name, name)
+            with open(p, "wb") as f:
+                f.write(blob)
+            return p
+        a = write("a.json", data)
+        i = data.index(b'"dur": ') + len(b'"dur": ')
+        twin = data[:i] + (b"8" if data[i:i + 1] != b"8" else b"7") + data[i + 1:]
+        b = write("b.json", twin)          # same size, other content
+        self.ingest_ok(a)                       # hashed while parsed
+        r = self.profan("ingest", a)
+        self.assertIn("already in the database as run 1", r.err)
+        self.ingest_ok(b)                       # same size: hashed up front
+        rows = self.sql("SELECT r.id, r.content_hash, f.hash, f.bytes FROM run r"
+                        " JOIN run_file f ON f.run_id = r.id ORDER BY r.id")
+        self.assertEqual(len(rows), 2)
+        self.assertEqual(rows[0]["bytes"], str(len(data)))
+        self.assertEqual(rows[1]["bytes"], str(len(data)))
+        self.assertNotEqual(rows[0]["hash"], rows[1]["hash"])
+        self.assertNotEqual(rows[0]["content_hash"], rows[1]["content_hash"])
+        # a fresh database hashing b while parsing agrees with run 2
+        other = self.db + ".other"
+        r = common.run("ingest", b, db=other)
+        self.assertEqual(r.rc, 0, r.err)
+        r = common.run("--format", "csv", "sql", "SELECT r.content_hash, f.hash"
+                       " FROM run r JOIN run_file f ON f.run_id = r.id", db=other)
+        self.assertEqual(r.rows(), [{"content_hash": rows[1]["content_hash"],
+                                     "hash": rows[1]["hash"]}])
 
     def test_tags_runs_show_rm(self):
         self.ingest_ok(shared("traces", "hta-triton.json.gz"),
