@@ -46,26 +46,11 @@
 
 /* ------------------------------------------------------------ text */
 
-/* Length of the valid, shortest-form UTF-8 sequence at z (n > 0 bytes
-** left), or 0 when z[0] does not start one. */
+/* Length of the valid UTF-8 sequence at z (n > 0 bytes left) that may
+** appear in HTML text, or 0 (invalid, or a C1 control U+0080..U+009F). */
 static int utf8_len(const unsigned char *z, size_t n){
-  uint32_t c = z[0];
-  int len;
-  if( c<0x80 ) return 1;
-  if( c<0xC2 ) return 0;
-  if( c<0xE0 ){ len = 2; c &= 0x1F; }
-  else if( c<0xF0 ){ len = 3; c &= 0x0F; }
-  else if( c<0xF5 ){ len = 4; c &= 0x07; }
-  else return 0;
-  if( n<(size_t)len ) return 0;
-  for(int i=1; i<len; i++){
-    if( (z[i] & 0xC0)!=0x80 ) return 0;
-    c = (c<<6) | (z[i] & 0x3F);
-  }
-  if( (len==3 && c<0x800) || (len==4 && c<0x10000) ) return 0;
-  if( c>0x10FFFF || (c>=0xD800 && c<=0xDFFF) ) return 0;
-  if( len==2 && c<0xA0 ) return 0;            /* C1 controls */
-  return len;
+  if( z[0]==0xC2 && n>1 && z[1]<0xA0 ) return 0;     /* C1 controls */
+  return (int)util_utf8_seq(z, n);
 }
 
 void html_escn(Buf *p, const char *z, size_t n){

@@ -307,25 +307,6 @@ static int parse_id_text(const unsigned char *z, size_t n, int64_t *pOut){
   return parse_int(z+i, n-i, pOut);
 }
 
-/* Store a name, control bytes (from old writers) replaced by spaces. */
-/* Length of the valid UTF-8 sequence at z[0..n) (1 to 4), or 0. */
-static size_t utf8_seq(const unsigned char *z, size_t n){
-  size_t k, len;
-  unsigned c = z[0];
-  if( c<0x80 ) return 1;
-  if( c>=0xc2 && c<=0xdf ) len = 2;
-  else if( c>=0xe0 && c<=0xef ) len = 3;
-  else if( c>=0xf0 && c<=0xf4 ) len = 4;
-  else return 0;
-  if( n<len ) return 0;
-  for(k=1; k<len; k++) if( (z[k]&0xc0)!=0x80 ) return 0;
-  if( c==0xe0 && z[1]<0xa0 ) return 0;          /* overlong */
-  if( c==0xed && z[1]>=0xa0 ) return 0;         /* surrogate */
-  if( c==0xf0 && z[1]<0x90 ) return 0;          /* overlong */
-  if( c==0xf4 && z[1]>=0x90 ) return 0;         /* > U+10FFFF */
-  return len;
-}
-
 /* Store a name, control bytes (from old writers) replaced by spaces and
 ** bytes that are not valid UTF-8 by '?' (noted in p->badUtf8). */
 static void keep_name(Parser *p, Buf *b, const unsigned char *z, size_t n){
@@ -340,7 +321,7 @@ static void keep_name(Parser *p, Buf *b, const unsigned char *z, size_t n){
   if( high ){
     unsigned char *u = (unsigned char*)b->z;
     for(size_t i=i0; i<b->n; ){
-      size_t k = utf8_seq(u+i, b->n-i);
+      size_t k = util_utf8_seq(u+i, b->n-i);
       if( k==0 ){ u[i++] = '?'; p->badUtf8 = 1; }
       else i += k;
     }

@@ -1579,30 +1579,12 @@ const char *pk_type_name(PkType t){
 
 /* ------------------------------------------------------------ UTF-8 */
 
-/* Length of the valid UTF-8 sequence at z[0..n) (1 to 4), or 0. */
-static size_t utf8_seq(const unsigned char *z, size_t n){
-  size_t k, len;
-  unsigned c = z[0];
-  if( c<0x80 ) return 1;
-  if( c>=0xc2 && c<=0xdf ) len = 2;
-  else if( c>=0xe0 && c<=0xef ) len = 3;
-  else if( c>=0xf0 && c<=0xf4 ) len = 4;
-  else return 0;
-  if( n<len ) return 0;
-  for(k=1; k<len; k++) if( (z[k]&0xc0)!=0x80 ) return 0;
-  if( c==0xe0 && z[1]<0xa0 ) return 0;          /* overlong */
-  if( c==0xed && z[1]>=0xa0 ) return 0;         /* surrogate */
-  if( c==0xf0 && z[1]<0x90 ) return 0;          /* overlong */
-  if( c==0xf4 && z[1]>=0x90 ) return 0;         /* > U+10FFFF */
-  return len;
-}
-
 size_t pk_utf8_bad(const char *z, size_t n){
   const unsigned char *u = (const unsigned char*)z;
   size_t i = 0, nBad = 0;
   while( i<n && u[i]<0x80 ) i++;                /* ASCII: the usual case */
   while( i<n ){
-    size_t k = utf8_seq(u+i, n-i);
+    size_t k = util_utf8_seq(u+i, n-i);
     if( k==0 ){ nBad++; i++; }
     else i += k;
   }
@@ -1613,7 +1595,7 @@ void pk_utf8_fix(const char *z, size_t n, char *zOut){
   const unsigned char *u = (const unsigned char*)z;
   size_t i = 0;
   while( i<n ){
-    size_t k = utf8_seq(u+i, n-i);
+    size_t k = util_utf8_seq(u+i, n-i);
     if( k==0 ){ zOut[i++] = '?'; continue; }
     memcpy(zOut+i, z+i, k);
     i += k;
@@ -1628,7 +1610,7 @@ void pk_sanitize(const char *z, size_t n, char *zOut, size_t nOut){
   ** leaving room for "..." */
   nKeep = n<nOut ? n : (nOut>4 ? nOut-4 : 0);
   while( i<n ){
-    size_t k = utf8_seq(u+i, n-i);
+    size_t k = util_utf8_seq(u+i, n-i);
     if( j+(k ? k : 1) > nKeep ) break;
     if( k<=1 ){
       zOut[j++] = (k==0 || u[i]<0x20 || u[i]==0x7f) ? '?' : (char)u[i];

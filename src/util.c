@@ -172,6 +172,23 @@ double util_now_ms(void){
   return ts.tv_sec*1000.0 + ts.tv_nsec/1e6;
 }
 
+size_t util_utf8_seq(const unsigned char *z, size_t n){
+  size_t k, len;
+  unsigned c = z[0];
+  if( c<0x80 ) return 1;
+  if( c>=0xc2 && c<=0xdf ) len = 2;
+  else if( c>=0xe0 && c<=0xef ) len = 3;
+  else if( c>=0xf0 && c<=0xf4 ) len = 4;
+  else return 0;
+  if( n<len ) return 0;
+  for(k=1; k<len; k++) if( (z[k]&0xc0)!=0x80 ) return 0;
+  if( c==0xe0 && z[1]<0xa0 ) return 0;          /* overlong */
+  if( c==0xed && z[1]>=0xa0 ) return 0;         /* surrogate */
+  if( c==0xf0 && z[1]<0x90 ) return 0;          /* overlong */
+  if( c==0xf4 && z[1]>=0x90 ) return 0;         /* > U+10FFFF */
+  return len;
+}
+
 double util_thread_cpu_ms(void){
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);

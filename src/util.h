@@ -81,6 +81,9 @@ const char *util_basename(const char *z);
 
 /* Monotonic wall-clock milliseconds. */
 double util_now_ms(void);
+/* Length of the valid, shortest-form UTF-8 sequence at z[0..n) (1 to 4;
+** no surrogates, nothing past U+10FFFF), or 0; n must be > 0. */
+size_t util_utf8_seq(const unsigned char *z, size_t n);
 /* CPU time of the calling thread, ms (PROFAN_TIMING reports). */
 double util_thread_cpu_ms(void);
 
