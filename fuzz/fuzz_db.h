@@ -8,7 +8,8 @@
 ** loaded inside BEGIN ... ROLLBACK, so every input starts from the same
 ** database.  fuzz_memfd() writes the input to an anonymous memfd so that the
 ** loaders read it through their normal path-based entry points
-** ("/proc/self/fd/N", the caller closes the fd).
+** ("/proc/self/fd/N", the caller closes the fd).  fuzz_load() does the
+** whole round for one input.
 */
 #ifndef PROFAN_FUZZ_DB_H
 #define PROFAN_FUZZ_DB_H
@@ -20,6 +21,8 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "fuzz_common.h"
+#include "load_kinds.h"
 
 /* The process-wide database (never closed: it stays reachable, so the leak
 ** checker does not count it).  Aborts when the schema cannot be built. */
@@ -55,6 +58,44 @@ static int fuzz_memfd(const char *zName, const uint8_t *data, size_t size,
   }
   snprintf(zPath, nPath, "/proc/self/fd/%d", fd);
   return fd;
+}
+
+/* A loader with LoadTarget's signature, and what runs after it. */
+typedef int (*FuzzLoadFn)(sqlite3*, const LoadTarget*, LoadStats*, PfError*);
+typedef int (*FuzzDeriveFn)(sqlite3*, int64_t runId, PfError*);
+
+/* One input through xLoad (as file "/proc/self/fd/N" of run 1, file 1)
+** and, when it loads, through the derive steps axDerive[0..nDerive) until
+** one fails, inside BEGIN ... ROLLBACK on fuzz_db().  Always returns 0 (the
+** harnesses' LLVMFuzzerTestOneInput result). */
+static int fuzz_load(const char *zName, const uint8_t *data, size_t size,
+                     FuzzLoadFn xLoad, const FuzzDeriveFn *axDerive,
+                     int nDerive){
+  sqlite3 *db = fuzz_db();
+  LoadTarget t;
+  LoadStats st;
+  PfError err;
+  char zPath[64];
+  int fd = fuzz_memfd(zName, data, size, zPath, sizeof(zPath));
+  if( fd<0 ) return 0;
+  memset(&st, 0, sizeof(st));
+  memset(&err, 0, sizeof(err));
+  st.rank = -1;
+  t.runId = 1;
+  t.fileId = 1;
+  t.zPath = zPath;
+  db_exec(db, "BEGIN", NULL);
+  if( xLoad(db, &t, &st, &err)==0 ){
+    PfError e2;
+    memset(&e2, 0, sizeof(e2));
+    for(int i=0; i<nDerive && axDerive[i](db, 1, &e2)==0; i++){}
+    fuzz_touch_str(e2.zMsg);
+  }
+  db_exec(db, "ROLLBACK", NULL);
+  close(fd);
+  fuzz_touch(&st, sizeof(st));
+  fuzz_touch_str(err.zMsg);
+  return 0;
 }
 
 #endif
