@@ -34,14 +34,13 @@ int derive_trace_indexes(sqlite3 *db, PfError *pErr){
     " ON kernel(run_id, rank, ts, dur, name_id);"
     "CREATE INDEX IF NOT EXISTS gpu_mem_op_run"
     " ON gpu_mem_op(run_id, rank, ts, dur, kind);"
+    /* (run_id, rank) only: the wall-time sweep, their one reader in time
+    ** order, takes its intervals from trace_spans.c, or has SQLite sort
+    ** them when that store gave up; (ts, dur) here and a partial index of
+    ** the top-level ops cost 0.2 s of 2 s on the 10x bench trace */
     "CREATE INDEX IF NOT EXISTS cpu_op_run ON cpu_op(run_id, rank);"
-    /* top-level ops in time order for the wall-time sweep (a partial index
-    ** costs less than adding (depth, ts) to cpu_op_run: 0.3 s vs 0.5 s at
-    ** 400k ops) */
-    "CREATE INDEX IF NOT EXISTS cpu_op_top ON cpu_op(run_id, rank, ts, dur)"
-    " WHERE depth=0;"
     "CREATE INDEX IF NOT EXISTS runtime_call_run"
-    " ON runtime_call(run_id, rank, ts, dur);"
+    " ON runtime_call(run_id, rank);"
     "CREATE INDEX IF NOT EXISTS annotation_run ON annotation(run_id, rank, ts);"
     "CREATE INDEX IF NOT EXISTS gpu_sync_run ON gpu_sync(run_id);"
     "CREATE INDEX IF NOT EXISTS memory_event_run"
@@ -509,92 +508,178 @@ static int dev_flush(sqlite3 *db, int64_t runId, DevState *d,
   return 0;
 }
 
-static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
-                           PfError *pErr){
-  sqlite3_stmt *pSel, *pBusy, *pGap;
+/* The GPU sweep over one run: rows come in (rank, device, ts) order. */
+typedef struct GpuSweep {
+  sqlite3 *db;
+  int64_t runId;
+  const StepList *pSteps;
+  sqlite3_stmt *pBusy, *pGap;
   DevState d;
   Overlap ov;
+  PfError *pErr;
+} GpuSweep;
+
+/* One GPU row; kind: 0 compute kernel, 3 NCCL/RCCL kernel, 1 memcpy,
+** 2 memset.  Returns 0 or -1 with pErr set. */
+static int gpu_feed(GpuSweep *g, int64_t rank, int64_t dev, int64_t ts,
+                    int64_t dur, int64_t name, int kind){
+  DevState *d = &g->d;
+  Overlap *ov = &g->ov;
+  if( !d->active || rank!=d->rank || dev!=d->device ){
+    if( dev_flush(g->db, g->runId, d, g->pBusy, g->pGap, g->pSteps, ov,
+                  g->pErr) ){
+      return -1;
+    }
+    memset(d, 0, sizeof(*d));
+    d->active = 1;
+    d->rank = rank;
+    d->device = dev;
+    d->first = d->busyStart = ts;
+    d->busyEnd = ts+dur;
+    d->lastName = name;
+  }else if( ts>d->busyEnd ){
+    Gap gap;
+    gap.ts = d->busyEnd;
+    gap.dur = ts - d->busyEnd;
+    gap.before = d->lastName;
+    gap.after = name;
+    gap_push(d, gap);
+    d->nGaps++;
+    d->idle += gap.dur;
+    if( gap.dur>d->largest ) d->largest = gap.dur;
+    d->busy += d->busyEnd - d->busyStart;
+    d->busyStart = ts;
+    d->busyEnd = ts+dur;
+    d->lastName = name;
+  }else if( ts+dur>d->busyEnd ){
+    d->busyEnd = ts+dur;
+    d->lastName = name;
+  }
+  if( kind==0 || kind==3 ){
+    d->kernelNs += dur;
+    ov->nKernel++;
+    if( kind==3 ){ spans_add(&ov->comm, ts, ts+dur); ov->nComm++; }
+    else spans_add(&ov->comp, ts, ts+dur);
+  }
+  else if( kind==1 ) d->memcpyNs += dur;
+  else d->memsetNs += dur;
+  return 0;
+}
+
+/* The ids selected by zSql (?1 bound to runId, when it has one), in
+** a new array of *pn (caller frees with free()).  NULL with pErr set on
+** error. */
+static int64_t *id_set(sqlite3 *db, const char *zSql, int64_t runId, int *pn,
+                       PfError *pErr){
+  sqlite3_stmt *s = db_prepare(db, zSql, pErr);
+  int64_t *a = NULL;
+  int n = 0, nAlloc = 0;
+  if( s==NULL ) return NULL;
+  if( sqlite3_bind_parameter_count(s)>0 ) sqlite3_bind_int64(s, 1, runId);
+  while( sqlite3_step(s)==SQLITE_ROW ){
+    if( n==nAlloc ){
+      nAlloc = nAlloc ? nAlloc*2 : 16;
+      a = xrealloc(a, (size_t)nAlloc*sizeof(int64_t));
+    }
+    a[n++] = sqlite3_column_int64(s, 0);
+  }
+  sqlite3_finalize(s);
+  *pn = n;
+  return a ? a : xmalloc(sizeof(int64_t));
+}
+
+/* 1 when id is in the sorted array a of n. */
+static int id_in(const int64_t *a, int n, int64_t id){
+  int lo = 0, hi = n;
+  while( lo<hi ){
+    int mid = (lo+hi)/2;
+    if( a[mid]<id ) lo = mid+1; else hi = mid;
+  }
+  return lo<n && a[lo]==id;
+}
+
+#define NCCL_NAMES_SQL \
+  "SELECT id FROM string WHERE text LIKE 'ncclKernel\\_%' ESCAPE '\\'" \
+  " OR text LIKE 'ncclDevKernel\\_%' ESCAPE '\\' ORDER BY id"
+
+/* The GPU rows from the spans kept while loading. */
+static int gpu_rows_spans(GpuSweep *g, const TraceSpans *pSpans){
+  int nRank = 0, nNccl = 0, rc = 0;
+  int64_t *aRank, *aNccl = id_set(g->db, NCCL_NAMES_SQL, 0, &nNccl, g->pErr);
+  if( aNccl==NULL ) return -1;
+  aRank = trace_spans_ranks(pSpans, &nRank);
+  for(int r=0; r<nRank && rc==0; r++){
+    size_t n;
+    SpanGpu *a = trace_spans_rank_gpu(pSpans, aRank[r], &n);
+    for(size_t i=0; i<n && rc==0; i++){
+      int kind = a[i].kind==SPAN_MEMCPY ? 1 : a[i].kind==SPAN_MEMSET ? 2
+               : id_in(aNccl, nNccl, a[i].name) ? 3 : 0;
+      rc = gpu_feed(g, aRank[r], a[i].device, a[i].ts, a[i].dur, a[i].name,
+                    kind);
+    }
+    free(a);
+  }
+  free(aRank);
+  free(aNccl);
+  return rc;
+}
+
+/* The GPU rows read back from the database. */
+static int gpu_rows_db(GpuSweep *g){
   int rc = 0;
-  memset(&ov, 0, sizeof(ov));
-  /* kind: 0 compute kernel, 3 NCCL/RCCL kernel, 1 memcpy, 2 memset */
-  pSel = db_prepare(db,
+  sqlite3_stmt *pSel = db_prepare(g->db,
     "SELECT rank, coalesce(device,-1), ts, dur, name_id,"
-    "  CASE WHEN name_id IN (SELECT id FROM string"
-    "   WHERE text LIKE 'ncclKernel\\_%' ESCAPE '\\'"
-    "   OR text LIKE 'ncclDevKernel\\_%' ESCAPE '\\') THEN 3 ELSE 0 END"
+    "  CASE WHEN name_id IN (" NCCL_NAMES_SQL ") THEN 3 ELSE 0 END"
     " FROM kernel WHERE run_id=?1"
     " UNION ALL"
     " SELECT rank, coalesce(device,-1), ts, dur, name_id,"
     "  CASE kind WHEN 'memcpy' THEN 1 ELSE 2 END FROM gpu_mem_op"
     " WHERE run_id=?1"
-    " ORDER BY 1, 2, 3", pErr);
-  pBusy = db_prepare(db,
+    /* ties: the longest first, then by name (trace_spans.c sorts alike):
+    ** the names each side of a gap do not depend on the plan */
+    " ORDER BY 1, 2, 3, 4 DESC, 5", g->pErr);
+  if( pSel==NULL ) return -1;
+  sqlite3_bind_int64(pSel, 1, g->runId);
+  while( rc==0 && sqlite3_step(pSel)==SQLITE_ROW ){
+    rc = gpu_feed(g, sqlite3_column_int64(pSel, 0),
+                  sqlite3_column_int64(pSel, 1), sqlite3_column_int64(pSel, 2),
+                  sqlite3_column_int64(pSel, 3), sqlite3_column_int64(pSel, 4),
+                  sqlite3_column_int(pSel, 5));
+  }
+  sqlite3_finalize(pSel);
+  return rc;
+}
+
+/* GPU busy time, idle gaps and comm/compute overlap per (rank, device),
+** from pSpans when given, else from the rows. */
+static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
+                           const TraceSpans *pSpans, PfError *pErr){
+  GpuSweep g;
+  int rc = 0;
+  memset(&g, 0, sizeof(g));
+  g.db = db;
+  g.runId = runId;
+  g.pSteps = pSteps;
+  g.pErr = pErr;
+  g.pBusy = db_prepare(db,
     "INSERT INTO gpu_busy VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)", pErr);
-  pGap = db_prepare(db,
+  g.pGap = db_prepare(db,
     "INSERT INTO gpu_gap VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
-  ov.pIns = db_prepare(db,
+  g.ov.pIns = db_prepare(db,
     "INSERT INTO comm_overlap(run_id,rank,device,n_comm,comm_ns,comp_ns,"
     "overlap_ns,wall_ns) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
-  if( pSel==NULL || pBusy==NULL || pGap==NULL || ov.pIns==NULL ){
+  if( g.pBusy==NULL || g.pGap==NULL || g.ov.pIns==NULL ){
     rc = -1;
-    goto done;
+  }else{
+    rc = pSpans ? gpu_rows_spans(&g, pSpans) : gpu_rows_db(&g);
+    if( rc==0 && dev_flush(db, runId, &g.d, g.pBusy, g.pGap, pSteps, &g.ov,
+                           pErr) ) rc = -1;
   }
-  memset(&d, 0, sizeof(d));
-  sqlite3_bind_int64(pSel, 1, runId);
-  while( sqlite3_step(pSel)==SQLITE_ROW ){
-    int64_t rank = sqlite3_column_int64(pSel, 0);
-    int64_t dev = sqlite3_column_int64(pSel, 1);
-    int64_t ts = sqlite3_column_int64(pSel, 2);
-    int64_t dur = sqlite3_column_int64(pSel, 3);
-    int64_t name = sqlite3_column_int64(pSel, 4);
-    int kind = sqlite3_column_int(pSel, 5);
-    if( !d.active || rank!=d.rank || dev!=d.device ){
-      if( dev_flush(db, runId, &d, pBusy, pGap, pSteps, &ov, pErr) ){
-        rc = -1;
-        goto done;
-      }
-      memset(&d, 0, sizeof(d));
-      d.active = 1;
-      d.rank = rank;
-      d.device = dev;
-      d.first = d.busyStart = ts;
-      d.busyEnd = ts+dur;
-      d.lastName = name;
-    }else if( ts>d.busyEnd ){
-      Gap g;
-      g.ts = d.busyEnd;
-      g.dur = ts - d.busyEnd;
-      g.before = d.lastName;
-      g.after = name;
-      gap_push(&d, g);
-      d.nGaps++;
-      d.idle += g.dur;
-      if( g.dur>d.largest ) d.largest = g.dur;
-      d.busy += d.busyEnd - d.busyStart;
-      d.busyStart = ts;
-      d.busyEnd = ts+dur;
-      d.lastName = name;
-    }else if( ts+dur>d.busyEnd ){
-      d.busyEnd = ts+dur;
-      d.lastName = name;
-    }
-    if( kind==0 || kind==3 ){
-      d.kernelNs += dur;
-      ov.nKernel++;
-      if( kind==3 ){ spans_add(&ov.comm, ts, ts+dur); ov.nComm++; }
-      else spans_add(&ov.comp, ts, ts+dur);
-    }
-    else if( kind==1 ) d.memcpyNs += dur;
-    else d.memsetNs += dur;
-  }
-  if( dev_flush(db, runId, &d, pBusy, pGap, pSteps, &ov, pErr) ) rc = -1;
-done:
-  free(ov.comm.a);
-  free(ov.comp.a);
-  sqlite3_finalize(ov.pIns);
-  sqlite3_finalize(pSel);
-  sqlite3_finalize(pBusy);
-  sqlite3_finalize(pGap);
+  free(g.ov.comm.a);
+  free(g.ov.comp.a);
+  sqlite3_finalize(g.ov.pIns);
+  sqlite3_finalize(g.pBusy);
+  sqlite3_finalize(g.pGap);
   return rc;
 }
 
@@ -609,12 +694,20 @@ static int derive_gap_steps(sqlite3 *db, int64_t runId, int *pnRanks,
   sqlite3_stmt *pRank, *pGaps, *pIns;
   int rc = 0;
   *pnRanks = 0;
+  /* only the ranks without steps are read (usually none: the span of a
+  ** rank's ops costs a pass over them) */
   pRank = db_prepare(db,
+    "WITH nostep(rank) AS ("
+    "  SELECT rank FROM gpu_busy WHERE run_id=?1"
+    "  UNION SELECT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
+    "   AND rank IS NOT NULL"
+    "  EXCEPT SELECT rank FROM step WHERE run_id=?1)"
     "SELECT r.rank, min(r.t0), max(r.t1) FROM ("
-    "  SELECT rank, first_ts AS t0, last_end AS t1 FROM gpu_busy WHERE run_id=?1"
-    "  UNION ALL SELECT rank, min(ts), max(ts+dur) FROM cpu_op"
-    "   WHERE run_id=?1 GROUP BY rank) r"
-    " WHERE r.rank NOT IN (SELECT rank FROM step WHERE run_id=?1)"
+    "  SELECT rank, first_ts AS t0, last_end AS t1 FROM gpu_busy"
+    "   WHERE run_id=?1 AND rank IN nostep"
+    "  UNION ALL SELECT c.rank, min(c.ts), max(c.ts+c.dur)"
+    "   FROM nostep n CROSS JOIN cpu_op c"
+    "   WHERE c.run_id=?1 AND c.rank=n.rank GROUP BY c.rank) r"
     " GROUP BY r.rank", pErr);
   pGaps = db_prepare(db,
     "SELECT ts, dur FROM gpu_gap WHERE run_id=?1 AND rank=?2"
@@ -741,6 +834,8 @@ static void wall_start(WallSweep *w, const StepList *pS, int64_t rank){
 */
 typedef struct ClassCursor {
   sqlite3_stmt *pStmt;     /* SELECT ts, ts+dur ... WHERE run_id=?1 AND rank=?2 ORDER BY ts */
+  Span *a;                 /* or, when pStmt is NULL, these, sorted */
+  size_t n, i;
   int hasNext;             /* a row is waiting in (nextS, nextE) */
   int64_t nextS, nextE;
   int live;                /* (s, e) is the current segment */
@@ -769,7 +864,14 @@ static const char *azClassSql[C_IDLE] = {
 };
 
 static void cc_pull(ClassCursor *c){
-  if( sqlite3_step(c->pStmt)==SQLITE_ROW ){
+  if( c->pStmt==NULL ){
+    c->hasNext = c->i<c->n;
+    if( c->hasNext ){
+      c->nextS = c->a[c->i].ts;
+      c->nextE = c->a[c->i].end;
+      c->i++;
+    }
+  }else if( sqlite3_step(c->pStmt)==SQLITE_ROW ){
     c->hasNext = 1;
     c->nextS = sqlite3_column_int64(c->pStmt, 0);
     c->nextE = sqlite3_column_int64(c->pStmt, 1);
@@ -792,9 +894,12 @@ static void cc_next_segment(ClassCursor *c){
 }
 
 static void cc_start(ClassCursor *c, int64_t runId, int64_t rank){
-  sqlite3_reset(c->pStmt);
-  sqlite3_bind_int64(c->pStmt, 1, runId);
-  sqlite3_bind_int64(c->pStmt, 2, rank);
+  if( c->pStmt ){
+    sqlite3_reset(c->pStmt);
+    sqlite3_bind_int64(c->pStmt, 1, runId);
+    sqlite3_bind_int64(c->pStmt, 2, rank);
+  }
+  c->i = 0;
   cc_pull(c);
   cc_next_segment(c);
 }
@@ -833,11 +938,48 @@ static void wall_rank(WallSweep *w, const StepList *pS, ClassCursor *aC){
   w->tLast = t;
 }
 
+/* Point the cursors at rank's spans from the store, one array per class
+** (freed by cc_free_arrays). */
+static void cc_load_spans(ClassCursor *aC, const TraceSpans *pSpans,
+                          int64_t rank, const int64_t *aComm, int nComm){
+  size_t n;
+  SpanGpu *g = trace_spans_rank_gpu(pSpans, rank, &n);
+  for(int k=0; k<C_RUNTIME; k++){
+    aC[k].a = xmalloc((n ? n : 1)*sizeof(Span));
+    aC[k].n = 0;
+  }
+  for(size_t i=0; i<n; i++){
+    int k = g[i].kind==SPAN_MEMCPY ? C_MEMCPY : g[i].kind==SPAN_MEMSET ? C_MEMSET
+          : id_in(aComm, nComm, g[i].name) ? C_COMM : C_KERNEL;
+    Span *x = &aC[k].a[aC[k].n++];
+    x->ts = g[i].ts;
+    x->end = g[i].ts + g[i].dur;
+  }
+  free(g);
+  /* sorted by (device, ts): one device's rows are in order already */
+  for(int k=0; k<C_RUNTIME; k++) trace_spans_sort(aC[k].a, aC[k].n);
+  aC[C_RUNTIME].a = trace_spans_rank_cpu(pSpans, rank, SPAN_RUNTIME,
+                                         &aC[C_RUNTIME].n);
+  aC[C_CPU].a = trace_spans_rank_cpu(pSpans, rank, SPAN_CPU, &aC[C_CPU].n);
+}
+
+static void cc_free_arrays(ClassCursor *aC){
+  for(int k=0; k<C_IDLE; k++){
+    free(aC[k].a);
+    aC[k].a = NULL;
+    aC[k].n = 0;
+  }
+}
+
+/* The wall-time sweep of every rank of the run, over the spans kept while
+** loading (pSpans) or, when NULL, over the rows read back in time order. */
 static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
-                       PfError *pErr){
+                       const TraceSpans *pSpans, PfError *pErr){
   ClassCursor aC[C_IDLE];
   sqlite3_stmt *pRank = NULL, *pIns = NULL;
   WallSweep w = {0, 0, 0, 0, NULL, 0, 0};
+  int64_t *aComm = NULL;
+  int nComm = 0;
   int rc = 0;
 
   memset(aC, 0, sizeof(aC));
@@ -856,9 +998,15 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
       "  ORDER BY r.priority LIMIT 1)='comm'", runId, pErr) ){
     return -1;
   }
-  for(int k=0; k<C_IDLE; k++){
-    aC[k].pStmt = db_prepare(db, azClassSql[k], pErr);
-    if( aC[k].pStmt==NULL ){ rc = -1; goto done; }
+  if( pSpans ){
+    aComm = id_set(db, "SELECT name_id FROM temp.comm_name ORDER BY name_id",
+                   0, &nComm, pErr);
+    if( aComm==NULL ){ rc = -1; goto done; }
+  }else{
+    for(int k=0; k<C_IDLE; k++){
+      aC[k].pStmt = db_prepare(db, azClassSql[k], pErr);
+      if( aC[k].pStmt==NULL ){ rc = -1; goto done; }
+    }
   }
   pRank = db_prepare(db,
     "SELECT DISTINCT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
@@ -871,9 +1019,11 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
   while( sqlite3_step(pRank)==SQLITE_ROW ){
     int64_t rank = sqlite3_column_int64(pRank, 0);
     wall_start(&w, pS, rank);
+    if( pSpans ) cc_load_spans(aC, pSpans, rank, aComm, nComm);
     for(int k=0; k<C_IDLE; k++) cc_start(&aC[k], runId, rank);
     w.tLast = INT64_MIN;
     wall_rank(&w, pS, aC);
+    cc_free_arrays(aC);
     if( w.tLast!=INT64_MIN && wall_end(db, runId, &w, pS, w.tLast, pIns, pErr) ){
       rc = -1;
       goto done;
@@ -881,6 +1031,8 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
   }
 done:
   free(w.aTot);
+  free(aComm);
+  cc_free_arrays(aC);
   for(int k=0; k<C_IDLE; k++) sqlite3_finalize(aC[k].pStmt);
   sqlite3_finalize(pRank);
   sqlite3_finalize(pIns);
@@ -903,13 +1055,21 @@ static void phase(const char *zName){
 }
 
 int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
-                     char **pzNote, PfError *pErr){
+                     const TraceSpans *pSpans, char **pzNote, PfError *pErr){
   StepList steps = {0, 0, 0};
   int nGapRanks = 0, dbPass = 0;
   int rc = -1;
 
   *pzNote = NULL;
   phase(NULL);
+  /* the spans hold the in-stream nesting: not when the database redoes it */
+  if( !trace_spans_usable(pSpans) || (eFallback & DERIVE_CPU_SWEEP) ){
+    pSpans = NULL;
+  }
+  if( getenv("PROFAN_TIMING") ){
+    fprintf(stderr, "profan: derive sweeps over %s\n",
+            pSpans ? "the spans kept while loading" : "the rows");
+  }
   if( derive_trace_indexes(db, pErr) ) goto done;
   phase("indexes");
   if( derive_steps(db, runId, pErr) ) goto done;
@@ -939,7 +1099,7 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
   }
   /* gpu_op_summary is already there: the loader totals it while
   ** inserting (load_trace_summary) */
-  if( derive_gpu_busy(db, runId, &steps, pErr) ) goto done;
+  if( derive_gpu_busy(db, runId, &steps, pSpans, pErr) ) goto done;
   phase("gpu sweep");
   if( derive_gap_steps(db, runId, &nGapRanks, pErr) ) goto done;
   if( nGapRanks>0 ){
@@ -950,7 +1110,7 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
                         "were found by GPU idle-gap detection", nGapRanks,
                         nGapRanks==1 ? "" : "s");
   }
-  if( derive_wall(db, runId, &steps, pErr) ) goto done;
+  if( derive_wall(db, runId, &steps, pSpans, pErr) ) goto done;
   phase("wall sweep");
   /* 009 summaries: the database pass, or the kernels the trace writer
   ** could not give a step */

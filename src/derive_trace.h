@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include "util.h"
+#include "trace_spans.h"
 
 /* Create the trace indexes when missing, after the bulk load (building
 ** them then is cheaper than keeping them up to date while loading:
@@ -28,10 +29,12 @@ int derive_trace_indexes(sqlite3 *db, PfError *pErr);
 /* Compute every derived table of run runId but gpu_op_summary, which the
 ** loader writes (load_trace_summary) before this runs and which the
 ** wall-time sweep reads; eFallback (DERIVE_* bits)
-** says which linkage must be redone from the rows.  *pzNote receives a note
+** says which linkage must be redone from the rows.  pSpans: the intervals
+** kept while loading (trace_spans.h), or NULL; the sweeps read the rows
+** back when it is NULL, gave up, or the CPU nesting is redone.  *pzNote receives a note
 ** for the user (e.g. steps found by gap detection), or NULL; caller frees
 ** it with free().  Returns 0 or -1 with pErr set. */
 int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
-                     char **pzNote, PfError *pErr);
+                     const TraceSpans *pSpans, char **pzNote, PfError *pErr);
 
 #endif

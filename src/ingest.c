@@ -367,8 +367,9 @@ static int64_t insert_file(sqlite3 *db, int64_t runId, const char *zPath,
 }
 
 /* After a trace file is parsed: its run_file columns and fix-ups. */
-static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad, int64_t runId,
-                             Job *j, PfError *pErr){
+static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad,
+                             TraceSpans *pSpans, int64_t runId, Job *j,
+                             PfError *pErr){
   TraceInfo *in = &j->info;
   int64_t rank = in->hasRank ? in->rank : (j->rankGuess>=0 ? j->rankGuess : 0);
   const char *zRankSrc = in->hasRank ? "distributedInfo"
@@ -385,6 +386,8 @@ static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad, int64_t runId,
   t.fileId = j->fileId;
   t.rank = rank;
   load_trace_file_rank(pLoad, j->fileId, rank);
+  trace_spans_file_done(pSpans, j->fileId, needBase ? in->baseTimeNs : 0,
+                        rank);
   if( load_trace_devices(pLoad, &t, in, pErr) ) return -1;
   p = db_prepare(db,
     "UPDATE run_file SET rank=?1, rank_source=?2, n_records=?3, parse_ms=?4,"
@@ -442,7 +445,8 @@ static int writer_emit(void *ctx, const TraceEvent *e){
 ** or -1 with the message in pMsg.
 */
 static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
-                       const IngestOpts *pOpt, IngestResult *pRes, Buf *pMsg){
+                       TraceSpans *pSpans, const IngestOpts *pOpt,
+                       IngestResult *pRes, Buf *pMsg){
   Shared s;
   pthread_t aTh[16];
   int nTh = pOpt->nThreads>0 ? pOpt->nThreads : (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -460,6 +464,7 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
     return -1;
   }
   memset(&wc, 0, sizeof(wc));
+  load_trace_set_spans(pLoad, pSpans);
   wc.pLoad = pLoad;
   wc.pErr = &err;
 
@@ -556,7 +561,7 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
         s.abort = 1;
         continue;
       }
-      if( finish_trace_file(db, pLoad, runId, j, &err) ){
+      if( finish_trace_file(db, pLoad, pSpans, runId, j, &err) ){
         buf_printf(pMsg, "%s: %s", j->zPath, err.zMsg);
         failed = 1;
         s.abort = 1;
@@ -786,6 +791,7 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
   char *zName = NULL;
   Buf source;
   int64_t runId;
+  TraceSpans *pSpans = NULL;
 
   memset(pRes, 0, sizeof(*pRes));
   buf_init(&source);
@@ -930,7 +936,10 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
   }
   if( nJob>0 ){
     char *zNote = NULL;
-    if( load_traces(db, runId, aJob, nJob, pOpt, pRes, pMsg) ) goto done;
+    pSpans = trace_spans_new();
+    if( load_traces(db, runId, aJob, nJob, pSpans, pOpt, pRes, pMsg) ){
+      goto done;
+    }
     if( nDeferred>0 && set_run_hash(db, runId, aJob, nJob, aHash, nHash,
                                     pMsg) ) goto done;
     if( getenv("PROFAN_TIMING") ){
@@ -939,10 +948,12 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
     /* PROFAN_DB_LINK=1 redoes all linkage in the database (tests compare
     ** it with the in-stream result) */
     if( getenv("PROFAN_DB_LINK") ) pRes->fallback |= DERIVE_CPU_SWEEP|DERIVE_GPU_LINK;
-    if( derive_trace_run(db, runId, pRes->fallback, &zNote, &err) ){
+    if( derive_trace_run(db, runId, pRes->fallback, pSpans, &zNote, &err) ){
       buf_printf(pMsg, "%s", err.zMsg);
       goto done;
     }
+    trace_spans_free(pSpans);           /* before the comm pass and commit */
+    pSpans = NULL;
     if( zNote && pOpt->pLog ) fprintf(pOpt->pLog, "profan: note: %s\n", zNote);
     free(zNote);
   }
@@ -976,6 +987,7 @@ done:
   }
   if( inTxn ) db_exec(db, "ROLLBACK", NULL);
   pRes->seconds = (util_now_ms() - t0)/1000.0;
+  trace_spans_free(pSpans);
   free(aJob);
   free(aHash);
   free(zName);

@@ -484,7 +484,12 @@ struct TraceLoader {
   FileRank *aFile;
   int nFile, nFileAlloc;
   SumState sum;                 /* 009 summary totals */
+  TraceSpans *pSpans;           /* intervals for the sweeps, or NULL */
 };
+
+void load_trace_set_spans(TraceLoader *p, TraceSpans *pSpans){
+  p->pSpans = pSpans;
+}
 
 TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
   TraceLoader *p = xcalloc(1, sizeof(*p));
@@ -940,8 +945,8 @@ static int load_trace_coll(TraceLoader *p, const TraceTarget *t,
 int load_trace_event(TraceLoader *p, const TraceTarget *t,
                      const TraceEvent *e, PfError *pErr){
   Ins *b = NULL;
-  int64_t nameId = 0, dev, stream;
-  int hasDev, hasStream;
+  int64_t nameId = 0, dev = -1, stream;
+  int hasDev = 0, hasStream;
   MemcpyKind mk;                /* its texts are bound after the switch */
   double fl = -1;               /* cpu_op: FLOPs, when zSrc */
   const char *zSrc = NULL;
@@ -1072,21 +1077,32 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
     case TEV_KERNEL:
       sum_add(p, t->fileId, 0, nameId, e->dur);
       sum_gpu(&p->sum, t, e, 1, sqlite3_last_insert_rowid(p->db));
+      trace_spans_gpu(p->pSpans, t->fileId, SPAN_KERNEL, e->ts, e->dur,
+                      hasDev ? dev : -1, nameId);
       break;
     case TEV_MEMCPY:
     case TEV_MEMSET:
       sum_add(p, t->fileId, e->kind==TEV_MEMCPY ? 1 : 2, nameId, e->dur);
       sum_gpu(&p->sum, t, e, 0, 0);
+      trace_spans_gpu(p->pSpans, t->fileId,
+                      e->kind==TEV_MEMCPY ? SPAN_MEMCPY : SPAN_MEMSET,
+                      e->ts, e->dur, hasDev ? dev : -1, nameId);
       break;
     case TEV_CPU_OP: {
       const Bound *d = &p->aIns[S_CPU_OP].aCur[12];   /* input_dims_id */
       sum_op(&p->sum, t, e, nameId, d->type==B_INT ? d->i : 0, fl,
              zSrc==NULL ? 0 : zSrc[0]=='a' ? 1 : 2);  /* "arg", "estimate" */
+      /* the wall-time sweep wants top-level ops: nesting known in-stream */
+      if( !e->linked ) trace_spans_give_up(p->pSpans);
+      else if( e->depth==0 ){
+        trace_spans_cpu(p->pSpans, t->fileId, SPAN_CPU, e->ts, e->dur);
+      }
       break;
     }
     case TEV_RUNTIME:
     case TEV_DRIVER:
       sum_runtime(&p->sum, t, e, nameId);
+      trace_spans_cpu(p->pSpans, t->fileId, SPAN_RUNTIME, e->ts, e->dur);
       break;
     default:
       break;

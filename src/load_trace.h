@@ -11,6 +11,7 @@
 #include "db.h"
 #include "intern.h"
 #include "parse_trace.h"
+#include "trace_spans.h"
 
 typedef struct TraceLoader TraceLoader;
 
@@ -24,6 +25,10 @@ typedef struct TraceTarget {
 /* Returns a loader (free with load_trace_free) or NULL with pErr set. */
 TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr);
 void load_trace_free(TraceLoader *p);                /* accepts NULL */
+
+/* Also keep the intervals of the rows in pSpans (NULL: don't) for the
+** derive sweeps; the caller keeps ownership. */
+void load_trace_set_spans(TraceLoader *p, TraceSpans *pSpans);
 
 /* Insert one event (kinds other than TEV_OTHER).  ts is taken as final.
 ** Returns 0, or -1 with pErr set. */

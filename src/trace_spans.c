@@ -1,0 +1,250 @@
+/*
+** trace_spans.c — the activity intervals of a run's trace rows, kept in
+** memory while the rows are loaded, for the GPU and wall-time sweeps.
+**
+** Pipeline position: between "load" and "derive" (see trace_spans.h).  Rows
+** are kept per file in arrival order; a rank's spans are gathered and
+** sorted when the sweep asks for them.  Traces come nearly sorted (Kineto
+** writes each thread's events in time order), so an array already in order
+** is not sorted again.
+*/
+#include "trace_spans.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct SpanFile {
+  int64_t fileId;
+  int64_t rank;
+  int hasRank;
+  SpanGpu *aGpu;
+  size_t nGpu, nGpuAlloc;
+  Span *aCpu[SPAN_NCPU];
+  size_t nCpu[SPAN_NCPU], nCpuAlloc[SPAN_NCPU];
+} SpanFile;
+
+struct TraceSpans {
+  SpanFile *aFile;
+  int nFile, nFileAlloc;
+  int iLast;                /* the file of the last row */
+  size_t nBytes, nMax;      /* held / cap */
+  int off;                  /* gave up */
+};
+
+TraceSpans *trace_spans_new(void){
+  const char *zSweep = getenv("PROFAN_SWEEP");
+  const char *zKb = getenv("PROFAN_SPANS_KB");
+  long kb = zKb ? strtol(zKb, NULL, 10) : TRACE_SPANS_MAX_MB*1024L;
+  TraceSpans *p;
+  if( kb<=0 || (zSweep && strcmp(zSweep, "db")==0) ) return NULL;
+  p = xcalloc(1, sizeof(*p));
+  p->nMax = (size_t)kb<<10;
+  return p;
+}
+
+static void file_clear(SpanFile *f){
+  free(f->aGpu);
+  for(int c=0; c<SPAN_NCPU; c++) free(f->aCpu[c]);
+}
+
+void trace_spans_free(TraceSpans *p){
+  if( p==NULL ) return;
+  for(int i=0; i<p->nFile; i++) file_clear(&p->aFile[i]);
+  free(p->aFile);
+  free(p);
+}
+
+void trace_spans_give_up(TraceSpans *p){
+  if( p==NULL || p->off ) return;
+  for(int i=0; i<p->nFile; i++) file_clear(&p->aFile[i]);
+  free(p->aFile);
+  p->aFile = NULL;
+  p->nFile = p->nFileAlloc = 0;
+  p->nBytes = 0;
+  p->off = 1;
+}
+
+int trace_spans_usable(const TraceSpans *p){
+  return p!=NULL && !p->off;
+}
+
+/* The state of file fileId, created when new. */
+static SpanFile *span_file(TraceSpans *p, int64_t fileId){
+  SpanFile *f;
+  if( p->iLast<p->nFile && p->aFile[p->iLast].fileId==fileId ){
+    return &p->aFile[p->iLast];       /* rows come in batches of one file */
+  }
+  for(int i=0; i<p->nFile; i++){
+    if( p->aFile[i].fileId==fileId ){
+      p->iLast = i;
+      return &p->aFile[i];
+    }
+  }
+  if( p->nFile==p->nFileAlloc ){
+    p->nFileAlloc = p->nFileAlloc ? p->nFileAlloc*2 : 8;
+    p->aFile = xrealloc(p->aFile, (size_t)p->nFileAlloc*sizeof(SpanFile));
+  }
+  p->iLast = p->nFile;
+  f = &p->aFile[p->nFile++];
+  memset(f, 0, sizeof(*f));
+  f->fileId = fileId;
+  return f;
+}
+
+/* Room for one more element of sz bytes in array *pa of *pnAlloc; 0, or -1
+** (and the store gave up) when that passes the cap. */
+static int room(TraceSpans *p, void **pa, size_t n, size_t *pnAlloc,
+                size_t sz){
+  size_t nNew;
+  if( n<*pnAlloc ) return 0;
+  nNew = *pnAlloc ? *pnAlloc*2 : 1024;
+  if( p->nBytes + (nNew - *pnAlloc)*sz > p->nMax ){
+    trace_spans_give_up(p);
+    return -1;
+  }
+  p->nBytes += (nNew - *pnAlloc)*sz;
+  *pa = xrealloc(*pa, nNew*sz);
+  *pnAlloc = nNew;
+  return 0;
+}
+
+void trace_spans_gpu(TraceSpans *p, int64_t fileId, int kind, int64_t ts,
+                     int64_t dur, int64_t device, int64_t name){
+  SpanFile *f;
+  SpanGpu *g;
+  if( p==NULL || p->off ) return;
+  f = span_file(p, fileId);
+  if( room(p, (void**)&f->aGpu, f->nGpu, &f->nGpuAlloc, sizeof(SpanGpu)) ){
+    return;
+  }
+  g = &f->aGpu[f->nGpu++];
+  g->ts = ts;
+  g->dur = dur;
+  g->device = device;
+  g->name = name;
+  g->kind = kind;
+  g->seq = 0;
+}
+
+void trace_spans_cpu(TraceSpans *p, int64_t fileId, int cls, int64_t ts,
+                     int64_t dur){
+  SpanFile *f;
+  Span *s;
+  if( p==NULL || p->off ) return;
+  f = span_file(p, fileId);
+  if( room(p, (void**)&f->aCpu[cls], f->nCpu[cls], &f->nCpuAlloc[cls],
+           sizeof(Span)) ){
+    return;
+  }
+  s = &f->aCpu[cls][f->nCpu[cls]++];
+  s->ts = ts;
+  s->end = ts + dur;
+}
+
+void trace_spans_file_done(TraceSpans *p, int64_t fileId, int64_t dTs,
+                           int64_t rank){
+  SpanFile *f;
+  if( p==NULL || p->off ) return;
+  f = span_file(p, fileId);
+  f->rank = rank;
+  f->hasRank = 1;
+  if( dTs==0 ) return;
+  for(size_t i=0; i<f->nGpu; i++) f->aGpu[i].ts += dTs;
+  for(int c=0; c<SPAN_NCPU; c++){
+    for(size_t i=0; i<f->nCpu[c]; i++){
+      f->aCpu[c][i].ts += dTs;
+      f->aCpu[c][i].end += dTs;
+    }
+  }
+}
+
+static int cmp_i64(const void *a, const void *b){
+  int64_t x = *(const int64_t*)a, y = *(const int64_t*)b;
+  return x<y ? -1 : x>y;
+}
+
+int64_t *trace_spans_ranks(const TraceSpans *p, int *pn){
+  int64_t *a = xmalloc(((size_t)p->nFile + 1)*sizeof(int64_t));
+  int n = 0;
+  for(int i=0; i<p->nFile; i++){
+    if( p->aFile[i].hasRank ) a[n++] = p->aFile[i].rank;
+  }
+  qsort(a, (size_t)n, sizeof(int64_t), cmp_i64);
+  if( n>1 ){
+    int k = 1;
+    for(int i=1; i<n; i++) if( a[i]!=a[k-1] ) a[k++] = a[i];
+    n = k;
+  }
+  *pn = n;
+  return a;
+}
+
+static int cmp_gpu(const void *a, const void *b){
+  const SpanGpu *x = a, *y = b;
+  if( x->device!=y->device ) return x->device<y->device ? -1 : 1;
+  if( x->ts!=y->ts ) return x->ts<y->ts ? -1 : 1;
+  if( x->dur!=y->dur ) return x->dur>y->dur ? -1 : 1;     /* longest first */
+  if( x->name!=y->name ) return x->name<y->name ? -1 : 1;
+  return x->seq<y->seq ? -1 : x->seq>y->seq;
+}
+
+static int cmp_span(const void *a, const void *b){
+  const Span *x = a, *y = b;
+  if( x->ts!=y->ts ) return x->ts<y->ts ? -1 : 1;
+  return x->end<y->end ? -1 : x->end>y->end;
+}
+
+SpanGpu *trace_spans_rank_gpu(const TraceSpans *p, int64_t rank, size_t *pn){
+  size_t n = 0, k = 0;
+  int sorted = 1;
+  SpanGpu *a;
+  for(int i=0; i<p->nFile; i++){
+    if( p->aFile[i].hasRank && p->aFile[i].rank==rank ) n += p->aFile[i].nGpu;
+  }
+  *pn = n;
+  if( n==0 ) return NULL;
+  a = xmalloc(n*sizeof(SpanGpu));
+  for(int i=0; i<p->nFile; i++){
+    const SpanFile *f = &p->aFile[i];
+    if( !f->hasRank || f->rank!=rank ) continue;
+    for(size_t j=0; j<f->nGpu; j++, k++){
+      a[k] = f->aGpu[j];
+      a[k].seq = (int32_t)k;
+      if( k>0 && cmp_gpu(&a[k-1], &a[k])>0 ) sorted = 0;
+    }
+  }
+  if( !sorted ) qsort(a, n, sizeof(SpanGpu), cmp_gpu);
+  return a;
+}
+
+Span *trace_spans_rank_cpu(const TraceSpans *p, int64_t rank, int cls,
+                           size_t *pn){
+  size_t n = 0, k = 0;
+  Span *a;
+  for(int i=0; i<p->nFile; i++){
+    if( p->aFile[i].hasRank && p->aFile[i].rank==rank ){
+      n += p->aFile[i].nCpu[cls];
+    }
+  }
+  *pn = n;
+  if( n==0 ) return NULL;
+  a = xmalloc(n*sizeof(Span));
+  for(int i=0; i<p->nFile; i++){
+    const SpanFile *f = &p->aFile[i];
+    if( !f->hasRank || f->rank!=rank ) continue;
+    memcpy(a+k, f->aCpu[cls], f->nCpu[cls]*sizeof(Span));
+    k += f->nCpu[cls];
+  }
+  trace_spans_sort(a, n);
+  return a;
+}
+
+void trace_spans_sort(Span *a, size_t n){
+  for(size_t i=1; i<n; i++){
+    if( a[i-1].ts>a[i].ts ){
+      qsort(a, n, sizeof(Span), cmp_span);
+      return;
+    }
+  }
+}

@@ -1,0 +1,128 @@
+"""test_sweeps.py — the GPU and wall-time sweeps get the same answers from
+the intervals the writer keeps in memory (src/trace_spans.c, the default)
+as from the rows read back from the database (PROFAN_SWEEP=db), and when
+the store gives up part-way through a file (PROFAN_SPANS_KB=256 is below
+what all but the smallest fixtures need).
+
+The database path's answers are checked against numbers computed from the
+JSON in test_trace.py; here every row of the four tables the sweeps write,
+and the steps found by gap detection, must be identical across the paths,
+on every trace fixture, the 8-rank run, and a hand-written trace whose
+times and rank are fixed up after its events went in (baseTimeNanoseconds
+and distributedInfo after traceEvents).
+"""
+import glob
+import json
+import os
+
+import common
+from common import ProfanTest, shared
+
+TABLES = {
+    "gpu_busy": "SELECT * FROM gpu_busy ORDER BY rank, device",
+    # names by text: string ids depend on which rank's parser came first
+    "gpu_gap": "SELECT g.run_id, g.rank, g.device, g.ts, g.dur, b.text,"
+               " a.text, g.step FROM gpu_gap g"
+               " LEFT JOIN string b ON b.id = g.before_name_id"
+               " LEFT JOIN string a ON a.id = g.after_name_id"
+               " ORDER BY g.rank, g.device, g.ts",
+    "comm_overlap": "SELECT * FROM comm_overlap ORDER BY rank, device",
+    "step_time": "SELECT * FROM step_time ORDER BY rank, step, class",
+    "step": "SELECT * FROM step ORDER BY rank, step",
+}
+
+PATHS = {
+    "spans": {},
+    "rows": {"PROFAN_SWEEP": "db"},
+    "gave up": {"PROFAN_SPANS_KB": "256"},
+}
+
+
+def trailer_trace():
+    """Relative float µs times with baseTimeNanoseconds and the rank after
+    traceEvents: the rows go in with times and rank fixed up afterwards.
+    Two ranks' worth of streams: a compute and an NCCL kernel overlapping,
+    a memcpy, a gap, runtime calls outside any op."""
+    def X(cat, name, ts, dur, pid, tid, **args):
+        return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
+                "ts": ts, "dur": dur, "args": args}
+    ev = [
+        X("user_annotation", "ProfilerStep#4", 10.5, 200.0, 1, 1),
+        X("cpu_op", "aten::mm", 11.25, 20.0, 1, 1),
+        X("cuda_runtime", "cudaLaunchKernel", 12.0, 3.5, 1, 1, correlation=1),
+        X("kernel", "gemm_kernel", 40.0, 50.0, 0, 7, correlation=1),
+        X("cuda_runtime", "cudaLaunchKernel", 35.0, 2.0, 1, 1, correlation=2),
+        X("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 60.0, 80.0,
+          0, 9, correlation=2),
+        X("cuda_runtime", "cudaMemcpyAsync", 150.0, 4.0, 1, 1, correlation=3),
+        X("gpu_memcpy", "Memcpy DtoH (Device -> Pageable)", 170.0, 5.0, 0, 7,
+          correlation=3, bytes=4096),
+        X("cpu_op", "aten::add", 5.0, 3.0, 1, 2),
+    ]
+    return {"traceEvents": ev, "baseTimeNanoseconds": 1700000000000000000,
+            "distributedInfo": {"rank": 2, "world_size": 4}}
+
+
+class SweepPaths(ProfanTest):
+
+    def ingest_three_ways(self, *paths):
+        """The tables after ingesting paths by each sweep path, and which
+        source each path's sweeps used ("spans" or "rows")."""
+        out, used = {}, {}
+        nested_in_db = False
+        for name, env in PATHS.items():
+            db = os.path.join(self.tmp.name, name.replace(" ", "_") + ".db")
+            r = common.run("ingest", *paths, db=db,
+                           env=dict(env, PROFAN_TIMING="1"))
+            self.assertEqual(r.rc, 0, r.err)
+            used[name] = ("spans" if "profan: derive sweeps over the spans "
+                          "kept while loading\n" in r.err else
+                          "rows" if "profan: derive sweeps over the rows\n"
+                          in r.err else None)
+            out[name] = {t: common.run("--format", "csv", "sql", q, db=db).out
+                         for t, q in TABLES.items()}
+            nested_in_db = nested_in_db or ": linker cpu=1 " in r.err
+        # the spans hold the in-stream nesting: not used when the database
+        # redoes it (ops out of order in the 2021 trace)
+        self.assertEqual(used["spans"], "rows" if nested_in_db else "spans")
+        self.assertEqual(used["rows"], "rows")
+        return out, used
+
+    def assertSame(self, out, label):
+        for t in TABLES:
+            self.assertEqual(out["spans"][t], out["rows"][t], (label, t))
+            self.assertEqual(out["spans"][t], out["gave up"][t], (label, t))
+
+    def test_every_trace_fixture(self):
+        for path in sorted(glob.glob(os.path.join(shared("traces"), "*.json*"))):
+            with self.subTest(path=os.path.basename(path)):
+                out, used = self.ingest_three_ways(path)
+                self.assertSame(out, path)
+                if os.path.getsize(path) > 1000000:
+                    self.assertEqual(used["gave up"], "rows", path)
+                if "cpu-only" not in path:
+                    self.assertGreater(out["spans"]["step_time"].count("\n"), 1,
+                                       path)
+
+    def test_eight_rank_run(self):
+        out, used = self.ingest_three_ways(shared("runs", "dlrm-8rank"))
+        self.assertEqual(used["gave up"], "rows")
+        self.assertSame(out, "dlrm-8rank")
+        ranks = {line.split(",")[1] for line in
+                 out["spans"]["gpu_busy"].splitlines()[1:]}
+        self.assertEqual(ranks, {str(r) for r in range(8)})
+
+    def test_times_and_rank_fixed_up_after_the_events(self):
+        path = os.path.join(self.tmp.name, "trailer.json")
+        with open(path, "w") as f:
+            json.dump(trailer_trace(), f)
+        out, used = self.ingest_three_ways(path)
+        self.assertEqual(used["gave up"], "spans")
+        self.assertSame(out, "trailer")
+        busy = out["spans"]["gpu_busy"].splitlines()
+        self.assertEqual(len(busy), 2, busy)
+        cols = dict(zip(busy[0].split(","), busy[1].split(",")))
+        # rank from the trailer; the first kernel at base + 40 µs
+        self.assertEqual(cols["rank"], "2")
+        self.assertEqual(int(cols["first_ts"]), 1700000000000000000 + 40000)
+        self.assertEqual(int(cols["last_end"]), 1700000000000000000 + 175000)
