@@ -172,7 +172,9 @@ class DiskFull(ProfanTest):
         self.ingest_ok(local("sample-run"), extra=("--name", "first"))
         self.big = os.path.join(self.tmp.name, "big.json")
         with open(self.big, "w") as f:
-            f.write(trace_with_kernels(20000))
+            # a new run well over the 64 KiB of headroom test_file_size_limit
+            # leaves (its WAL frames alone: ~1.4 MB per 20000 kernels)
+            f.write(trace_with_kernels(40000))
 
     def check_unchanged(self, db):
         self.assertEqual(integrity(db), "ok")
