@@ -21,6 +21,7 @@
 #include "parse_trace.h"
 #include "runref.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,10 +143,15 @@ typedef struct Worker {
   Linker *pLink;                /* when the parser thread links */
 } Worker;
 
-static uint32_t arena_add(Buf *a, const char *z){
+static uint32_t arena_add_n(Buf *a, const char *z, size_t n){
   uint32_t off = (uint32_t)a->n;
-  buf_append(a, z, strlen(z)+1);
+  assert( strlen(z)==n );
+  buf_append(a, z, n+1);
   return off;
+}
+
+static uint32_t arena_add(Buf *a, const char *z){
+  return arena_add_n(a, z, strlen(z));
 }
 
 static void worker_flush(Worker *w){
@@ -176,7 +182,8 @@ static int worker_emit(Worker *w, const TraceEvent *pEv){
   e = &b->aEv[b->nEv];
   *e = *pEv;
 
-  b->aStr[b->nEv][0] = arena_add(&b->arena, pEv->zName);
+  b->aStr[b->nEv][0] = arena_add_n(&b->arena, pEv->zName,
+                                   (size_t)pEv->nName);
   b->aStr[b->nEv][1] = arena_add(&b->arena, pEv->zCat);
   b->aStr[b->nEv][2] = arena_add(&b->arena, pEv->zInputDims);
   b->aStr[b->nEv][3] = arena_add(&b->arena, pEv->zInputTypes);
@@ -508,7 +515,6 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
         for(int i=0; i<b->nEv; i++){
           TraceEvent *e = &b->aEv[i];
           e->zName = b->arena.z + b->aStr[i][0];
-          e->nName = (int)strlen(e->zName);
           e->zCat = b->arena.z + b->aStr[i][1];
           e->zInputDims = b->arena.z + b->aStr[i][2];
           e->zInputTypes = b->arena.z + b->aStr[i][3];
