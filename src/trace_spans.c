@@ -180,6 +180,53 @@ int64_t *trace_spans_ranks(const TraceSpans *p, int *pn){
   return a;
 }
 
+/*
+** Sort a (n elements of sz bytes) by cmp, stably.  Traces come as a few
+** long runs in order (one per thread or stream, or per copy of a scaled
+** trace), so the runs are found and merged pairwise: O(n log runs).  Many
+** short runs go to qsort() instead (cmp then breaks every tie).
+*/
+#define MAX_RUNS 256
+static void sort_runs(void *a, size_t n, size_t sz,
+                      int (*cmp)(const void*, const void*)){
+  size_t aRun[MAX_RUNS+1];
+  int nRun = 0;
+  char *src = a, *dst;
+  if( n<2 ) return;
+  aRun[nRun++] = 0;
+  for(size_t i=1; i<n; i++){
+    if( cmp(src+(i-1)*sz, src+i*sz)>0 ){
+      if( nRun==MAX_RUNS ){
+        qsort(a, n, sz, cmp);
+        return;
+      }
+      aRun[nRun++] = i;
+    }
+  }
+  if( nRun==1 ) return;
+  dst = xmalloc(n*sz);
+  while( nRun>1 ){
+    int k = 0;
+    for(int r=0; r<nRun; r+=2){
+      size_t lo = aRun[r], mid = r+1<nRun ? aRun[r+1] : n;
+      size_t hi = r+2<nRun ? aRun[r+2] : n, i = lo, j = mid, o = lo;
+      while( i<mid && j<hi ){
+        if( cmp(src+j*sz, src+i*sz)<0 ){ memcpy(dst+o*sz, src+j*sz, sz); j++; }
+        else{ memcpy(dst+o*sz, src+i*sz, sz); i++; }
+        o++;
+      }
+      memcpy(dst+o*sz, src+i*sz, (mid-i)*sz);
+      o += mid-i;
+      memcpy(dst+o*sz, src+j*sz, (hi-j)*sz);
+      aRun[k++] = lo;
+    }
+    nRun = k;
+    { char *t = src; src = dst; dst = t; }
+  }
+  if( src!=(char*)a ) memcpy(a, src, n*sz);
+  free(src==(char*)a ? dst : src);
+}
+
 static int cmp_gpu(const void *a, const void *b){
   const SpanGpu *x = a, *y = b;
   if( x->device!=y->device ) return x->device<y->device ? -1 : 1;
@@ -214,7 +261,7 @@ SpanGpu *trace_spans_rank_gpu(const TraceSpans *p, int64_t rank, size_t *pn){
       if( k>0 && cmp_gpu(&a[k-1], &a[k])>0 ) sorted = 0;
     }
   }
-  if( !sorted ) qsort(a, n, sizeof(SpanGpu), cmp_gpu);
+  if( !sorted ) sort_runs(a, n, sizeof(SpanGpu), cmp_gpu);
   return a;
 }
 
@@ -241,10 +288,5 @@ Span *trace_spans_rank_cpu(const TraceSpans *p, int64_t rank, int cls,
 }
 
 void trace_spans_sort(Span *a, size_t n){
-  for(size_t i=1; i<n; i++){
-    if( a[i-1].ts>a[i].ts ){
-      qsort(a, n, sizeof(Span), cmp_span);
-      return;
-    }
-  }
+  sort_runs(a, n, sizeof(Span), cmp_span);
 }

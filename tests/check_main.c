@@ -17,6 +17,7 @@ Suite *make_history_suite(void);
 Suite *make_report_suite(void);
 Suite *make_html_suite(void);
 Suite *make_group_map_suite(void);
+Suite *make_spans_suite(void);
 
 int main(void){
   int nFail;
@@ -33,6 +34,7 @@ int main(void){
   srunner_add_suite(sr, make_report_suite());
   srunner_add_suite(sr, make_html_suite());
   srunner_add_suite(sr, make_group_map_suite());
+  srunner_add_suite(sr, make_spans_suite());
   srunner_run_all(sr, CK_NORMAL);
   nFail = srunner_ntests_failed(sr);
   srunner_free(sr);

@@ -1,0 +1,141 @@
+/*
+** check_spans.c — unit tests for trace_spans.c: the interval store behind
+** the GPU and wall-time sweeps (sorting, gathering a rank, fix-ups, the
+** cap).
+*/
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include "trace_spans.h"
+
+static int cmp_ts_end(const void *a, const void *b){
+  const Span *x = a, *y = b;
+  if( x->ts!=y->ts ) return x->ts<y->ts ? -1 : 1;
+  return x->end<y->end ? -1 : x->end>y->end;
+}
+
+/* nRun ascending runs (like one per thread) of n spans in all, plus the
+** same spans sorted by qsort as the reference. */
+static void check_sort(size_t n, int nRun, unsigned seed){
+  Span *a = malloc(n*sizeof(Span)), *b = malloc(n*sizeof(Span));
+  size_t per = n/(size_t)nRun + 1;
+  srand(seed);
+  for(size_t i=0; i<n; i++){
+    size_t run = i/per, k = i%per;
+    a[i].ts = (int64_t)(k*1000 + (size_t)(rand()%900)) + (int64_t)run;
+    if( rand()%7==0 && i>0 && i%per ) a[i].ts = a[i-1].ts;   /* ties */
+    if( i%per && a[i].ts<a[i-1].ts ) a[i].ts = a[i-1].ts;     /* ascending */
+    a[i].end = a[i].ts + rand()%50;
+    b[i] = a[i];
+  }
+  qsort(b, n, sizeof(Span), cmp_ts_end);
+  trace_spans_sort(a, n);
+  for(size_t i=0; i<n; i++){
+    ck_assert_int_eq(a[i].ts, b[i].ts);
+    if( i>0 ) ck_assert_int_le(a[i-1].ts, a[i].ts);
+  }
+  free(a);
+  free(b);
+}
+
+/* Few runs are merged, many go to qsort: the same order either way (ts;
+** within equal ts the merge keeps arrival order, so only ts is compared). */
+START_TEST(test_sort_runs){
+  check_sort(1, 1, 1);
+  check_sort(1000, 1, 2);          /* already sorted */
+  check_sort(1000, 2, 3);
+  check_sort(10007, 3, 4);         /* odd number of runs */
+  check_sort(100000, 255, 5);
+  check_sort(100000, 300, 6);      /* past MAX_RUNS: qsort */
+  check_sort(5000, 5000, 7);       /* every element its own run */
+}
+END_TEST
+
+/* Rows of two files of one rank and one of another: gathered per rank,
+** sorted, moved by the fix-up of their file only. */
+START_TEST(test_gather_rank){
+  TraceSpans *p;
+  SpanGpu *g;
+  Span *c;
+  int64_t *aRank;
+  size_t n;
+  int nRank;
+  unsetenv("PROFAN_SWEEP");
+  unsetenv("PROFAN_SPANS_KB");
+  p = trace_spans_new();
+  ck_assert_ptr_nonnull(p);
+  trace_spans_gpu(p, 10, SPAN_KERNEL, 500, 10, 0, 7);
+  trace_spans_gpu(p, 10, SPAN_MEMCPY, 100, 5, 0, 8);
+  trace_spans_gpu(p, 10, SPAN_KERNEL, 100, 20, 1, 9);
+  trace_spans_gpu(p, 11, SPAN_KERNEL, 300, 1, 0, 7);
+  trace_spans_gpu(p, 12, SPAN_KERNEL, 50, 1, 0, 7);
+  trace_spans_gpu(p, 10, SPAN_KERNEL, 100, 30, 0, 6);
+  trace_spans_cpu(p, 10, SPAN_RUNTIME, 40, 5);
+  trace_spans_cpu(p, 11, SPAN_RUNTIME, 20, 5);
+  trace_spans_cpu(p, 12, SPAN_CPU, 1, 1);
+  trace_spans_file_done(p, 10, 0, 3);
+  trace_spans_file_done(p, 11, 1000, 3);     /* shifted by 1000 ns */
+  trace_spans_file_done(p, 12, 0, 1);
+  ck_assert(trace_spans_usable(p));
+
+  aRank = trace_spans_ranks(p, &nRank);
+  ck_assert_int_eq(nRank, 2);
+  ck_assert_int_eq(aRank[0], 1);
+  ck_assert_int_eq(aRank[1], 3);
+  free(aRank);
+
+  /* rank 3, device 0 by ts, the longest first at equal ts; then device 1 */
+  g = trace_spans_rank_gpu(p, 3, &n);
+  ck_assert_uint_eq(n, 5);
+  ck_assert_int_eq(g[0].ts, 100); ck_assert_int_eq(g[0].dur, 30);
+  ck_assert_int_eq(g[1].ts, 100); ck_assert_int_eq(g[1].kind, SPAN_MEMCPY);
+  ck_assert_int_eq(g[2].ts, 500);
+  ck_assert_int_eq(g[3].ts, 1300);            /* file 11, shifted */
+  ck_assert_int_eq(g[4].device, 1);
+  free(g);
+
+  c = trace_spans_rank_cpu(p, 3, SPAN_RUNTIME, &n);
+  ck_assert_uint_eq(n, 2);
+  ck_assert_int_eq(c[0].ts, 40);
+  ck_assert_int_eq(c[1].ts, 1020);
+  ck_assert_int_eq(c[1].end, 1025);
+  free(c);
+  ck_assert_ptr_null(trace_spans_rank_cpu(p, 3, SPAN_CPU, &n));
+  ck_assert_uint_eq(n, 0);
+  trace_spans_free(p);
+}
+END_TEST
+
+/* Past the cap the store gives up, frees what it held and ignores rows. */
+START_TEST(test_cap){
+  TraceSpans *p;
+  setenv("PROFAN_SPANS_KB", "64", 1);
+  p = trace_spans_new();
+  ck_assert_ptr_nonnull(p);
+  for(int i=0; i<1024; i++) trace_spans_cpu(p, 1, SPAN_RUNTIME, i, 1);
+  ck_assert(trace_spans_usable(p));            /* 16 KiB */
+  for(int i=0; i<2048; i++) trace_spans_gpu(p, 1, SPAN_KERNEL, i, 1, 0, 1);
+  ck_assert(!trace_spans_usable(p));           /* 96 KiB of GPU rows */
+  trace_spans_cpu(p, 1, SPAN_RUNTIME, 0, 1);
+  trace_spans_file_done(p, 1, 0, 0);
+  ck_assert(!trace_spans_usable(p));
+  trace_spans_free(p);
+  setenv("PROFAN_SPANS_KB", "0", 1);
+  ck_assert_ptr_null(trace_spans_new());
+  unsetenv("PROFAN_SPANS_KB");
+  setenv("PROFAN_SWEEP", "db", 1);
+  ck_assert_ptr_null(trace_spans_new());
+  unsetenv("PROFAN_SWEEP");
+  ck_assert(!trace_spans_usable(NULL));
+}
+END_TEST
+
+Suite *make_spans_suite(void){
+  Suite *s = suite_create("spans");
+  TCase *tc = tcase_create("spans");
+  tcase_add_test(tc, test_sort_runs);
+  tcase_add_test(tc, test_gather_rank);
+  tcase_add_test(tc, test_cap);
+  suite_add_tcase(s, tc);
+  return s;
+}
