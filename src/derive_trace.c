@@ -1095,7 +1095,8 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
                         " AND gpu_mem_op.step IS NOT r.step", runId, pErr)) ){
       goto done;
     }
-    if( derive_gpu_steps(db, runId, &steps, pErr) ) goto done;
+    if( (eFallback & (DERIVE_STEPS|DERIVE_GPU_STEPS))
+        && derive_gpu_steps(db, runId, &steps, pErr) ) goto done;
   }
   /* gpu_op_summary is already there: the loader totals it while
   ** inserting (load_trace_summary) */

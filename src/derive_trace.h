@@ -25,6 +25,9 @@ int derive_trace_indexes(sqlite3 *db, PfError *pErr);
 #define DERIVE_CPU_SWEEP 0x01   /* op nesting and runtime -> op */
 #define DERIVE_GPU_LINK  0x02   /* kernel -> runtime call by correlation */
 #define DERIVE_STEPS     0x04   /* step numbers of rows */
+/* Not linkage: some GPU rows went in without a step (outside every step,
+** or not linked); they get the step containing their own start. */
+#define DERIVE_GPU_STEPS 0x08
 
 /* Compute every derived table of run runId but gpu_op_summary, which the
 ** loader writes (load_trace_summary) before this runs and which the

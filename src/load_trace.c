@@ -485,6 +485,7 @@ struct TraceLoader {
   int nFile, nFileAlloc;
   SumState sum;                 /* 009 summary totals */
   TraceSpans *pSpans;           /* intervals for the sweeps, or NULL */
+  int64_t nGpuNoStep;           /* kernel/gpu_mem_op rows with step NULL */
 };
 
 void load_trace_set_spans(TraceLoader *p, TraceSpans *pSpans){
@@ -781,6 +782,10 @@ int load_trace_summaries(TraceLoader *p, int64_t runId, int dbLinks,
   return rc;
 }
 
+int64_t load_trace_gpu_without_step(const TraceLoader *p){
+  return p->nGpuNoStep;
+}
+
 int64_t load_trace_rows(const TraceLoader *p){ return p->nRows; }
 
 /* Set parameter i of the row being built. */
@@ -907,7 +912,8 @@ static int bind_interned(TraceLoader *p, Ins *b, int i,
 }
 
 /* Bind runtime_id, op_id, step of a GPU row at columns i, i+1, i+2. */
-static void bind_gpu_link(Ins *b, int i, const TraceEvent *e){
+static void bind_gpu_link(TraceLoader *p, Ins *b, int i, const TraceEvent *e){
+  if( !(e->linked && e->step>=0) ) p->nGpuNoStep++;
   b_int_or_null(b, i, e->linked && e->runtimeId>0, e->runtimeId);
   b_int_or_null(b, i+1, e->linked && e->opId>0, e->opId);
   b_int_or_null(b, i+2, e->linked && e->step>=0, e->step);
@@ -971,7 +977,7 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
       b_real_or_null(b, 19, HAS(TF_BLOCKS_PER_SM), e->blocks_per_sm);
       b_real_or_null(b, 20, HAS(TF_WARPS_PER_SM), e->warps_per_sm);
       b_real_or_null(b, 21, HAS(TF_OCCUPANCY), e->occupancy);
-      bind_gpu_link(b, 22, e);
+      bind_gpu_link(p, b, 22, e);
       break;
     case TEV_MEMCPY:
     case TEV_MEMSET: {
@@ -986,7 +992,7 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
       b_int_or_null(b, 13, HAS(TF_BYTES), e->bytes);
       b_int_or_null(b, 14, HAS(TF_CORRELATION), e->correlation);
       b_int_or_null(b, 15, HAS(TF_EXTERNAL_ID), e->external_id);
-      bind_gpu_link(b, 16, e);
+      bind_gpu_link(p, b, 16, e);
       break;
     }
     case TEV_CPU_OP: {

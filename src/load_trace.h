@@ -58,6 +58,9 @@ int load_trace_summary(TraceLoader *p, int64_t runId, PfError *pErr);
 int load_trace_summaries(TraceLoader *p, int64_t runId, int dbLinks,
                          PfError *pErr);
 
+/* Kernel and gpu_mem_op rows inserted with no step so far. */
+int64_t load_trace_gpu_without_step(const TraceLoader *p);
+
 /* Rows inserted so far, all tables together. */
 int64_t load_trace_rows(const TraceLoader *p);
 

@@ -126,3 +126,32 @@ class SweepPaths(ProfanTest):
         self.assertEqual(cols["rank"], "2")
         self.assertEqual(int(cols["first_ts"]), 1700000000000000000 + 40000)
         self.assertEqual(int(cols["last_end"]), 1700000000000000000 + 175000)
+
+
+class GpuStepsByStart(ProfanTest):
+    """A GPU row whose launch is outside every step gets the step holding
+    its own start (the writer counts such rows; derive then assigns them),
+    one outside every step keeps none."""
+
+    def test_kernel_launched_before_its_step(self):
+        def X(cat, name, ts, dur, pid, tid, **args):
+            return {"ph": "X", "cat": cat, "name": name, "pid": pid,
+                    "tid": tid, "ts": ts, "dur": dur, "args": args}
+        ev = [
+            X("cuda_runtime", "cudaLaunchKernel", 50, 2, 1, 1, correlation=1),
+            X("user_annotation", "ProfilerStep#7", 100, 100, 1, 1),
+            X("cuda_runtime", "cudaLaunchKernel", 110, 2, 1, 1, correlation=2),
+            X("kernel", "early_kernel", 120, 10, 0, 7, correlation=1),
+            X("kernel", "step_kernel", 140, 10, 0, 7, correlation=2),
+            X("cuda_runtime", "cudaLaunchKernel", 250, 2, 1, 1, correlation=3),
+            X("kernel", "late_kernel", 300, 10, 0, 7, correlation=3),
+        ]
+        path = os.path.join(self.tmp.name, "early.json")
+        with open(path, "w") as f:
+            json.dump({"traceEvents": ev, "distributedInfo": {"rank": 0}}, f)
+        self.ingest_ok(path)
+        rows = self.sql("SELECT s.text AS name, k.step FROM kernel k"
+                        " JOIN string s ON s.id = k.name_id ORDER BY k.ts")
+        self.assertEqual([(r["name"], r["step"]) for r in rows],
+                         [("early_kernel", "7"), ("step_kernel", "7"),
+                          ("late_kernel", "")])
