@@ -248,8 +248,16 @@ static Frame *frames_grow(Frame *a, int *pnAlloc){
   return a;
 }
 
-/* Place op e (strings borrowed) on thread t's stack. */
-static int place_op(Linker *p, Thread *t, const TraceEvent *e){
+static void buf_swap(Buf *a, Buf *b){
+  Buf t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* Place held op h on thread t's stack.  Its strings move to the stack
+** frame (h gets that frame's old buffers to reuse): no copy. */
+static int place_op(Linker *p, Thread *t, Frame *h){
+  const TraceEvent *e = &h->ev;
   int64_t end = e->ts + e->dur;
   Frame *f;
   SpillRec rec;
@@ -262,13 +270,13 @@ static int place_op(Linker *p, Thread *t, const TraceEvent *e){
   if( t->nFrame==t->nFrameAlloc ) t->aFrame = frames_grow(t->aFrame, &t->nFrameAlloc);
   f = &t->aFrame[t->nFrame];
   f->ev = *e;
-  copy_str(&f->name, e->zName);
-  copy_str(&f->cat, e->zCat);
-  copy_str(&f->dims, e->zInputDims);
-  copy_str(&f->types, e->zInputTypes);
-  copy_str(&f->conc, e->zConcreteInputs);
-  f->hasColl = e->pColl!=NULL;
-  if( f->hasColl ) f->coll = *e->pColl;
+  buf_swap(&f->name, &h->name);
+  buf_swap(&f->cat, &h->cat);
+  buf_swap(&f->dims, &h->dims);
+  buf_swap(&f->types, &h->types);
+  buf_swap(&f->conc, &h->conc);
+  f->hasColl = h->hasColl;
+  if( f->hasColl ) f->coll = h->coll;
   f->end = end;
   f->childDur = 0;
   f->ev.rowId = (p->fileId<<32) + (++p->opSeq);
@@ -320,7 +328,7 @@ static int place_held(Linker *p, Thread *t){
     h->ev.zInputTypes = buf_str(&h->types);
     h->ev.zConcreteInputs = buf_str(&h->conc);
     h->ev.pColl = h->hasColl ? &h->coll : NULL;
-    rc = place_op(p, t, &h->ev);
+    rc = place_op(p, t, h);
   }
   t->nHold = 0;
   return rc;
