@@ -10,6 +10,9 @@ and the steps found by gap detection, must be identical across the paths,
 on every trace fixture, the 8-rank run, and a hand-written trace whose
 times and rank are fixed up after its events went in (baseTimeNanoseconds
 and distributedInfo after traceEvents).
+
+GpuStepsByStart: the writer counts GPU rows that went in without a step,
+and only then does derive give them the step holding their own start.
 """
 import glob
 import json
