@@ -215,7 +215,7 @@ def main():
     for name, mb, secs, rss, dbmb, ratio in rows:
         print("| %s | %s | %.2f | %s | %s | %s | %s |" % (
             name, "%.0f" % mb if mb else "",
-            secs, "%.1f" % (mb / secs) if mb else "",
+            secs, "%.1f" % (mb / secs) if mb and secs > 0 else "",
             "%.0f" % rss if rss else "",
             "%.1f (%.0f%%)" % (dbmb, 100 * dbmb / mb) if dbmb else "",
             "%.1fx" % ratio if ratio else ""))

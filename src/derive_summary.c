@@ -141,65 +141,45 @@ static void summary_free(Summary *p){
   free(p->aRtRc);
 }
 
-/* The rowid range [*pLo, *pHi] of run runId's rows in cpu_op, from the
-** first and last entry of each rank on the (run_id, rank) index: a few
-** B-tree descents.  *pLo > *pHi when the run has none. */
+/* The rowid range [*pLo, *pHi] of run runId's rows in cpu_op: the first
+** and last entry of the run on the cpu_op_run index (two B-tree descents
+** with the (run_id) index; a scan of the run's index entries with the
+** (run_id, rank) one of databases from before 2026-11-22).  *pLo > *pHi
+** when the run has none. */
 static int op_id_range(sqlite3 *db, int64_t runId, int64_t *pLo, int64_t *pHi,
                        PfError *pErr){
-  sqlite3_stmt *aS[3];
-  static const char *const azSql[3] = {
-    "SELECT rank FROM cpu_op WHERE run_id=?1 AND rank>?2 ORDER BY rank LIMIT 1",
-    "SELECT id FROM cpu_op WHERE run_id=?1 AND rank=?2 ORDER BY id LIMIT 1",
-    "SELECT id FROM cpu_op WHERE run_id=?1 AND rank=?2 ORDER BY id DESC LIMIT 1",
+  static const char *const azSql[2] = {
+    "SELECT min(id) FROM cpu_op WHERE run_id=?1",
+    "SELECT max(id) FROM cpu_op WHERE run_id=?1",
   };
-  int64_t rank = INT64_MIN;
-  int rc = 0;
   *pLo = INT64_MAX;
   *pHi = INT64_MIN;
-  for(int i=0; i<3; i++){
-    aS[i] = db_prepare(db, azSql[i], pErr);
-    if( aS[i]==NULL ){
-      while( i-- ) sqlite3_finalize(aS[i]);
+  for(int i=0; i<2; i++){
+    sqlite3_stmt *s = db_prepare(db, azSql[i], pErr);
+    int r;
+    if( s==NULL ) return -1;
+    sqlite3_bind_int64(s, 1, runId);
+    r = sqlite3_step(s);
+    if( r==SQLITE_ROW && sqlite3_column_type(s, 0)!=SQLITE_NULL ){
+      if( i==0 ) *pLo = sqlite3_column_int64(s, 0);
+      else *pHi = sqlite3_column_int64(s, 0);
+    }else if( r!=SQLITE_ROW && r!=SQLITE_DONE ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+      sqlite3_finalize(s);
       return -1;
     }
-    sqlite3_bind_int64(aS[i], 1, runId);
+    sqlite3_finalize(s);
   }
-  while( rc==0 ){
-    int r;
-    sqlite3_bind_int64(aS[0], 2, rank);
-    r = sqlite3_step(aS[0]);
-    if( r==SQLITE_ROW ) rank = sqlite3_column_int64(aS[0], 0);
-    sqlite3_reset(aS[0]);
-    if( r!=SQLITE_ROW ){
-      if( r!=SQLITE_DONE ) rc = -1;
-      break;
-    }
-    for(int i=1; i<3 && rc==0; i++){
-      sqlite3_bind_int64(aS[i], 2, rank);
-      r = sqlite3_step(aS[i]);
-      if( r==SQLITE_ROW ){
-        int64_t v = sqlite3_column_int64(aS[i], 0);
-        if( v<*pLo ) *pLo = v;
-        if( v>*pHi ) *pHi = v;
-      }else if( r!=SQLITE_DONE ){
-        rc = -1;
-      }
-      sqlite3_reset(aS[i]);
-    }
-  }
-  if( rc ) pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
-  for(int i=0; i<3; i++) sqlite3_finalize(aS[i]);
-  return rc;
+  return 0;
 }
 
 /*
 ** Prepare "SELECT zCols FROM zTab" over the rows of run ?1.  cpu_op: in
 ** rowid order over the run's rowid range (op_id_range(); parents then come
 ** before their children, and a rowid scan costs about 30 % less than one
-** through the index, a B-tree descent per row).  Other tables: in the
-** order of their (run_id, rank, ts, ...) index: finding their rowid range
-** costs a scan of the index entries, more than the descents it saves
-** (callgrind).  NULL with pErr set on error.
+** through the index, a B-tree descent per row).  Other tables: through
+** their run_id index (rowid order too since their index is (run_id)).
+** NULL with pErr set on error.
 */
 static sqlite3_stmt *scan_run(sqlite3 *db, const char *zTab, const char *zCols,
                               int64_t runId, PfError *pErr){

@@ -278,10 +278,17 @@ class OldVersionDatabase(ProfanTest):
         self.assertEqual(r.err, "profan: %s: database schema version 7 is older than %d;"
                          " run any writing command (e.g. 'profan ingest') to migrate "
                          "it\n" % (self.db, n_schema))
+        index = ("SELECT count(*) AS n FROM sqlite_master"
+                 " WHERE type = 'index' AND name = 'cpu_op_top'")
+        self.assertEqual(subprocess.run(["sqlite3", self.db, index],
+                                        capture_output=True, text=True).stdout,
+                         "1\n")
         r = self.profan("tag", "old-run", "env=old")
         self.assertEqual(r.rc, 0, r.err)
         self.assertEqual(self.version(), n_schema)
         self.assertEqual(integrity(self.db), "ok")
+        # 010 drops the index only the old wall-time sweep read
+        self.assertEqual(self.sql(index), [{"n": "0"}])
         self.assertEqual(self.sql("SELECT name FROM run ORDER BY id"),
                          [{"name": "old-sample"}, {"name": "old-run"}])
         # the top kernel of the sample run, from the trace files
