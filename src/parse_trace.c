@@ -211,6 +211,28 @@ static void warn(Parser *p, const char *zMsg){
 #define TRACE_NS_LIMIT ((int64_t)1<<62)
 #define TRACE_DUR_MAX ((int64_t)1<<47)
 
+/*
+** Eight ASCII digits at once (SWAR, little-endian): timestamps have 16
+** integer digits, ids 5 to 10, so the byte loops below take whole words
+** first (the number loops were 8 % of the parser's instructions).
+*/
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__==__ORDER_LITTLE_ENDIAN__
+#define HAVE_DIGITS8 1
+/* 1 when the 8 bytes of w are all '0'..'9'. */
+static int digits8_ok(uint64_t w){
+  return ((w & 0xF0F0F0F0F0F0F0F0ULL)
+          | (((w + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4))
+         == 0x3333333333333333ULL;
+}
+/* The value of the 8 digits in w (first byte most significant). */
+static uint64_t digits8_value(uint64_t w){
+  w -= 0x3030303030303030ULL;
+  w = w*10 + (w>>8);
+  return (((w & 0x000000FF000000FFULL) * (100 + (1000000ULL<<32)))
+          + (((w>>16) & 0x000000FF000000FFULL) * (1 + (10000ULL<<32)))) >> 32;
+}
+#endif
+
 int trace_us_to_ns(const char *z, size_t n, int64_t *pNs, int *pFrac){
   size_t i = 0;
   int neg = 0, nFrac = 0, roundUp = 0;
@@ -219,6 +241,18 @@ int trace_us_to_ns(const char *z, size_t n, int64_t *pNs, int *pFrac){
   if( n==0 ) return -1;
   if( z[0]=='-' ){ neg = 1; i++; }
   if( i>=n || z[i]<'0' || z[i]>'9' ) return -1;
+#ifdef HAVE_DIGITS8
+  /* whole words while no digit of the word can reach the limit checked
+  ** byte by byte below */
+  while( i+8<=n
+         && ip <= ((uint64_t)(INT64_MAX/1000 - 1)/10 - 9999999)/10000000 ){
+    uint64_t w;
+    memcpy(&w, z+i, 8);
+    if( !digits8_ok(w) ) break;
+    ip = ip*100000000 + digits8_value(w);
+    i += 8;
+  }
+#endif
   for(; i<n && z[i]>='0' && z[i]<='9'; i++){
     if( ip > (uint64_t)(INT64_MAX/1000 - 1)/10 ) return -1;
     ip = ip*10 + (uint64_t)(z[i]-'0');
@@ -262,12 +296,19 @@ static int parse_int(const unsigned char *z, size_t n, int64_t *pOut){
   if( n==0 || n>=sizeof(buf) ) return -1;
   if( n<=18 ){
     /* fast path: optional '-' and digits */
-    size_t i = z[0]=='-';
+    size_t i0 = z[0]=='-', i = i0;
     int64_t acc = 0;
-    if( i<n ){
-      for(; i<n && z[i]>='0' && z[i]<='9'; i++) acc = acc*10 + (z[i]-'0');
-      if( i==n ){ *pOut = z[0]=='-' ? -acc : acc; return 0; }
+#ifdef HAVE_DIGITS8
+    while( i+8<=n ){                      /* at most 18 digits: no overflow */
+      uint64_t w;
+      memcpy(&w, z+i, 8);
+      if( !digits8_ok(w) ) break;
+      acc = acc*100000000 + (int64_t)digits8_value(w);
+      i += 8;
     }
+#endif
+    for(; i<n && z[i]>='0' && z[i]<='9'; i++) acc = acc*10 + (z[i]-'0');
+    if( i==n && i>i0 ){ *pOut = z[0]=='-' ? -acc : acc; return 0; }
   }
   memcpy(buf, z, n); buf[n] = 0;
   errno = 0;

@@ -239,10 +239,77 @@ START_TEST(test_parse_control_chars_in_name){
 }
 END_TEST
 
+/* The conversion digit by digit, as trace_us_to_ns() did before it took
+** eight digits at a time (no exponent form): the reference below. */
+static int ref_us_to_ns(const char *z, size_t n, int64_t *pNs){
+  size_t i = 0;
+  int neg = 0, nFrac = 0, roundUp = 0;
+  uint64_t ip = 0, fp = 0, u;
+  if( n==0 ) return -1;
+  if( z[0]=='-' ){ neg = 1; i++; }
+  if( i>=n || z[i]<'0' || z[i]>'9' ) return -1;
+  for(; i<n && z[i]>='0' && z[i]<='9'; i++){
+    if( ip > (uint64_t)(INT64_MAX/1000 - 1)/10 ) return -1;
+    ip = ip*10 + (uint64_t)(z[i]-'0');
+  }
+  if( i<n && z[i]=='.' ){
+    for(i++; i<n && z[i]>='0' && z[i]<='9'; i++){
+      if( nFrac<3 ){ fp = fp*10 + (uint64_t)(z[i]-'0'); nFrac++; }
+      else if( nFrac==3 ){ roundUp = z[i]>='5'; nFrac++; }
+    }
+  }
+  if( i!=n ) return -1;
+  while( nFrac<3 ){ fp *= 10; nFrac++; }
+  u = ip*1000 + fp + (uint64_t)roundUp;
+  if( u>=((uint64_t)1<<62) ) return -1;
+  *pNs = neg ? -(int64_t)u : (int64_t)u;
+  return 0;
+}
+
+/* 300,000 random numbers of 1 to 40 integer digits (leading zeros, signs,
+** fractions, a stray letter) and the values around the overflow limit:
+** the same result and value as the reference. */
+START_TEST(test_us_to_ns_words){
+  static const char *azEdge[] = {
+    "922337203685476", "922337203685477", "9223372036854775",
+    "9223372036854776", "4611686018427387", "4611686018427388",
+    "4611686018427387.903", "4611686018427387.9035", "99999999999999999",
+    "0000000000000000001", "12345678", "-12345678", "1234567.8", "00000000",
+    "100000000000000000000000", "18446744073709551616000",
+    "000000000000000000000000000000012", "36893488147419103232",
+  };
+  char z[48];
+  srand(42);
+  for(int k=0; k<300000+(int)(sizeof(azEdge)/sizeof(azEdge[0])); k++){
+    int64_t a = -7, b = -7;
+    size_t n = 0;
+    int ra, rb;
+    if( k<(int)(sizeof(azEdge)/sizeof(azEdge[0])) ){
+      n = strlen(azEdge[k]);
+      memcpy(z, azEdge[k], n);
+    }else{
+      int nInt = 1 + (rand()%10 ? rand()%20 : rand()%40), nFr = rand()%4 ? 0 : rand()%6;
+      if( rand()%8==0 ) z[n++] = '-';
+      for(int i=0; i<nInt; i++) z[n++] = (char)('0' + (i==0 && rand()%3 ? 1+rand()%9 : rand()%10));
+      if( nFr ){ z[n++] = '.'; for(int i=0; i<nFr; i++) z[n++] = (char)('0'+rand()%10); }
+      if( rand()%50==0 ) z[rand()%n] = 'x';
+    }
+    z[n] = 0;
+    ra = trace_us_to_ns(z, n, &a, NULL);
+    rb = ref_us_to_ns(z, n, &b);
+    if( ra!=rb || (ra==0 && a!=b) ){
+      ck_abort_msg("%s: %d %lld, reference %d %lld", z, ra, (long long)a, rb,
+                   (long long)b);
+    }
+  }
+}
+END_TEST
+
 Suite *make_trace_suite(void){
   Suite *s = suite_create("trace");
   TCase *tc = tcase_create("fields");
   tcase_add_test(tc, test_us_to_ns);
+  tcase_add_test(tc, test_us_to_ns_words);
   tcase_add_test(tc, test_memcpy_kind);
   tcase_add_test(tc, test_step_number);
   tcase_add_test(tc, test_flops_estimate);
