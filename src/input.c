@@ -1,20 +1,25 @@
 /*
 ** input.c — streamed reading of plain and gzip input files.
 **
-** Pipeline position: below every parser.  zlib's gz* functions read both
-** gzip and plain files; the offset reported is in uncompressed bytes, which
-** is what a user sees after `zcat`.
+** Pipeline position: below every parser.  zlib's gz* functions read gzip
+** files, read(2) plain ones (zlib's transparent mode copied every byte
+** once more: 3.5 % of the trace parser's instructions); the offset
+** reported is in uncompressed bytes, which is what a user sees after
+** `zcat`.
 */
 #include "input.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 struct Input {
-  gzFile gz;        /* handle (also used for plain files) */
+  gzFile gz;        /* gzip files */
+  int fd;           /* plain files (gz is NULL) */
   int64_t offset;   /* uncompressed bytes delivered */
   int isGzip;       /* 1 when the file starts with the gzip magic */
   int hashing;      /* hash the delivered bytes (input_hash_begin) */
@@ -42,6 +47,16 @@ Input *input_open(const char *zPath, PfError *pErr){
   fclose(f);
   p = xcalloc(1, sizeof(*p));
   p->isGzip = has_gzip_magic(zPath);
+  p->fd = -1;
+  if( !p->isGzip ){
+    p->fd = open(zPath, O_RDONLY);
+    if( p->fd<0 ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open: %s", strerror(errno));
+      free(p);
+      return NULL;
+    }
+    return p;
+  }
   p->gz = gzopen(zPath, "rb");
   if( p->gz==NULL ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open: %s", strerror(errno));
@@ -55,6 +70,18 @@ Input *input_open(const char *zPath, PfError *pErr){
 ssize_t input_read(Input *p, void *buf, size_t n, PfError *pErr){
   int r, errnum = 0;
   if( n>(1u<<30) ) n = 1u<<30;
+  if( p->gz==NULL ){
+    ssize_t k;
+    do{ k = read(p->fd, buf, n); }while( k<0 && errno==EINTR );
+    if( k<0 ){
+      pf_error_set(pErr, ERRPOS_BYTE, p->offset, "read error: %s",
+                   strerror(errno));
+      return -1;
+    }
+    if( p->hashing && k>0 ) hash64_update(&p->hash, buf, (size_t)k);
+    p->offset += k;
+    return k;
+  }
   r = gzread(p->gz, buf, (unsigned)n);
   if( r<0 ){
     const char *z = gzerror(p->gz, &errnum);
@@ -99,7 +126,8 @@ int input_is_gzip(const Input *p){ return p->isGzip; }
 
 void input_close(Input *p){
   if( p ){
-    gzclose(p->gz);
+    if( p->gz ) gzclose(p->gz);
+    else close(p->fd);
     free(p);
   }
 }
