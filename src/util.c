@@ -68,13 +68,7 @@ void buf_free(Buf *p){
   memset(p, 0, sizeof(*p));
 }
 
-void buf_reset(Buf *p){
-  p->n = 0;
-  if( p->z ) p->z[0] = 0;
-}
-
-/* Make room for n more bytes plus the NUL. */
-static void buf_grow(Buf *p, size_t n){
+void buf_reserve(Buf *p, size_t n){
   if( p->n + n + 1 > p->cap ){
     size_t cap = p->cap ? p->cap : 64;
     while( cap < p->n + n + 1 ) cap *= 2;
@@ -83,20 +77,7 @@ static void buf_grow(Buf *p, size_t n){
   }
 }
 
-void buf_append(Buf *p, const void *z, size_t n){
-  buf_grow(p, n);
-  if( n ) memcpy(p->z + p->n, z, n);
-  p->n += n;
-  p->z[p->n] = 0;
-}
-
 void buf_puts(Buf *p, const char *z){ buf_append(p, z, strlen(z)); }
-
-void buf_putc(Buf *p, char c){
-  buf_grow(p, 1);
-  p->z[p->n++] = c;
-  p->z[p->n] = 0;
-}
 
 void buf_vprintf(Buf *p, const char *zFmt, va_list ap){
   va_list ap2;
@@ -105,7 +86,7 @@ void buf_vprintf(Buf *p, const char *zFmt, va_list ap){
   n = vsnprintf(NULL, 0, zFmt, ap2);
   va_end(ap2);
   if( n<0 ) return;
-  buf_grow(p, (size_t)n);
+  buf_reserve(p, (size_t)n);
   vsnprintf(p->z + p->n, (size_t)n + 1, zFmt, ap);
   p->n += (size_t)n;
 }
