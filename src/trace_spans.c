@@ -28,7 +28,7 @@ struct TraceSpans {
   SpanFile *aFile;
   int nFile, nFileAlloc;
   int iLast;                /* the file of the last row */
-  size_t nBytes, nMax;      /* held / cap */
+  size_t nBytes, nMax;      /* bytes of rows held / cap */
   int off;                  /* gave up */
 };
 
@@ -93,19 +93,21 @@ static SpanFile *span_file(TraceSpans *p, int64_t fileId){
 }
 
 /* Room for one more element of sz bytes in array *pa of *pnAlloc; 0, or -1
-** (and the store gave up) when that passes the cap. */
+** (and the store gave up) when the rows held pass the cap.  The cap counts
+** rows, not capacity: pages of a doubled array not written yet cost no
+** memory. */
 static int room(TraceSpans *p, void **pa, size_t n, size_t *pnAlloc,
                 size_t sz){
-  size_t nNew;
-  if( n<*pnAlloc ) return 0;
-  nNew = *pnAlloc ? *pnAlloc*2 : 1024;
-  if( p->nBytes + (nNew - *pnAlloc)*sz > p->nMax ){
+  if( p->nBytes + sz > p->nMax ){
     trace_spans_give_up(p);
     return -1;
   }
-  p->nBytes += (nNew - *pnAlloc)*sz;
-  *pa = xrealloc(*pa, nNew*sz);
-  *pnAlloc = nNew;
+  p->nBytes += sz;
+  if( n==*pnAlloc ){
+    size_t nNew = *pnAlloc ? *pnAlloc*2 : 1024;
+    *pa = xrealloc(*pa, nNew*sz);
+    *pnAlloc = nNew;
+  }
   return 0;
 }
 
@@ -114,6 +116,10 @@ void trace_spans_gpu(TraceSpans *p, int64_t fileId, int kind, int64_t ts,
   SpanFile *f;
   SpanGpu *g;
   if( p==NULL || p->off ) return;
+  if( device<-1 || device>INT32_MAX || name<0 || name>INT32_MAX ){
+    trace_spans_give_up(p);             /* does not fit the record */
+    return;
+  }
   f = span_file(p, fileId);
   if( room(p, (void**)&f->aGpu, f->nGpu, &f->nGpuAlloc, sizeof(SpanGpu)) ){
     return;
@@ -121,8 +127,8 @@ void trace_spans_gpu(TraceSpans *p, int64_t fileId, int kind, int64_t ts,
   g = &f->aGpu[f->nGpu++];
   g->ts = ts;
   g->dur = dur;
-  g->device = device;
-  g->name = name;
+  g->device = (int32_t)device;
+  g->name = (int32_t)name;
   g->kind = kind;
   g->seq = 0;
 }

@@ -6,10 +6,11 @@
 ** fixed up with each file's final rank and time shift (ingest.c), read by
 ** derive_trace.c's sweeps, which otherwise read the rows back from the
 ** database in time order (two index builds and a sort: on the 10x bench
-** trace 0.27 s of the ingest's 2 s).  Memory: 48 bytes per GPU row and 16
-** per runtime call and top-level CPU op, up to a cap; past the cap, or
-** when a row's nesting is not known in-stream, the store gives up, frees
-** what it holds and the sweeps read the database as before.
+** trace 0.27 s of the ingest's 2 s).  Memory: 32 bytes per GPU row and 16
+** per runtime call and top-level CPU op, up to a cap (32 MiB: traces up to
+** about 35x the bench trace, 1.1 GB); past the cap, or when a row's nesting
+** is not known in-stream, or an id does not fit the compact record, the
+** store gives up, frees what it holds and the sweeps read the database.
 */
 #ifndef PROFAN_TRACE_SPANS_H
 #define PROFAN_TRACE_SPANS_H
@@ -19,7 +20,7 @@
 
 /* Default cap on the bytes held (PROFAN_SPANS_KB overrides it in KiB; 0
 ** turns the store off). */
-#define TRACE_SPANS_MAX_MB 64
+#define TRACE_SPANS_MAX_MB 32
 
 /* kind of a GPU span */
 enum { SPAN_KERNEL, SPAN_MEMCPY, SPAN_MEMSET };
@@ -28,8 +29,8 @@ enum { SPAN_RUNTIME, SPAN_CPU, SPAN_NCPU };
 
 typedef struct SpanGpu {
   int64_t ts, dur;
-  int64_t device;        /* -1 when the row has none */
-  int64_t name;          /* string.id */
+  int32_t device;        /* -1 when the row has none */
+  int32_t name;          /* string.id */
   int32_t kind;          /* SPAN_KERNEL, SPAN_MEMCPY, SPAN_MEMSET */
   int32_t seq;           /* arrival order, for a stable sort */
 } SpanGpu;

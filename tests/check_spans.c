@@ -115,9 +115,14 @@ START_TEST(test_cap){
   for(int i=0; i<1024; i++) trace_spans_cpu(p, 1, SPAN_RUNTIME, i, 1);
   ck_assert(trace_spans_usable(p));            /* 16 KiB */
   for(int i=0; i<2048; i++) trace_spans_gpu(p, 1, SPAN_KERNEL, i, 1, 0, 1);
-  ck_assert(!trace_spans_usable(p));           /* 96 KiB of GPU rows */
+  ck_assert(!trace_spans_usable(p));           /* + 64 KiB of GPU rows */
   trace_spans_cpu(p, 1, SPAN_RUNTIME, 0, 1);
   trace_spans_file_done(p, 1, 0, 0);
+  ck_assert(!trace_spans_usable(p));
+  trace_spans_free(p);
+  /* an id the compact record cannot hold: give up too */
+  p = trace_spans_new();
+  trace_spans_gpu(p, 1, SPAN_KERNEL, 0, 1, 0, (int64_t)1<<40);
   ck_assert(!trace_spans_usable(p));
   trace_spans_free(p);
   setenv("PROFAN_SPANS_KB", "0", 1);

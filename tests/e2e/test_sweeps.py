@@ -1,7 +1,7 @@
 """test_sweeps.py — the GPU and wall-time sweeps get the same answers from
 the intervals the writer keeps in memory (src/trace_spans.c, the default)
 as from the rows read back from the database (PROFAN_SWEEP=db), and when
-the store gives up part-way through a file (PROFAN_SPANS_KB=256 is below
+the store gives up part-way through a file (PROFAN_SPANS_KB=64 is below
 what all but the smallest fixtures need).
 
 The database path's answers are checked against numbers computed from the
@@ -37,7 +37,7 @@ TABLES = {
 PATHS = {
     "spans": {},
     "rows": {"PROFAN_SWEEP": "db"},
-    "gave up": {"PROFAN_SPANS_KB": "256"},
+    "gave up": {"PROFAN_SPANS_KB": "64"},
 }
 
 
