@@ -12,11 +12,16 @@
 **      (NCCL vs. other kernels); gap-detected steps when the rank had no
 **      ProfilerStep annotations;
 **   6. wall-time sweep per rank: priority classes per step.
+** Sweeps 5 and 6 take their intervals from trace_spans.c (kept by the
+** writer while loading) when it has them, else from the rows read back in
+** time order (SQLite sorts them: no time-ordered index is kept).
 ** The GPU activity summary per name (gpu_op_summary) is totalled by the
 ** loader while inserting (load_trace_summary) and is there before this
 ** runs.
 ** Memory use is bounded by the deepest op stack and the number of steps,
-** never by the number of events: rows stream out of SQLite in order.
+** never by the number of events (rows stream out of SQLite in order), plus
+** for sweeps over kept intervals a sorted copy of one rank's, within the
+** store's cap.
 */
 #include "derive_trace.h"
 #include "derive_summary.h"
@@ -574,9 +579,10 @@ static int64_t *id_set(sqlite3 *db, const char *zSql, int64_t runId, int *pn,
   sqlite3_stmt *s = db_prepare(db, zSql, pErr);
   int64_t *a = NULL;
   int n = 0, nAlloc = 0;
+  int rc;
   if( s==NULL ) return NULL;
   if( sqlite3_bind_parameter_count(s)>0 ) sqlite3_bind_int64(s, 1, runId);
-  while( sqlite3_step(s)==SQLITE_ROW ){
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
     if( n==nAlloc ){
       nAlloc = nAlloc ? nAlloc*2 : 16;
       a = xrealloc(a, (size_t)nAlloc*sizeof(int64_t));
@@ -584,6 +590,11 @@ static int64_t *id_set(sqlite3 *db, const char *zSql, int64_t runId, int *pn,
     a[n++] = sqlite3_column_int64(s, 0);
   }
   sqlite3_finalize(s);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    free(a);
+    return NULL;
+  }
   *pn = n;
   return a ? a : xmalloc(sizeof(int64_t));
 }

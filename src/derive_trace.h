@@ -5,7 +5,8 @@
 ** and idle gaps, and the priority breakdown of wall time per step.
 **
 ** Pipeline position: "derive" and "index".  Interval questions are answered
-** by sweeps over rows read back in time order, never by interval joins.
+** by sweeps over intervals in time order (kept in memory while loading, or
+** rows read back sorted), never by interval joins.
 */
 #ifndef PROFAN_DERIVE_TRACE_H
 #define PROFAN_DERIVE_TRACE_H
