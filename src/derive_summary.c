@@ -597,13 +597,27 @@ static int pending_steps(sqlite3 *db, int64_t runId, PfError *pErr){
                      " WHERE run_id=?1", runId, pErr);
 }
 
-int derive_summary_run(sqlite3 *db, int64_t runId, int *pDbPass,
-                       PfError *pErr){
+/* step_kernel_summary of run runId totalled again from its kernels (their
+** steps were reassigned after the writer counted them). */
+static int recount_steps(sqlite3 *db, int64_t runId, PfError *pErr){
+  return db_exec_run(db,
+    "DELETE FROM step_kernel_summary WHERE run_id=?1;"
+    "INSERT INTO step_kernel_summary(run_id, rank, step, kernels, kernel_ns)"
+    " SELECT ?1, rank, step, count(*), sum(dur) FROM kernel"
+    " WHERE run_id=?1 AND step IS NOT NULL GROUP BY rank, step;"
+    "DELETE FROM " SUMMARY_PENDING_TABLE " WHERE run_id=?1;", runId, pErr);
+}
+
+int derive_summary_run(sqlite3 *db, int64_t runId, int stepsRedone,
+                       int *pDbPass, PfError *pErr){
   Summary sum;
   int rc = -1, w = writer_wrote(db, runId, pErr);
   if( pDbPass ) *pDbPass = w==0;
   if( w<0 ) return -1;
-  if( w ) return pending_steps(db, runId, pErr);
+  if( w ){
+    return stepsRedone ? recount_steps(db, runId, pErr)
+                       : pending_steps(db, runId, pErr);
+  }
   memset(&sum, 0, sizeof(sum));
   sum.runId = runId;
   summary_totals_init(&sum.t);

@@ -61,14 +61,17 @@ int summary_pending_create(sqlite3 *db, PfError *pErr);
 
 /* Fill the summary tables for run runId.  When the trace writer wrote them
 ** (a row for the run in SUMMARY_PENDING_TABLE), only the kernels listed
-** there are added to step_kernel_summary, by their final step.  Otherwise
+** there are added to step_kernel_summary, by their final step; or, when
+** stepsRedone (derive reassigned the steps of rows the writer had placed),
+** step_kernel_summary is totalled again from the run's kernels.  Otherwise
 ** one pass over each of the run's cpu_op, runtime_call, kernel and
 ** gpu_mem_op rows (two over cpu_op when parents follow their children in
 ** rowid order), totals kept in memory (8 bytes per op and 13 per runtime
 ** call of the run).  *pDbPass (may be NULL) is set to 1 for the second
 ** case (the writer leaves it to this pass under PROFAN_SUMMARY=db).
 ** Returns 0 or -1 with pErr set. */
-int derive_summary_run(sqlite3 *db, int64_t runId, int *pDbPass,
+int derive_summary_run(sqlite3 *db, int64_t runId, int stepsRedone,
+                       int *pDbPass,
                        PfError *pErr);
 
 #endif

@@ -1126,7 +1126,8 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
   phase("wall sweep");
   /* 009 summaries: the database pass, or the kernels the trace writer
   ** could not give a step */
-  if( derive_summary_run(db, runId, &dbPass, pErr) ) goto done;
+  if( derive_summary_run(db, runId, (eFallback & DERIVE_STEPS)!=0, &dbPass,
+                         pErr) ) goto done;
   phase(dbPass ? "summaries" : "sum. steps");
   rc = 0;
 done:

@@ -605,18 +605,18 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
             util_thread_cpu_ms());
   }
   pRes->nRows += load_trace_rows(pLoad);
-  /* not linkage: leaves the writer's 009 totals valid (below) */
   if( load_trace_gpu_without_step(pLoad)>0 ) pRes->fallback |= DERIVE_GPU_STEPS;
   if( !failed && load_trace_summary(pLoad, runId, &err) ){
     buf_printf(pMsg, "database: %s", err.zMsg);
     failed = 1;
   }
   /* the 009 summaries from the writer's totals, unless the database will
-  ** redo some linkage (derive_summary.c then reads the rows) */
+  ** redo some linkage (derive_summary.c then reads the rows); steps redone
+  ** later (DERIVE_STEPS, DERIVE_GPU_STEPS) only change the kernels per
+  ** step, which derive_summary.c totals again */
   if( !failed && load_trace_summaries(pLoad, runId,
-                                      (pRes->fallback & ~DERIVE_GPU_STEPS)!=0
-                                      || getenv("PROFAN_DB_LINK")!=NULL,
-                                      &err)<0 ){
+                     (pRes->fallback & (DERIVE_CPU_SWEEP|DERIVE_GPU_LINK))!=0
+                     || getenv("PROFAN_DB_LINK")!=NULL, &err)<0 ){
     buf_printf(pMsg, "database: %s", err.zMsg);
     failed = 1;
   }
