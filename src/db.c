@@ -61,6 +61,32 @@ int db_step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr){
   return 0;
 }
 
+int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
+                  int64_t *pLo, int64_t *pHi, PfError *pErr){
+  *pLo = INT64_MAX;
+  *pHi = INT64_MIN;
+  for(int i=0; i<2; i++){
+    char *zSql = sqlite3_mprintf("SELECT %s(id) FROM %s WHERE run_id=?1",
+                                 i==0 ? "min" : "max", zTab);
+    sqlite3_stmt *s = db_prepare(db, zSql, pErr);
+    int r;
+    sqlite3_free(zSql);
+    if( s==NULL ) return -1;
+    sqlite3_bind_int64(s, 1, runId);
+    r = sqlite3_step(s);
+    if( r==SQLITE_ROW && sqlite3_column_type(s, 0)!=SQLITE_NULL ){
+      if( i==0 ) *pLo = sqlite3_column_int64(s, 0);
+      else *pHi = sqlite3_column_int64(s, 0);
+    }else if( r!=SQLITE_ROW && r!=SQLITE_DONE ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+      sqlite3_finalize(s);
+      return -1;
+    }
+    sqlite3_finalize(s);
+  }
+  return 0;
+}
+
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr){
   sqlite3_stmt *p = NULL;
   if( sqlite3_prepare_v2(db, zSql, -1, &p, NULL)!=SQLITE_OK ){

@@ -54,6 +54,15 @@ int db_step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr);
 /* Prepare zSql; on failure returns NULL and fills pErr. */
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr);
 
+/* The rowid range [*pLo, *pHi] of run runId's rows in table zTab (a trace
+** table: ids are (file id << 32) + n, so a run's rows are one range), from
+** the first and last entry of the run on its run_id index: two B-tree
+** descents when the index is (run_id), a scan of the run's entries on the
+** (run_id, rank, ...) ones of databases from before 2026-11-22.  *pLo >
+** *pHi when the run has none.  Returns 0 or -1 with pErr set. */
+int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
+                  int64_t *pLo, int64_t *pHi, PfError *pErr);
+
 /* Run a query returning one integer (first column of first row); returns
 ** dflt when there is no row. */
 int64_t db_int(sqlite3 *db, int64_t dflt, const char *zSql, ...);

@@ -141,41 +141,9 @@ static void summary_free(Summary *p){
   free(p->aRtRc);
 }
 
-/* The rowid range [*pLo, *pHi] of run runId's rows in cpu_op: the first
-** and last entry of the run on the cpu_op_run index (two B-tree descents
-** with the (run_id) index; a scan of the run's index entries with the
-** (run_id, rank) one of databases from before 2026-11-22).  *pLo > *pHi
-** when the run has none. */
-static int op_id_range(sqlite3 *db, int64_t runId, int64_t *pLo, int64_t *pHi,
-                       PfError *pErr){
-  static const char *const azSql[2] = {
-    "SELECT min(id) FROM cpu_op WHERE run_id=?1",
-    "SELECT max(id) FROM cpu_op WHERE run_id=?1",
-  };
-  *pLo = INT64_MAX;
-  *pHi = INT64_MIN;
-  for(int i=0; i<2; i++){
-    sqlite3_stmt *s = db_prepare(db, azSql[i], pErr);
-    int r;
-    if( s==NULL ) return -1;
-    sqlite3_bind_int64(s, 1, runId);
-    r = sqlite3_step(s);
-    if( r==SQLITE_ROW && sqlite3_column_type(s, 0)!=SQLITE_NULL ){
-      if( i==0 ) *pLo = sqlite3_column_int64(s, 0);
-      else *pHi = sqlite3_column_int64(s, 0);
-    }else if( r!=SQLITE_ROW && r!=SQLITE_DONE ){
-      pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
-      sqlite3_finalize(s);
-      return -1;
-    }
-    sqlite3_finalize(s);
-  }
-  return 0;
-}
-
 /*
 ** Prepare "SELECT zCols FROM zTab" over the rows of run ?1.  cpu_op: in
-** rowid order over the run's rowid range (op_id_range(); parents then come
+** rowid order over the run's rowid range (db_run_rowids(); parents then come
 ** before their children, and a rowid scan costs about 30 % less than one
 ** through the index, a B-tree descent per row).  Other tables: through
 ** their run_id index (rowid order too since their index is (run_id)).
@@ -187,7 +155,9 @@ static sqlite3_stmt *scan_run(sqlite3 *db, const char *zTab, const char *zCols,
   int ranged = strcmp(zTab, "cpu_op")==0;
   char *zSql;
   sqlite3_stmt *s;
-  if( ranged && op_id_range(db, runId, &lo, &hi, pErr) ) return NULL;
+  if( ranged && db_run_rowids(db, "cpu_op", runId, &lo, &hi, pErr) ){
+    return NULL;
+  }
   zSql = ranged
     ? xasprintf("SELECT %s FROM %s WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1"
                 " ORDER BY id", zCols, zTab)

@@ -123,21 +123,29 @@ static int64_t steps_find(const StepList *p, int64_t rank, int64_t t){
 ** Set the step of the rows of table zTab of the run (those matching the
 ** extra condition zWhere, "" or " AND ...") to the step containing their
 ** start, where that differs; rows outside every step keep theirs.  One
-** pass in rowid order.  Returns 0 or -1 with pErr set.
+** pass in rowid order over the run's rowid range (no index lookup per
+** row).  Returns 0 or -1 with pErr set.
 */
 static int steps_assign(sqlite3 *db, const char *zTab, int64_t runId,
                         const char *zWhere, const StepList *pSteps,
                         PfError *pErr){
-  char *zSel = sqlite3_mprintf(
-    "SELECT id, rank, ts, step FROM %s WHERE run_id=?1%s", zTab, zWhere);
+  char *zSel = sqlite3_mprintf("SELECT id, rank, ts, step FROM %s"
+    " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1%s", zTab, zWhere);
   char *zUpd = sqlite3_mprintf("UPDATE %s SET step=?1 WHERE id=?2", zTab);
   sqlite3_stmt *pSel = db_prepare(db, zSel, pErr);
   sqlite3_stmt *pUpd = pSel ? db_prepare(db, zUpd, pErr) : NULL;
+  int64_t lo, hi;
   int rc = 0;
   sqlite3_free(zSel);
   sqlite3_free(zUpd);
-  if( pUpd==NULL ){ sqlite3_finalize(pSel); return -1; }
+  if( pUpd==NULL || db_run_rowids(db, zTab, runId, &lo, &hi, pErr) ){
+    sqlite3_finalize(pSel);
+    sqlite3_finalize(pUpd);
+    return -1;
+  }
   sqlite3_bind_int64(pSel, 1, runId);
+  sqlite3_bind_int64(pSel, 2, lo);
+  sqlite3_bind_int64(pSel, 3, hi);
   while( sqlite3_step(pSel)==SQLITE_ROW ){
     int64_t st = steps_find(pSteps, sqlite3_column_int64(pSel, 1),
                             sqlite3_column_int64(pSel, 2));
