@@ -959,17 +959,22 @@ static void wall_rank(WallSweep *w, const StepList *pS, ClassCursor *aC){
 
 /* Point the cursors at rank's spans from the store, one array per class
 ** (freed by cc_free_arrays). */
+static int gpu_class(const SpanGpu *g, const int64_t *aComm, int nComm){
+  return g->kind==SPAN_MEMCPY ? C_MEMCPY : g->kind==SPAN_MEMSET ? C_MEMSET
+       : id_in(aComm, nComm, g->name) ? C_COMM : C_KERNEL;
+}
+
 static void cc_load_spans(ClassCursor *aC, const TraceSpans *pSpans,
                           int64_t rank, const int64_t *aComm, int nComm){
-  size_t n;
+  size_t n, aN[C_RUNTIME] = {0, 0, 0, 0};
   SpanGpu *g = trace_spans_rank_gpu(pSpans, rank, &n);
-  for(int k=0; k<C_RUNTIME; k++){
-    aC[k].a = xmalloc((n ? n : 1)*sizeof(Span));
+  for(size_t i=0; i<n; i++) aN[gpu_class(&g[i], aComm, nComm)]++;
+  for(int k=0; k<C_RUNTIME; k++){          /* exact sizes: 16 bytes a row */
+    aC[k].a = xmalloc((aN[k] ? aN[k] : 1)*sizeof(Span));
     aC[k].n = 0;
   }
   for(size_t i=0; i<n; i++){
-    int k = g[i].kind==SPAN_MEMCPY ? C_MEMCPY : g[i].kind==SPAN_MEMSET ? C_MEMSET
-          : id_in(aComm, nComm, g[i].name) ? C_COMM : C_KERNEL;
+    int k = gpu_class(&g[i], aComm, nComm);
     Span *x = &aC[k].a[aC[k].n++];
     x->ts = g[i].ts;
     x->end = g[i].ts + g[i].dur;
