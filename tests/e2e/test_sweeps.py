@@ -7,9 +7,9 @@ what all but the smallest fixtures need).
 The database path's answers are checked against numbers computed from the
 JSON in test_trace.py; here every row of the four tables the sweeps write,
 and the steps found by gap detection, must be identical across the paths,
-on every trace fixture, the 8-rank run, and a hand-written trace whose
-times and rank are fixed up after its events went in (baseTimeNanoseconds
-and distributedInfo after traceEvents).
+on every trace fixture, the 8-rank run, two files of one rank, and a
+hand-written trace whose times and rank are fixed up after its events went
+in (baseTimeNanoseconds and distributedInfo after traceEvents).
 
 GpuStepsByStart: the writer counts GPU rows that went in without a step,
 and only then does derive give them the step holding their own start.
@@ -129,6 +129,27 @@ class SweepPaths(ProfanTest):
         self.assertEqual(cols["rank"], "2")
         self.assertEqual(int(cols["first_ts"]), 1700000000000000000 + 40000)
         self.assertEqual(int(cols["last_end"]), 1700000000000000000 + 175000)
+
+    def test_two_files_of_one_rank(self):
+        """Two files that both say rank 2, the second 1 ms later: their
+        intervals are gathered and merged into one rank's sweep."""
+        d = os.path.join(self.tmp.name, "run")
+        os.mkdir(d)
+        doc = trailer_trace()
+        for name in ("a.json", "b.json"):
+            with open(os.path.join(d, name), "w") as f:
+                json.dump(doc, f)
+            for e in doc["traceEvents"]:
+                e["ts"] += 1000
+        out, used = self.ingest_three_ways(d)
+        self.assertSame(out, "two files")
+        busy = out["spans"]["gpu_busy"].splitlines()
+        self.assertEqual(len(busy), 2, busy)
+        cols = dict(zip(busy[0].split(","), busy[1].split(",")))
+        # first kernel of a.json to the memcpy end of b.json, as one device
+        self.assertEqual(int(cols["first_ts"]), 1700000000000000000 + 40000)
+        self.assertEqual(int(cols["last_end"]),
+                         1700000000000000000 + 1000000 + 175000)
 
 
 class GpuStepsByStart(ProfanTest):
