@@ -250,7 +250,6 @@ static int cmp_span(const void *a, const void *b){
 
 SpanGpu *trace_spans_rank_gpu(const TraceSpans *p, int64_t rank, size_t *pn){
   size_t n = 0, k = 0;
-  int sorted = 1;
   SpanGpu *a;
   for(int i=0; i<p->nFile; i++){
     if( p->aFile[i].hasRank && p->aFile[i].rank==rank ) n += p->aFile[i].nGpu;
@@ -264,10 +263,9 @@ SpanGpu *trace_spans_rank_gpu(const TraceSpans *p, int64_t rank, size_t *pn){
     for(size_t j=0; j<f->nGpu; j++, k++){
       a[k] = f->aGpu[j];
       a[k].seq = (int32_t)k;
-      if( k>0 && cmp_gpu(&a[k-1], &a[k])>0 ) sorted = 0;
     }
   }
-  if( !sorted ) sort_runs(a, n, sizeof(SpanGpu), cmp_gpu);
+  sort_runs(a, n, sizeof(SpanGpu), cmp_gpu);     /* one pass when in order */
   return a;
 }
 
