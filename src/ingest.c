@@ -522,7 +522,7 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
           e->pColl = b->aCollIdx[i]>=0 ? &b->aColl[b->aCollIdx[i]] : NULL;
           if( j->pLink ? linker_event(j->pLink, e, &err)
                        : writer_emit(&wc, e) ){
-            buf_printf(pMsg, "%s: %s", m.pJob->zPath, err.zMsg);
+            pf_error_format(&err, m.pJob->zPath, pMsg);
             failed = 1;
             s.abort = 1;
             break;
@@ -542,7 +542,7 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
         wc.t.fileId = j->fileId;
         wc.t.rank = j->rankInserted;
         if( linker_finish(j->pLink, &err) ){
-          buf_printf(pMsg, "%s: %s", j->zPath, err.zMsg);
+          pf_error_format(&err, j->zPath, pMsg);
           failed = 1;
           s.abort = 1;
         }

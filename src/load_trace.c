@@ -486,7 +486,16 @@ struct TraceLoader {
   SumState sum;                 /* 009 summary totals */
   TraceSpans *pSpans;           /* intervals for the sweeps, or NULL */
   int64_t nGpuNoStep;           /* kernel/gpu_mem_op rows with step NULL */
+  int64_t durTotal;             /* sum of every row's dur so far, ns */
 };
+
+/* Every per-event duration is capped (parse_trace.c, 39 hours), but many
+** valid events can still add up past what an int64 holds, and every sum
+** over them (sum_add's totals, the 009 summaries, SQL's sum() in the
+** queries, two such sums added) would overflow.  The durations of all the
+** rows one ingest writes must add up to at most 2^62 ns (146 years of
+** busy time); the event that goes past it refuses the ingest. */
+#define LOAD_DUR_TOTAL_MAX ((int64_t)1<<62)
 
 void load_trace_set_spans(TraceLoader *p, TraceSpans *pSpans){
   p->pSpans = pSpans;
@@ -957,6 +966,15 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
   double fl = -1;               /* cpu_op: FLOPs, when zSrc */
   const char *zSrc = NULL;
 
+  if( e->dur>0 ){
+    if( e->dur > LOAD_DUR_TOTAL_MAX - p->durTotal ){
+      pf_error_set(pErr, ERRPOS_BYTE, e->offset,
+                   "durations add up past 2^62 ns (146 years) in one ingest;"
+                   " refused");
+      return -1;
+    }
+    p->durTotal += e->dur;
+  }
   if( e->kind!=TEV_MEMORY ){
     nameId = intern_id(p->pIntern, e->zName, (size_t)e->nName, pErr);
     if( nameId<0 ) return -1;

@@ -1120,6 +1120,15 @@ class UnreadableFiles(Hostile):
             f.write(json.dumps(trace_doc()).encode())
         return run
 
+    def need_setpriv(self):
+        """Root and setpriv, to run profan as nobody: not being root is a
+        declared inability; a missing setpriv is a setup defect (a skip,
+        which CI=true turns into a failure)."""
+        if os.geteuid() != 0:
+            common.env_unable("not root: cannot run profan as another user")
+        if shutil.which("setpriv") is None:
+            self.skipTest("setpriv (util-linux) is not installed")
+
     def as_nobody(self, *args):
         os.chmod(self.tmp.name, 0o777)
         shutil.copyfile(self.base_db, self.db)
@@ -1130,8 +1139,7 @@ class UnreadableFiles(Hostile):
         return common.Result(p.returncode, p.stdout, p.stderr)
 
     def test_chmod_000_file_is_skipped_then_strict_refuses(self):
-        if os.geteuid() != 0 or shutil.which("setpriv") is None:
-            self.skipTest("needs root and setpriv to run profan as nobody")
+        self.need_setpriv()
         run = self.make_run()
         bad = os.path.join(run, "b.json")
         with open(bad, "wb") as f:
@@ -1165,8 +1173,7 @@ class UnreadableFiles(Hostile):
                          "unreadable file is an error)\n" % link)
 
     def test_unreadable_subdirectory(self):
-        if os.geteuid() != 0 or shutil.which("setpriv") is None:
-            self.skipTest("needs root and setpriv to run profan as nobody")
+        self.need_setpriv()
         run = self.make_run()
         sub = os.path.join(run, "sub")
         os.mkdir(sub, 0)
@@ -1193,42 +1200,96 @@ class UnreadableFiles(Hostile):
 
 class FuzzRegressions(Hostile):
     """Inputs the libFuzzer harnesses once crashed on (fuzz/regress/HARNESS/)
-    replayed through the real binary: exit 0 or 1, never a crash."""
+    replayed through the real binary: exit 0 or 1, never a crash.  An
+    fuzz_ingest input is cut at "\\n%%\\n" into the files of a run
+    directory, as the harness does."""
 
     KIND = {"trace": "t.json", "jscan": "t.json", "pickle": "snap.pickle",
             "snapshot": "snap.pickle", "fr": "nccl_trace_rank_0.json",
             "nccl": "nccl.log"}
+    INGEST_FILES = ("rank0.trace.json", "worker1.pt.trace.json", "nccl.log")
+
+    def replay_ingest(self, data, what):
+        run = os.path.join(self.tmp.name, "run-" + what.replace("/", "-"))
+        os.mkdir(run)
+        for name, part in zip(self.INGEST_FILES, data.split(b"\n%%\n", 2)):
+            with open(os.path.join(run, name), "wb") as fh:
+                fh.write(part)
+        return self.attempt(run, None, what)
 
     def test_replay(self):
         top = os.path.join(common.ROOT, "fuzz", "regress")
         n = 0
-        for h in sorted(os.listdir(top)) if os.path.isdir(top) else []:
+        for h in sorted(os.listdir(top)):
             for f in sorted(os.listdir(os.path.join(top, h))):
                 with open(os.path.join(top, h, f), "rb") as fh:
                     data = fh.read()
+                what = "%s/%s" % (h, f)
                 with self.subTest(harness=h, input=f):
-                    self.attempt(self.KIND.get(h, "input"), data, "%s/%s" % (h, f))
+                    if h == "ingest":
+                        self.replay_ingest(data, what)
+                    else:
+                        self.attempt(self.KIND.get(h, "input"), data, what)
                 n += 1
-        if n == 0:
-            self.skipTest("fuzz/regress/ holds no input yet")
+        # the folder is committed with at least the overflow input below
+        self.assertGreater(n, 0, "fuzz/regress/ holds no input")
+
+    def test_replayed_overflow_is_refused(self):
+        # fuzz/regress/ingest/durations-past-int64.json.gz: 70,000 kernels
+        # of 140737488355 us (under the 39-hour cap each) add up past 2^63
+        # ns; refused at the 32,769th (the first past 2^62 ns)
+        path = os.path.join(common.ROOT, "fuzz", "regress", "ingest",
+                            "durations-past-int64.json.gz")
+        with open(path, "rb") as fh:
+            r, run = self.replay_ingest(fh.read(), "overflow")
+        self.assertEqual(r.rc, 1, r.err)
+        self.assertRegex(r.err, r"^profan: %s/rank0\.trace\.json:[0-9]+: durations add up"
+                         r" past 2\^62 ns \(146 years\) in one ingest; refused\n$"
+                         % re.escape(run))
 
 
 class DurationSums(Hostile):
 
-    @unittest.expectedFailure
     def test_sum_of_valid_durations_past_int64(self):
-        # BUG (load_trace.c sum_add, not this author's file): 70,000 kernels
-        # of one name, each just under the 39-hour cap, add up past 2^63 ns;
-        # the per-name total is a signed int64 that overflows (UBSan:
-        # "signed integer overflow" at load_trace.c sum_add; the gcc build
-        # stores a wrapped, negative total).  Each event is valid, so the
-        # sum must be right, saturated with a warning, or refused.
+        # 70,000 kernels of one name, each just under the 39-hour cap, add up
+        # to 9.85e21 ns, past 2^63: no int64 sum can hold it, so the ingest is
+        # refused at the first event that takes the total past 2^62 ns, and
+        # the database is left as it was (attempt() checks the bytes).
+        dur = 140737488355
         ev = [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
-               "ts": 1000 + i, "dur": 140737488355,
+               "ts": 1000 + i, "dur": dur,
                "args": {"correlation": i, "stream": 7, "device": 0}}
               for i in range(70000)]
+        data = json.dumps({"traceEvents": ev}).encode()
+        r, path = self.attempt("t.json", data, "sum")
+        self.assertEqual(r.rc, 1, r.err)
+        # the first event whose duration takes the sum past 2^62 ns
+        limit = 2 ** 62
+        k = limit // (dur * 1000)          # events that still fit
+        off = find_nth(data, b'{"ph"', k)
+        self.assertEqual(r.err, "profan: %s:%d: durations add up past 2^62 ns"
+                         " (146 years) in one ingest; refused\n" % (path, off))
+
+    def test_sum_just_under_the_limit_is_stored(self):
+        # 32,000 such kernels (4.50e18 ns, under 2^62) fit: stored
+        # with the exact total
+        dur = 140737488355
+        n = 32000
+        ev = [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
+               "ts": 1000 + i, "dur": dur,
+               "args": {"correlation": i, "stream": 7, "device": 0}}
+              for i in range(n)]
+        self.assertLess(n * dur * 1000, 2 ** 62)
         r, _ = self.attempt("t.json", json.dumps({"traceEvents": ev}).encode(), "sum")
         self.assertEqual(r.rc, 0, r.err)
-        top = self.query("top-kernels", run_ref="bad")[0]
-        self.assertAlmostEqual(float(top["total_ms"]) / (70000 * 140737488355 / 1000), 1.0,
-                               places=6)
+        got = self.sql("SELECT n, total_ns FROM gpu_op_summary g JOIN run r"
+                       " ON r.id = g.run_id WHERE r.name = 'bad'")
+        self.assertEqual(got, [{"n": str(n), "total_ns": str(n * dur * 1000)}])
+
+
+def find_nth(data, needle, k):
+    """Byte offset of the k-th (0-based) occurrence of needle in data."""
+    off = -1
+    for _ in range(k + 1):
+        off = data.index(needle, off + 1)
+    return off
