@@ -202,8 +202,10 @@ class DiskFull(ProfanTest):
     def test_full_filesystem(self):
         # a tmpfs barely larger than the database, in a private mount
         # namespace (root only; skipped where mounting is not allowed)
-        if shutil.which("unshare") is None or os.geteuid() != 0:
-            self.skipTest("needs root and unshare for a private tmpfs")
+        if os.geteuid() != 0:
+            common.env_unable("not root: no private tmpfs mount")
+        if shutil.which("unshare") is None:
+            self.skipTest("unshare (util-linux) is not installed")
         mnt = os.path.join(self.tmp.name, "mnt")
         os.mkdir(mnt)
         size = (os.path.getsize(self.db) + 96 * 1024) // 1024
@@ -214,7 +216,7 @@ class DiskFull(ProfanTest):
         p = subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", mnt, self.db,
                             common.PROFAN, self.big], capture_output=True, text=True)
         if p.returncode == 99:
-            self.skipTest("mount not allowed here: " + p.stderr.strip())
+            common.env_unable("mount not permitted here: " + p.stderr.strip())
         self.assertEqual(p.stdout, "rc=1\nok\nfirst\n", p.stderr)
         self.assertEqual(p.stderr, "profan: database: cannot commit: database or disk "
                          "is full\n")
@@ -225,8 +227,13 @@ class ReadOnlyAndMissing(ProfanTest):
     def test_immutable_database_file(self):
         self.ingest_ok(local("sample-run"), extra=("--name", "first"))
         before = self.db_bytes()
-        if subprocess.run(["chattr", "+i", self.db], capture_output=True).returncode:
-            self.skipTest("chattr +i not supported here (root bypasses chmod 444)")
+        if shutil.which("chattr") is None:
+            self.skipTest("chattr (e2fsprogs) is not installed")
+        p = subprocess.run(["chattr", "+i", self.db], capture_output=True, text=True)
+        if p.returncode:
+            # root bypasses chmod 444, so only the immutable flag can do it
+            common.env_unable("chattr +i refused on this filesystem or without"
+                              " CAP_LINUX_IMMUTABLE: " + p.stderr.strip())
         try:
             r = self.profan("ingest", shared("traces", "hta-triton.json.gz"))
             self.assertEqual(r.rc, 1, r.err)
