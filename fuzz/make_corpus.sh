@@ -12,13 +12,16 @@
 #   snapshot  the same pickles (they run through the loaders here)
 #   fr        flight-recorder JSON dumps
 #   nccl      fixtures/nccl logs in 20-line chunks
+#   ingest    one to three of the above joined by "\n%%\n" (fuzz_ingest.c
+#             writes each part to a file of a run directory)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 C="$ROOT/fuzz/corpus"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 rm -rf "$C"
-mkdir -p "$C/jscan" "$C/trace" "$C/pickle" "$C/snapshot" "$C/fr" "$C/nccl"
+mkdir -p "$C/jscan" "$C/trace" "$C/pickle" "$C/snapshot" "$C/fr" "$C/nccl" \
+  "$C/ingest"
 
 # --- traces: the sample run cut to 8 KiB, plus hand-made shapes
 for f in "$ROOT"/fixtures/sample-run/*.json.gz; do
@@ -64,3 +67,23 @@ for h in jscan trace pickle snapshot fr nccl; do
     "$(find "$C/$h" -type f | wc -l)" \
     "$(find "$C/$h" -type f -printf '%s\n' | awk '{s+=$1} END{print s+0}')"
 done
+
+# --- whole ingests: parts joined by "\n%%\n" (see fuzz/fuzz_ingest.c)
+ingest_seed() {  # OUT PART...
+  out=$1; shift
+  first=1
+  for part in "$@"; do
+    [ $first = 1 ] || printf '\n%%%%\n'
+    first=0
+    cat "$part"
+  done > "$C/ingest/$out"
+}
+ingest_seed tiny-linked "$C/trace/tiny-linked.json"
+ingest_seed collective-x2 "$C/trace/collective.json" "$C/trace/collective.json"
+ingest_seed legacy-nccl "$C/trace/legacy-array.json" "$C/trace/legacy-array.json" \
+  "$C/nccl/p2p-fp8-2.24.log-000"
+ingest_seed tiny-nccl "$C/trace/tiny-linked.json" "$C/trace/collective.json" \
+  "$C/nccl/init-variants.log-000"
+ingest_seed fr-json "$C/fr/clean_json.json"
+ingest_seed sample-cut "$C/trace/host_4000.1767189312000000000.json" \
+  "$C/trace/host_4001.1767189312000000000.json"

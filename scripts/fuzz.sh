@@ -20,7 +20,7 @@ set -u
 CI=0
 if [ "${1:-}" = "--ci" ]; then CI=1; shift; fi
 if [ $CI = 1 ]; then SECS=${1:-20}; else SECS=${1:-60}; fi
-HARNESSES="jscan trace pickle snapshot fr nccl"
+HARNESSES="jscan trace pickle snapshot fr nccl ingest"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B="$ROOT/build-fuzz"
 cd "$ROOT" || exit 2
@@ -62,7 +62,8 @@ for h in $HARNESSES; do
     corpus="$B/corpus/$h"
     # seeds.sh makes jscan/trace/pickle/nccl: the loader harnesses share
     # the pickle seeds (snapshot) and the JSON ones (fr: FR dumps + traces)
-    case $h in snapshot) seeds=pickle ;; fr) seeds=jscan ;; *) seeds=$h ;; esac
+    case $h in snapshot) seeds=pickle ;; fr) seeds=jscan ;; ingest) seeds=trace ;;
+      *) seeds=$h ;; esac
     mkdir -p "$corpus"
     set -- "$corpus" "fuzz/corpus/$h" "$B/seeds/$seeds"
   fi
