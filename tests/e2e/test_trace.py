@@ -107,6 +107,9 @@ class MultiRank(ProfanTest):
         self.ingest_ok(self.dir)
 
     def test_eight_ranks_in_category_breakdown(self):
+        # consistency only (pct is a share computed in SQL); each category's
+        # time and count against a Python classification of the JSON:
+        # test_trace_oracle.DlrmOracle
         rows = self.query("category-breakdown")
         self.assertEqual(sorted({int(r["rank"]) for r in rows}), list(range(8)))
         for rank in range(8):
@@ -144,7 +147,10 @@ class MultiRank(ProfanTest):
                 self.assertAlmostEqual(float(r["busy_ms"]), busy / 1e6, delta=0.0006)
                 self.assertAlmostEqual(float(r["wall_ms"]), wall / 1e6, delta=0.0006)
 
-    def test_step_breakdown_sums_to_wall(self):
+    def test_step_breakdown_consistency(self):
+        # consistency only: wall_ms is defined as the sum of the columns;
+        # every class of every step against a priority sweep over the JSON:
+        # test_trace_oracle (DlrmOracle, SixSteps)
         rows = self.query("step-breakdown")
         steps = {(int(r["rank"]), int(r["step"])): float(r["dur_ms"])
                  for r in self.query("steps")}
@@ -194,7 +200,9 @@ class Linkage(ProfanTest):
         self.assertGreater(int(rows[0]["n"]), 500)
         self.assertEqual(rows[0]["n"], rows[0]["same"])
 
-    def test_kernels_get_the_step_of_their_launch(self):
+    def test_every_kernel_is_linked_to_its_launch(self):
+        # launch linkage only; kernel.step against the step of the launch in
+        # the JSON: test_trace_oracle.SixSteps
         self.ingest_ok(shared("traces", "hta-alexnet-a100.json.gz"))
         rows = self.sql("SELECT count(*) AS n, count(runtime_id) AS linked FROM kernel")
         self.assertEqual(rows[0]["n"], rows[0]["linked"])

@@ -97,3 +97,139 @@ def kernel_totals(evs):
             c, t = out.get(e["name"], (0, 0))
             out[e["name"]] = (c + 1, t + max(0, us_to_ns(e.get("dur", 0))))
     return out
+
+
+# ------------------------------------------------- independent sweeps
+
+# A communication kernel: its name holds one of these (case-insensitive);
+# the coarse scheme's 'comm' rules of schema/004-categories.sql, restated.
+COMM_PATTERNS = ("nccl", "rccl", "allreduce", "allgather", "reduce_scatter")
+# The classes of the wall-time sweep, highest priority first.
+PRIORITY = ("kernel", "memcpy", "memset", "comm", "runtime", "cpu")
+
+
+def is_comm(name):
+    n = name.lower()
+    return any(p in n for p in COMM_PATTERNS)
+
+
+def span(e):
+    """(start_ns, end_ns) of an event, its duration clamped at 0."""
+    s = us_to_ns(e["ts"])
+    return s, s + max(0, us_to_ns(e.get("dur", 0)))
+
+
+def merge(intervals):
+    """Sorted disjoint union of (s, e) intervals (touching ones joined)."""
+    out = []
+    for s, e in sorted(intervals):
+        if out and s <= out[-1][1]:
+            if e > out[-1][1]:
+                out[-1][1] = e
+        else:
+            out.append([s, e])
+    return [tuple(x) for x in out]
+
+
+def intersect_ns(a, b):
+    """Length of the intersection of two disjoint sorted unions."""
+    i = j = total = 0
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if hi > lo:
+            total += hi - lo
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+def class_intervals(evs):
+    """{class: [(s, e)]} of the wall-time sweep's classes: compute kernels,
+    memcpys, memsets, communication kernels, runtime/driver calls and CPU
+    operators (every cpu_op: nested ones lie inside their parents)."""
+    out = {c: [] for c in PRIORITY}
+    for e in evs:
+        k = kind_of(e)
+        if k is None or not isinstance(e.get("ts"), (int, float)):
+            continue
+        if k == "kernel":
+            c = "comm" if is_comm(e.get("name", "")) else "kernel"
+        elif k in ("memcpy", "memset", "runtime"):
+            c = k
+        elif k == "cpu_op":
+            c = "cpu"
+        else:
+            continue
+        out[c].append(span(e))
+    return out
+
+
+def step_spans(evs):
+    """[(start_ns, end_ns, N)] of the CPU ProfilerStep#N annotations (first
+    one of each N), in start order."""
+    seen, out = set(), []
+    for e in evs:
+        if kind_of(e) == "user_annotation" and isinstance(e.get("ts"), (int, float)):
+            m = STEP.match(e.get("name", ""))
+            if m and int(m.group(1)) not in seen:
+                seen.add(int(m.group(1)))
+                s, t = span(e)
+                out.append((s, t, int(m.group(1))))
+    return sorted(out)
+
+
+def priority_sweep(iv, steps):
+    """{(step N or None, class): ns}: the time from the first event (or the
+    first step's start, if earlier) to the last end (or the last step's
+    end, if later), each instant given to the highest-priority class
+    running then ('idle' when none), and to the step it falls in (None:
+    outside every step)."""
+    unions = {c: merge(iv[c]) for c in PRIORITY}
+    allv = [x for c in PRIORITY for x in iv[c]]
+    if not allv:
+        return {}
+    t0, t1 = min(s for s, _ in allv), max(e for _, e in allv)
+    if steps:
+        t0 = min(t0, steps[0][0])
+        t1 = max(t1, max(e for _, e, _ in steps))
+    pts = {t0, t1}
+    for u in unions.values():
+        for s, e in u:
+            pts.update((s, e))
+    for s, e, _ in steps:
+        pts.update((s, e))
+    pts = sorted(p for p in pts if t0 <= p <= t1)
+    ptr = {c: 0 for c in PRIORITY}
+    j = 0
+    out = {}
+    for a, b in zip(pts, pts[1:]):
+        top = "idle"
+        for c in PRIORITY:
+            u, i = unions[c], ptr[c]
+            while i < len(u) and u[i][1] <= a:
+                i += 1
+            ptr[c] = i
+            if i < len(u) and u[i][0] <= a:
+                top = c
+                break
+        while j < len(steps) and steps[j][1] <= a:
+            j += 1
+        slot = steps[j][2] if j < len(steps) and steps[j][0] <= a else None
+        out[(slot, top)] = out.get((slot, top), 0) + (b - a)
+    return out
+
+
+def gpu_gaps(evs):
+    """{device: [gap_ns, ...]} between the busy periods (union of kernels,
+    memcpys and memsets) of each device, longest first."""
+    per = {}
+    for e in evs:
+        if kind_of(e) in ("kernel", "memcpy", "memset") and isinstance(e.get("ts"), (int, float)):
+            per.setdefault(e["pid"], []).append(span(e))
+    out = {}
+    for dev, iv in per.items():
+        u = merge(iv)
+        out[dev] = sorted((b[0] - a[1] for a, b in zip(u, u[1:])), reverse=True)
+    return out
