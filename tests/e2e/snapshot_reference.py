@@ -198,6 +198,18 @@ def device_numbers(segs, trace, has_trace):
         peak_idx = vals.index(peak)
     else:
         peak, peak_idx = allocated, None
+    # reserved after each entry, anchored so that the last one is the
+    # segments' total; the largest (the total when there is no trace)
+    rrel, rvals = 0, []
+    for e in trace:
+        a = e["action"]
+        if a in ("segment_alloc", "segment_map"):
+            rrel += e.get("size", 0)
+        elif a in ("segment_free", "segment_unmap"):
+            rrel -= e.get("size", 0)
+        rvals.append(rrel)
+    out["max_reserved_bytes"] = (max(reserved - rrel + v for v in rvals)
+                                 if rvals else reserved)
     out.update(n_events=len(trace) if has_trace else 0, peak_allocated_bytes=peak,
                peak_event_idx=peak_idx, trace_live_bytes=trace_live,
                baseline_bytes=allocated - trace_live if has_trace else allocated)

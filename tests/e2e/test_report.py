@@ -270,26 +270,63 @@ class ReportTinyTrace(ReportTest):
 class ReportMemory(ReportTest):
 
     def test_report_memory_headroom_and_fragmentation(self):
+        # every number from snapshot_reference's own decoder and replay
         p = shared("snapshots", "tomi-small.pickle")
+        want = sref.reference(p)
+        frag = max(d["fragmentation_pct"] for d in want.values())
+        res = max(d["max_reserved_bytes"] for d in want.values())
+        self.assertGreater(frag, 20)
         self.ingest_ok(p)
         rows = self.report()
         f = {x["rule"]: x for x in rows}
         self.assertIn("fragmentation", f)
-        self.assertGreater(float(f["fragmentation"]["value"]), 20)
+        self.assertAlmostEqual(float(f["fragmentation"]["value"]), frag, delta=0.006)
         self.assertNotIn("memory-headroom", f)        # no device table
         rows = self.report("--param", "gpu_gb=80")
         f = {x["rule"]: x for x in rows}
         self.assertEqual(f["memory-headroom"]["severity"], "info")
         self.assertEqual(f["memory-headroom"]["hint"],
                          "room for a larger batch")
+        self.assertAlmostEqual(float(f["memory-headroom"]["value"]),
+                               100.0 * res / (80 * 2 ** 30), delta=0.006)
         # a device barely larger than the reserved peak: OOM risk
-        res = float(self.sql("SELECT max(max_reserved_bytes) AS b"
-                             " FROM snapshot")[0]["b"])
         gb = res / 0.99 / 2 ** 30
         f = {x["rule"]: x for x in self.report("--param", "gpu_gb=%r" % gb)}
         self.assertEqual(f["memory-headroom"]["severity"], "high")
         self.assertAlmostEqual(float(f["memory-headroom"]["value"]), 99.0,
                                places=1)
+        # and one just below the high threshold (98 %) is not flagged
+        gb = res / 0.979 / 2 ** 30
+        f = {x["rule"]: x for x in self.report("--param", "gpu_gb=%r" % gb)}
+        self.assertNotIn("memory-headroom", f)
+
+
+    def test_headroom_uses_the_peak_reserved_of_the_trace(self):
+        # a generated snapshot: a 2 MiB segment left, a 20 MiB one reserved
+        # and released during the trace, so the reserved peak (22 MiB, from
+        # the reference replay) is not the reserved total at the end (2 MiB)
+        import pickle
+        from test_hostile_inputs import snapshot_doc, T0
+        doc = snapshot_doc()
+        big = 0x7e0000000000
+        doc["device_traces"][0][1:1] = [
+            {"action": "segment_alloc", "addr": big, "size": 20 << 20,
+             "stream": 0, "time_us": T0 + 1, "frames": []},
+            {"action": "segment_free", "addr": big, "size": 20 << 20,
+             "stream": 0, "time_us": T0 + 2, "frames": []}]
+        path = os.path.join(self.tmp.name, "snap.pickle")
+        with open(path, "wb") as fh:
+            pickle.dump(doc, fh, protocol=4)
+        want = sref.reference(path)["0"]
+        self.assertEqual((want["reserved_bytes"], want["max_reserved_bytes"]),
+                         (2 << 20, 22 << 20))
+        self.ingest_ok(path)
+        gb = want["max_reserved_bytes"] / 0.99 / 2 ** 30
+        f = {x["rule"]: x for x in self.report("--param", "gpu_gb=%r" % gb)}
+        self.assertEqual(f["memory-headroom"]["severity"], "high")
+        self.assertAlmostEqual(float(f["memory-headroom"]["value"]), 99.0, delta=0.006)
+        self.assertAlmostEqual(float(f["fragmentation"]["value"]),
+                               want["fragmentation_pct"], delta=0.006)
 
 
 class DiffOpsTensors(ProfanTest):

@@ -56,6 +56,7 @@ class SnapshotNumbers(ProfanTest):
                                  ("active_bytes", "active_bytes"),
                                  ("inactive_bytes", "inactive_bytes"),
                                  ("n_events", "n_events"),
+                                 ("max_reserved_bytes", "max_reserved_bytes"),
                                  ("peak_allocated_bytes",
                                   "peak_allocated_bytes")):
                     self.assertEqual(int(s[col]), e[key], col)
@@ -68,8 +69,10 @@ class SnapshotNumbers(ProfanTest):
         n_ev = sum(e["n_events"] for e in exp.values())
         self.assertEqual(int(self.sql("SELECT count(*) AS n FROM alloc_event")
                              [0]["n"]), n_ev)
-        # memory-summary
+        # memory-summary: one total row per device first (a missing
+        # section must fail, not make the loops below empty)
         tot = [r for r in self.query("memory-summary") if r["section"] == "total"]
+        self.assertEqual(sorted(r["device"] for r in tot), sorted(exp, key=int))
         for r in tot:
             e = exp[r["device"]]
             self.assertEqual(ints(r, "segments", "blocks", "reserved_bytes",
@@ -82,6 +85,17 @@ class SnapshotNumbers(ProfanTest):
                                    e["fragmentation_pct"], places=2)
         # fragmentation
         frag = self.query("fragmentation")
+        for d, e in exp.items():
+            mine = [r for r in frag if r["device"] == d]
+            # every size bucket, one "all" pinned row, one recommendation
+            self.assertEqual(sorted(r["item"] for r in mine if r["section"] == "bucket"),
+                             sorted(e["buckets"]), d)
+            self.assertEqual(len([r for r in mine if r["section"] == "pinned"
+                                  and r["item"] == "all"]), 1, d)
+            self.assertEqual(len([r for r in mine if r["section"] == "recommendation"]),
+                             1, d)
+            if e["largest_gap_bytes"] > 0:
+                self.assertTrue([r for r in mine if r["section"] == "gap"], d)
         for r in frag:
             e = exp[r["device"]]
             if r["section"] == "bucket":
@@ -109,6 +123,8 @@ class SnapshotNumbers(ProfanTest):
             for sec in ("category", "frame"):
                 rows = [r for r in peak if r["device"] == d
                         and r["section"] == sec]
+                if e["peak_live_bytes"] > 0:
+                    self.assertTrue(rows, (d, sec))
                 if sec == "category":
                     self.assertEqual(sum(int(r["live_bytes"]) for r in rows),
                                      e["peak_live_bytes"])
@@ -122,6 +138,9 @@ class SnapshotNumbers(ProfanTest):
         src = self.query("alloc-sources", "--param", "limit=1000000")
         for d, e in exp.items():
             for sec in ("file", "line"):
+                if e["active_bytes"] > 0:
+                    self.assertTrue([r for r in src if r["device"] == d
+                                     and r["section"] == sec], (d, sec))
                 self.assertEqual(sum(int(r["active_bytes"]) for r in src
                                      if r["device"] == d
                                      and r["section"] == sec),
