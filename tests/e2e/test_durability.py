@@ -1,5 +1,12 @@
 """test_durability.py — an ingest killed at any point loses nothing.
 
+The tests synchronise on what can be observed, never on sleeps (issue
+#23): the ingest's write transaction is seen from outside as the write
+lock it holds (a BEGIN IMMEDIATE of our own fails at once), its progress as
+the bytes it has read (/proc/PID/io rchar); a kill is known to have landed
+mid-transaction because the lock was held when it was sent and no run was
+committed.
+
 The focus of this file is the "one transaction per ingest" contract under
 kill -9 (SIGKILL at a spread of moments, and at 50 seeded random moments,
 during a real trace's ingest) and under two writers at once: the database
@@ -18,6 +25,7 @@ import random
 import resource
 import shutil
 import signal
+import sqlite3 as pysqlite
 import subprocess
 import time
 
@@ -25,36 +33,121 @@ import common
 from common import ProfanTest, local, shared
 
 
+def writer_holds_lock(db):
+    """True while another connection holds db's write lock (its BEGIN
+    IMMEDIATE ... COMMIT): our own BEGIN IMMEDIATE fails at once."""
+    c = pysqlite.connect(db, timeout=0, isolation_level=None)
+    try:
+        c.execute("BEGIN IMMEDIATE")
+    except pysqlite.OperationalError as e:
+        if "locked" in str(e) or "busy" in str(e):
+            return True
+        raise
+    else:
+        c.execute("ROLLBACK")
+        return False
+    finally:
+        c.close()
+
+
+def run_visible(db, name):
+    """True once run `name` is committed (a reader sees it)."""
+    c = pysqlite.connect(db, timeout=10)
+    try:
+        return c.execute("SELECT count(*) FROM run WHERE name = ?",
+                         (name,)).fetchone()[0] > 0
+    finally:
+        c.close()
+
+
+def in_transaction(db, name):
+    """The ingest of run `name` is inside its write transaction: it holds
+    the write lock and has not committed the run (after the commit it may
+    hold the lock a little longer, to checkpoint the WAL)."""
+    return writer_holds_lock(db) and not run_visible(db, name)
+
+
+def bytes_read(pid):
+    """rchar of /proc/PID/io (bytes the process has read so far), or None
+    once it is gone."""
+    try:
+        with open("/proc/%d/io" % pid) as f:
+            for line in f:
+                if line.startswith("rchar:"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def wait_until(cond, what, limit=120):
+    """Poll cond() until it is true; a stuck state fails after `limit`
+    seconds (a safety net, not a timing assertion)."""
+    deadline = time.monotonic() + limit
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError("never happened: " + what)
+        time.sleep(0.001)
+
+
+def measure_ingest(test, path):
+    """Ingest path as run 'probe' (then remove it); the bytes it had read
+    when last seen inside its transaction."""
+    p = subprocess.Popen([common.PROFAN, "--db", test.db, "ingest", "--quiet",
+                          "--name", "probe", path],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    last = 0
+    while p.poll() is None:
+        n = bytes_read(p.pid)
+        if n is not None and in_transaction(test.db, "probe"):
+            last = max(last, n)
+        time.sleep(0.001)
+    test.assertEqual(p.returncode, 0, p.stderr.read())
+    p.stderr.close()
+    test.assertEqual(test.profan("rm", "probe").rc, 0)
+    test.assertGreater(last, 0)
+    return last
+
+
+def kill_at(test, name, path, db, at_bytes):
+    """Start an ingest of path as run `name`; once it holds the write lock
+    and has read at least at_bytes, SIGKILL it.  Returns (exit status,
+    landed): landed says the kill was sent inside the transaction (lock
+    held, run not committed)."""
+    p = subprocess.Popen([common.PROFAN, "--db", db, "ingest", "--quiet", "--name",
+                          name, path],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_until(lambda: p.poll() is not None
+               or ((bytes_read(p.pid) or 0) >= at_bytes and writer_holds_lock(db)),
+               "profan reading %d bytes" % at_bytes)
+    landed = False
+    if p.poll() is None:
+        landed = in_transaction(db, name)
+        p.send_signal(signal.SIGKILL)
+    return p.wait(), landed
+
+
 class KillNine(ProfanTest):
 
     def test_sigkill_during_ingest(self):
         self.ingest_ok(shared("traces", "hta-triton.json.gz"), extra=("--name", "kept"))
         big = shared("traces", "hta-diff-control-a100-rank3.json.gz")
-        # let one full ingest tell how long it takes, then kill at fractions
-        t0 = time.time()
-        r = self.profan("ingest", "--name", "probe", big)
-        self.assertEqual(r.rc, 0, r.err)
-        full = time.time() - t0
-        self.profan("rm", "probe")
+        # one full ingest tells how many bytes it reads inside its
+        # transaction; then kill at eight fractions of that progress
+        total = measure_ingest(self, big)
         for k in range(8):
-            delay = full * (k + 0.5) / 8
-            p = subprocess.Popen([common.PROFAN, "--db", self.db, "ingest", "--quiet",
-                                  "--name", "killed%d" % k, big],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(delay)
-            p.send_signal(signal.SIGKILL)
-            p.wait()
+            at = total * (k + 0.5) // 8
+            what = "kill %d after %d of %d bytes" % (k, at, total)
+            rc, landed = kill_at(self, "killed%d" % k, big, self.db, at)
+            # the kill landed inside the write transaction
+            self.assertEqual(rc, -signal.SIGKILL, what)
+            self.assertTrue(landed, what)
             ok = subprocess.run(["sqlite3", self.db, "PRAGMA integrity_check"],
                                 capture_output=True, text=True).stdout.strip()
-            self.assertEqual(ok, "ok", "after a kill at %.2fs" % delay)
+            self.assertEqual(ok, "ok", what)
+            # ... and nothing of it was committed
             runs = [r["name"] for r in self.sql("SELECT name FROM run ORDER BY id")]
-            self.assertEqual(runs[0], "kept")
-            for name in runs[1:]:
-                # a run that is there is complete: it has its derived rows
-                n = self.sql("SELECT count(*) AS n FROM gpu_op_summary g JOIN run r"
-                             " ON r.id = g.run_id WHERE r.name = '%s'" % name)[0]["n"]
-                self.assertGreater(int(n), 0, name)
-                self.profan("rm", name)
+            self.assertEqual(runs, ["kept"], what)
         self.assertEqual(self.query("top-kernels", run_ref="kept")[0]["count"], "1")
 
 
@@ -65,7 +158,11 @@ class TwoWriters(ProfanTest):
         b = shared("traces", "param-linear-2080ti.json.gz")
         pa = subprocess.Popen([common.PROFAN, "--db", self.db, "ingest", "--quiet", a],
                               stderr=subprocess.PIPE, text=True)
-        time.sleep(0.05)
+        # the second starts while the first holds the write lock: it waits
+        # (busy timeout) instead of failing
+        wait_until(lambda: pa.poll() is not None or writer_holds_lock(self.db),
+                   "the first ingest's transaction")
+        self.assertIsNone(pa.poll(), "the first ingest ended before the second began")
         pb = subprocess.Popen([common.PROFAN, "--db", self.db, "ingest", "--quiet", b],
                               stderr=subprocess.PIPE, text=True)
         ea = pa.communicate()[1]
@@ -79,12 +176,15 @@ class TwoWriters(ProfanTest):
         big = shared("traces", "hta-diff-control-a100-rank3.json.gz")
         p = subprocess.Popen([common.PROFAN, "--db", self.db, "ingest", "--quiet", big],
                              stderr=subprocess.PIPE, text=True)
-        time.sleep(0.1)
-        # a reader is not blocked while the writer holds its transaction
-        t0 = time.time()
+        wait_until(lambda: p.poll() is not None or writer_holds_lock(self.db),
+                   "the ingest's transaction")
+        # a reader is not blocked while the writer holds its transaction:
+        # it answers, and the writer still holds the lock afterwards (a
+        # reader that waited for the commit would see it released)
         rows = self.query("top-kernels", run_ref="first")
-        self.assertLess(time.time() - t0, 5)
         self.assertEqual(rows[0]["count"], "1")
+        self.assertTrue(p.poll() is None and writer_holds_lock(self.db),
+                        "the read did not happen during the write transaction")
         p.communicate()
         self.assertEqual(p.returncode, 0)
 
@@ -120,34 +220,34 @@ class KillNineRandom(ProfanTest):
     def test_sigkill_at_50_random_points(self):
         self.ingest_ok(local("sample-run"), extra=("--name", "kept"))
         big = shared("traces", "hta-diff-control-a100-rank3.json.gz")
-        t0 = time.time()
-        r = self.profan("ingest", "--name", "probe", big)
-        self.assertEqual(r.rc, 0, r.err)
-        full = time.time() - t0
-        self.profan("rm", "probe")
+        total = measure_ingest(self, big)
         want_kernels = self.sql("SELECT count(*) AS n FROM kernel")[0]["n"]
         rnd = random.Random(2026)
         loops = 15 if sanitized_build() else 50
+        inside = 0
         for k in range(loops):
-            delay = rnd.uniform(0, full * 1.1)
-            p = subprocess.Popen([common.PROFAN, "--db", self.db, "ingest", "--quiet",
-                                  "--name", "k%d" % k, big],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(delay)
-            p.send_signal(signal.SIGKILL)
-            rc = p.wait()
-            what = "kill %d at %.2fs (exit %d)" % (k, delay, rc)
+            # a random point of the reading, or past its end (the ingest
+            # may then finish first)
+            at = int(rnd.uniform(0, total * 1.1))
+            rc, landed = kill_at(self, "k%d" % k, big, self.db, at)
+            what = "kill %d after %d of %d bytes (exit %d)" % (k, at, total, rc)
             self.assertEqual(integrity(self.db), "ok", what)
             runs = [x["name"] for x in self.sql("SELECT name FROM run ORDER BY id")]
             self.assertEqual(runs[0], "kept", what)
             if rc == 0:                         # finished before the signal
                 self.assertIn("k%d" % k, runs, what)
+            elif landed:
+                # killed inside the transaction: nothing of it committed
+                self.assertEqual(runs, ["kept"], what)
+                inside += 1
             # a run that is there is complete (committed as the kill came)
             for name in runs[1:]:
                 n = self.sql("SELECT count(*) AS n FROM gpu_op_summary g JOIN run r"
                              " ON r.id = g.run_id WHERE r.name = '%s'" % name)[0]["n"]
                 self.assertGreater(int(n), 0, what + " " + name)
                 self.assertEqual(self.profan("rm", name).rc, 0)
+        # the points below the total (about 10 in 11) all land inside it
+        self.assertGreaterEqual(inside, loops * 8 // 11)
         self.assertEqual(self.sql("SELECT count(*) AS n FROM kernel k JOIN run r"
                                   " ON r.id = k.run_id WHERE r.name = 'kept'")[0]["n"],
                          want_kernels)
