@@ -447,6 +447,27 @@ static int writer_emit(void *ctx, const TraceEvent *e){
   return load_trace_event(w->pLoad, &w->t, e, w->pErr) ? 1 : 0;
 }
 
+/* Timestamps of unknown origin (no baseTimeNanoseconds, values too small
+** to be epoch microseconds) cannot be lined up with another trace's: when
+** such a trace shares a run with a trace of another time regime, say so
+** (per-rank numbers stay right; times across ranks do not compare). */
+static void note_mixed_clocks(const Job *aJob, int nJob, FILE *pLog){
+  const Job *pU = NULL, *pE = NULL;
+  for(int i=0; i<nJob; i++){
+    if( aJob[i].info.zTimeRegime[0]==0 ) continue;     /* not parsed */
+    if( strcmp(aJob[i].info.zTimeRegime, "unknown_origin")==0 ){
+      if( pU==NULL ) pU = &aJob[i];
+    }else if( pE==NULL ){
+      pE = &aJob[i];
+    }
+  }
+  if( pU && pE && pLog ){
+    fprintf(pLog, "profan: note: %s has timestamps of unknown origin and %s"
+            " %s: times across these traces do not line up\n", pU->zPath,
+            pE->zPath, pE->info.zTimeRegime);
+  }
+}
+
 /*
 ** Parse every trace job with worker threads and load the rows.  Returns 0,
 ** or -1 with the message in pMsg.
@@ -567,6 +588,16 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
         s.abort = 1;
         continue;
       }
+      if( nJob>1 && !j->info.hasRank && j->rankGuess<0 ){
+        /* rank 0 by default would merge it with another trace */
+        buf_printf(pMsg, "%s: no rank (no distributedInfo, no rank in the"
+                   " file name) in a run of %d traces: name the file"
+                   " rank<N>... or ingest it as a run of its own", j->zPath,
+                   nJob);
+        failed = 1;
+        s.abort = 1;
+        continue;
+      }
       if( finish_trace_file(db, pLoad, pSpans, runId, j, &err) ){
         buf_printf(pMsg, "%s: %s", j->zPath, err.zMsg);
         failed = 1;
@@ -604,6 +635,7 @@ static int load_traces(sqlite3 *db, int64_t runId, Job *aJob, int nJob,
     fprintf(stderr, "profan: writer waited    %8.1f ms, cpu %8.1f ms\n", tWait,
             util_thread_cpu_ms());
   }
+  if( !failed ) note_mixed_clocks(aJob, nJob, pOpt->pLog);
   pRes->nRows += load_trace_rows(pLoad);
   if( load_trace_gpu_without_step(pLoad)>0 ) pRes->fallback |= DERIVE_GPU_STEPS;
   if( !failed && load_trace_summary(pLoad, runId, &err) ){
