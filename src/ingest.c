@@ -450,11 +450,11 @@ static int writer_emit(void *ctx, const TraceEvent *e){
 /* Timestamps of unknown origin (no baseTimeNanoseconds, values too small
 ** to be epoch microseconds) cannot be lined up with another trace's: when
 ** such a trace shares a run with a trace of another time regime, say so
-** (per-rank numbers stay right; times across ranks do not compare). */
+** (per-rank numbers stay right; times across ranks do not compare).
+** Called only when every job was parsed: each has its regime. */
 static void note_mixed_clocks(const Job *aJob, int nJob, FILE *pLog){
   const Job *pU = NULL, *pE = NULL;
   for(int i=0; i<nJob; i++){
-    if( aJob[i].info.zTimeRegime[0]==0 ) continue;     /* not parsed */
     if( strcmp(aJob[i].info.zTimeRegime, "unknown_origin")==0 ){
       if( pU==NULL ) pU = &aJob[i];
     }else if( pE==NULL ){

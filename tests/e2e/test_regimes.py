@@ -71,6 +71,11 @@ class Regimes(ProfanTest):
                 self.assertEqual(f, [{"time_regime": regime, "base_time_ns":
                                       str(doc.get("baseTimeNanoseconds", ""))}])
                 self.assertEqual(self.stored_rows(), expected_rows(text))
+                # every row carries the file's rank (also when it came last)
+                rank = str(doc["distributedInfo"]["rank"])
+                for _, table in TABLES:
+                    self.assertEqual(self.sql("SELECT DISTINCT rank FROM %s" % table),
+                                     [{"rank": rank}], table)
                 seen.add(regime)
         self.assertEqual(seen, {"relative_us", "absolute_us", "absolute_frac_us",
                                 "unknown_origin"})
@@ -122,6 +127,19 @@ class Regimes(ProfanTest):
         # --quiet: no note
         r = common.run("ingest", "--quiet", d, db=os.path.join(self.tmp.name, "q.db"))
         self.assertEqual((r.rc, r.err), (0, ""))
+
+    def test_a_file_that_is_not_a_trace_does_not_count(self):
+        # a JSON file without traceEvents beside the unknown-origin trace
+        # is skipped: no note (and no refusal: one trace in the run)
+        d = os.path.join(self.tmp.name, "run")
+        os.mkdir(d)
+        shutil.copy(os.path.join(FIX, "regime-unknown_origin.json"), d)
+        with open(os.path.join(d, "config.json"), "w") as f:
+            json.dump({"lr": 0.1, "traceEvents_like": []}, f)
+        r = self.ingest_ok(d)
+        self.assertNotIn("unknown origin", r.err)
+        self.assertEqual(self.sql("SELECT time_regime FROM run_file WHERE kind = 'trace'"),
+                         [{"time_regime": "unknown_origin"}])
 
     def test_two_unknown_origin_traces_are_not_noted(self):
         d = os.path.join(self.tmp.name, "run")

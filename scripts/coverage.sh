@@ -1,0 +1,36 @@
+#!/bin/sh
+# scripts/coverage.sh — branch coverage (gcov -b) of rank inference and the
+# timestamp regimes, the figures in README.md "Tests".  Builds profan with
+# --coverage in build-cov (gcc, -O0), runs the end-to-end tests that reach
+# that code (test_regimes, test_trace's TraceGenerations and the trace part
+# of test_hostile_inputs) and prints, per piece of code, the branches and
+# how many were taken at least once (scripts/branch-cov.py).
+set -eu
+cd "$(dirname "$0")/.."
+CFLAGS="--coverage -O0" LDFLAGS="--coverage" cmake -S . -B build-cov \
+  -DCMAKE_BUILD_TYPE=Debug -DPROFAN_TESTS=ON -DPROFAN_SANITIZE=OFF \
+  -DPROFAN_BROWSER_TESTS=OFF >/dev/null
+cmake --build build-cov -j"${PROFAN_JOBS:-2}" --target profan >/dev/null
+find build-cov -name '*.gcda' -delete
+(cd tests/e2e && PROFAN_BIN=../../build-cov/profan python3 -m unittest \
+  test_regimes test_trace.TraceGenerations test_hostile_inputs.TraceInputs \
+  2>&1 | tail -1)
+O=build-cov/CMakeFiles/profan_core.dir/src
+(cd "$O" && gcov -b -o . discover.c.o ingest.c.o parse_trace.c.o >/dev/null 2>&1)
+# line ranges of the code in question, found from the source
+fn_range() {   # FILE FIRST-LINE-PATTERN: first line and its closing brace
+  awk -v pat="$2" '$0 ~ pat && !s { s = NR } s && /^}/ { print s, NR; exit }' "$1"
+}
+B="python3 scripts/branch-cov.py"
+set -- $(fn_range src/discover.c '^int64_t discover_rank_from_name')
+$B "$O/discover.c.gcov" "$1" "$2" "rank from the file name (discover_rank_from_name)"
+a=$(grep -n 'int64_t rank = in->hasRank' src/ingest.c | cut -d: -f1)
+$B "$O/ingest.c.gcov" "$a" "$((a + 9))" "rank source and late rank/base fix-up (finish_trace_file)"
+a=$(grep -n 'nJob>1 && !j->info.hasRank' src/ingest.c | cut -d: -f1)
+$B "$O/ingest.c.gcov" "$a" "$a" "rank-less trace in a run of several (load_traces)"
+set -- $(fn_range src/ingest.c '^static void note_mixed_clocks')
+$B "$O/ingest.c.gcov" "$1" "$2" "mixed clocks note (note_mixed_clocks)"
+a=$(grep -n 'case E_TS: {' src/parse_trace.c | cut -d: -f1)
+$B "$O/parse_trace.c.gcov" "$a" "$((a + 8))" "ts: fractions and largest |ts| (parse_trace.c)"
+a=$(grep -n 'Time regime: relative to' src/parse_trace.c | cut -d: -f1)
+$B "$O/parse_trace.c.gcov" "$a" "$((a + 8))" "time regime (parse_trace.c)"
