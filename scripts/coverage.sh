@@ -22,12 +22,14 @@ fn_range() {   # FILE FIRST-LINE-PATTERN: first line and its closing brace
   awk -v pat="$2" '$0 ~ pat && !s { s = NR } s && /^}/ { print s, NR; exit }' "$1"
 }
 B="python3 scripts/branch-cov.py"
+# shellcheck disable=SC2046  # first and last line, split on purpose
 set -- $(fn_range src/discover.c '^int64_t discover_rank_from_name')
 $B "$O/discover.c.gcov" "$1" "$2" "rank from the file name (discover_rank_from_name)"
 a=$(grep -n 'int64_t rank = in->hasRank' src/ingest.c | cut -d: -f1)
 $B "$O/ingest.c.gcov" "$a" "$((a + 9))" "rank source and late rank/base fix-up (finish_trace_file)"
 a=$(grep -n 'nJob>1 && !j->info.hasRank' src/ingest.c | cut -d: -f1)
 $B "$O/ingest.c.gcov" "$a" "$a" "rank-less trace in a run of several (load_traces)"
+# shellcheck disable=SC2046  # first and last line, split on purpose
 set -- $(fn_range src/ingest.c '^static void note_mixed_clocks')
 $B "$O/ingest.c.gcov" "$1" "$2" "mixed clocks note (note_mixed_clocks)"
 a=$(grep -n 'case E_TS: {' src/parse_trace.c | cut -d: -f1)

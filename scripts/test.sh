@@ -16,7 +16,7 @@
 # To add a step: `step NAME COMMAND...` (pass/fail, counts 1) or a parser
 # like ctest_suites below that calls `count NAME PASSED FAILED [NOTE]`.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 # Browser tests (headless Chromium on the HTML reports) when asked for
 # with PROFAN_BROWSER_TESTS=1, and always under CI=true; gcc build only.
 BROWSER=OFF
@@ -84,6 +84,7 @@ ctest_suites() {
     ok=0; ctest_passed "$b" "$t" && ok=1
     case $t in
       unit)    # Check: "NN%: Checks: N, Failures: F, Errors: E"
+        # shellcheck disable=SC2046  # the three numbers, split on purpose
         set -- $(echo "$out" | sed -n \
           's/^[0-9]*%: Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' \
           | tail -1)
@@ -93,6 +94,7 @@ ctest_suites() {
         if [ $# = 3 ]; then p=$(($1 - $2 - $3)); f=$(($2 + $3))
         else p=0; f=0; fi ;;
       e2e)     # run_all.py: "e2e: N passed, N failed, N skipped"
+        # shellcheck disable=SC2046
         set -- $(echo "$out" | sed -n \
           's/^e2e: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' \
           | tail -1)
@@ -107,6 +109,7 @@ ctest_suites() {
         note=""
         p=$(( ${n:-0} - ${f:-0} )); f=${f:-0} ;;
       browser) # "browser: N pages, M problems"
+        # shellcheck disable=SC2046
         set -- $(echo "$out" | sed -n \
           's/^browser: \([0-9]*\) pages, \([0-9]*\) problems.*/\1 \2/p' | tail -1)
         note=""
