@@ -3,8 +3,12 @@
 runtime_summary, step_kernel_summary).
 
 They are filled at ingest by src/derive_summary.c in one pass over the
-raw rows; here every row is compared with a GROUP BY over the raw tables
-written in this file, on real fixtures, a two-rank run, a hand-written
+raw rows.  The checks here are consistency checks (profan's summary rows
+against GROUP BYs over profan's own raw rows, and one code path against
+another); the numbers themselves are checked from the JSON in
+test_trace_oracle.py (operator calls, self time, GPU records and time
+launched per op; kernels per step) and test_trace_queries.py.  Here every
+row is compared with a GROUP BY over the raw tables written in this file, on real fixtures, a two-rank run, a hand-written
 trace with a checkpoint region, and a trace whose CPU ops the database
 sweep nests (ops not in start order).  The migration case: a database
 whose runs were ingested before 009 (its summary tables dropped, its

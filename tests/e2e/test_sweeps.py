@@ -4,8 +4,11 @@ as from the rows read back from the database (PROFAN_SWEEP=db), and when
 the store gives up part-way through a file (PROFAN_SPANS_KB=64 is below
 what all but the smallest fixtures need).
 
-The database path's answers are checked against numbers computed from the
-JSON in test_trace.py; here every row of the four tables the sweeps write,
+These are consistency (differential) checks: one profan path against
+another.  The answers themselves are checked against numbers computed from
+the JSON in test_trace.py (busy unions) and test_trace_oracle.py (every
+step-breakdown class, the idle gaps between each device's busy union,
+kernel steps) and test_comm_oracle.py (comm/compute overlap); here every row of the four tables the sweeps write,
 and the steps found by gap detection, must be identical across the paths,
 on every trace fixture, the 8-rank run, two files of one rank, and a
 hand-written trace whose times and rank are fixed up after its events went
