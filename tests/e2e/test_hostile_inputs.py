@@ -301,7 +301,10 @@ class Hostile(ProfanTest):
             with self.subTest(cut=c):
                 check(c, r, path, data)
 
-    def flips(self, kind, count=200, seed=7):
+    def flips(self, kind, count=200, seed=7, check=None, post=None):
+        """count seeded sets of 1-4 flipped bytes; {exit status: count}.
+        check(data, r), when given, runs on every attempt that exited 0
+        (post(r) as in attempt_all)."""
         if sanitized():
             count //= 2
         name, data = base_inputs()[kind]
@@ -313,8 +316,11 @@ class Hostile(ProfanTest):
                 b[rnd.randrange(len(b))] = rnd.randrange(256)
             inputs.append(("flip set %d" % k, bytes(b)))
         outcomes = {0: 0, 1: 0}
-        for r, _ in self.attempt_all(name, inputs):
+        for (what, data), (r, _) in zip(inputs, self.attempt_all(name, inputs, post)):
             outcomes[r.rc] += 1
+            if check and r.rc == 0:
+                with self.subTest(flips=what):
+                    check(data, r)
         return outcomes
 
 
@@ -376,8 +382,38 @@ class TraceInputs(Hostile):
         return r.err.strip()[len("profan: %s:" % path):]
 
     def test_200_random_byte_flips(self):
-        out = self.flips("trace")
+        # an ingest that exits 0 stored exactly the events Python's json
+        # reads from the same bytes (per table), or counted a repair when
+        # Python cannot read them
+        def stored(r):
+            if r.rc or not common.run("--format", "csv", "sql", "SELECT id FROM run"
+                                      " WHERE name = 'bad'", db=r.db).rows():
+                return None          # failed, or the base content again
+            return {t: int(common.run("--format", "csv", "sql",
+                                      "SELECT count(*) AS n FROM %s x JOIN run r ON"
+                                      " r.id = x.run_id WHERE r.name = 'bad'" % t,
+                                      db=r.db).rows()[0]["n"])
+                    for t in ("kernel", "cpu_op", "runtime_call")} | {
+                "warnings": int(common.run("--format", "csv", "sql",
+                                           "SELECT f.warnings AS n FROM run_file f JOIN"
+                                           " run r ON r.id = f.run_id WHERE r.name ="
+                                           " 'bad'", db=r.db).rows()[0]["n"])}
+
+        def check(data, r):
+            if r.post is None:       # a duplicate: the flips changed nothing
+                self.assertEqual(data, base_inputs()["trace"][1])
+                return
+            try:
+                doc = json.loads(data.decode("utf-8", errors="replace"), strict=False)
+                evs = doc["traceEvents"]
+                want = ref_counts(evs)
+            except (ValueError, KeyError, TypeError):
+                self.assertGreater(r.post["warnings"], 0)
+                return
+            self.assertEqual({t: r.post[t] for t in want}, want)
+        out = self.flips("trace", check=check, post=stored)
         self.assertEqual(sum(out.values()), 100 if sanitized() else 200)
+        self.assertGreater(out[0], 10)          # the check above did run
 
     def test_wrong_type_in_every_event_field(self):
         n = 0
@@ -1286,6 +1322,15 @@ class DurationSums(Hostile):
         got = self.sql("SELECT n, total_ns FROM gpu_op_summary g JOIN run r"
                        " ON r.id = g.run_id WHERE r.name = 'bad'")
         self.assertEqual(got, [{"n": str(n), "total_ns": str(n * dur * 1000)}])
+
+
+def ref_counts(evs):
+    """{table: rows} for kernel, cpu_op and runtime_call of a trace's
+    events, with trace_reference's classification."""
+    import trace_reference as tref
+    c = tref.counts(evs)
+    return {"kernel": c.get("kernel", 0), "cpu_op": c.get("cpu_op", 0),
+            "runtime_call": c.get("runtime", 0)}
 
 
 def find_nth(data, needle, k):
