@@ -600,15 +600,22 @@ class NcclInputs(Hostile):
                 tail = head[head.rfind(b"\n") + 1:].decode()
                 cut = c < len(data) and data[c:c + 1] != b"\n"
                 want = int(cut and ": opCount " in tail and not LAST_TOKEN.match(tail))
-                self.assertEqual(r.post, want, (c, tail))
+                # what is stored: every whole collective line before the
+                # cut, and the cut one when it still ends with its stream
+                whole = head.decode().split("\n")[:-1] + ([] if cut else [tail])
+                colls = sum(1 for l in whole if ": opCount " in l)
+                if cut and ": opCount " in tail and LAST_TOKEN.match(tail):
+                    colls += 1
+                self.assertEqual(r.post, (want, colls), (c, tail))
 
         def warnings(r):
             if r.rc:
                 return None
-            got = common.run("--format", "csv", "sql", "SELECT f.warnings AS n FROM"
-                             " run_file f JOIN run r ON r.id = f.run_id WHERE"
-                             " r.name = 'bad'", db=r.db).rows()
-            return int(got[0]["n"])
+            got = common.run("--format", "csv", "sql", "SELECT f.warnings AS n,"
+                             " (SELECT count(*) FROM nccl_coll x WHERE x.run_id = r.id)"
+                             " AS c FROM run_file f JOIN run r ON r.id = f.run_id"
+                             " WHERE r.name = 'bad'", db=r.db).rows()
+            return int(got[0]["n"]), int(got[0]["c"])
         self.truncations("nccl", check, warnings)
 
     def test_200_random_byte_flips(self):
