@@ -16,18 +16,21 @@ with another rank); a trace of unknown clock origin sharing a run with an
 epoch-based one is ingested with a note that their times do not line up.
 """
 import decimal
+import importlib.util
 import json
 import os
 import shutil
-import sys
 
 import common
 import trace_reference as ref
 from common import ProfanTest
 
 FIX = os.path.join(common.ROOT, "fixtures", "regimes")
-sys.path.insert(0, FIX)
-import gen  # noqa: E402  (fixtures/regimes/gen.py)
+# fixtures/regimes/gen.py under a name of its own (other fixtures have a
+# gen.py too)
+_spec = importlib.util.spec_from_file_location("regimes_gen", os.path.join(FIX, "gen.py"))
+gen = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gen)
 
 TABLES = (("kernel", "kernel"), ("cpu_op", "cpu_op"), ("runtime", "runtime_call"))
 
