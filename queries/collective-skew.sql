@@ -4,8 +4,8 @@
 -- description: rank, with the spread of kernel start times across ranks
 -- description: and the rank that started last (the one the others waited
 -- description: for).  Needs one trace per rank of a common time base.
--- param: min_spread_us = 0  only collectives whose start spread exceeds this, µs
--- param: limit = 50       rows to show, largest spread first
+-- param: min_spread_us:number>=0 = 0  only collectives whose start spread exceeds this, µs
+-- param: limit:int>=0 = 50       rows to show, largest spread first
 -- column: pg_name          process group ('' when the trace does not say)
 -- column: seq              0-based order of the collective in its group per rank
 -- column: op               collective

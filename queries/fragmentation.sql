@@ -5,8 +5,8 @@
 -- description: expandable_segments recommendation (inactive > 10 % of
 -- description: reserved and more than 10 segments) and the usable capacity
 -- description: and headroom on the GPU.
--- param: gpu_gb =        GPU GiB (empty: the trace's device memory, else 80)
--- param: top = 10        rows per device in the 'gap' and 'pinned' sections
+-- param: gpu_gb:number>=0 =        GPU GiB (empty: the trace's device memory, else 80)
+-- param: top:int>=0 = 10        rows per device in the 'gap' and 'pinned' sections
 -- column: section        bucket, gap, pinned, capacity or recommendation
 -- column: device         CUDA ordinal
 -- column: item           bucket range, block address, capacity measure, setting

@@ -2,7 +2,7 @@
 -- description: Allocator fragmentation in the memory snapshots: inactive
 -- description: (cached but unused) bytes over reserved bytes, above
 -- description: threshold_pct.
--- param: threshold_pct = 20  inactive / reserved, %
+-- param: threshold_pct:number>=0 = 20  inactive / reserved, %
 SELECT 'medium' AS severity, 'fragmentation' AS rule,
   printf('%.1f %% of reserved GPU memory is inactive (fragmentation)', value)
     AS message,

@@ -70,13 +70,21 @@ int query_cmd(Cli *p){
       return EXIT_BAD;
     }
   }
+  if( nq_check(db, q, runId, azKey, azVal, nKV, &e) ){
+    /* unknown parameter, a value its type refuses, a missing baseline */
+    for(int i=0; i<nKV; i++) free(azKeyCopy[i]);
+    cli_error("%s", e.zMsg);
+    db_close(db);
+    nq_list_free(&list);
+    return EXIT_USAGE;
+  }
   pStmt = nq_prepare(db, q, runId, azKey, azVal, nKV, limit, &e);
   for(int i=0; i<nKV; i++) free(azKeyCopy[i]);
   if( pStmt==NULL ){
     cli_error("%s", e.zMsg);
     db_close(db);
     nq_list_free(&list);
-    return strstr(e.zMsg, "has no parameter") ? EXIT_USAGE : EXIT_SQL;
+    return EXIT_SQL;
   }
   rc = output_stmt(pStmt, p->eFmt, stdout, NULL);
   if( rc!=SQLITE_DONE ){

@@ -35,12 +35,13 @@
 static const char zSetup[] =
   "DROP TABLE IF EXISTS temp.cm_name;"
   "DROP TABLE IF EXISTS temp.cm_parent;"
-  "CREATE TEMP TABLE cm_name(id INTEGER PRIMARY KEY);"
+  "CREATE TEMP TABLE cm_name(id INTEGER PRIMARY KEY, op TEXT);"
   /* ids of the record_param_comms ops, noted by the trace loader */
   "CREATE TEMP TABLE IF NOT EXISTS rpc_op(id INTEGER PRIMARY KEY);"
-  "INSERT INTO cm_name SELECT id FROM string"
-  " WHERE text LIKE 'ncclKernel\\_%' ESCAPE '\\'"
-  "    OR text LIKE 'ncclDevKernel\\_%' ESCAPE '\\';"
+  /* the communication kernels: comm_pattern (schema/012-verdicts.sql),
+  ** the definition the categories and the overlap sweep use too */
+  "INSERT INTO cm_name SELECT name_id, max(op) FROM comm_kernel"
+  " WHERE run_id=?1 GROUP BY name_id;"
   /* candidate parents: record_param_comms / ops with collective args
   ** (kind 0) and nccl:* annotations (kind 1) */
   "CREATE TEMP TABLE cm_parent(rank INTEGER, tid INTEGER, ts INTEGER,"
@@ -64,6 +65,33 @@ static const char zSetup[] =
 static const char zCleanup[] =
   "DROP TABLE IF EXISTS temp.cm_parent;"
   "DROP TABLE IF EXISTS temp.rpc_op;";
+
+/*
+** What each rank did before each of its collectives (the straggler
+** analysis reads it): the window from the end of the rank's previous
+** collective (the first: the rank's first GPU activity) to this one's
+** start, the compute (non-communication) kernel time that ended inside
+** it, at most the window, and the rest: GPU idle, the host did not feed
+** it.  One pass: a running sum of kernel time per rank, in time order,
+** read at each window's start and end.
+*/
+static const char zWindowSql[] =
+  "WITH c AS ("
+  "  SELECT id, rank, ts, max(ts - coalesce(lag(ts+dur) OVER"
+  "   (PARTITION BY rank ORDER BY ts, id), (SELECT min(b.first_ts)"
+  "   FROM gpu_busy b WHERE b.run_id=?1 AND b.rank=x.rank), ts), 0) AS w"
+  "  FROM collective x WHERE run_id=?1),"
+  " ev(rank, t, o, d, id) AS ("
+  "  SELECT rank, ts+dur, 0, dur, NULL FROM kernel WHERE run_id=?1"
+  "   AND name_id NOT IN (SELECT id FROM temp.cm_name)"
+  "  UNION ALL SELECT rank, ts - w, 1, 0, -id FROM c"
+  "  UNION ALL SELECT rank, ts, 2, 0, id FROM c),"
+  " cum AS (SELECT id, sum(d) OVER (PARTITION BY rank ORDER BY t, o"
+  "  ROWS UNBOUNDED PRECEDING) AS s FROM ev),"
+  " r AS (SELECT c.id, c.w, e.s - b.s AS k FROM c"
+  "  JOIN cum e ON e.id = c.id JOIN cum b ON b.id = -c.id)"
+  "UPDATE collective SET window_ns = r.w, compute_ns = min(r.k, r.w),"
+  " idle_ns = r.w - min(r.k, r.w) FROM r WHERE collective.id = r.id;";
 
 /* Everything known about one collective while it is assembled. */
 typedef struct Coll {
@@ -161,11 +189,12 @@ static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
   if( db_exec_run(db, zSetup, runId, pErr) ) return -1;
   qK = db_prepare(db,
     "SELECT k.id, k.rank, k.file_id, k.device, k.stream, k.ts, k.dur,"
-    " s.text, k.external_id, r.tid, r.ts, f.world_size"
-    " FROM kernel k JOIN string s ON s.id=k.name_id"
+    " s.text, k.external_id, r.tid, r.ts, f.world_size, n.op"
+    " FROM kernel k JOIN temp.cm_name n ON n.id=k.name_id"
+    " JOIN string s ON s.id=k.name_id"
     " LEFT JOIN runtime_call r ON r.id=k.runtime_id"
     " LEFT JOIN run_file f ON f.id=k.file_id"
-    " WHERE k.run_id=?1 AND k.name_id IN (SELECT id FROM temp.cm_name)"
+    " WHERE k.run_id=?1"
     " ORDER BY k.rank, k.ts, k.id", pErr);
   qArgs = db_prepare(db,
     "SELECT coll_name, dtype, in_nelems, out_nelems, group_size, pg_name,"
@@ -228,6 +257,12 @@ static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
     /* 4. the kernel name */
     if( c.zC10d[0] ) c.zOp = collective_op_name(c.zC10d, strlen(c.zC10d));
     if( c.zOp==NULL || strcmp(c.zOp, "other")==0 ) c.zOp = kOp;
+    if( (c.zOp==NULL || strcmp(c.zOp, "other")==0)
+        && sqlite3_column_type(qK, 12)==SQLITE_TEXT ){
+      /* not an NCCL name: the op its comm_pattern row names */
+      const char *zP = (const char*)sqlite3_column_text(qK, 12);
+      c.zOp = collective_op_name(zP, strlen(zP));
+    }
     if( c.zOp==NULL ) c.zOp = "other";
     if( c.zDtype==NULL && kDtype ){ c.zDtype = kDtype; c.elemSize = kSize; }
     if( c.zFrom==NULL ) c.zFrom = "name";
@@ -276,6 +311,7 @@ static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
       " (PARTITION BY rank, coalesce(pg_name, '') ORDER BY ts, id) - 1 AS rn"
       " FROM collective WHERE run_id=?1) AS x WHERE collective.id = x.id;",
       runId, pErr) ) goto done;
+  if( db_exec_run(db, zWindowSql, runId, pErr) ) goto done;
   rc = 0;
   goto done;
 db_error:

@@ -617,14 +617,17 @@ static int id_in(const int64_t *a, int n, int64_t id){
   return lo<n && a[lo]==id;
 }
 
+/* The run's communication kernels: the comm_kernel view of
+** schema/012-verdicts.sql (comm_pattern), the one definition shared with
+** the categories and the collectives.  ?1 is the run id. */
 #define NCCL_NAMES_SQL \
-  "SELECT id FROM string WHERE text LIKE 'ncclKernel\\_%' ESCAPE '\\'" \
-  " OR text LIKE 'ncclDevKernel\\_%' ESCAPE '\\' ORDER BY id"
+  "SELECT DISTINCT name_id FROM comm_kernel WHERE run_id=?1 ORDER BY 1"
 
 /* The GPU rows from the spans kept while loading. */
 static int gpu_rows_spans(GpuSweep *g, const TraceSpans *pSpans){
   int nRank = 0, nNccl = 0, rc = 0;
-  int64_t *aRank, *aNccl = id_set(g->db, NCCL_NAMES_SQL, 0, &nNccl, g->pErr);
+  int64_t *aRank, *aNccl = id_set(g->db, NCCL_NAMES_SQL, g->runId, &nNccl,
+                                  g->pErr);
   if( aNccl==NULL ) return -1;
   aRank = trace_spans_ranks(pSpans, &nRank);
   for(int r=0; r<nRank && rc==0; r++){
@@ -1007,19 +1010,15 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
   int rc = 0;
 
   memset(aC, 0, sizeof(aC));
-  /* communication kernels: coarse category 'comm' (follows user rules) */
+  /* communication kernels: comm_pattern (schema/012-verdicts.sql) */
   if( db_exec(db,
       "DROP TABLE IF EXISTS temp.comm_name;"
       "CREATE TEMP TABLE comm_name(name_id INTEGER PRIMARY KEY);", pErr) ){
     return -1;
   }
   if( db_exec_run(db,
-      "INSERT INTO temp.comm_name SELECT DISTINCT g.name_id"
-      " FROM gpu_op_summary g JOIN string s ON s.id=g.name_id"
-      " WHERE g.run_id=?1 AND g.kind='kernel' AND (SELECT r.category"
-      "  FROM category_rule r WHERE r.scheme='coarse'"
-      "  AND instr(lower(s.text), lower(r.pattern))>0"
-      "  ORDER BY r.priority LIMIT 1)='comm'", runId, pErr) ){
+      "INSERT INTO temp.comm_name SELECT DISTINCT name_id FROM comm_kernel"
+      " WHERE run_id=?1", runId, pErr) ){
     return -1;
   }
   if( pSpans ){
