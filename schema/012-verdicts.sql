@@ -115,7 +115,7 @@ ALTER TABLE collective ADD COLUMN idle_ns INTEGER;
 CREATE TABLE advice_threshold(
   advice TEXT NOT NULL,            -- the rule / query family
   name TEXT NOT NULL,              -- the parameter it backs
-  value REAL NOT NULL,
+  value NUMERIC NOT NULL,        -- 10 stays 10 (not 10.0) in output
   unit TEXT NOT NULL,
   used_by TEXT NOT NULL,           -- rules and queries that read it
   description TEXT NOT NULL,

@@ -25,6 +25,7 @@
 */
 #include "derive_trace.h"
 #include "derive_summary.h"
+#include "trace_args.h"
 #include "db.h"
 
 #include <stdio.h>
@@ -161,35 +162,58 @@ static int steps_assign(sqlite3 *db, const char *zTab, int64_t runId,
   return rc;
 }
 
-/* Steps from CPU ProfilerStep#N annotations (first occurrence per rank and
-** number wins). */
+/*
+** Steps from ProfilerStep#N, in every trace generation (first occurrence
+** per rank and number wins):
+**   1. the CPU side: user_annotation ranges (2022+) and ops of category
+**      Operator / cpu_op (2021: the trace loader notes their ids in
+**      temp.step_op, so cpu_op is not scanned): source 'ProfilerStep';
+**   2. for ranks with none of those, the GPU side's gpu_user_annotation
+**      ProfilerStep#N ranges: source 'gpu ProfilerStep'.
+** Ranks with neither get steps from idle gaps later (derive_gap_steps).
+*/
 static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
   sqlite3_stmt *pSel, *pIns;
   int rc = 0;
+  if( db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS step_op"
+              "(id INTEGER PRIMARY KEY)", pErr) ) return -1;
   pSel = db_prepare(db,
-    "SELECT a.rank, s.text, a.ts, a.dur FROM annotation a"
+    "SELECT 0, a.rank, s.text, a.ts, a.dur FROM annotation a"
     " JOIN string s ON s.id=a.name_id"
     " WHERE a.run_id=?1 AND a.kind='user' AND s.text LIKE 'ProfilerStep%'"
-    " ORDER BY a.rank, a.ts", pErr);
+    " UNION ALL"
+    " SELECT 0, o.rank, s.text, o.ts, o.dur FROM temp.step_op x"
+    " CROSS JOIN cpu_op o ON o.id=x.id JOIN string s ON s.id=o.name_id"
+    " WHERE o.run_id=?1"
+    " UNION ALL"
+    " SELECT 1, a.rank, s.text, a.ts, a.dur FROM annotation a"
+    " JOIN string s ON s.id=a.name_id"
+    " WHERE a.run_id=?1 AND a.kind='gpu_user'"
+    " AND s.text LIKE 'ProfilerStep%'"
+    " ORDER BY 1, 2, 4", pErr);
   if( pSel==NULL ) return -1;
   pIns = db_prepare(db,
     "INSERT OR IGNORE INTO step(run_id, rank, step, ts, dur, source)"
-    " VALUES(?1,?2,?3,?4,?5,'ProfilerStep')", pErr);
+    " SELECT ?1,?2,?3,?4,?5,?6 WHERE ?6='ProfilerStep' OR NOT EXISTS"
+    " (SELECT 1 FROM step WHERE run_id=?1 AND rank=?2"
+    "  AND source='ProfilerStep')", pErr);
   if( pIns==NULL ){ sqlite3_finalize(pSel); return -1; }
   sqlite3_bind_int64(pSel, 1, runId);
   while( sqlite3_step(pSel)==SQLITE_ROW ){
-    extern int64_t trace_step_number(const char*);
-    int64_t n = trace_step_number((const char*)sqlite3_column_text(pSel, 1));
+    int64_t n = trace_step_number((const char*)sqlite3_column_text(pSel, 2));
     if( n<0 ) continue;
     sqlite3_bind_int64(pIns, 1, runId);
-    sqlite3_bind_int64(pIns, 2, sqlite3_column_int64(pSel, 0));
+    sqlite3_bind_int64(pIns, 2, sqlite3_column_int64(pSel, 1));
     sqlite3_bind_int64(pIns, 3, n);
-    sqlite3_bind_int64(pIns, 4, sqlite3_column_int64(pSel, 2));
-    sqlite3_bind_int64(pIns, 5, sqlite3_column_int64(pSel, 3));
+    sqlite3_bind_int64(pIns, 4, sqlite3_column_int64(pSel, 3));
+    sqlite3_bind_int64(pIns, 5, sqlite3_column_int64(pSel, 4));
+    sqlite3_bind_text(pIns, 6, sqlite3_column_int(pSel, 0) ? "gpu ProfilerStep"
+                      : "ProfilerStep", -1, SQLITE_STATIC);
     if( db_step_done(db, pIns, pErr) ){ rc = -1; break; }
   }
   sqlite3_finalize(pSel);
   sqlite3_finalize(pIns);
+  if( rc==0 && db_exec(db, "DELETE FROM temp.step_op", pErr) ) rc = -1;
   return rc;
 }
 
