@@ -263,7 +263,12 @@ static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
       const char *zP = (const char*)sqlite3_column_text(qK, 12);
       c.zOp = collective_op_name(zP, strlen(zP));
     }
-    if( c.zOp==NULL ) c.zOp = "other";
+    if( c.zOp==NULL || strcmp(c.zOp, "other")==0 ){
+      /* older names say it in CamelCase: ncclAllReduceRingLLKernel_sum_f32 */
+      const char *zParen = strchr(zName, '(');
+      c.zOp = collective_op_name(zName, zParen ? (size_t)(zParen-zName)
+                                               : strlen(zName));
+    }
     if( c.zDtype==NULL && kDtype ){ c.zDtype = kDtype; c.elemSize = kSize; }
     if( c.zFrom==NULL ) c.zFrom = "name";
     if( c.groupSize<0 && sqlite3_column_type(qK, 11)!=SQLITE_NULL

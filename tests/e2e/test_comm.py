@@ -123,6 +123,12 @@ class CommTraceTest(ProfanTest):
         dur_ns = round(ks[0]["dur"] * 1000)
         self.ingest_ok(path)
         rows = self.query("collectives")
+        # the multimem all-reduce kernels are collectives too (comm_pattern)
+        mm = [e for e in ev if e.get("cat") == "kernel"
+              and "multimem_all_reduce_kernel" in e["name"]]
+        self.assertEqual(sum(int(x["count"]) for x in rows
+                             if x["op"] == "all_reduce"), len(mm))
+        rows = [x for x in rows if x["op"] != "all_reduce"]
         self.assertEqual(len(rows), 1)
         r = rows[0]
         self.assertEqual(r["op"], "all_gather")
