@@ -20,8 +20,10 @@ WITH th AS (
       AS min_spread_us
 ),
 c AS (
-  SELECT coalesce(pg_name, '') AS pg, seq, rank, ts, compute_ns, idle_ns
-  FROM collective WHERE run_id = :run
+  SELECT coalesce(x.pg_name, '') AS pg, x.seq, x.rank, x.ts, w.compute_ns,
+    w.idle_ns
+  FROM collective x LEFT JOIN collective_window w ON w.collective_id = x.id
+  WHERE x.run_id = :run
 ),
 g AS (
   SELECT c.pg, c.seq, count(*) AS n, min(c.ts) AS t0, max(c.ts) AS t1

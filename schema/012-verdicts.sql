@@ -103,11 +103,17 @@ LEFT JOIN category_comm cc ON cc.scheme = cs.scheme;
 -- What each rank did before a collective, for the straggler analysis
 -- (derive_comm.c): the window from the end of the rank's previous
 -- collective (in any group; the first: its first GPU activity) to this
--- collective's start, the compute kernel time that ended inside it, and
--- the rest of the window (GPU idle: the host did not feed the GPU).
-ALTER TABLE collective ADD COLUMN window_ns INTEGER;
-ALTER TABLE collective ADD COLUMN compute_ns INTEGER;
-ALTER TABLE collective ADD COLUMN idle_ns INTEGER;
+-- collective's start, the compute kernel time that ended inside it (at
+-- most the window), and the rest of the window (GPU idle: the host did
+-- not feed the GPU).  Runs ingested before this file have no rows.
+CREATE TABLE collective_window(
+  collective_id INTEGER PRIMARY KEY, -- collective.id
+  run_id INTEGER NOT NULL,
+  window_ns INTEGER NOT NULL,
+  compute_ns INTEGER NOT NULL,
+  idle_ns INTEGER NOT NULL
+);
+CREATE INDEX collective_window_run ON collective_window(run_id);
 
 -- One threshold per piece of advice, stored once: the report rule and the
 -- named query that give the same advice both read it (a --param of either

@@ -10,6 +10,7 @@
 #include "named_query.h"
 #include "runref.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,9 +118,12 @@ int queries_cmd(Cli *p){
     if( q->nParam ){
       printf("  parameters:\n");
       for(int k=0; k<q->nParam; k++){
-        printf("    %-14s default %-12s %s\n", q->aParam[k].zName,
-               q->aParam[k].zDefault ? q->aParam[k].zDefault : "(none)",
-               q->aParam[k].zDesc);
+        const NqParam *pp = &q->aParam[k];
+        char zType[64];
+        snprintf(zType, sizeof(zType), "%s%s", pp->zType ? pp->zType : "any",
+                 pp->required ? " (required)" : "");
+        printf("    %-14s %-18s default %-12s %s\n", pp->zName, zType,
+               pp->zDefault ? pp->zDefault : "(none)", pp->zDesc);
       }
     }
     if( q->nCol ){

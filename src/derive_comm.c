@@ -1,13 +1,15 @@
 /*
 ** derive_comm.c — per-run communication tables, computed once at the end
-** of an ingest: collective (one row per NCCL/RCCL kernel with its
+** of an ingest: collective (one row per communication kernel, comm_pattern
+** of schema/012-verdicts.sql, with its
 ** arguments) and comm_fit (latency/bandwidth least squares).
 ** comm_overlap (communication vs. computation) comes from derive_trace.c's
 ** GPU sweep, which reads the kernels in the order it needs anyway.
 **
 ** Pipeline position: "derive".  Reads kernel, cpu_op, annotation,
-** runtime_call, coll_args and run_file; writes only the two tables
-** above (rows of the run are replaced, so it may run again).
+** runtime_call, coll_args and run_file; writes only the tables
+** above and collective_window (the straggler analysis); rows of the run
+** are replaced, so it may run again.
 **
 ** Where a collective's arguments come from, best first:
 **   1. coll_args of the kernel itself (kineto >= 2023-10);
@@ -90,8 +92,9 @@ static const char zWindowSql[] =
   "  ROWS UNBOUNDED PRECEDING) AS s FROM ev),"
   " r AS (SELECT c.id, c.w, e.s - b.s AS k FROM c"
   "  JOIN cum e ON e.id = c.id JOIN cum b ON b.id = -c.id)"
-  "UPDATE collective SET window_ns = r.w, compute_ns = min(r.k, r.w),"
-  " idle_ns = r.w - min(r.k, r.w) FROM r WHERE collective.id = r.id;";
+  "INSERT INTO collective_window(collective_id, run_id, window_ns,"
+  " compute_ns, idle_ns) SELECT r.id, ?1, r.w, min(r.k, r.w),"
+  " r.w - min(r.k, r.w) FROM r;";
 
 /* Everything known about one collective while it is assembled. */
 typedef struct Coll {
@@ -444,6 +447,7 @@ done:
 int derive_comm_run(sqlite3 *db, int64_t runId, PfError *pErr){
   if( db_exec_run(db,
       "DELETE FROM collective WHERE run_id=?1;"
+      "DELETE FROM collective_window WHERE run_id=?1;"
       "DELETE FROM comm_fit WHERE run_id=?1;", runId, pErr) ) return -1;
   if( db_int(db, 0, "SELECT count(*) FROM kernel WHERE run_id=%lld",
              (long long)runId)==0 ){
