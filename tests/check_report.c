@@ -189,7 +189,7 @@ END_TEST
 ** except those of the files another change owns (listed). */
 START_TEST(test_builtin_params_typed){
   static const char *const azUntyped[] = { "steps", "trend", "run-metrics",
-    "report-summary", "step-variation", 0 };
+    "diff-metrics", "report-summary", "step-variation", 0 };
   NqList lists[2];
   PfError e = {0};
   ck_assert_int_eq(nq_load_all(&lists[0], &e), 0);
