@@ -79,6 +79,60 @@ def late_ranks(run, min_spread_us=50.0):
     return out
 
 
+def ns(us):
+    """µs (int or float from the JSON) to integer ns, as profan stores."""
+    return int(round(us * 1000))
+
+
+def before_collectives(doc):
+    """Per collective k of one rank: (window, compute, idle) in ns.  The
+    window runs from the end of the rank's previous communication kernel
+    (the first: its first GPU activity) to this one's start; compute is
+    the time of the other kernels that end inside it (at most the window);
+    idle is the rest."""
+    ev = doc["traceEvents"]
+    gpu = [e for e in ev if e.get("cat") in ("kernel", "gpu_memcpy",
+                                             "gpu_memset")
+           and isinstance(e.get("ts"), (int, float))]
+    comm = sorted((ns(e["ts"]), ns(e["ts"]) + ns(e.get("dur", 0)))
+                  for e in gpu if is_comm(e))
+    ends = sorted(ns(e["ts"]) + ns(e.get("dur", 0)) for e in gpu
+                  if e.get("cat") == "kernel" and not is_comm(e))
+    durs = {}
+    for e in gpu:
+        if e.get("cat") == "kernel" and not is_comm(e):
+            t = ns(e["ts"]) + ns(e.get("dur", 0))
+            durs.setdefault(t, []).append(ns(e.get("dur", 0)))
+    first = min(ns(e["ts"]) for e in gpu)
+    out = []
+    for k, (ts, _) in enumerate(comm):
+        w0 = comm[k - 1][1] if k else first
+        w = max(ts - w0, 0)
+        w0 = ts - w
+        comp = sum(sum(durs[t]) for t in set(ends) if w0 < t <= ts)
+        comp = min(comp, w)
+        out.append((w, comp, w - comp))
+    return out
+
+
+def before_excess(run, rank, min_spread_us=50.0):
+    """(idle, compute) in ns: summed over the collectives where rank was
+    last, its value minus the other ranks' mean."""
+    starts = {r: comm_starts(doc) for r, (_, doc) in run.items()}
+    bef = {r: before_collectives(doc) for r, (_, doc) in run.items()}
+    n = min(len(v) for v in starts.values())
+    idle = comp = 0.0
+    for k in range(n):
+        s = {r: v[k] for r, v in starts.items()}
+        t1, t0 = max(s.values()), min(s.values())
+        if t1 - t0 <= min_spread_us or min(r for r in s if s[r] == t1) != rank:
+            continue
+        others = [r for r in s if r != rank]
+        idle += bef[rank][k][2] - sum(bef[r][k][2] for r in others) / len(others)
+        comp += bef[rank][k][1] - sum(bef[r][k][1] for r in others) / len(others)
+    return idle, comp
+
+
 def expected_stragglers(run, late_pct=50.0, min_spread_us=50.0):
     """Ranks last at more than late_pct % of the decisive collectives."""
     late = late_ranks(run, min_spread_us)

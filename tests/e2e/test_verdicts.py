@@ -45,6 +45,12 @@ class Straggler(ProfanTest):
             "rank 7 arrived last in %d of %d collectives; the other ranks"
             " waited %.3f ms for it" % (n7, len(late), wait)), f[0]["message"])
         self.assertAlmostEqual(f[0]["value"], 100.0 * n7 / len(late), places=2)
+        # what rank 7 did before: GPU idle (host side), not compute
+        idle, comp = sc.before_excess(run, 7)
+        self.assertIn("before them its GPU was idle %+.3f ms and ran %+.3f ms"
+                      " of compute" % (idle / 1e6, comp / 1e6), f[0]["message"])
+        self.assertGreater(idle, comp)
+        self.assertTrue(f[0]["hint"].startswith("host side"))
         self.assertEqual(f[0]["threshold"], 50)
         # the ranks whose busy time is waiting (1, 3, 4, 5) are not named,
         # and rank-skew marks the same rank
@@ -121,11 +127,16 @@ class Steps(ProfanTest):
                 q = common.run("--format", "csv", "sql",
                                "SELECT (SELECT group_concat(step || ':' || dur"
                                " || ':' || source) FROM step) AS s,"
-                               " (SELECT group_concat(step) FROM kernel) AS k",
+                               " (SELECT group_concat(step) FROM kernel) AS k,"
+                               " (SELECT group_concat(step) FROM runtime_call)"
+                               " AS r, (SELECT group_concat(o.step) FROM"
+                               " cpu_op o JOIN string n ON n.id = o.name_id"
+                               " WHERE n.text = 'aten::mm') AS o",
                                db=db).rows()[0]
-                seen.add((q["s"], q["k"]))
+                seen.add((q["s"], q["k"], q["r"], q["o"]))
             self.assertEqual(seen, {("3:250000:ProfilerStep,"
-                                     "4:250000:ProfilerStep", "3,4")}, cat)
+                                     "4:250000:ProfilerStep", "3,4", "3,4",
+                                     "3,4")}, cat)
 
     def test_gpu_annotation_second_source(self):
         ev = [X("gpu_user_annotation", "ProfilerStep#7", 90, 200, pid=0,
