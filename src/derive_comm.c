@@ -74,27 +74,94 @@ static const char zCleanup[] =
 ** collective (the first: the rank's first GPU activity) to this one's
 ** start, the compute (non-communication) kernel time that ended inside
 ** it, at most the window, and the rest: GPU idle, the host did not feed
-** it.  One pass: a running sum of kernel time per rank, in time order,
-** read at each window's start and end.
+** it.  The windows of a rank are disjoint and sorted; one pass over the
+** run's kernels in rowid order (no sort, no index) adds each kernel to
+** the window holding its end (binary search).  A running sum in SQL took
+** 0.4 s on the 10x bench trace, this 30 ms.
 */
-static const char zWindowSql[] =
-  "WITH c AS ("
-  "  SELECT id, rank, ts, max(ts - coalesce(lag(ts+dur) OVER"
-  "   (PARTITION BY rank ORDER BY ts, id), (SELECT min(b.first_ts)"
-  "   FROM gpu_busy b WHERE b.run_id=?1 AND b.rank=x.rank), ts), 0) AS w"
-  "  FROM collective x WHERE run_id=?1),"
-  " ev(rank, t, o, d, id) AS ("
-  "  SELECT rank, ts+dur, 0, dur, NULL FROM kernel WHERE run_id=?1"
-  "   AND name_id NOT IN (SELECT id FROM temp.cm_name)"
-  "  UNION ALL SELECT rank, ts - w, 1, 0, -id FROM c"
-  "  UNION ALL SELECT rank, ts, 2, 0, id FROM c),"
-  " cum AS (SELECT id, sum(d) OVER (PARTITION BY rank ORDER BY t, o"
-  "  ROWS UNBOUNDED PRECEDING) AS s FROM ev),"
-  " r AS (SELECT c.id, c.w, e.s - b.s AS k FROM c"
-  "  JOIN cum e ON e.id = c.id JOIN cum b ON b.id = -c.id)"
-  "INSERT INTO collective_window(collective_id, run_id, window_ns,"
-  " compute_ns, idle_ns) SELECT r.id, ?1, r.w, min(r.k, r.w),"
-  " r.w - min(r.k, r.w) FROM r;";
+typedef struct CollWin {
+  int64_t id, rank, t0, t1, comp;
+} CollWin;
+
+/* The first window of a (sorted by rank, t1) with (rank, t1) >= the key. */
+static int win_lower(const CollWin *a, int n, int64_t rank, int64_t t){
+  int lo = 0, hi = n;
+  while( lo<hi ){
+    int mid = (lo+hi)/2;
+    if( a[mid].rank<rank || (a[mid].rank==rank && a[mid].t1<t) ) lo = mid+1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+static int build_windows(sqlite3 *db, int64_t runId, PfError *pErr){
+  sqlite3_stmt *q = db_prepare(db,
+    "SELECT x.id, x.rank, x.ts, x.ts+x.dur, (SELECT min(b.first_ts) FROM"
+    " gpu_busy b WHERE b.run_id=x.run_id AND b.rank=x.rank)"
+    " FROM collective x WHERE x.run_id=?1 ORDER BY x.rank, x.ts, x.id", pErr);
+  sqlite3_stmt *k = NULL, *ins = NULL;
+  CollWin *a = NULL;
+  int n = 0, nAlloc = 0, rc = -1, st;
+  int64_t prevRank = INT64_MIN, prevEnd = 0, lo, hi;
+  if( q==NULL ) return -1;
+  sqlite3_bind_int64(q, 1, runId);
+  while( sqlite3_step(q)==SQLITE_ROW ){
+    int64_t rank = sqlite3_column_int64(q, 1), ts = sqlite3_column_int64(q, 2);
+    int64_t w0 = rank==prevRank ? prevEnd
+               : sqlite3_column_type(q, 4)==SQLITE_NULL ? ts
+               : sqlite3_column_int64(q, 4);
+    if( n==nAlloc ){
+      nAlloc = nAlloc ? nAlloc*2 : 64;
+      a = xrealloc(a, (size_t)nAlloc*sizeof(CollWin));
+    }
+    a[n].id = sqlite3_column_int64(q, 0);
+    a[n].rank = rank;
+    a[n].t1 = ts;
+    a[n].t0 = w0<ts ? w0 : ts;
+    a[n].comp = 0;
+    n++;
+    prevRank = rank;
+    prevEnd = sqlite3_column_int64(q, 3);
+  }
+  sqlite3_finalize(q);
+  if( n==0 ){ free(a); return 0; }
+  if( db_run_rowids(db, "kernel", runId, &lo, &hi, pErr) ) goto done;
+  k = db_prepare(db, "SELECT rank, ts+dur, dur FROM kernel"
+    " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1"
+    " AND name_id NOT IN (SELECT id FROM temp.cm_name)", pErr);
+  ins = db_prepare(db, "INSERT INTO collective_window(collective_id, run_id,"
+    " window_ns, compute_ns, idle_ns) VALUES(?1,?2,?3,?4,?5)", pErr);
+  if( k==NULL || ins==NULL ) goto done;
+  sqlite3_bind_int64(k, 1, runId);
+  sqlite3_bind_int64(k, 2, lo);
+  sqlite3_bind_int64(k, 3, hi);
+  while( (st = sqlite3_step(k))==SQLITE_ROW ){
+    int64_t rank = sqlite3_column_int64(k, 0), end = sqlite3_column_int64(k, 1);
+    int i = win_lower(a, n, rank, end);
+    if( i<n && a[i].rank==rank && a[i].t0<end ){
+      a[i].comp += sqlite3_column_int64(k, 2);
+    }
+  }
+  if( st!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
+    goto done;
+  }
+  for(int i=0; i<n; i++){
+    int64_t w = a[i].t1 - a[i].t0, c = a[i].comp<w ? a[i].comp : w;
+    sqlite3_bind_int64(ins, 1, a[i].id);
+    sqlite3_bind_int64(ins, 2, runId);
+    sqlite3_bind_int64(ins, 3, w);
+    sqlite3_bind_int64(ins, 4, c);
+    sqlite3_bind_int64(ins, 5, w - c);
+    if( db_step_done(db, ins, pErr) ) goto done;
+  }
+  rc = 0;
+done:
+  sqlite3_finalize(k);
+  sqlite3_finalize(ins);
+  free(a);
+  return rc;
+}
 
 /* Everything known about one collective while it is assembled. */
 typedef struct Coll {
@@ -319,7 +386,7 @@ static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
       " (PARTITION BY rank, coalesce(pg_name, '') ORDER BY ts, id) - 1 AS rn"
       " FROM collective WHERE run_id=?1) AS x WHERE collective.id = x.id;",
       runId, pErr) ) goto done;
-  if( db_exec_run(db, zWindowSql, runId, pErr) ) goto done;
+  if( build_windows(db, runId, pErr) ) goto done;
   rc = 0;
   goto done;
 db_error:
