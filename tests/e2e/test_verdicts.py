@@ -60,6 +60,12 @@ class Straggler(ProfanTest):
         for s in skew:
             self.assertEqual(int(s["late_collectives"]),
                              sum(1 for r, _ in late if r == int(s["rank"])))
+        # collective-skew: the same late ranks and waits, largest first
+        cs = self.query("collective-skew")
+        self.assertEqual(len(cs), len(late))
+        self.assertEqual(sorted((int(x["late_rank"]), round(float(x["waited_us"]), 3))
+                                for x in cs if x["decisive"] == "1"),
+                         sorted((r, round(w, 3)) for r, w in late))
         # a stricter share names nobody; a scoped override is typed
         r = self.profan("--format", "json", "report", "--param",
                         "straggler.late_pct=70")
