@@ -512,7 +512,12 @@ sqlite3_stmt *nq_prepare(sqlite3 *db, const NamedQuery *q, int64_t runId,
       continue;
     }
     for(int k=0; k<nKV; k++){
-      if( strcmp(azKey[k], zName)==0 ){ zVal = azVal[k]; set = 1; }
+      /* an empty value keeps the default (a rule's threshold bound as
+      ** NULL would silently drop its findings) */
+      if( strcmp(azKey[k], zName)==0 && azVal[k] && azVal[k][0] ){
+        zVal = azVal[k];
+        set = 1;
+      }
     }
     if( !set ){
       for(int k=0; k<q->nParam; k++){

@@ -353,6 +353,12 @@ class Parameters(ProfanTest):
                      " 'straggler': it accepts a number >= 0 (no unit, no '%')")
         r = self.profan("report", "--param", "threshold_pct=5")
         self.assertEqual(r.rc, 0, r.err)
+        # an empty value is the default, not NULL (which dropped findings)
+        a = self.profan("--format", "csv", "report").out
+        b = self.profan("--format", "csv", "report", "--param",
+                        "threshold_pct=").out
+        self.assertEqual(a, b)
+        self.assertIn("straggler", a)
 
     def test_query_values(self):
         self.refused(("query", "top-kernels", "--param", "rank=one"),
