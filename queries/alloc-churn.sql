@@ -6,8 +6,8 @@
 -- description: (memory_source_rule: gradient-checkpoint recompute, BnB
 -- description: dequantization, ScatterMoE LoRA, optimizer, LayerNorm, FLA
 -- description: linear attention, other).
--- param: min_mb = 1      smallest allocation size counted, MiB
--- param: limit = 20      sizes to show
+-- param: min_mb:number>=0 = 1      smallest allocation size counted, MiB
+-- param: limit:int>=0 = 20      sizes to show
 -- column: device         CUDA ordinal
 -- column: size_bytes     requested size of the allocations
 -- column: count          allocations of that size in the trace

@@ -3,7 +3,7 @@
 -- description: and per 'function:line' of the first user-level frame of
 -- description: each active block's stack (blocks without a recorded stack
 -- description: are grouped as '(no stack recorded)').
--- param: limit = 20      rows per section and device
+-- param: limit:int>=0 = 20      rows per section and device
 -- column: section        'file' or 'line'
 -- column: device         CUDA ordinal
 -- column: source         file name, or 'function:line  file'

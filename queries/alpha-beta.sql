@@ -4,7 +4,7 @@
 -- description: every rank's collectives with a known size, with the fit's
 -- description: standard errors, residual error and R².  Needs at least two
 -- description: distinct message sizes (else alpha and beta are empty).
--- param: op =             only this op
+-- param: op:text =             only this op
 -- column: op               collective
 -- column: group_size       ranks in the group
 -- column: samples          kernels in the fit

@@ -2,9 +2,9 @@
 -- description: GPU time per kernel category (kernels, memcpy, memset) for
 -- description: each rank, with the share of that rank's GPU time.  Categories
 -- description: come from category_rule; add rules with SQL to refine them.
--- param: scheme = detailed   category scheme: 'detailed' or 'coarse' (or yours)
--- param: rank =              only this rank (empty: every rank)
--- param: step =              only this ProfilerStep number (empty: all steps)
+-- param: scheme:scheme = detailed   category scheme: 'detailed' or 'coarse' (or yours)
+-- param: rank:rank =              only this rank (empty: every rank)
+-- param: step:int>=0 =              only this ProfilerStep number (empty: all steps)
 -- column: rank               rank the time was measured on
 -- column: category           category name in the scheme
 -- column: count              kernels and memory operations in the category

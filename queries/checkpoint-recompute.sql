@@ -2,7 +2,7 @@
 -- description: Gradient-checkpoint recompute: CPU time of operators whose
 -- description: name contains 'checkpoint' or 'recompute', and the GPU time of
 -- description: every kernel launched inside them (at any depth).
--- param: rank =          only this rank (empty: every rank)
+-- param: rank:rank =          only this rank (empty: every rank)
 -- column: rank           rank
 -- column: recompute_ops  top-most checkpoint/recompute operators
 -- column: cpu_ms         their CPU time, ms

@@ -5,9 +5,9 @@
 -- description: definitions: algbw = bytes / time; busbw = algbw x 2(n-1)/n
 -- description: for all_reduce, (n-1)/n for all_gather, reduce_scatter and
 -- description: all_to_all, 1 otherwise; bytes = max(in, out) elements x size).
--- param: rank =           only this rank (empty: all ranks)
--- param: op =             only this op (all_reduce, all_gather, ...)
--- param: limit = 200      rows to show
+-- param: rank:rank =           only this rank (empty: all ranks)
+-- param: op:text =             only this op (all_reduce, all_gather, ...)
+-- param: limit:int>=0 = 200      rows to show
 -- column: rank             rank
 -- column: op               collective (all_reduce, all_gather, reduce_scatter, all_to_all, ...)
 -- column: pg_name          process group name when the trace records it

@@ -4,7 +4,7 @@
 -- description: communication time runs under compute, how much is exposed,
 -- description: and the overlap efficiency 1 - (wall - max(comp, comm)) /
 -- description: (comp + comm - max(comp, comm)), where wall = |comp ∪ comm|.
--- param: rank =           only this rank (empty: all ranks)
+-- param: rank:rank =           only this rank (empty: all ranks)
 -- column: rank             rank
 -- column: device           GPU ordinal
 -- column: comm_kernels     communication kernels

@@ -3,9 +3,9 @@
 -- description: (:baseline) and this run (:run): delta and speedup;
 -- description: categories under the noise floor in both runs are folded
 -- description: into one "(other)" row.  `profan diff A B --by category`.
--- param: baseline =      the baseline run id (profan diff binds it)
--- param: scheme = detailed  category scheme (detailed, coarse, ...)
--- param: floor_pct = 0.3  fold rows below this % of step time in both runs
+-- param: baseline:run! =      the baseline run id (profan diff binds it)
+-- param: scheme:scheme = detailed  category scheme (detailed, coarse, ...)
+-- param: floor_pct:number>=0 = 0.3  fold rows below this % of step time in both runs
 -- column: category       category name, or "(other)" with the folded count
 -- column: a_ms           baseline GPU time per step, ms
 -- column: b_ms           this run's GPU time per step, ms

@@ -3,9 +3,9 @@
 -- description: and this run (:run): delta, speedup, new and vanished
 -- description: kernels; rows under the noise floor in both runs are folded
 -- description: into one "(other)" row.  `profan diff A B --by kernel`.
--- param: baseline =      the baseline run id (profan diff binds it)
--- param: floor_pct = 0.3  fold rows below this % of step time in both runs
--- param: limit = 50      rows to show (before the "(other)" row)
+-- param: baseline:run! =      the baseline run id (profan diff binds it)
+-- param: floor_pct:number>=0 = 0.3  fold rows below this % of step time in both runs
+-- param: limit:int>=0 = 50      rows to show (before the "(other)" row)
 -- column: kind           kernel, memcpy or memset ("" for the folded row)
 -- column: name           kernel name, or "(other)" with the folded count
 -- column: status         new (only in :run), vanished, changed, folded

@@ -3,7 +3,7 @@
 -- description: run's (:run) with the change; step time, GPU utilization,
 -- description: category shares, communication and memory.
 -- description: `profan diff A B` (first section) and `--by memory`.
--- param: baseline =      the baseline run id (profan diff binds it)
+-- param: baseline:run! =      the baseline run id (profan diff binds it)
 -- param: like = %        only metrics matching this LIKE pattern
 -- param: cats = 0        1: include the cat_* category shares
 -- param: memory = 0      1: only the memory metrics (snapshots)

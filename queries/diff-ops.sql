@@ -5,9 +5,9 @@
 -- description: memsets it launched directly, with deltas and speedups;
 -- description: rows under the noise floor in both runs are folded into one
 -- description: "(other)" row.  `profan diff A B --by op`.
--- param: baseline =      the baseline run id (profan diff binds it)
--- param: floor_pct = 0.3  fold rows below this % of step time in both runs
--- param: limit = 50      rows to show (before the "(other)" row)
+-- param: baseline:run! =      the baseline run id (profan diff binds it)
+-- param: floor_pct:number>=0 = 0.3  fold rows below this % of step time in both runs
+-- param: limit:int>=0 = 50      rows to show (before the "(other)" row)
 -- column: name           operator name, or "(other: N)" for the folded row
 -- column: status         new (only in :run), vanished, changed, folded
 -- column: a_calls        calls in the baseline (all steps and ranks)

@@ -7,8 +7,8 @@
 -- description: live at the snapshot, requested bytes), their ratio, and
 -- description: scales = 1 when the ratio exceeds the ratio parameter.
 -- description: `profan diff A B --by tensors`.
--- param: baseline =      the baseline run id (profan diff binds it)
--- param: ratio = 1.05    b_bytes / a_bytes above this: the tensors scale
+-- param: baseline:run! =      the baseline run id (profan diff binds it)
+-- param: ratio:number>=0 = 1.05    b_bytes / a_bytes above this: the tensors scale
 -- column: category       source category of the allocation
 -- column: a_bytes        largest allocation in the baseline, bytes
 -- column: b_bytes        largest allocation in this run, bytes

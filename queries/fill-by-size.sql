@@ -2,8 +2,8 @@
 -- description: Fill / zero kernels grouped by the size of the tensor they
 -- description: filled (from the launching operator's input shapes), so that
 -- description: repeated re-initialisation of the same buffers stands out.
--- param: rank =          only this rank (empty: every rank)
--- param: limit = 20      rows to show
+-- param: rank:rank =          only this rank (empty: every rank)
+-- param: limit:int>=0 = 20      rows to show
 -- column: op             operator that launched the fill (aten::zero_, aten::fill_ ...)
 -- column: shape          the operator's first input shape
 -- column: kernels        fill kernels

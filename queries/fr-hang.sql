@@ -8,8 +8,8 @@
 -- description: one 'ok' row for its last sequence id.  Entries lost to the
 -- description: ring buffer (older than a rank's first entry) are not
 -- description: counted as missing.
--- param: pg =             only this process group name
--- param: all = 0          1: every disagreeing sequence id, not only the first
+-- param: pg:text =             only this process group name
+-- param: all:bool = 0          1: every disagreeing sequence id, not only the first
 -- column: pg_name          process group name
 -- column: pg_desc          process group description
 -- column: seq              collective_seq_id

@@ -2,11 +2,14 @@
 -- description: Where the free memory inside the allocator's segments is:
 -- description: segment size buckets, the largest inactive gaps, small
 -- description: active blocks pinned between inactive neighbours, the
--- description: expandable_segments recommendation (inactive > 10 % of
--- description: reserved and more than 10 segments) and the usable capacity
--- description: and headroom on the GPU.
--- param: gpu_gb =        GPU GiB (empty: the trace's device memory, else 80)
--- param: top = 10        rows per device in the 'gap' and 'pinned' sections
+-- description: expandable_segments recommendation (inactive above
+-- description: inactive_pct of reserved and more than min_segments
+-- description: segments: advice_threshold fragmentation.*, the test of the
+-- description: fragmentation rule) and the usable capacity and headroom.
+-- param: gpu_gb:number>=0 =        GPU GiB (empty: the trace's device memory, else 80)
+-- param: top:int>=0 = 10        rows per device in the 'gap' and 'pinned' sections
+-- param: inactive_pct:number>=0 =  inactive / reserved, % (empty: advice_threshold fragmentation.inactive_pct)
+-- param: min_segments:int>=0 =     more segments than this (empty: advice_threshold fragmentation.min_segments)
 -- column: section        bucket, gap, pinned, capacity or recommendation
 -- column: device         CUDA ordinal
 -- column: item           bucket range, block address, capacity measure, setting
@@ -17,6 +20,14 @@
 -- column: detail         segment, source frame, or the recommendation text
 WITH s AS (
   SELECT * FROM snapshot WHERE run_id = :run
+),
+th AS (
+  SELECT coalesce(:inactive_pct, (SELECT value FROM advice_threshold
+           WHERE advice = 'fragmentation' AND name = 'inactive_pct'))
+      AS inactive_pct,
+    coalesce(:min_segments, (SELECT value FROM advice_threshold
+           WHERE advice = 'fragmentation' AND name = 'min_segments'))
+      AS min_segments
 ),
 gpu AS (
   SELECT CAST(coalesce(:gpu_gb * 1073741824.0,
@@ -127,13 +138,16 @@ rec AS (
     round(100.0 * s.inactive_bytes / max(s.reserved_bytes, 1), 2),
     CASE
       WHEN s.expandable_segments = 1 THEN 'already enabled'
-      WHEN s.inactive_bytes * 10 > s.reserved_bytes AND s.n_segments > 10
+      WHEN 100.0 * s.inactive_bytes / max(s.reserved_bytes, 1)
+             > th.inactive_pct AND s.n_segments > th.min_segments
         THEN 'recommended: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True'
-             || ' (inactive > 10 % of reserved across > 10 segments)'
-      ELSE 'not needed (rule: inactive > 10 % of reserved and > 10 segments)'
+             || printf(' (inactive > %g %% of reserved across > %d segments)',
+                       th.inactive_pct, th.min_segments)
+      ELSE printf('not needed (rule: inactive > %g %% of reserved and > %d'
+                  || ' segments)', th.inactive_pct, th.min_segments)
     END,
     s.id, 5, 0
-  FROM s
+  FROM s CROSS JOIN th
 )
 SELECT section, device, item, count, total_bytes, inactive_bytes, pct, detail
 FROM (SELECT * FROM buckets UNION ALL SELECT * FROM gap_rows

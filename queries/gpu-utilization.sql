@@ -2,7 +2,7 @@
 -- description: Per GPU: the union of kernel, memcpy and memset intervals
 -- description: against the wall span from the first to the last GPU
 -- description: activity, and the idle gaps between them.
--- param: rank =           only this rank (empty: every rank)
+-- param: rank:rank =           only this rank (empty: every rank)
 -- column: rank            rank
 -- column: device          GPU ordinal
 -- column: wall_ms         first activity start to last activity end, ms

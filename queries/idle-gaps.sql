@@ -1,8 +1,8 @@
 -- name: idle-gaps
 -- description: The longest GPU idle gaps (up to 50 per GPU kept at ingest),
 -- description: with the activity before and after each and its step.
--- param: rank =          only this rank (empty: every rank)
--- param: limit = 20      rows to show
+-- param: rank:rank =          only this rank (empty: every rank)
+-- param: limit:int>=0 = 20      rows to show
 -- column: rank           rank
 -- column: device         GPU ordinal
 -- column: step           step the gap started in

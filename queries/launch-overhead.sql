@@ -2,8 +2,8 @@
 -- description: CUDA runtime/driver calls by name: count and time spent in
 -- description: the call (launch overhead), and for calls that launched GPU
 -- description: work the launch delay (GPU start minus call start).
--- param: rank =          only this rank (empty: every rank)
--- param: limit = 20      rows to show
+-- param: rank:rank =          only this rank (empty: every rank)
+-- param: limit:int>=0 = 20      rows to show
 -- column: name           runtime or driver API (cudaLaunchKernel, ...)
 -- column: kind           'runtime' or 'driver'
 -- column: calls          number of calls

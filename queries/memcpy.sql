@@ -2,7 +2,7 @@
 -- description: Memory copies and sets by direction and memory kind (HtoD,
 -- description: DtoH, DtoD; pinned or pageable host memory): time, count,
 -- description: bytes and achieved bandwidth.
--- param: rank =          only this rank (empty: every rank)
+-- param: rank:rank =          only this rank (empty: every rank)
 -- column: kind           'memcpy' or 'memset'
 -- column: direction      HtoD, DtoH, DtoD, HtoH, PtoP (memset: empty)
 -- column: src            source memory (Pageable, Pinned, Device ...)

@@ -5,8 +5,8 @@
 -- description: snapshot minus what the trace allocated and never freed) and
 -- description: the transient part of the peak and the headroom left.
 -- description: Without a trace the peak is the snapshot's own state.
--- param: gpu_gb =        GPU GiB (empty: the trace's device memory, else 80)
--- param: top = 10        user frames listed per device
+-- param: gpu_gb:number>=0 =        GPU GiB (empty: the trace's device memory, else 80)
+-- param: top:int>=0 = 10        user frames listed per device
 -- column: section        peak, category or frame
 -- column: device         CUDA ordinal
 -- column: item           peak: 'peak'; category name; 'file:line function'

@@ -2,7 +2,7 @@
 -- description: Memory snapshot totals per device (reserved, allocated,
 -- description: active, inactive, fragmentation, utilisation, segments,
 -- description: blocks), then the largest active blocks with their source.
--- param: top = 10        largest active blocks listed per device
+-- param: top:int>=0 = 10        largest active blocks listed per device
 -- column: section        'total' (one row per device) or 'largest'
 -- column: device         CUDA ordinal
 -- column: segments       total: segments (cudaMalloc ranges)

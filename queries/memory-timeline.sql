@@ -6,7 +6,7 @@
 -- description: at the end of each step (snapshot: END of ProfilerStep# or
 -- description: Optimizer.step annotations; profiler: ProfilerStep#N) and a
 -- description: leak check: growth at every one of at least 3 step ends.
--- param: points = 100    slices per source
+-- param: points:int>=1 = 100    slices per source
 -- column: section        'point', 'step' or 'leak_check'
 -- column: source         'snapshot' (per device) or 'profiler' (per rank)
 -- column: device         snapshot: CUDA ordinal; profiler: rank

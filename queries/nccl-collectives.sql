@@ -2,9 +2,9 @@
 -- description: Collective and point-to-point calls from NCCL logs
 -- description: ("<Op>: opCount ... count ... datatype ..." lines) per op,
 -- description: message size, dtype and communicator: calls and bytes.
--- param: op =             only this op as printed (AllReduce, Send, ...)
--- param: rank =           only calls of this rank
--- param: limit = 100      rows to show
+-- param: op:text =             only this op as printed (AllReduce, Send, ...)
+-- param: rank:rank =           only calls of this rank
+-- param: limit:int>=0 = 100      rows to show
 -- column: op               NCCL op as printed
 -- column: comm_id          communicator commId (pointer when unknown)
 -- column: nranks           communicator size

@@ -3,7 +3,7 @@
 -- description: communicator (commId; (host, pid, pointer) when the log
 -- description: lacks it): version, size, ranks seen, transports, channels,
 -- description: init time and warnings of the processes involved.
--- param: limit = 100      rows to show
+-- param: limit:int>=0 = 100      rows to show
 -- column: comm_id          commId hash (cross-rank key), or host:pid:pointer
 -- column: nranks           ranks in the communicator
 -- column: ranks_seen       ranks whose init line is in the logs

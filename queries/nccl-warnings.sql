@@ -1,7 +1,7 @@
 -- name: nccl-warnings
 -- description: NCCL WARN lines and INFO lines that carry a warning
 -- description: (downgraded while NCCL probes), in log order.
--- param: limit = 100      rows to show
+-- param: limit:int>=0 = 100      rows to show
 -- column: file             log file
 -- column: line             line number in the log
 -- column: host             host of the process

@@ -5,8 +5,8 @@
 -- description: bytes at that moment, then the entries just before it and
 -- description: the largest sources of memory live at the OOM.  Empty when
 -- description: the trace holds no oom entry.
--- param: before = 20     trace entries listed before each OOM
--- param: top = 10        live sources listed per OOM
+-- param: before:int>=0 = 20     trace entries listed before each OOM
+-- param: top:int>=0 = 10        live sources listed per OOM
 -- column: section        'oom', 'before' or 'live'
 -- column: device         CUDA ordinal
 -- column: oom_idx        index of the oom entry this row belongs to

@@ -2,9 +2,9 @@
 -- description: CPU operators by name: calls, total and self CPU time, GPU
 -- description: time of the kernels each launched directly, and the most
 -- description: common input shapes.
--- param: rank =          only this rank (empty: every rank)
--- param: order = self    sort by 'self', 'total', 'gpu' or 'calls'
--- param: limit = 25      rows to show
+-- param: rank:rank =          only this rank (empty: every rank)
+-- param: order:self|total|gpu|calls = self    sort by 'self', 'total', 'gpu' or 'calls'
+-- param: limit:int>=0 = 25      rows to show
 -- column: name           operator name (aten::mm, a record_function name ...)
 -- column: calls          number of calls
 -- column: total_ms       CPU time including children, ms

@@ -1,11 +1,15 @@
 -- name: rank-skew
 -- description: Per-rank step time and GPU busy time against the mean over
--- description: ranks, with z-scores; a rank is a straggler when either is
--- description: more than threshold_pct over the mean or its z-score is
--- description: above z.  Also how often the rank was the last to start a
--- description: collective (same process group and sequence on every rank).
--- param: threshold_pct = 10  straggler threshold over the mean, %
--- param: z = 2            straggler z-score threshold
+-- description: ranks (z-scores), and how often the rank started a
+-- description: collective last (same process group and sequence on every
+-- description: rank, start spread above min_spread_us).  straggler is 1
+-- description: for the rank the straggler rule names: last at more than
+-- description: late_pct % of those collectives.  Step and busy time are
+-- description: shown, never the criterion: a rank waiting inside a
+-- description: collective looks busy.  Thresholds: advice_threshold
+-- description: (straggler, ...), shared with the straggler rule.
+-- param: late_pct:number>=0 =       share of the collectives, % (empty: advice_threshold straggler.late_pct)
+-- param: min_spread_us:number>=0 =  ties below this spread, µs (empty: advice_threshold straggler.min_spread_us)
 -- column: rank             rank
 -- column: steps            profiled steps of the rank
 -- column: step_ms          mean step duration, ms
@@ -16,10 +20,19 @@
 -- column: busy_z           z-score of busy_ms
 -- column: late_collectives collectives this rank started last
 -- column: late_ms          summed lateness of those starts behind the earliest rank, ms
--- column: straggler        1 when step or busy time is over a threshold
+-- column: waited_for_ms    summed mean wait of the other ranks at those collectives, ms
+-- column: late_pct         late_collectives / collectives with a late rank, %
+-- column: straggler        1 when late_pct is above the straggler threshold
 -- column: step_bar         step_ms / the slowest rank's step_ms, as a bar
 -- column: step_spark       the rank's step durations in ms, in time order
-WITH ranks AS (
+WITH th AS (
+  SELECT coalesce(:late_pct, (SELECT value FROM advice_threshold
+           WHERE advice = 'straggler' AND name = 'late_pct')) AS late_pct,
+    coalesce(:min_spread_us, (SELECT value FROM advice_threshold
+           WHERE advice = 'straggler' AND name = 'min_spread_us'))
+      AS min_spread_us
+),
+ranks AS (
   SELECT rank FROM step WHERE run_id = :run
   UNION SELECT rank FROM gpu_busy WHERE run_id = :run
   UNION SELECT rank FROM collective WHERE run_id = :run
@@ -46,12 +59,23 @@ seqs AS (
     count(DISTINCT rank) AS n
   FROM collective WHERE run_id = :run GROUP BY 1, 2
 ),
+decisive AS (
+  SELECT s.* FROM seqs s CROSS JOIN th
+  WHERE s.n > 1 AND s.t1 - s.t0 > th.min_spread_us * 1e3
+),
+lastr AS (
+  SELECT d.pg, d.seq, d.n, d.t0, d.t1,
+    (SELECT c.rank FROM collective c WHERE c.run_id = :run
+       AND coalesce(c.pg_name, '') = d.pg AND c.seq = d.seq
+     ORDER BY c.ts DESC, c.rank LIMIT 1) AS rank,
+    (SELECT sum(d.t1 - c.ts) FROM collective c WHERE c.run_id = :run
+       AND coalesce(c.pg_name, '') = d.pg AND c.seq = d.seq) AS wait_sum
+  FROM decisive d
+),
 late AS (
-  SELECT c.rank, count(*) AS n, sum(c.ts - s.t0) AS ns
-  FROM collective c JOIN seqs s ON s.pg = coalesce(c.pg_name, '')
-    AND s.seq = c.seq
-  WHERE c.run_id = :run AND s.n > 1 AND c.ts = s.t1 AND s.t1 > s.t0
-  GROUP BY c.rank
+  SELECT rank, count(*) AS n, sum(t1 - t0) AS ns,
+    sum(1.0 * wait_sum / (n - 1)) AS wait_ns
+  FROM lastr GROUP BY rank
 )
 SELECT r.rank, st.n AS steps,
   round(st.ns / 1e6, 3) AS step_ms,
@@ -64,16 +88,19 @@ SELECT r.rank, st.n AS steps,
     AS busy_z,
   coalesce(late.n, 0) AS late_collectives,
   round(coalesce(late.ns, 0) / 1e6, 3) AS late_ms,
-  CASE WHEN st.ns > m.st_mean * (1 + :threshold_pct / 100.0)
-         OR bz.ns > m.bz_mean * (1 + :threshold_pct / 100.0)
-         OR (m.st_sd > 0 AND (st.ns - m.st_mean) / m.st_sd > :z)
-         OR (m.bz_sd > 0 AND (bz.ns - m.bz_mean) / m.bz_sd > :z)
+  round(coalesce(late.wait_ns, 0) / 1e6, 3) AS waited_for_ms,
+  CASE WHEN (SELECT count(*) FROM decisive) > 0
+    THEN round(100.0 * coalesce(late.n, 0) / (SELECT count(*) FROM decisive),
+               2) END AS late_pct,
+  CASE WHEN (SELECT count(*) FROM decisive) > 0
+        AND 100.0 * coalesce(late.n, 0) / (SELECT count(*) FROM decisive)
+            > th.late_pct
        THEN 1 ELSE 0 END AS straggler,
   round(st.ns / (SELECT max(ns) FROM st), 4) AS step_bar,
   (SELECT group_concat(v, ',') FROM
      (SELECT round(dur / 1e6, 3) AS v FROM step
       WHERE run_id = :run AND rank = r.rank ORDER BY ts)) AS step_spark
-FROM ranks r CROSS JOIN m
+FROM ranks r CROSS JOIN m CROSS JOIN th
 LEFT JOIN st ON st.rank = r.rank
 LEFT JOIN bz ON bz.rank = r.rank
 LEFT JOIN late ON late.rank = r.rank

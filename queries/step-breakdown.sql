@@ -4,7 +4,7 @@
 -- description: so that the columns sum to the step's wall time.  comm is
 -- description: communication not hidden behind compute; runtime is CUDA API
 -- description: time with no GPU work; cpu is CPU ops with neither.
--- param: rank =           only this rank (empty: every rank)
+-- param: rank:rank =           only this rank (empty: every rank)
 -- column: rank            rank
 -- column: step            step number; NULL = time outside every step
 -- column: wall_ms         sum of the columns, ms

@@ -4,7 +4,7 @@
 -- description: input shapes of aten::mm, addmm, bmm, baddbmm, addbmm and
 -- description: _scaled_mm (nested ops are not counted twice), divided by the
 -- description: GPU time of the kernels each launched.
--- param: rank =          only this rank (empty: every rank)
+-- param: rank:rank =          only this rank (empty: every rank)
 -- column: name           operator
 -- column: flops_source   'arg' (from the trace) or 'estimate' (from shapes)
 -- column: calls          calls with a FLOP count

@@ -1,9 +1,9 @@
 -- name: top-kernels
 -- description: GPU kernels (and memcpy/memset) ranked by total time, with
 -- description: count, average, min, max, share of GPU time and time per step.
--- param: rank =          only this rank (empty: all ranks)
--- param: kind =          only 'kernel', 'memcpy' or 'memset' (empty: all)
--- param: limit = 20      rows to show
+-- param: rank:rank =          only this rank (empty: all ranks)
+-- param: kind:kernel|memcpy|memset =          only 'kernel', 'memcpy' or 'memset' (empty: all)
+-- param: limit:int>=0 = 20      rows to show
 -- column: kind           kernel, memcpy or memset
 -- column: name           kernel name as recorded
 -- column: count          number of launches

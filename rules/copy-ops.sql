@@ -3,7 +3,7 @@
 -- description: kernels, memcpys and memsets launched directly by the CPU
 -- description: operators aten::copy_, aten::to and aten::_to_copy, as a
 -- description: share of all GPU activity time, above threshold_pct.
--- param: threshold_pct = 10  share of GPU time, %
+-- param: threshold_pct:number>=0 = 10  share of GPU time, %
 WITH launch AS (
   SELECT op_id, dur FROM kernel WHERE run_id = :run AND op_id IS NOT NULL
   UNION ALL

@@ -3,8 +3,8 @@
 -- description: compute running (comm_overlap), per step, as a share of the
 -- description: mean step time; medium above threshold_pct, high above
 -- description: high_pct.
--- param: threshold_pct = 10  exposed comm per step / step time, %
--- param: high_pct = 30       above: severity high
+-- param: threshold_pct:number>=0 = 10  exposed comm per step / step time, %
+-- param: high_pct:number>=0 = 30       above: severity high
 WITH st AS (
   SELECT count(*) AS n, avg(dur) AS dur FROM step WHERE run_id = :run
 ),

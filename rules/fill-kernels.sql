@@ -1,7 +1,7 @@
 -- name: fill-kernels
 -- description: Fill and zero kernels (a kernel name containing "fill" or
 -- description: "zero") above threshold_pct of GPU activity time.
--- param: threshold_pct = 5   share of GPU time, %
+-- param: threshold_pct:number>=0 = 5   share of GPU time, %
 WITH t AS (
   SELECT sum(g.total_ns) AS ns,
     sum(CASE WHEN g.kind = 'kernel' AND (lower(s.text) GLOB '*fill*'

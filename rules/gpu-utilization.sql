@@ -1,8 +1,8 @@
 -- name: gpu-utilization
 -- description: GPU utilization (busy union over the active window, all
 -- description: devices): high below low_pct, medium below target_pct.
--- param: low_pct = 50      below: severity high
--- param: target_pct = 80   below: severity medium
+-- param: low_pct:number>=0 = 50      below: severity high
+-- param: target_pct:number>=0 = 80   below: severity medium
 SELECT CASE WHEN value < :low_pct THEN 'high' ELSE 'medium' END AS severity,
   'gpu-utilization' AS rule,
   printf('GPU busy %.1f %% of the active window', value) AS message,

@@ -3,9 +3,9 @@
 -- description: snapshots (max over the trace) against the device's total
 -- description: memory (device table, or gpu_gb).  Below low_pct: room for
 -- description: a larger batch (info); above high_pct: OOM risk (high).
--- param: low_pct = 50      below: room for a larger batch
--- param: high_pct = 98     above: OOM risk
--- param: gpu_gb =          device memory, GiB (empty: the device table)
+-- param: low_pct:number>=0 = 50      below: room for a larger batch
+-- param: high_pct:number>=0 = 98     above: OOM risk
+-- param: gpu_gb:number>=0 =          device memory, GiB (empty: the device table)
 WITH p AS (
   SELECT max(coalesce(max_reserved_bytes, reserved_bytes)) AS bytes
   FROM snapshot WHERE run_id = :run

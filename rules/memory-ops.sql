@@ -1,7 +1,7 @@
 -- name: memory-ops
 -- description: Memory operations (memcpy, memset: the coarse category
 -- description: "memory") above threshold_pct of GPU activity time.
--- param: threshold_pct = 10  share of GPU time, %
+-- param: threshold_pct:number>=0 = 10  share of GPU time, %
 SELECT 'medium' AS severity, 'memory-ops' AS rule,
   printf('memory ops (memcpy/memset) take %.1f %% of GPU time', value)
     AS message,

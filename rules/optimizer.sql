@@ -3,7 +3,7 @@
 -- description: time of "Optimizer.step*" annotations or CPU ops per step,
 -- description: or (when larger) the GPU time of kernels in the detailed
 -- description: category "Optimizer" per step; above threshold_pct.
--- param: threshold_pct = 15  share of step time, %
+-- param: threshold_pct:number>=0 = 15  share of step time, %
 WITH st AS (
   SELECT count(*) AS n, avg(dur) AS dur FROM step WHERE run_id = :run
 ),

@@ -2,9 +2,9 @@
 -- description: Many tiny kernels: the share of kernel launches shorter
 -- description: than max_us, above threshold_pct (with at least min_count
 -- description: such kernels); a sign of launch overhead.
--- param: max_us = 10         a kernel shorter than this is tiny, µs
--- param: threshold_pct = 50  share of kernel launches, %
--- param: min_count = 100     fewer tiny kernels: no finding
+-- param: max_us:number>=0 = 10         a kernel shorter than this is tiny, µs
+-- param: threshold_pct:number>=0 = 50  share of kernel launches, %
+-- param: min_count:int>=0 = 100     fewer tiny kernels: no finding
 WITH k AS (
   SELECT count(*) AS n, sum(dur < :max_us * 1000) AS tiny
   FROM kernel WHERE run_id = :run

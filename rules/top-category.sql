@@ -3,8 +3,8 @@
 -- description: (kernels, memcpy, memset) in a scheme, when above
 -- description: threshold_pct; the scheme's default (uncategorized) bucket
 -- description: is not counted.  The hint depends on the category.
--- param: threshold_pct = 30  share of GPU time, %
--- param: scheme = detailed   category scheme
+-- param: threshold_pct:number>=0 = 30  share of GPU time, %
+-- param: scheme:scheme = detailed   category scheme
 WITH c AS (
   SELECT substr(metric, length('cat_' || :scheme || ':') + 1,
                 length(metric) - length('cat_' || :scheme || ':') - 4)

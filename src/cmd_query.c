@@ -10,6 +10,7 @@
 #include "named_query.h"
 #include "runref.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,13 +71,21 @@ int query_cmd(Cli *p){
       return EXIT_BAD;
     }
   }
+  if( nq_check(db, q, runId, azKey, azVal, nKV, &e) ){
+    /* unknown parameter, a value its type refuses, a missing baseline */
+    for(int i=0; i<nKV; i++) free(azKeyCopy[i]);
+    cli_error("%s", e.zMsg);
+    db_close(db);
+    nq_list_free(&list);
+    return EXIT_USAGE;
+  }
   pStmt = nq_prepare(db, q, runId, azKey, azVal, nKV, limit, &e);
   for(int i=0; i<nKV; i++) free(azKeyCopy[i]);
   if( pStmt==NULL ){
     cli_error("%s", e.zMsg);
     db_close(db);
     nq_list_free(&list);
-    return strstr(e.zMsg, "has no parameter") ? EXIT_USAGE : EXIT_SQL;
+    return EXIT_SQL;
   }
   rc = output_stmt(pStmt, p->eFmt, stdout, NULL);
   if( rc!=SQLITE_DONE ){
@@ -109,9 +118,12 @@ int queries_cmd(Cli *p){
     if( q->nParam ){
       printf("  parameters:\n");
       for(int k=0; k<q->nParam; k++){
-        printf("    %-14s default %-12s %s\n", q->aParam[k].zName,
-               q->aParam[k].zDefault ? q->aParam[k].zDefault : "(none)",
-               q->aParam[k].zDesc);
+        const NqParam *pp = &q->aParam[k];
+        char zType[64];
+        snprintf(zType, sizeof(zType), "%s%s", pp->zType ? pp->zType : "any",
+                 pp->required ? " (required)" : "");
+        printf("    %-14s %-18s default %-12s %s\n", pp->zName, zType,
+               pp->zDefault ? pp->zDefault : "(none)", pp->zDesc);
       }
     }
     if( q->nCol ){

@@ -134,14 +134,12 @@ int report_cmd(Cli *p){
     rc = EXIT_SQL;
     goto done;
   }
-  for(int k=0; k<nKV; k++){
-    if( !rules_accepts(&rules, azKey[k]) ){
-      char zK[64];
-      util_sanitize(azKey[k], strlen(azKey[k]), zK, sizeof(zK));
-      nq_list_free(&rules);
-      db_close(db);
-      cli_usage_error(p, "no rule has a parameter '%s'", zK);
-    }
+  if( rules_check(db, &rules, runId, azKey, azVal, nKV, &e) ){
+    /* an unknown parameter or a value its type refuses: nothing ran */
+    nq_list_free(&rules);
+    cli_error("%s", e.zMsg);
+    rc = EXIT_USAGE;
+    goto done;
   }
   nFind = rules_run(db, &rules, runId, azKey, azVal, nKV, &e);
   nq_list_free(&rules);

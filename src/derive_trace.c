@@ -25,6 +25,7 @@
 */
 #include "derive_trace.h"
 #include "derive_summary.h"
+#include "trace_args.h"
 #include "db.h"
 
 #include <stdio.h>
@@ -161,35 +162,58 @@ static int steps_assign(sqlite3 *db, const char *zTab, int64_t runId,
   return rc;
 }
 
-/* Steps from CPU ProfilerStep#N annotations (first occurrence per rank and
-** number wins). */
+/*
+** Steps from ProfilerStep#N, in every trace generation (first occurrence
+** per rank and number wins):
+**   1. the CPU side: user_annotation ranges (2022+) and ops of category
+**      Operator / cpu_op (2021: the trace loader notes their ids in
+**      temp.step_op, so cpu_op is not scanned): source 'ProfilerStep';
+**   2. for ranks with none of those, the GPU side's gpu_user_annotation
+**      ProfilerStep#N ranges: source 'gpu ProfilerStep'.
+** Ranks with neither get steps from idle gaps later (derive_gap_steps).
+*/
 static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
   sqlite3_stmt *pSel, *pIns;
   int rc = 0;
+  if( db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS step_op"
+              "(id INTEGER PRIMARY KEY)", pErr) ) return -1;
   pSel = db_prepare(db,
-    "SELECT a.rank, s.text, a.ts, a.dur FROM annotation a"
+    "SELECT 0, a.rank, s.text, a.ts, a.dur FROM annotation a"
     " JOIN string s ON s.id=a.name_id"
     " WHERE a.run_id=?1 AND a.kind='user' AND s.text LIKE 'ProfilerStep%'"
-    " ORDER BY a.rank, a.ts", pErr);
+    " UNION ALL"
+    " SELECT 0, o.rank, s.text, o.ts, o.dur FROM temp.step_op x"
+    " CROSS JOIN cpu_op o ON o.id=x.id JOIN string s ON s.id=o.name_id"
+    " WHERE o.run_id=?1"
+    " UNION ALL"
+    " SELECT 1, a.rank, s.text, a.ts, a.dur FROM annotation a"
+    " JOIN string s ON s.id=a.name_id"
+    " WHERE a.run_id=?1 AND a.kind='gpu_user'"
+    " AND s.text LIKE 'ProfilerStep%'"
+    " ORDER BY 1, 2, 4", pErr);
   if( pSel==NULL ) return -1;
   pIns = db_prepare(db,
     "INSERT OR IGNORE INTO step(run_id, rank, step, ts, dur, source)"
-    " VALUES(?1,?2,?3,?4,?5,'ProfilerStep')", pErr);
+    " SELECT ?1,?2,?3,?4,?5,?6 WHERE ?6='ProfilerStep' OR NOT EXISTS"
+    " (SELECT 1 FROM step WHERE run_id=?1 AND rank=?2"
+    "  AND source='ProfilerStep')", pErr);
   if( pIns==NULL ){ sqlite3_finalize(pSel); return -1; }
   sqlite3_bind_int64(pSel, 1, runId);
   while( sqlite3_step(pSel)==SQLITE_ROW ){
-    extern int64_t trace_step_number(const char*);
-    int64_t n = trace_step_number((const char*)sqlite3_column_text(pSel, 1));
+    int64_t n = trace_step_number((const char*)sqlite3_column_text(pSel, 2));
     if( n<0 ) continue;
     sqlite3_bind_int64(pIns, 1, runId);
-    sqlite3_bind_int64(pIns, 2, sqlite3_column_int64(pSel, 0));
+    sqlite3_bind_int64(pIns, 2, sqlite3_column_int64(pSel, 1));
     sqlite3_bind_int64(pIns, 3, n);
-    sqlite3_bind_int64(pIns, 4, sqlite3_column_int64(pSel, 2));
-    sqlite3_bind_int64(pIns, 5, sqlite3_column_int64(pSel, 3));
+    sqlite3_bind_int64(pIns, 4, sqlite3_column_int64(pSel, 3));
+    sqlite3_bind_int64(pIns, 5, sqlite3_column_int64(pSel, 4));
+    sqlite3_bind_text(pIns, 6, sqlite3_column_int(pSel, 0) ? "gpu ProfilerStep"
+                      : "ProfilerStep", -1, SQLITE_STATIC);
     if( db_step_done(db, pIns, pErr) ){ rc = -1; break; }
   }
   sqlite3_finalize(pSel);
   sqlite3_finalize(pIns);
+  if( rc==0 && db_exec(db, "DELETE FROM temp.step_op", pErr) ) rc = -1;
   return rc;
 }
 
@@ -617,14 +641,17 @@ static int id_in(const int64_t *a, int n, int64_t id){
   return lo<n && a[lo]==id;
 }
 
+/* The run's communication kernels: the comm_kernel view of
+** schema/012-verdicts.sql (comm_pattern), the one definition shared with
+** the categories and the collectives.  ?1 is the run id. */
 #define NCCL_NAMES_SQL \
-  "SELECT id FROM string WHERE text LIKE 'ncclKernel\\_%' ESCAPE '\\'" \
-  " OR text LIKE 'ncclDevKernel\\_%' ESCAPE '\\' ORDER BY id"
+  "SELECT DISTINCT name_id FROM comm_kernel WHERE run_id=?1 ORDER BY 1"
 
 /* The GPU rows from the spans kept while loading. */
 static int gpu_rows_spans(GpuSweep *g, const TraceSpans *pSpans){
   int nRank = 0, nNccl = 0, rc = 0;
-  int64_t *aRank, *aNccl = id_set(g->db, NCCL_NAMES_SQL, 0, &nNccl, g->pErr);
+  int64_t *aRank, *aNccl = id_set(g->db, NCCL_NAMES_SQL, g->runId, &nNccl,
+                                  g->pErr);
   if( aNccl==NULL ) return -1;
   aRank = trace_spans_ranks(pSpans, &nRank);
   for(int r=0; r<nRank && rc==0; r++){
@@ -1007,19 +1034,15 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
   int rc = 0;
 
   memset(aC, 0, sizeof(aC));
-  /* communication kernels: coarse category 'comm' (follows user rules) */
+  /* communication kernels: comm_pattern (schema/012-verdicts.sql) */
   if( db_exec(db,
       "DROP TABLE IF EXISTS temp.comm_name;"
       "CREATE TEMP TABLE comm_name(name_id INTEGER PRIMARY KEY);", pErr) ){
     return -1;
   }
   if( db_exec_run(db,
-      "INSERT INTO temp.comm_name SELECT DISTINCT g.name_id"
-      " FROM gpu_op_summary g JOIN string s ON s.id=g.name_id"
-      " WHERE g.run_id=?1 AND g.kind='kernel' AND (SELECT r.category"
-      "  FROM category_rule r WHERE r.scheme='coarse'"
-      "  AND instr(lower(s.text), lower(r.pattern))>0"
-      "  ORDER BY r.priority LIMIT 1)='comm'", runId, pErr) ){
+      "INSERT INTO temp.comm_name SELECT DISTINCT name_id FROM comm_kernel"
+      " WHERE run_id=?1", runId, pErr) ){
     return -1;
   }
   if( pSpans ){

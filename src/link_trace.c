@@ -337,6 +337,10 @@ static int place_held(Linker *p, Thread *t){
 static int cpu_op(Linker *p, const TraceEvent *e){
   Thread *t = thread_get(p, e->tid);
   Frame *h;
+  /* 2021-era traces record ProfilerStep#N as an op (category Operator):
+  ** a step as much as the user_annotation of later generations */
+  int64_t nStep = trace_step_number(e->zName);
+  if( nStep>=0 ) step_add(p, nStep, e->ts, e->dur);
   /* an op that starts before a runtime call already linked on this thread
   ** may enclose it: only the database sweep can fix that */
   if( e->ts<t->lastRtTs || e->ts<t->lastOpTs ) p->st.needCpuSweep = 1;

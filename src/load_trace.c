@@ -20,7 +20,7 @@
 #include <string.h>
 
 enum { S_KERNEL, S_MEMOP, S_CPU_OP, S_RUNTIME, S_SYNC, S_ANNOT, S_MEMORY,
-       S_PYTHON, S_DEVICE, S_RPC, S_N };
+       S_PYTHON, S_DEVICE, S_RPC, S_STEP_OP, S_N };
 
 static const char *azInsert[S_N] = {
   "INSERT INTO kernel(run_id,rank,file_id,device,stream,ts,dur,name_id,"
@@ -55,6 +55,9 @@ static const char *azInsert[S_N] = {
   "compute_major,compute_minor,num_sms) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
   /* record_param_comms ops, so that derive_comm.c need not scan cpu_op */
   "INSERT OR IGNORE INTO temp.rpc_op(id) VALUES(?1)",
+  /* ProfilerStep#N ops (2021 traces: category Operator), so that
+  ** derive_trace.c finds the steps without scanning cpu_op */
+  "INSERT OR IGNORE INTO temp.step_op(id) VALUES(?1)",
 };
 
 /* GPU activity totals of one (file, kind, name): a gpu_op_summary row
@@ -508,6 +511,8 @@ TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
   summary_totals_init(&p->sum.t);
   p->sum.iFree = -1;
   if( db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS rpc_op"
+              "(id INTEGER PRIMARY KEY);"
+              "CREATE TEMP TABLE IF NOT EXISTS step_op"
               "(id INTEGER PRIMARY KEY)", pErr)
       || summary_pending_create(db, pErr) ){
     summary_totals_free(&p->sum.t);
@@ -1094,6 +1099,12 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
   if( e->kind==TEV_CPU_OP && e->nName==18
       && memcmp(e->zName, "record_param_comms", 18)==0 ){
     Ins *r = &p->aIns[S_RPC];
+    b_int(r, 1, e->rowId>0 ? e->rowId : sqlite3_last_insert_rowid(p->db));
+    if( ins_row(p, r, pErr) ) return -1;
+  }
+  if( e->kind==TEV_CPU_OP && e->nName>12
+      && memcmp(e->zName, "ProfilerStep", 12)==0 ){
+    Ins *r = &p->aIns[S_STEP_OP];
     b_int(r, 1, e->rowId>0 ? e->rowId : sqlite3_last_insert_rowid(p->db));
     if( ins_row(p, r, pErr) ) return -1;
   }

@@ -2,15 +2,21 @@
 ** named_query.c — parsing query headers, loading the catalogue, binding
 ** parameters.
 **
-** Pipeline position: read side.  Values given with --param are bound as
-** integers or reals when they look like numbers, else as text.
+** Pipeline position: read side.  A parameter declared with a type
+** ("-- param: rank:rank =") only takes values of that type (nq_check,
+** checked before any SQL runs); values are bound as integers or reals
+** when they look like numbers, else as text, and a run parameter as the
+** id its reference resolves to.
 */
 #include "named_query.h"
 #include "db.h"
 #include "embedded.h"
+#include "runref.h"
 
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +25,7 @@ void nq_clear(NamedQuery *p){
   free(p->zName); free(p->zDesc); free(p->zSql); free(p->zSource);
   for(int i=0; i<p->nParam; i++){
     free(p->aParam[i].zName); free(p->aParam[i].zDefault);
-    free(p->aParam[i].zDesc);
+    free(p->aParam[i].zDesc); free(p->aParam[i].zType);
   }
   for(int i=0; i<p->nCol; i++){ free(p->aCol[i].zName); free(p->aCol[i].zDesc); }
   free(p->aParam);
@@ -79,7 +85,10 @@ int nq_parse(const char *zText, const char *zSource, NamedQuery *p,
         p->zDesc = xstrdup(zVal);
       }
     }else if( strcmp(zKey, "param")==0 ){
-      char *zEq = strchr(zVal, '=');
+      char *zEq = zVal, *zColon2;
+      /* the '=' before the default: not one of a type's ">=" */
+      while( (zEq = strchr(zEq, '='))!=NULL
+             && zEq>zVal && (zEq[-1]=='>' || zEq[-1]=='<') ) zEq++;
       NqParam *pp;
       char *zRest;
       p->aParam = xrealloc(p->aParam, (size_t)(p->nParam+1)*sizeof(NqParam));
@@ -92,6 +101,20 @@ int nq_parse(const char *zText, const char *zSource, NamedQuery *p,
         return -1;
       }
       pp->zName = trimmed(zVal, (size_t)(zEq-zVal));
+      if( (zColon2 = strchr(pp->zName, ':'))!=NULL ){
+        size_t nT;
+        *zColon2 = 0;
+        pp->zType = trimmed(zColon2+1, strlen(zColon2+1));
+        nT = strlen(pp->zType);
+        if( nT>0 && pp->zType[nT-1]=='!' ){
+          pp->required = 1;
+          pp->zType[nT-1] = 0;
+        }
+        if( pp->zType[0]==0 ){ free(pp->zType); pp->zType = NULL; }
+        zColon2 = pp->zName;
+        pp->zName = trimmed(zColon2, strlen(zColon2));
+        free(zColon2);
+      }
       /* "name = default  description": a default is separated from '='
       ** by at most one blank; two or more blanks mean "no default". */
       zRest = zEq+1;
@@ -120,6 +143,7 @@ int nq_parse(const char *zText, const char *zSource, NamedQuery *p,
     return -1;
   }
   if( p->zDesc==NULL ) p->zDesc = xstrdup("");
+  p->zKind = "query";
   p->needsRun = strstr(zText, ":run")!=NULL;
   return 0;
 }
@@ -185,6 +209,7 @@ static int load_user_dir(NqList *pList, const char *zEnv, const char *zDir,
       closedir(d);
       return -1;
     }
+    q.zKind = strcmp(zEnv, "PROFAN_RULES")==0 ? "rule" : "query";
     list_put(pList, &q);
     buf_free(&text);
     free(zPath);
@@ -203,6 +228,7 @@ int nq_load_catalogue(NqList *pList, const EmbeddedFile *aBuiltin,
       nq_clear(&q);
       return -1;
     }
+    q.zKind = strcmp(zEnv, "PROFAN_RULES")==0 ? "rule" : "query";
     list_put(pList, &q);
   }
   if( zDir && zDir[0] && load_user_dir(pList, zEnv, zDir, pErr) ) return -1;
@@ -235,6 +261,217 @@ static void bind_value(sqlite3_stmt *p, int i, const char *z){
   sqlite3_bind_text(p, i, z, -1, SQLITE_TRANSIENT);
 }
 
+/* ------------------------------------------------------ typed values */
+
+/* The ranks of run runId as "0-7" or "0, 2, 5" into zBuf; "" if none. */
+static void run_ranks(sqlite3 *db, int64_t runId, char *zBuf, size_t nBuf){
+  sqlite3_stmt *s = NULL;
+  int64_t lo = 0, prev = 0;
+  int n = 0, contiguous = 1;
+  Buf b;
+  buf_init(&b);
+  zBuf[0] = 0;
+  if( sqlite3_prepare_v2(db, "SELECT DISTINCT rank FROM run_file"
+        " WHERE run_id=?1 AND rank IS NOT NULL ORDER BY rank", -1, &s,
+        NULL)!=SQLITE_OK ){
+    sqlite3_finalize(s);
+    buf_free(&b);
+    return;
+  }
+  sqlite3_bind_int64(s, 1, runId);
+  while( sqlite3_step(s)==SQLITE_ROW ){
+    int64_t r = sqlite3_column_int64(s, 0);
+    if( n==0 ) lo = r;
+    else if( r!=prev+1 ) contiguous = 0;
+    buf_printf(&b, "%s%lld", n ? ", " : "", (long long)r);
+    prev = r;
+    n++;
+  }
+  sqlite3_finalize(s);
+  if( n>2 && contiguous ){
+    snprintf(zBuf, nBuf, "%lld-%lld", (long long)lo, (long long)prev);
+  }else if( n>0 ){
+    snprintf(zBuf, nBuf, "%s", buf_str(&b));
+  }
+  buf_free(&b);
+}
+
+/* 1 when text z is a value of the SQL zSql (?1 = z, ?2 = runId). */
+static int sql_has(sqlite3 *db, const char *zSql, const char *z,
+                   int64_t runId){
+  sqlite3_stmt *s = NULL;
+  int found = 0;
+  if( sqlite3_prepare_v2(db, zSql, -1, &s, NULL)==SQLITE_OK ){
+    sqlite3_bind_text(s, 1, z, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 2, runId);
+    found = sqlite3_step(s)==SQLITE_ROW;
+  }
+  sqlite3_finalize(s);
+  return found;
+}
+
+const char *nq_type_words(sqlite3 *db, const char *zType, int64_t runId,
+                          char *zBuf, size_t nBuf){
+  if( zType==NULL || strcmp(zType, "text")==0 ) return "any text";
+  if( strcmp(zType, "int")==0 ) return "an integer";
+  if( strcmp(zType, "int>=0")==0 ) return "an integer >= 0";
+  if( strcmp(zType, "int>=1")==0 ) return "an integer >= 1";
+  if( strcmp(zType, "number")==0 ) return "a number (no unit, no '%')";
+  if( strcmp(zType, "number>=0")==0 ) return "a number >= 0 (no unit, no '%')";
+  if( strcmp(zType, "bool")==0 ) return "0 or 1";
+  if( strcmp(zType, "run")==0 ) return "a run id, run name or 'latest'";
+  if( strcmp(zType, "rank")==0 ){
+    char zR[200];
+    run_ranks(db, runId, zR, sizeof(zR));
+    if( zR[0] ) snprintf(zBuf, nBuf, "a rank of run %lld (%s)",
+                         (long long)runId, zR);
+    else snprintf(zBuf, nBuf, "a rank of run %lld (it has none)",
+                  (long long)runId);
+    return zBuf;
+  }
+  if( strcmp(zType, "scheme")==0 ){
+    sqlite3_stmt *s = NULL;
+    Buf b;
+    buf_init(&b);
+    if( sqlite3_prepare_v2(db, "SELECT scheme FROM category_scheme"
+                           " ORDER BY scheme", -1, &s, NULL)==SQLITE_OK ){
+      while( sqlite3_step(s)==SQLITE_ROW ){
+        buf_printf(&b, "%s%s", b.n ? ", " : "", sqlite3_column_text(s, 0));
+      }
+    }
+    sqlite3_finalize(s);
+    snprintf(zBuf, nBuf, "a category scheme (%s)", buf_str(&b));
+    buf_free(&b);
+    return zBuf;
+  }
+  /* a|b|c */
+  snprintf(zBuf, nBuf, "one of %s", zType);
+  return zBuf;
+}
+
+/* 1 when word z is one of the '|'-separated words of zList. */
+static int in_choices(const char *zList, const char *z){
+  size_t n = strlen(z);
+  const char *p = zList;
+  while( *p ){
+    const char *e = strchr(p, '|');
+    size_t k = e ? (size_t)(e-p) : strlen(p);
+    if( k==n && strncmp(p, z, n)==0 ) return 1;
+    if( e==NULL ) break;
+    p = e+1;
+  }
+  return 0;
+}
+
+/*
+** Check z (not NULL, not empty) against type zType for run runId.  On
+** success returns 0 and, for a run reference, sets *pId to the run id
+** (else leaves it).  Returns 1 when z does not fit.
+*/
+static int value_fits(sqlite3 *db, const char *zType, const char *z,
+                      int64_t runId, int64_t *pId){
+  char *zEnd;
+  if( zType==NULL || strcmp(zType, "text")==0 ) return 0;
+  if( strncmp(zType, "int", 3)==0 || strcmp(zType, "bool")==0
+      || strcmp(zType, "rank")==0 ){
+    long long v;
+    errno = 0;
+    v = strtoll(z, &zEnd, 10);
+    if( *zEnd || errno ) return 1;
+    if( strcmp(zType, "int>=0")==0 && v<0 ) return 1;
+    if( strcmp(zType, "int>=1")==0 && v<1 ) return 1;
+    if( strcmp(zType, "bool")==0 && v!=0 && v!=1 ) return 1;
+    if( strcmp(zType, "rank")==0
+        && !sql_has(db, "SELECT 1 FROM run_file WHERE run_id=?2"
+                    " AND rank=CAST(?1 AS INTEGER)", z, runId) ) return 1;
+    return 0;
+  }
+  if( strncmp(zType, "number", 6)==0 ){
+    double d = strtod(z, &zEnd);
+    if( *zEnd || !isfinite(d) || isspace((unsigned char)z[0]) ) return 1;
+    if( strcmp(zType, "number>=0")==0 && d<0 ) return 1;
+    return 0;
+  }
+  if( strcmp(zType, "scheme")==0 ){
+    return !sql_has(db, "SELECT 1 FROM category_scheme WHERE scheme=?1",
+                    z, runId);
+  }
+  if( strcmp(zType, "run")==0 ){
+    PfError e = {0};
+    int64_t id = runref_resolve(db, z, &e);
+    if( id<0 ) return 1;
+    *pId = id;
+    return 0;
+  }
+  return !in_choices(zType, z);
+}
+
+/* The parameter of q named zName, or NULL. */
+static const NqParam *param_named(const NamedQuery *q, const char *zName){
+  for(int i=0; i<q->nParam; i++){
+    if( strcmp(q->aParam[i].zName, zName)==0 ) return &q->aParam[i];
+  }
+  return NULL;
+}
+
+/* Set pErr: parameter pp of q refuses value z (NULL: it is missing). */
+static void refuse(sqlite3 *db, const NamedQuery *q, const NqParam *pp,
+                   const char *z, int64_t runId, PfError *pErr){
+  char zBuf[300], zV[64];
+  const char *zWords = nq_type_words(db, pp->zType, runId, zBuf,
+                                     sizeof(zBuf));
+  if( z==NULL || z[0]==0 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s '%s' needs parameter '%s'"
+                 " (--param %s=...): it accepts %s", q->zKind, q->zName,
+                 pp->zName, pp->zName, zWords);
+    return;
+  }
+  util_sanitize(z, strlen(z), zV, sizeof(zV));
+  pf_error_set(pErr, ERRPOS_NONE, 0, "bad value '%s' for parameter '%s' of"
+               " %s '%s': it accepts %s", zV, pp->zName, q->zKind, q->zName,
+               zWords);
+}
+
+int nq_check(sqlite3 *db, const NamedQuery *q, int64_t runId,
+             const char **azKey, const char **azVal, int nKV, PfError *pErr){
+  for(int k=0; k<nKV; k++){
+    const NqParam *pp = param_named(q, azKey[k]);
+    int64_t id;
+    if( pp==NULL ){
+      Buf names;
+      char zKey[64];
+      buf_init(&names);
+      for(int i=0; i<q->nParam; i++){
+        buf_printf(&names, "%s%s", i ? ", " : "", q->aParam[i].zName);
+      }
+      util_sanitize(azKey[k], strlen(azKey[k]), zKey, sizeof(zKey));
+      pf_error_set(pErr, ERRPOS_NONE, 0,
+                   "%s '%s' has no parameter '%s' (it takes: %s)",
+                   q->zKind, q->zName, zKey,
+                   q->nParam ? buf_str(&names) : "none");
+      buf_free(&names);
+      return -1;
+    }
+    if( azVal[k]==NULL || azVal[k][0]==0 ){
+      if( pp->required ){ refuse(db, q, pp, NULL, runId, pErr); return -1; }
+      continue;                              /* empty: NULL, the default */
+    }
+    if( value_fits(db, pp->zType, azVal[k], runId, &id) ){
+      refuse(db, q, pp, azVal[k], runId, pErr);
+      return -1;
+    }
+  }
+  for(int i=0; i<q->nParam; i++){
+    int given = 0;
+    if( !q->aParam[i].required || q->aParam[i].zDefault ) continue;
+    for(int k=0; k<nKV; k++){
+      if( strcmp(azKey[k], q->aParam[i].zName)==0 ) given = 1;
+    }
+    if( !given ){ refuse(db, q, &q->aParam[i], NULL, runId, pErr); return -1; }
+  }
+  return 0;
+}
+
 sqlite3_stmt *nq_prepare(sqlite3 *db, const NamedQuery *q, int64_t runId,
                          const char **azKey, const char **azVal, int nKV,
                          int64_t limit, PfError *pErr){
@@ -244,27 +481,8 @@ sqlite3_stmt *nq_prepare(sqlite3 *db, const NamedQuery *q, int64_t runId,
   for(int i=0; i<q->nParam; i++){
     if( strcmp(q->aParam[i].zName, "limit")==0 ) hasLimitParam = 1;
   }
-  /* reject unknown --param names */
-  for(int k=0; k<nKV; k++){
-    int found = 0;
-    for(int i=0; i<q->nParam; i++){
-      if( strcmp(q->aParam[i].zName, azKey[k])==0 ) found = 1;
-    }
-    if( !found ){
-      Buf names;
-      char zKey[64];
-      buf_init(&names);
-      for(int i=0; i<q->nParam; i++){
-        buf_printf(&names, "%s%s", i ? ", " : "", q->aParam[i].zName);
-      }
-      util_sanitize(azKey[k], strlen(azKey[k]), zKey, sizeof(zKey));
-      pf_error_set(pErr, ERRPOS_NONE, 0,
-                   "query '%s' has no parameter '%s' (it takes: %s)",
-                   q->zName, zKey, q->nParam ? buf_str(&names) : "none");
-      buf_free(&names);
-      return NULL;
-    }
-  }
+  /* unknown names and values that do not fit the declared types */
+  if( nq_check(db, q, runId, azKey, azVal, nKV, pErr) ) return NULL;
   if( limit>=0 && !hasLimitParam ){
     zSql = xasprintf("SELECT * FROM (%s\n) LIMIT %lld", q->zSql, (long long)limit);
     /* a trailing ';' inside the subquery would break it */
@@ -294,7 +512,12 @@ sqlite3_stmt *nq_prepare(sqlite3 *db, const NamedQuery *q, int64_t runId,
       continue;
     }
     for(int k=0; k<nKV; k++){
-      if( strcmp(azKey[k], zName)==0 ){ zVal = azVal[k]; set = 1; }
+      /* an empty value keeps the default (a rule's threshold bound as
+      ** NULL would silently drop its findings) */
+      if( strcmp(azKey[k], zName)==0 && azVal[k] && azVal[k][0] ){
+        zVal = azVal[k];
+        set = 1;
+      }
     }
     if( !set ){
       for(int k=0; k<q->nParam; k++){
@@ -305,6 +528,15 @@ sqlite3_stmt *nq_prepare(sqlite3 *db, const NamedQuery *q, int64_t runId,
       }
     }
     if( set && zVal && zVal[0]==0 ) zVal = NULL;
+    {
+      const NqParam *pp = param_named(q, zName);
+      int64_t id = -1;
+      if( zVal && pp && pp->zType && strcmp(pp->zType, "run")==0
+          && value_fits(db, "run", zVal, runId, &id)==0 ){
+        sqlite3_bind_int64(p, i, id);       /* a run name: its id */
+        continue;
+      }
+    }
     bind_value(p, i, zVal);
   }
   return p;

@@ -5,12 +5,24 @@
 **
 **   -- name: top-kernels
 **   -- description: GPU kernels ranked by total time
-**   -- param: rank =            only this rank (empty: all)
-**   -- param: limit = 20        rows to show
+**   -- param: rank:rank =       only this rank (empty: all)
+**   -- param: limit:int>=0 = 20 rows to show
 **   -- column: total_ms         total GPU time in ms
 **
 ** ":run" is always bound to the run id.  Parameters are bound, never
-** pasted into SQL.
+** pasted into SQL.  "NAME:TYPE" declares what a parameter accepts; a
+** value that does not fit is refused before anything runs (nq_check):
+**   int, int>=0, int>=1      an integer (in that range)
+**   number, number>=0        a finite decimal number (no unit, no '%')
+**   bool                     0 or 1
+**   text                     anything
+**   a|b|c                    one of the listed words
+**   rank                     an integer that is a rank of the run
+**   scheme                   a name in category_scheme
+**   run                      a run id, name or 'latest' (bound as the id)
+** A trailing '!' (run!) makes the parameter required: no default, and an
+** empty value is refused.  A parameter without a type takes anything
+** (numbers bound as numbers, the rest as text), as user queries of old.
 **
 ** Pipeline position: the "query" side, used by `profan query/queries`.
 */
@@ -25,6 +37,8 @@ typedef struct NqParam {
   char *zName;      /* without the ':' */
   char *zDefault;   /* NULL = SQL NULL */
   char *zDesc;
+  char *zType;      /* declared type ("int>=0", "rank", "a|b"); NULL: any */
+  int required;     /* type ended with '!' */
 } NqParam;
 
 typedef struct NqColumn {
@@ -42,6 +56,7 @@ typedef struct NamedQuery {
   NqColumn *aCol;
   int nCol;
   int needsRun;     /* the SQL uses :run */
+  const char *zKind;  /* "query" or "rule" (static), for messages */
 } NamedQuery;
 
 typedef struct NqList {
@@ -69,9 +84,25 @@ int nq_load_catalogue(NqList *pList, const struct EmbeddedFile *aBuiltin,
 const NamedQuery *nq_find(const NqList *pList, const char *zName);
 
 /*
+** Check the overrides azKey/azVal (nKV pairs, keys already mapped to q's
+** parameter names) and the required parameters of q against their
+** declared types for run runId.  Returns 0, or -1 with pErr set to one
+** line naming the parameter, the value and what it accepts (a usage
+** error: exit 2).  An unknown parameter name is such an error too.
+*/
+int nq_check(sqlite3 *db, const NamedQuery *q, int64_t runId,
+             const char **azKey, const char **azVal, int nKV, PfError *pErr);
+
+/* What a parameter of type zType accepts, in words (static or in zBuf of
+** nBuf bytes; rank and scheme list their values from db for runId). */
+const char *nq_type_words(sqlite3 *db, const char *zType, int64_t runId,
+                          char *zBuf, size_t nBuf);
+
+/*
 ** Prepare q for run runId with the given "name=value" overrides and an
 ** optional row limit (<0: none).  Returns the statement (caller finalizes)
-** or NULL with pErr set (unknown parameter, SQL error).
+** or NULL with pErr set (unknown parameter or bad value: nq_check; SQL
+** error).
 */
 sqlite3_stmt *nq_prepare(sqlite3 *db, const NamedQuery *q, int64_t runId,
                          const char **azKey, const char **azVal, int nKV,

@@ -412,8 +412,8 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
   if( n>0 ){
     char zNote[256];
     snprintf(zNote, sizeof(zNote), "Mean step time per rank. %d"
-             " straggler%s (rank-skew: step or GPU busy time more than 10"
-             " %% over the mean of the ranks, or z-score above 2), marked"
+             " straggler%s (rank-skew: the rank that started most"
+             " collectives last, the one the others waited for), marked"
              " \xE2\x96\xB2 straggler, outlined, in the dotted style.",
              nMark, nMark==1 ? "" : "s");
     html_note(r->p, zNote);

@@ -61,6 +61,54 @@ int rules_accepts(const NqList *pList, const char *zKey){
 }
 
 /*
+** The overrides that apply to rule q, mapped to its parameter names: the
+** unscoped keys first, then RULE.K (bound last, so it wins).  Fills azK,
+** azV (room for nKV each) and returns how many.
+*/
+static int rule_overrides(const NamedQuery *q, const char **azKey,
+                          const char **azVal, int nKV, const char **azK,
+                          const char **azV){
+  int n = 0;
+  for(int k=0; k<nKV; k++){
+    if( strchr(azKey[k], '.')==NULL && param_for(q, azKey[k]) ){
+      azK[n] = azKey[k];
+      azV[n++] = azVal[k];
+    }
+  }
+  for(int k=0; k<nKV; k++){
+    const char *zName = strchr(azKey[k], '.') ? param_for(q, azKey[k]) : 0;
+    if( zName ){
+      azK[n] = zName;
+      azV[n++] = azVal[k];
+    }
+  }
+  return n;
+}
+
+int rules_check(sqlite3 *db, const NqList *pList, int64_t runId,
+                const char **azKey, const char **azVal, int nKV,
+                PfError *pErr){
+  const char **azK = xmalloc(sizeof(char*)*(size_t)(nKV+1));
+  const char **azV = xmalloc(sizeof(char*)*(size_t)(nKV+1));
+  int rc = 0;
+  for(int k=0; k<nKV && rc==0; k++){
+    if( !rules_accepts(pList, azKey[k]) ){
+      char z[64];
+      util_sanitize(azKey[k], strlen(azKey[k]), z, sizeof(z));
+      pf_error_set(pErr, ERRPOS_NONE, 0, "no rule has a parameter '%s'", z);
+      rc = -1;
+    }
+  }
+  for(int i=0; i<pList->n && rc==0; i++){
+    int n = rule_overrides(&pList->a[i], azKey, azVal, nKV, azK, azV);
+    rc = nq_check(db, &pList->a[i], runId, azK, azV, n, pErr);
+  }
+  free(azK);
+  free(azV);
+  return rc;
+}
+
+/*
 ** Run one rule and insert its rows with pIns.  *pSeq counts the rows.
 ** Returns 0 or -1 with pErr.
 */
@@ -70,20 +118,8 @@ static int run_one(sqlite3 *db, const NamedQuery *q, int64_t runId,
   const char **azK = xmalloc(sizeof(char*)*(size_t)(nKV+1));
   const char **azV = xmalloc(sizeof(char*)*(size_t)(nKV+1));
   sqlite3_stmt *s;
-  int n = 0, rc;
-  for(int k=0; k<nKV; k++){                /* unscoped keys first */
-    if( strchr(azKey[k], '.')==NULL && param_for(q, azKey[k]) ){
-      azK[n] = azKey[k];
-      azV[n++] = azVal[k];
-    }
-  }
-  for(int k=0; k<nKV; k++){                /* RULE.K wins (bound last) */
-    const char *zName = strchr(azKey[k], '.') ? param_for(q, azKey[k]) : 0;
-    if( zName ){
-      azK[n] = zName;
-      azV[n++] = azVal[k];
-    }
-  }
+  int n, rc;
+  n = rule_overrides(q, azKey, azVal, nKV, azK, azV);
   s = nq_prepare(db, q, runId, azK, azV, n, -1, pErr);
   free(azK);
   free(azV);

@@ -46,6 +46,16 @@ int rules_run(sqlite3 *db, const NqList *pList, int64_t runId,
               const char **azKey, const char **azVal, int nKV,
               PfError *pErr);
 
+/*
+** Check the overrides before anything runs: every key applies to some
+** rule, and each value fits the type every rule taking it declares
+** (nq_check).  Returns 0, or -1 with pErr set to one line naming the
+** parameter, the value and what it accepts (a usage error: exit 2).
+*/
+int rules_check(sqlite3 *db, const NqList *pList, int64_t runId,
+                const char **azKey, const char **azVal, int nKV,
+                PfError *pErr);
+
 /* 1 when override key zKey (K or RULE.K) applies to a rule of pList. */
 int rules_accepts(const NqList *pList, const char *zKey);
 

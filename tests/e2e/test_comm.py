@@ -123,6 +123,12 @@ class CommTraceTest(ProfanTest):
         dur_ns = round(ks[0]["dur"] * 1000)
         self.ingest_ok(path)
         rows = self.query("collectives")
+        # the multimem all-reduce kernels are collectives too (comm_pattern)
+        mm = [e for e in ev if e.get("cat") == "kernel"
+              and "multimem_all_reduce_kernel" in e["name"]]
+        self.assertEqual(sum(int(x["count"]) for x in rows
+                             if x["op"] == "all_reduce"), len(mm))
+        rows = [x for x in rows if x["op"] != "all_reduce"]
         self.assertEqual(len(rows), 1)
         r = rows[0]
         self.assertEqual(r["op"], "all_gather")
@@ -134,13 +140,13 @@ class CommTraceTest(ProfanTest):
         self.assertAlmostEqual(float(r["busbw_gbps"]),
                                round(nbytes * (n - 1) / n / dur_ns, 3))
         c = self.sql("SELECT dtype, pg_ranks, algo, proto, op_row IS NOT NULL"
-                     " AS has_op FROM collective")[0]
+                     " AS has_op FROM collective WHERE op = 'all_gather'")[0]
         self.assertEqual(c["dtype"], "bfloat16")
         self.assertEqual(c["pg_ranks"], a["Process Group Ranks"])
         self.assertEqual((c["algo"], c["proto"]), ("RING", "LL"))
         self.assertEqual(c["has_op"], "1")           # record_param_comms found
         ov = self.query("comm-overlap")
-        self.assertEqual(ov[0]["comm_kernels"], "1")
+        self.assertEqual(ov[0]["comm_kernels"], str(1 + len(mm)))
 
     def dlrm_expected(self):
         """Per rank: NCCL kernels with op and bytes from the enclosing

@@ -140,32 +140,27 @@ class ReportRealRuns(ReportTest):
         self.assertAlmostEqual(float(s["communication %"]),
                                100.0 * comm / wall, delta=0.051)
         self.assertEqual(s["ranks"], "8")
-        # stragglers: step or busy time more than 10 % over the mean
-        ms = sum(step_ns.values()) / len(step_ns)
-        mb = sum(busy.values()) / len(busy)
-        want = {}
-        for rank in per:
-            sp = 100.0 * (step_ns[rank] - ms) / ms
-            bp = 100.0 * (busy[rank] - mb) / mb
-            if sp > 10 or bp > 10:
-                want[rank] = max(sp, bp)
-        self.assertTrue(want)
-        got = {int(x["message"].split(":")[0].split()[1]): float(x["value"])
-               for x in f["straggler"]}
-        self.assertEqual(set(got), set(want))
-        for rank, v in want.items():
-            self.assertAlmostEqual(got[rank], v, places=1)
+        # stragglers: the rank that arrives last at most collectives (issue
+        # 13; the oracle is straggler_scenarios.py), never a rank whose
+        # extra busy time is waiting
+        import straggler_scenarios
+        want = straggler_scenarios.expected_stragglers(
+            straggler_scenarios.load_run(d))
+        got = [int(x["message"].split()[1]) for x in f["straggler"]]
+        self.assertEqual(got, want)
+        self.assertEqual(want, [7])
         self.assertTrue(all(x["severity"] == "high" for x in f["straggler"]))
-        # a higher threshold for every rule that has one: fewer stragglers
-        few = [x for x in self.report("--param", "threshold_pct=60")
+        # rank 7 was last at 5 of 8 collectives (62.5 %): a higher share
+        # for the rule names nobody
+        few = [x for x in self.report("--param", "late_pct=70")
                if x["rule"] == "straggler"]
-        self.assertEqual(len(few), sum(1 for v in want.values() if v > 60))
+        self.assertEqual(few, [])
         # RULE.K: one rule only, and it wins over the unscoped K
-        rows = self.report("--param", "straggler.threshold_pct=60",
+        rows = self.report("--param", "straggler.late_pct=60",
+                           "--param", "late_pct=1000",
                            "--param", "threshold_pct=1000")
         self.assertEqual([x["rule"] for x in rows if x["rule"] in
-                          ("straggler", "exposed-comm")], ["straggler"] *
-                         sum(1 for v in want.values() if v > 60))
+                          ("straggler", "exposed-comm")], ["straggler"])
         self.assertEqual(self.profan("report", "--param",
                                      "straggler.low_pct=1").rc, 2)
 
@@ -279,8 +274,10 @@ class ReportMemory(ReportTest):
         self.ingest_ok(p)
         rows = self.report()
         f = {x["rule"]: x for x in rows}
-        self.assertIn("fragmentation", f)
-        self.assertAlmostEqual(float(f["fragmentation"]["value"]), frag, delta=0.006)
+        # 26 % inactive but in 2 segments: the fragmentation query does not
+        # recommend expandable_segments, and the rule (same threshold,
+        # advice_threshold) agrees since issue 13
+        self.assertNotIn("fragmentation", f)
         self.assertNotIn("memory-headroom", f)        # no device table
         rows = self.report("--param", "gpu_gb=80")
         f = {x["rule"]: x for x in rows}

@@ -209,8 +209,12 @@ class OldRuns(ProfanTest):
     def outputs(self):
         res = []
         for run in ("1", "2", "3"):
+            # rank must be a rank of the run (typed parameter, issue 13)
+            low = self.sql("SELECT min(rank) AS r FROM run_file"
+                           " WHERE run_id = %s" % run)[0]["r"]
             for q in QUERIES:
-                r = self.profan("--format", "csv", "query", q[0], "--run", run, *q[1:])
+                args = [a.replace("rank=0", "rank=" + low) for a in q[1:]]
+                r = self.profan("--format", "csv", "query", q[0], "--run", run, *args)
                 self.assertEqual(r.rc, 0, r.err)
                 res.append(r.out)
         return res

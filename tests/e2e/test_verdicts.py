@@ -1,0 +1,414 @@
+"""test_verdicts.py — issue 13 (verdicts part): the straggler finding names
+the rank the others wait for (dlrm-8rank and scenarios with a rank
+delayed by a known time), steps from every trace generation, one
+definition of communication (a test per comm_pattern row), one threshold
+per advice, and typed parameters with exact error messages.
+
+Expected values are computed here from the JSON (straggler_scenarios.py
+holds the arrival oracle and the scenario generator), never from
+profan's database.
+"""
+import fnmatch
+import json
+import os
+
+import common
+import straggler_scenarios as sc
+from common import ProfanTest, shared
+from trace_reference import kind_of, steps, us_to_ns, union_ns
+
+
+def X(cat, name, ts, dur, pid=1, tid=1, **args):
+    return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
+            "ts": ts, "dur": dur, "args": args}
+
+
+class Straggler(ProfanTest):
+
+    def stragglers(self):
+        r = self.profan("--format", "json", "report")
+        self.assertEqual(r.rc, 0, r.err)
+        return [f for f in r.json() if f["rule"] == "straggler"]
+
+    def test_dlrm_names_rank_7_only(self):
+        path = shared("runs", "dlrm-8rank")
+        run = sc.load_run(path)
+        late = sc.late_ranks(run)
+        expect = sc.expected_stragglers(run)
+        self.assertEqual(expect, [7])          # the oracle agrees with issue 13
+        self.ingest_ok(path)
+        f = self.stragglers()
+        self.assertEqual(len(f), 1, f)
+        n7 = sum(1 for r, _ in late if r == 7)
+        wait = sum(w for r, w in late if r == 7) / 1000.0
+        self.assertTrue(f[0]["message"].startswith(
+            "rank 7 arrived last in %d of %d collectives; the other ranks"
+            " waited %.3f ms for it" % (n7, len(late), wait)), f[0]["message"])
+        self.assertAlmostEqual(f[0]["value"], 100.0 * n7 / len(late), places=2)
+        # what rank 7 did before: GPU idle (host side), not compute
+        idle, comp = sc.before_excess(run, 7)
+        self.assertIn("before them its GPU was idle %+.3f ms and ran %+.3f ms"
+                      " of compute" % (idle / 1e6, comp / 1e6), f[0]["message"])
+        self.assertGreater(idle, comp)
+        self.assertTrue(f[0]["hint"].startswith("host side"))
+        self.assertEqual(f[0]["threshold"], 50)
+        # the ranks whose busy time is waiting (1, 3, 4, 5) are not named,
+        # and rank-skew marks the same rank
+        skew = self.query("rank-skew")
+        self.assertEqual([s["rank"] for s in skew if s["straggler"] == "1"],
+                         ["7"])
+        for s in skew:
+            self.assertEqual(int(s["late_collectives"]),
+                             sum(1 for r, _ in late if r == int(s["rank"])))
+        # collective-skew: the same late ranks and waits, largest first
+        cs = self.query("collective-skew")
+        self.assertEqual(len(cs), len(late))
+        self.assertEqual(sorted((int(x["late_rank"]), round(float(x["waited_us"]), 3))
+                                for x in cs if x["decisive"] == "1"),
+                         sorted((r, round(w, 3)) for r, w in late))
+        # a stricter share names nobody; a scoped override is typed
+        r = self.profan("--format", "json", "report", "--param",
+                        "straggler.late_pct=70")
+        self.assertEqual([x for x in r.json() if x["rule"] == "straggler"], [])
+
+    def test_delayed_rank_scenarios(self):
+        """A rank delayed by 1 or 3 ms before every collective, with and
+        without 0.2 ms noise on every rank: profan names it and no other,
+        as the oracle does (the full table is in the README)."""
+        run = sc.load_run(shared("runs", "dlrm-8rank"))
+        for rank, d, j, seed in ((3, 1000, 0, 0), (0, 3000, 200, 1),
+                                 (5, 1000, 200, 2)):
+            s = sc.scenario(run, rank, d, j, seed)
+            self.assertEqual(sc.expected_stragglers(s), [rank])
+            dirn = sc.write_run(s, os.path.join(self.tmp.name, "r%d" % rank))
+            named = sc.profan_stragglers(common.PROFAN, self.db, dirn)
+            self.assertEqual(named, [rank], (rank, d, j))
+
+
+class Steps(ProfanTest):
+
+    def test_resnet50_2021_steps_5_to_10(self):
+        path = shared("traces", "kineto-resnet50-2021.pt.trace.json.gz")
+        exp = {}
+        for e in common.events(path):
+            if e.get("name", "").startswith("ProfilerStep#"):
+                exp[int(e["name"][13:])] = us_to_ns(e["dur"])
+        self.assertEqual(sorted(exp), [5, 6, 7, 8, 9, 10])
+        for env in ({}, {"PROFAN_SWEEP": "db"}, {"PROFAN_DB_LINK": "1"}):
+            db = os.path.join(self.tmp.name, "r%d.db" % len(env))
+            r = common.run("ingest", path, db=db, env=env)
+            self.assertEqual(r.rc, 0, r.err)
+            self.assertNotIn("idle-gap", r.err)
+            rows = common.run("--format", "csv", "sql", "SELECT step, dur,"
+                              " source FROM step ORDER BY step", db=db).rows()
+            self.assertEqual({int(x["step"]): int(x["dur"]) for x in rows}, exp)
+            self.assertEqual({x["source"] for x in rows}, {"ProfilerStep"})
+
+    def write(self, name, ev, rank=0):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            json.dump({"traceEvents": ev, "distributedInfo": {"rank": rank}}, f)
+        return path
+
+    def step_trace(self, cat):
+        """Two steps as `cat` ops around a launch each; kernels inside."""
+        ev = []
+        for i, t in enumerate((100, 400)):
+            ev += [X(cat, "ProfilerStep#%d" % (i + 3), t, 250),
+                   X("cpu_op", "aten::mm", t + 10, 50),
+                   X("cuda_runtime", "cudaLaunchKernel", t + 20, 5,
+                     correlation=i + 1),
+                   X("kernel", "gemm_kernel", t + 40, 30, pid=0, tid=7,
+                     correlation=i + 1)]
+        return ev
+
+    def test_every_category_and_path(self):
+        for cat in ("Operator", "cpu_op", "user_annotation"):
+            path = self.write(cat + ".json", self.step_trace(cat))
+            seen = set()
+            for env in ({}, {"PROFAN_SWEEP": "db"}, {"PROFAN_DB_LINK": "1"}):
+                db = os.path.join(self.tmp.name, "%s%d.db" % (cat, len(env)))
+                r = common.run("ingest", path, db=db, env=env)
+                self.assertEqual(r.rc, 0, r.err)
+                q = common.run("--format", "csv", "sql",
+                               "SELECT (SELECT group_concat(step || ':' || dur"
+                               " || ':' || source) FROM step) AS s,"
+                               " (SELECT group_concat(step) FROM kernel) AS k,"
+                               " (SELECT group_concat(step) FROM runtime_call)"
+                               " AS r, (SELECT group_concat(o.step) FROM"
+                               " cpu_op o JOIN string n ON n.id = o.name_id"
+                               " WHERE n.text = 'aten::mm') AS o",
+                               db=db).rows()[0]
+                seen.add((q["s"], q["k"], q["r"], q["o"]))
+            self.assertEqual(seen, {("3:250000:ProfilerStep,"
+                                     "4:250000:ProfilerStep", "3,4", "3,4",
+                                     "3,4")}, cat)
+
+    def test_gpu_annotation_second_source(self):
+        ev = [X("gpu_user_annotation", "ProfilerStep#7", 90, 200, pid=0,
+                tid=7),
+              X("kernel", "gemm_kernel", 100, 30, pid=0, tid=7),
+              X("gpu_user_annotation", "ProfilerStep#8", 300, 100, pid=0,
+                tid=7),
+              X("kernel", "gemm_kernel", 320, 30, pid=0, tid=7)]
+        self.ingest_ok(self.write("gpu.json", ev))
+        self.assertEqual(self.sql("SELECT step, dur, source FROM step"),
+                         [{"step": "7", "dur": "200000",
+                           "source": "gpu ProfilerStep"},
+                          {"step": "8", "dur": "100000",
+                           "source": "gpu ProfilerStep"}])
+        self.assertEqual([x["step"] for x in self.sql(
+            "SELECT step FROM kernel ORDER BY ts")], ["7", "8"])
+        # a CPU ProfilerStep wins over the GPU side for its rank
+        ev.append(X("user_annotation", "ProfilerStep#7", 50, 400))
+        self.ingest_ok(self.write("both.json", ev, rank=1))
+        self.assertEqual(self.sql("SELECT step, source FROM step WHERE"
+                                  " rank = 1"),
+                         [{"step": "7", "source": "ProfilerStep"}])
+
+
+# one example kernel name per comm_pattern row, and what it is
+COMM_NAMES = {
+    "ncclKernel_*": ("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)",
+                     "all_reduce"),
+    "ncclDevKernel_*": ("ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)",
+                        "other"),
+    "nccl*Kernel*": ("ncclAllReduceRingLLKernel_sum_f32(ncclColl)",
+                     "all_reduce"),
+    "mscclKernel_*": ("mscclKernel_Sum_float_LL(int, int)", "other"),
+    "*multimem_all_reduce*": (
+        "void (anonymous namespace)::multimem_all_reduce_kernel<c10::BFloat16,"
+        " 16>(c10::BFloat16*, unsigned long)", "all_reduce"),
+    "*multimem_one_shot_all_reduce*": (
+        "void c10d::symmetric_memory::multimem_one_shot_all_reduce_kernel<float,"
+        " 4>(float*)", "all_reduce"),
+    "*multimem_all_gather*": ("multimem_all_gather_kernel<16>(char*)",
+                              "all_gather"),
+    "*one_shot_all_reduce*": ("one_shot_all_reduce_kernel<float, 8>(float*)",
+                              "all_reduce"),
+    "*two_shot_all_reduce*": ("two_shot_all_reduce_kernel<float, 8>(float*)",
+                              "all_reduce"),
+    "*cross_device_reduce*": (
+        "void vllm::cross_device_reduce_1stage<__nv_bfloat16, 8>(vllm::RankData*,"
+        " vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)",
+        "all_reduce"),
+    "*oneShotAllReduce*": (
+        "void tensorrt_llm::kernels::oneShotAllReduceKernel<half, 8, false>"
+        "(tensorrt_llm::kernels::AllReduceParams)", "all_reduce"),
+    "*twoShotAllReduce*": (
+        "void tensorrt_llm::kernels::twoShotAllReduceKernel<half, 8, false>"
+        "(tensorrt_llm::kernels::AllReduceParams)", "all_reduce"),
+    "*allreduce_fusion_kernel*": (
+        "void tensorrt_llm::kernels::ar_fusion::allreduce_fusion_kernel_oneshot"
+        "_lamport<half, 8>(AllReduceFusionParams)", "all_reduce"),
+    "*lamport*AllReduce*": (
+        "void tensorrt_llm::kernels::lamportAllReduceKernel<half>(Params)",
+        "all_reduce"),
+    "*mscclpp*": ("void mscclpp::allreduce8<float>(float*)", "all_reduce"),
+}
+NOT_COMM = ("void at::native::reduce_kernel<512, 1>(ReduceOp)",
+            "ampere_sgemm_128x64_nn", "splitKreduce_kernel<float>(p)")
+
+
+class Communication(ProfanTest):
+
+    def patterns(self):
+        return {r["pattern"]: r for r in self.sql(
+            "SELECT pattern, family, op FROM comm_pattern")}
+
+    def test_a_kernel_per_pattern(self):
+        """Every comm_pattern row has an example here; each example is
+        communication in the view, both category schemes, the overlap
+        sweep (by both paths) and the collective table, and so is nothing
+        else."""
+        self.ingest_ok(common.local("sample-run"))
+        pats = self.patterns()
+        self.assertEqual(set(pats), set(COMM_NAMES))
+        for pat, (name, _) in COMM_NAMES.items():
+            self.assertTrue(fnmatch.fnmatchcase(name, pat), pat)
+        for name in NOT_COMM:
+            self.assertFalse(any(fnmatch.fnmatchcase(name, p) for p in pats))
+        ev, t = [], 100
+        names = [n for n, _ in COMM_NAMES.values()] + list(NOT_COMM)
+        for i, n in enumerate(names):
+            ev.append(X("kernel", n, t, 10, pid=0, tid=7))
+            t += 20
+        path = os.path.join(self.tmp.name, "k.json")
+        with open(path, "w") as f:
+            json.dump({"traceEvents": ev}, f)
+        for env in ({}, {"PROFAN_SWEEP": "db"}):
+            db = os.path.join(self.tmp.name, "c%d.db" % len(env))
+            r = common.run("ingest", path, db=db, env=env)
+            self.assertEqual(r.rc, 0, r.err)
+            q = lambda s: common.run("--format", "csv", "sql", s, db=db).rows()
+            self.assertEqual(sorted(x["name"] for x in q(
+                "SELECT name FROM comm_kernel")),
+                sorted(n for n, _ in COMM_NAMES.values()))
+            cats = {(x["scheme"], x["name"]): x["category"] for x in q(
+                "SELECT scheme, name, category FROM kernel_category")}
+            for n, _ in COMM_NAMES.values():
+                self.assertEqual(cats[("coarse", n)], "comm", n)
+                self.assertEqual(cats[("detailed", n)], "NCCL / communication")
+            for n in NOT_COMM:
+                self.assertNotEqual(cats[("coarse", n)], "comm", n)
+            ov = q("SELECT n_comm, comm_ns, comp_ns FROM comm_overlap")[0]
+            self.assertEqual(int(ov["n_comm"]), len(COMM_NAMES))
+            self.assertEqual(int(ov["comm_ns"]), 10000 * len(COMM_NAMES))
+            self.assertEqual(int(ov["comp_ns"]), 10000 * len(NOT_COMM))
+            ops = {x["name"]: x["op"] for x in q(
+                "SELECT s.text AS name, c.op FROM collective c"
+                " JOIN kernel k ON k.id = c.kernel_id"
+                " JOIN string s ON s.id = k.name_id")}
+            self.assertEqual(ops, {n: op for n, op in COMM_NAMES.values()})
+
+    def test_b200_multimem_is_communication(self):
+        path = shared("traces", "tracelens-b200-vllm-rank0.json.gz")
+        evs = [e for e in common.events(path) if e.get("cat") == "kernel"]
+        comm = [e for e in evs if "multimem_all_reduce" in e["name"]
+                or e["name"].startswith(("ncclKernel_", "ncclDevKernel_"))]
+        mm = [e for e in comm if "multimem_all_reduce" in e["name"]]
+        self.assertGreater(len(mm), 0)
+        iv = lambda es: [(us_to_ns(e["ts"]), us_to_ns(e["ts"])
+                          + us_to_ns(e["dur"])) for e in es]
+        self.ingest_ok(path)
+        cats = self.query("category-breakdown", "--param", "scheme=coarse")
+        c = {x["category"]: x for x in cats}
+        self.assertEqual(int(c["comm"]["count"]), len(comm))
+        ov = self.query("comm-overlap")[0]
+        self.assertEqual(int(ov["comm_kernels"]), len(comm))
+        self.assertAlmostEqual(float(ov["comm_ms"]), union_ns(iv(comm)) / 1e6,
+                               places=3)
+        coll = self.sql("SELECT op, count(*) AS n FROM collective"
+                        " GROUP BY op ORDER BY op")
+        self.assertIn({"op": "all_reduce", "n": str(len(mm))}, coll)
+        # findings: exposed-comm (forced with threshold 0) counts the
+        # multimem kernels: exposed = |comm ∪ comp| - |comp| per device
+        comp = [e for e in evs if e not in comm]
+        exposed = union_ns(iv(comm) + iv(comp)) - union_ns(iv(comp))
+        # no ProfilerStep in this trace: the idle-gap steps tile the span
+        # of the GPU activity and CPU ops, so their total is that span
+        span = [e for e in common.events(path)
+                if kind_of(e) in ("kernel", "memcpy", "memset", "cpu_op")
+                and isinstance(e.get("ts"), (int, float))]
+        self.assertEqual(steps(common.events(path)), {})
+        total = (max(us_to_ns(e["ts"]) + us_to_ns(e.get("dur", 0))
+                     for e in span) - min(us_to_ns(e["ts"]) for e in span))
+        pct = 100.0 * exposed / total
+        no_mm = (union_ns(iv([e for e in comm if e not in mm]) + iv(comp))
+                 - union_ns(iv(comp)))
+        self.assertGreater(exposed, no_mm)      # the multimem share is real
+        r = self.profan("--format", "json", "report", "--param",
+                        "exposed-comm.threshold_pct=0")
+        self.assertEqual(r.rc, 0, r.err)
+        f = [x for x in r.json() if x["rule"] == "exposed-comm"]
+        self.assertEqual(len(f), 1)
+        self.assertAlmostEqual(f[0]["value"], pct, places=2)
+
+
+class Thresholds(ProfanTest):
+
+    def test_fragmentation_query_and_rule_agree(self):
+        """On every snapshot fixture the rule fires exactly where the query
+        recommends expandable_segments; one row of advice_threshold moves
+        both."""
+        import glob as g
+        snaps = sorted(g.glob(os.path.join(common.SHARED, "snapshots", "*")))
+        if not snaps:
+            shared("snapshots", "tomi-small.pickle")
+        def verdicts():
+            out = []
+            for r in self.sql("SELECT id FROM run ORDER BY id"):
+                q = self.query("fragmentation", run_ref=r["id"])
+                rec = [x for x in q if x["section"] == "recommendation"]
+                rep = self.profan("--format", "json", "report", r["id"]).json()
+                fr = [f for f in rep if f["rule"] == "fragmentation"]
+                out.append((sum(x["detail"].startswith("recommended")
+                                for x in rec), len(fr)))
+            return out
+        for p in snaps:
+            self.profan("ingest", p)
+        v = verdicts()
+        for a, b in v:
+            self.assertEqual(a, b, v)
+        self.assertIn((1, 1), v)         # 10.2 % inactive: both say so now
+        # the stored threshold moves both
+        import sqlite3
+        con = sqlite3.connect(self.db)
+        con.execute("UPDATE advice_threshold SET value = 30"
+                    " WHERE advice = 'fragmentation' AND name = 'inactive_pct'")
+        con.commit()
+        con.close()
+        v2 = verdicts()
+        for a, b in v2:
+            self.assertEqual(a, b, v2)
+        self.assertNotIn((1, 1), v2)
+
+
+class Parameters(ProfanTest):
+
+    def setUp(self):
+        super().setUp()
+        self.ingest_ok(shared("runs", "dlrm-8rank"))
+
+    def refused(self, args, msg):
+        before = self.db_bytes()
+        r = self.profan(*args)
+        self.assertEqual(r.rc, 2, (args, r.err))
+        self.assertEqual(r.err.strip(), "profan: " + msg)
+        self.assertEqual(r.out, "")
+        self.assertEqual(self.db_bytes(), before)
+
+    def test_report_thresholds(self):
+        for v in ("5%", "abc", "-1", "1e999"):
+            self.refused(("report", "--param", "threshold_pct=" + v),
+                         "bad value '%s' for parameter 'threshold_pct' of rule"
+                         " 'copy-ops': it accepts a number >= 0 (no unit,"
+                         " no '%%')" % v)
+        self.refused(("report", "--param", "straggler.late_pct=x"),
+                     "bad value 'x' for parameter 'late_pct' of rule"
+                     " 'straggler': it accepts a number >= 0 (no unit, no '%')")
+        r = self.profan("report", "--param", "threshold_pct=5")
+        self.assertEqual(r.rc, 0, r.err)
+        # an empty value is the default, not NULL (which dropped findings)
+        a = self.profan("--format", "csv", "report").out
+        b = self.profan("--format", "csv", "report", "--param",
+                        "threshold_pct=").out
+        self.assertEqual(a, b)
+        self.assertIn("straggler", a)
+
+    def test_query_values(self):
+        self.refused(("query", "top-kernels", "--param", "rank=one"),
+                     "bad value 'one' for parameter 'rank' of query"
+                     " 'top-kernels': it accepts a rank of run 1 (0-7)")
+        self.refused(("query", "top-kernels", "--param", "rank=99"),
+                     "bad value '99' for parameter 'rank' of query"
+                     " 'top-kernels': it accepts a rank of run 1 (0-7)")
+        self.refused(("query", "category-breakdown", "--param",
+                      "scheme=nosuch"),
+                     "bad value 'nosuch' for parameter 'scheme' of query"
+                     " 'category-breakdown': it accepts a category scheme"
+                     " (coarse, detailed)")
+        self.refused(("query", "top-kernels", "--param", "kind=kernels"),
+                     "bad value 'kernels' for parameter 'kind' of query"
+                     " 'top-kernels': it accepts one of kernel|memcpy|memset")
+        self.refused(("query", "top-kernels", "--param", "limit=2.5"),
+                     "bad value '2.5' for parameter 'limit' of query"
+                     " 'top-kernels': it accepts an integer >= 0")
+        r = self.query("top-kernels", "--param", "rank=7", "--param",
+                       "kind=kernel")
+        self.assertGreater(len(r), 0)
+
+    def test_diff_needs_a_baseline(self):
+        self.refused(("query", "diff-kernels", "--run", "1"),
+                     "query 'diff-kernels' needs parameter 'baseline'"
+                     " (--param baseline=...): it accepts a run id, run name"
+                     " or 'latest'")
+        self.refused(("query", "diff-kernels", "--param", "baseline=nosuch"),
+                     "bad value 'nosuch' for parameter 'baseline' of query"
+                     " 'diff-kernels': it accepts a run id, run name or"
+                     " 'latest'")
+        # a run name is bound as its id: the run against itself
+        name = self.sql("SELECT name FROM run")[0]["name"]
+        rows = self.query("diff-kernels", "--param", "baseline=" + name)
+        self.assertTrue(rows)
+        self.assertEqual({x["status"] for x in rows} - {"folded"}, {"changed"})
