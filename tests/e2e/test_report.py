@@ -322,8 +322,10 @@ class ReportMemory(ReportTest):
         f = {x["rule"]: x for x in self.report("--param", "gpu_gb=%r" % gb)}
         self.assertEqual(f["memory-headroom"]["severity"], "high")
         self.assertAlmostEqual(float(f["memory-headroom"]["value"]), 99.0, delta=0.006)
-        self.assertAlmostEqual(float(f["fragmentation"]["value"]),
-                               want["fragmentation_pct"], delta=0.006)
+        # one segment left: below advice_threshold's min_segments (10), so
+        # no expandable_segments advice however much of it is inactive
+        self.assertGreater(want["fragmentation_pct"], 10)
+        self.assertNotIn("fragmentation", f)
 
 
 class DiffOpsTensors(ProfanTest):
