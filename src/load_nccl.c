@@ -71,9 +71,10 @@ static const char *azSql[Q_N] = {
   "conn_index,direction,transport,via,line,host,pid)"
   " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
   "INSERT INTO nccl_coll(run_id,file_id,comm_row,rank,host,pid,line,op,"
-  "op_count,count,datatype,dtype,bytes,redop,root,comm,nranks,stream,glued)"
+  "op_count,count,datatype,dtype,bytes,redop,root,comm,nranks,stream,glued,"
+  "tagged_rank)"
   " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
-  "?19)",
+  "?19,?20)",
   "INSERT INTO nccl_algo(run_id,file_id,line,host,pid,func,bytes,algo,proto,"
   "n_channels) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
   "INSERT INTO nccl_warning(run_id,file_id,line,host,pid,level,src_file,"
@@ -284,8 +285,8 @@ static int x_conn(void *ctx, const NcclPrefix *x, const NcclConn *cn){
   sqlite3_bind_text(s, 9, transport_name(cn->kind), -1, SQLITE_STATIC);
   sqlite3_bind_text(s, 10, cn->zVia, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int64(s, 11, x->lineno);
-  sqlite3_bind_text(s, 12, x->zHost, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64(s, 13, x->pid);
+  db_bind_text_or_null(s, 12, x->bNoHost ? NULL : x->zHost, -1);
+  db_bind_int_or_null(s, 13, !x->bNoHost, x->pid);
   return step_reset(L, s) ? 1 : 0;
 }
 
@@ -350,8 +351,8 @@ static int x_tuning(void *ctx, const NcclPrefix *x, const NcclTuning *tu){
   sqlite3_bind_int64(s, 1, L->t->runId);
   sqlite3_bind_int64(s, 2, L->t->fileId);
   sqlite3_bind_int64(s, 3, x->lineno);
-  sqlite3_bind_text(s, 4, x->zHost, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64(s, 5, x->pid);
+  db_bind_text_or_null(s, 4, x->bNoHost ? NULL : x->zHost, -1);
+  db_bind_int_or_null(s, 5, !x->bNoHost, x->pid);
   db_bind_text_or_null(s, 6, tu->zFunc[0] ? tu->zFunc : NULL, -1);
   db_bind_int_or_null(s, 7, tu->bytes>=0, tu->bytes);
   db_bind_text_or_null(s, 8, tu->kind==NCCL_TUNE_KERNEL ? tu->zKernel
@@ -424,14 +425,20 @@ static int x_coll(void *ctx, const NcclPrefix *x, const NcclColl *co){
   db_bind_int_or_null(s, 17, nranks>=0, nranks);
   sqlite3_bind_text(s, 18, zStream, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int(s, 19, x->bGlued);
+  db_bind_int_or_null(s, 20, x->tagRank>=0, x->tagRank);
+  if( x->bNoHost ){
+    sqlite3_bind_null(s, 5);
+    sqlite3_bind_null(s, 6);
+  }
   return step_reset(L, s) ? 1 : 0;
 }
 
 /* ------------------------------------------------------ file end */
 
 static const char *init_format_name(int f){
-  static const char *const a[] = {"2.10", "2.16", "2.18", "func", "topo"};
-  return (f>=0 && f<=NCCL_INITFMT_TOPO) ? a[f] : NULL;
+  static const char *const a[] = {"2.10", "2.16", "2.18", "func", "topo",
+                                  "2.4"};
+  return (f>=0 && f<=NCCL_INITFMT_2_4) ? a[f] : NULL;
 }
 
 /* Write everything learned about each communicator to its row. */
@@ -520,9 +527,10 @@ int load_nccl_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
     int rank = -2;
     for(int k=0; k<NCCL_REC_COUNT; k++) nRec += st.nRec[k];
     pStats->nRecords = nRec;
-    pStats->nWarnings = st.nDamaged + st.nTruncated;
+    /* cut and malformed segments are disjoint: the three add up */
+    pStats->nWarnings = st.nCut + st.nMalformed + st.nTruncated;
     if( pStats->nWarnings>0 ){
-      int64_t line = st.firstMalformedLine;
+      int64_t line = st.firstWarnLine;
       snprintf(pStats->zFirstWarning, sizeof(pStats->zFirstWarning),
                "%lld: %lld cut, %lld malformed, %lld over-long line%s",
                (long long)(line>0 ? line : 1), (long long)st.nCut,
