@@ -1143,6 +1143,15 @@ static int looks_like_warning(const char *m, const char *e){
   return 0;
 }
 
+/* "NCCL_<NAME> set by environment to <value>": a setting, even when
+** its name holds a warning word (NCCL_IB_TIMEOUT, ...). */
+static int is_env_note(const char *m, const char *e){
+  const char *q = m;
+  if( !LIT(&q, e, "NCCL_") ) return 0;
+  while( q<e && ((*q>='A' && *q<='Z') || is_digit(*q) || *q=='_') ) q++;
+  return STARTS(q, e, " set by environment to ");
+}
+
 /* "<file>:<line> -> <n>" (NCCLCHECK error trace printed at INFO). */
 static int is_error_trace(const char *m, const char *e, size_t *pnFile,
                           int *pLine){
@@ -1303,7 +1312,7 @@ static int dispatch(NcclParser *p, const NcclPrefix *x, const char *m,
     if( is_error_trace(m, e, &nFile, &line) ){
       return emit_warn(p, x, 1, m, nFile, line, m, e);
     }
-    if( looks_like_warning(m, e) ){
+    if( looks_like_warning(m, e) && !is_env_note(m, e) ){
       return emit_warn(p, x, 1, 0, 0, -1, m, e);
     }
   }
