@@ -1,5 +1,5 @@
 /*
-** parse_nccl.c — streaming parser for NCCL_DEBUG=INFO logs (2.10 .. 2.29).
+** parse_nccl.c — streaming parser for NCCL_DEBUG=INFO logs (2.4 .. 2.29).
 **
 ** Pipeline position: parse stage, feeding the NCCL loader through the
 ** NcclSink callbacks declared in parse_nccl.h.  Never prints, never exits.

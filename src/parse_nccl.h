@@ -1,24 +1,29 @@
 /*
 ** parse_nccl.h — streaming, line-oriented parser for NCCL debug logs
-** (NCCL_DEBUG=INFO, NCCL 2.10 to 2.29).
+** (NCCL_DEBUG=INFO, NCCL 2.4 to 2.29).
 **
 ** Pipeline position: parse stage.  The parser turns raw log lines into
 ** typed records and hands them, one at a time, to a sink of callbacks;
 ** the NCCL loader is that sink and writes the records to SQLite.  The
 ** parser never prints, never exits and never touches the database.
 **
-** Input model (see docs/formats.md section 3):
-**   [launcher]  [ts] host:pid:tid [dev] NCCL INFO <msg>
-**   [launcher]  [ts] host:pid:tid [dev] <file>:<line> NCCL WARN <msg>
+** Input model (see docs/formats.md section 3; NCCL 2.4 to 2.29):
+**   [launcher]  [ts] host:pid:tid [dev] NCCL INFO [tag] <msg>
+**   [launcher]  [ts] host:pid:tid [dev] <file>:<line> [(func)] NCCL WARN <msg>
 **   [launcher]  [ts] host:pid:tid [dev] <ms> <file>:<line> NCCL TRACE <msg>
 **   [launcher]  [ts] host:pid:tid NCCL CALL <msg>
+**   [launcher]  [ts] [dev] NCCL INFO <msg>    (host part trimmed by a user)
 **   [launcher]  NCCL version <v>                      (bare version line)
-** Launcher prefixes ("[1,0]<stdout>:", "[rank3]:", "[default0]:",
-** "(Worker pid=..) ") are skipped.  A physical line may hold several
+** [ts] is "[...]" starting with a digit or a bracket-less date / time
+** (NCCL_DEBUG_TIMESTAMP_FORMAT, 2.26+); [tag] is "[N] " or "[Rank N] ",
+** the communicator rank (NcclPrefix.tagRank).  Launcher prefixes
+** ("[1,0]<stdout>:", "[rank3]:", "[default0]:", "(Worker pid=..) ",
+** "> ") are skipped.  A physical line may hold several
 ** prefixed segments: text glued in front (nccl-tests perf tables) and
 ** lines of other processes spliced into it (shared NCCL_DEBUG_FILE).
 ** Each segment is parsed on its own; a segment cut short by the next
-** prefix is flagged (bCut) and counted.
+** prefix is flagged (bCut) and counted as cut, never also as malformed,
+** so nCut + nMalformed + nTruncated is the warning total.
 **
 ** Memory: one heap object per parser (nccl_parser_new / _free) plus a
 ** few scratch buffers that grow to the longest message; nothing is
