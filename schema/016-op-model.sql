@@ -222,6 +222,42 @@ SELECT run_id, rank, sum(runtime_id IS NULL) AS kernels,
   count(*) AS all_kernels, sum(dur) AS all_ns
 FROM kernel GROUP BY run_id, rank;
 
+-- Exposed memcpy time per (run, rank, device): the time copies run while
+-- no kernel (compute or communication) runs on the same GPU, i.e.
+-- |copies ∪ kernels| - |kernels|; copies that overlap each other count
+-- once.  memcpy_ns is |copies| for comparison.
+CREATE VIEW memcpy_exposed AS
+WITH ev AS (
+  SELECT run_id, rank, device, 'all' AS part, ts, ts + dur AS te
+  FROM kernel
+  UNION ALL
+  SELECT run_id, rank, device, 'kernel', ts, ts + dur FROM kernel
+  UNION ALL
+  SELECT run_id, rank, device, 'all', ts, ts + dur FROM gpu_mem_op
+  WHERE kind = 'memcpy'
+  UNION ALL
+  SELECT run_id, rank, device, 'memcpy', ts, ts + dur FROM gpu_mem_op
+  WHERE kind = 'memcpy'
+),
+w AS (
+  SELECT run_id, rank, device, part, ts, te,
+    max(te) OVER (PARTITION BY run_id, rank, device, part ORDER BY ts, te
+                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev
+  FROM ev
+),
+u AS (
+  SELECT run_id, rank, device, part,
+    sum(max(0, te - max(ts, coalesce(prev, ts)))) AS ns
+  FROM w GROUP BY run_id, rank, device, part
+)
+SELECT a.run_id, a.rank, a.device, m.ns AS memcpy_ns,
+  a.ns - coalesce(k.ns, 0) AS exposed_ns
+FROM u a JOIN u m ON m.run_id = a.run_id AND m.rank = a.rank
+  AND m.device IS a.device AND m.part = 'memcpy'
+LEFT JOIN u k ON k.run_id = a.run_id AND k.rank = a.rank
+  AND k.device IS a.device AND k.part = 'kernel'
+WHERE a.part = 'all';
+
 -- Headline numbers (run_metric's columns; the lead unions this view into
 -- run_metric):
 --   gemm_efficiency_pct   sum of roofline times / sum of GPU times of the
@@ -230,6 +266,7 @@ FROM kernel GROUP BY run_id, rank;
 --   gemm_recoverable_ms   sum of (GPU time - roofline time) of those calls
 --   gemm_time_ms          their GPU time (kernel union per call)
 --   kernels_without_launch, kernels_without_launch_ms   all ranks
+--   exposed_memcpy_ms     copy time no kernel hides, all ranks and GPUs
 CREATE VIEW op_metric AS
 WITH r AS (
   SELECT run_id, gpu_ns,
@@ -248,4 +285,7 @@ SELECT run_id, 'kernels_without_launch', sum(kernels)
   FROM kernel_unlaunched GROUP BY run_id
 UNION ALL
 SELECT run_id, 'kernels_without_launch_ms', sum(ns) / 1e6
-  FROM kernel_unlaunched GROUP BY run_id;
+  FROM kernel_unlaunched GROUP BY run_id
+UNION ALL
+SELECT run_id, 'exposed_memcpy_ms', sum(exposed_ns) / 1e6
+  FROM memcpy_exposed GROUP BY run_id;

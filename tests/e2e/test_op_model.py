@@ -4,8 +4,8 @@ A synthetic one-rank H100 trace with known shapes and durations (written
 here, deterministic): a bf16 addmm whose kernel and cuBLAS workspace memset
 take exactly twice its roofline time (50 %), an fp32 mm whose two kernels
 overlap (programmatic dependent launch), a bmm, a layer norm, an unknown
-op, an addmm whose shapes do not fit the formula, and a kernel whose launch
-lies outside the trace.  Every expected number is computed below from the
+op, an addmm whose shapes do not fit the formula, a kernel whose launch
+lies outside the trace, and copies hidden, half hidden and exposed.  Every expected number is computed below from the
 events this file writes and from the datasheet figures it states, never
 from profan's output.  The B200 fixture checks the kernel union and the
 GEMM formula on a real trace.
@@ -56,13 +56,14 @@ class Trace:
 
     def launch(self, name, ext, ts, kname, kts, kdur, cat="kernel"):
         self.corr += 1
-        rt = {"kernel": "cudaLaunchKernel", "gpu_memset": "cudaMemsetAsync"}
+        rt = {"kernel": "cudaLaunchKernel", "gpu_memset": "cudaMemsetAsync",
+              "gpu_memcpy": "cudaMemcpyAsync"}
         self.ev.append({"ph": "X", "cat": "cuda_runtime", "name": rt[cat],
                         "pid": 10, "tid": 10, "ts": us(ts), "dur": us(1000),
                         "args": {"External id": ext, "correlation": self.corr}})
         a = {"External id": ext, "device": 0, "stream": 7,
              "correlation": self.corr}
-        if cat == "gpu_memset":
+        if cat in ("gpu_memset", "gpu_memcpy"):
             a["bytes"] = 4096
         self.ev.append({"ph": "X", "cat": cat, "name": kname, "pid": 0,
                         "tid": 7, "ts": us(kts), "dur": us(kdur), "args": a})
@@ -118,6 +119,14 @@ def build():
     e = t.op("aten::addmm", 3_400_000, 20_000, [[4], [3, 5], [7, 2], [], []],
              ["float"] * 3 + ["Scalar", "Scalar"])
     t.launch("aten::addmm#bad", e, 3_401_000, "gemm_bad", 3_410_000, 6_000)
+    # copies: one hidden under the addmm kernel, one half under the mm
+    # kernels, two overlapping each other with no kernel running
+    for i, (a, d) in enumerate(((2_100_000, 10_000), (3_014_000, 16_000),
+                                (3_500_000, 20_000), (3_510_000, 20_000))):
+        e = t.op("aten::copy_", a - 5_000, 3_000, [[1024], [1024], []],
+                 ["float", "float", "Scalar"])
+        t.launch("copy#%d" % i, e, a - 4_000, "Memcpy DtoD (Device -> Device)",
+                 a, d, "gpu_memcpy")
     return t, target
 
 
@@ -204,6 +213,17 @@ class OpModelTest(ProfanTest):
         self.assertAlmostEqual(m["gemm_time_ms"], gpu / 1e6, places=5)
         self.assertAlmostEqual(m["gemm_recoverable_ms"], (gpu - roof) / 1e6,
                                places=4)
+        # exposed copy time: |copies ∪ kernels| - |kernels|
+        kern = [iv for n, ivs in g.items() if not n.startswith("copy#")
+                for iv in ivs] + [(1_000_000, 1_003_333)]
+        copies = [iv for n, ivs in g.items() if n.startswith("copy#")
+                  for iv in ivs]
+        exposed = union(kern + copies) - union(kern)
+        self.assertEqual(exposed, 6_000 + 30_000)
+        self.assertAlmostEqual(m["exposed_memcpy_ms"], exposed / 1e6, places=6)
+        x = self.sql("SELECT memcpy_ns, exposed_ns FROM memcpy_exposed")
+        self.assertEqual(x, [{"memcpy_ns": str(union(copies)),
+                              "exposed_ns": str(exposed)}])
         self.assertEqual(m["kernels_without_launch"], 1)
         self.assertAlmostEqual(m["kernels_without_launch_ms"],
                                sum(self.t.unlaunched) / 1e6, places=6)
