@@ -1,6 +1,7 @@
 -- name: op-roofline
--- description: GEMM operators per input shape against the roofline of the
--- description: GPU they ran on (schema 016: op_gemm formulas, gpu_spec
+-- description: Modeled operators (GEMMs; elementwise, norm, softmax and copy
+-- description: as streaming kinds) per input shape against the roofline of
+-- description: the GPU they ran on (schema 016: op_model formulas, gpu_spec
 -- description: peaks): FLOPs, bytes, intensity, achieved TFLOP/s and TB/s,
 -- description: the bound (compute or memory), the % of that roofline and
 -- description: the recoverable time, GPU time x (1 - efficiency).  GPU
@@ -15,7 +16,7 @@
 -- column: gpu            spec row used (gpu_spec.gpu), empty when none
 -- column: calls          calls timed
 -- column: gpu_ms         GPU time, union of each call's kernels, ms
--- column: gflop          FLOPs of all calls, 1e9 (2MKN, + bias adds)
+-- column: gflop          FLOPs of all calls, 1e9 (GEMM: 2MKN + bias adds)
 -- column: gbytes         minimum bytes moved, 1e9
 -- column: intensity      FLOPs per byte
 -- column: tflops         achieved TFLOP/s

@@ -68,7 +68,8 @@ INSERT INTO op_dtype VALUES
  ('unsigned char', 1, 'int8'), ('int', 4, NULL), ('long int', 8, NULL);
 
 -- Operator name (GLOB) -> kind; the lowest priority that matches wins.
--- Only the GEMM kinds have FLOP and byte formulas (view op_gemm); the
+-- The GEMM kinds have FLOP and byte formulas (view op_gemm), the
+-- streaming kinds a per-element cost (op_kind_cost, view op_stream); the
 -- others are timed and counted, their efficiency left unknown.  An
 -- operator that matches nothing is of kind 'unknown'.
 CREATE TABLE op_kind_rule(
@@ -196,18 +197,79 @@ SELECT op_id, run_id, rank, name, dims, atype AS dtype,
     * coalesce((SELECT size FROM op_dtype WHERE type = atype), 4) AS bytes
 FROM s WHERE fits AND k = k2 AND m > 0 AND k > 0 AND n > 0;
 
--- Each timed GEMM call against the roofline of its GPU and element type:
+-- Streaming kinds (memory-bound by design): FLOPs = flops_per_elem x the
+-- largest tensor input's elements (the output of an elementwise op with
+-- broadcasting); bytes = every tensor input read once + that output
+-- written once, at the first tensor input's element size.  Tensor inputs
+-- are the "Input Dims" entries whose "Input type" is in op_dtype.  The
+-- per-element counts are conventions, stated here: 1 for elementwise, 5
+-- for a normalization (mean, variance, normalize, scale, shift) and for a
+-- softmax (max, subtract, exp, sum, divide), 0 for a copy.
+CREATE TABLE op_kind_cost(
+  kind TEXT PRIMARY KEY,
+  flops_per_elem REAL NOT NULL
+);
+INSERT INTO op_kind_cost VALUES
+ ('elementwise', 1), ('norm', 5), ('softmax', 5), ('copy', 0);
+
+CREATE VIEW op_stream AS
+WITH c AS (
+  SELECT o.id AS op_id, o.run_id, o.rank, k.name, k.kind, d.text AS dims,
+    t.text AS types, kc.flops_per_elem AS fpe
+  FROM cpu_op o JOIN op_kind k ON k.name_id = o.name_id
+  JOIN op_kind_cost kc ON kc.kind = k.kind
+  JOIN string d ON d.id = o.input_dims_id
+  JOIN string t ON t.id = o.input_types_id
+  WHERE json_valid(d.text) AND json_valid(t.text)
+),
+x AS (
+  SELECT c.op_id, e.key AS i,
+    coalesce(json_extract(e.value, '$[0]'), 1)
+      * coalesce(json_extract(e.value, '$[1]'), 1)
+      * coalesce(json_extract(e.value, '$[2]'), 1)
+      * coalesce(json_extract(e.value, '$[3]'), 1)
+      * coalesce(json_extract(e.value, '$[4]'), 1)
+      * coalesce(json_extract(e.value, '$[5]'), 1)
+      * coalesce(json_extract(e.value, '$[6]'), 1)
+      * coalesce(json_extract(e.value, '$[7]'), 1) AS n
+  FROM c, json_each(c.dims) e
+  WHERE e.type = 'array'
+    AND json_extract(c.types, '$[' || e.key || ']')
+        IN (SELECT type FROM op_dtype)
+),
+y AS (
+  SELECT op_id, sum(n) AS sum_n, max(n) AS max_n, min(i) AS i0
+  FROM x GROUP BY op_id
+)
+SELECT c.op_id, c.run_id, c.rank, c.name, c.kind, c.dims,
+  json_extract(c.types, '$[' || y.i0 || ']') AS dtype,
+  c.fpe * y.max_n AS flops,
+  1.0 * (y.sum_n + y.max_n) * (SELECT size FROM op_dtype
+    WHERE type = json_extract(c.types, '$[' || y.i0 || ']')) AS bytes
+FROM c JOIN y ON y.op_id = c.op_id;
+
+-- Every modeled operator call: GEMMs and the streaming kinds.
+CREATE VIEW op_model AS
+SELECT g.op_id, g.run_id, g.rank, g.name, k.kind, g.dims, g.dtype, g.flops,
+  g.bytes
+FROM op_gemm g JOIN cpu_op o ON o.id = g.op_id
+JOIN op_kind k ON k.name_id = o.name_id
+UNION ALL
+SELECT op_id, run_id, rank, name, kind, dims, dtype, flops, bytes
+FROM op_stream;
+
+-- Each timed modeled call against the roofline of its GPU and type:
 -- roof_ns = max(flops / peak, bytes / bandwidth), the least time the GPU
 -- needs; bound says which term is larger; NULL peak when the device or
 -- the type has no spec row (then no efficiency).
 CREATE VIEW op_roofline_call AS
-SELECT g.op_id, g.run_id, g.rank, t.device, g.name, g.dims, g.dtype,
+SELECT g.op_id, g.run_id, g.rank, t.device, g.name, g.kind, g.dims, g.dtype,
   g.flops, g.bytes, t.union_ns AS gpu_ns, t.sum_ns, t.n_gpu, ds.gpu,
   CASE dt.peak WHEN 'fp32' THEN ds.fp32 WHEN 'bf16' THEN ds.bf16
     WHEN 'fp16' THEN ds.fp16 WHEN 'fp8' THEN ds.fp8 WHEN 'int8' THEN ds.int8
   END AS peak_tflops,
   ds.mem_tbps
-FROM op_gemm g JOIN op_call_time t ON t.op_id = g.op_id
+FROM op_model g JOIN op_call_time t ON t.op_id = g.op_id
 LEFT JOIN op_dtype dt ON dt.type = g.dtype
 LEFT JOIN device_spec ds ON ds.run_id = g.run_id AND ds.rank = g.rank
   AND ds.device = t.device
@@ -272,6 +334,7 @@ WITH r AS (
   SELECT run_id, gpu_ns,
     max(flops / (peak_tflops * 1e3), bytes / (mem_tbps * 1e3)) AS roof_ns
   FROM op_roofline_call WHERE peak_tflops > 0 AND mem_tbps > 0
+    AND kind GLOB 'gemm*'
 )
 SELECT run_id, 'gemm_efficiency_pct' AS metric,
   100.0 * sum(roof_ns) / sum(gpu_ns) AS value FROM r GROUP BY run_id

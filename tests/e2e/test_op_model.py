@@ -171,8 +171,20 @@ class OpModelTest(ProfanTest):
         r = rows["aten::bmm[[8,128,64],[8,64,128]]"]
         self.assertAlmostEqual(float(r["gflop"]),
                                2 * 8 * 128 * 64 * 128 / 1e9, places=4)
-        # the addmm whose shapes do not fit is not modeled
-        self.assertEqual(len(rows), 3)
+        # layer norm, a streaming kind: 5 FLOPs per element, the input
+        # read and the output written once (fp32, memory bound on H100)
+        r = rows["aten::layer_norm[[64,1024]]"]
+        n = 64 * 1024
+        gpu_ns = union(self.t.gpu["aten::layer_norm"])
+        self.assertAlmostEqual(float(r["gflop"]), 5 * n / 1e9, delta=6e-5)
+        self.assertAlmostEqual(float(r["gbytes"]), 2 * n * 4 / 1e9, places=6)
+        self.assertEqual(r["bound"], "memory")
+        self.assertAlmostEqual(float(r["roofline_pct"]),
+                               100 * (2 * n * 4 / (H100["bw"] * 1e3)) / gpu_ns,
+                               places=1)
+        # the addmm whose shapes do not fit is not modeled, nor the
+        # unknown op
+        self.assertEqual(len(rows), 4)
 
     def test_op_kinds_union_and_unknown(self):
         rows = {r["kind"]: r for r in self.query("op-kinds")}
@@ -192,7 +204,8 @@ class OpModelTest(ProfanTest):
         self.assertEqual(rows["unknown"]["ops"], "1")
         self.assertAlmostEqual(float(rows["unknown"]["gpu_ms"]), 0.004,
                                places=4)
-        self.assertEqual(rows["norm"]["roofline_pct"], "")
+        self.assertEqual(rows["norm"]["modeled_calls"], "1")
+        self.assertEqual(rows["unknown"]["roofline_pct"], "")
 
     def test_op_metric(self):
         m = {r["metric"]: float(r["value"]) for r in
