@@ -12,7 +12,9 @@ GEMM formula on a real trace.
 """
 import gzip
 import json
+import math
 import os
+import re
 import unittest
 
 from common import ProfanTest, shared, events
@@ -240,6 +242,44 @@ class OpModelTest(ProfanTest):
         self.assertEqual(m["kernels_without_launch"], 1)
         self.assertAlmostEqual(m["kernels_without_launch_ms"],
                                sum(self.t.unlaunched) / 1e6, places=6)
+
+
+    def test_roofline_chart_in_the_report(self):
+        html = os.path.join(self.tmp.name, "r.html")
+        r = self.profan("report", "--html", html)
+        self.assertEqual(r.rc, 0, r.err)
+        with open(html, encoding="utf-8") as f:
+            page = f.read()
+        i = page.index('<section id="roofline"')
+        sec = page[i:page.index("</section>", i)]
+        self.assertIn('href="#roofline"', page)
+        rows = self.query("op-roofline")
+        pts = re.findall(r'<circle class="pt[^"]*" cx="([\d.]+)" cy="([\d.]+)"'
+                         r'[^>]*><title>(\d+)\. ([^<]*)</title>', sec)
+        drawable = [x for x in rows if float(x["intensity"] or 0) > 0
+                    and float(x["tflops"] or 0) > 0]
+        self.assertEqual(len(pts), len(drawable))
+        self.assertEqual(len(pts), 4)
+        # point N is table row N
+        for cx, cy, no, title in pts:
+            row = rows[int(no) - 1]
+            self.assertTrue(title.startswith(row["name"] + " " + row["dims"]),
+                            title)
+        # one roofline per GPU and type: H100 SXM bf16 and fp32
+        roofs = re.findall(r'<polyline class="ln roof[^"]*" points="([^"]*)">'
+                           r'<title>([^<]*)</title>', sec)
+        self.assertEqual(sorted(t for _, t in roofs),
+                         ["H100 SXM bf16", "H100 SXM fp32"])
+        # the 50 % addmm sits log10(2) decades under the bf16 ceiling
+        ticks = {float(v): float(y) for y, v in re.findall(
+            r'<line class="grid" x1="70.0" y1="([\d.]+)"[^>]*/>\n<text[^>]*'
+            r'text-anchor="end">([\d.e+]+)</text>', sec)}
+        ppd = ticks[1.0] - ticks[10.0]          # pixels per decade
+        ceil_y = float([p for p, t in roofs if t == "H100 SXM bf16"][0]
+                       .split()[-1].split(",")[1])
+        y = [float(cy) for _, cy, _, t in pts
+             if t.startswith("aten::addmm [[4096]")][0]
+        self.assertAlmostEqual((y - ceil_y) / ppd, math.log10(2), delta=0.01)
 
 
 class OpModelFixtureTest(ProfanTest):
