@@ -500,6 +500,33 @@ static int comms_flush(NcclLoad *L){
   return rc;
 }
 
+/*
+** Logs of NCCL 2.4-2.17 print a communicator's init line only after its
+** connection lines, so those links found no communicator when they were
+** read: give each to the communicator of its process when the process
+** has exactly one in this file.  Returns 0 or -1 with L->pErr set.
+*/
+static int links_adopt(NcclLoad *L){
+  sqlite3_stmt *s = NULL;
+  int rc = 0;
+  if( sqlite3_prepare_v2(L->db,
+      "UPDATE nccl_link SET comm_row = (SELECT min(c.id) FROM nccl_comm c"
+      " WHERE c.file_id = nccl_link.file_id AND c.host = nccl_link.host"
+      " AND c.pid = nccl_link.pid)"
+      " WHERE file_id = ?1 AND comm_row IS NULL AND 1 = (SELECT count(*)"
+      " FROM nccl_comm c WHERE c.file_id = nccl_link.file_id"
+      " AND c.host = nccl_link.host AND c.pid = nccl_link.pid)",
+      -1, &s, NULL)!=SQLITE_OK ){
+    pf_error_set(L->pErr, ERRPOS_NONE, 0, "database: %s",
+                 sqlite3_errmsg(L->db));
+    return -1;
+  }
+  sqlite3_bind_int64(s, 1, L->t->fileId);
+  rc = step_reset(L, s);
+  sqlite3_finalize(s);
+  return rc;
+}
+
 int load_nccl_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
                    PfError *pErr){
   static const NcclSink sink = {
@@ -522,6 +549,7 @@ int load_nccl_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
   }
   if( rc==0 && nccl_parse_file(t->zPath, &sink, &L, &st, pErr) ) rc = -1;
   if( rc==0 && comms_flush(&L) ) rc = -1;
+  if( rc==0 && L.nComm>0 && links_adopt(&L) ) rc = -1;
   if( rc==0 ){
     int64_t nRec = 0;
     int rank = -2;

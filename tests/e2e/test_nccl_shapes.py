@@ -253,6 +253,24 @@ class NcclShapesTest(ProfanTest):
                 r = self.profan("ingest", "--strict", self.shape(name))
                 self.assertEqual(r.rc, 0, r.err)
 
+    def test_nccl_shapes_links_belong_to_their_process(self):
+        """2.4-2.17 print the init line after the links: each link still
+        gets the communicator of its process (one per process here)."""
+        for name in ("era-2.4.log", "era-2.7.log", "era-2.27.log"):
+            with self.subTest(name=name):
+                for p in (self.db, self.db + "-wal"):
+                    if os.path.exists(p):
+                        os.remove(p)
+                ref = NcclRef(self.shape(name))
+                self.ingest_ok(self.shape(name))
+                procs = Counter((h, p) for h, p, _ in ref.comms)
+                self.assertTrue(all(n == 1 for n in procs.values()))
+                got = self.sql(
+                    "SELECT count(*) AS n FROM nccl_link l JOIN nccl_comm c"
+                    " ON c.id = l.comm_row WHERE c.host = l.host"
+                    " AND c.pid = l.pid")
+                self.assertEqual(int(got[0]["n"]), len(ref.links))
+
     def test_nccl_shapes_init_formats(self):
         self.ingest_ok(self.shape("era-2.4.log"), self.shape("era-2.7.log"),
                        self.shape("era-2.27.log"))
