@@ -85,8 +85,8 @@ INSERT INTO op_kind_rule VALUES
  ('aten::addbmm', 10, 'gemm_batched'),
  ('*onvolution*ackward*', 20, 'conv_bwd'), ('*conv*backward*', 21, 'conv_bwd'),
  ('aten::*conv*', 22, 'conv_fwd'), ('*onvolution*', 23, 'conv_fwd'),
+ ('*attention*backward*', 29, 'attention_bwd'),
  ('*flash*backward*', 30, 'attention_bwd'),
- ('*attention*backward*', 30, 'attention_bwd'),
  ('*flash*', 31, 'attention_fwd'), ('*attention*', 31, 'attention_fwd'),
  ('*layer_norm*', 40, 'norm'), ('*rms_norm*', 40, 'norm'),
  ('*group_norm*', 40, 'norm'), ('*batch_norm*', 40, 'norm'),
@@ -248,12 +248,61 @@ SELECT c.op_id, c.run_id, c.rank, c.name, c.kind, c.dims,
     WHERE type = json_extract(c.types, '$[' || y.i0 || ']')) AS bytes
 FROM c JOIN y ON y.op_id = c.op_id;
 
--- Every modeled operator call: GEMMs and the streaming kinds.
+-- Scaled dot-product attention, forward, [B,H,L,D] layout: q [B,H,L,D],
+-- k [B,Hk,S,D], v [B,Hk,S,Dv].  FLOPs = 2BHLS(D + Dv) (Q·Kᵀ and P·V),
+-- half of it when the is_causal argument (Concrete Inputs, position
+-- causal_arg) is True; softmax and scaling are not counted.  bytes = q,
+-- k, v read and the [B,H,L,Dv] output written once.
+CREATE TABLE op_attention(
+  name TEXT PRIMARY KEY,
+  causal_arg INTEGER NOT NULL      -- index of is_causal in the inputs
+);
+INSERT INTO op_attention VALUES
+ ('aten::scaled_dot_product_attention', 5),
+ ('aten::_scaled_dot_product_flash_attention', 4),
+ ('aten::_scaled_dot_product_efficient_attention', 6),
+ ('aten::_scaled_dot_product_cudnn_attention', 6);
+
+CREATE VIEW op_sdpa AS
+WITH c AS (
+  SELECT o.id AS op_id, o.run_id, o.rank, s.text AS name, d.text AS dims,
+    json_extract(t.text, '$[0]') AS dtype,
+    json_extract(ci.text, '$[' || a.causal_arg || ']') AS causal,
+    json_extract(d.text, '$[0]') AS q, json_extract(d.text, '$[1]') AS k,
+    json_extract(d.text, '$[2]') AS v
+  FROM cpu_op o JOIN string s ON s.id = o.name_id
+  JOIN op_attention a ON a.name = s.text
+  JOIN string d ON d.id = o.input_dims_id
+  LEFT JOIN string t ON t.id = o.input_types_id
+  LEFT JOIN string ci ON ci.id = o.concrete_inputs_id
+  WHERE json_valid(d.text)
+),
+x AS (
+  SELECT c.*,
+    json_extract(q, '$[0]') AS b, json_extract(q, '$[1]') AS h,
+    json_extract(q, '$[2]') AS l, json_extract(q, '$[3]') AS dq,
+    json_extract(k, '$[1]') AS hk, json_extract(k, '$[2]') AS sk,
+    json_extract(v, '$[3]') AS dv
+  FROM c
+  WHERE json_array_length(q) = 4 AND json_array_length(k) = 4
+    AND json_array_length(v) = 4 AND json_extract(k, '$[3]') = json_extract(q, '$[3]')
+)
+SELECT op_id, run_id, rank, name, 'attention_fwd' AS kind, dims, dtype,
+  2.0 * b * h * l * sk * (dq + dv)
+    * CASE WHEN causal IN ('True', 'true', '1') THEN 0.5 ELSE 1 END AS flops,
+  (1.0 * b * h * l * dq + 1.0 * b * hk * sk * (dq + dv) + 1.0 * b * h * l * dv)
+    * coalesce((SELECT size FROM op_dtype WHERE type = dtype), 4) AS bytes
+FROM x WHERE b > 0 AND h > 0 AND l > 0 AND sk > 0 AND dq > 0 AND dv > 0;
+
+-- Every modeled operator call: GEMMs, attention and the streaming kinds.
 CREATE VIEW op_model AS
 SELECT g.op_id, g.run_id, g.rank, g.name, k.kind, g.dims, g.dtype, g.flops,
   g.bytes
 FROM op_gemm g JOIN cpu_op o ON o.id = g.op_id
 JOIN op_kind k ON k.name_id = o.name_id
+UNION ALL
+SELECT op_id, run_id, rank, name, kind, dims, dtype, flops, bytes
+FROM op_sdpa
 UNION ALL
 SELECT op_id, run_id, rank, name, kind, dims, dtype, flops, bytes
 FROM op_stream;
@@ -352,3 +401,10 @@ SELECT run_id, 'kernels_without_launch_ms', sum(ns) / 1e6
 UNION ALL
 SELECT run_id, 'exposed_memcpy_ms', sum(exposed_ns) / 1e6
   FROM memcpy_exposed GROUP BY run_id;
+
+-- Which way op_metric's metrics get worse for `profan check` (the others
+-- keep the default: higher is worse).  kernels_without_launch says how
+-- the trace was cut, not how fast the run is: either way.
+INSERT INTO metric_direction VALUES
+  ('gemm_efficiency_pct', 45, -1),
+  ('kernels_without_launch*', 46, 0);

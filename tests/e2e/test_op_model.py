@@ -48,12 +48,13 @@ class Trace:
         self.gpu = {}          # op name -> [(start, end)] of its GPU work
         self.unlaunched = []
 
-    def op(self, name, ts, dur, dims, types):
+    def op(self, name, ts, dur, dims, types, concrete=None):
         self.ext += 1
+        a = {"External id": self.ext, "Input Dims": dims, "Input type": types}
+        if concrete is not None:
+            a["Concrete Inputs"] = concrete
         self.ev.append({"ph": "X", "cat": "cpu_op", "name": name, "pid": 10,
-                        "tid": 10, "ts": us(ts), "dur": us(dur),
-                        "args": {"External id": self.ext, "Input Dims": dims,
-                                 "Input type": types}})
+                        "tid": 10, "ts": us(ts), "dur": us(dur), "args": a})
         return self.ext
 
     def launch(self, name, ext, ts, kname, kts, kdur, cat="kernel"):
@@ -121,6 +122,17 @@ def build():
     e = t.op("aten::addmm", 3_400_000, 20_000, [[4], [3, 5], [7, 2], [], []],
              ["float"] * 3 + ["Scalar", "Scalar"])
     t.launch("aten::addmm#bad", e, 3_401_000, "gemm_bad", 3_410_000, 6_000)
+    # causal flash attention under scaled_dot_product_attention (the
+    # kernel belongs to the inner op)
+    q = [2, 8, 1024, 64]
+    t.op("aten::scaled_dot_product_attention", 3_600_000, 60_000,
+         [q, q, q, [], [], [], [], []], ["c10::BFloat16"] * 3 + [""] * 5,
+         ["", "", "", "", "0.", "True", "", "False"])
+    e = t.op("aten::_scaled_dot_product_flash_attention", 3_605_000, 50_000,
+             [q, q, q, [], [], [], []], ["c10::BFloat16"] * 3
+             + ["Scalar", "Scalar", "Scalar", ""],
+             ["", "", "", "0.", "True", "False", ""])
+    t.launch("sdpa", e, 3_606_000, "flash_fwd_kernel", 3_610_000, 40_000)
     # copies: one hidden under the addmm kernel, one half under the mm
     # kernels, two overlapping each other with no kernel running
     for i, (a, d) in enumerate(((2_100_000, 10_000), (3_014_000, 16_000),
@@ -184,9 +196,19 @@ class OpModelTest(ProfanTest):
         self.assertAlmostEqual(float(r["roofline_pct"]),
                                100 * (2 * n * 4 / (H100["bw"] * 1e3)) / gpu_ns,
                                places=1)
+        # causal attention: 2BHLS(D+Dv) / 2; q, k, v and the output once
+        r = rows["aten::_scaled_dot_product_flash_attention"
+                 "[[2,8,1024,64],[2,8,1024,64],[2,8,1024,64],[],[],[],[]]"]
+        fl = 2 * 2 * 8 * 1024 * 1024 * (64 + 64) / 2
+        by = 4 * 2 * 8 * 1024 * 64 * 2
+        self.assertAlmostEqual(float(r["gflop"]), fl / 1e9, places=3)
+        self.assertAlmostEqual(float(r["gbytes"]), by / 1e9, places=5)
+        roof = max(fl / (H100["bf16"] * 1e3), by / (H100["bw"] * 1e3))
+        self.assertAlmostEqual(float(r["roofline_pct"]),
+                               100 * roof / 40_000, places=1)
         # the addmm whose shapes do not fit is not modeled, nor the
-        # unknown op
-        self.assertEqual(len(rows), 4)
+        # unknown op; the outer SDPA op launched nothing itself
+        self.assertEqual(len(rows), 5)
 
     def test_op_kinds_union_and_unknown(self):
         rows = {r["kind"]: r for r in self.query("op-kinds")}
@@ -207,6 +229,8 @@ class OpModelTest(ProfanTest):
         self.assertAlmostEqual(float(rows["unknown"]["gpu_ms"]), 0.004,
                                places=4)
         self.assertEqual(rows["norm"]["modeled_calls"], "1")
+        self.assertEqual(rows["attention_fwd"]["calls"], "1")
+        self.assertEqual(rows["attention_fwd"]["modeled_calls"], "1")
         self.assertEqual(rows["unknown"]["roofline_pct"], "")
 
     def test_op_metric(self):
@@ -259,7 +283,7 @@ class OpModelTest(ProfanTest):
         drawable = [x for x in rows if float(x["intensity"] or 0) > 0
                     and float(x["tflops"] or 0) > 0]
         self.assertEqual(len(pts), len(drawable))
-        self.assertEqual(len(pts), 4)
+        self.assertEqual(len(pts), 5)
         # point N is table row N
         for cx, cy, no, title in pts:
             row = rows[int(no) - 1]
