@@ -405,6 +405,6 @@ SELECT run_id, 'exposed_memcpy_ms', sum(exposed_ns) / 1e6
 -- Which way op_metric's metrics get worse for `profan check` (the others
 -- keep the default: higher is worse).  kernels_without_launch says how
 -- the trace was cut, not how fast the run is: either way.
-INSERT INTO metric_direction VALUES
+INSERT OR IGNORE INTO metric_direction VALUES
   ('gemm_efficiency_pct', 45, -1),
   ('kernels_without_launch*', 46, 0);
