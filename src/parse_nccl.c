@@ -425,10 +425,10 @@ static int ts_chars(const char *z, const char *e){
 /*
 ** A timestamp without brackets in front of the host, from a custom
 ** NCCL_DEBUG_TIMESTAMP_FORMAT (2.26+): "10:00:00.123 ", "1748772000.12 ",
-** "2025-06-01 10:00:00 ", "2025-06-01T10:00:00 ", at the line start or
-** after a launcher prefix.  A time token needs a ':' or, alone, ten or
-** more characters of digits and '.'; a date token before it a '-' or
-** '/'.  Moves s->zStart and sets s->zTs when one is found.
+** "2025-06-01 10:00:00 ", "2025-06-01T10:00:00 ", "0614 11:26:37.758169 "
+** (glog's mmdd), at the line start or after a launcher prefix.  A time
+** token needs a ':' or, alone, ten or more characters of digits and '.';
+** a date token before it a '-' or '/', or is 4 or 8 digits.  Moves s->zStart and sets s->zTs when one is found.
 */
 static void plain_ts(const char *lo, Seg *s){
   const char *b, *t, *t0;
@@ -444,7 +444,10 @@ static void plain_ts(const char *lo, Seg *s){
   if( t>lo+1 && t[-1]==' ' && (f&4)==0 ){
     const char *d = tok_start(lo, t-1);
     int g = ts_chars(d, t-1);
-    if( d<t-1 && (g&1) && (g&4) && !(g&(2|16)) ) t0 = d;
+    long nd = (long)(t-1-d);
+    if( d<t-1 && (g&1) && !(g&(2|8|16)) && ((g&4) || nd==4 || nd==8) ){
+      t0 = d;        /* 2025-06-01, 06/01/25, 0601 (glog), 20250601 */
+    }
   }
   if( !is_launcher(lo, t0) ) return;
   s->zTs = t0;

@@ -839,9 +839,18 @@ START_TEST(test_plain_timestamp_forms){
     "[0]: 1748772000.5 h:1:1 [0] NCCL INFO Send: opCount 1 sendbuff 0x1 "
     "recvbuff 0x2 count 1 datatype 0 op 0 root 1 comm 0x1 stream 0x2\n"
     "x 12345 h:1:1 [0] NCCL INFO Send: opCount 2 sendbuff 0x1 "
+    "recvbuff 0x2 count 1 datatype 0 op 0 root 1 comm 0x1 stream 0x2\n"
+    "0614 11:26:37.758169 h:1:1 [0] NCCL INFO Send: opCount 3 sendbuff 0x1 "
+    "recvbuff 0x2 count 1 datatype 0 op 0 root 1 comm 0x1 stream 0x2\n"
+    "123 11:26:37 h:1:1 [0] NCCL INFO Send: opCount 4 sendbuff 0x1 "
     "recvbuff 0x2 count 1 datatype 0 op 0 root 1 comm 0x1 stream 0x2\n",
     &err), 0);
-  ck_assert_int_eq(c->nColl, 3);
+  ck_assert_int_eq(c->nColl, 5);
+  ck_assert_str_eq(c->collX[3].zTs, "0614 11:26:37.758169");
+  ck_assert_int_eq(c->collX[3].bGlued, 0);
+  /* "123" is no date: the time alone is not at the line start */
+  ck_assert_str_eq(c->collX[4].zTs, "");
+  ck_assert_int_eq(c->collX[4].bGlued, 1);
   ck_assert_str_eq(c->collX[0].zTs, "2025-06-01 10:00:01");
   ck_assert_int_eq(c->collX[0].bGlued, 0);
   ck_assert_str_eq(c->collX[1].zTs, "1748772000.5");
