@@ -3,7 +3,9 @@
 -- description: 'flops' argument when present, else 2*M*K*N estimated from the
 -- description: input shapes of aten::mm, addmm, bmm, baddbmm, addbmm and
 -- description: _scaled_mm (nested ops are not counted twice), divided by the
--- description: GPU time of the kernels each launched.
+-- description: GPU time of the kernels each launched.  The estimate leaves
+-- description: out the bias add of addmm/baddbmm and the time of the cuBLAS
+-- description: workspace memsets a GEMM launches; op-roofline counts both.
 -- param: rank:rank =          only this rank (empty: every rank)
 -- column: name           operator
 -- column: flops_source   'arg' (from the trace) or 'estimate' (from shapes)

@@ -10,6 +10,7 @@
 */
 #include "discover.h"
 #include "input.h"
+#include "parse_nccl.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -76,6 +77,8 @@ FileKind discover_sniff(const char *buf, size_t n, char *zWhy, size_t nWhy){
   }
   if( buf[i]=='[' ){
     if( contains(buf, n, "\"ph\"") ) return KIND_TRACE;  /* legacy exporter */
+    /* an NCCL log starting with a timestamp or a trimmed "[dev]" prefix */
+    if( nccl_sniff(buf, n) ) return KIND_NCCL_LOG;
     snprintf(zWhy, nWhy, "JSON array that is not a trace");
     return KIND_UNKNOWN;
   }

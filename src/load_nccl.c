@@ -71,9 +71,10 @@ static const char *azSql[Q_N] = {
   "conn_index,direction,transport,via,line,host,pid)"
   " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
   "INSERT INTO nccl_coll(run_id,file_id,comm_row,rank,host,pid,line,op,"
-  "op_count,count,datatype,dtype,bytes,redop,root,comm,nranks,stream,glued)"
+  "op_count,count,datatype,dtype,bytes,redop,root,comm,nranks,stream,glued,"
+  "tagged_rank)"
   " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
-  "?19)",
+  "?19,?20)",
   "INSERT INTO nccl_algo(run_id,file_id,line,host,pid,func,bytes,algo,proto,"
   "n_channels) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
   "INSERT INTO nccl_warning(run_id,file_id,line,host,pid,level,src_file,"
@@ -284,8 +285,8 @@ static int x_conn(void *ctx, const NcclPrefix *x, const NcclConn *cn){
   sqlite3_bind_text(s, 9, transport_name(cn->kind), -1, SQLITE_STATIC);
   sqlite3_bind_text(s, 10, cn->zVia, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int64(s, 11, x->lineno);
-  sqlite3_bind_text(s, 12, x->zHost, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64(s, 13, x->pid);
+  db_bind_text_or_null(s, 12, x->bNoHost ? NULL : x->zHost, -1);
+  db_bind_int_or_null(s, 13, !x->bNoHost, x->pid);
   return step_reset(L, s) ? 1 : 0;
 }
 
@@ -350,8 +351,8 @@ static int x_tuning(void *ctx, const NcclPrefix *x, const NcclTuning *tu){
   sqlite3_bind_int64(s, 1, L->t->runId);
   sqlite3_bind_int64(s, 2, L->t->fileId);
   sqlite3_bind_int64(s, 3, x->lineno);
-  sqlite3_bind_text(s, 4, x->zHost, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64(s, 5, x->pid);
+  db_bind_text_or_null(s, 4, x->bNoHost ? NULL : x->zHost, -1);
+  db_bind_int_or_null(s, 5, !x->bNoHost, x->pid);
   db_bind_text_or_null(s, 6, tu->zFunc[0] ? tu->zFunc : NULL, -1);
   db_bind_int_or_null(s, 7, tu->bytes>=0, tu->bytes);
   db_bind_text_or_null(s, 8, tu->kind==NCCL_TUNE_KERNEL ? tu->zKernel
@@ -424,14 +425,20 @@ static int x_coll(void *ctx, const NcclPrefix *x, const NcclColl *co){
   db_bind_int_or_null(s, 17, nranks>=0, nranks);
   sqlite3_bind_text(s, 18, zStream, -1, SQLITE_TRANSIENT);
   sqlite3_bind_int(s, 19, x->bGlued);
+  db_bind_int_or_null(s, 20, x->tagRank>=0, x->tagRank);
+  if( x->bNoHost ){
+    sqlite3_bind_null(s, 5);
+    sqlite3_bind_null(s, 6);
+  }
   return step_reset(L, s) ? 1 : 0;
 }
 
 /* ------------------------------------------------------ file end */
 
 static const char *init_format_name(int f){
-  static const char *const a[] = {"2.10", "2.16", "2.18", "func", "topo"};
-  return (f>=0 && f<=NCCL_INITFMT_TOPO) ? a[f] : NULL;
+  static const char *const a[] = {"2.10", "2.16", "2.18", "func", "topo",
+                                  "2.4"};
+  return (f>=0 && f<=NCCL_INITFMT_2_4) ? a[f] : NULL;
 }
 
 /* Write everything learned about each communicator to its row. */
@@ -493,6 +500,33 @@ static int comms_flush(NcclLoad *L){
   return rc;
 }
 
+/*
+** Logs of NCCL 2.4-2.17 print a communicator's init line only after its
+** connection lines, so those links found no communicator when they were
+** read: give each to the communicator of its process when the process
+** has exactly one in this file.  Returns 0 or -1 with L->pErr set.
+*/
+static int links_adopt(NcclLoad *L){
+  sqlite3_stmt *s = NULL;
+  int rc = 0;
+  if( sqlite3_prepare_v2(L->db,
+      "UPDATE nccl_link SET comm_row = (SELECT min(c.id) FROM nccl_comm c"
+      " WHERE c.file_id = nccl_link.file_id AND c.host = nccl_link.host"
+      " AND c.pid = nccl_link.pid)"
+      " WHERE file_id = ?1 AND comm_row IS NULL AND 1 = (SELECT count(*)"
+      " FROM nccl_comm c WHERE c.file_id = nccl_link.file_id"
+      " AND c.host = nccl_link.host AND c.pid = nccl_link.pid)",
+      -1, &s, NULL)!=SQLITE_OK ){
+    pf_error_set(L->pErr, ERRPOS_NONE, 0, "database: %s",
+                 sqlite3_errmsg(L->db));
+    return -1;
+  }
+  sqlite3_bind_int64(s, 1, L->t->fileId);
+  rc = step_reset(L, s);
+  sqlite3_finalize(s);
+  return rc;
+}
+
 int load_nccl_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
                    PfError *pErr){
   static const NcclSink sink = {
@@ -515,14 +549,16 @@ int load_nccl_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
   }
   if( rc==0 && nccl_parse_file(t->zPath, &sink, &L, &st, pErr) ) rc = -1;
   if( rc==0 && comms_flush(&L) ) rc = -1;
+  if( rc==0 && L.nComm>0 && links_adopt(&L) ) rc = -1;
   if( rc==0 ){
     int64_t nRec = 0;
     int rank = -2;
     for(int k=0; k<NCCL_REC_COUNT; k++) nRec += st.nRec[k];
     pStats->nRecords = nRec;
-    pStats->nWarnings = st.nDamaged + st.nTruncated;
+    /* cut and malformed segments are disjoint: the three add up */
+    pStats->nWarnings = st.nCut + st.nMalformed + st.nTruncated;
     if( pStats->nWarnings>0 ){
-      int64_t line = st.firstMalformedLine;
+      int64_t line = st.firstWarnLine;
       snprintf(pStats->zFirstWarning, sizeof(pStats->zFirstWarning),
                "%lld: %lld cut, %lld malformed, %lld over-long line%s",
                (long long)(line>0 ? line : 1), (long long)st.nCut,

@@ -1,5 +1,5 @@
 /*
-** parse_nccl.c — streaming parser for NCCL_DEBUG=INFO logs (2.10 .. 2.29).
+** parse_nccl.c — streaming parser for NCCL_DEBUG=INFO logs (2.4 .. 2.29).
 **
 ** Pipeline position: parse stage, feeding the NCCL loader through the
 ** NcclSink callbacks declared in parse_nccl.h.  Never prints, never exits.
@@ -75,6 +75,7 @@ typedef struct Seg {
   size_t nSrc;
   int srcLine;
   int bLauncher;          /* text before zStart is empty or launcher */
+  int bNoHost;            /* "[dev] NCCL ..." without host:pid:tid */
 } Seg;
 
 /* Parser results: P_STOP means a callback returned non-zero (kept in
@@ -369,24 +370,106 @@ static size_t host_repair(NcclParser *p, const char *zTok, size_t nTok,
 }
 
 /*
-** Validate the prefix that ends at the "NCCL " found at k.  lo bounds the
-** backward scan (line start, or the previous segment's message start).
-** Fills *s; returns 1 if valid.
+** host:pid:tid ending at hostEnd (scanned backwards, not before lo) into
+** *s.  Returns 1 if found.
 */
-static int check_prefix(NcclParser *p, const char *lo,
-                        const char *k, const char *e, Seg *s){
-  const char *m = k + 5, *q, *t, *hostEnd, *c;
-  int level;
+static int host_back(const char *lo, const char *hostEnd, Seg *s){
+  const char *c = hostEnd, *h;
   int64_t tid = 0, pid = 0;
+  if( !digits_back(lo, &c, &tid) || c<=lo || c[-1]!=':' ) return 0;
+  c--;
+  if( !digits_back(lo, &c, &pid) || c<=lo || c[-1]!=':' ) return 0;
+  c--;
+  h = c;
+  while( h>lo && h[-1]!=' ' && h[-1]!=':' && h[-1]!='\t' ) h--;
+  if( h==c ) return 0;
+  s->zHost = h;
+  s->nHost = (size_t)(c-h);
+  s->pid = pid;
+  s->tid = tid;
+  return 1;
+}
+
+/* The level word after "NCCL " at k: NCCL_LVL_* and *pm past it and one
+** blank; -1 if none. */
+static int level_word(const char *k, const char *e, const char **pm){
+  const char *m = k + 5;
+  int level;
   if( STARTS(m, e, "INFO") ){ level = NCCL_LVL_INFO; m += 4; }
   else if( STARTS(m, e, "WARN") ){ level = NCCL_LVL_WARN; m += 4; }
   else if( STARTS(m, e, "TRACE") ){ level = NCCL_LVL_TRACE; m += 5; }
   else if( STARTS(m, e, "CALL") ){ level = NCCL_LVL_CALL; m += 4; }
-  else return 0;
+  else return -1;
   if( m<e ){
-    if( *m!=' ' ) return 0;
+    if( *m!=' ' ) return -1;
     m++;
   }
+  *pm = m;
+  return level;
+}
+
+/* Characters of [z, e): bit 1 digits only, 2 a ':', 4 a '-' or '/',
+** 8 another character of a time ('.', ',', 'T'), 16 anything else. */
+static int ts_chars(const char *z, const char *e){
+  int f = 0;
+  for(; z<e; z++){
+    if( is_digit(*z) ) f |= 1;
+    else if( *z==':' ) f |= 2;
+    else if( *z=='-' || *z=='/' ) f |= 4;
+    else if( *z=='.' || *z==',' || *z=='T' ) f |= 8;
+    else f |= 16;
+  }
+  return f;
+}
+
+/*
+** A timestamp without brackets in front of the host, from a custom
+** NCCL_DEBUG_TIMESTAMP_FORMAT (2.26+): "10:00:00.123 ", "1748772000.12 ",
+** "2025-06-01 10:00:00 ", "2025-06-01T10:00:00 ", "0614 11:26:37.758169 "
+** (glog's mmdd), at the line start or after a launcher prefix.  A time
+** token needs a ':' or, alone, ten or more characters of digits and '.';
+** a date token before it a '-' or '/', or is 4 or 8 digits.  Moves s->zStart and sets s->zTs when one is found.
+*/
+static void plain_ts(const char *lo, Seg *s){
+  const char *b, *t, *t0;
+  int f;
+  if( s->zStart-lo<2 || s->zStart[-1]!=' ' ) return;
+  b = s->zStart-1;
+  t = tok_start(lo, b);
+  if( t==b ) return;
+  f = ts_chars(t, b);
+  if( (f&1)==0 || (f&16) ) return;
+  if( (f&2)==0 && ((f&4) || b-t<10) ) return;
+  t0 = t;
+  if( t>lo+1 && t[-1]==' ' && (f&4)==0 ){
+    const char *d = tok_start(lo, t-1);
+    int g = ts_chars(d, t-1);
+    long nd = (long)(t-1-d);
+    if( d<t-1 && (g&1) && !(g&(2|8|16)) && ((g&4) || nd==4 || nd==8) ){
+      t0 = d;        /* 2025-06-01, 06/01/25, 0601 (glog), 20250601 */
+    }
+  }
+  if( !is_launcher(lo, t0) ) return;
+  s->zTs = t0;
+  s->nTs = (size_t)(b-t0);
+  s->zStart = t0;
+}
+
+/*
+** Validate the prefix that ends at the "NCCL " found at k.  lo bounds the
+** backward scan (line start, or the previous segment's message start).
+** Fills *s; returns 1 if valid.  Accepted in front of "NCCL <LEVEL>":
+**   host:pid:tid [dev]                            (INFO)
+**   host:pid:tid [dev] [<ms>] <file>:<line> [(func)]   (WARN, TRACE)
+**   host:pid:tid                                  (CALL)
+**   [dev] ...  with no host:pid:tid at the line start or after a
+**   launcher prefix (pasted logs whose users trimmed the host part).
+*/
+static int check_prefix(NcclParser *p, const char *lo,
+                        const char *k, const char *e, Seg *s){
+  const char *m, *q, *t, *hostEnd, *devStart = 0;
+  int level = level_word(k, e, &m);
+  if( level<0 ) return 0;
   if( k==lo || k[-1]!=' ' ) return 0;
   s->dev = -1;
   s->zSrc = 0;
@@ -395,9 +478,15 @@ static int check_prefix(NcclParser *p, const char *lo,
   q = k-1;                       /* the blank before NCCL */
   t = tok_start(lo, q);
   if( t==q ) return 0;
+  if( level==NCCL_LVL_WARN && q-t>=2 && *t=='(' && q[-1]==')' ){
+    if( t==lo || t[-1]!=' ' ) return 0;   /* "(func)" of newer WARNs */
+    q = t-1;
+    t = tok_start(lo, q);
+    if( t==q ) return 0;
+  }
   if( is_dev(t, q, &s->dev) ){
-    if( t==lo ) return 0;
-    hostEnd = t-1;
+    devStart = t;
+    hostEnd = t==lo ? t : t-1;
   }else if( level==NCCL_LVL_CALL ){
     hostEnd = q;
   }else if( is_srcline(t, q, &s->nSrc, &s->srcLine) ){
@@ -410,46 +499,43 @@ static int check_prefix(NcclParser *p, const char *lo,
       q = t-1;
       t = tok_start(lo, q);
     }
-    if( !is_dev(t, q, &s->dev) || t==lo ) return 0;
-    hostEnd = t-1;
+    if( !is_dev(t, q, &s->dev) ) return 0;
+    devStart = t;
+    hostEnd = t==lo ? t : t-1;
   }else{
     return 0;
   }
-  if( hostEnd<q && *hostEnd!=' ' ) return 0;
-  /* host:pid:tid ending at hostEnd, scanned backwards */
-  c = hostEnd;
-  if( !digits_back(lo, &c, &tid) || c<=lo || c[-1]!=':' ) return 0;
-  c--;
-  if( !digits_back(lo, &c, &pid) || c<=lo || c[-1]!=':' ) return 0;
-  c--;
-  {
-    const char *h = c;
-    while( h>lo && h[-1]!=' ' && h[-1]!=':' && h[-1]!='\t' ) h--;
-    if( h==c ) return 0;
-    s->zHost = h;
-    s->nHost = (size_t)(c-h);
-  }
-  s->pid = pid;
-  s->tid = tid;
   s->level = level;
   s->zMsg = m;
   s->zTs = 0;
   s->nTs = 0;
-  s->zStart = s->zHost;
+  s->bNoHost = 0;
+  if( hostEnd==lo || (hostEnd<q && *hostEnd!=' ')
+   || !host_back(lo, hostEnd, s) ){
+    /* no host:pid:tid: only a "[dev]" at the start or after a launcher */
+    if( devStart==0 || !is_launcher(lo, devStart) ) return 0;
+    s->bNoHost = 1;
+    s->zHost = devStart;
+    s->nHost = 0;
+    s->pid = s->tid = -1;
+  }
+  s->zStart = s->bNoHost ? devStart : s->zHost;
   /* optional "[timestamp] " directly before the host */
-  if( s->zHost-lo>=2 && s->zHost[-1]==' ' && s->zHost[-2]==']' ){
-    const char *b = s->zHost-2;
+  if( s->zStart-lo>=2 && s->zStart[-1]==' ' && s->zStart[-2]==']' ){
+    const char *b = s->zStart-2;
     const char *stop = (b-lo>64) ? b-64 : lo;
     while( b>stop && *b!='[' ) b--;
-    if( *b=='[' && b+1<s->zHost-2 && is_digit(b[1]) ){
+    if( *b=='[' && b+1<s->zStart-2 && is_digit(b[1]) ){
       s->zTs = b+1;
-      s->nTs = (size_t)(s->zHost-2-(b+1));
+      s->nTs = (size_t)(s->zStart-2-(b+1));
       s->zStart = b;
     }
   }
+  if( s->zTs==0 ) plain_ts(lo, s);
   s->bLauncher = is_launcher(lo, s->zStart);
-  if( s->zStart>lo ){
-    size_t d = host_repair(p, s->zHost, s->nHost, pid, s->bLauncher);
+  /* also at lo: the host may be glued to the end of a cut message */
+  if( !s->bNoHost ){
+    size_t d = host_repair(p, s->zHost, s->nHost, s->pid, s->bLauncher);
     if( d ){
       s->zHost += d;
       s->nHost -= d;
@@ -704,7 +790,9 @@ static int parse_comm(NcclParser *p, const NcclPrefix *x, const char *zFunc,
     else if( LIT(&m, e, " COMPLETE") ) in.phase = NCCL_INIT_COMPLETE;
     else return P_CUT;
     if( nFunc ) in.format = NCCL_INITFMT_FUNC;
-    else if( sawNvml ) in.format = NCCL_INITFMT_2_18;
+    else if( sawNvml ){
+      in.format = in.zBusId[0] ? NCCL_INITFMT_2_18 : NCCL_INITFMT_2_4;
+    }
     else if( in.hasCommId ) in.format = NCCL_INITFMT_2_16;
     else in.format = NCCL_INITFMT_2_10;
     if( in.rank<0 || in.nranks<0 ) return P_CUT;
@@ -744,11 +832,14 @@ static void chan_init(NcclChannel *c, int kind){
   c->nColl = c->nCollnet = c->nNvls = c->nP2p = c->nP2pPerPeer = -1;
 }
 
-/* "r[dev]" into rank and the bracket text. */
+/* "r[dev]" or a bare "r" (2.4 NET and P2P/common device lines) into the
+** rank and the bracket text ("" when absent). */
 static int get_rankdev(const char **pp, const char *e, int *pRank,
                        char *zDev, size_t nDev){
   const char *z;
-  if( !get_int(pp, e, pRank) || !LIT(pp, e, "[") ) return 0;
+  zDev[0] = 0;
+  if( !get_int(pp, e, pRank) ) return 0;
+  if( !LIT(pp, e, "[") ) return 1;
   z = *pp;
   while( *pp<e && **pp!=']' ) (*pp)++;
   if( *pp>=e ) return 0;
@@ -789,38 +880,47 @@ static void conn_init(NcclConn *c){
   c->comm = c->commHint = 0;
 }
 
-/* "Channel NN[/MM] : ..." — connection or ring order.  m after
-** "Channel ". */
+/* "a[da] -> b[db][ [send|receive]] via ...", m at a: a connection of
+** channel ch (Channel lines 2.7+, Ring lines 2.4-2.6). */
+static int parse_link(NcclParser *p, const NcclPrefix *x, int ch, int sub,
+                      const char *m, const char *e){
+  NcclConn c;
+  conn_init(&c);
+  c.channel = ch;
+  c.connIndex = sub;
+  if( !get_rankdev(&m, e, &c.rank, c.zRankDev, sizeof(c.zRankDev)) ){
+    return P_CUT;
+  }
+  if( !LIT(&m, e, " -> ") ) return P_CUT;
+  if( !get_rankdev(&m, e, &c.peer, c.zPeerDev, sizeof(c.zPeerDev)) ){
+    return P_CUT;
+  }
+  return finish_conn(p, x, &c, m, e);
+}
+
+/* "Channel NN[/MM] : ..." or "Ring NN : ..." — a connection (the text
+** holds " via "), a ring order ("Channel 00/24 : 0 1 2 3") or a ring
+** neighbourhood ("Ring 00 : 3 -> 0 -> 1").  m after the first word. */
 static int parse_channel(NcclParser *p, const NcclPrefix *x,
-                         const char *zMsg, const char *m, const char *e){
+                         const char *zMsg, const char *m, const char *e,
+                         int bRing){
   int ch, sub = -1, r;
   if( !get_int(&m, e, &ch) ) return m>=e ? P_CUT : P_NOMATCH;
-  if( LIT(&m, e, "/") && !get_int(&m, e, &sub) ) return P_CUT;
+  if( !bRing && LIT(&m, e, "/") && !get_int(&m, e, &sub) ) return P_CUT;
   if( !LIT(&m, e, " :") ) return m>=e ? P_CUT : P_NOMATCH;
   skip_sp(&m, e);
   {
     const char *q = m;
     if( !get_int(&q, e, &r) ) return q>=e ? P_CUT : P_NOMATCH;
-    if( q<e && *q=='[' ){
-      NcclConn c;
-      conn_init(&c);
-      c.channel = ch;
-      c.connIndex = sub;
-      if( !get_rankdev(&m, e, &c.rank, c.zRankDev, sizeof(c.zRankDev)) ){
-        return P_CUT;
-      }
-      if( !LIT(&m, e, " -> ") ) return P_CUT;
-      if( !get_rankdev(&m, e, &c.peer, c.zPeerDev, sizeof(c.zPeerDev)) ){
-        return P_CUT;
-      }
-      return finish_conn(p, x, &c, m, e);
-    }
+  }
+  if( memmem(m, (size_t)(e-m), " via ", 5) ){
+    return parse_link(p, x, ch, sub, m, e);
   }
   {
     NcclChannel c;
-    chan_init(&c, NCCL_CHAN_RING_ORDER);
+    chan_init(&c, bRing ? NCCL_CHAN_RING : NCCL_CHAN_RING_ORDER);
     c.channel = ch;
-    c.nChannels = sub;
+    c.nChannels = bRing ? -1 : sub;
     return emit_channel(p, x, &c, zMsg, e);
   }
 }
@@ -1046,6 +1146,15 @@ static int looks_like_warning(const char *m, const char *e){
   return 0;
 }
 
+/* "NCCL_<NAME> set by environment to <value>": a setting, even when
+** its name holds a warning word (NCCL_IB_TIMEOUT, ...). */
+static int is_env_note(const char *m, const char *e){
+  const char *q = m;
+  if( !LIT(&q, e, "NCCL_") ) return 0;
+  while( q<e && ((*q>='A' && *q<='Z') || is_digit(*q) || *q=='_') ) q++;
+  return STARTS(q, e, " set by environment to ");
+}
+
 /* "<file>:<line> -> <n>" (NCCLCHECK error trace printed at INFO). */
 static int is_error_trace(const char *m, const char *e, size_t *pnFile,
                           int *pLine){
@@ -1111,12 +1220,7 @@ static int dispatch(NcclParser *p, const NcclPrefix *x, const char *m,
         return parse_comm(p, x, "", 0, m, e);
       }
       if( memcmp(m, "Ring", 4)==0 && LIT(&q, e, " ") ){
-        NcclChannel c;
-        chan_init(&c, NCCL_CHAN_RING);
-        if( !get_int(&q, e, &c.channel) || !LIT(&q, e, " : ") ){
-          return P_NOMATCH;
-        }
-        return emit_channel(p, x, &c, m, e);
+        return parse_channel(p, x, m, q, e, 1);
       }
       if( memcmp(m, "Tree", 4)==0 && LIT(&q, e, " ") ){
         NcclChannel c;
@@ -1166,7 +1270,7 @@ static int dispatch(NcclParser *p, const NcclPrefix *x, const char *m,
       break;
     case 7:
       if( memcmp(m, "Channel", 7)==0 && LIT(&q, e, " ") ){
-        return parse_channel(p, x, m, q, e);
+        return parse_channel(p, x, m, q, e, 0);
       }
       if( memcmp(m, "CollNet", 7)==0 && LIT(&q, e, " ") ){
         return parse_collnet(p, x, q, e);
@@ -1211,7 +1315,7 @@ static int dispatch(NcclParser *p, const NcclPrefix *x, const char *m,
     if( is_error_trace(m, e, &nFile, &line) ){
       return emit_warn(p, x, 1, m, nFile, line, m, e);
     }
-    if( looks_like_warning(m, e) ){
+    if( looks_like_warning(m, e) && !is_env_note(m, e) ){
       return emit_warn(p, x, 1, 0, 0, -1, m, e);
     }
   }
@@ -1242,12 +1346,27 @@ static void remember_host(NcclParser *p, const NcclPrefix *x){
   h->pid = x->pid;
 }
 
+/* Note a warning on line lineno (the first one's line is kept). */
+static void warn_line(NcclParser *p, int64_t lineno){
+  if( p->pStats->firstWarnLine==0 ) p->pStats->firstWarnLine = lineno;
+}
+
 /* Result of dispatch() to stats; returns the callback's non-zero result
-** or 0. */
-static int account(NcclParser *p, int rc, int64_t lineno){
+** or 0.  A segment is either cut (bCut: another prefix followed it) or,
+** if complete but unparseable, malformed: never both, so cut +
+** malformed is the number of damaged segments. */
+static int account(NcclParser *p, int rc, int bCut, int64_t lineno){
+  if( bCut ){
+    p->pStats->nCut++;
+    p->pStats->nDamaged++;
+    warn_line(p, lineno);
+  }else if( rc==P_CUT ){
+    malformed(p, lineno);
+    p->pStats->nDamaged++;
+    warn_line(p, lineno);
+  }
   if( rc==P_STOP ) return p->cbRc;
-  if( rc==P_CUT ) malformed(p, lineno);
-  else if( rc==P_NOMATCH ) p->pStats->nOther++;
+  if( rc==P_NOMATCH ) p->pStats->nOther++;
   return 0;
 }
 
@@ -1266,10 +1385,47 @@ static int bare_version(NcclParser *p, const char *z, const char *e,
   x.dev = -1;
   x.srcLine = -1;
   x.bTrunc1023 = bTrunc;
+  x.tagRank = -1;
   rc = parse_version(p, &x, k+13, e, 1);
   if( rc==P_NOMATCH ) return 0;
-  *pRc = account(p, rc, lineno);
+  *pRc = account(p, rc, 0, lineno);
   return 1;
+}
+
+/* The record prefix of segment s on line lineno. */
+static void seg_prefix(NcclPrefix *x, const Seg *s, int64_t lineno,
+                       int bTrunc){
+  x->lineno = lineno;
+  x->level = s->level;
+  copy_fixed(x->zHost, sizeof(x->zHost), s->zHost, s->nHost);
+  x->pid = s->pid;
+  x->tid = s->tid;
+  x->dev = s->dev;
+  copy_fixed(x->zTs, sizeof(x->zTs), s->zTs ? s->zTs : "", s->nTs);
+  copy_fixed(x->zSrcFile, sizeof(x->zSrcFile), s->zSrc ? s->zSrc : "",
+             s->nSrc);
+  x->srcLine = s->srcLine;
+  x->bTrunc1023 = bTrunc;
+  x->bNoHost = s->bNoHost;
+  x->tagRank = -1;
+}
+
+/*
+** A "[N] " or "[Rank N] " tag at the start of an INFO message: NCCL's own
+** lines use it for the communicator rank ("[Rank %d] <func> comm ... -
+** Init START" from 2.29, "[%d] Created a QP" and friends), and some
+** builds tag COLL records the same way ("[2] AllReduce: opCount ...").
+** Returns N and moves *pm past the tag, or returns -1.
+*/
+static int rank_tag(const char **pm, const char *e){
+  const char *q = *pm;
+  int v;
+  if( !LIT(&q, e, "[") ) return -1;
+  LIT(&q, e, "Rank ");
+  if( q>=e || !is_digit(*q) || !get_int(&q, e, &v) ) return -1;
+  if( !LIT(&q, e, "] ") ) return -1;
+  *pm = q;
+  return v;
 }
 
 /*
@@ -1287,6 +1443,7 @@ static int parse_line(NcclParser *p, const char *z, size_t n,
   st->nLines++;
   if( n>NCCL_LINE_CAP ){
     st->nTruncated++;
+    warn_line(p, lineno);
     e = z + NCCL_LINE_CAP;
   }
   if( e>z && e[-1]=='\r' ) e--;
@@ -1316,28 +1473,16 @@ static int parse_line(NcclParser *p, const char *z, size_t n,
     if( segEnd<cur.zMsg ) segEnd = cur.zMsg;
     st->nSegments++;
     p->nPrefixed++;
-    x.lineno = lineno;
-    x.level = cur.level;
-    copy_fixed(x.zHost, sizeof(x.zHost), cur.zHost, cur.nHost);
-    x.pid = cur.pid;
-    x.tid = cur.tid;
-    x.dev = cur.dev;
-    copy_fixed(x.zTs, sizeof(x.zTs), cur.zTs ? cur.zTs : "", cur.nTs);
-    copy_fixed(x.zSrcFile, sizeof(x.zSrcFile), cur.zSrc ? cur.zSrc : "",
-               cur.nSrc);
-    x.srcLine = cur.srcLine;
+    seg_prefix(&x, &cur, lineno, bTrunc);
     x.bGlued = first ? !cur.bLauncher : 0;
     x.bCut = have;
-    x.bTrunc1023 = bTrunc;
     if( x.bGlued ) st->nGlued++;
-    if( x.bCut ) st->nCut++;
-    if( first && !x.bGlued ) remember_host(p, &x);
+    if( first && !x.bGlued && !x.bNoHost ) remember_host(p, &x);
     {
-      const char *me = segEnd;
-      rtrim(cur.zMsg, &me);
-      int r = dispatch(p, &x, cur.zMsg, me);
-      if( x.bCut || r==P_CUT ) st->nDamaged++;
-      rc = account(p, r, lineno);
+      const char *m = cur.zMsg, *me = segEnd;
+      rtrim(m, &me);
+      if( x.level==NCCL_LVL_INFO ) x.tagRank = rank_tag(&m, me);
+      rc = account(p, dispatch(p, &x, m, me), x.bCut, lineno);
     }
     if( rc ) return rc;
     cur = nxt;

@@ -1,24 +1,29 @@
 /*
 ** parse_nccl.h — streaming, line-oriented parser for NCCL debug logs
-** (NCCL_DEBUG=INFO, NCCL 2.10 to 2.29).
+** (NCCL_DEBUG=INFO, NCCL 2.4 to 2.29).
 **
 ** Pipeline position: parse stage.  The parser turns raw log lines into
 ** typed records and hands them, one at a time, to a sink of callbacks;
 ** the NCCL loader is that sink and writes the records to SQLite.  The
 ** parser never prints, never exits and never touches the database.
 **
-** Input model (see docs/formats.md section 3):
-**   [launcher]  [ts] host:pid:tid [dev] NCCL INFO <msg>
-**   [launcher]  [ts] host:pid:tid [dev] <file>:<line> NCCL WARN <msg>
+** Input model (see docs/formats.md section 3; NCCL 2.4 to 2.29):
+**   [launcher]  [ts] host:pid:tid [dev] NCCL INFO [tag] <msg>
+**   [launcher]  [ts] host:pid:tid [dev] <file>:<line> [(func)] NCCL WARN <msg>
 **   [launcher]  [ts] host:pid:tid [dev] <ms> <file>:<line> NCCL TRACE <msg>
 **   [launcher]  [ts] host:pid:tid NCCL CALL <msg>
+**   [launcher]  [ts] [dev] NCCL INFO <msg>    (host part trimmed by a user)
 **   [launcher]  NCCL version <v>                      (bare version line)
-** Launcher prefixes ("[1,0]<stdout>:", "[rank3]:", "[default0]:",
-** "(Worker pid=..) ") are skipped.  A physical line may hold several
+** [ts] is "[...]" starting with a digit or a bracket-less date / time
+** (NCCL_DEBUG_TIMESTAMP_FORMAT, 2.26+); [tag] is "[N] " or "[Rank N] ",
+** the communicator rank (NcclPrefix.tagRank).  Launcher prefixes
+** ("[1,0]<stdout>:", "[rank3]:", "[default0]:", "(Worker pid=..) ",
+** "> ") are skipped.  A physical line may hold several
 ** prefixed segments: text glued in front (nccl-tests perf tables) and
 ** lines of other processes spliced into it (shared NCCL_DEBUG_FILE).
 ** Each segment is parsed on its own; a segment cut short by the next
-** prefix is flagged (bCut) and counted.
+** prefix is flagged (bCut) and counted as cut, never also as malformed,
+** so nCut + nMalformed + nTruncated is the warning total.
 **
 ** Memory: one heap object per parser (nccl_parser_new / _free) plus a
 ** few scratch buffers that grow to the longest message; nothing is
@@ -67,6 +72,11 @@ typedef struct NcclPrefix {
   int bGlued;          /* non-launcher text preceded the segment */
   int bCut;            /* another prefix followed: the message is cut */
   int bTrunc1023;      /* line is exactly 1023 chars: NCCL probably cut it */
+  int tagRank;         /* N of a "[N] " or "[Rank N] " tag right after
+                       ** "NCCL INFO " (the communicator rank the line
+                       ** is about); -1 when absent */
+  int bNoHost;         /* "[dev] NCCL INFO" without host:pid:tid (trimmed
+                       ** by the user): zHost "", pid and tid -1 */
 } NcclPrefix;
 
 /* "NCCL version 2.27.7+cuda13.0" (INFO form or bare form). */
@@ -89,7 +99,8 @@ enum {
   NCCL_INITFMT_2_16 = 1,   /* commId, no nvmlDev (2.16-2.17) */
   NCCL_INITFMT_2_18 = 2,   /* nvmlDev, no function name (2.18-2.20) */
   NCCL_INITFMT_FUNC = 3,   /* "<funcName> comm ..." (2.21+) */
-  NCCL_INITFMT_TOPO = 4    /* the nRanks/nNodes topology line (2.20+) */
+  NCCL_INITFMT_TOPO = 4,   /* the nRanks/nNodes topology line (2.20+) */
+  NCCL_INITFMT_2_4 = 5     /* nvmlDev but no busId (2.4) */
 };
 typedef struct NcclInit {
   int phase;           /* NCCL_INIT_* */
@@ -261,13 +272,16 @@ typedef struct NcclStats {
   int64_t nSegments;   /* prefixed NCCL segments (>= nNcclLines) */
   int64_t nGlued;      /* segments preceded by foreign text */
   int64_t nCut;        /* segments cut by a following prefix */
-  int64_t nMalformed;  /* recognised messages that failed to parse */
-  int64_t nDamaged;    /* segments cut or malformed, each counted once */
+  int64_t nMalformed;  /* complete (not cut) segments holding a
+                       ** recognised message that failed to parse */
+  int64_t nDamaged;    /* nCut + nMalformed (disjoint) */
   int64_t nOther;      /* NCCL segments that are no record */
   int64_t nTruncated;  /* lines cut at NCCL_LINE_CAP */
   int64_t nTrunc1023;  /* NCCL lines exactly 1023 characters long */
   int64_t nUnknownDtype; /* coll records with an unknown datatype */
   int64_t firstMalformedLine; /* line of the first malformed one, or 0 */
+  int64_t firstWarnLine; /* first line with a cut or malformed segment or
+                       ** cut at NCCL_LINE_CAP, or 0 */
   int64_t nRec[NCCL_REC_COUNT];  /* records delivered, per kind */
 } NcclStats;
 

@@ -11,7 +11,8 @@
 ** it streams them (html.h), so pages stay small for runs with millions of
 ** events.  Sections keep stable ids (summary, findings, categories,
 ** top-kernels, steps, timeline, step-breakdown, memory, segments, churn,
-** comm; diff: metrics, categories, kernels, memory; trend: trend); a
+** comm, roofline; diff: metrics, categories, kernels, memory; trend:
+** trend); a
 ** section without data holds one note ("no memory snapshot in this run").
 **
 ** Pipeline position: read side, called by cmd_report.c and

@@ -288,7 +288,8 @@ END_TEST
 **   line 16 is the orphaned tail " p2p channels, ..." (no NCCL prefix).
 **   grep -c 'Init COMPLETE' -> 2; grep -c 'via SHM' -> 2;
 **   grep -o 'NCCL INFO' FILE | wc -l -> 20 segments.
-**   Malformed: the two cut init lines and the cut channel-count line.
+**   Cut (never also malformed): the two cut init lines, the cut
+**   channel-count line and the cut affinity line.
 */
 START_TEST(test_real_ddp_interleaved){
   const char *zPath = real_log("ddp-2rank-interleaved.log");
@@ -302,9 +303,12 @@ START_TEST(test_real_ddp_interleaved){
   ck_assert_int_eq(st.nLines, 17);
   ck_assert_int_eq(st.nSegments, 20);
   ck_assert_int_eq(st.nCut, 4);
-  ck_assert_int_eq(st.nMalformed, 3);
-  ck_assert_int_eq(st.nDamaged, 4);     /* the 4 cut segments */
-  ck_assert_int_eq(st.firstMalformedLine, 8);
+  /* cut and malformed are disjoint: the 4 cut segments (3 of them
+  ** recognised records that would not parse) are only cut */
+  ck_assert_int_eq(st.nMalformed, 0);
+  ck_assert_int_eq(st.nDamaged, 4);
+  ck_assert_int_eq(st.firstMalformedLine, 0);
+  ck_assert_int_eq(st.firstWarnLine, 8);
   ck_assert_int_eq(st.nSkipped, 1);
   ck_assert_int_eq(c->initPhase[NCCL_INIT_COMPLETE], 2);
   ck_assert_int_eq(c->nInit, 2);
@@ -630,8 +634,9 @@ START_TEST(test_glued_and_spliced){
   ck_assert_int_eq(st.nGlued, 2);
   /* line 4: a cut init line, then a complete connection line */
   ck_assert_int_eq(st.nCut, 1);
-  ck_assert_int_eq(st.nMalformed, 1);
-  ck_assert_int_eq(st.firstMalformedLine, 4);
+  ck_assert_int_eq(st.nMalformed, 0);
+  ck_assert_int_eq(st.nDamaged, 1);
+  ck_assert_int_eq(st.firstWarnLine, 4);
   ck_assert_int_eq(c->nConn, 1);
   ck_assert_str_eq(c->connX[0].zHost, "ljm");
   ck_assert_str_eq(c->conn[0].zVia, "P2P/CUMEM/read");
@@ -735,6 +740,127 @@ START_TEST(test_old_send_and_version_rules){
 }
 END_TEST
 
+/* Shapes users paste (issue 22): rank tags, host-less prefixes, 2.4
+** Ring links, WARN "(func)", timestamps without brackets, env notes,
+** two prefixes on one line. */
+START_TEST(test_paste_shapes){
+  Col *c = col_new();
+  NcclStats st;
+  PfError err;
+  memset(&err, 0, sizeof(err));
+  ck_assert_int_eq(feed(c, &st,
+    /* 1 */ "s1:5:5 [0] NCCL INFO [2] AllReduce: opCount e sendbuff 0x1 "
+    "recvbuff 0x1 count 1 datatype 1 op 0 root 0 comm 0xc0 [nranks=4] "
+    "stream 0x9\n"
+    /* 2 */ "s1:5:6 [0] NCCL INFO [Rank 3] ncclCommInitRankConfig comm 0xc0 "
+    "rank 3 nranks 4 cudaDev 0 nvmlDev 0 busId 1000 commId 0x5 - Init "
+    "START\n"
+    /* 3 */ "s1:5:6 [0] NCCL INFO [Proxy Service] Device 0 CPU core 3\n"
+    /* 4 */ "[1] NCCL INFO AllGather: opCount 0 sendbuff 0x1 recvbuff 0x2 "
+    "count 8 datatype 0 op 0 root 0 comm 0xc1 [nranks=2] stream 0x9\n"
+    /* 5 */ "s1:5:5 [0] NCCL INFO Ring 00 : 0 -> 1 [send] via NET/Socket/0\n"
+    /* 6 */ "s1:5:5 [0] NCCL INFO Ring 01 : 0[0] -> 1[1] via P2P/IPC\n"
+    /* 7 */ "s1:5:5 [0] NCCL INFO Ring 02 : 1 -> 0 -> 1\n"
+    /* 8 */ "s1:5:5 [0] plugin/net.cc:334 (ncclNetPluginInit) NCCL WARN "
+    "no plugin\n"
+    /* 9 */ "10:00:00.250 s1:5:5 [0] NCCL INFO Broadcast: opCount 1 "
+    "sendbuff 0x1 recvbuff 0x1 count 4 datatype 7 op 0 root 0 comm 0xc0 "
+    "stream 0x9\n"
+    /* 10 */ "2025-06-01 10:00:01 s1:5:5 [0] NCCL INFO NCCL_IB_TIMEOUT set "
+    "by environment to 22.\n"
+    /* 11 */ "  1024   256  float  sum  -1 s1:5:5 [0] NCCL INFO Reduce: "
+    "opCount 2 sendbuff 0x1 recvbuff 0x1 count 4 datatype 7 op 0 root 0 "
+    "comm 0xc0 stream 0x9\n"
+    /* 12 */ "s1:5:7 [0] NCCL INFO s2:6:6 [1] NCCL INFO Send: opCount 3 "
+    "sendbuff 0x1 recvbuff (nil) count 4 datatype 7 op 0 root 0 comm 0xc2 "
+    "stream 0x9\n"
+    /* 13 */ "s1:5:7 [0] NCCL INFO AllReduce: opCount 4 sendbuff 0x1 "
+    "recvbuff 0x1 count -1 datatype 7 op 0 root 0 comm 0xc0 stream 0x9\n",
+    &err), 0);
+  /* tags */
+  ck_assert_int_eq(c->nColl, 5);
+  ck_assert_int_eq(c->collX[0].tagRank, 2);
+  ck_assert_str_eq(c->coll[0].zOp, "AllReduce");
+  ck_assert_int_eq(c->nInit, 1);
+  ck_assert_int_eq(c->initX[0].tagRank, 3);
+  ck_assert_str_eq(c->init[0].zFunc, "ncclCommInitRankConfig");
+  ck_assert_int_eq(c->init[0].rank, 3);
+  /* host-less prefix */
+  ck_assert_int_eq(c->collX[1].bNoHost, 1);
+  ck_assert_int_eq(c->collX[1].pid, -1);
+  ck_assert_int_eq(c->collX[1].dev, 1);
+  ck_assert_str_eq(c->collX[1].zHost, "");
+  ck_assert_int_eq(c->collX[1].tagRank, -1);
+  ck_assert_int_eq(c->collX[0].bNoHost, 0);
+  /* 2.4 Ring links, and a ring neighbourhood */
+  ck_assert_int_eq(c->nConn, 2);
+  ck_assert_int_eq(c->conn[0].rank, 0);
+  ck_assert_int_eq(c->conn[0].peer, 1);
+  ck_assert_int_eq(c->conn[0].dir, 1);
+  ck_assert_str_eq(c->conn[0].zRankDev, "");
+  ck_assert_int_eq(c->conn[0].kind, NCCL_CONN_NET);
+  ck_assert_int_eq(c->conn[1].channel, 1);
+  ck_assert_str_eq(c->conn[1].zPeerDev, "1");
+  ck_assert_int_eq(c->conn[1].kind, NCCL_CONN_P2P);
+  ck_assert_int_eq(c->chanKind[NCCL_CHAN_RING], 1);
+  /* WARN with the function name */
+  ck_assert_int_eq(c->nWarn, 1);
+  ck_assert_str_eq(c->warn[0].zFile, "plugin/net.cc");
+  ck_assert_int_eq(c->warn[0].line, 334);
+  ck_assert_str_eq(c->warnText[0], "no plugin");
+  /* timestamps without brackets; table text is no timestamp */
+  ck_assert_str_eq(c->collX[2].zTs, "10:00:00.250");
+  ck_assert_int_eq(c->collX[2].bGlued, 0);
+  ck_assert_str_eq(c->collX[3].zTs, "");
+  ck_assert_int_eq(c->collX[3].bGlued, 1);
+  /* two prefixes: the record is the second process's */
+  ck_assert_str_eq(c->collX[4].zHost, "s2");
+  ck_assert_int_eq(c->collX[4].pid, 6);
+  ck_assert_int_eq(c->collX[4].lineno, 12);
+  /* counts: one cut (line 12), one malformed (line 13), disjoint */
+  ck_assert_int_eq(st.nCut, 1);
+  ck_assert_int_eq(st.nMalformed, 1);
+  ck_assert_int_eq(st.nDamaged, 2);
+  ck_assert_int_eq(st.firstWarnLine, 12);
+  ck_assert_int_eq(st.firstMalformedLine, 13);
+  free(c);
+}
+END_TEST
+
+/* The date-and-time form of a plain timestamp. */
+START_TEST(test_plain_timestamp_forms){
+  Col *c = col_new();
+  NcclStats st;
+  PfError err;
+  memset(&err, 0, sizeof(err));
+  ck_assert_int_eq(feed(c, &st,
+    "2025-06-01 10:00:01 h:1:1 [0] NCCL INFO Send: opCount 0 sendbuff 0x1 "
+    "recvbuff 0x2 count 1 datatype 0 op 0 root 1 comm 0x1 stream 0x2\n"
+    "[0]: 1748772000.5 h:1:1 [0] NCCL INFO Send: opCount 1 sendbuff 0x1 "
+    "recvbuff 0x2 count 1 datatype 0 op 0 root 1 comm 0x1 stream 0x2\n"
+    "x 12345 h:1:1 [0] NCCL INFO Send: opCount 2 sendbuff 0x1 "
+    "recvbuff 0x2 count 1 datatype 0 op 0 root 1 comm 0x1 stream 0x2\n"
+    "0614 11:26:37.758169 h:1:1 [0] NCCL INFO Send: opCount 3 sendbuff 0x1 "
+    "recvbuff 0x2 count 1 datatype 0 op 0 root 1 comm 0x1 stream 0x2\n"
+    "123 11:26:37 h:1:1 [0] NCCL INFO Send: opCount 4 sendbuff 0x1 "
+    "recvbuff 0x2 count 1 datatype 0 op 0 root 1 comm 0x1 stream 0x2\n",
+    &err), 0);
+  ck_assert_int_eq(c->nColl, 5);
+  ck_assert_str_eq(c->collX[3].zTs, "0614 11:26:37.758169");
+  ck_assert_int_eq(c->collX[3].bGlued, 0);
+  /* "123" is no date: the time alone is not at the line start */
+  ck_assert_str_eq(c->collX[4].zTs, "");
+  ck_assert_int_eq(c->collX[4].bGlued, 1);
+  ck_assert_str_eq(c->collX[0].zTs, "2025-06-01 10:00:01");
+  ck_assert_int_eq(c->collX[0].bGlued, 0);
+  ck_assert_str_eq(c->collX[1].zTs, "1748772000.5");
+  ck_assert_int_eq(c->collX[1].bGlued, 0);
+  ck_assert_str_eq(c->collX[2].zTs, "");
+  ck_assert_int_eq(c->collX[2].bGlued, 1);
+  free(c);
+}
+END_TEST
+
 START_TEST(test_sniff){
   static const char zInfo[] =
     "some banner\n[rank0]:h-1:12:13 [0] NCCL INFO Bootstrap : Using eth0\n";
@@ -743,6 +869,10 @@ START_TEST(test_sniff){
   static const char zBare[] = "NCCL version 2.18.3+cuda12.2\n";
   static const char zProse[] = "the NCCL INFO lines are missing\n";
   static const char zCall[] = "h:1:2 NCCL CALL ncclGroupStart()\n";
+  static const char zNoHost[] = "[3] NCCL INFO Trees [0] 1/-1/-1->0->-1\n";
+  static const char zDevText[] = "see [3] NCCL INFO above\n";
+  ck_assert_int_ne(nccl_sniff(zNoHost, sizeof(zNoHost)-1), 0);
+  ck_assert_int_eq(nccl_sniff(zDevText, sizeof(zDevText)-1), 0);
   ck_assert_int_ne(nccl_sniff(zInfo, sizeof(zInfo)-1), 0);
   ck_assert_int_ne(nccl_sniff(zWarn, sizeof(zWarn)-1), 0);
   ck_assert_int_eq(nccl_sniff(zBare, sizeof(zBare)-1), 0);
@@ -806,6 +936,8 @@ Suite *make_nccl_suite(void){
   tcase_add_test(tc, test_glued_and_spliced);
   tcase_add_test(tc, test_channels_tuning_variants);
   tcase_add_test(tc, test_old_send_and_version_rules);
+  tcase_add_test(tc, test_paste_shapes);
+  tcase_add_test(tc, test_plain_timestamp_forms);
   tcase_add_test(tc, test_sniff);
   tcase_add_test(tc, test_code_tables);
   tcase_add_test(tc, test_callback_stop);

@@ -233,6 +233,10 @@ class OldRuns(ProfanTest):
                 if name == "run_metric":
                     continue            # 009 replaces it (DROP VIEW)
                 drops.append("DROP %s IF EXISTS %s;" % (kind.upper(), name))
+            # columns later files add to older tables go too
+            for table, col in re.findall(
+                    r"ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+(\w+)", text, re.I):
+                drops.append("ALTER TABLE %s DROP COLUMN %s;" % (table, col))
         sqlite3(self.db, "".join(drops) + "PRAGMA user_version=%d;" % k)
         tables = sqlite3(self.db, "SELECT name FROM sqlite_schema WHERE name IN (%s)"
                          % ",".join("'%s'" % t for t in EXPECTED))
