@@ -55,6 +55,7 @@ ID_KEYS = ("External id", "correlation", "Profiler Event Index",
            "Sequence number")
 ID_STRIDE = 10 ** 8
 THIN_OP_US = 100
+GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset")
 
 
 class Template:
@@ -98,6 +99,8 @@ class Template:
                                float(dur) if isinstance(dur, (int, float))
                                else None, e))
         self._frag = {}
+        self.is_gpu = [str(e.get("cat", "")).lower() in GPU_CATS
+                       for _, _, _, e in self.timed]
 
     @staticmethod
     def keep_thin(e):
@@ -143,8 +146,11 @@ class Template:
             self._frag[copy] = out
         return self._frag[copy]
 
-    def write(self, path, factors, tag):
-        """Write a trace whose step k lasts median * factors[k] µs."""
+    def write(self, path, factors, tag, gpu_scale=1.0):
+        """Write a trace whose step k lasts median * factors[k] µs;
+        gpu_scale further multiplies the duration of every GPU activity
+        (kernels, memcpy, memset) in place: < 1 leaves the GPU idle for
+        that share of its busy time."""
         m = len(self.T)
         n = len(factors)
         ncopy = (n + m - 1) // m
@@ -181,8 +187,9 @@ class Template:
                 if dur is None:
                     parts.append('%s,"ts":%.3f}' % (frag, t))
                 else:
+                    g = gpu_scale if self.is_gpu[i] else 1.0
                     parts.append('%s,"ts":%.3f,"dur":%.3f}'
-                                 % (frag, t, dur * f))
+                                 % (frag, t, dur * f * g))
         for e in self.static:
             parts.append(json.dumps(e, separators=(",", ":")))
         meta = dict(self.meta)
