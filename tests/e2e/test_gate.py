@@ -272,3 +272,65 @@ class ScenarioGrid(GateTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def write_ranks(dirpath, per_rank):
+    """A multi-rank run directory: one Kineto trace per rank (distributedInfo
+    rank), one ProfilerStep#N per entry of the rank's step list (ms), each
+    with one GEMM kernel of half the step."""
+    os.makedirs(dirpath, exist_ok=True)
+    for rank, steps in enumerate(per_rank):
+        evs, t = [], 1_000_000
+        for i, ms in enumerate(steps):
+            dur = int(round(ms * 1000))
+            evs.append({"ph": "X", "cat": "user_annotation",
+                        "name": "ProfilerStep#%d" % (i + 1), "pid": 1,
+                        "tid": 1, "ts": t, "dur": dur})
+            evs.append({"ph": "X", "cat": "kernel", "name": "sm90_gemm",
+                        "pid": 0, "tid": 7, "ts": t + 1, "dur": dur // 2})
+            t += dur
+        with open(os.path.join(dirpath, "worker%d.json" % rank), "w") as fh:
+            json.dump({"schemaVersion": 1, "distributedInfo": {
+                "rank": rank, "world_size": len(per_rank)},
+                "traceEvents": evs}, fh)
+
+
+class StepsPerRank(GateTest):
+
+    def test_dlrm_one_step_per_rank(self):
+        self.ingest_ok(shared("runs", "dlrm-8rank"))
+        s = {x["item"]: x["value"] for x in self.query("report-summary")}
+        self.assertEqual(s["ranks"], "8")
+        self.assertEqual(s["steps"], "1")
+        self.assertEqual(s["steady steps"], "1 (warm-up 0, cut 0)")
+        rules = [x["rule"] for x in self.profan(
+            "--format", "json", "report").json()]
+        self.assertNotIn("step-variation", rules)   # 1 step on 8 ranks
+
+    def test_step_variation_per_rank_over_steady_steps(self):
+        r0 = [10.0, 10.0, 10.0, 10.0, 10.0]
+        r1 = [30.0, 10.0, 14.0, 7.0, 12.0, 9.0]    # first step: warm-up
+        d = os.path.join(self.tmp.name, "run")
+        write_ranks(d, [r0, r1])
+        self.ingest_ok(d, extra=["--quiet"])
+        steady = r1[1:]
+        m = statistics.mean(steady)
+        cv = 100 * statistics.pstdev(steady) / m
+        rows = self.query("steps")
+        self.assertEqual([(r["rank"], r["steady"], r["reason"])
+                          for r in rows if r["steady"] == "0"],
+                         [("1", "0", "warm-up")])
+        f = {x["rule"]: x for x in self.profan("--format", "json",
+                                                "report").json()}
+        v = f["step-variation"]
+        self.assertEqual(v["message"], "step time varies by %.1f %% on rank 1"
+                         " (standard deviation / mean of 5 steady steps); 1 of"
+                         " 2 ranks above 10 %%" % cv)
+        self.assertAlmostEqual(v["value"], round(cv, 2))
+        s = {x["item"]: x["value"] for x in self.query("report-summary")}
+        self.assertEqual(s["steps"], "6")           # the longest rank
+        met = {x["metric"]: float(x["value"]) for x in
+               self.query("run-metrics")}
+        self.assertAlmostEqual(met["step_time_median_ms"],
+                               statistics.median(r0 + steady), places=6)
+        self.assertEqual(met["steady_steps"], 5)
