@@ -271,10 +271,12 @@ def run_family(tpl, workdir, steps, noise, seed, slowdowns, with_unrelated):
 
 
 def matrix(steps_list, noise_list, slowdowns, seeds, with_unrelated=True,
-           jobs=2, workdir=None, progress=None, thin=True, tpl=None):
+           jobs=2, workdir=None, progress=None, thin=True, tpl=None,
+           unrelated_seeds=None):
     """Every family of the grid; returns {(steps, noise, slowdown, seed,
     unrelated): class}.  Without noise every seed gives the same traces:
-    seed 0 runs and stands for all of them."""
+    seed 0 runs and stands for all of them.  unrelated_seeds: only the
+    first N seeds of a cell are also run with unrelated runs (None: all)."""
     tpl = tpl or Template(common.shared(*TEMPLATE), thin=thin)
     own = workdir is None
     workdir = workdir or tempfile.mkdtemp(prefix="gate-scen-")
@@ -286,8 +288,10 @@ def matrix(steps_list, noise_list, slowdowns, seeds, with_unrelated=True,
 
     def one(job):
         st, nz, sd = job
+        unrel = with_unrelated and (unrelated_seeds is None
+                                    or sd < unrelated_seeds)
         return job, run_family(tpl, workdir, st, nz / 100.0, sd, slowdowns,
-                               with_unrelated)
+                               unrel)
     try:
         with ThreadPoolExecutor(max_workers=jobs) as ex:
             for (st, nz, sd), out in ex.map(one, jobsl):
@@ -340,12 +344,15 @@ def main():
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-unrelated", action="store_true")
+    ap.add_argument("--unrelated-seeds", type=int, default=None,
+                    help="only the first N seeds also with unrelated runs")
     a = ap.parse_args()
     common.PROFAN = os.path.abspath(a.profan)
     steps = [int(x) for x in a.steps.split(",")]
     noise = [float(x) for x in a.noise.split(",")]
     slow = [float(x) for x in a.slowdown.split(",")]
     res = matrix(steps, noise, slow, a.seeds, not a.no_unrelated, a.jobs,
+                 unrelated_seeds=a.unrelated_seeds,
                  progress=lambda st, nz, sd: print(
                      "steps %d noise %g seed %d done" % (st, nz, sd),
                      file=sys.stderr, flush=True))
