@@ -226,6 +226,14 @@ START_TEST(test_gate_steps){
   ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
   ck_assert(o.loPct<=0 && o.hiPct>=5);
   ck_assert(strstr(o.zReason, "neither rule out")!=NULL);
+  /* an interval touching 0 is not a regression: one step no slower */
+  {
+    double same[] = { 100, 100, 100 }, tie[] = { 100, 105, 105 };
+    GateIn t = gate_in(100, 105);
+    t.sa = same; t.nA = 3; t.sb = tie; t.nB = 3;
+    ck_assert_int_eq(gate(&t, &o), GATE_INCONCLUSIVE);
+    ck_assert_double_eq_tol(o.loPct, 0, 1e-12);
+  }
   /* a stricter alpha leaves 3 against 3 steps no interval */
   in.sa = base; in.nA = 3; in.sb = slow; in.nB = 3; in.b = 120;
   ck_assert_int_eq(gate(&in, &o), GATE_REGRESSION);
@@ -300,6 +308,24 @@ START_TEST(test_gate_values_and_history){
   ck_assert_int_eq(gate(&in, &o), GATE_REGRESSION);
   ck_assert(o.z>3);
   ck_assert_int_eq(o.usedHist, 6);
+  /* the value test's boundary: exactly the threshold is beyond it */
+  {
+    GateIn v = gate_in(100, 105);
+    ck_assert_int_eq(gate(&v, &o), GATE_INCONCLUSIVE);
+    v.b = 104.9;
+    ck_assert_int_eq(gate(&v, &o), GATE_OK);
+  }
+  /* noisy steps, +2 % on the values, far outside a tight history: the
+  ** history does not make a regression of a change below the threshold */
+  {
+    double na[] = { 80, 120, 100 }, nb[] = { 82, 122, 102 };
+    double tight[] = { 100, 100.1, 99.9, 100, 100.05 };
+    GateIn v = gate_in(100, 102);
+    v.sa = na; v.nA = 3; v.sb = nb; v.nB = 3;
+    v.hist = tight; v.nHist = 5;
+    ck_assert_int_eq(gate(&v, &o), GATE_NOISE);
+    ck_assert(o.z>3);
+  }
   /* +7 % is inside the history's spread (MAD 2): noise */
   in.b = 107;
   ck_assert_int_eq(gate(&in, &o), GATE_NOISE);
