@@ -187,8 +187,9 @@ SELECT r.id AS run_id, (
       AND kind = 'trace' AND rank IS NOT NULL)) AS ranks
 FROM run r;
 
--- Which way the new metrics get worse.
-INSERT INTO metric_direction VALUES
+-- Which way the new metrics get worse (OR REPLACE: a database rebuilt
+-- from an older user_version keeps metric_direction's rows).
+INSERT OR REPLACE INTO metric_direction VALUES
   ('steady_steps', 21, 0),
   ('step_gpu_busy_pct', 11, -1);
 

@@ -272,19 +272,26 @@ def run_family(tpl, workdir, steps, noise, seed, slowdowns, with_unrelated):
 
 def matrix(steps_list, noise_list, slowdowns, seeds, with_unrelated=True,
            jobs=2, workdir=None, progress=None, thin=True, tpl=None,
-           unrelated_seeds=None):
+           unrelated_seeds=None, seeds_per_noise=None):
     """Every family of the grid; returns {(steps, noise, slowdown, seed,
     unrelated): class}.  Without noise every seed gives the same traces:
     seed 0 runs and stands for all of them.  unrelated_seeds: only the
-    first N seeds of a cell are also run with unrelated runs (None: all)."""
+    first N seeds of a cell are also run with unrelated runs (None: all).
+    seeds_per_noise: {noise: seeds} overriding seeds for some noise
+    levels.  Families run seed by seed, so a partial run covers every cell
+    (progress gets each family's results as they come)."""
     tpl = tpl or Template(common.shared(*TEMPLATE), thin=thin)
     own = workdir is None
     workdir = workdir or tempfile.mkdtemp(prefix="gate-scen-")
     if with_unrelated:
         unrelated_db(workdir)
     res = {}
-    jobsl = [(st, nz, sd) for st in steps_list for nz in noise_list
-             for sd in range(seeds if nz else 1)]
+    def nseeds(nz):
+        if not nz:
+            return 1
+        return (seeds_per_noise or {}).get(nz, seeds)
+    jobsl = [(st, nz, sd) for sd in range(max(nseeds(n) for n in noise_list))
+             for st in steps_list for nz in noise_list if sd < nseeds(nz)]
 
     def one(job):
         st, nz, sd = job
@@ -299,7 +306,7 @@ def matrix(steps_list, noise_list, slowdowns, seeds, with_unrelated=True,
                     for sd2 in ([sd] if nz else range(seeds)):
                         res[(st, nz, s, sd2, unrel)] = cls
                 if progress:
-                    progress(st, nz, sd)
+                    progress(st, nz, sd, out)
     finally:
         if own:
             shutil.rmtree(workdir, ignore_errors=True)
@@ -309,15 +316,20 @@ def matrix(steps_list, noise_list, slowdowns, seeds, with_unrelated=True,
 def table(res, steps_list, noise_list, slowdowns):
     """Markdown: per steps and noise, for each slowdown the counts
     regression / inconclusive / ok over the seeds (clean databases), and
-    whether any verdict changed with unrelated runs present."""
-    lines = ["| steps | noise ± | " + " | ".join("+%g %%" % s
-                                                 for s in slowdowns)
-             + " | verdicts changed by unrelated runs |",
-             "|---|---|" + "---|" * len(slowdowns) + "---|"]
+    how many verdicts changed with unrelated runs present (of how many
+    compared)."""
+    lines = ["| steps | noise ± | seeds | " + " | ".join("+%g %%" % s
+                                                         for s in slowdowns)
+             + " | changed by unrelated runs |",
+             "|---|---|---|" + "---|" * len(slowdowns) + "---|"]
     for st in steps_list:
         for nz in noise_list:
             cells = []
-            flips = 0
+            flips = compared = 0
+            seeds = len(set(k[3] for k in res if k[0] == st and k[1] == nz
+                            and not k[4]))
+            if not seeds:
+                continue
             for s in slowdowns:
                 keys = [k for k in res if k[0] == st and k[1] == nz
                         and k[2] == s and not k[4]]
@@ -325,13 +337,14 @@ def table(res, steps_list, noise_list, slowdowns):
                 for k in keys:
                     c[res[k]] = c.get(res[k], 0) + 1
                     u = (k[0], k[1], k[2], k[3], True)
-                    if u in res and res[u] != res[k]:
-                        flips += 1
+                    if u in res:
+                        compared += 1
+                        flips += res[u] != res[k]
                 cells.append("%d / %d / %d" % (c["regression"],
                                                c["inconclusive"], c["ok"]))
-            lines.append("| %d | %g %% | %s | %d |" % (st, nz,
-                                                       " | ".join(cells),
-                                                       flips))
+            lines.append("| %d | %g %% | %d | %s | %d of %d |"
+                         % (st, nz, seeds, " | ".join(cells), flips,
+                            compared))
     return "\n".join(lines)
 
 
@@ -346,16 +359,37 @@ def main():
     ap.add_argument("--no-unrelated", action="store_true")
     ap.add_argument("--unrelated-seeds", type=int, default=None,
                     help="only the first N seeds also with unrelated runs")
+    ap.add_argument("--seeds-per-noise", default="",
+                    help="NOISE:SEEDS,... e.g. 2:20,5:5")
+    ap.add_argument("--jsonl", help="append each family's verdicts here")
+    ap.add_argument("--table-from", help="print the table of a --jsonl "
+                    "file (a run stopped early) and exit")
     a = ap.parse_args()
     common.PROFAN = os.path.abspath(a.profan)
     steps = [int(x) for x in a.steps.split(",")]
     noise = [float(x) for x in a.noise.split(",")]
     slow = [float(x) for x in a.slowdown.split(",")]
+    spn = {float(k): int(v) for k, v in
+           (x.split(":") for x in a.seeds_per_noise.split(",") if x)}
+    if a.table_from:
+        res = {}
+        with open(a.table_from) as fh:
+            for line in fh:
+                st, nz, s, sd, unrel, cls = json.loads(line)
+                res[(st, nz, s, sd, unrel)] = cls
+        print(table(res, steps, noise, slow))
+        return 0
+
+    def progress(st, nz, sd, out):
+        print("steps %d noise %g seed %d done" % (st, nz, sd),
+              file=sys.stderr, flush=True)
+        if a.jsonl:
+            with open(a.jsonl, "a") as fh:
+                for (s, unrel), cls in out.items():
+                    fh.write(json.dumps([st, nz, s, sd, unrel, cls]) + "\n")
     res = matrix(steps, noise, slow, a.seeds, not a.no_unrelated, a.jobs,
-                 unrelated_seeds=a.unrelated_seeds,
-                 progress=lambda st, nz, sd: print(
-                     "steps %d noise %g seed %d done" % (st, nz, sd),
-                     file=sys.stderr, flush=True))
+                 unrelated_seeds=a.unrelated_seeds, seeds_per_noise=spn,
+                 progress=progress)
     bad = sorted(set(v for v in res.values()
                      if v not in ("ok", "regression", "inconclusive")))
     print("regression / inconclusive / ok out of %d seeds per cell (clean "
