@@ -80,6 +80,14 @@ class IssueFailures(GateTest):
         self.assertAlmostEqual(row["shift_pct"], 20.0, places=2)
         self.assertEqual((row["n_baseline"], row["n_run"]), (3, 3))
         self.assertGreater(row["shift_lo_pct"], 0)
+        # 3 against 3 steps have no interval at --alpha 0.01 (the exact
+        # P(U = 0) is 1/20): inconclusive, exit 5
+        r = self.check("--run", "slow", "--baseline", "base", "--alpha",
+                       "0.01")
+        self.assertEqual(r.rc, 5, r.err)
+        row = r.json()[0]
+        self.assertEqual(row["verdict"], "inconclusive")
+        self.assertIsNone(row["shift_hi_pct"])
 
     def test_unrelated_runs_do_not_decide(self):
         """Baseline: the real hta-diff-control trace; run: the same trace
@@ -221,6 +229,13 @@ class Metrics(GateTest):
         self.assertEqual(row["verdict"], "regression")
         self.assertEqual(r.rc, 1, r.err)
         self.assertIn("history: 6 comparable runs (7, 6, 5, 4, 3, 1)", r.err)
+        # a --z above the run's robust z takes the drop for noise
+        z = abs(row["robust_z"])
+        self.assertGreater(z, 3)
+        r = self.check("--run", "idle", "--baseline", "h4",
+                       "-m", "gpu_util_pct", "--z", "%g" % (z * 1.01 + 1))
+        self.assertEqual(r.json()[0]["verdict"], "noise", r.err)
+        self.assertEqual(r.rc, 0, r.err)
 
     def test_too_few_steady_steps_and_same_tag(self):
         self.ingest_as("base", self.write("base", [1.0, 1.0]))
