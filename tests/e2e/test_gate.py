@@ -13,6 +13,8 @@ import json
 import os
 import random
 import statistics
+import subprocess
+import time
 import unittest
 
 import common
@@ -63,6 +65,13 @@ class IssueFailures(GateTest):
         self.assertEqual([(r["steady"], r["reason"]) for r in rows],
                          [("0", "warm-up"), ("0", "warm-up"), ("1", ""),
                           ("1", ""), ("1", "")])
+        # the view is plain SQL: the stock sqlite3 shell reads it
+        out = subprocess.run(
+            ["sqlite3", self.db, "SELECT group_concat(x, ' ') FROM (SELECT"
+             " steady || reason AS x FROM step_steady WHERE run_id = 2"
+             " ORDER BY ts)"],
+            capture_output=True, text=True, check=True).stdout
+        self.assertEqual(out.strip(), "0warm-up 0warm-up 1 1 1")
         # step statistics over the steady steps only
         want = statistics.median(tpl.median * f * 1.2 for f in nat) / 1e3
         m = {x["metric"]: float(x["value"])
@@ -262,6 +271,32 @@ class Metrics(GateTest):
         self.assertEqual(r.rc, 4, r.err)
         self.assertIn("not the baseline's workload: tag config: (none) vs a",
                       r.err)
+
+
+class ThousandSteps(GateTest):
+
+    def test_1000_steps_a_side(self):
+        """1,000 steps a side (the normal approximation of U): +6 % with
+        ±2 % noise is a regression, +1 % is ok, each check in seconds."""
+        rnd = random.Random(1000)
+        d = os.path.join(self.tmp.name, "k")
+        for name, level in (("base", 1.0), ("slow", 1.06), ("same", 1.01)):
+            write_ranks(os.path.join(d, name), [[
+                10 * level * (1 + rnd.uniform(-.02, .02))
+                for _ in range(1000)]])
+            self.ingest_ok(os.path.join(d, name), extra=["--name", name,
+                                                         "--quiet"])
+        t = time.time()
+        r = self.check("--run", "slow", "--baseline", "base")
+        self.assertLess(time.time() - t, 30)
+        self.assertEqual(r.rc, 1, r.err)
+        row = r.json()[0]
+        self.assertEqual((row["n_baseline"], row["n_run"]), (1000, 1000))
+        self.assertAlmostEqual(row["shift_pct"], 6.0, delta=0.3)
+        self.assertLess(row["shift_hi_pct"] - row["shift_lo_pct"], 1.0)
+        r = self.check("--run", "same", "--baseline", "base")
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertEqual(r.json()[0]["verdict"], "ok")
 
 
 class ScenarioGrid(GateTest):
