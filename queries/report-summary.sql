@@ -1,6 +1,7 @@
 -- name: report-summary
--- description: The summary of `profan report`: run, ranks, steps, step
--- description: time, GPU utilization, the top coarse categories, memory
+-- description: The summary of `profan report`: run, ranks, steps per rank
+-- description: (all, and the steady ones the step statistics use), step
+-- description: time of the steady steps, GPU utilization, the top coarse categories, memory
 -- description: (when the run has snapshots) and communication (when it has
 -- description: communication kernels), from the run_metric view.
 -- column: item           what the row shows
@@ -25,6 +26,12 @@ rows AS (
   UNION ALL
   SELECT 3, 'steps', (SELECT CAST(value AS INTEGER) FROM m
                       WHERE metric = 'steps')
+  UNION ALL
+  SELECT 3.5, 'steady steps', (
+    SELECT printf('%d (warm-up %d, cut %d)', sum(reason = ''),
+                  sum(reason = 'warm-up'), sum(reason = 'cut'))
+    FROM step_steady WHERE run_id = :run
+      AND rank = (SELECT min(rank) FROM step WHERE run_id = :run))
   UNION ALL
   SELECT 4, 'step time median ms', (SELECT printf('%.3f', value) FROM m
                                     WHERE metric = 'step_time_median_ms')

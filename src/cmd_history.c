@@ -7,8 +7,8 @@
 ** The numbers come from SQL: the run_metric view (schema/008-history.sql)
 ** and the named queries diff-metrics, diff-categories, diff-kernels,
 ** diff-ops, diff-tensors and trend; this file resolves runs and
-** baselines, binds parameters and, for `check`, adds the statistics of
-** history.c.  `diff` and `trend` with --html FILE write the HTML page of
+** baselines, binds parameters and, for `check`, parses the options and
+** prints what history.c decides (the gate's logic lives there).  `diff` and `trend` with --html FILE write the HTML page of
 ** report_html.c instead of printing.
 */
 #include "cli.h"
@@ -24,13 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Defaults of `profan check`. */
-#define CHECK_THRESHOLD_PCT 5.0   /* relative change that may be a regression */
-#define CHECK_ALPHA 0.05          /* Mann-Whitney p-value below: not noise */
-#define CHECK_Z 3.0               /* robust z above: outside the history */
-#define CHECK_LAST 10             /* history window, runs */
-#define CHECK_MIN_HISTORY 5       /* fewer runs in the window: no z test */
+/* Limits of `profan check` (its defaults are rows of table gate_param). */
 #define CHECK_MAX_METRICS 64
+#define CHECK_MAX_SAME_TAG 16
 
 /*
 ** Split "K=V" into a new key string (caller frees with free()) and a
@@ -451,258 +447,209 @@ int trend_cmd(Cli *p){
   return rc;
 }
 
-/*
-** Load the values of one query into a new array (caller frees with
-** free()); *pn (OUT) gets the count.  The query binds ?1 (int64) and ?2
-** (text).  Returns NULL with *pn = 0 when there are no rows or on error.
-*/
-static double *load_values(sqlite3 *db, const char *zSql, int64_t id,
-                           const char *z, int *pn){
-  PfError e = {0};
-  sqlite3_stmt *s = db_prepare(db, zSql, &e);
-  double *a = NULL;
-  int n = 0, nAlloc = 0;
-  *pn = 0;
-  if( s==NULL ) return NULL;
-  sqlite3_bind_int64(s, 1, id);
-  if( sqlite3_bind_parameter_count(s)>=2 ) db_bind_text_or_null(s, 2, z, -1);
-  while( sqlite3_step(s)==SQLITE_ROW ){
-    if( sqlite3_column_type(s, 0)==SQLITE_NULL ) continue;
-    if( n==nAlloc ){
-      nAlloc = nAlloc ? 2*nAlloc : 64;
-      a = xrealloc(a, sizeof(double)*(size_t)nAlloc);
-    }
-    a[n++] = sqlite3_column_double(s, 0);
-  }
-  sqlite3_finalize(s);
-  *pn = n;
-  return a;
-}
-
-/* One metric's result in `profan check`. */
-typedef struct CheckRow {
-  const char *zMetric;   /* borrowed from argv or a literal */
-  int hasA, hasB;        /* the metric exists in baseline / run */
-  double a, b;           /* baseline and run values */
-  double changePct;      /* 100 (b - a) / |a| */
-  int dir;               /* metric_direction: 1, -1, 0 */
-  HistMw mw;             /* per-step samples (NaN p: not available) */
-  int nA, nB;            /* sample sizes */
-  int nHist;             /* runs in the history window */
-  double z;              /* robust z of b in the history (NaN: none) */
-  const char *zVerdict;  /* regression, noise, ok, improved, missing */
-} CheckRow;
-
-/*
-** Evaluate one metric of run idB against baseline idA (see check_cmd).
-** zTagKey/zTagVal (may be NULL) restrict the history series.
-*/
-static void check_metric(sqlite3 *db, CheckRow *r, int64_t idA, int64_t idB,
-                         double thr, double alpha, double zMax, int nLast,
-                         const char *zTagKey, const char *zTagVal){
-  int worse, better, sigMw = 1, sigHist = 1, n;
-  double *v;
-  v = load_values(db, "SELECT value FROM run_metric WHERE run_id=?1"
-                  " AND metric=?2", idA, r->zMetric, &n);
-  r->hasA = n>0;
-  if( n>0 ) r->a = v[0];
-  free(v);
-  v = load_values(db, "SELECT value FROM run_metric WHERE run_id=?1"
-                  " AND metric=?2", idB, r->zMetric, &n);
-  r->hasB = n>0;
-  if( n>0 ) r->b = v[0];
-  free(v);
-  r->mw.p = r->mw.z = r->mw.u = NAN;
-  r->z = NAN;
-  r->changePct = NAN;
-  if( !r->hasA || !r->hasB ){
-    r->zVerdict = "missing";
-    return;
-  }
-  r->dir = (int)db_int(db, 1, "SELECT direction FROM metric_direction"
-                       " WHERE %Q GLOB pattern ORDER BY priority LIMIT 1",
-                       r->zMetric);
-  if( r->a!=0 ) r->changePct = 100.0*(r->b-r->a)/fabs(r->a);
-  else r->changePct = r->b==0 ? 0 : (r->b>0 ? INFINITY : -INFINITY);
-  /* per-step samples: only the step-time metrics have them */
-  if( strncmp(r->zMetric, "step_time_", 10)==0 ){
-    const char *zStep = "SELECT dur FROM step WHERE run_id=?1";
-    double *sa = load_values(db, zStep, idA, NULL, &r->nA);
-    double *sb = load_values(db, zStep, idB, NULL, &r->nB);
-    r->mw = hist_mann_whitney(sa, r->nA, sb, r->nB);
-    free(sa);
-    free(sb);
-    if( !isnan(r->mw.p) ){
-      int right = r->dir==0 || (r->dir>0 ? r->mw.z>0 : r->mw.z<0);
-      sigMw = r->mw.p<alpha && right;
-    }
-  }
-  /* history: the baseline and the runs of its series before it */
-  {
-    PfError e = {0};
-    sqlite3_stmt *s = db_prepare(db,
-      "SELECT m.value FROM run_metric m WHERE m.metric=?2"
-      " AND m.run_id<=?1 AND (?3 IS NULL OR EXISTS (SELECT 1 FROM run_tag t"
-      "  WHERE t.run_id=m.run_id AND t.key=?3 AND t.value IS ?4))"
-      " ORDER BY m.run_id DESC LIMIT ?5", &e);
-    double *h = xmalloc(sizeof(double)*(size_t)(nLast>0 ? nLast : 1));
-    r->nHist = 0;
-    if( s ){
-      sqlite3_bind_int64(s, 1, idA);
-      sqlite3_bind_text(s, 2, r->zMetric, -1, SQLITE_STATIC);
-      db_bind_text_or_null(s, 3, zTagKey, -1);
-      db_bind_text_or_null(s, 4, zTagVal, -1);
-      sqlite3_bind_int(s, 5, nLast);
-      while( sqlite3_step(s)==SQLITE_ROW && r->nHist<nLast ){
-        h[r->nHist++] = sqlite3_column_double(s, 0);
-      }
-      sqlite3_finalize(s);
-    }
-    if( r->nHist>=CHECK_MIN_HISTORY ){
-      r->z = hist_robust_z(r->b, h, r->nHist);
-      sigHist = r->dir==0 ? fabs(r->z)>zMax
-              : r->dir>0 ? r->z>zMax : r->z<-zMax;
-    }else{
-      r->nHist = 0;
-    }
-    free(h);
-  }
-  worse = r->dir==0 ? fabs(r->changePct)>thr
-        : r->dir>0 ? r->changePct>thr : r->changePct<-thr;
-  better = r->dir!=0 && (r->dir>0 ? r->changePct<-thr : r->changePct>thr);
-  if( worse ) r->zVerdict = sigMw && sigHist ? "regression" : "noise";
-  else r->zVerdict = better ? "improved" : "ok";
-}
-
 /* Bind a double or NULL when it is not finite. */
 static void bind_num(sqlite3_stmt *s, int i, double v){
   db_bind_double_or_null(s, i, isfinite(v), v);
 }
 
-/*
-** profan check --run R --baseline B [--metric M]... [--threshold 5%]
-**               [--alpha A] [--z Z] [--last N] [--tag K=V]
-** Exit 0: no regression; 1: at least one; 2: usage.
-*/
-int check_cmd(Cli *p){
-  const char *zRun = cli_option(p, "run", NULL, 1);
-  const char *zBase = cli_option(p, "baseline", NULL, 1);
-  const char *zThr = cli_option(p, "threshold", NULL, 1);
-  const char *zAlpha = cli_option(p, "alpha", NULL, 1);
-  const char *zZ = cli_option(p, "z", NULL, 1);
-  const char *zLast = cli_option(p, "last", NULL, 1);
-  const char *zTag = cli_option(p, "tag", NULL, 1);
-  const char *azMetric[CHECK_MAX_METRICS], *z, *zTagVal = NULL;
-  char *zTagKey = NULL;
-  double thr = CHECK_THRESHOLD_PCT, alpha = CHECK_ALPHA, zMax = CHECK_Z;
-  int nLast = CHECK_LAST, nMetric = 0, nReg = 0, rc = EXIT_OK;
-  int64_t idA, idB;
-  CheckRow aRow[CHECK_MAX_METRICS];
-  sqlite3 *db;
-  sqlite3_stmt *s = NULL;
-  PfError e = {0};
-  FILE *pVerdict;
+/* Options of `profan check` as given (NULL: the gate_param default). */
+typedef struct CheckOpts {
+  const char *zRun, *zBase, *zThr, *zAlpha, *zZ, *zLast, *zTag;
+  const char *azMetric[CHECK_MAX_METRICS];
+  const char *azSame[CHECK_MAX_SAME_TAG];
+  int nMetric, nSame, allowMissing;
+} CheckOpts;
 
+/* Parse the options of `profan check` or exit 2. */
+static void check_parse(Cli *p, CheckOpts *o){
+  const char *z;
+  memset(o, 0, sizeof(*o));
+  o->zRun = cli_option(p, "run", NULL, 1);
+  o->zBase = cli_option(p, "baseline", NULL, 1);
+  o->zThr = cli_option(p, "threshold", NULL, 1);
+  o->zAlpha = cli_option(p, "alpha", NULL, 1);
+  o->zZ = cli_option(p, "z", NULL, 1);
+  o->zLast = cli_option(p, "last", NULL, 1);
+  o->zTag = cli_option(p, "tag", NULL, 1);
+  o->allowMissing = cli_option(p, "allow-missing", NULL, 0)!=NULL;
   while( (z = cli_option(p, "metric", "m", 1))!=NULL ){
-    if( nMetric==CHECK_MAX_METRICS ) cli_usage_error(p, "too many --metric");
-    azMetric[nMetric++] = z;
+    if( o->nMetric==CHECK_MAX_METRICS ) cli_usage_error(p, "too many --metric");
+    o->azMetric[o->nMetric++] = z;
+  }
+  while( (z = cli_option(p, "same-tag", NULL, 1))!=NULL ){
+    if( o->nSame==CHECK_MAX_SAME_TAG ) cli_usage_error(p, "too many --same-tag");
+    if( z[0]==0 ) cli_usage_error(p, "--same-tag needs a KEY");
+    o->azSame[o->nSame++] = z;
   }
   cli_verify_options(p);
   if( p->argc!=1 ) cli_usage_error(p, "no positional arguments expected");
-  if( zBase==NULL ) cli_usage_error(p, "--baseline is required");
-  if( zThr ){
-    thr = parse_number(p, "--threshold", zThr);
-    if( thr<1.0 && strchr(zThr, '%')==NULL ) thr *= 100.0;   /* 0.05 */
+  if( o->zBase==NULL ) cli_usage_error(p, "--baseline is required");
+  if( o->nMetric==0 ) o->azMetric[o->nMetric++] = "step_time_median_ms";
+}
+
+/* The settings: gate_param defaults, then the options (exit 2 if bad). */
+static void check_params(Cli *p, sqlite3 *db, const CheckOpts *o,
+                         GateParams *g, int *pnLast){
+  g->thrPct = hist_gate_param(db, "threshold_pct", 5);
+  g->alpha = hist_gate_param(db, "alpha", 0.05);
+  g->zMax = hist_gate_param(db, "z", 3);
+  g->minSteps = (int)hist_gate_param(db, "min_steps", 3);
+  g->minHistory = (int)hist_gate_param(db, "min_history", 5);
+  *pnLast = (int)hist_gate_param(db, "last", 10);
+  if( o->zThr ){
+    g->thrPct = parse_number(p, "--threshold", o->zThr);
+    if( g->thrPct<1.0 && strchr(o->zThr, '%')==NULL ) g->thrPct *= 100.0;
   }
-  if( zAlpha ) alpha = parse_number(p, "--alpha", zAlpha);
-  if( zZ ) zMax = parse_number(p, "--z", zZ);
-  if( zLast ) nLast = (int)parse_count(p, "--last", zLast);
-  if( zTag ) zTagKey = split_kv(p, "--tag", zTag, &zTagVal);
-  if( nMetric==0 ) azMetric[nMetric++] = "step_time_median_ms";
-  db = cli_open_db(p, DB_OPEN_READONLY);
-  idA = resolve_or_report(db, zBase, 1);
-  idB = idA<0 ? -1 : resolve_or_report(db, zRun ? zRun : "latest", 0);
-  if( idB<0 ){
-    free(zTagKey);
+  if( o->zAlpha ){
+    g->alpha = parse_number(p, "--alpha", o->zAlpha);
+    if( !(g->alpha>0 && g->alpha<0.5) ){
+      cli_usage_error(p, "--alpha needs a number between 0 and 0.5, got"
+                      " '%s'", o->zAlpha);
+    }
+  }
+  if( o->zZ ){
+    g->zMax = parse_number(p, "--z", o->zZ);
+    if( !(g->zMax>0) ) cli_usage_error(p, "--z needs a number > 0, got '%s'",
+                                       o->zZ);
+  }
+  if( o->zLast ) *pnLast = (int)parse_count(p, "--last", o->zLast);
+}
+
+/* Resolve --baseline and --run or exit 2 naming the bad reference. */
+static void check_resolve(Cli *p, sqlite3 *db, const CheckOpts *o,
+                          int64_t *pidA, int64_t *pidB){
+  PfError e = {0};
+  *pidA = hist_resolve_baseline(db, o->zBase, &e);
+  if( *pidA<0 ){
     db_close(db);
-    return EXIT_BAD;
+    cli_usage_error(p, "--baseline: %s", e.zMsg);
   }
-  for(int i=0; i<nMetric; i++){
+  *pidB = runref_resolve(db, o->zRun ? o->zRun : "latest", &e);
+  if( *pidB<0 ){
+    db_close(db);
+    cli_usage_error(p, "--run: %s", e.zMsg);
+  }
+  for(int i=0; i<o->nMetric; i++){
     if( db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM run_metric WHERE"
-               " metric=%Q)", azMetric[i])==0 ){
+               " metric=%Q)", o->azMetric[i])==0 ){
       char zM[80];
-      util_sanitize(azMetric[i], strlen(azMetric[i]), zM, sizeof(zM));
-      free(zTagKey);
+      util_sanitize(o->azMetric[i], strlen(o->azMetric[i]), zM, sizeof(zM));
       db_close(db);
       cli_usage_error(p, "no run has the metric '%s' ('profan query"
                       " run-metrics' lists them)", zM);
     }
   }
-  memset(aRow, 0, sizeof(aRow));
-  for(int i=0; i<nMetric; i++){
-    aRow[i].zMetric = azMetric[i];
-    check_metric(db, &aRow[i], idA, idB, thr, alpha, zMax, nLast,
-                 zTagKey, zTagVal);
-    if( strcmp(aRow[i].zVerdict, "regression")==0 ) nReg++;
-  }
-  free(zTagKey);
+}
 
-  /* the verdict: stdout above a table, stderr for csv and json */
-  pVerdict = (p->eFmt==OUT_CSV || p->eFmt==OUT_JSON) ? stderr : stdout;
-  if( nReg ){
-    const CheckRow *r = NULL;
-    for(int i=0; i<nMetric && r==NULL; i++){
-      if( strcmp(aRow[i].zVerdict, "regression")==0 ) r = &aRow[i];
-    }
-    fprintf(pVerdict, "REGRESSION: run %lld vs baseline %lld: %s %+.2f%% "
-            "(threshold %g%%)%s\n", (long long)idB, (long long)idA,
-            r ? r->zMetric : "?", r ? r->changePct : 0.0, thr,
+/* The first check with verdict v, or NULL. */
+static const HistCheck *first_with(const HistCheck *a, int n, GateVerdict v){
+  for(int i=0; i<n; i++) if( a[i].o.v==v ) return &a[i];
+  return NULL;
+}
+
+/*
+** Print the one-line verdict and the history to f; returns the exit
+** code: 1 regression, else 4 missing / not comparable (0 with
+** --allow-missing), else 5 inconclusive, else 0.
+*/
+static int check_print_verdict(FILE *f, const CheckOpts *o, int64_t idA,
+                               int64_t idB, const GateParams *g,
+                               const HistCheck *a, int n,
+                               const HistWindow *w){
+  const HistCheck *r;
+  int rc = GATE_EXIT_PASS;
+  char zPre[64];
+  snprintf(zPre, sizeof(zPre), "run %lld vs baseline %lld", (long long)idB,
+           (long long)idA);
+  if( (r = first_with(a, n, GATE_REGRESSION))!=NULL ){
+    int nReg = 0;
+    for(int i=0; i<n; i++) nReg += a[i].o.v==GATE_REGRESSION;
+    fprintf(f, "REGRESSION: %s: %s %+.2f%% (threshold %g%%)%s\n", zPre,
+            r->zMetric, r->o.changePct, g->thrPct,
             nReg>1 ? " and more" : "");
-  }else{
-    fprintf(pVerdict, "OK: run %lld vs baseline %lld: no regression in %d "
-            "metric%s (threshold %g%%)\n", (long long)idB, (long long)idA,
-            nMetric, nMetric==1 ? "" : "s", thr);
+    rc = GATE_EXIT_REGRESSION;
+  }else if( (r = first_with(a, n, GATE_NOT_COMPARABLE))!=NULL
+            || (r = first_with(a, n, GATE_MISSING))!=NULL ){
+    fprintf(f, "%s: %s: %s: %s%s\n", r->o.v==GATE_MISSING ? "MISSING"
+            : "NOT COMPARABLE", zPre, r->zMetric, r->o.zReason,
+            o->allowMissing ? " (allowed by --allow-missing)"
+            : "; nothing to check");
+    rc = o->allowMissing ? GATE_EXIT_PASS : GATE_EXIT_MISSING;
   }
-  if( p->eFmt==OUT_TABLE || p->eFmt==OUT_MARKDOWN ) fputc('\n', stdout);
+  if( rc==GATE_EXIT_PASS
+      && (r = first_with(a, n, GATE_INCONCLUSIVE))!=NULL ){
+    fprintf(f, "INCONCLUSIVE: %s: %s: %s\n", zPre, r->zMetric,
+            r->o.zReason);
+    rc = GATE_EXIT_INCONCLUSIVE;
+  }else if( rc==GATE_EXIT_PASS && !o->allowMissing ){
+    fprintf(f, "OK: %s: no regression in %d metric%s (threshold %g%%)\n",
+            zPre, n, n==1 ? "" : "s", g->thrPct);
+  }
+  fprintf(f, "history: %d comparable run%s", w->n, w->n==1 ? "" : "s");
+  for(int i=0; i<w->n; i++){
+    fprintf(f, "%s%lld", i ? ", " : " (", (long long)w->aId[i]);
+  }
+  fprintf(f, "%s; the noise test needs %d\n", w->n ? ")" : "",
+          g->minHistory);
+  for(int i=0; i<w->nOut; i++){
+    fprintf(f, "left out: run %lld %s: %s\n", (long long)w->aOut[i].id,
+            w->aOut[i].zName, w->aOut[i].zWhy);
+  }
+  if( w->nOutTotal>w->nOut ){
+    fprintf(f, "left out: %d more runs\n", w->nOutTotal-w->nOut);
+  }
+  return rc;
+}
 
-  /* the table, through a temporary table so every --format works */
+/* The table of the checks, through a temporary table (every --format). */
+static int check_print_table(Cli *p, sqlite3 *db, const GateParams *g,
+                             const HistCheck *a, int n){
+  PfError e = {0};
+  sqlite3_stmt *s = NULL;
+  int rc = EXIT_OK;
   if( db_exec(db,
         "CREATE TEMP TABLE check_result(metric TEXT, baseline_value REAL,"
-        " value REAL, change_pct REAL, threshold_pct REAL, direction INT,"
+        " value REAL, change_pct REAL, shift_pct REAL, shift_lo_pct REAL,"
+        " shift_hi_pct REAL, threshold_pct REAL, direction INT,"
         " p_value REAL, n_baseline INT, n_run INT, history_runs INT,"
-        " robust_z REAL, verdict TEXT)", &e)
+        " robust_z REAL, verdict TEXT, reason TEXT)", &e)
       || (s = db_prepare(db, "INSERT INTO check_result VALUES(?1, ?2,"
-                " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", &e))==NULL ){
+                " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
+                " ?16)", &e))==NULL ){
     cli_error("%s", e.zMsg);
-    db_close(db);
     return EXIT_SQL;
   }
-  for(int i=0; i<nMetric; i++){
-    const CheckRow *r = &aRow[i];
+  for(int i=0; i<n; i++){
+    const HistCheck *r = &a[i];
     sqlite3_bind_text(s, 1, r->zMetric, -1, SQLITE_STATIC);
     db_bind_double_or_null(s, 2, r->hasA, r->a);
     db_bind_double_or_null(s, 3, r->hasB, r->b);
-    bind_num(s, 4, r->changePct);
-    sqlite3_bind_double(s, 5, thr);
-    sqlite3_bind_int(s, 6, r->dir);
-    bind_num(s, 7, r->mw.p);
-    db_bind_int_or_null(s, 8, r->nA>0, r->nA);
-    db_bind_int_or_null(s, 9, r->nB>0, r->nB);
-    sqlite3_bind_int(s, 10, r->nHist);
-    bind_num(s, 11, r->z);
-    sqlite3_bind_text(s, 12, r->zVerdict, -1, SQLITE_STATIC);
+    bind_num(s, 4, r->o.changePct);
+    bind_num(s, 5, r->o.shiftPct);
+    bind_num(s, 6, r->o.loPct);
+    bind_num(s, 7, r->o.hiPct);
+    sqlite3_bind_double(s, 8, g->thrPct);
+    sqlite3_bind_int(s, 9, r->dir);
+    bind_num(s, 10, r->p);
+    sqlite3_bind_int(s, 11, r->nA);
+    sqlite3_bind_int(s, 12, r->nB);
+    sqlite3_bind_int(s, 13, r->o.usedHist);
+    bind_num(s, 14, r->o.z);
+    sqlite3_bind_text(s, 15, hist_verdict_name(r->o.v), -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 16, r->o.zReason, -1, SQLITE_STATIC);
     sqlite3_step(s);
     sqlite3_reset(s);
   }
   sqlite3_finalize(s);
   s = db_prepare(db, "SELECT metric, round(baseline_value, 4) AS"
     " baseline_value, round(value, 4) AS value, round(change_pct, 2) AS"
-    " change_pct, threshold_pct, direction, p_value, n_baseline, n_run,"
-    " history_runs, round(robust_z, 2) AS robust_z, verdict"
-    " FROM check_result", &e);
+    " change_pct, round(shift_pct, 2) AS shift_pct, round(shift_lo_pct, 2)"
+    " AS shift_lo_pct, round(shift_hi_pct, 2) AS shift_hi_pct,"
+    " threshold_pct, direction, p_value, n_baseline, n_run, history_runs,"
+    " round(robust_z, 2) AS robust_z, verdict, reason FROM check_result",
+    &e);
   if( s==NULL ){
     cli_error("%s", e.zMsg);
-    db_close(db);
     return EXIT_SQL;
   }
   if( output_stmt(s, p->eFmt, stdout, NULL)!=SQLITE_DONE ){
@@ -710,7 +657,64 @@ int check_cmd(Cli *p){
     rc = EXIT_SQL;
   }
   sqlite3_finalize(s);
+  return rc;
+}
+
+/*
+** profan check --baseline B [--run R] [--metric M]... [--threshold 5%]
+**               [--alpha A] [--z Z] [--last N] [--tag K=V]
+**               [--same-tag KEY]... [--allow-missing]
+** Exit 0 pass, 1 regression, 2 usage or bad reference, 3 SQL error,
+** 4 missing or not comparable (0 with --allow-missing), 5 inconclusive.
+*/
+int check_cmd(Cli *p){
+  CheckOpts o;
+  GateParams g;
+  HistWindow w;
+  HistCompat compat;
+  HistCheck aChk[CHECK_MAX_METRICS];
+  const char *zTagVal = NULL;
+  char *zTagKey = NULL;
+  int nLast, rc = EXIT_OK;
+  int64_t idA, idB;
+  sqlite3 *db;
+  PfError e = {0};
+  FILE *pVerdict;
+
+  check_parse(p, &o);
+  if( o.zTag ) zTagKey = split_kv(p, "--tag", o.zTag, &zTagVal);
+  db = cli_open_db(p, DB_OPEN_READONLY);
+  check_params(p, db, &o, &g, &nLast);
+  check_resolve(p, db, &o, &idA, &idB);
+  memset(aChk, 0, sizeof(aChk));
+  if( hist_comparable(db, idA, idB, o.azSame, o.nSame, &compat, &e)
+      || hist_window(db, idA, idB, nLast, zTagKey, zTagVal, o.azSame,
+                     o.nSame, &w, &e) ){
+    rc = EXIT_SQL;
+  }
+  if( idA==idB ) compat.ok = 1;
+  for(int i=0; rc==EXIT_OK && i<o.nMetric; i++){
+    aChk[i].zMetric = o.azMetric[i];
+    if( hist_check_metric(db, idA, idB, compat.ok, &w, &g, &aChk[i], &e) ){
+      rc = EXIT_SQL;
+    }else if( !compat.ok ){
+      snprintf(aChk[i].o.zReason, sizeof(aChk[i].o.zReason),
+               "not the baseline's workload: %s", compat.zWhy);
+    }
+  }
+  free(zTagKey);
+  if( rc!=EXIT_OK ){
+    cli_error("%s", e.zMsg);
+    hist_window_free(&w);
+    db_close(db);
+    return rc;
+  }
+  /* the verdict: stdout above a table, stderr for csv and json */
+  pVerdict = (p->eFmt==OUT_CSV || p->eFmt==OUT_JSON) ? stderr : stdout;
+  rc = check_print_verdict(pVerdict, &o, idA, idB, &g, aChk, o.nMetric, &w);
+  hist_window_free(&w);
+  if( p->eFmt==OUT_TABLE || p->eFmt==OUT_MARKDOWN ) fputc('\n', stdout);
+  if( check_print_table(p, db, &g, aChk, o.nMetric)!=EXIT_OK ) rc = EXIT_SQL;
   db_close(db);
-  if( rc==EXIT_OK && nReg ) rc = EXIT_BAD;
   return rc;
 }

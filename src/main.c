@@ -111,14 +111,21 @@ static const CmdInfo aCmd[] = {
     "                   regressions ('-' = stdout)\n" },
   { "check", check_cmd, "check --baseline B [--run R] [--metric M]...",
     "regression gate: exit 1 when a metric got worse beyond the noise",
-    "A metric regresses when its relative change exceeds --threshold in\n"
-    "the bad direction (table metric_direction) AND it is outside the\n"
-    "noise: the per-step samples of both runs differ (Mann-Whitney U,\n"
-    "p < --alpha; step_time_* metrics only) and, when the history window\n"
-    "(the baseline and the runs before it, --tag filtered, last --last)\n"
-    "holds at least 5 runs, the robust z-score (median/MAD) of the run's\n"
-    "value exceeds --z.  Prints a one-line verdict (stderr for csv/json)\n"
-    "then a table.  Exit 0 clean, 1 regression, 2 usage.\n"
+    "Step metrics (step_time_*, step_gpu_busy_pct) compare the steady steps\n"
+    "of both runs (view step_steady: warm-up and cut steps left out): the\n"
+    "Hodges-Lehmann shift with its exact distribution-free interval, each\n"
+    "end wrong with probability --alpha.  regression: the whole interval\n"
+    "is worse and it reaches --threshold; ok: the interval stays below the\n"
+    "threshold; inconclusive: neither (or too few steady steps).  Metrics\n"
+    "without per-step samples compare values: beyond the threshold needs\n"
+    "the history.  History: the baseline and the runs before it with the\n"
+    "baseline's fingerprint (rank count, top kernels, top operators, the\n"
+    "--same-tag tags); with 5 or more, a run inside their spread (robust\n"
+    "z <= --z) is noise.  Prints a one-line verdict and the history (stderr\n"
+    "for csv/json) then a table.\n"
+    "Exit: 0 pass (ok, improved, noise), 1 regression, 2 usage or an\n"
+    "unknown run/baseline/metric, 3 SQL error, 4 missing or not comparable\n"
+    "(nothing to check; 0 with --allow-missing), 5 inconclusive.\n"
     "\n"
     "Options:\n"
     "  --baseline B     baseline name or run (required)\n"
@@ -126,10 +133,15 @@ static const CmdInfo aCmd[] = {
     "  --metric M       metric to check (repeatable; default:\n"
     "                   step_time_median_ms)\n"
     "  --threshold T    relative change, '5%' or 0.05 (default: 5%)\n"
-    "  --alpha A        Mann-Whitney significance level (default: 0.05)\n"
-    "  --z Z            robust z-score limit (default: 3)\n"
-    "  --last N         history window in runs (default: 10)\n"
-    "  --tag K=V        history: only runs with this tag\n" },
+    "  --alpha A        error of each end of the interval, 0 < A < 0.5\n"
+    "                   (default: 0.05)\n"
+    "  --z Z            robust z-score limit of the history (default: 3)\n"
+    "  --last N         history window in comparable runs (default: 10)\n"
+    "  --tag K=V        history: only runs with this tag\n"
+    "  --same-tag KEY   comparable runs have the baseline's value of tag\n"
+    "                   KEY (repeatable)\n"
+    "  --allow-missing  exit 0 instead of 4 when there is nothing to check\n"
+    "Defaults are rows of table gate_param.\n" },
   { "report", report_cmd,
     "report [RUN] [--baseline NAME] [--param K=V]... [--html FILE]",
     "summary of a run and ranked findings with hints",

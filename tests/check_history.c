@@ -2,10 +2,15 @@
 ** check_history.c — unit tests of history.c: median, MAD, robust z-score
 ** and the Mann-Whitney U test (values checked against the textbook
 ** formulas: U by counting pairs, normal approximation with tie and
-** continuity correction, as scipy.stats.mannwhitneyu(method="asymptotic")).
+** continuity correction, as scipy.stats.mannwhitneyu(method="asymptotic")),
+** the exact U distribution and the Hodges-Lehmann interval (against brute
+** force enumeration here), and every branch of the gate's decision
+** hist_gate().
 */
 #include <check.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include "history.h"
 
 START_TEST(test_median_mad){
@@ -62,12 +67,306 @@ START_TEST(test_mann_whitney){
 }
 END_TEST
 
+/* Brute force: the U of every split of n+m ranks into n and m; returns
+** P(U <= u). */
+static double brute_cdf(int n, int m, int u){
+  int N = n+m, below = 0, total = 0;
+  for(unsigned mask=0; mask<(1u<<N); mask++){
+    int cnt = __builtin_popcount(mask), U = 0, seenA = 0;
+    if( cnt!=n ) continue;
+    /* ranks 0..N-1; bits set: sample a; U = pairs (a, b) with b > a */
+    for(int r=0; r<N; r++){
+      if( mask&(1u<<r) ) seenA++;
+      else U += seenA;
+    }
+    total++;
+    if( U<=u ) below++;
+  }
+  return (double)below/total;
+}
+
+START_TEST(test_mw_exact){
+  /* [6 choose 3]_q = 1 1 2 3 3 3 3 2 1 1 (20 splits) */
+  ck_assert_double_eq_tol(hist_mw_cdf(3, 3, 0), 0.05, 1e-12);
+  ck_assert_double_eq_tol(hist_mw_cdf(3, 3, 1), 0.10, 1e-12);
+  ck_assert_double_eq_tol(hist_mw_cdf(3, 3, 2), 0.20, 1e-12);
+  ck_assert_double_eq_tol(hist_mw_cdf(3, 3, 9), 1.0, 1e-12);
+  ck_assert_double_eq_tol(hist_mw_cdf(3, 3, -1), 0.0, 1e-12);
+  for(int n=1; n<=7; n++){
+    for(int m=1; m<=7; m++){
+      for(int u=0; u<=n*m; u++){
+        ck_assert_double_eq_tol(hist_mw_cdf(n, m, u), brute_cdf(n, m, u),
+                                1e-12);
+      }
+    }
+  }
+  /* large samples: the normal approximation, symmetric about nm/2 */
+  ck_assert_double_eq_tol(hist_mw_cdf(300, 300, 45000-0.5), 0.5, 1e-3);
+  ck_assert(hist_mw_cdf(300, 300, 30000)<1e-9);
+  ck_assert_double_eq_tol(hist_mw_cdf(300, 300, 40000), 0.5*erfc((45000-40000.5)/sqrt(90000*601/12.0)/sqrt(2.0)), 1e-12);
+  ck_assert(isnan(hist_mw_cdf(0, 3, 1)));
+}
+END_TEST
+
+START_TEST(test_hl_k){
+  /* k: the largest with P(U <= k-1) <= alpha */
+  ck_assert_int_eq(hist_hl_k(3, 3, 0.05), 1);       /* P(U<=0) = .05 */
+  ck_assert_int_eq(hist_hl_k(3, 3, 0.049), 0);
+  ck_assert_int_eq(hist_hl_k(2, 3, 0.05), 0);       /* P(U<=0) = .1 */
+  for(int n=3; n<=8; n++){
+    for(int m=3; m<=8; m++){
+      int64_t k = hist_hl_k(n, m, 0.05);
+      if( k>0 ) ck_assert(brute_cdf(n, m, (int)k-1)<=0.05+1e-12);
+      ck_assert(brute_cdf(n, m, (int)k)>0.05);
+    }
+  }
+  /* normal approximation beyond HIST_EXACT_MAX: nm/2 - 1.645 sd */
+  {
+    int64_t k = hist_hl_k(1000, 1000, 0.05);
+    double sd = sqrt(1e6*2001/12.0);
+    ck_assert(fabs((double)k-(5e5-1.6449*sd))<2);
+  }
+}
+END_TEST
+
+static int cmp_d(const void *a, const void *b){
+  double x = *(const double*)a, y = *(const double*)b;
+  return x<y ? -1 : x>y;
+}
+
+START_TEST(test_kth_diff){
+  double a[7], b[9], d[63];
+  unsigned seed = 7;
+  for(int round=0; round<20; round++){
+    int n = 0;
+    for(int i=0; i<7; i++){ seed = seed*1103515245u+12345u;
+                            a[i] = (seed>>16)%50/7.0; }
+    for(int j=0; j<9; j++){ seed = seed*1103515245u+12345u;
+                            b[j] = (seed>>16)%50/7.0; }
+    qsort(a, 7, sizeof(double), cmp_d);
+    qsort(b, 9, sizeof(double), cmp_d);
+    for(int i=0; i<7; i++) for(int j=0; j<9; j++) d[n++] = b[j]-a[i];
+    qsort(d, 63, sizeof(double), cmp_d);
+    for(int k=1; k<=63; k++){
+      ck_assert_double_eq(hist_kth_diff(a, 7, b, 9, k), d[k-1]);
+    }
+  }
+}
+END_TEST
+
+START_TEST(test_hl_shift){
+  double a[] = { 3, 1, 2 }, b[] = { 13, 11, 12 };
+  double big_a[1000], big_b[1000];
+  HistShift h = hist_hl_shift(a, 3, b, 3, 0.05);
+  ck_assert_double_eq_tol(h.est, 10, 1e-12);     /* differences 8..12 */
+  ck_assert_double_eq_tol(h.lo, 8, 1e-12);       /* k = 1: min and max */
+  ck_assert_double_eq_tol(h.hi, 12, 1e-12);
+  ck_assert_int_eq(h.k, 1);
+  ck_assert(a[0]==3 && b[0]==13);               /* input untouched */
+  h = hist_hl_shift(a, 2, b, 3, 0.05);           /* too small: unbounded */
+  ck_assert(isinf(h.lo) && h.lo<0 && isinf(h.hi) && h.hi>0);
+  /* 1,000 steps a side: a shift of exactly 2 with uniform noise */
+  for(int i=0; i<1000; i++){
+    big_a[i] = 100 + (i*37%1000)/1000.0;
+    big_b[i] = 102 + (i*91%1000)/1000.0;
+  }
+  h = hist_hl_shift(big_a, 1000, big_b, 1000, 0.05);
+  ck_assert_double_eq_tol(h.est, 2, 2e-3);
+  ck_assert(h.lo>1.97 && h.lo<2 && h.hi>2 && h.hi<2.03);
+}
+END_TEST
+
+/* A GateIn with the defaults of gate_param and no samples or history. */
+static GateIn gate_in(double a, double b){
+  GateIn in;
+  memset(&in, 0, sizeof(in));
+  in.dir = 1;
+  in.thrPct = 5;
+  in.alpha = 0.05;
+  in.zMax = 3;
+  in.minSteps = 3;
+  in.minHistory = 5;
+  in.comparable = 1;
+  in.hasA = in.hasB = 1;
+  in.a = a;
+  in.b = b;
+  return in;
+}
+
+static GateVerdict gate(const GateIn *in, GateOut *o){
+  hist_gate(in, o);
+  return o->v;
+}
+
+START_TEST(test_gate_steps){
+  double base[] = { 100, 101, 99, 100.5, 99.5 };
+  double slow[] = { 120, 121.2, 118.8, 120.6, 119.4 };   /* x 1.2 */
+  double five[] = { 105, 106.05, 103.95, 105.525, 104.475 };  /* x 1.05 */
+  double fast[] = { 80, 80.8, 79.2, 80.4, 79.6 };
+  double noisy[] = { 80, 140, 95, 130, 110 };
+  GateIn in = gate_in(100, 120);
+  GateOut o;
+  in.sa = base; in.nA = 5;
+  in.sb = slow; in.nB = 5;
+  ck_assert_int_eq(gate(&in, &o), GATE_REGRESSION);
+  ck_assert_double_eq_tol(o.shiftPct, 20, 1e-9);
+  ck_assert_double_eq_tol(o.changePct, 20, 1e-9);
+  ck_assert(o.loPct>0 && o.hiPct>=5);
+  ck_assert(strstr(o.zReason, "steady steps +20.00%")!=NULL);
+  /* exactly the threshold: every step 5 % slower is a regression */
+  in.sb = five; in.b = 105;
+  ck_assert_int_eq(gate(&in, &o), GATE_REGRESSION);
+  /* the same steps: ok; faster beyond the threshold: improved */
+  in.sb = base; in.b = 100;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  in.sb = fast; in.b = 80;
+  ck_assert_int_eq(gate(&in, &o), GATE_IMPROVED);
+  /* noisy steps 10 % slower on the median: cannot decide */
+  in.sb = noisy; in.b = 110;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  ck_assert(o.loPct<=0 && o.hiPct>=5);
+  ck_assert(strstr(o.zReason, "neither rule out")!=NULL);
+  /* an interval touching 0 is not a regression: one step no slower */
+  {
+    double same[] = { 100, 100, 100 }, tie[] = { 100, 105, 105 };
+    GateIn t = gate_in(100, 105);
+    t.sa = same; t.nA = 3; t.sb = tie; t.nB = 3;
+    ck_assert_int_eq(gate(&t, &o), GATE_INCONCLUSIVE);
+    ck_assert_double_eq_tol(o.loPct, 0, 1e-12);
+  }
+  /* a stricter alpha leaves 3 against 3 steps no interval */
+  in.sa = base; in.nA = 3; in.sb = slow; in.nB = 3; in.b = 120;
+  ck_assert_int_eq(gate(&in, &o), GATE_REGRESSION);
+  in.alpha = 0.01;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  ck_assert(isinf(o.hiPct));
+  in.alpha = 0.05;
+  /* a higher threshold turns the 20 % into ok */
+  in.thrPct = 25;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+}
+END_TEST
+
+START_TEST(test_gate_directions){
+  double base[] = { 50, 51, 49, 50.5 };
+  double low[] = { 40, 40.8, 39.2, 40.4 };     /* busy share -20 % */
+  double high[] = { 60, 61.2, 58.8, 60.6 };
+  GateIn in = gate_in(50, 40);
+  GateOut o;
+  in.dir = -1;                                  /* lower is worse */
+  in.sa = base; in.nA = 4; in.sb = low; in.nB = 4;
+  ck_assert_int_eq(gate(&in, &o), GATE_REGRESSION);
+  ck_assert(o.shiftPct<-19);
+  in.sb = high; in.b = 60;
+  ck_assert_int_eq(gate(&in, &o), GATE_IMPROVED);
+  /* either way: both changes are regressions, never improvements */
+  in.dir = 0;
+  ck_assert_int_eq(gate(&in, &o), GATE_REGRESSION);
+  in.sb = low; in.b = 40;
+  ck_assert_int_eq(gate(&in, &o), GATE_REGRESSION);
+  in.sb = base; in.b = 50;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  /* values only, either way: beyond the threshold is inconclusive */
+  in.sa = in.sb = NULL; in.nA = in.nB = 0; in.b = 45;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  in.b = 49;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  /* samples with zeros: compared as differences relative to |a| */
+  {
+    double za[] = { 0, 1, 2 }, zb[] = { 10, 11, 12 };
+    GateIn z = gate_in(1, 11);
+    z.sa = za; z.nA = 3; z.sb = zb; z.nB = 3;
+    ck_assert_int_eq(gate(&z, &o), GATE_REGRESSION);
+    ck_assert_double_eq_tol(o.shiftPct, 1000, 1e-9);   /* 10 / median 1 */
+  }
+}
+END_TEST
+
+START_TEST(test_gate_values_and_history){
+  double few_a[] = { 100, 100 }, few_b[] = { 120, 120 };
+  double hist[] = { 100, 104, 96, 102, 98, 101 };
+  double tight_a[] = { 100, 100.1, 99.9, 100 };
+  double tight_b[] = { 107, 107.1, 106.9, 107 };
+  GateIn in = gate_in(100, 120);
+  GateOut o;
+  /* too few steady steps: the values decide, beyond the threshold the
+  ** data cannot tell noise */
+  in.sa = few_a; in.nA = 2; in.sb = few_b; in.nB = 2;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  ck_assert(strstr(o.zReason, "too few steady steps to tell noise (2 in the baseline, 2"
+                   " in the run")!=NULL);
+  ck_assert(isnan(o.shiftPct));
+  in.b = 101;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  in.b = 90;
+  ck_assert_int_eq(gate(&in, &o), GATE_IMPROVED);
+  /* no samples, a history of 6 comparable runs: +20 % is far outside */
+  in.sa = in.sb = NULL; in.nA = in.nB = 0; in.b = 120;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);   /* no history */
+  ck_assert(strstr(o.zReason, "0 comparable runs")!=NULL);
+  in.hist = hist; in.nHist = 6;
+  ck_assert_int_eq(gate(&in, &o), GATE_REGRESSION);
+  ck_assert(o.z>3);
+  ck_assert_int_eq(o.usedHist, 6);
+  /* the value test's boundary: exactly the threshold is beyond it */
+  {
+    GateIn v = gate_in(100, 105);
+    ck_assert_int_eq(gate(&v, &o), GATE_INCONCLUSIVE);
+    v.b = 104.9;
+    ck_assert_int_eq(gate(&v, &o), GATE_OK);
+  }
+  /* noisy steps, +2 % on the values, far outside a tight history: the
+  ** history does not make a regression of a change below the threshold */
+  {
+    double na[] = { 80, 120, 100 }, nb[] = { 82, 122, 102 };
+    double tight[] = { 100, 100.1, 99.9, 100, 100.05 };
+    GateIn v = gate_in(100, 102);
+    v.sa = na; v.nA = 3; v.sb = nb; v.nB = 3;
+    v.hist = tight; v.nHist = 5;
+    ck_assert_int_eq(gate(&v, &o), GATE_NOISE);
+    ck_assert(o.z>3);
+  }
+  /* +7 % is inside the history's spread (MAD 2): noise */
+  in.b = 107;
+  ck_assert_int_eq(gate(&in, &o), GATE_NOISE);
+  ck_assert(o.z<3);
+  /* a larger --z makes the +20 % noise too */
+  in.b = 120; in.zMax = 20;
+  ck_assert_int_eq(gate(&in, &o), GATE_NOISE);
+  in.zMax = 3;
+  /* tight steps say +7 % is real; the history says it is noise */
+  in.sa = tight_a; in.nA = 4; in.sb = tight_b; in.nB = 4; in.b = 107;
+  ck_assert_int_eq(gate(&in, &o), GATE_NOISE);
+  in.nHist = 4;                                  /* below min_history */
+  ck_assert_int_eq(gate(&in, &o), GATE_REGRESSION);
+  ck_assert_int_eq(o.usedHist, 0);
+  /* missing values and other workloads come first */
+  in.hasB = 0;
+  ck_assert_int_eq(gate(&in, &o), GATE_MISSING);
+  ck_assert_str_eq(o.zReason, "no value in the run");
+  in.hasA = 0;
+  ck_assert_int_eq(gate(&in, &o), GATE_MISSING);
+  ck_assert_str_eq(o.zReason, "no value in the baseline nor the run");
+  in.hasA = in.hasB = 1; in.comparable = 0;
+  ck_assert_int_eq(gate(&in, &o), GATE_NOT_COMPARABLE);
+  ck_assert_str_eq(hist_verdict_name(GATE_NOT_COMPARABLE), "not comparable");
+  ck_assert_str_eq(hist_verdict_name(GATE_INCONCLUSIVE), "inconclusive");
+}
+END_TEST
+
 Suite *make_history_suite(void){
   Suite *s = suite_create("history");
   TCase *tc = tcase_create("stats");
   tcase_add_test(tc, test_median_mad);
   tcase_add_test(tc, test_robust_z);
   tcase_add_test(tc, test_mann_whitney);
+  tcase_add_test(tc, test_mw_exact);
+  tcase_add_test(tc, test_hl_k);
+  tcase_add_test(tc, test_kth_diff);
+  tcase_add_test(tc, test_hl_shift);
+  tcase_add_test(tc, test_gate_steps);
+  tcase_add_test(tc, test_gate_directions);
+  tcase_add_test(tc, test_gate_values_and_history);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -390,7 +390,7 @@ class Series(HistoryTest):
                                      "--threshold", "x").rc, 2)
         self.assertEqual(self.profan("check", "--baseline", "a", "extra").rc,
                          2)
-        self.assertEqual(self.profan("check", "--baseline", "nope").rc, 1)
+        self.assertEqual(self.profan("check", "--baseline", "nope").rc, 2)
         self.assertEqual(self.profan("check", "--baseline", "a",
                                      "--metric", "no_such_metric").rc, 2)
         r = self.profan("check", "--baseline", "a", "--run", "b")

@@ -1,0 +1,309 @@
+-- 011-steady-steps.sql — steady-state steps, per-step samples, run
+-- fingerprints and the defaults of the regression gate (`profan check`).
+--
+-- Read side only: views over `step`, `step_time`, `gpu_op_summary` and
+-- `cpu_op_summary`, plus two small parameter tables (data, not code:
+-- change a row to change the rule everywhere).  Every step statistic
+-- (the steps query, run_metric, the step-variation rule, the report
+-- summary and the gate) reads steady steps from the view step_steady.
+-- All of it works in the stock sqlite3 shell:
+--   sqlite3 profan.db 'SELECT step, dur, steady, reason FROM step_steady'
+
+-- The steady-step rule.  Per run and rank, over the rank's steps in time
+-- order, with M the median step duration of the rank:
+--   tolerance = max(tolerance_pct, mad_k * 1.4826 * MAD / M * 100) %
+--   (MAD: median absolute deviation of the rank's steps from M; the
+--   rule widens with the rank's own spread, so a noisy workload does not
+--   lose its steps).
+--   warm-up: the leading steps before the first step within the tolerance
+--            of M, at most (n - 1) / 2 of the n steps;
+--   cut:     the last step when it is outside the tolerance (the profiler
+--            window's end: a step cut short, or one carrying the flush);
+--   ranks with fewer than min_steps steps keep every step.
+-- Every other step is steady (a slow step in the middle of a run is
+-- real variation, not warm-up).
+CREATE TABLE steady_param(
+  name TEXT PRIMARY KEY,
+  value REAL NOT NULL,
+  doc TEXT NOT NULL
+);
+INSERT INTO steady_param VALUES
+  ('tolerance_pct', 20, 'leading/trailing step further than this from the '
+   || 'rank''s median step: warm-up / cut'),
+  ('mad_k', 3, 'the tolerance widens to this many robust standard '
+   || 'deviations (1.4826 MAD) of the rank''s steps'),
+  ('min_steps', 3, 'ranks with fewer steps keep every step steady');
+
+-- Defaults of `profan check` (the command-line options override them).
+CREATE TABLE gate_param(
+  name TEXT PRIMARY KEY,
+  value REAL NOT NULL,
+  doc TEXT NOT NULL
+);
+INSERT INTO gate_param VALUES
+  ('threshold_pct', 5, 'smallest change in the bad direction that counts '
+   || 'as a regression, %'),
+  ('alpha', 0.05, 'error probability of each end of the confidence '
+   || 'interval of the shift (one-sided level of a regression claim)'),
+  ('z', 3, 'robust z-score of the run within its comparable history '
+   || 'above which it is outside the run-to-run noise'),
+  ('last', 10, 'history: at most this many comparable runs'),
+  ('min_history', 5, 'fewer comparable runs in the history: no '
+   || 'run-to-run noise test'),
+  ('min_steps', 3, 'fewer steady steps in a run: the step samples cannot '
+   || 'decide'),
+  ('fingerprint_top', 10, 'fingerprint: the top N kernels and the top N '
+   || 'CPU operators by total time'),
+  ('fingerprint_min_shared_pct', 50, 'comparable runs share at least this '
+   || 'share of their top kernels and of their top operators '
+   || '(|A and B| / |A or B|), %');
+
+-- Every step with its position, its rank's median, deviation and verdict.
+CREATE VIEW step_steady AS
+WITH
+p AS (
+  SELECT
+    (SELECT value FROM steady_param WHERE name = 'tolerance_pct') AS tol,
+    (SELECT value FROM steady_param WHERE name = 'mad_k') AS mad_k,
+    (SELECT value FROM steady_param WHERE name = 'min_steps') AS min_steps
+),
+s AS (
+  SELECT run_id, rank, step, ts, dur, source,
+    row_number() OVER (PARTITION BY run_id, rank ORDER BY ts, step) AS k,
+    row_number() OVER (PARTITION BY run_id, rank ORDER BY dur, ts) AS i,
+    count(*) OVER (PARTITION BY run_id, rank) AS n
+  FROM step
+),
+med AS (
+  SELECT run_id, rank, avg(dur) AS median FROM s
+  WHERE i IN ((n + 1) / 2, (n + 2) / 2) GROUP BY run_id, rank
+),
+d AS (
+  SELECT s.*, m.median, abs(s.dur - m.median) AS ad,
+    row_number() OVER (PARTITION BY s.run_id, s.rank
+                       ORDER BY abs(s.dur - m.median), s.ts) AS j
+  FROM s JOIN med m ON m.run_id = s.run_id AND m.rank = s.rank
+),
+mad AS (
+  SELECT run_id, rank, avg(ad) AS mad FROM d
+  WHERE j IN ((n + 1) / 2, (n + 2) / 2) GROUP BY run_id, rank
+),
+t AS (
+  SELECT d.*,
+    100.0 * d.ad / max(d.median, 1) AS dev_pct,
+    max(p.tol, p.mad_k * 1.4826 * 100.0 * x.mad / max(d.median, 1))
+      AS tol_pct,
+    d.n < p.min_steps AS few
+  FROM d JOIN mad x ON x.run_id = d.run_id AND x.rank = d.rank
+  CROSS JOIN p
+),
+k0 AS (
+  SELECT run_id, rank, min(k) AS k0 FROM t
+  WHERE dev_pct <= tol_pct GROUP BY run_id, rank
+),
+v AS (
+  SELECT t.*,
+    CASE WHEN t.few THEN ''
+         WHEN t.k < coalesce(k0.k0, 1) AND t.k <= (t.n - 1) / 2
+           THEN 'warm-up'
+         WHEN t.k = t.n AND t.dev_pct > t.tol_pct THEN 'cut'
+         ELSE '' END AS reason
+  FROM t LEFT JOIN k0 ON k0.run_id = t.run_id AND k0.rank = t.rank
+)
+SELECT run_id, rank, step, ts, dur, source,
+  k AS pos,                        -- 1 = the rank's first step in time
+  n,                               -- steps of the rank
+  median AS median_ns,             -- the rank's median step (all steps)
+  dev_pct,                         -- |dur - median| / median, %
+  tol_pct,                         -- the rank's tolerance, %
+  reason = '' AS steady,           -- 1 steady, 0 warm-up or cut
+  reason                           -- '', 'warm-up' or 'cut'
+FROM v;
+
+-- Per-step samples of the step metrics of run_metric, one value per
+-- step number (the mean over the ranks where that step is steady): the
+-- samples `profan check` compares.  A metric listed here is tested step
+-- by step; other metrics only against the history of comparable runs.
+CREATE VIEW run_step_sample AS
+WITH
+st AS (
+  SELECT run_id, step, avg(dur) / 1e6 AS ms FROM step_steady
+  WHERE steady = 1 GROUP BY run_id, step
+),
+names AS (
+  SELECT 'step_time_median_ms' AS metric
+  UNION ALL SELECT 'step_time_p90_ms'
+  UNION ALL SELECT 'step_time_mean_ms'
+),
+busy AS (
+  SELECT t.run_id, t.rank, t.step,
+    100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset', 'comm')
+                     THEN t.ns ELSE 0 END) / max(sum(t.ns), 1) AS pct
+  FROM step_time t
+  JOIN step_steady s ON s.run_id = t.run_id AND s.rank = t.rank
+    AND s.step = t.step AND s.steady = 1
+  GROUP BY t.run_id, t.rank, t.step
+)
+SELECT st.run_id, names.metric, st.step, st.ms AS value
+  FROM st CROSS JOIN names
+UNION ALL
+SELECT run_id, 'step_gpu_busy_pct', step, avg(pct) FROM busy
+  GROUP BY run_id, step;
+
+-- The fingerprint of a run's workload: its top kernels and top CPU
+-- operators by total time (fingerprint_top of each; ProfilerStep
+-- annotations left out), and its rank count (view run_rank_count).
+-- `profan check` keeps a run in the history only when it has the
+-- baseline's rank count and shares fingerprint_min_shared_pct of each
+-- set with it.
+CREATE VIEW run_fingerprint AS
+WITH
+n AS (SELECT value AS top FROM gate_param WHERE name = 'fingerprint_top'),
+k AS (
+  SELECT run_id, name_id,
+    row_number() OVER (PARTITION BY run_id
+                       ORDER BY sum(total_ns) DESC, name_id) AS i
+  FROM gpu_op_summary WHERE kind = 'kernel' GROUP BY run_id, name_id
+),
+o AS (
+  SELECT c.run_id, c.name_id,
+    row_number() OVER (PARTITION BY c.run_id
+                       ORDER BY sum(c.total_ns) DESC, c.name_id) AS i
+  FROM cpu_op_summary c JOIN string s ON s.id = c.name_id
+  WHERE s.text NOT GLOB 'ProfilerStep#*'
+  GROUP BY c.run_id, c.name_id
+)
+SELECT run_id, 'kernel' AS kind, name_id FROM k, n WHERE i <= n.top
+UNION ALL
+SELECT run_id, 'op', name_id FROM o, n WHERE i <= n.top;
+
+-- Ranks per run: those with steps, GPU activity or a trace file.
+CREATE VIEW run_rank_count AS
+SELECT r.id AS run_id, (
+  SELECT count(*) FROM (
+    SELECT rank FROM step WHERE run_id = r.id
+    UNION SELECT rank FROM gpu_busy WHERE run_id = r.id
+    UNION SELECT rank FROM run_file WHERE run_id = r.id
+      AND kind = 'trace' AND rank IS NOT NULL)) AS ranks
+FROM run r;
+
+-- Which way the new metrics get worse (OR REPLACE: a database rebuilt
+-- from an older user_version keeps metric_direction's rows).
+INSERT OR REPLACE INTO metric_direction VALUES
+  ('steady_steps', 21, 0),
+  ('step_gpu_busy_pct', 11, -1);
+
+-- run_metric as in 009 with steady steps: step_time_* over the steady
+-- steps, `steps` the step count per rank (the largest over the ranks,
+-- not a sum over ranks), `steady_steps` the steady ones per rank, and
+-- `step_gpu_busy_pct` (GPU busy share of the steady steps' wall time).
+-- The per-step divisors of gpu_ms, top_kernel_ms, exposed_comm_ms and
+-- alloc_churn_bytes stay every (rank, step) row: their totals cover the
+-- whole trace.
+DROP VIEW run_metric;
+CREATE VIEW run_metric AS
+WITH
+steady AS (
+  SELECT run_id, rank, step, dur FROM step_steady WHERE steady = 1
+),
+ranked AS (
+  SELECT run_id, dur,
+    row_number() OVER (PARTITION BY run_id ORDER BY dur) AS i,
+    count(*) OVER (PARTITION BY run_id) AS n
+  FROM steady
+),
+nstep AS (
+  SELECT run_id, count(*) AS n FROM step GROUP BY run_id
+),
+perrank AS (
+  SELECT run_id, max(n) AS n, max(ns) AS ns FROM (
+    SELECT s.run_id, s.rank, count(*) AS n,
+      (SELECT count(*) FROM steady x WHERE x.run_id = s.run_id
+         AND x.rank = s.rank) AS ns
+    FROM step s GROUP BY s.run_id, s.rank)
+  GROUP BY run_id
+),
+busy AS (
+  SELECT t.run_id,
+    100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset', 'comm')
+                     THEN t.ns ELSE 0 END) / max(sum(t.ns), 1) AS pct
+  FROM step_time t
+  JOIN steady s ON s.run_id = t.run_id AND s.rank = t.rank
+    AND s.step = t.step
+  GROUP BY t.run_id
+),
+kname AS (
+  SELECT run_id, name_id, sum(total_ns) AS ns
+  FROM gpu_op_summary WHERE kind = 'kernel' GROUP BY run_id, name_id
+),
+kc AS MATERIALIZED (
+  SELECT name_id, scheme, category FROM kernel_category
+),
+cat AS (
+  SELECT g.run_id, c.scheme, c.category, sum(g.total_ns) AS ns
+  FROM gpu_op_summary g JOIN kc c ON c.name_id = g.name_id
+  GROUP BY g.run_id, c.scheme, c.category
+),
+gtot AS (
+  SELECT run_id, sum(total_ns) AS ns FROM gpu_op_summary GROUP BY run_id
+)
+SELECT run_id, 'step_time_median_ms' AS metric, avg(dur) / 1e6 AS value
+  FROM ranked WHERE i IN ((n + 1) / 2, (n + 2) / 2) GROUP BY run_id
+UNION ALL
+SELECT run_id, 'step_time_p90_ms', dur / 1e6
+  FROM ranked WHERE i = (9 * n + 9) / 10
+UNION ALL
+SELECT run_id, 'step_time_mean_ms', avg(dur) / 1e6 FROM steady
+  GROUP BY run_id
+UNION ALL
+SELECT run_id, 'steps', n FROM perrank
+UNION ALL
+SELECT run_id, 'steady_steps', ns FROM perrank
+UNION ALL
+SELECT run_id, 'step_gpu_busy_pct', pct FROM busy
+UNION ALL
+SELECT run_id, 'gpu_util_pct',
+    100.0 * sum(busy_ns) / max(sum(last_end - first_ts), 1)
+  FROM gpu_busy GROUP BY run_id
+UNION ALL
+SELECT g.run_id, 'gpu_ms', g.ns / 1e6 / s.n
+  FROM gtot g JOIN nstep s ON s.run_id = g.run_id
+UNION ALL
+SELECT k.run_id, 'top_kernel_ms', max(k.ns) / 1e6 / s.n
+  FROM kname k JOIN nstep s ON s.run_id = k.run_id GROUP BY k.run_id
+UNION ALL
+SELECT c.run_id, 'cat_' || c.scheme || ':' || c.category || '_pct',
+    100.0 * c.ns / max(t.ns, 1)
+  FROM cat c JOIN gtot t ON t.run_id = c.run_id
+UNION ALL
+SELECT run_id, 'comm_pct', 100.0 * sum(comm_ns) / max(sum(wall_ns), 1)
+  FROM comm_overlap GROUP BY run_id HAVING sum(n_comm) > 0
+UNION ALL
+SELECT run_id, 'comm_overlap_pct',
+    100.0 * sum(overlap_ns) / max(sum(comm_ns), 1)
+  FROM comm_overlap GROUP BY run_id HAVING sum(n_comm) > 0
+UNION ALL
+SELECT o.run_id, 'exposed_comm_ms',
+    sum(o.comm_ns - o.overlap_ns) / 1e6 / coalesce(max(s.n), 1)
+  FROM comm_overlap o LEFT JOIN nstep s ON s.run_id = o.run_id
+  GROUP BY o.run_id HAVING sum(o.n_comm) > 0
+UNION ALL
+SELECT run_id, 'peak_allocated_bytes', max(peak_allocated_bytes)
+  FROM snapshot GROUP BY run_id
+UNION ALL
+SELECT run_id, 'reserved_bytes', max(reserved_bytes)
+  FROM snapshot GROUP BY run_id
+UNION ALL
+SELECT run_id, 'max_reserved_bytes',
+    max(coalesce(max_reserved_bytes, reserved_bytes))
+  FROM snapshot GROUP BY run_id
+UNION ALL
+SELECT run_id, 'fragmentation_pct',
+    100.0 * sum(inactive_bytes) / max(sum(reserved_bytes), 1)
+  FROM snapshot GROUP BY run_id
+UNION ALL
+SELECT sn.run_id, 'alloc_churn_bytes',
+    1.0 * sum(a.size) / coalesce((SELECT n FROM nstep s
+                                  WHERE s.run_id = sn.run_id), 1)
+  FROM snapshot sn JOIN alloc_event a ON a.snapshot_id = sn.id
+  WHERE a.action = 'alloc' GROUP BY sn.run_id;
