@@ -4,9 +4,9 @@
 -- description: category shares, communication and memory.
 -- description: `profan diff A B` (first section) and `--by memory`.
 -- param: baseline:run! =      the baseline run id (profan diff binds it)
--- param: like = %        only metrics matching this LIKE pattern
--- param: cats = 0        1: include the cat_* category shares
--- param: memory = 0      1: only the memory metrics (snapshots)
+-- param: like:text = %        only metrics matching this LIKE pattern
+-- param: cats:bool = 0        1: include the cat_* category shares
+-- param: memory:bool = 0      1: only the memory metrics (snapshots)
 -- column: metric         metric name (see the run_metric view)
 -- column: a              value in the baseline run
 -- column: b              value in this run

@@ -2,7 +2,7 @@
 -- description: every metric of one run from the run_metric view (step
 -- description: time, GPU utilization, category shares, communication,
 -- description: memory), the values `profan trend` and `profan check` use.
--- param: like = %        only metrics matching this LIKE pattern
+-- param: like:text = %        only metrics matching this LIKE pattern
 -- column: metric         metric name
 -- column: value          its value (units in the name)
 SELECT metric, round(value, 4) AS value

@@ -6,9 +6,9 @@
 -- description: step outside it is cut by the profiler window).
 -- description: skip_first=1 drops each rank's first profiled step;
 -- description: steady_only=1 lists the steady steps only.
--- param: skip_first = 0   1: leave out the first step of every rank
--- param: steady_only = 0  1: only the steady steps
--- param: rank =           only this rank (empty: every rank)
+-- param: skip_first:bool = 0   1: leave out the first step of every rank
+-- param: steady_only:bool = 0  1: only the steady steps
+-- param: rank:rank =           only this rank (empty: every rank)
 -- column: rank            rank
 -- column: step            step number (N of ProfilerStep#N; gap steps count from 0)
 -- column: start_ms        start relative to the run's first step, ms

@@ -3,10 +3,10 @@
 -- description: first, with the change vs the previous run, a bar of the
 -- description: value within the series' range, and the whole series as a
 -- description: sparkline on the last row.  `profan trend METRIC`.
--- param: metric = step_time_median_ms  metric name (see run_metric)
--- param: tag_key =       only runs with this tag key ...
--- param: tag_value =     ... and this value
--- param: last = 50       only the last N runs of the series
+-- param: metric:text = step_time_median_ms  metric name (see run_metric)
+-- param: tag_key:text =       only runs with this tag key ...
+-- param: tag_value:text =     ... and this value
+-- param: last:int>=1 = 50       only the last N runs of the series
 -- column: run_id         run id
 -- column: name           run name
 -- column: created_at     time of the ingest (UTC)

@@ -200,8 +200,10 @@ INSERT OR REPLACE INTO metric_direction VALUES
 -- The per-step divisors of gpu_ms, top_kernel_ms, exposed_comm_ms and
 -- alloc_churn_bytes stay every (rank, step) row: their totals cover the
 -- whole trace.
+-- Named run_metric_core: run_metric itself (020) is this view and the
+-- metric views of the other analyses, unioned.
 DROP VIEW run_metric;
-CREATE VIEW run_metric AS
+CREATE VIEW run_metric_core AS
 WITH
 steady AS (
   SELECT run_id, rank, step, dur FROM step_steady WHERE steady = 1

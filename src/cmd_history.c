@@ -111,6 +111,12 @@ static int print_named(sqlite3 *db, Cli *p, const char *zName, int64_t runId,
     nq_list_free(&list);
     return EXIT_SQL;
   }
+  if( nq_check(db, q, runId, azKey, azVal, nKV, &e) ){
+    /* a value its type refuses, an unknown parameter: a usage error */
+    cli_error("%s", e.zMsg);
+    nq_list_free(&list);
+    return EXIT_USAGE;
+  }
   pStmt = nq_prepare(db, q, runId, azKey, azVal, nKV, limit, &e);
   if( pStmt==NULL ){
     cli_error("%s", e.zMsg);
