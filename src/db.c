@@ -78,18 +78,27 @@ int db_bind_value_checked(sqlite3_stmt *p, int i, const sqlite3_value *v){
   return bind_done(sqlite3_bind_value(p, i, v));
 }
 
-int db_step_checked(sqlite3_stmt *p){
-  int rc = tBindRc;
-  sqlite3 *db;
-  if( rc==SQLITE_OK ) return sqlite3_step(p);
-  tBindRc = SQLITE_OK;
-  db = sqlite3_db_handle(p);
+/* An out-of-memory or I/O error that a caller may not act on (a default
+** value returned instead, a failed bind): inside a guarded transaction,
+** end it as SQLite itself does after such errors, so that the caller
+** cannot go on to commit a result built on a missing value. */
+static void txn_poison(sqlite3 *db, int rc){
+  int r = rc & 0xff;
+  if( r!=SQLITE_NOMEM && r!=SQLITE_IOERR && r!=SQLITE_FULL
+      && r!=SQLITE_TOOBIG ){
+    return;
+  }
   if( gArmed && !sqlite3_get_autocommit(db) ){
-    /* a caller that ignores this step's error must not go on to commit:
-    ** end the transaction, as SQLite does after running out of memory */
     if( gLostRc==SQLITE_OK ) gLostRc = rc;
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
   }
+}
+
+int db_step_checked(sqlite3_stmt *p){
+  int rc = tBindRc;
+  if( rc==SQLITE_OK ) return sqlite3_step(p);
+  tBindRc = SQLITE_OK;
+  txn_poison(sqlite3_db_handle(p), rc);
   return rc;
 }
 /* the helpers below step statements their callers bound */
@@ -230,9 +239,11 @@ int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
 
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr){
   sqlite3_stmt *p = NULL;
-  if( sqlite3_prepare_v2(db, zSql, -1, &p, NULL)!=SQLITE_OK ){
+  int rc = sqlite3_prepare_v2(db, zSql, -1, &p, NULL);
+  if( rc!=SQLITE_OK ){
     if( pErr ) pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
     sqlite3_finalize(p);
+    txn_poison(db, rc);
     return NULL;
   }
   return p;
@@ -246,13 +257,16 @@ int64_t db_int(sqlite3 *db, int64_t dflt, const char *zSql, ...){
   va_start(ap, zSql);
   z = sqlite3_vmprintf(zSql, ap);
   va_end(ap);
-  if( z && sqlite3_prepare_v2(db, z, -1, &p, NULL)==SQLITE_OK
-      && sqlite3_step(p)==SQLITE_ROW
-      && sqlite3_column_type(p, 0)!=SQLITE_NULL ){
+  int rc = z ? sqlite3_prepare_v2(db, z, -1, &p, NULL) : SQLITE_NOMEM;
+  if( rc==SQLITE_OK ) rc = sqlite3_step(p);
+  if( rc==SQLITE_ROW && sqlite3_column_type(p, 0)!=SQLITE_NULL ){
     v = sqlite3_column_int64(p, 0);
   }
   sqlite3_finalize(p);
   sqlite3_free(z);
+  /* the default stands in for "no row", never for an error: inside a
+  ** write, an error ends the transaction */
+  if( rc!=SQLITE_ROW && rc!=SQLITE_DONE ) txn_poison(db, rc);
   return v;
 }
 

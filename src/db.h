@@ -102,7 +102,8 @@ int db_exec_run(sqlite3 *db, const char *zSql, int64_t runId, PfError *pErr);
 ** "database: <sqlite message>" in pErr. */
 int db_step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr);
 
-/* Prepare zSql; on failure returns NULL and fills pErr. */
+/* Prepare zSql; on failure returns NULL and fills pErr (out of memory
+** ends a transaction of db_begin(), as db_int does). */
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr);
 
 /* The rowid range [*pLo, *pHi] of run runId's rows in table zTab (a trace
@@ -115,7 +116,9 @@ int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
                   int64_t *pLo, int64_t *pHi, PfError *pErr);
 
 /* Run a query returning one integer (first column of first row); returns
-** dflt when there is no row. */
+** dflt when there is no row.  On out of memory or an I/O error it returns
+** dflt too, and ends a transaction of db_begin() (db_lost_reason() then
+** says why): a default must not stand in for a value in a write. */
 int64_t db_int(sqlite3 *db, int64_t dflt, const char *zSql, ...);
 
 /* Bind helpers that treat a negative/absent value as NULL. */

@@ -141,7 +141,7 @@ class Scenario:
 
     def __init__(self, binary, name, setup, cmd, new_db, workdir):
         self.binary, self.name, self.cmd, self.new_db = binary, name, cmd, new_db
-        self.dir = os.path.join(workdir, name)
+        self.dir = tempfile.mkdtemp(prefix=name + "-", dir=workdir)
         os.makedirs(os.path.join(self.dir, "orig"))
         self.orig_db = os.path.join(self.dir, "orig", "p.db")
         for c in setup:
