@@ -4,8 +4,10 @@ loops (test_fault_malloc.py, test_fault_io.py, test_fault_crash.py).
 The binary under test is a fault build (cmake -DPROFAN_FAULT=ON, see
 src/fault.c): PROFAN_FAULT_BIN, else build-fault/profan, else PROFAN_BIN;
 the tests skip when it has no fault hooks.  PROFAN_FAULT_MODE=full runs
-every injection point (scripts/fault.sh); the default "short" mode takes
-about SHORT_POINTS evenly spaced points per scenario (scripts/test.sh).
+every injection point up to PROFAN_FAULT_MAX (6000) and evenly spaced ones
+beyond (scripts/fault.sh); the default "short" mode takes PROFAN_FAULT_POINTS
+(24) evenly spaced points per scenario (scripts/test.sh); the power-loss
+loop always takes every sync.
 
 A scenario is one command on one database: ingest of a trace, of a
 multi-rank run, of a memory snapshot, of an NCCL log, of a flight-recorder
@@ -15,6 +17,7 @@ row counts, runs, tags and baselines it leaves are what every successful
 faulted run must leave too; every failed run must leave the database files
 byte-for-byte as they were (a new database: no file at all).
 """
+import atexit
 import concurrent.futures
 import hashlib
 import os
@@ -193,13 +196,32 @@ class Scenario:
             pass
 
 
-def points(total):
-    """The injection points to try out of 1..total (plus one past it)."""
-    if MODE == "full" or total <= SHORT_POINTS:
+FULL_MAX = int(os.environ.get("PROFAN_FAULT_MAX", "6000"))
+
+
+def points(total, every=False):
+    """The injection points to try out of 1..total, plus one past it: all
+    of them (every, or full mode up to FULL_MAX), else evenly spaced."""
+    want = total if every else FULL_MAX if MODE == "full" else SHORT_POINTS
+    if total <= want:
         return list(range(1, total + 2))
-    step = total / SHORT_POINTS
-    pts = sorted({1 + int(i * step) for i in range(SHORT_POINTS)})
+    step = total / want
+    pts = sorted({1 + int(i * step) for i in range(want)})
     return pts + [total + 1]
+
+
+_WORKDIR = []
+
+
+def _workdir():
+    """One scratch directory per process (in /dev/shm when there is one),
+    removed at exit."""
+    if not _WORKDIR:
+        _WORKDIR.append(tempfile.mkdtemp(
+            prefix="profan-fault-",
+            dir="/dev/shm" if os.access("/dev/shm", os.W_OK) else None))
+        atexit.register(shutil.rmtree, _WORKDIR[0], True)
+    return _WORKDIR[0]
 
 
 class FaultLoop(unittest.TestCase):
@@ -211,17 +233,14 @@ class FaultLoop(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
+        cls.stats = {}
         cls.binary = fault_bin()
         if cls.binary is None:
             raise unittest.SkipTest("no fault build (cmake -DPROFAN_FAULT=ON;"
                                     " PROFAN_FAULT_BIN)")
-        cls.tmp = tempfile.mkdtemp(prefix="profan-fault-",
-                                   dir="/dev/shm" if os.access("/dev/shm", os.W_OK)
-                                   else None)
 
     @classmethod
     def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
         report = os.environ.get("PROFAN_FAULT_REPORT")
         if report and cls.stats:
             with open(report, "a") as f:
@@ -231,9 +250,17 @@ class FaultLoop(unittest.TestCase):
                                                 st["total"], st["failed"],
                                                 st["ok"], st["seconds"]))
 
+    _cache = {}             # (binary, name) -> Scenario, for the process
+
     def scenario(self, name):
-        setup, cmd, new_db = scenarios()[name]
-        return Scenario(self.binary, name, setup, cmd, new_db, self.tmp)
+        """The scenario, set up once per process (every loop and variant
+        runs its attempts in copies of the same prepared database)."""
+        key = (self.binary, name)
+        if key not in FaultLoop._cache:
+            setup, cmd, new_db = scenarios()[name]
+            FaultLoop._cache[key] = Scenario(self.binary, name, setup, cmd,
+                                             new_db, _workdir())
+        return FaultLoop._cache[key]
 
     def check_failed(self, sc, res, what):
         """A failed attempt: one clear line, no sanitizer report, the
@@ -266,13 +293,15 @@ class FaultLoop(unittest.TestCase):
         self.assertEqual(res["sig"], sc.want_sig, what)
         self.assertEqual(integrity(res["db"]), "ok", what)
 
+    EVERY = False           # every point even in short mode (syncs: few)
+
     def loop(self, name, judge, env_extra=None):
         """Run scenario name for every chosen N of self.VAR; judge(sc, res,
         what) checks one attempt.  Records the counts for the report."""
         t0 = time.time()
         sc = self.scenario(name)
         total = sc.counts.get(self.COUNT, 0)
-        pts = points(total)
+        pts = points(total, self.EVERY)
         n_failed = n_ok = 0
 
         def one(n):
@@ -289,7 +318,9 @@ class FaultLoop(unittest.TestCase):
                 n_failed += failed
                 n_ok += not failed
                 sc.cleanup(tag)
-        type(self).stats[name] = {"points": len(pts), "total": total,
+        key = name + "".join(",%s=%s" % kv for kv in sorted(
+            (env_extra or {}).items()))
+        type(self).stats[key] = {"points": len(pts), "total": total,
                                   "failed": n_failed, "ok": n_ok,
                                   "seconds": time.time() - t0}
         return sc

@@ -22,6 +22,7 @@ from fault_common import CRASH_EXIT, FaultLoop, integrity, signature
 class CrashLoop(FaultLoop):
     VAR = "PROFAN_FAULT_CRASH"
     COUNT = "sync"
+    EVERY = True
 
     def judge(self, sc, res, what):
         if res["rc"] == 0:
