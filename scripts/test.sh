@@ -2,7 +2,8 @@
 # test.sh — the README's second command: install what is missing, then
 # build and run the whole test suite twice: with gcc, and with clang under
 # AddressSanitizer + UndefinedBehaviorSanitizer.  -Wall -Wextra -Werror in
-# both.  Exits non-zero on the first failure.
+# both.  Then the short fuzzing and fault-injection loops.  Exits non-zero
+# on the first failure.
 set -eu
 cd "$(dirname "$0")/.."
 # Browser tests (headless Chromium on the HTML reports) when asked for
@@ -36,3 +37,6 @@ cmake --build build-asan -j"$(nproc)"
 
 echo "== libFuzzer harnesses, ${PROFAN_FUZZ_SECONDS:-10} s each (scripts/fuzz.sh --ci)"
 bash scripts/fuzz.sh --ci "${PROFAN_FUZZ_SECONDS:-10}"
+
+echo "== fault injection, short loops (scripts/fault.sh --short)"
+sh scripts/fault.sh --short

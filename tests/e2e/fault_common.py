@@ -97,6 +97,8 @@ def signature(db):
     try:
         tabs = [r[0] for r in con.execute(
             "SELECT name FROM sqlite_schema WHERE type='table' ORDER BY name")]
+        if "run" not in tabs:           # not a profan database (yet)
+            return {"tables": tabs}
         sig = {t: con.execute('SELECT count(*) FROM "%s"' % t).fetchone()[0]
                for t in tabs}
         sig["runs"] = con.execute(

@@ -2,8 +2,9 @@
 
 For every scenario of fault_common.py the command runs with
 PROFAN_FAULT_IO=N for N = 1, 2, ... past the number of I/O operations a
-run without a fault makes (every N with PROFAN_FAULT_MODE=full, about 24
-evenly spaced ones otherwise).  The Nth operation fails: an open, delete,
+run without a fault makes (with PROFAN_FAULT_MODE=full every N up to
+PROFAN_FAULT_MAX, evenly spaced beyond; about 24 evenly spaced ones
+otherwise).  The Nth operation fails: an open, delete,
 access check, read, write, truncate, sync, file-size call, lock or
 shared-memory map of SQLite's (through the "fault" VFS shim, with
 SQLITE_IOERR_* or SQLITE_CANTOPEN), or a read of an input file (EIO).  A run

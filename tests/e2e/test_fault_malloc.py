@@ -3,8 +3,9 @@
 For every scenario of fault_common.py (each input kind, the first ingest
 into a new database, --replace, rm, tag, baseline) the command runs with
 PROFAN_FAULT_MALLOC=N for N = 1, 2, ... past the number of allocations a
-run without a fault makes (every N with PROFAN_FAULT_MODE=full, about 24
-evenly spaced ones otherwise).  The Nth allocation fails, in profan's
+run without a fault makes (with PROFAN_FAULT_MODE=full every N up to
+PROFAN_FAULT_MAX, evenly spaced beyond; about 24 evenly spaced ones
+otherwise).  The Nth allocation fails, in profan's
 allocator (util.c) or in SQLite's (both counted together).  A run whose
 fault fired must either fail with exit 1 and exactly one line containing
 "out of memory", no sanitizer report, and the database files as before
@@ -14,7 +15,7 @@ a fault.
 """
 import unittest
 
-from fault_common import FaultLoop, scenarios
+from fault_common import FaultLoop
 
 
 class MallocLoop(FaultLoop):
@@ -39,8 +40,6 @@ def _make(name):
     return test
 
 
-for _name in scenarios.__code__.co_consts and []:
-    pass
 for _name in ("ingest-new-db", "ingest-trace", "ingest-multirank",
               "ingest-snapshot", "ingest-nccl", "ingest-fr-pickle",
               "ingest-fr-json", "ingest-replace", "rm", "tag", "baseline"):
