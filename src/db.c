@@ -20,13 +20,26 @@ int db_schema_version(void){
   return n;
 }
 
+static void txn_poison(sqlite3 *db, int rc);
+
 int db_exec(sqlite3 *db, const char *zSql, PfError *pErr){
   char *zErr = NULL;
-  int rc = sqlite3_exec(db, zSql, NULL, NULL, &zErr);
+  int rc;
+  if( zSql==NULL ){
+    /* the caller's sqlite3_mprintf() ran out of memory (sqlite3_exec
+    ** would run NULL as an empty script) */
+    if( pErr ) pf_error_set(pErr, ERRPOS_NONE, 0, "out of memory");
+    txn_poison(db, SQLITE_NOMEM);
+    return SQLITE_NOMEM;
+  }
+  rc = sqlite3_exec(db, zSql, NULL, NULL, &zErr);
   if( rc!=SQLITE_OK ){
-    /* SQLITE_IOERR_NOMEM reads "disk I/O error": say what it is */
+    /* out of memory: SQLite's message may name what it was doing ("unable
+    ** to open a temporary database file ...", "disk I/O error" for
+    ** SQLITE_IOERR_NOMEM) instead: say what it is */
+    int nomem = (rc & 0xff)==SQLITE_NOMEM || rc==SQLITE_IOERR_NOMEM;
     if( pErr ) pf_error_set(pErr, ERRPOS_NONE, 0, "%s",
-                            rc==SQLITE_IOERR_NOMEM ? "out of memory"
+                            nomem ? "out of memory"
                             : zErr ? zErr : sqlite3_errstr(rc));
     sqlite3_free(zErr);
   }
@@ -182,6 +195,11 @@ void db_rollback(sqlite3 *db){
 
 int db_exec_run(sqlite3 *db, const char *zSql, int64_t runId, PfError *pErr){
   const char *zTail = zSql;
+  if( zSql==NULL ){                       /* a failed sqlite3_mprintf() */
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: out of memory");
+    txn_poison(db, SQLITE_NOMEM);
+    return -1;
+  }
   while( zTail && *zTail ){
     sqlite3_stmt *s = NULL;
     int rc;
@@ -239,7 +257,14 @@ int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
 
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr){
   sqlite3_stmt *p = NULL;
-  int rc = sqlite3_prepare_v2(db, zSql, -1, &p, NULL);
+  int rc;
+  if( zSql==NULL ){
+    /* the caller's sqlite3_mprintf() ran out of memory */
+    if( pErr ) pf_error_set(pErr, ERRPOS_NONE, 0, "out of memory");
+    txn_poison(db, SQLITE_NOMEM);
+    return NULL;
+  }
+  rc = sqlite3_prepare_v2(db, zSql, -1, &p, NULL);
   if( rc!=SQLITE_OK ){
     if( pErr ) pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
     sqlite3_finalize(p);

@@ -103,7 +103,8 @@ int db_exec_run(sqlite3 *db, const char *zSql, int64_t runId, PfError *pErr);
 int db_step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr);
 
 /* Prepare zSql; on failure returns NULL and fills pErr (out of memory
-** ends a transaction of db_begin(), as db_int does). */
+** ends a transaction of db_begin(), as db_int does).  zSql NULL (a failed
+** sqlite3_mprintf) is out of memory. */
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr);
 
 /* The rowid range [*pLo, *pHi] of run runId's rows in table zTab (a trace

@@ -1000,9 +1000,11 @@ done:
     buf_printf(pMsg, " (writing the database failed: disk full, quota or "
                "file size limit?)");
   }
-  if( rc && sqlite3_extended_errcode(db)==SQLITE_IOERR_NOMEM
-      && strstr(buf_str(pMsg), "disk I/O error") ){
-    /* SQLite's name for running out of memory in its I/O layer */
+  if( rc && (sqlite3_extended_errcode(db)==SQLITE_IOERR_NOMEM
+             || sqlite3_errcode(db)==SQLITE_NOMEM)
+      && strstr(buf_str(pMsg), "out of memory")==NULL ){
+    /* SQLite's message said what it was doing ("disk I/O error" for
+    ** SQLITE_IOERR_NOMEM, "unable to open a temporary database file") */
     buf_reset(pMsg);
     buf_printf(pMsg, "database: out of memory");
   }
