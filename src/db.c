@@ -171,6 +171,10 @@ const char *db_lost_reason(sqlite3 *db){
                                      : sqlite3_errstr(gLostRc);
 }
 
+int db_lost_errcode(void){
+  return gLostRc;
+}
+
 int db_commit(sqlite3 *db, PfError *pErr){
   PfError e = {0};
   const char *zLost = db_lost_reason(db);
@@ -181,6 +185,10 @@ int db_commit(sqlite3 *db, PfError *pErr){
   }
   if( db_exec(db, "COMMIT", &e) ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "cannot commit: %s", e.zMsg);
+    /* the COMMIT's own error ended the transaction: that is the reason */
+    if( db_txn_lost(db) && gLostRc==SQLITE_OK ){
+      gLostRc = sqlite3_extended_errcode(db);
+    }
     if( !db_txn_lost(db) ) guard_arm(db, 1);
     return -1;
   }

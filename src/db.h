@@ -85,6 +85,8 @@ void db_configure(void);
 ** a statement stopped by the guard): the error that ended it ("out of
 ** memory", "disk I/O error", ...), for the message; else NULL. */
 const char *db_lost_reason(sqlite3 *db);
+/* The extended code behind db_lost_reason() (SQLITE_OK when none). */
+int db_lost_errcode(void);
 
 /* Schema version this binary writes (number of embedded schema files). */
 int db_schema_version(void);

@@ -993,13 +993,6 @@ static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
   }
   rc = 0;
 done:
-  if( rc && strncmp(buf_str(pMsg), "database", 8)==0
-      && sqlite3_extended_errcode(db)==SQLITE_IOERR_WRITE ){
-    /* SQLite's "disk I/O error" for a failed write (EFBIG past a
-    ** file-size limit, EDQUOT, EIO): say what was being written */
-    buf_printf(pMsg, " (writing the database failed: disk full, quota or "
-               "file size limit?)");
-  }
   if( rc && (sqlite3_extended_errcode(db)==SQLITE_IOERR_NOMEM
              || sqlite3_errcode(db)==SQLITE_NOMEM)
       && strstr(buf_str(pMsg), "out of memory")==NULL ){
@@ -1014,6 +1007,14 @@ done:
     ** and what failed next only says so indirectly: name the cause */
     buf_reset(pMsg);
     buf_printf(pMsg, "database: %s", db_lost_reason(db));
+  }
+  if( rc && strncmp(buf_str(pMsg), "database", 8)==0
+      && (sqlite3_extended_errcode(db)==SQLITE_IOERR_WRITE
+          || (db_lost_reason(db) && db_lost_errcode()==SQLITE_IOERR_WRITE)) ){
+    /* SQLite's "disk I/O error" for a failed write (EFBIG past a
+    ** file-size limit, EDQUOT, EIO): say what was being written */
+    buf_printf(pMsg, " (writing the database failed: disk full, quota or "
+               "file size limit?)");
   }
   if( inTxn ) db_rollback(db);
   pRes->seconds = (util_now_ms() - t0)/1000.0;
