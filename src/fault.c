@@ -223,15 +223,19 @@ static void undo_record(FFile *f, sqlite3_int64 off, int n, int isTrunc){
     if( off>=size ) return;
     n = (int)(size-off);
   }
-  u = calloc(1, sizeof(*u));
-  u->zPath = strdup(f->zPath);
+  u = calloc(1, sizeof(*u));        /* libc's: never a counted allocation */
+  if( u==NULL || (u->zPath = strdup(f->zPath))==NULL ){
+    free(u);
+    return;
+  }
   u->off = off;
   u->sizeBefore = size;
   u->nWrite = n;
   u->n = off>=size ? 0 : (int)((off+n<=size ? off+n : size) - off);
   if( u->n>0 ){
     u->a = malloc((size_t)u->n);
-    if( f->pReal->pMethods->xRead(f->pReal, u->a, u->n, off)!=SQLITE_OK ){
+    if( u->a==NULL
+        || f->pReal->pMethods->xRead(f->pReal, u->a, u->n, off)!=SQLITE_OK ){
       u->n = 0;
     }
   }
