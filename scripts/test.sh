@@ -3,7 +3,8 @@
 # CI=true): install what is missing, then build and run the whole test
 # suite twice: with gcc, and with clang under AddressSanitizer +
 # UndefinedBehaviorSanitizer (-Wall -Wextra -Werror in both); then the
-# analysis steps (cppcheck, valgrind) and the libFuzzer harnesses.
+# analysis steps (cppcheck, valgrind), the libFuzzer harnesses and the
+# short fault-injection loops (scripts/fault.sh --short).
 #
 # Every suite runs even when an earlier one failed.  Each prints one
 # summary line "SUITE: N passed, N failed[, ...]" (counts parsed from the
@@ -159,6 +160,9 @@ ff=$(awk '/^harness /{h=1; next} h && $1 ~ /^[a-z]+$/ && $NF!="ok"' \
 # the script failed without naming a harness (configure or build)
 [ "$(cat "$L/fuzz.rc")" != 0 ] && [ "$ff" = 0 ] && ff=1
 count "fuzz (harnesses)" "$fp" "$ff"
+
+echo "== fault injection, short loops (scripts/fault.sh --short)"
+step "fault injection (short loops)" sh scripts/fault.sh --short
 
 echo "== summary"
 cat "$L/summary.txt"

@@ -145,7 +145,10 @@ static int exec_bound(sqlite3 *db, const char *zSql, int64_t id,
   db_bind_text_or_null(s, 2, z1, -1);
   db_bind_text_or_null(s, 3, z2, -1);
   rc = sqlite3_step(s);
-  if( rc!=SQLITE_DONE ) cli_error("%s", sqlite3_errmsg(db));
+  if( rc!=SQLITE_DONE ){
+    cli_error("%s", db_lost_reason(db) ? db_lost_reason(db)
+                                       : sqlite3_errmsg(db));
+  }
   sqlite3_finalize(s);
   return rc==SQLITE_DONE ? 0 : -1;
 }
@@ -153,19 +156,21 @@ static int exec_bound(sqlite3 *db, const char *zSql, int64_t id,
 /* BEGIN IMMEDIATE, or print the error and return -1. */
 static int begin_write(Cli *p, sqlite3 *db){
   PfError e = {0};
-  if( db_exec(db, "BEGIN IMMEDIATE", &e) ){
+  if( db_begin(db, &e) ){
     cli_error("%s: %s", p->zDb, e.zMsg);
     return -1;
   }
   return 0;
 }
 
-/* COMMIT when ok, else ROLLBACK; returns EXIT_OK or EXIT_BAD. */
+/* COMMIT when ok, else ROLLBACK; returns EXIT_OK or EXIT_BAD.  (The
+** transaction's guard, db.h, keeps anything after an error from
+** committing on its own.) */
 static int end_write(Cli *p, sqlite3 *db, int ok){
   PfError e = {0};
-  if( ok && db_exec(db, "COMMIT", &e)==SQLITE_OK ) return EXIT_OK;
+  if( ok && db_commit(db, &e)==0 ) return EXIT_OK;
   if( ok ) cli_error("%s: %s", p->zDb, e.zMsg);
-  db_exec(db, "ROLLBACK", NULL);
+  db_rollback(db);
   return EXIT_BAD;
 }
 

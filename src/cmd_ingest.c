@@ -14,6 +14,7 @@
 */
 #include "cli.h"
 #include "db.h"
+#include "fault.h"
 #include "ingest.h"
 
 #include <dirent.h>
@@ -30,6 +31,19 @@ static void remove_new_db(const char *zDb){
   unlink(zDb);
   z = xasprintf("%s-wal", zDb); unlink(z); free(z);
   z = xasprintf("%s-shm", zDb); unlink(z); free(z);
+}
+
+/* The new database being built, for util_fatal() to remove: running out
+** of memory leaves nothing behind either.  Fixed buffers: no allocation
+** on the way out. */
+static char zFatalTmp[4096];
+
+static void remove_fatal_tmp(void){
+  char z[4096+8];
+  if( zFatalTmp[0]==0 ) return;
+  unlink(zFatalTmp);
+  snprintf(z, sizeof(z), "%s-wal", zFatalTmp); unlink(z);
+  snprintf(z, sizeof(z), "%s-shm", zFatalTmp); unlink(z);
 }
 
 /* The directory part of zPath ("." when none); caller frees. */
@@ -70,6 +84,7 @@ static int sync_path(const char *zPath, int isDir){
   int fd = open(zPath, O_RDONLY | (isDir ? O_DIRECTORY : 0));
   int rc;
   if( fd<0 ) return -1;
+  if( !isDir ) fault_sync_point(zPath);      /* power-loss tests */
   rc = fsync(fd);
   close(fd);
   return rc;
@@ -79,24 +94,27 @@ static int sync_path(const char *zPath, int isDir){
 ** zDb exists by now (zTmp is left for the caller), or -1 with the reason
 ** in pMsg. */
 static int publish_new_db(const char *zTmp, const char *zDb, Buf *pMsg){
-  char *zDir;
+  /* allocated before the link: running out of memory after it would
+  ** report a failure for a run that is stored */
+  char *zDir = dir_of(zDb);
   if( sync_path(zTmp, 0) ){
     buf_printf(pMsg, "%s: cannot sync the new database: %s", zDb,
                strerror(errno));
+    free(zDir);
     return -1;
   }
   if( link(zTmp, zDb) ){
-    if( errno==EEXIST ) return 1;
+    if( errno==EEXIST ){ free(zDir); return 1; }
     /* no hard links here (some network or FUSE file systems) */
-    if( access(zDb, F_OK)==0 ) return 1;
+    if( access(zDb, F_OK)==0 ){ free(zDir); return 1; }
     if( rename(zTmp, zDb) ){
       buf_printf(pMsg, "%s: cannot create: %s", zDb, strerror(errno));
+      free(zDir);
       return -1;
     }
   }else{
     unlink(zTmp);
   }
-  zDir = dir_of(zDb);
   sync_path(zDir, 1);         /* best effort: the entry is there either way */
   free(zDir);
   return 0;
@@ -115,9 +133,16 @@ static int ingest_fresh(Cli *p, const IngestOpts *pOpt, IngestResult *pRes,
   int rc;
   remove_stale_new(p->zDb);
   remove_new_db(zTmp);
+  if( strlen(zTmp)<sizeof(zFatalTmp) ){
+    memcpy(zFatalTmp, zTmp, strlen(zTmp)+1);
+    util_set_fatal_cleanup(remove_fatal_tmp);
+  }
   db = db_open(zTmp, DB_OPEN_CREATE|DB_OPEN_BULK, &e);
   if( db==NULL ){
     buf_printf(pMsg, "%s: %s", p->zDb, e.zMsg);
+    remove_new_db(zTmp);
+    util_set_fatal_cleanup(NULL);
+    zFatalTmp[0] = 0;
     free(zTmp);
     return -1;
   }
@@ -129,6 +154,8 @@ static int ingest_fresh(Cli *p, const IngestOpts *pOpt, IngestResult *pRes,
   db_close(db);
   if( rc==0 ) rc = publish_new_db(zTmp, p->zDb, pMsg);
   if( rc!=0 ) remove_new_db(zTmp);
+  util_set_fatal_cleanup(NULL);
+  zFatalTmp[0] = 0;
   free(zTmp);
   return rc;
 }

@@ -103,10 +103,13 @@ int show_cmd(Cli *p){
 int rm_cmd(Cli *p){
   sqlite3 *db;
   PfError e = {0};
+  int64_t *aId;
+  int nId = 0;
   cli_verify_options(p);
   if( p->argc<2 ) cli_usage_error(p, "give at least one RUN");
   db = cli_open_db(p, 0);
-  if( db_exec(db, "BEGIN IMMEDIATE", &e) ){
+  aId = xcalloc((size_t)p->argc, sizeof(int64_t));
+  if( db_begin(db, &e) ){
     cli_error("%s: %s", p->zDb, e.zMsg);
     db_close(db);
     return EXIT_BAD;
@@ -114,19 +117,26 @@ int rm_cmd(Cli *p){
   for(int i=1; i<p->argc; i++){
     int64_t id = runref_resolve(db, p->argv[i], &e);
     if( id<0 || runref_delete(db, id, &e) ){
-      cli_error("%s", e.zMsg);
-      db_exec(db, "ROLLBACK", NULL);
+      cli_error("%s", db_lost_reason(db) ? db_lost_reason(db) : e.zMsg);
+      db_rollback(db);
       db_close(db);
+      free(aId);
       return EXIT_BAD;
     }
-    fprintf(stderr, "profan: removed run %lld\n", (long long)id);
+    aId[nId++] = id;
   }
-  if( db_exec(db, "COMMIT", &e) ){
+  if( db_commit(db, &e) ){
     cli_error("%s: %s", p->zDb, e.zMsg);
-    db_exec(db, "ROLLBACK", NULL);
+    db_rollback(db);
     db_close(db);
+    free(aId);
     return EXIT_BAD;
   }
   db_close(db);
+  /* said once it is done, not before a commit that may fail */
+  for(int i=0; i<nId; i++){
+    fprintf(stderr, "profan: removed run %lld\n", (long long)aId[i]);
+  }
+  free(aId);
   return EXIT_OK;
 }

@@ -6,6 +6,7 @@
 ** A database is recognised by PRAGMA application_id; its schema version is
 ** PRAGMA user_version = number of schema/NNN-NAME.sql files applied.
 */
+#define PROFAN_DB_IMPL      /* the real sqlite3_step and binds in here */
 #include "db.h"
 #include "embedded.h"
 
@@ -19,19 +20,194 @@ int db_schema_version(void){
   return n;
 }
 
+static void txn_poison(sqlite3 *db, int rc);
+
 int db_exec(sqlite3 *db, const char *zSql, PfError *pErr){
   char *zErr = NULL;
-  int rc = sqlite3_exec(db, zSql, NULL, NULL, &zErr);
+  int rc;
+  if( zSql==NULL ){
+    /* the caller's sqlite3_mprintf() ran out of memory (sqlite3_exec
+    ** would run NULL as an empty script) */
+    if( pErr ) pf_error_set(pErr, ERRPOS_NONE, 0, "out of memory");
+    txn_poison(db, SQLITE_NOMEM);
+    return SQLITE_NOMEM;
+  }
+  rc = sqlite3_exec(db, zSql, NULL, NULL, &zErr);
   if( rc!=SQLITE_OK ){
+    /* out of memory: SQLite's message may name what it was doing ("unable
+    ** to open a temporary database file ...", "disk I/O error" for
+    ** SQLITE_IOERR_NOMEM) instead: say what it is */
+    int nomem = (rc & 0xff)==SQLITE_NOMEM || rc==SQLITE_IOERR_NOMEM;
     if( pErr ) pf_error_set(pErr, ERRPOS_NONE, 0, "%s",
-                            zErr ? zErr : sqlite3_errstr(rc));
+                            nomem ? "out of memory"
+                            : zErr ? zErr : sqlite3_errstr(rc));
     sqlite3_free(zErr);
   }
   return rc;
 }
 
+/* The commit hook of an armed guard: no commit gets through. */
+static int guard_veto(void *pArg){
+  (void)pArg;
+  return 1;
+}
+
+/* The error that made SQLite roll back the guarded transaction by itself
+** (first one; SQLITE_OK when none).  One writing connection per process. */
+static int gLostRc;
+/* The last out-of-memory, I/O or disk-full error SQLite logged: the
+** statement that failed may be one whose error its caller did not check
+** (a SELECT loop ending early), and this still names it. */
+static int gLastEnvRc;
+
+static void log_error(void *pArg, int rc, const char *zMsg){
+  int r = rc & 0xff;
+  (void)pArg; (void)zMsg;
+  if( r==SQLITE_NOMEM || r==SQLITE_IOERR || r==SQLITE_FULL ){
+    __atomic_store_n(&gLastEnvRc, rc, __ATOMIC_RELAXED);
+  }
+}
+
+/* The guard of db_begin() is armed (one writing connection per process). */
+static int gArmed;
+
+/* The error of a failed bind on this thread, for the next step. */
+static _Thread_local int tBindRc;
+
+static int bind_done(int rc){
+  if( (rc & 0xff)==SQLITE_NOMEM || (rc & 0xff)==SQLITE_TOOBIG ) tBindRc = rc;
+  return rc;
+}
+
+int db_bind_text_checked(sqlite3_stmt *p, int i, const char *z, int n,
+                         void (*xDel)(void*)){
+  return bind_done(sqlite3_bind_text(p, i, z, n, xDel));
+}
+int db_bind_blob_checked(sqlite3_stmt *p, int i, const void *z, int n,
+                         void (*xDel)(void*)){
+  return bind_done(sqlite3_bind_blob(p, i, z, n, xDel));
+}
+int db_bind_value_checked(sqlite3_stmt *p, int i, const sqlite3_value *v){
+  return bind_done(sqlite3_bind_value(p, i, v));
+}
+
+/* An out-of-memory or I/O error that a caller may not act on (a default
+** value returned instead, a failed bind): inside a guarded transaction,
+** end it as SQLite itself does after such errors, so that the caller
+** cannot go on to commit a result built on a missing value. */
+static void txn_poison(sqlite3 *db, int rc){
+  int r = rc & 0xff;
+  if( r!=SQLITE_NOMEM && r!=SQLITE_IOERR && r!=SQLITE_FULL
+      && r!=SQLITE_TOOBIG ){
+    return;
+  }
+  if( gArmed && !sqlite3_get_autocommit(db) ){
+    if( gLostRc==SQLITE_OK ) gLostRc = rc;
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  }
+}
+
+int db_step_checked(sqlite3_stmt *p){
+  int rc = tBindRc;
+  if( rc==SQLITE_OK ) return sqlite3_step(p);
+  tBindRc = SQLITE_OK;
+  txn_poison(sqlite3_db_handle(p), rc);
+  return rc;
+}
+/* the helpers below step statements their callers bound */
+#define sqlite3_step db_step_checked
+
+void db_configure(void){
+  static int done = 0;
+  if( done ) return;
+  done = 1;
+  /* fails harmlessly (SQLITE_MISUSE) once SQLite is initialised */
+  sqlite3_config(SQLITE_CONFIG_LOG, log_error, NULL);
+}
+
+/* The rollback hook of an armed guard: profan's own ROLLBACK disarms it
+** first, so this is SQLite ending the transaction after an error. */
+static void guard_rolled_back(void *pArg){
+  sqlite3 *db = pArg;
+  if( gLostRc==SQLITE_OK ){
+    gLostRc = __atomic_load_n(&gLastEnvRc, __ATOMIC_RELAXED);
+    if( gLostRc==SQLITE_OK ) gLostRc = sqlite3_extended_errcode(db);
+    if( gLostRc==SQLITE_OK ) gLostRc = SQLITE_ABORT_ROLLBACK;
+  }
+}
+
+static void guard_arm(sqlite3 *db, int on){
+  gArmed = on;
+  sqlite3_commit_hook(db, on ? guard_veto : NULL, NULL);
+  sqlite3_rollback_hook(db, on ? guard_rolled_back : NULL, db);
+}
+
+int db_begin(sqlite3 *db, PfError *pErr){
+  PfError e = {0};
+  if( db_exec(db, "BEGIN IMMEDIATE", &e) ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s", e.zMsg);
+    return -1;
+  }
+  gLostRc = SQLITE_OK;
+  __atomic_store_n(&gLastEnvRc, SQLITE_OK, __ATOMIC_RELAXED);
+  guard_arm(db, 1);
+  return 0;
+}
+
+int db_txn_lost(sqlite3 *db){
+  return sqlite3_get_autocommit(db)!=0;
+}
+
+const char *db_lost_reason(sqlite3 *db){
+  if( !db_txn_lost(db)
+      && sqlite3_extended_errcode(db)!=SQLITE_CONSTRAINT_COMMITHOOK ){
+    return NULL;
+  }
+  if( gLostRc==SQLITE_OK || gLostRc==SQLITE_ABORT_ROLLBACK
+      || gLostRc==SQLITE_CONSTRAINT_COMMITHOOK ){
+    return "the transaction was rolled back after an earlier error";
+  }
+  return gLostRc==SQLITE_IOERR_NOMEM ? "out of memory"
+                                     : sqlite3_errstr(gLostRc);
+}
+
+int db_lost_errcode(void){
+  return gLostRc;
+}
+
+int db_commit(sqlite3 *db, PfError *pErr){
+  PfError e = {0};
+  const char *zLost = db_lost_reason(db);
+  guard_arm(db, 0);
+  if( zLost && db_txn_lost(db) ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "cannot commit: %s", zLost);
+    return -1;
+  }
+  if( db_exec(db, "COMMIT", &e) ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "cannot commit: %s", e.zMsg);
+    /* the COMMIT's own error ended the transaction: that is the reason */
+    if( db_txn_lost(db) && gLostRc==SQLITE_OK ){
+      gLostRc = sqlite3_extended_errcode(db);
+    }
+    if( !db_txn_lost(db) ) guard_arm(db, 1);
+    return -1;
+  }
+  return 0;
+}
+
+void db_rollback(sqlite3 *db){
+  if( db==NULL ) return;
+  guard_arm(db, 0);
+  if( !db_txn_lost(db) ) db_exec(db, "ROLLBACK", NULL);
+}
+
 int db_exec_run(sqlite3 *db, const char *zSql, int64_t runId, PfError *pErr){
   const char *zTail = zSql;
+  if( zSql==NULL ){                       /* a failed sqlite3_mprintf() */
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: out of memory");
+    txn_poison(db, SQLITE_NOMEM);
+    return -1;
+  }
   while( zTail && *zTail ){
     sqlite3_stmt *s = NULL;
     int rc;
@@ -89,9 +265,18 @@ int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
 
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr){
   sqlite3_stmt *p = NULL;
-  if( sqlite3_prepare_v2(db, zSql, -1, &p, NULL)!=SQLITE_OK ){
+  int rc;
+  if( zSql==NULL ){
+    /* the caller's sqlite3_mprintf() ran out of memory */
+    if( pErr ) pf_error_set(pErr, ERRPOS_NONE, 0, "out of memory");
+    txn_poison(db, SQLITE_NOMEM);
+    return NULL;
+  }
+  rc = sqlite3_prepare_v2(db, zSql, -1, &p, NULL);
+  if( rc!=SQLITE_OK ){
     if( pErr ) pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
     sqlite3_finalize(p);
+    txn_poison(db, rc);
     return NULL;
   }
   return p;
@@ -105,13 +290,16 @@ int64_t db_int(sqlite3 *db, int64_t dflt, const char *zSql, ...){
   va_start(ap, zSql);
   z = sqlite3_vmprintf(zSql, ap);
   va_end(ap);
-  if( z && sqlite3_prepare_v2(db, z, -1, &p, NULL)==SQLITE_OK
-      && sqlite3_step(p)==SQLITE_ROW
-      && sqlite3_column_type(p, 0)!=SQLITE_NULL ){
+  int rc = z ? sqlite3_prepare_v2(db, z, -1, &p, NULL) : SQLITE_NOMEM;
+  if( rc==SQLITE_OK ) rc = sqlite3_step(p);
+  if( rc==SQLITE_ROW && sqlite3_column_type(p, 0)!=SQLITE_NULL ){
     v = sqlite3_column_int64(p, 0);
   }
   sqlite3_finalize(p);
   sqlite3_free(z);
+  /* the default stands in for "no row", never for an error: inside a
+  ** write, an error ends the transaction */
+  if( rc!=SQLITE_ROW && rc!=SQLITE_DONE ) txn_poison(db, rc);
   return v;
 }
 
@@ -122,8 +310,33 @@ void db_bind_double_or_null(sqlite3_stmt *p, int i, int has, double v){
   if( has ) sqlite3_bind_double(p, i, v); else sqlite3_bind_null(p, i);
 }
 void db_bind_text_or_null(sqlite3_stmt *p, int i, const char *z, int n){
-  if( z ) sqlite3_bind_text(p, i, z, n, SQLITE_TRANSIENT);
+  if( z ) db_bind_text_checked(p, i, z, n, SQLITE_TRANSIENT);
   else sqlite3_bind_null(p, i);
+}
+
+/* The integer a PRAGMA returns into *pv (0 when no row); 0, or -1 with
+** "cannot open database: MSG" in pErr (an error is not a value: out of
+** memory reading user_version must not look like an empty database). */
+static int pragma_int(sqlite3 *db, const char *zSql, int *pv, PfError *pErr){
+  sqlite3_stmt *p = NULL;
+  int rc = sqlite3_prepare_v2(db, zSql, -1, &p, NULL);
+  *pv = 0;
+  if( rc==SQLITE_OK ){
+    rc = sqlite3_step(p);
+    if( rc==SQLITE_ROW ){
+      *pv = sqlite3_column_int(p, 0);
+      rc = SQLITE_OK;
+    }else if( rc==SQLITE_DONE ){
+      rc = SQLITE_OK;
+    }
+  }
+  sqlite3_finalize(p);
+  if( rc!=SQLITE_OK ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open database: %s",
+                 sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
 }
 
 /*
@@ -134,24 +347,57 @@ void db_bind_text_or_null(sqlite3_stmt *p, int i, const char *z, int n){
 */
 static int apply_schema(sqlite3 *db, int from, int to, PfError *pErr){
   char zSql[64];
-  if( db_exec(db, "BEGIN IMMEDIATE", pErr) ) return -1;
-  from = (int)db_int(db, from, "PRAGMA user_version");
-  if( from>=to ) return db_exec(db, "COMMIT", pErr) ? -1 : 0;
+  if( db_begin(db, pErr) ) return -1;
+  if( pragma_int(db, "PRAGMA user_version", &from, pErr) ){
+    db_rollback(db);
+    return -1;
+  }
+  if( from>=to ) return db_commit(db, pErr);
   for(int i=from; i<to; i++){
     PfError e = {0};
     if( db_exec(db, embedded_schema[i].zText, &e) ){
       pf_error_set(pErr, ERRPOS_NONE, 0, "schema %s: %s",
                    embedded_schema[i].zName, e.zMsg);
-      db_exec(db, "ROLLBACK", NULL);
+      db_rollback(db);
       return -1;
     }
   }
   snprintf(zSql, sizeof(zSql), "PRAGMA user_version=%d", to);
-  if( db_exec(db, zSql, pErr) ){ db_exec(db, "ROLLBACK", NULL); return -1; }
+  if( db_exec(db, zSql, pErr) ){ db_rollback(db); return -1; }
   snprintf(zSql, sizeof(zSql), "PRAGMA application_id=%d",
            PROFAN_APPLICATION_ID);
-  if( db_exec(db, zSql, pErr) ){ db_exec(db, "ROLLBACK", NULL); return -1; }
-  if( db_exec(db, "COMMIT", pErr) ){ db_exec(db, "ROLLBACK", NULL); return -1; }
+  if( db_exec(db, zSql, pErr) ){ db_rollback(db); return -1; }
+  if( db_commit(db, pErr) ){ db_rollback(db); return -1; }
+  return 0;
+}
+
+/* 1 for the errors of the machine under SQLite (memory, I/O, disk space),
+** as opposed to errors about this database (read-only, not a database). */
+static int is_env_error(int rc){
+  rc &= 0xff;
+  return rc==SQLITE_NOMEM || rc==SQLITE_IOERR || rc==SQLITE_FULL
+      || rc==SQLITE_CANTOPEN;
+}
+
+/* Run the PRAGMAs in zSql (settings of the connection; one after another,
+** separated by ';').  A setting that cannot be made because of the file
+** (read-only) is left as it is; out of memory or an I/O error fails:
+** returns -1 with "cannot open database: MSG" in pErr, else 0. */
+static int set_pragmas(sqlite3 *db, const char *zSql, PfError *pErr){
+  while( *zSql ){
+    const char *zEnd = strchr(zSql, ';');
+    size_t n = zEnd ? (size_t)(zEnd-zSql) : strlen(zSql);
+    char zOne[80];
+    PfError e = {0};
+    int rc;
+    snprintf(zOne, sizeof(zOne), "%.*s", (int)n, zSql);
+    rc = db_exec(db, zOne, &e);
+    if( rc!=SQLITE_OK && is_env_error(rc) ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open database: %s", e.zMsg);
+      return -1;
+    }
+    zSql += n + (zEnd!=NULL);
+  }
   return 0;
 }
 
@@ -162,9 +408,10 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
   int oflags = SQLITE_OPEN_NOMUTEX | ((flags & DB_OPEN_READONLY)
              ? SQLITE_OPEN_READONLY
              : SQLITE_OPEN_READWRITE | ((flags & DB_OPEN_CREATE) ? SQLITE_OPEN_CREATE : 0));
-  int64_t appId, ver;
+  int appId, ver;
   int want = db_schema_version();
 
+  db_configure();
   if( !exists && !(flags & DB_OPEN_CREATE) ){
     pf_error_set(pErr, ERRPOS_NONE, 0,
                  "no database here (run 'profan ingest' first, or use --db)");
@@ -187,16 +434,25 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
   }
   sqlite3_busy_timeout(db, 10000);
   sqlite3_extended_result_codes(db, 1);
-  appId = db_int(db, -1, "PRAGMA application_id");
-  if( appId<0 ){
-    pf_error_set(pErr, ERRPOS_NONE, 0,
-                 "not a database (or unreadable): %s", sqlite3_errmsg(db));
+  if( pragma_int(db, "PRAGMA application_id", &appId, pErr) ){
+    if( !is_env_error(sqlite3_extended_errcode(db)) ){
+      pErr->set = 0;
+      pf_error_set(pErr, ERRPOS_NONE, 0,
+                   "not a database (or unreadable): %s", sqlite3_errmsg(db));
+    }
     sqlite3_close(db);
     return NULL;
   }
-  ver = db_int(db, 0, "PRAGMA user_version");
+  if( pragma_int(db, "PRAGMA user_version", &ver, pErr) ){
+    sqlite3_close(db);
+    return NULL;
+  }
   if( appId!=PROFAN_APPLICATION_ID ){
-    int64_t nObj = db_int(db, 0, "SELECT count(*) FROM sqlite_schema");
+    int nObj;
+    if( pragma_int(db, "SELECT count(*) FROM sqlite_schema", &nObj, pErr) ){
+      sqlite3_close(db);
+      return NULL;
+    }
     if( appId!=0 || nObj>0 ){
       pf_error_set(pErr, ERRPOS_NONE, 0,
                    "not a profan database (application_id %lld)",
@@ -213,24 +469,26 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
     sqlite3_close(db);
     return NULL;
   }
-  if( ver==0 && !(flags & DB_OPEN_READONLY) ){
-    /* 16 KiB pages: measured 15-20 % faster ingest (fewer B-tree levels,
-    ** cheaper index builds and commit) than 4 KiB, same file size; must be
-    ** set before the first table and before WAL mode. */
-    db_exec(db, "PRAGMA page_size=16384", NULL);
+  /* 16 KiB pages: measured 15-20 % faster ingest (fewer B-tree levels,
+  ** cheaper index builds and commit) than 4 KiB, same file size; must be
+  ** set before the first table and before WAL mode. */
+  if( ver==0 && !(flags & DB_OPEN_READONLY)
+      && set_pragmas(db, "PRAGMA page_size=16384", pErr) ){
+    sqlite3_close(db);
+    return NULL;
   }
-  if( flags & DB_OPEN_BULK ){
-    /* nothing to protect yet: a failed or killed ingest just leaves a file
-    ** nobody uses.  Saves the WAL writes and the checkpoint at close.  The
-    ** journal in memory holds only the pages there before the transaction
-    ** (the schema); it keeps ROLLBACK and savepoints working. */
-    db_exec(db, "PRAGMA journal_mode=MEMORY", NULL);
-    db_exec(db, "PRAGMA synchronous=OFF", NULL);
-    db_exec(db, "PRAGMA foreign_keys=ON", NULL);
-  }else if( !(flags & DB_OPEN_READONLY) ){
-    db_exec(db, "PRAGMA journal_mode=WAL", NULL);
-    db_exec(db, "PRAGMA synchronous=NORMAL", NULL);
-    db_exec(db, "PRAGMA foreign_keys=ON", NULL);
+  /* DB_OPEN_BULK: nothing to protect yet: a failed or killed ingest just
+  ** leaves a file nobody uses.  Saves the WAL writes and the checkpoint at
+  ** close.  The journal in memory holds only the pages there before the
+  ** transaction (the schema); it keeps ROLLBACK and savepoints working. */
+  if( ((flags & DB_OPEN_BULK) && set_pragmas(db,
+         "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"
+         "PRAGMA foreign_keys=ON", pErr))
+      || (!(flags & (DB_OPEN_BULK|DB_OPEN_READONLY)) && set_pragmas(db,
+         "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+         "PRAGMA foreign_keys=ON", pErr)) ){
+    sqlite3_close(db);
+    return NULL;
   }
   if( ver<want ){
     if( flags & DB_OPEN_READONLY ){
@@ -245,12 +503,15 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
       return NULL;
     }
   }
-  db_exec(db, "PRAGMA cache_size=-32768", NULL);   /* 32 MiB */
-  db_exec(db, "PRAGMA temp_store=FILE", NULL);
-  /* Debian builds SQLite with SECURE_DELETE, which zeroes every byte a
-  ** B-tree frees, also when inserts rebalance pages (2 % of an ingest);
-  ** profan keeps no secrets from later readers of the same file */
-  db_exec(db, "PRAGMA secure_delete=OFF", NULL);
+  /* 32 MiB of cache.  Debian builds SQLite with SECURE_DELETE, which
+  ** zeroes every byte a B-tree frees, also when inserts rebalance pages (2 %
+  ** of an ingest); profan keeps no secrets from later readers of the same
+  ** file */
+  if( set_pragmas(db, "PRAGMA cache_size=-32768; PRAGMA temp_store=FILE;"
+                  "PRAGMA secure_delete=OFF", pErr) ){
+    sqlite3_close(db);
+    return NULL;
+  }
   return db;
 }
 

@@ -820,8 +820,8 @@ static int set_run_hash(sqlite3 *db, int64_t runId, const Job *aJob,
   return 0;
 }
 
-int ingest_run(sqlite3 *db, const char **azPath, int nPath,
-               const IngestOpts *pOpt, IngestResult *pRes, Buf *pMsg){
+static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
+                      const IngestOpts *pOpt, IngestResult *pRes, Buf *pMsg){
   FileList list = {0, 0, 0};
   FileHash *aHash = NULL;
   Job *aJob = NULL;
@@ -886,7 +886,7 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
   }
   zName = pOpt->zName ? xstrdup(pOpt->zName) : run_name_default(azPath[0]);
 
-  if( db_exec(db, "BEGIN IMMEDIATE", &err) ){
+  if( db_begin(db, &err) ){
     buf_printf(pMsg, "database is busy or read-only: %s", err.zMsg);
     goto done;
   }
@@ -919,10 +919,16 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
     sqlite3_bind_text(p, 1, zRunHash, -1, SQLITE_STATIC);
     sqlite3_bind_text(p, 2, zName, -1, SQLITE_STATIC);
     sqlite3_bind_int(p, 3, pOpt->replace);
-    while( sqlite3_step(p)==SQLITE_ROW && nOld<64 ){
+    while( (rc = sqlite3_step(p))==SQLITE_ROW && nOld<64 ){
       aOld[nOld++] = sqlite3_column_int64(p, 0);
     }
     sqlite3_finalize(p);
+    if( rc!=SQLITE_ROW && rc!=SQLITE_DONE ){
+      buf_printf(pMsg, "database: %s", sqlite3_errmsg(db));
+      rc = -1;
+      goto done;
+    }
+    rc = -1;
     if( nOld>0 && !pOpt->replace ){
       pRes->runId = aOld[0];
       pRes->duplicate = 1;
@@ -1009,8 +1015,8 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
   }
   pRes->nFiles = nJob + nOther;
   t1 = util_now_ms();
-  if( db_exec(db, "COMMIT", &err) ){
-    buf_printf(pMsg, "database: cannot commit: %s", err.zMsg);
+  if( db_commit(db, &err) ){
+    buf_printf(pMsg, "database: %s", err.zMsg);
     goto done;
   }
   inTxn = 0;
@@ -1019,14 +1025,30 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
   }
   rc = 0;
 done:
+  if( rc && (sqlite3_extended_errcode(db)==SQLITE_IOERR_NOMEM
+             || sqlite3_errcode(db)==SQLITE_NOMEM)
+      && strstr(buf_str(pMsg), "out of memory")==NULL ){
+    /* SQLite's message said what it was doing ("disk I/O error" for
+    ** SQLITE_IOERR_NOMEM, "unable to open a temporary database file") */
+    buf_reset(pMsg);
+    buf_printf(pMsg, "database: out of memory");
+  }
+  if( rc && inTxn && db_lost_reason(db)
+      && strstr(buf_str(pMsg), db_lost_reason(db))==NULL ){
+    /* SQLite ended the transaction after an error (out of memory, I/O)
+    ** and what failed next only says so indirectly: name the cause */
+    buf_reset(pMsg);
+    buf_printf(pMsg, "database: %s", db_lost_reason(db));
+  }
   if( rc && strncmp(buf_str(pMsg), "database", 8)==0
-      && sqlite3_extended_errcode(db)==SQLITE_IOERR_WRITE ){
+      && (sqlite3_extended_errcode(db)==SQLITE_IOERR_WRITE
+          || (db_lost_reason(db) && db_lost_errcode()==SQLITE_IOERR_WRITE)) ){
     /* SQLite's "disk I/O error" for a failed write (EFBIG past a
     ** file-size limit, EDQUOT, EIO): say what was being written */
     buf_printf(pMsg, " (writing the database failed: disk full, quota or "
                "file size limit?)");
   }
-  if( inTxn ) db_exec(db, "ROLLBACK", NULL);
+  if( inTxn ) db_rollback(db);
   pRes->seconds = (util_now_ms() - t0)/1000.0;
   trace_spans_free(pSpans);
   free(aJob);
@@ -1034,5 +1056,25 @@ done:
   free(zName);
   buf_free(&source);
   filelist_free(&list);
+  return rc;
+}
+
+/* The notes of an ingest (files skipped, records repaired) go to a buffer
+** and are printed once it succeeded: a failed ingest prints only its one
+** error line. */
+int ingest_run(sqlite3 *db, const char **azPath, int nPath,
+               const IngestOpts *pOpt, IngestResult *pRes, Buf *pMsg){
+  IngestOpts opt = *pOpt;
+  char *zLog = NULL;
+  size_t nLog = 0;
+  int rc;
+  if( pOpt->pLog ) opt.pLog = open_memstream(&zLog, &nLog);
+  if( opt.pLog==NULL ) opt.pLog = pOpt->pLog;   /* cannot buffer: as they come */
+  rc = ingest_one(db, azPath, nPath, &opt, pRes, pMsg);
+  if( opt.pLog!=pOpt->pLog ){
+    fclose(opt.pLog);
+    if( rc==0 && zLog && nLog ) fwrite(zLog, 1, nLog, pOpt->pLog);
+    free(zLog);
+  }
   return rc;
 }

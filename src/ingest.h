@@ -41,7 +41,8 @@ typedef struct IngestResult {
 /*
 ** Ingest the files under azPath[0..nPath) as one run.  On failure returns
 ** non-zero and writes the one-line message (without the "profan: " prefix)
-** into pMsg; the database is left as it was.
+** into pMsg; the database is left as it was.  Notes for pOpt->pLog
+** (skipped files, repaired records) are written only when it succeeds.
 */
 int ingest_run(sqlite3 *db, const char **azPath, int nPath,
                const IngestOpts *pOpt, IngestResult *pRes, Buf *pMsg);

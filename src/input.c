@@ -8,6 +8,7 @@
 ** `zcat`.
 */
 #include "input.h"
+#include "fault.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -70,6 +71,11 @@ Input *input_open(const char *zPath, PfError *pErr){
 ssize_t input_read(Input *p, void *buf, size_t n, PfError *pErr){
   int r, errnum = 0;
   if( n>(1u<<30) ) n = 1u<<30;
+  if( fault_input_read_fails() ){
+    pf_error_set(pErr, ERRPOS_BYTE, p->offset, "read error: %s",
+                 strerror(EIO));
+    return -1;
+  }
   if( p->gz==NULL ){
     ssize_t k;
     do{ k = read(p->fd, buf, n); }while( k<0 && errno==EINTR );
@@ -155,6 +161,7 @@ int input_hash_file(const char *zPath, uint64_t *pHash, int64_t *pBytes,
   Hash64 h;
   size_t r;
   int64_t total = 0;
+  int failed;
   FILE *f = fopen(zPath, "rb");
   if( f==NULL ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open: %s", strerror(errno));
@@ -162,11 +169,12 @@ int input_hash_file(const char *zPath, uint64_t *pHash, int64_t *pBytes,
   }
   buf = xmalloc(N);
   hash64_init(&h, 0);
-  while( (r = fread(buf, 1, N, f))>0 ){
+  while( !(failed = fault_input_read_fails())
+         && (r = fread(buf, 1, N, f))>0 ){
     hash64_update(&h, buf, r);
     total += (int64_t)r;
   }
-  if( ferror(f) ){
+  if( failed || ferror(f) ){
     pf_error_set(pErr, ERRPOS_BYTE, total, "read error: %s", strerror(errno));
     free(buf);
     fclose(f);

@@ -95,9 +95,10 @@ static void grow(Intern *p){
 /* Find or insert z in the database; returns its id or -1. */
 static int64_t db_lookup(Intern *p, const char *z, size_t n, PfError *pErr){
   int64_t id = -1;
-  if( p->pFind==NULL ){
-    if( sqlite3_prepare_v2(p->db, "SELECT id FROM string WHERE text=?1", -1,
-                           &p->pFind, NULL)
+  int rc;
+  if( p->pFind==NULL || p->pAdd==NULL ){
+    if( (p->pFind==NULL && sqlite3_prepare_v2(p->db,
+           "SELECT id FROM string WHERE text=?1", -1, &p->pFind, NULL))
         || sqlite3_prepare_v2(p->db, "INSERT INTO string(text) VALUES(?1)", -1,
                               &p->pAdd, NULL) ){
       pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(p->db));
@@ -105,8 +106,14 @@ static int64_t db_lookup(Intern *p, const char *z, size_t n, PfError *pErr){
     }
   }
   sqlite3_bind_text(p->pFind, 1, z, (int)n, SQLITE_STATIC);
-  if( sqlite3_step(p->pFind)==SQLITE_ROW ) id = sqlite3_column_int64(p->pFind, 0);
+  rc = sqlite3_step(p->pFind);
+  if( rc==SQLITE_ROW ) id = sqlite3_column_int64(p->pFind, 0);
   sqlite3_reset(p->pFind);
+  if( rc!=SQLITE_ROW && rc!=SQLITE_DONE ){
+    /* out of memory or an I/O error is not "absent" */
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(p->db));
+    return -1;
+  }
   if( id>=0 ) return id;
   sqlite3_bind_text(p->pAdd, 1, z, (int)n, SQLITE_STATIC);
   if( sqlite3_step(p->pAdd)!=SQLITE_DONE ){

@@ -212,6 +212,7 @@ int main(int argc, char **argv){
   signal(SIGXFSZ, SIG_IGN);
   /* No allocation statistics: they cost a global mutex per malloc. */
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+  db_configure();           /* before SQLite initialises: its error log */
   memset(&cli, 0, sizeof(cli));
   cli.argc = argc;
   cli.argv = argv;

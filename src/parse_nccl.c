@@ -22,6 +22,7 @@
 ** numeric run.
 */
 #include "parse_nccl.h"
+#include "fault.h"
 
 #include <limits.h>
 #include <errno.h>
@@ -1538,10 +1539,11 @@ int nccl_parse_file(const char *zPath, const NcclSink *pSink, void *ctx,
   p = nccl_parser_new(pSink, ctx, pStats);
   buf = xmalloc(READ_BUF);
   while( !eof && rc==0 ){
-    size_t nRead = fread(buf+nHave, 1, READ_BUF-nHave, f);
+    int failed = fault_input_read_fails();
+    size_t nRead = failed ? 0 : fread(buf+nHave, 1, READ_BUF-nHave, f);
     char *s = buf, *end, *nl;
     if( nRead==0 ){
-      if( ferror(f) ){
+      if( failed || ferror(f) ){
         pf_error_set(pErr, ERRPOS_NONE, 0, "read error: %s",
                      strerror(errno));
         rc = 1;

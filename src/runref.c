@@ -15,22 +15,31 @@
 int64_t runref_resolve(sqlite3 *db, const char *zRef, PfError *pErr){
   sqlite3_stmt *p;
   int64_t id = -1;
+  int rc;
   if( zRef==NULL || zRef[0]==0 ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "empty run reference");
     return -1;
   }
-  if( strcmp(zRef, "latest")==0 ){
-    id = db_int(db, -1, "SELECT max(id) FROM run");
-    if( id<0 ) pf_error_set(pErr, ERRPOS_NONE, 0, "the database has no runs");
-    return id;
-  }
-  p = db_prepare(db,
-    "SELECT id FROM run WHERE name=?1"
-    " UNION ALL SELECT id FROM run WHERE CAST(id AS TEXT)=?1 LIMIT 1", pErr);
+  p = db_prepare(db, strcmp(zRef, "latest")==0
+    ? "SELECT max(id) FROM run WHERE ?1 NOT NULL"
+    : "SELECT id FROM run WHERE name=?1"
+      " UNION ALL SELECT id FROM run WHERE CAST(id AS TEXT)=?1 LIMIT 1", pErr);
   if( p==NULL ) return -1;
   sqlite3_bind_text(p, 1, zRef, -1, SQLITE_STATIC);
-  if( sqlite3_step(p)==SQLITE_ROW ) id = sqlite3_column_int64(p, 0);
+  rc = sqlite3_step(p);
+  if( rc==SQLITE_ROW && sqlite3_column_type(p, 0)!=SQLITE_NULL ){
+    id = sqlite3_column_int64(p, 0);
+  }
   sqlite3_finalize(p);
+  if( rc!=SQLITE_ROW && rc!=SQLITE_DONE ){
+    /* out of memory, I/O error: not "no such run" */
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  if( id<0 && strcmp(zRef, "latest")==0 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "the database has no runs");
+    return -1;
+  }
   if( id<0 ){
     char z[80];
     util_sanitize(zRef, strlen(zRef), z, sizeof(z));
@@ -52,11 +61,21 @@ int runref_delete(sqlite3 *db, int64_t runId, PfError *pErr){
     " (SELECT 1 FROM pragma_table_info(m.name) WHERE name='run_id')", pErr);
   if( pTab==NULL ) return -1;
   buf_init(&sql);
-  while( sqlite3_step(pTab)==SQLITE_ROW ){
-    buf_printf(&sql, "DELETE FROM \"%s\" WHERE run_id=%lld;",
-               (const char*)sqlite3_column_text(pTab, 0), (long long)runId);
+  while( (rc = sqlite3_step(pTab))==SQLITE_ROW ){
+    const char *zTab = (const char*)sqlite3_column_text(pTab, 0);
+    if( zTab==NULL ){ rc = SQLITE_NOMEM; break; }
+    buf_printf(&sql, "DELETE FROM \"%s\" WHERE run_id=%lld;", zTab,
+               (long long)runId);
   }
   sqlite3_finalize(pTab);
+  if( rc!=SQLITE_DONE ){
+    /* a table list cut short would delete part of the run */
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s",
+                 rc==SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
+    buf_free(&sql);
+    return -1;
+  }
+  rc = 0;
   buf_printf(&sql, "DELETE FROM run WHERE id=%lld;", (long long)runId);
   if( db_exec(db, buf_str(&sql), pErr) ) rc = -1;
   buf_free(&sql);

@@ -4,14 +4,28 @@
 ** Pipeline position: shared by every stage.
 */
 #include "util.h"
+#include "fault.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+static void (*gFatalCleanup)(void);
+
+void util_set_fatal_cleanup(void (*xCleanup)(void)){
+  gFatalCleanup = xCleanup;
+}
 
 void util_fatal(const char *zFmt, ...){
+  static int nFatal = 0;
   va_list ap;
+  /* one message and one exit, even when two threads run out at once */
+  if( __atomic_add_fetch(&nFatal, 1, __ATOMIC_SEQ_CST)>1 ){
+    for(;;) pause();
+  }
+  if( gFatalCleanup ) gFatalCleanup();
   fputs("profan: ", stderr);
   va_start(ap, zFmt);
   vfprintf(stderr, zFmt, ap);
@@ -21,19 +35,19 @@ void util_fatal(const char *zFmt, ...){
 }
 
 void *xmalloc(size_t n){
-  void *p = malloc(n ? n : 1);
+  void *p = fault_alloc_fails() ? NULL : malloc(n ? n : 1);
   if( p==NULL ) util_fatal("out of memory (wanted %zu bytes)", n);
   return p;
 }
 
 void *xcalloc(size_t n, size_t size){
-  void *p = calloc(n ? n : 1, size ? size : 1);
+  void *p = fault_alloc_fails() ? NULL : calloc(n ? n : 1, size ? size : 1);
   if( p==NULL ) util_fatal("out of memory (wanted %zu x %zu bytes)", n, size);
   return p;
 }
 
 void *xrealloc(void *p, size_t n){
-  void *q = realloc(p, n ? n : 1);
+  void *q = fault_alloc_fails() ? NULL : realloc(p, n ? n : 1);
   if( q==NULL ) util_fatal("out of memory (wanted %zu bytes)", n);
   return q;
 }

@@ -32,7 +32,11 @@ char *xstrndup(const char *z, size_t n);
 /* printf into a new string; caller frees with free(). */
 char *xasprintf(const char *zFmt, ...) PF_PRINTF(1, 2);
 
+/* Print "profan: MSG" and exit(1) (out of memory only).  Runs the cleanup
+** set below first (removing a half-built new database). */
 void util_fatal(const char *zFmt, ...) PF_PRINTF(1, 2) PF_NORETURN;
+/* What util_fatal() runs before exiting; NULL for nothing. */
+void util_set_fatal_cleanup(void (*xCleanup)(void));
 
 /* Growable byte buffer, always NUL-terminated once anything was added. */
 typedef struct Buf {
