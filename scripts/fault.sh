@@ -43,7 +43,7 @@ rc=0
   PROFAN_FAULT_MODE="$MODE" PROFAN_FAULT_REPORT="$REPORT" \
   ASAN_OPTIONS=detect_leaks=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  python3 -m unittest test_fault_malloc test_fault_io test_fault_crash) || rc=1
+  python3 -m unittest fault_malloc fault_io fault_crash) || rc=1
 echo "== fault loops ($MODE, $BUILD): $(($(date +%s) - T0)) s"
 sort "$REPORT"
 awk '{ split($3, p, "="); split($5, f, "="); n[$1] += p[2]; fl[$1] += f[2] }

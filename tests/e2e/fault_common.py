@@ -1,5 +1,5 @@
 """fault_common.py — the scenarios and checks shared by the fault-injection
-loops (test_fault_malloc.py, test_fault_io.py, test_fault_crash.py).
+loops (fault_malloc.py, fault_io.py, fault_crash.py).
 
 The binary under test is a fault build (cmake -DPROFAN_FAULT=ON, see
 src/fault.c): PROFAN_FAULT_BIN, else build-fault/profan, else PROFAN_BIN;

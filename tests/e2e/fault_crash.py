@@ -1,4 +1,4 @@
-"""test_fault_crash.py — the power-loss loop (issue #20).
+"""fault_crash.py — the power-loss loop (issue #20).
 
 For every scenario of fault_common.py the command runs with
 PROFAN_FAULT_CRASH=N for N = 1, 2, ... past the number of syncs a run

@@ -1,4 +1,4 @@
-"""test_fault_io.py — the I/O-error loop (issue #20).
+"""fault_io.py — the I/O-error loop (issue #20).
 
 For every scenario of fault_common.py the command runs with
 PROFAN_FAULT_IO=N for N = 1, 2, ... past the number of I/O operations a

@@ -1,4 +1,4 @@
-"""test_fault_malloc.py — the allocation-failure loop (issue #20).
+"""fault_malloc.py — the allocation-failure loop (issue #20).
 
 For every scenario of fault_common.py (each input kind, the first ingest
 into a new database, --replace, rm, tag, baseline) the command runs with
