@@ -1,0 +1,294 @@
+-- 013-hta-analyses.sql — the analyses users know from Holistic Trace
+-- Analysis (HTA), as views over the trace tables, plus the critical path
+-- per step that derive_hta.c stores at ingest.  Everything but the
+-- critical path is a view, so a change to the kernel categories
+-- (category_rule, scheme 'coarse': 'comm' and 'memory') or to the
+-- thresholds in hta_setting applies to runs already ingested.
+-- Times are ns.  README "HTA analyses" states each definition and how it
+-- differs from HTA's.
+
+-- Thresholds, stored once; the views, queries and report read them here.
+CREATE TABLE hta_setting(
+  name TEXT PRIMARY KEY,
+  value REAL NOT NULL,
+  description TEXT NOT NULL
+);
+INSERT INTO hta_setting VALUES
+  ('kernel_wait_ns', 30000,
+   'idle gap on a stream below this (ns), not waiting on the host, is kernel wait'),
+  ('queue_full', 1024,
+   'launch queue length at which the CPU blocks (CUDA: 1024 per stream)');
+
+-- Critical path of every (rank, step), from derive_hta.c: contiguous
+-- segments from the step start to its end, latest first walked, stored in
+-- time order (seq 0 = first).  Their durations add up to step.dur.
+--   class: cpu_op (self time of the innermost CPU op), runtime (a CUDA
+--   call that is neither launch nor sync), launch (launch call start ->
+--   kernel start), sync (the wait of a synchronising call after the GPU
+--   work it waited for ended), kernel, memcpy, memset, idle (CPU thread
+--   with nothing recorded), gpu_wait (stream idle between two of its ops
+--   while the CPU had already launched the next one).
+CREATE TABLE hta_critical_path(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  class TEXT NOT NULL,
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,
+  src TEXT,                        -- 'cpu_op', 'runtime_call', 'kernel',
+                                   -- 'gpu_mem_op' or NULL (idle)
+  src_id INTEGER,                  -- row id in that table
+  name_id INTEGER,                 -- string.id of the op / call / kernel
+  lane INTEGER,                    -- CPU tid, or GPU stream
+  PRIMARY KEY(run_id, rank, step, seq)
+) WITHOUT ROWID;
+
+-- Every GPU activity (kernels, memcpy, memset; not cuda_sync rows) with
+-- its class: 'comm' and 'memory' from the coarse kernel categories,
+-- memcpy/memset rows 'memory', every other kernel 'compute'.
+CREATE VIEW hta_gpu_op AS
+WITH kc AS MATERIALIZED (
+  SELECT name_id, category FROM kernel_category WHERE scheme = 'coarse'
+)
+SELECT k.run_id, k.rank, k.device, k.stream, 'kernel' AS kind,
+  k.id AS row_id, k.ts, k.dur, k.name_id, k.runtime_id, k.step,
+  CASE kc.category WHEN 'comm' THEN 'comm' WHEN 'memory' THEN 'memory'
+    ELSE 'compute' END AS class
+FROM kernel k LEFT JOIN kc ON kc.name_id = k.name_id
+UNION ALL
+SELECT m.run_id, m.rank, m.device, m.stream, m.kind, m.id, m.ts, m.dur,
+  m.name_id, m.runtime_id, m.step, 'memory'
+FROM gpu_mem_op m;
+
+-- Overlap slices: the GPU active span of each (rank, device) cut at every
+-- start and end, each piece labelled by which classes run in it.  ns per
+-- combination; compute = comm = memory = 0 is idle.  The pieces add up to
+-- last end - first start.
+CREATE VIEW hta_overlap_slice AS
+WITH ev AS (
+  SELECT run_id, rank, device, ts AS t,
+    (class = 'compute') AS dc, (class = 'comm') AS dn, (class = 'memory') AS dm
+  FROM hta_gpu_op
+  UNION ALL
+  SELECT run_id, rank, device, ts + dur,
+    -(class = 'compute'), -(class = 'comm'), -(class = 'memory')
+  FROM hta_gpu_op
+),
+pt AS (
+  SELECT run_id, rank, device, t, sum(dc) AS dc, sum(dn) AS dn, sum(dm) AS dm
+  FROM ev GROUP BY run_id, rank, device, t
+),
+live AS (
+  SELECT run_id, rank, device, t,
+    lead(t) OVER (PARTITION BY run_id, rank, device ORDER BY t) AS t_next,
+    sum(dc) OVER w AS nc, sum(dn) OVER w AS nn, sum(dm) OVER w AS nm
+  FROM pt
+  WINDOW w AS (PARTITION BY run_id, rank, device ORDER BY t
+               ROWS UNBOUNDED PRECEDING)
+)
+SELECT run_id, rank, device,
+  (nc > 0) AS compute, (nn > 0) AS comm, (nm > 0) AS memory,
+  sum(t_next - t) AS ns, count(*) AS pieces
+FROM live WHERE t_next IS NOT NULL
+GROUP BY run_id, rank, device, nc > 0, nn > 0, nm > 0;
+
+-- Temporal breakdown per (rank, device): idle + compute + non-compute =
+-- span (first GPU start to last GPU end).  compute = union of compute
+-- kernels; non-compute = GPU busy with no compute kernel running.
+CREATE VIEW hta_temporal AS
+SELECT run_id, rank, device,
+  sum(ns) AS span_ns,
+  sum(CASE WHEN compute + comm + memory = 0 THEN ns ELSE 0 END) AS idle_ns,
+  sum(CASE WHEN compute THEN ns ELSE 0 END) AS compute_ns,
+  sum(CASE WHEN NOT compute AND comm + memory > 0 THEN ns ELSE 0 END)
+    AS non_compute_ns
+FROM hta_overlap_slice
+GROUP BY run_id, rank, device;
+
+-- Idle intervals per stream: one row per GPU op that starts after every
+-- earlier op of its stream has ended.  gap = start - the latest end
+-- before it.  host_wait: the op's launch call started after that end
+-- (the CPU was late); kernel_wait: otherwise, gap below kernel_wait_ns;
+-- other: the rest (waits on other streams, events, ...).
+CREATE VIEW hta_idle_interval AS
+WITH g AS (
+  SELECT run_id, rank, device, stream, kind, row_id, name_id, step, ts,
+    runtime_id,
+    max(ts + dur) OVER (PARTITION BY run_id, rank, device, stream
+                        ORDER BY ts, row_id
+                        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+      AS prev_end
+  FROM hta_gpu_op
+)
+SELECT g.run_id, g.rank, g.device, g.stream, g.kind, g.row_id, g.name_id,
+  g.step, g.prev_end, g.ts, g.ts - g.prev_end AS gap_ns, r.ts AS launch_ts,
+  CASE WHEN r.ts > g.prev_end THEN 'host_wait'
+       WHEN g.ts - g.prev_end < (SELECT value FROM hta_setting
+                                 WHERE name = 'kernel_wait_ns')
+         THEN 'kernel_wait'
+       ELSE 'other' END AS category
+FROM g LEFT JOIN runtime_call r ON r.id = g.runtime_id
+WHERE g.ts > g.prev_end;
+
+-- Launch queue per stream as a step function: one row per change point.
+-- +1 when the launch call of a GPU op starts, -1 when the op starts on
+-- the GPU; queue_length holds from ts until next_ts.  Ops without a
+-- launch call (none recorded) are left out.  Ties: launches first.
+CREATE VIEW hta_queue_length AS
+WITH ev AS (
+  SELECT g.run_id, g.rank, g.device, g.stream, r.ts AS ts, 1 AS d, g.row_id
+  FROM hta_gpu_op g JOIN runtime_call r ON r.id = g.runtime_id
+  UNION ALL
+  SELECT run_id, rank, device, stream, ts, -1, row_id
+  FROM hta_gpu_op WHERE runtime_id IS NOT NULL
+)
+SELECT run_id, rank, device, stream, ts,
+  sum(d) OVER w AS queue_length,
+  lead(ts) OVER w AS next_ts
+FROM ev
+WINDOW w AS (PARTITION BY run_id, rank, device, stream
+             ORDER BY ts, d DESC, row_id ROWS UNBOUNDED PRECEDING);
+
+-- Memory bandwidth of every memcpy / memset: bytes / duration (bytes per
+-- ns = GB/s).  kind as HTA names it: 'Memcpy HtoD', ..., 'Memset'.
+CREATE VIEW hta_memory_bw AS
+SELECT run_id, rank, device, stream, id AS row_id, step, ts, dur, bytes,
+  CASE kind WHEN 'memset' THEN 'Memset'
+    ELSE 'Memcpy ' || coalesce(direction, 'unknown') END AS kind,
+  CASE WHEN dur > 0 AND bytes IS NOT NULL THEN bytes * 1.0 / dur END AS gbps
+FROM gpu_mem_op;
+
+-- CPU user annotations (record_function) with their nesting on the
+-- thread: parent = the innermost annotation of the same thread that
+-- contains it; path = names from the outermost down, ' / ' between.
+-- ProfilerStep#N ranges are steps, not annotations: left out.
+CREATE VIEW hta_annotation_tree AS
+WITH RECURSIVE
+a AS MATERIALIZED (
+  SELECT a.id, a.run_id, a.rank, a.tid, a.ts, a.dur, s.text AS name
+  FROM annotation a JOIN string s ON s.id = a.name_id
+  WHERE a.kind = 'user' AND s.text NOT LIKE 'ProfilerStep#%'
+),
+p AS MATERIALIZED (
+  SELECT c.id, (SELECT q.id FROM a q
+     WHERE q.run_id = c.run_id AND q.rank = c.rank AND q.tid = c.tid
+       AND q.id <> c.id AND q.ts <= c.ts AND q.ts + q.dur >= c.ts + c.dur
+       AND (q.ts < c.ts OR q.dur > c.dur OR q.id < c.id)
+     ORDER BY q.ts DESC, q.dur, q.id DESC LIMIT 1) AS parent_id
+  FROM a c
+),
+t(id, parent_id, depth, path) AS (
+  SELECT a.id, NULL, 0, a.name FROM a JOIN p ON p.id = a.id
+  WHERE p.parent_id IS NULL
+  UNION ALL
+  SELECT a.id, t.id, t.depth + 1, t.path || ' / ' || a.name
+  FROM t JOIN p ON p.parent_id = t.id JOIN a ON a.id = p.id
+)
+SELECT a.run_id, a.rank, a.tid, a.id, t.parent_id, t.depth, a.name, t.path,
+  a.ts, a.dur
+FROM t JOIN a ON a.id = t.id;
+
+-- Each GPU op with the innermost CPU annotation around its launch call
+-- (same thread, launch start inside the range), NULL when none.
+CREATE VIEW hta_annotation_kernel AS
+SELECT g.run_id, g.rank, g.device, g.stream, g.kind, g.row_id, g.name_id,
+  g.ts, g.dur, g.step, g.class,
+  (SELECT a.id FROM annotation a
+   WHERE a.run_id = r.run_id AND a.rank = r.rank AND a.kind = 'user'
+     AND a.tid = r.tid AND a.ts <= r.ts AND a.ts + a.dur >= r.ts
+     AND a.name_id NOT IN (SELECT id FROM string
+                           WHERE text LIKE 'ProfilerStep#%')
+   ORDER BY a.ts DESC, a.dur LIMIT 1) AS annotation_id
+FROM hta_gpu_op g JOIN runtime_call r ON r.id = g.runtime_id;
+
+-- Critical path share per (rank, step) and class, % of the step.
+CREATE VIEW hta_critical_path_share AS
+SELECT c.run_id, c.rank, c.step, c.class,
+  sum(c.dur) AS ns, count(*) AS segments,
+  round(100.0 * sum(c.dur) / max(s.dur, 1), 2) AS pct
+FROM hta_critical_path c
+JOIN step s ON s.run_id = c.run_id AND s.rank = c.rank AND s.step = c.step
+GROUP BY c.run_id, c.rank, c.step, c.class;
+
+-- Headline numbers for run_metric (the lead unions this view into it):
+--   hta_idle_pct, hta_compute_pct, hta_non_compute_pct
+--                         temporal breakdown, % of the GPU span (all GPUs)
+--   hta_host_wait_pct     host-wait share of stream idle time, %
+--   hta_queue_mean        time-weighted mean launch queue length of each
+--                         rank's busiest stream (most ops), mean over ranks
+--   hta_queue_blocked_ms  time with a queue at queue_full, per step
+--   hta_copy_gbps         memcpy bytes / memcpy time, all directions
+--   hta_cp_CLASS_pct      critical-path share of CLASS, all steps
+CREATE VIEW hta_metric AS
+WITH
+tb AS (
+  SELECT run_id, sum(span_ns) AS span, sum(idle_ns) AS idle,
+    sum(compute_ns) AS comp, sum(non_compute_ns) AS noncomp
+  FROM hta_temporal GROUP BY run_id
+),
+idl AS (
+  SELECT run_id, sum(gap_ns) AS idle,
+    sum(CASE WHEN category = 'host_wait' THEN gap_ns ELSE 0 END) AS hw
+  FROM hta_idle_interval GROUP BY run_id
+),
+busiest AS (
+  SELECT run_id, rank, device, stream FROM (
+    SELECT run_id, rank, device, stream,
+      row_number() OVER (PARTITION BY run_id, rank
+                         ORDER BY count(*) DESC, stream) AS i
+    FROM hta_gpu_op GROUP BY run_id, rank, device, stream)
+  WHERE i = 1
+),
+ql AS (
+  SELECT q.run_id, q.rank,
+    sum(q.queue_length * (q.next_ts - q.ts)) * 1.0
+      / max(max(q.ts) - min(q.ts), 1) AS tw_mean
+  FROM hta_queue_length q
+  JOIN busiest b ON b.run_id = q.run_id AND b.rank = q.rank
+    AND b.device IS q.device AND b.stream IS q.stream
+  GROUP BY q.run_id, q.rank
+),
+blk AS (
+  SELECT run_id, sum(CASE WHEN queue_length >= (SELECT value FROM hta_setting
+                                               WHERE name = 'queue_full')
+                     THEN next_ts - ts ELSE 0 END) AS ns
+  FROM hta_queue_length GROUP BY run_id
+),
+nstep AS (SELECT run_id, count(*) AS n, sum(dur) AS dur FROM step GROUP BY run_id),
+cp AS (
+  SELECT c.run_id, c.class, sum(c.dur) AS ns FROM hta_critical_path c
+  GROUP BY c.run_id, c.class
+),
+cptot AS (SELECT run_id, sum(ns) AS ns FROM cp GROUP BY run_id)
+SELECT run_id, 'hta_idle_pct' AS metric, 100.0 * idle / span AS value
+  FROM tb WHERE span > 0
+UNION ALL
+SELECT run_id, 'hta_compute_pct', 100.0 * comp / span FROM tb WHERE span > 0
+UNION ALL
+SELECT run_id, 'hta_non_compute_pct', 100.0 * noncomp / span
+  FROM tb WHERE span > 0
+UNION ALL
+SELECT run_id, 'hta_host_wait_pct', 100.0 * hw / idle FROM idl WHERE idle > 0
+UNION ALL
+SELECT run_id, 'hta_queue_mean', avg(tw_mean) FROM ql GROUP BY run_id
+UNION ALL
+SELECT b.run_id, 'hta_queue_blocked_ms', b.ns / 1e6 / n.n
+  FROM blk b JOIN nstep n ON n.run_id = b.run_id
+UNION ALL
+SELECT run_id, 'hta_copy_gbps', sum(bytes) * 1.0 / sum(dur)
+  FROM gpu_mem_op WHERE kind = 'memcpy' AND bytes IS NOT NULL
+  GROUP BY run_id HAVING sum(dur) > 0
+UNION ALL
+SELECT cp.run_id, 'hta_cp_' || cp.class || '_pct', 100.0 * cp.ns / t.ns
+  FROM cp JOIN cptot t ON t.run_id = cp.run_id WHERE t.ns > 0;
+
+INSERT INTO metric_direction VALUES
+  ('hta_idle_pct', 50, 1),
+  ('hta_compute_pct', 51, -1),
+  ('hta_non_compute_pct', 52, 0),
+  ('hta_host_wait_pct', 53, 1),
+  ('hta_queue_mean', 54, 0),
+  ('hta_queue_blocked_ms', 55, 1),
+  ('hta_copy_gbps', 56, -1),
+  ('hta_cp_*', 57, 0);
