@@ -19,30 +19,50 @@ INSERT INTO hta_setting VALUES
   ('queue_full', 1024,
    'launch queue length at which the CPU blocks (CUDA: 1024 per stream)');
 
--- Critical path of every (rank, step), from derive_hta.c: contiguous
--- segments from the step start to its end, latest first walked, stored in
--- time order (seq 0 = first).  Their durations add up to step.dur.
---   class: cpu_op (self time of the innermost CPU op), runtime (a CUDA
---   call that is neither launch nor sync), launch (launch call start ->
---   kernel start), sync (the wait of a synchronising call after the GPU
---   work it waited for ended), kernel, memcpy, memset, idle (CPU thread
---   with nothing recorded), gpu_wait (stream idle between two of its ops
---   while the CPU had already launched the next one).
+-- Critical path of every (rank, step), from derive_hta.c: walked back
+-- from the step end, it is a chain of contiguous segments from the step
+-- start to its end whose durations add up to step.dur.  Segment classes:
+--   cpu_op    self time of the innermost CPU op running
+--   runtime   a CUDA call that is neither a launch nor a sync
+--   launch    a launch call, and launch call start -> GPU op start
+--   sync      a synchronising call waiting after the GPU work it waited
+--             for ended (or the call itself when it waited for nothing)
+--   kernel, memcpy, memset   GPU op time
+--   idle      no CPU event recorded on any thread (Python, the framework)
+--   gpu_wait  a stream idle before its next op although that op had been
+--             launched: waiting on its stream or on another stream
+-- Stored twice, compactly:
+--   hta_critical_path     the chain as runs on one lane: consecutive
+--                         segments on the same CPU thread or GPU stream;
+--   hta_critical_path_op  the chain's time per (class, name): shares by
+--                         class and top contributors.
 CREATE TABLE hta_critical_path(
   run_id INTEGER NOT NULL,
   rank INTEGER NOT NULL,
   step INTEGER NOT NULL,
-  seq INTEGER NOT NULL,
-  class TEXT NOT NULL,
+  seq INTEGER NOT NULL,            -- 0 = the run at the step start
+  side TEXT NOT NULL,              -- 'cpu' or 'gpu'
+  lane INTEGER,                    -- CPU tid, or GPU stream
   ts INTEGER NOT NULL,
   dur INTEGER NOT NULL,
-  src TEXT,                        -- 'cpu_op', 'runtime_call', 'kernel',
-                                   -- 'gpu_mem_op' or NULL (idle)
-  src_id INTEGER,                  -- row id in that table
-  name_id INTEGER,                 -- string.id of the op / call / kernel
-  lane INTEGER,                    -- CPU tid, or GPU stream
-  PRIMARY KEY(run_id, rank, step, seq)
-) WITHOUT ROWID;
+  class TEXT NOT NULL,             -- the class with the most time in it
+  name_id INTEGER,                 -- its longest single contributor
+  segments INTEGER NOT NULL        -- segments merged into it
+);
+CREATE INDEX hta_critical_path_run ON hta_critical_path(run_id, rank, step);
+
+CREATE TABLE hta_critical_path_op(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  class TEXT NOT NULL,
+  name_id INTEGER,                 -- op / call / kernel name; NULL for
+                                   -- idle and gpu_wait
+  ns INTEGER NOT NULL,             -- time on the path
+  segments INTEGER NOT NULL
+);
+CREATE INDEX hta_critical_path_op_run
+  ON hta_critical_path_op(run_id, rank, step);
 
 -- Every GPU activity (kernels, memcpy, memset; not cuda_sync rows) with
 -- its class: 'comm' and 'memory' from the coarse kernel categories,
@@ -202,14 +222,23 @@ SELECT g.run_id, g.rank, g.device, g.stream, g.kind, g.row_id, g.name_id,
    ORDER BY a.ts DESC, a.dur LIMIT 1) AS annotation_id
 FROM hta_gpu_op g JOIN runtime_call r ON r.id = g.runtime_id;
 
--- Critical path share per (rank, step) and class, % of the step.
+-- Critical path per (rank, step) and class, % of the step.  A kernel of
+-- the coarse 'comm' category is class comm_kernel.
 CREATE VIEW hta_critical_path_share AS
-SELECT c.run_id, c.rank, c.step, c.class,
-  sum(c.dur) AS ns, count(*) AS segments,
-  round(100.0 * sum(c.dur) / max(s.dur, 1), 2) AS pct
-FROM hta_critical_path c
+WITH cm AS MATERIALIZED (
+  SELECT name_id FROM kernel_category
+  WHERE scheme = 'coarse' AND category = 'comm'
+)
+SELECT c.run_id, c.rank, c.step,
+  CASE WHEN c.class = 'kernel' AND c.name_id IN cm THEN 'comm_kernel'
+       ELSE c.class END AS class,
+  sum(c.ns) AS ns, sum(c.segments) AS segments,
+  round(100.0 * sum(c.ns) / max(s.dur, 1), 2) AS pct
+FROM hta_critical_path_op c
 JOIN step s ON s.run_id = c.run_id AND s.rank = c.rank AND s.step = c.step
-GROUP BY c.run_id, c.rank, c.step, c.class;
+GROUP BY c.run_id, c.rank, c.step,
+  CASE WHEN c.class = 'kernel' AND c.name_id IN cm THEN 'comm_kernel'
+       ELSE c.class END;
 
 -- Headline numbers for run_metric (the lead unions this view into it):
 --   hta_idle_pct, hta_compute_pct, hta_non_compute_pct
@@ -257,8 +286,8 @@ blk AS (
 ),
 nstep AS (SELECT run_id, count(*) AS n, sum(dur) AS dur FROM step GROUP BY run_id),
 cp AS (
-  SELECT c.run_id, c.class, sum(c.dur) AS ns FROM hta_critical_path c
-  GROUP BY c.run_id, c.class
+  SELECT run_id, class, sum(ns) AS ns FROM hta_critical_path_share
+  GROUP BY run_id, class
 ),
 cptot AS (SELECT run_id, sum(ns) AS ns FROM cp GROUP BY run_id)
 SELECT run_id, 'hta_idle_pct' AS metric, 100.0 * idle / span AS value
@@ -292,3 +321,30 @@ INSERT INTO metric_direction VALUES
   ('hta_queue_blocked_ms', 55, 1),
   ('hta_copy_gbps', 56, -1),
   ('hta_cp_*', 57, 0);
+
+-- What a CUDA runtime / driver call does, for the critical path: 'launch'
+-- (enqueues GPU work and returns) or 'sync' (blocks the CPU until GPU
+-- work ends).  GLOB patterns over the call name; lowest priority wins;
+-- calls matching nothing are plain runtime time.  Data: add rows.
+CREATE TABLE hta_runtime_role(
+  pattern TEXT PRIMARY KEY,
+  priority INTEGER NOT NULL,
+  role TEXT NOT NULL               -- 'launch' or 'sync'
+);
+INSERT INTO hta_runtime_role VALUES
+  ('*Synchronize*', 10, 'sync'),
+  ('cudaMemcpy', 11, 'sync'),
+  ('cudaMemcpy2D', 12, 'sync'),
+  ('hipMemcpy', 13, 'sync'),
+  ('cudaLaunchKernel*', 20, 'launch'),
+  ('cuLaunchKernel*', 21, 'launch'),
+  ('cudaLaunchCooperativeKernel*', 22, 'launch'),
+  ('cudaGraphLaunch', 23, 'launch'),
+  ('cudaMemcpyAsync', 24, 'launch'),
+  ('cudaMemsetAsync', 25, 'launch'),
+  ('cudaMemcpy2DAsync', 26, 'launch'),
+  ('hipLaunchKernel', 27, 'launch'),
+  ('hipExtModuleLaunchKernel', 28, 'launch'),
+  ('hipMemcpyAsync', 29, 'launch'),
+  ('hipMemsetAsync', 30, 'launch'),
+  ('hipMemcpyWithStream', 31, 'launch');

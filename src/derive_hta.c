@@ -1,0 +1,389 @@
+/*
+** derive_hta.c — fills hta_critical_path (013-hta-analyses.sql): the
+** critical path of every (rank, step) of a run, walked by hta_path.c.
+**
+** Pipeline position: "derive", after derive_comm_run.  Reads step,
+** cpu_op, runtime_call, kernel, gpu_mem_op, annotation (the thread of
+** the ProfilerStep ranges), hta_runtime_role and hta_setting; writes only
+** hta_critical_path (the run's rows are replaced, so it may run again).
+** The other HTA analyses are views: nothing else is computed here.
+**
+** Memory: one run's CPU events and GPU ops (about 48 bytes a row) plus
+** the pieces and segments of one rank at a time.
+*/
+#include "derive_hta.h"
+#include "hta_path.h"
+#include "db.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Rows of one run, sorted by hta_path_sort so each rank is one slice. */
+typedef struct HtaRun {
+  HpCpu *aCpu; int nCpu, nCpuAlloc;
+  HpGpu *aGpu; int nGpu, nGpuAlloc;
+} HtaRun;
+
+/* Runtime call name -> role (1 sync, 2 launch), from hta_runtime_role,
+** for the names of the run's runtime calls; kept in temp.hta_role for the
+** row filter below. */
+static const char zRoleSql[] =
+  "DROP TABLE IF EXISTS temp.hta_role;"
+  "CREATE TEMP TABLE hta_role(id INTEGER PRIMARY KEY, role INTEGER);"
+  "INSERT INTO temp.hta_role SELECT * FROM (SELECT s.id AS id,"
+  " (SELECT CASE r.role WHEN 'sync' THEN 1 ELSE 2 END"
+  "  FROM hta_runtime_role r WHERE s.text GLOB r.pattern"
+  "  ORDER BY r.priority LIMIT 1) AS role"
+  " FROM string s WHERE s.id IN"
+  " (SELECT DISTINCT name_id FROM runtime_call WHERE run_id=?1))"
+  " WHERE role IS NOT NULL";
+
+/* Trace rows are read over the run's rowid range (db_run_rowids): a
+** range scan of the table, no index, no sort. */
+/* Only top-level ops: an op's nested ops count as its own time (reading
+** every op doubled the cost of this pass).  Only the runtime calls that
+** launch or sync (temp.hta_role), or run outside every op. */
+static const char zOpSql[] =
+  "SELECT rank, tid, ts, ts+dur, id, name_id FROM cpu_op"
+  " WHERE id BETWEEN ?1 AND ?2 AND (depth IS NULL OR depth=0)";
+static const char zCallSql[] =
+  "SELECT rank, tid, ts, ts+dur, id, name_id FROM runtime_call"
+  " WHERE id BETWEEN ?1 AND ?2"
+  " AND (op_id IS NULL OR name_id IN (SELECT id FROM temp.hta_role))";
+/* GPU rows with their launch call (start, thread); column 7 the class. */
+static const char zKernelSql[] =
+  "SELECT g.rank, g.device, g.stream, g.ts, g.ts+g.dur, g.id, g.name_id, 0,"
+  " r.ts, r.tid FROM kernel g LEFT JOIN runtime_call r ON r.id=g.runtime_id"
+  " WHERE g.id BETWEEN ?1 AND ?2";
+static const char zMemSql[] =
+  "SELECT g.rank, g.device, g.stream, g.ts, g.ts+g.dur, g.id, g.name_id,"
+  " CASE g.kind WHEN 'memcpy' THEN 1 ELSE 2 END,"
+  " r.ts, r.tid FROM gpu_mem_op g LEFT JOIN runtime_call r"
+  " ON r.id=g.runtime_id WHERE g.id BETWEEN ?1 AND ?2";
+
+static int finish(sqlite3 *db, sqlite3_stmt *p, int rc, PfError *pErr){
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(p);
+    return -1;
+  }
+  sqlite3_finalize(p);
+  return 0;
+}
+
+/* Prepare zSql over the rowid range of run runId in table zTab; NULL with
+** pErr set on error, NULL with *pEmpty set when the run has no rows. */
+static sqlite3_stmt *prep_range(sqlite3 *db, const char *zTab,
+                                const char *zSql, int64_t runId, int *pEmpty,
+                                PfError *pErr){
+  int64_t lo = 1, hi = 0;
+  sqlite3_stmt *p;
+  *pEmpty = 0;
+  if( db_run_rowids(db, zTab, runId, &lo, &hi, pErr) ) return NULL;
+  if( lo>hi ){ *pEmpty = 1; return NULL; }
+  p = db_prepare(db, zSql, pErr);
+  if( p ){
+    sqlite3_bind_int64(p, 1, lo);
+    sqlite3_bind_int64(p, 2, hi);
+  }
+  return p;
+}
+
+/* Sorted (name id, role) pairs in *paRole (caller frees); returns the
+** count or -1. */
+static int load_roles(sqlite3 *db, int64_t runId, int64_t **paRole,
+                      PfError *pErr){
+  sqlite3_stmt *p;
+  int n = 0, nAlloc = 0, rc;
+  int64_t *a = NULL;
+  if( db_exec_run(db, zRoleSql, runId, pErr) ) return -1;
+  p = db_prepare(db, "SELECT id, role FROM temp.hta_role ORDER BY id", pErr);
+  if( p==NULL ) return -1;
+  while( (rc = sqlite3_step(p))==SQLITE_ROW ){
+    if( n==nAlloc ){
+      nAlloc = nAlloc ? 2*nAlloc : 64;
+      a = xrealloc(a, sizeof(int64_t)*2*(size_t)nAlloc);
+    }
+    a[2*n] = sqlite3_column_int64(p, 0);
+    a[2*n+1] = sqlite3_column_int64(p, 1);
+    n++;
+  }
+  *paRole = a;
+  return finish(db, p, rc, pErr) ? -1 : n;
+}
+
+static int role_of(const int64_t *a, int n, int64_t name){
+  int lo = 0, hi = n;
+  while( lo<hi ){
+    int mid = lo + (hi-lo)/2;
+    if( a[2*mid]<name ) lo = mid+1; else hi = mid;
+  }
+  if( lo<n && a[2*lo]==name ){
+    return a[2*lo+1]==1 ? HP_SYNC : a[2*lo+1]==2 ? HP_LAUNCH : HP_RUNTIME;
+  }
+  return HP_RUNTIME;
+}
+
+/* Append the rows of one CPU table; aRole NULL: cpu_op rows. */
+static int load_cpu_table(sqlite3 *db, int64_t runId, const char *zTab,
+                          const char *zSql, const int64_t *aRole, int nRole,
+                          HtaRun *pRun, PfError *pErr){
+  int empty, rc;
+  sqlite3_stmt *p = prep_range(db, zTab, zSql, runId, &empty, pErr);
+  if( p==NULL ) return empty ? 0 : -1;
+  while( (rc = sqlite3_step(p))==SQLITE_ROW ){
+    HpCpu *e;
+    if( pRun->nCpu==pRun->nCpuAlloc ){
+      pRun->nCpuAlloc = pRun->nCpuAlloc ? 2*pRun->nCpuAlloc : 1024;
+      pRun->aCpu = xrealloc(pRun->aCpu, sizeof(HpCpu)*(size_t)pRun->nCpuAlloc);
+    }
+    e = &pRun->aCpu[pRun->nCpu++];
+    e->rank = sqlite3_column_int64(p, 0);
+    e->tid = sqlite3_column_int64(p, 1);
+    e->ts = sqlite3_column_int64(p, 2);
+    e->end = sqlite3_column_int64(p, 3);
+    e->id = sqlite3_column_int64(p, 4);
+    e->name = sqlite3_column_int64(p, 5);
+    e->role = aRole ? role_of(aRole, nRole, e->name) : HP_CPU_OP;
+  }
+  return finish(db, p, rc, pErr);
+}
+
+static int load_gpu_table(sqlite3 *db, int64_t runId, const char *zTab,
+                          const char *zSql, HtaRun *pRun, PfError *pErr){
+  static const int aCls[3] = { HP_KERNEL, HP_MEMCPY, HP_MEMSET };
+  int empty, rc;
+  sqlite3_stmt *p = prep_range(db, zTab, zSql, runId, &empty, pErr);
+  if( p==NULL ) return empty ? 0 : -1;
+  while( (rc = sqlite3_step(p))==SQLITE_ROW ){
+    HpGpu *g;
+    int c = sqlite3_column_int(p, 7);
+    if( pRun->nGpu==pRun->nGpuAlloc ){
+      pRun->nGpuAlloc = pRun->nGpuAlloc ? 2*pRun->nGpuAlloc : 1024;
+      pRun->aGpu = xrealloc(pRun->aGpu, sizeof(HpGpu)*(size_t)pRun->nGpuAlloc);
+    }
+    g = &pRun->aGpu[pRun->nGpu++];
+    g->rank = sqlite3_column_int64(p, 0);
+    g->device = sqlite3_column_int64(p, 1);
+    g->stream = sqlite3_column_int64(p, 2);
+    g->ts = sqlite3_column_int64(p, 3);
+    g->end = sqlite3_column_int64(p, 4);
+    g->id = sqlite3_column_int64(p, 5);
+    g->name = sqlite3_column_int64(p, 6);
+    g->cls = aCls[c>=0 && c<3 ? c : 0];
+    g->hasLaunch = sqlite3_column_type(p, 8)!=SQLITE_NULL;
+    g->lts = sqlite3_column_int64(p, 8);
+    g->ltid = sqlite3_column_int64(p, 9);
+  }
+  return finish(db, p, rc, pErr);
+}
+
+/* Every CPU event and GPU op of the run, sorted (hta_path_sort). */
+static int load_run(sqlite3 *db, int64_t runId, HtaRun *pRun, PfError *pErr){
+  int64_t *aRole = NULL;
+  int nRole = load_roles(db, runId, &aRole, pErr);
+  int rc = nRole<0
+    || load_cpu_table(db, runId, "cpu_op", zOpSql, NULL, 0, pRun, pErr)
+    || load_cpu_table(db, runId, "runtime_call", zCallSql, aRole, nRole,
+                      pRun, pErr)
+    || load_gpu_table(db, runId, "kernel", zKernelSql, pRun, pErr)
+    || load_gpu_table(db, runId, "gpu_mem_op", zMemSql, pRun, pErr);
+  free(aRole);
+  db_exec(db, "DROP TABLE IF EXISTS temp.hta_role", NULL);
+  if( rc ) return -1;
+  hta_path_sort(pRun->aCpu, pRun->nCpu, pRun->aGpu, pRun->nGpu);
+  return 0;
+}
+
+/* The rank's main thread: the one with its ProfilerStep ranges, else the
+** thread with the most CPU events. */
+static int64_t main_tid(sqlite3 *db, int64_t runId, int64_t rank,
+                        const HpCpu *a, int n){
+  int64_t tid = db_int(db, INT64_MIN,
+    "SELECT a.tid FROM annotation a JOIN string s ON s.id=a.name_id"
+    " WHERE a.run_id=%lld AND a.rank=%lld AND a.kind='user'"
+    " AND s.text LIKE 'ProfilerStep#%%' LIMIT 1",
+    (long long)runId, (long long)rank);
+  int best = 0;
+  if( tid!=INT64_MIN ) return tid;
+  for(int i=0; i<n; ){                  /* a is sorted by tid here */
+    int j = i;
+    while( j<n && a[j].tid==a[i].tid ) j++;
+    if( j-i>best ){ best = j-i; tid = a[i].tid; }
+    i = j;
+  }
+  return tid;
+}
+
+/* The two inserts of a step's path. */
+typedef struct HtaIns {
+  sqlite3_stmt *pRun, *pOp;
+  int64_t runId, rank, step;
+} HtaIns;
+
+static int seg_on_gpu(int cls){
+  return cls==HP_KERNEL || cls==HP_MEMCPY || cls==HP_MEMSET
+      || cls==HP_GPU_WAIT;
+}
+
+static int cmp_seg_op(const void *pa, const void *pb){
+  const HpSeg *x = pa, *y = pb;
+  int64_t nx = x->src ? x->name : -1, ny = y->src ? y->name : -1;
+  if( x->cls!=y->cls ) return x->cls<y->cls ? -1 : 1;
+  return nx<ny ? -1 : nx>ny;
+}
+
+static void bind_key(sqlite3_stmt *p, const HtaIns *k){
+  sqlite3_bind_int64(p, 1, k->runId);
+  sqlite3_bind_int64(p, 2, k->rank);
+  sqlite3_bind_int64(p, 3, k->step);
+}
+
+/* One row per run of segments on one lane (a[lo..hi)): class with the
+** most time, longest contributor. */
+static int store_lane_run(sqlite3 *db, const HtaIns *k, int seq,
+                          const HpSeg *a, int lo, int hi, PfError *pErr){
+  int64_t aCls[HP_NCLASS] = {0};
+  int best = lo, cls = a[lo].cls;
+  for(int i=lo; i<hi; i++){
+    aCls[a[i].cls] += a[i].dur;
+    if( a[i].src && (!a[best].src || a[i].dur>a[best].dur) ) best = i;
+  }
+  for(int c=0; c<HP_NCLASS; c++) if( aCls[c]>aCls[cls] ) cls = c;
+  bind_key(k->pRun, k);
+  sqlite3_bind_int(k->pRun, 4, seq);
+  sqlite3_bind_text(k->pRun, 5, seg_on_gpu(a[lo].cls) ? "gpu" : "cpu", -1,
+                    SQLITE_STATIC);
+  sqlite3_bind_int64(k->pRun, 6, a[lo].lane);
+  sqlite3_bind_int64(k->pRun, 7, a[lo].ts);
+  sqlite3_bind_int64(k->pRun, 8, a[hi-1].ts + a[hi-1].dur - a[lo].ts);
+  sqlite3_bind_text(k->pRun, 9, hta_path_class_name(cls), -1, SQLITE_STATIC);
+  db_bind_int_or_null(k->pRun, 10, a[best].src!=0, a[best].name);
+  sqlite3_bind_int(k->pRun, 11, hi-lo);
+  return db_step_done(db, k->pRun, pErr);
+}
+
+/* The chain (time order) as lane runs, then totals per (class, name);
+** the second pass sorts a in place. */
+static int store_path(sqlite3 *db, const HtaIns *k, HpSeg *a, int n,
+                      PfError *pErr){
+  int seq = 0;
+  for(int lo=0; lo<n; ){
+    int hi = lo+1;
+    while( hi<n && a[hi].lane==a[lo].lane
+           && seg_on_gpu(a[hi].cls)==seg_on_gpu(a[lo].cls) ) hi++;
+    if( store_lane_run(db, k, seq++, a, lo, hi, pErr) ) return -1;
+    lo = hi;
+  }
+  qsort(a, (size_t)n, sizeof(HpSeg), cmp_seg_op);
+  for(int lo=0; lo<n; ){
+    int hi = lo;
+    int64_t ns = 0;
+    while( hi<n && cmp_seg_op(&a[lo], &a[hi])==0 ) ns += a[hi++].dur;
+    bind_key(k->pOp, k);
+    sqlite3_bind_text(k->pOp, 4, hta_path_class_name(a[lo].cls), -1,
+                      SQLITE_STATIC);
+    db_bind_int_or_null(k->pOp, 5, a[lo].src!=0, a[lo].name);
+    sqlite3_bind_int64(k->pOp, 6, ns);
+    sqlite3_bind_int(k->pOp, 7, hi-lo);
+    if( db_step_done(db, k->pOp, pErr) ) return -1;
+    lo = hi;
+  }
+  return 0;
+}
+
+/* Walk and store every step of one rank. */
+static int store_rank(sqlite3 *db, HtaIns *k, const HpRank *r,
+                      sqlite3_stmt *pSteps, PfError *pErr){
+  int rc;
+  sqlite3_bind_int64(pSteps, 1, k->runId);
+  sqlite3_bind_int64(pSteps, 2, k->rank);
+  while( (rc = sqlite3_step(pSteps))==SQLITE_ROW ){
+    int64_t t0 = sqlite3_column_int64(pSteps, 1);
+    int64_t t1 = t0 + sqlite3_column_int64(pSteps, 2);
+    int n = 0;
+    HpSeg *a = hta_path_walk(r, t0, t1, sqlite3_column_int(pSteps, 3), &n);
+    k->step = sqlite3_column_int64(pSteps, 0);
+    rc = store_path(db, k, a, n, pErr);
+    free(a);
+    if( rc ){
+      sqlite3_reset(pSteps);
+      return -1;
+    }
+  }
+  sqlite3_reset(pSteps);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
+}
+
+static void run_free(HtaRun *p){
+  free(p->aCpu);
+  free(p->aGpu);
+}
+
+/* One rank: its slices [*piC, ...) and [*piG, ...) of the run's rows. */
+static int do_rank(sqlite3 *db, HtaRun *pRun, int *piC, int *piG,
+                   int64_t waitNs, HtaIns *k, sqlite3_stmt *pSteps,
+                   PfError *pErr){
+  int c0 = *piC, g0 = *piG, c1 = c0, g1 = g0, rc;
+  HpRank *r;
+  /* the lower of the next CPU rank and next GPU rank */
+  if( c0<pRun->nCpu
+      && (g0>=pRun->nGpu || pRun->aCpu[c0].rank<=pRun->aGpu[g0].rank) ){
+    k->rank = pRun->aCpu[c0].rank;
+  }else{
+    k->rank = pRun->aGpu[g0].rank;
+  }
+  while( c1<pRun->nCpu && pRun->aCpu[c1].rank==k->rank ) c1++;
+  while( g1<pRun->nGpu && pRun->aGpu[g1].rank==k->rank ) g1++;
+  r = hta_path_rank_init(pRun->aCpu+c0, c1-c0, pRun->aGpu+g0, g1-g0,
+                         main_tid(db, k->runId, k->rank, pRun->aCpu+c0, c1-c0),
+                         waitNs);
+  rc = store_rank(db, k, r, pSteps, pErr);
+  hta_path_rank_free(r);
+  *piC = c1;
+  *piG = g1;
+  return rc;
+}
+
+int derive_hta_run(sqlite3 *db, int64_t runId, PfError *pErr){
+  HtaRun run;
+  HtaIns k;
+  sqlite3_stmt *pSteps = NULL;
+  int iC = 0, iG = 0, rc = -1;
+  int64_t waitNs = db_int(db, 30000,
+      "SELECT CAST(value AS INTEGER) FROM hta_setting"
+      " WHERE name='kernel_wait_ns'");
+  memset(&run, 0, sizeof(run));
+  memset(&k, 0, sizeof(k));
+  k.runId = runId;
+  if( db_exec_run(db, "DELETE FROM hta_critical_path WHERE run_id=?1;"
+                  "DELETE FROM hta_critical_path_op WHERE run_id=?1",
+                  runId, pErr) ) return -1;
+  if( load_run(db, runId, &run, pErr) ) goto done;
+  pSteps = db_prepare(db, "SELECT step, ts, dur, source<>'ProfilerStep'"
+                      " FROM step WHERE run_id=?1 AND rank=?2 ORDER BY ts",
+                      pErr);
+  k.pRun = db_prepare(db, "INSERT INTO hta_critical_path(run_id,rank,step,"
+                      "seq,side,lane,ts,dur,class,name_id,segments)"
+                      " VALUES(?,?,?,?,?,?,?,?,?,?,?)", pErr);
+  k.pOp = db_prepare(db, "INSERT INTO hta_critical_path_op(run_id,rank,step,"
+                     "class,name_id,ns,segments) VALUES(?,?,?,?,?,?,?)", pErr);
+  if( pSteps==NULL || k.pRun==NULL || k.pOp==NULL ) goto done;
+  while( iC<run.nCpu || iG<run.nGpu ){
+    if( do_rank(db, &run, &iC, &iG, waitNs, &k, pSteps, pErr) ) goto done;
+  }
+  rc = 0;
+done:
+  if( rc && !pErr->set ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+  }
+  sqlite3_finalize(pSteps);
+  sqlite3_finalize(k.pRun);
+  sqlite3_finalize(k.pOp);
+  run_free(&run);
+  return rc;
+}
