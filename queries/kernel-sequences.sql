@@ -64,24 +64,21 @@ top AS (
   ORDER BY n DESC, ns DESC, length DESC, rank, stream, seq
   LIMIT :limit
 ),
-ids(rank, stream, length, seq, pos, rest, name_id) AS (
-  SELECT rank, stream, length, seq, 0, seq || ',', NULL FROM top
+named(rank, stream, length, seq, rest, sequence) AS (
+  SELECT rank, stream, length, seq, seq || ',', NULL FROM top
   UNION ALL
-  SELECT rank, stream, length, seq, pos + 1,
-    substr(rest, instr(rest, ',') + 1),
-    CAST(substr(rest, 1, instr(rest, ',') - 1) AS INTEGER)
-  FROM ids WHERE rest <> ''
-),
-named AS (
-  SELECT i.rank, i.stream, i.length, i.seq,
-    group_concat(s.text, ' -> ') AS sequence
-  FROM (SELECT * FROM ids WHERE name_id IS NOT NULL ORDER BY pos) i
-  JOIN string s ON s.id = i.name_id
-  GROUP BY i.rank, i.stream, i.length, i.seq
+  SELECT n.rank, n.stream, n.length, n.seq,
+    substr(n.rest, instr(n.rest, ',') + 1),
+    CASE WHEN n.sequence IS NULL THEN s.text
+         ELSE n.sequence || ' -> ' || s.text END
+  FROM named n
+  JOIN string s ON s.id = CAST(substr(n.rest, 1, instr(n.rest, ',') - 1)
+                               AS INTEGER)
+  WHERE n.rest <> ''
 )
 SELECT t.rank, t.stream, t.length, t.n AS count,
   round(t.ns / 1e6, 3) AS total_ms, round(t.span / 1e3, 3) AS mean_span_us,
   n.sequence
 FROM top t JOIN named n ON n.rank = t.rank AND n.stream IS t.stream
-  AND n.length = t.length AND n.seq = t.seq
+  AND n.length = t.length AND n.seq = t.seq AND n.rest = ''
 ORDER BY t.n DESC, t.ns DESC, t.length DESC, t.rank, t.stream, t.seq;
