@@ -14,6 +14,7 @@
 #include "db.h"
 #include "html.h"
 #include "named_query.h"
+#include "report_html_hta.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1233,7 +1234,7 @@ int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep, Buf *pOut,
     "top-kernels", "Top kernels", "steps", "Step times",
     "timeline", "GPU timeline", "step-breakdown", "Step breakdown",
     "memory", "Memory", "segments", "Segments", "churn", "Allocation churn",
-    "comm", "Communication" };
+    "comm", "Communication", REPORT_HTA_NAV };
   Rh r;
   char *zRun = run_label(db, runId);
   char *zTitle = xasprintf("profan report: %s", zRun);
@@ -1253,6 +1254,7 @@ int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep, Buf *pOut,
   if( r.rc==0 ) sec_segments(&r);
   if( r.rc==0 ) sec_churn(&r);
   if( r.rc==0 ) sec_comm(&r);
+  if( r.rc==0 ) r.rc = report_html_hta(db, &r.q, runId, pOut, pErr);
   return rh_end(&r);
 }
 

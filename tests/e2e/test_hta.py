@@ -379,3 +379,53 @@ class HtaSyntheticTest(HtaBase):
         left = self.sql("SELECT DISTINCT run_id FROM hta_critical_path"
                         " UNION SELECT DISTINCT run_id FROM hta_critical_path_op")
         self.assertEqual([int(x["run_id"]) for x in left], [2])
+
+
+class HtaReportTest(HtaBase):
+    """The run page shows the idle breakdown, the launch queue and the
+    critical path per step, with the queries' numbers in the tables."""
+
+    def page(self):
+        out = os.path.join(self.tmp.name, "r.html")
+        r = self.profan("report", "latest", "--html", out)
+        self.assertEqual(r.rc, 0, r.err)
+        with open(out, encoding="utf-8") as fh:
+            return fh.read()
+
+    def section(self, html, sid):
+        i = html.index('<section id="%s"' % sid)
+        return html[i:html.index("</section>", i)]
+
+    def test_hta_report_sections(self):
+        self.synth("copy_bound")
+        html = self.page()
+        for sid, chart in (("idle-breakdown", "chart-idle-breakdown"),
+                           ("queue-length", "chart-queue-length"),
+                           ("critical-path", "chart-critical-path")):
+            self.assertIn('href="#%s"' % sid, html)
+            sec = self.section(html, sid)
+            self.assertIn('id="%s"' % chart, sec)
+        # every gap of the copy-bound stream is host wait; the table holds
+        # the query's own value
+        q = self.query("idle-breakdown")
+        self.assertEqual([r["category"] for r in q], ["host_wait"])
+        self.assertIn(">%s<" % q[0]["idle_ms"],
+                      self.section(html, "idle-breakdown"))
+        self.synth("hand_path")
+        html = self.page()
+        cp = self.section(html, "critical-path")
+        self.assertIn("rank 0 step 1", cp)
+        # the chart's segments are the step's path in ms: kernel 0.375
+        self.assertIn("kernel: 0.375 ms", cp)
+        self.assertIn("sync: 0.02 ms", cp)
+        idle = self.section(html, "idle-breakdown")
+        self.assertIn("other", idle)
+
+    def test_hta_report_without_gpu(self):
+        self.load("traces", "hta-cpu-only-gloo-rank34.json.gz")
+        html = self.page()
+        self.assertIn("no idle interval on any stream",
+                      self.section(html, "idle-breakdown"))
+        self.assertIn("no GPU op with a launch call",
+                      self.section(html, "queue-length"))
+        self.assertNotIn("chart-queue-length", html)
