@@ -24,32 +24,17 @@ typedef struct HtaRun {
   HpGpu *aGpu; int nGpu, nGpuAlloc;
 } HtaRun;
 
-/* Runtime call name -> role (1 sync, 2 launch), from hta_runtime_role,
-** for the names of the run's runtime calls; kept in temp.hta_role for the
-** row filter below. */
-static const char zRoleSql[] =
-  "DROP TABLE IF EXISTS temp.hta_role;"
-  "CREATE TEMP TABLE hta_role(id INTEGER PRIMARY KEY, role INTEGER);"
-  "INSERT INTO temp.hta_role SELECT * FROM (SELECT s.id AS id,"
-  " (SELECT CASE r.role WHEN 'sync' THEN 1 ELSE 2 END"
-  "  FROM hta_runtime_role r WHERE s.text GLOB r.pattern"
-  "  ORDER BY r.priority LIMIT 1) AS role"
-  " FROM string s WHERE s.id IN"
-  " (SELECT DISTINCT name_id FROM runtime_call WHERE run_id=?1))"
-  " WHERE role IS NOT NULL";
-
 /* Trace rows are read over the run's rowid range (db_run_rowids): a
 ** range scan of the table, no index, no sort. */
 /* Only top-level ops: an op's nested ops count as its own time (reading
-** every op doubled the cost of this pass).  Only the runtime calls that
-** launch or sync (temp.hta_role), or run outside every op. */
+** every op doubled the cost of this pass).  Runtime calls: all are read,
+** those that neither launch nor sync are kept only outside every op. */
 static const char zOpSql[] =
   "SELECT rank, tid, ts, ts+dur, id, name_id FROM cpu_op"
   " WHERE id BETWEEN ?1 AND ?2 AND (depth IS NULL OR depth=0)";
 static const char zCallSql[] =
-  "SELECT rank, tid, ts, ts+dur, id, name_id FROM runtime_call"
-  " WHERE id BETWEEN ?1 AND ?2"
-  " AND (op_id IS NULL OR name_id IN (SELECT id FROM temp.hta_role))";
+  "SELECT rank, tid, ts, ts+dur, id, name_id, op_id IS NULL FROM runtime_call"
+  " WHERE id BETWEEN ?1 AND ?2";
 /* GPU rows with their launch call (start, thread); column 7 the class. */
 static const char zKernelSql[] =
   "SELECT g.rank, g.device, g.stream, g.ts, g.ts+g.dur, g.id, g.name_id, 0,"
@@ -89,50 +74,102 @@ static sqlite3_stmt *prep_range(sqlite3 *db, const char *zTab,
   return p;
 }
 
-/* Sorted (name id, role) pairs in *paRole (caller frees); returns the
-** count or -1. */
-static int load_roles(sqlite3 *db, int64_t runId, int64_t **paRole,
-                      PfError *pErr){
-  sqlite3_stmt *p;
-  int n = 0, nAlloc = 0, rc;
-  int64_t *a = NULL;
-  if( db_exec_run(db, zRoleSql, runId, pErr) ) return -1;
-  p = db_prepare(db, "SELECT id, role FROM temp.hta_role ORDER BY id", pErr);
+/* Roles of runtime call names (hta_runtime_role), resolved once per
+** name id with sqlite3_strglob and cached in an open-addressing table. */
+typedef struct Roles {
+  char **azPat; int *aRole; int nPat;
+  int64_t *aKey; signed char *aVal; int nSlot, nUsed;  /* aVal -1: empty */
+  sqlite3_stmt *pText;
+} Roles;
+
+static unsigned slot_of(const Roles *r, int64_t key){
+  return (unsigned)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32)
+         & (unsigned)(r->nSlot-1);
+}
+
+static void roles_free(Roles *r){
+  for(int i=0; i<r->nPat; i++) free(r->azPat[i]);
+  free(r->azPat); free(r->aRole);
+  free(r->aKey); free(r->aVal);
+  sqlite3_finalize(r->pText);
+}
+
+static void roles_grow(Roles *r){
+  int64_t *aOldK = r->aKey;
+  signed char *aOldV = r->aVal;
+  int nOld = r->nSlot;
+  r->nSlot = nOld ? 2*nOld : 256;
+  r->aKey = xmalloc(sizeof(int64_t)*(size_t)r->nSlot);
+  r->aVal = xmalloc((size_t)r->nSlot);
+  memset(r->aVal, -1, (size_t)r->nSlot);
+  for(int i=0; i<nOld; i++){
+    if( aOldV[i]>=0 ){
+      unsigned h = slot_of(r, aOldK[i]);
+      while( r->aVal[h]>=0 ) h = (h+1) & (unsigned)(r->nSlot-1);
+      r->aKey[h] = aOldK[i];
+      r->aVal[h] = aOldV[i];
+    }
+  }
+  free(aOldK);
+  free(aOldV);
+}
+
+static int roles_load(sqlite3 *db, Roles *r, PfError *pErr){
+  sqlite3_stmt *p = db_prepare(db, "SELECT pattern, role FROM"
+                               " hta_runtime_role ORDER BY priority", pErr);
+  int rc;
   if( p==NULL ) return -1;
   while( (rc = sqlite3_step(p))==SQLITE_ROW ){
-    if( n==nAlloc ){
-      nAlloc = nAlloc ? 2*nAlloc : 64;
-      a = xrealloc(a, sizeof(int64_t)*2*(size_t)nAlloc);
+    const char *z = (const char *)sqlite3_column_text(p, 0);
+    const char *zRole = (const char *)sqlite3_column_text(p, 1);
+    r->azPat = xrealloc(r->azPat, sizeof(char*)*(size_t)(r->nPat+1));
+    r->aRole = xrealloc(r->aRole, sizeof(int)*(size_t)(r->nPat+1));
+    r->azPat[r->nPat] = xstrdup(z ? z : "");
+    r->aRole[r->nPat++] = zRole && strcmp(zRole, "sync")==0 ? HP_SYNC
+                        : zRole && strcmp(zRole, "launch")==0 ? HP_LAUNCH
+                        : HP_RUNTIME;
+  }
+  if( finish(db, p, rc, pErr) ) return -1;
+  r->pText = db_prepare(db, "SELECT text FROM string WHERE id=?1", pErr);
+  roles_grow(r);
+  return r->pText ? 0 : -1;
+}
+
+/* Role of name id `name`: HP_LAUNCH, HP_SYNC or HP_RUNTIME. */
+static int role_of(Roles *r, int64_t name){
+  unsigned h = slot_of(r, name);
+  int role = HP_RUNTIME;
+  while( r->aVal[h]>=0 ){
+    if( r->aKey[h]==name ) return r->aVal[h];
+    h = (h+1) & (unsigned)(r->nSlot-1);
+  }
+  sqlite3_bind_int64(r->pText, 1, name);
+  if( sqlite3_step(r->pText)==SQLITE_ROW ){
+    const char *z = (const char *)sqlite3_column_text(r->pText, 0);
+    for(int i=0; z && i<r->nPat; i++){
+      if( sqlite3_strglob(r->azPat[i], z)==0 ){ role = r->aRole[i]; break; }
     }
-    a[2*n] = sqlite3_column_int64(p, 0);
-    a[2*n+1] = sqlite3_column_int64(p, 1);
-    n++;
   }
-  *paRole = a;
-  return finish(db, p, rc, pErr) ? -1 : n;
+  sqlite3_reset(r->pText);
+  r->aKey[h] = name;
+  r->aVal[h] = (signed char)role;
+  if( 2*(++r->nUsed)>r->nSlot ) roles_grow(r);
+  return role;
 }
 
-static int role_of(const int64_t *a, int n, int64_t name){
-  int lo = 0, hi = n;
-  while( lo<hi ){
-    int mid = lo + (hi-lo)/2;
-    if( a[2*mid]<name ) lo = mid+1; else hi = mid;
-  }
-  if( lo<n && a[2*lo]==name ){
-    return a[2*lo+1]==1 ? HP_SYNC : a[2*lo+1]==2 ? HP_LAUNCH : HP_RUNTIME;
-  }
-  return HP_RUNTIME;
-}
-
-/* Append the rows of one CPU table; aRole NULL: cpu_op rows. */
+/* Append the rows of one CPU table; pRoles NULL: cpu_op rows, else
+** runtime calls (column 6: outside every op). */
 static int load_cpu_table(sqlite3 *db, int64_t runId, const char *zTab,
-                          const char *zSql, const int64_t *aRole, int nRole,
-                          HtaRun *pRun, PfError *pErr){
+                          const char *zSql, Roles *pRoles, HtaRun *pRun,
+                          PfError *pErr){
   int empty, rc;
   sqlite3_stmt *p = prep_range(db, zTab, zSql, runId, &empty, pErr);
   if( p==NULL ) return empty ? 0 : -1;
   while( (rc = sqlite3_step(p))==SQLITE_ROW ){
     HpCpu *e;
+    int role = pRoles ? role_of(pRoles, sqlite3_column_int64(p, 5))
+                      : HP_CPU_OP;
+    if( role==HP_RUNTIME && sqlite3_column_int(p, 6)==0 ) continue;
     if( pRun->nCpu==pRun->nCpuAlloc ){
       pRun->nCpuAlloc = pRun->nCpuAlloc ? 2*pRun->nCpuAlloc : 1024;
       pRun->aCpu = xrealloc(pRun->aCpu, sizeof(HpCpu)*(size_t)pRun->nCpuAlloc);
@@ -144,7 +181,7 @@ static int load_cpu_table(sqlite3 *db, int64_t runId, const char *zTab,
     e->end = sqlite3_column_int64(p, 3);
     e->id = sqlite3_column_int64(p, 4);
     e->name = sqlite3_column_int64(p, 5);
-    e->role = aRole ? role_of(aRole, nRole, e->name) : HP_CPU_OP;
+    e->role = role;
   }
   return finish(db, p, rc, pErr);
 }
@@ -180,16 +217,15 @@ static int load_gpu_table(sqlite3 *db, int64_t runId, const char *zTab,
 
 /* Every CPU event and GPU op of the run, sorted (hta_path_sort). */
 static int load_run(sqlite3 *db, int64_t runId, HtaRun *pRun, PfError *pErr){
-  int64_t *aRole = NULL;
-  int nRole = load_roles(db, runId, &aRole, pErr);
-  int rc = nRole<0
-    || load_cpu_table(db, runId, "cpu_op", zOpSql, NULL, 0, pRun, pErr)
-    || load_cpu_table(db, runId, "runtime_call", zCallSql, aRole, nRole,
-                      pRun, pErr)
+  Roles roles;
+  int rc;
+  memset(&roles, 0, sizeof(roles));
+  rc = roles_load(db, &roles, pErr)
+    || load_cpu_table(db, runId, "cpu_op", zOpSql, NULL, pRun, pErr)
+    || load_cpu_table(db, runId, "runtime_call", zCallSql, &roles, pRun, pErr)
     || load_gpu_table(db, runId, "kernel", zKernelSql, pRun, pErr)
     || load_gpu_table(db, runId, "gpu_mem_op", zMemSql, pRun, pErr);
-  free(aRole);
-  db_exec(db, "DROP TABLE IF EXISTS temp.hta_role", NULL);
+  roles_free(&roles);
   if( rc ) return -1;
   hta_path_sort(pRun->aCpu, pRun->nCpu, pRun->aGpu, pRun->nGpu);
   return 0;
