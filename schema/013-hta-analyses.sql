@@ -312,7 +312,7 @@ UNION ALL
 SELECT cp.run_id, 'hta_cp_' || cp.class || '_pct', 100.0 * cp.ns / t.ns
   FROM cp JOIN cptot t ON t.run_id = cp.run_id WHERE t.ns > 0;
 
-INSERT INTO metric_direction VALUES
+INSERT OR IGNORE INTO metric_direction VALUES
   ('hta_idle_pct', 50, 1),
   ('hta_compute_pct', 51, -1),
   ('hta_non_compute_pct', 52, 0),
