@@ -6,7 +6,9 @@
 -- description: to every enclosing one (inclusive columns); self columns count
 -- description: only ops whose innermost annotation is this path.
 -- description: ProfilerStep#N ranges are steps, not path elements; by_step=1
--- description: gives one row per step and path.
+-- description: gives one row per step and path.  GPU-side annotations
+-- description: (gpu_user_annotation) add rows 'gpu: NAME' for the ops that
+-- description: start inside their range on their stream.
 -- param: rank =           only this rank (empty: all ranks)
 -- param: by_step = 0      1: one row per (step, path)
 -- param: limit = 50       rows to show
@@ -48,11 +50,27 @@ incl AS (
     AND (s.path = p.path OR substr(s.path, 1, length(p.path) + 3)
                             = p.path || ' / ')
   GROUP BY p.rank, s.step, p.path
+),
+gpu AS (
+  SELECT a.rank, CASE WHEN :by_step = 1 THEN g.step END AS step,
+    'gpu: ' || s.text AS path, 0 AS depth, count(*) AS n, sum(g.dur) AS ns
+  FROM annotation a JOIN string s ON s.id = a.name_id
+  JOIN hta_gpu_op g ON g.run_id = a.run_id AND g.rank = a.rank
+    AND g.device = a.pid AND g.stream = a.tid
+    AND g.ts >= a.ts AND g.ts < a.ts + a.dur
+  WHERE a.run_id = :run AND a.kind = 'gpu_user'
+    AND (:rank IS NULL OR a.rank = :rank)
+  GROUP BY 1, 2, 3
+),
+arows AS (
+  SELECT rank, step, path, depth, n, ns, self_n, self_ns FROM incl
+  UNION ALL
+  SELECT rank, step, path, depth, n, ns, n, ns FROM gpu
 )
 SELECT i.rank, i.step, i.path, i.depth, i.n AS ops,
   round(i.ns / 1e6, 3) AS gpu_ms,
   i.self_n AS self_ops, round(i.self_ns / 1e6, 3) AS self_gpu_ms,
   round(100.0 * i.ns / max(tot.ns, 1), 2) AS gpu_pct
-FROM incl i JOIN tot ON tot.rank = i.rank
+FROM arows i JOIN tot ON tot.rank = i.rank
 ORDER BY i.rank, i.step, i.ns DESC, i.path
 LIMIT :limit;

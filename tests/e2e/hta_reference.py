@@ -45,6 +45,7 @@ class Trace:
 
     def __init__(self, evs):
         self.gpu, self.runtime, self.annotations = [], {}, []
+        self.gpu_annotations = []
         for i, e in enumerate(evs):
             if not isinstance(e, dict) or e.get("ph") != "X":
                 continue
@@ -66,6 +67,10 @@ class Trace:
                 self.runtime[args["correlation"]] = {
                     "ts": ts, "end": ts + dur, "tid": e.get("tid"),
                     "name": str(e.get("name", ""))}
+            elif cat == "gpu_user_annotation":
+                self.gpu_annotations.append({
+                    "ts": ts, "end": ts + dur, "device": e.get("pid"),
+                    "stream": e.get("tid"), "name": str(e.get("name", ""))})
             elif cat == "user_annotation":
                 self.annotations.append({"i": i, "ts": ts, "dur": dur,
                                          "end": ts + dur, "tid": e.get("tid"),
@@ -216,7 +221,8 @@ def kernel_sequences(t, length):
 
 
 def annotation_paths(t):
-    """{path: (ops, gpu_ns)} inclusive, ProfilerStep ranges left out."""
+    """{path: (ops, gpu_ns)} inclusive, ProfilerStep ranges left out;
+    GPU-side annotation ranges as 'gpu: NAME'."""
     ann = [a for a in t.annotations if not a["name"].startswith("ProfilerStep#")]
     by_tid = collections.defaultdict(list)
     for a in ann:
@@ -258,4 +264,10 @@ def annotation_paths(t):
             pre = " / ".join(parts[:k])
             out[pre][0] += 1
             out[pre][1] += g["dur"]
+    for a in t.gpu_annotations:           # GPU-side ranges: ops inside
+        for g in t.gpu:
+            if (g["device"], g["stream"]) == (a["device"], a["stream"]) \
+                    and a["ts"] <= g["ts"] < a["end"]:
+                out["gpu: " + a["name"]][0] += 1
+                out["gpu: " + a["name"]][1] += g["dur"]
     return out
