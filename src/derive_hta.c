@@ -311,7 +311,7 @@ static int store_path(sqlite3 *db, const HtaIns *k, HpSeg *a, int n,
     if( store_lane_run(db, k, seq++, a, lo, hi, pErr) ) return -1;
     lo = hi;
   }
-  qsort(a, (size_t)n, sizeof(HpSeg), cmp_seg_op);
+  if( n>0 ) qsort(a, (size_t)n, sizeof(HpSeg), cmp_seg_op);
   for(int lo=0; lo<n; ){
     int hi = lo;
     int64_t ns = 0;
@@ -375,9 +375,12 @@ static int do_rank(sqlite3 *db, HtaRun *pRun, int *piC, int *piG,
   }
   while( c1<pRun->nCpu && pRun->aCpu[c1].rank==k->rank ) c1++;
   while( g1<pRun->nGpu && pRun->aGpu[g1].rank==k->rank ) g1++;
-  r = hta_path_rank_init(pRun->aCpu+c0, c1-c0, pRun->aGpu+g0, g1-g0,
-                         main_tid(db, k->runId, k->rank, pRun->aCpu+c0, c1-c0),
-                         waitNs);
+  {
+    const HpCpu *aC = c1>c0 ? pRun->aCpu+c0 : NULL;  /* no NULL+0 */
+    const HpGpu *aG = g1>g0 ? pRun->aGpu+g0 : NULL;
+    r = hta_path_rank_init(aC, c1-c0, aG, g1-g0,
+                           main_tid(db, k->runId, k->rank, aC, c1-c0), waitNs);
+  }
   rc = store_rank(db, k, r, pSteps, pErr);
   hta_path_rank_free(r);
   *piC = c1;

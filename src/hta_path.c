@@ -149,8 +149,8 @@ static void build_threads(HpRank *r, int nCpu){
 }
 
 void hta_path_sort(HpCpu *aCpu, int nCpu, HpGpu *aGpu, int nGpu){
-  qsort(aCpu, (size_t)nCpu, sizeof(HpCpu), cmp_cpu);
-  qsort(aGpu, (size_t)nGpu, sizeof(HpGpu), cmp_gpu);
+  if( nCpu>0 ) qsort(aCpu, (size_t)nCpu, sizeof(HpCpu), cmp_cpu);
+  if( nGpu>0 ) qsort(aGpu, (size_t)nGpu, sizeof(HpGpu), cmp_gpu);
 }
 
 HpRank *hta_path_rank_init(const HpCpu *aCpu, int nCpu, const HpGpu *aGpu,
@@ -165,7 +165,7 @@ HpRank *hta_path_rank_init(const HpCpu *aCpu, int nCpu, const HpGpu *aGpu,
   r->aByEnd = xmalloc(sizeof(int)*((size_t)nGpu+1));
   for(int i=0; i<nGpu; i++) r->aByEnd[i] = i;
   g_sortGpu = aGpu;
-  qsort(r->aByEnd, (size_t)nGpu, sizeof(int), cmp_end);
+  if( nGpu>0 ) qsort(r->aByEnd, (size_t)nGpu, sizeof(int), cmp_end);
   return r;
 }
 
