@@ -37,14 +37,12 @@ static const char zCallSql[] =
   " WHERE id BETWEEN ?1 AND ?2";
 /* GPU rows with their launch call (start, thread); column 7 the class. */
 static const char zKernelSql[] =
-  "SELECT g.rank, g.device, g.stream, g.ts, g.ts+g.dur, g.id, g.name_id, 0,"
-  " r.ts, r.tid FROM kernel g LEFT JOIN runtime_call r ON r.id=g.runtime_id"
-  " WHERE g.id BETWEEN ?1 AND ?2";
+  "SELECT rank, device, stream, ts, ts+dur, id, name_id, 0, runtime_id"
+  " FROM kernel WHERE id BETWEEN ?1 AND ?2";
 static const char zMemSql[] =
-  "SELECT g.rank, g.device, g.stream, g.ts, g.ts+g.dur, g.id, g.name_id,"
-  " CASE g.kind WHEN 'memcpy' THEN 1 ELSE 2 END,"
-  " r.ts, r.tid FROM gpu_mem_op g LEFT JOIN runtime_call r"
-  " ON r.id=g.runtime_id WHERE g.id BETWEEN ?1 AND ?2";
+  "SELECT rank, device, stream, ts, ts+dur, id, name_id,"
+  " CASE kind WHEN 'memcpy' THEN 1 ELSE 2 END, runtime_id"
+  " FROM gpu_mem_op WHERE id BETWEEN ?1 AND ?2";
 
 static int finish(sqlite3 *db, sqlite3_stmt *p, int rc, PfError *pErr){
   if( rc!=SQLITE_DONE ){
@@ -186,8 +184,72 @@ static int load_cpu_table(sqlite3 *db, int64_t runId, const char *zTab,
   return finish(db, p, rc, pErr);
 }
 
+/* Launch calls by runtime_call.id: the runtime calls already loaded
+** (open addressing over aCpu indexes), else one lookup in the table. */
+typedef struct Launches {
+  const HtaRun *pRun;
+  int64_t *aKey; int *aIdx; unsigned mask;
+  sqlite3_stmt *pGet;
+} Launches;
+
+static unsigned id_slot(int64_t key, unsigned mask){
+  return (unsigned)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+}
+
+static int launches_init(sqlite3 *db, Launches *l, const HtaRun *pRun,
+                         PfError *pErr){
+  unsigned n = 16;
+  while( n < 2u*(unsigned)pRun->nCpu + 16u ) n *= 2;
+  l->pRun = pRun;
+  l->mask = n-1;
+  l->aKey = xmalloc(sizeof(int64_t)*n);
+  l->aIdx = xmalloc(sizeof(int)*n);
+  for(unsigned i=0; i<n; i++) l->aIdx[i] = -1;
+  for(int i=0; i<pRun->nCpu; i++){
+    unsigned h;
+    if( pRun->aCpu[i].role==HP_CPU_OP ) continue;
+    h = id_slot(pRun->aCpu[i].id, l->mask);
+    while( l->aIdx[h]>=0 ) h = (h+1) & l->mask;
+    l->aKey[h] = pRun->aCpu[i].id;
+    l->aIdx[h] = i;
+  }
+  l->pGet = db_prepare(db, "SELECT ts, tid FROM runtime_call WHERE id=?1",
+                       pErr);
+  return l->pGet ? 0 : -1;
+}
+
+static void launches_free(Launches *l){
+  free(l->aKey);
+  free(l->aIdx);
+  sqlite3_finalize(l->pGet);
+}
+
+/* Set g's launch call from runtime_call id `rt`. */
+static void launch_of(Launches *l, HpGpu *g, int64_t rt){
+  unsigned h = id_slot(rt, l->mask);
+  g->hasLaunch = 0;
+  while( l->aIdx[h]>=0 ){
+    if( l->aKey[h]==rt ){
+      const HpCpu *e = &l->pRun->aCpu[l->aIdx[h]];
+      g->hasLaunch = 1;
+      g->lts = e->ts;
+      g->ltid = e->tid;
+      return;
+    }
+    h = (h+1) & l->mask;
+  }
+  sqlite3_bind_int64(l->pGet, 1, rt);
+  if( sqlite3_step(l->pGet)==SQLITE_ROW ){
+    g->hasLaunch = 1;
+    g->lts = sqlite3_column_int64(l->pGet, 0);
+    g->ltid = sqlite3_column_int64(l->pGet, 1);
+  }
+  sqlite3_reset(l->pGet);
+}
+
 static int load_gpu_table(sqlite3 *db, int64_t runId, const char *zTab,
-                          const char *zSql, HtaRun *pRun, PfError *pErr){
+                          const char *zSql, Launches *pL, HtaRun *pRun,
+                          PfError *pErr){
   static const int aCls[3] = { HP_KERNEL, HP_MEMCPY, HP_MEMSET };
   int empty, rc;
   sqlite3_stmt *p = prep_range(db, zTab, zSql, runId, &empty, pErr);
@@ -208,9 +270,11 @@ static int load_gpu_table(sqlite3 *db, int64_t runId, const char *zTab,
     g->id = sqlite3_column_int64(p, 5);
     g->name = sqlite3_column_int64(p, 6);
     g->cls = aCls[c>=0 && c<3 ? c : 0];
-    g->hasLaunch = sqlite3_column_type(p, 8)!=SQLITE_NULL;
-    g->lts = sqlite3_column_int64(p, 8);
-    g->ltid = sqlite3_column_int64(p, 9);
+    g->hasLaunch = 0;
+    g->lts = g->ltid = 0;
+    if( sqlite3_column_type(p, 8)!=SQLITE_NULL ){
+      launch_of(pL, g, sqlite3_column_int64(p, 8));
+    }
   }
   return finish(db, p, rc, pErr);
 }
@@ -218,14 +282,18 @@ static int load_gpu_table(sqlite3 *db, int64_t runId, const char *zTab,
 /* Every CPU event and GPU op of the run, sorted (hta_path_sort). */
 static int load_run(sqlite3 *db, int64_t runId, HtaRun *pRun, PfError *pErr){
   Roles roles;
+  Launches l;
   int rc;
   memset(&roles, 0, sizeof(roles));
+  memset(&l, 0, sizeof(l));
   rc = roles_load(db, &roles, pErr)
     || load_cpu_table(db, runId, "cpu_op", zOpSql, NULL, pRun, pErr)
     || load_cpu_table(db, runId, "runtime_call", zCallSql, &roles, pRun, pErr)
-    || load_gpu_table(db, runId, "kernel", zKernelSql, pRun, pErr)
-    || load_gpu_table(db, runId, "gpu_mem_op", zMemSql, pRun, pErr);
+    || launches_init(db, &l, pRun, pErr)
+    || load_gpu_table(db, runId, "kernel", zKernelSql, &l, pRun, pErr)
+    || load_gpu_table(db, runId, "gpu_mem_op", zMemSql, &l, pRun, pErr);
   roles_free(&roles);
+  launches_free(&l);
   if( rc ) return -1;
   hta_path_sort(pRun->aCpu, pRun->nCpu, pRun->aGpu, pRun->nGpu);
   return 0;
