@@ -137,6 +137,32 @@ def hand_path():
     return b
 
 
+def gated(seed, slow=None, slow_us=0):
+    """Ten ops each launching a distinct kernel K0..K9 (15-25 µs, random
+    with `seed`), then cudaDeviceSynchronize and a final op.  Without
+    `slow` the GPU keeps up and the step is CPU-bound: no kernel is on the
+    path for long.  With slow=k, kernel Kk takes slow_us µs and gates the
+    step: the sync waits for it, so it must be the path's top contributor."""
+    import random
+    rnd = random.Random(seed)
+    b = Builder()
+    t = 5
+    ends = []
+    for k in range(10):
+        d = rnd.randint(40, 60)
+        b.op("op%d" % k, t, d)
+        kd = slow_us if k == slow else rnd.randint(15, 25)
+        start = max([t + 12] + ends[-1:])
+        b.launch(t + 3, 5, "K%d" % k, start, kd)
+        ends.append(start + kd)
+        t += d + rnd.randint(1, 5)
+    sync_end = max(t + 10, ends[-1] + 3)
+    b.call("cudaDeviceSynchronize", t, sync_end - t)
+    b.op("optimizer", sync_end, 30)
+    b.step(0, sync_end + 35)
+    return b
+
+
 SCENARIOS = {"cpu_bound": cpu_bound, "gpu_bound": gpu_bound,
              "copy_bound": copy_bound, "hand_path": hand_path}
 

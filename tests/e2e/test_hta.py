@@ -382,6 +382,39 @@ class HtaSyntheticTest(HtaBase):
         self.assertEqual([int(x["run_id"]) for x in left], [2])
 
 
+class HtaGateTest(HtaBase):
+    """Does the critical path name the kernel that gates the step?  20
+    steps where one random kernel is made slow by a random factor (known
+    truth: that kernel), 20 where none is (truth: CPU-bound, no kernel on
+    top).  Detection and false-alarm rates, all in one database."""
+
+    def test_hta_critical_path_detection_rates(self):
+        import json
+        import random
+        rnd = random.Random(7)
+        cases = []
+        for seed in range(40):
+            slow = rnd.randrange(10) if seed % 2 == 0 else None
+            slow_us = rnd.randint(200, 5000) if slow is not None else 0
+            path = os.path.join(self.tmp.name, "g%d.json" % seed)
+            with open(path, "w") as fh:
+                json.dump(hta_synth.gated(seed, slow, slow_us).doc(), fh)
+            self.ingest_ok(path, extra=("--name", "g%d" % seed))
+            cases.append((seed, slow))
+        hit = miss = false_alarm = 0
+        for seed, slow in cases:
+            r = self.query("critical-path", run_ref="g%d" % seed)[0]
+            if slow is not None:
+                ok = r["top_class"] == "kernel" and r["top_name"] == "K%d" % slow
+                hit += ok
+                miss += not ok
+            else:
+                false_alarm += r["top_class"] == "kernel"
+        print("\ncritical path: %d/20 slow kernels named, %d/20 false alarms"
+              % (hit, false_alarm))
+        self.assertEqual((hit, miss, false_alarm), (20, 0, 0))
+
+
 class HtaReportTest(HtaBase):
     """The run page shows the idle breakdown, the launch queue and the
     critical path per step, with the queries' numbers in the tables."""
