@@ -240,7 +240,9 @@ GROUP BY c.run_id, c.rank, c.step,
   CASE WHEN c.class = 'kernel' AND c.name_id IN cm THEN 'comm_kernel'
        ELSE c.class END;
 
--- Headline numbers for run_metric (the lead unions this view into it):
+-- Headline numbers for run_metric (the lead unions hta_metric into it),
+-- computed at ingest by derive_hta.c from the rows it loads for the
+-- critical path, so that trend / check / diff read a few rows per run:
 --   hta_idle_pct, hta_compute_pct, hta_non_compute_pct
 --                         temporal breakdown, % of the GPU span (all GPUs)
 --   hta_host_wait_pct     host-wait share of stream idle time, %
@@ -248,69 +250,19 @@ GROUP BY c.run_id, c.rank, c.step,
 --                         rank's busiest stream (most ops), mean over ranks
 --   hta_queue_blocked_ms  time with a queue at queue_full, per step
 --   hta_copy_gbps         memcpy bytes / memcpy time, all directions
---   hta_cp_CLASS_pct      critical-path share of CLASS, all steps
+--   hta_cp_CLASS_pct      critical-path share of CLASS (comm_kernel for
+--                         communication kernels), all steps
+-- Same definitions as the views above, with the kernel categories and
+-- thresholds of the time of the ingest (the views follow later changes).
+CREATE TABLE hta_run_metric(
+  run_id INTEGER NOT NULL,
+  metric TEXT NOT NULL,
+  value REAL
+);
+CREATE INDEX hta_run_metric_run ON hta_run_metric(run_id);
+
 CREATE VIEW hta_metric AS
-WITH
-tb AS (
-  SELECT run_id, sum(span_ns) AS span, sum(idle_ns) AS idle,
-    sum(compute_ns) AS comp, sum(non_compute_ns) AS noncomp
-  FROM hta_temporal GROUP BY run_id
-),
-idl AS (
-  SELECT run_id, sum(gap_ns) AS idle,
-    sum(CASE WHEN category = 'host_wait' THEN gap_ns ELSE 0 END) AS hw
-  FROM hta_idle_interval GROUP BY run_id
-),
-busiest AS (
-  SELECT run_id, rank, device, stream FROM (
-    SELECT run_id, rank, device, stream,
-      row_number() OVER (PARTITION BY run_id, rank
-                         ORDER BY count(*) DESC, stream) AS i
-    FROM hta_gpu_op GROUP BY run_id, rank, device, stream)
-  WHERE i = 1
-),
-ql AS (
-  SELECT q.run_id, q.rank,
-    sum(q.queue_length * (q.next_ts - q.ts)) * 1.0
-      / max(max(q.ts) - min(q.ts), 1) AS tw_mean
-  FROM hta_queue_length q
-  JOIN busiest b ON b.run_id = q.run_id AND b.rank = q.rank
-    AND b.device IS q.device AND b.stream IS q.stream
-  GROUP BY q.run_id, q.rank
-),
-blk AS (
-  SELECT run_id, sum(CASE WHEN queue_length >= (SELECT value FROM hta_setting
-                                               WHERE name = 'queue_full')
-                     THEN next_ts - ts ELSE 0 END) AS ns
-  FROM hta_queue_length GROUP BY run_id
-),
-nstep AS (SELECT run_id, count(*) AS n, sum(dur) AS dur FROM step GROUP BY run_id),
-cp AS (
-  SELECT run_id, class, sum(ns) AS ns FROM hta_critical_path_share
-  GROUP BY run_id, class
-),
-cptot AS (SELECT run_id, sum(ns) AS ns FROM cp GROUP BY run_id)
-SELECT run_id, 'hta_idle_pct' AS metric, 100.0 * idle / span AS value
-  FROM tb WHERE span > 0
-UNION ALL
-SELECT run_id, 'hta_compute_pct', 100.0 * comp / span FROM tb WHERE span > 0
-UNION ALL
-SELECT run_id, 'hta_non_compute_pct', 100.0 * noncomp / span
-  FROM tb WHERE span > 0
-UNION ALL
-SELECT run_id, 'hta_host_wait_pct', 100.0 * hw / idle FROM idl WHERE idle > 0
-UNION ALL
-SELECT run_id, 'hta_queue_mean', avg(tw_mean) FROM ql GROUP BY run_id
-UNION ALL
-SELECT b.run_id, 'hta_queue_blocked_ms', b.ns / 1e6 / n.n
-  FROM blk b JOIN nstep n ON n.run_id = b.run_id
-UNION ALL
-SELECT run_id, 'hta_copy_gbps', sum(bytes) * 1.0 / sum(dur)
-  FROM gpu_mem_op WHERE kind = 'memcpy' AND bytes IS NOT NULL
-  GROUP BY run_id HAVING sum(dur) > 0
-UNION ALL
-SELECT cp.run_id, 'hta_cp_' || cp.class || '_pct', 100.0 * cp.ns / t.ns
-  FROM cp JOIN cptot t ON t.run_id = cp.run_id WHERE t.ns > 0;
+SELECT run_id, metric, value FROM hta_run_metric;
 
 INSERT OR IGNORE INTO metric_direction VALUES
   ('hta_idle_pct', 50, 1),

@@ -4,15 +4,19 @@
 **
 ** Pipeline position: "derive", after derive_comm_run.  Reads step,
 ** cpu_op, runtime_call, kernel, gpu_mem_op, annotation (the thread of
-** the ProfilerStep ranges), hta_runtime_role and hta_setting; writes only
-** hta_critical_path (the run's rows are replaced, so it may run again).
-** The other HTA analyses are views: nothing else is computed here.
+** the ProfilerStep ranges), gpu_op_summary and category_rule (kernel
+** classes), hta_runtime_role and hta_setting; writes hta_critical_path,
+** hta_critical_path_op and, with the rows it has loaded anyway, the
+** headline numbers in hta_run_metric (hta_metric.c, derive_hta_metric.c).
+** The run's rows are replaced, so it may run again.  The analyses
+** themselves are views: nothing else is computed here.
 **
 ** Memory: one run's CPU events and GPU ops (about 48 bytes a row) plus
 ** the pieces and segments of one rank at a time.
 */
 #include "derive_hta.h"
 #include "hta_path.h"
+#include "derive_hta_metric.h"
 #include "db.h"
 
 #include <stdlib.h>
@@ -279,8 +283,10 @@ static int load_gpu_table(sqlite3 *db, int64_t runId, const char *zTab,
   return finish(db, p, rc, pErr);
 }
 
-/* Every CPU event and GPU op of the run, sorted (hta_path_sort). */
-static int load_run(sqlite3 *db, int64_t runId, HtaRun *pRun, PfError *pErr){
+/* Every CPU event and GPU op of the run, sorted (hta_path_sort), GPU ops
+** with their class (pK). */
+static int load_run(sqlite3 *db, int64_t runId, const HtaKlass *pK,
+                    HtaRun *pRun, PfError *pErr){
   Roles roles;
   Launches l;
   int rc;
@@ -295,6 +301,10 @@ static int load_run(sqlite3 *db, int64_t runId, HtaRun *pRun, PfError *pErr){
   roles_free(&roles);
   launches_free(&l);
   if( rc ) return -1;
+  for(int i=0; i<pRun->nGpu; i++){
+    HpGpu *g = &pRun->aGpu[i];
+    g->klass = g->cls==HP_KERNEL ? hta_klass_of(pK, g->name) : HK_MEMORY;
+  }
   hta_path_sort(pRun->aCpu, pRun->nCpu, pRun->aGpu, pRun->nGpu);
   return 0;
 }
@@ -323,6 +333,10 @@ static int64_t main_tid(sqlite3 *db, int64_t runId, int64_t rank,
 typedef struct HtaIns {
   sqlite3_stmt *pRun, *pOp;
   int64_t runId, rank, step;
+  const HtaKlass *pK;           /* kernel classes (comm kernels) */
+  int64_t aCp[HTA_CP_N];        /* path time per class, all steps */
+  HtaTotals tot;                /* headline numbers, all ranks */
+  int64_t queueFull;
 } HtaIns;
 
 static int seg_on_gpu(int cls){
@@ -369,7 +383,7 @@ static int store_lane_run(sqlite3 *db, const HtaIns *k, int seq,
 
 /* The chain (time order) as lane runs, then totals per (class, name);
 ** the second pass sorts a in place. */
-static int store_path(sqlite3 *db, const HtaIns *k, HpSeg *a, int n,
+static int store_path(sqlite3 *db, HtaIns *k, HpSeg *a, int n,
                       PfError *pErr){
   int seq = 0;
   for(int lo=0; lo<n; ){
@@ -384,6 +398,8 @@ static int store_path(sqlite3 *db, const HtaIns *k, HpSeg *a, int n,
     int hi = lo;
     int64_t ns = 0;
     while( hi<n && cmp_seg_op(&a[lo], &a[hi])==0 ) ns += a[hi++].dur;
+    k->aCp[a[lo].cls==HP_KERNEL && hta_klass_of(k->pK, a[lo].name)==HK_COMM
+           ? HTA_CP_COMM : a[lo].cls] += ns;
     bind_key(k->pOp, k);
     sqlite3_bind_text(k->pOp, 4, hta_path_class_name(a[lo].cls), -1,
                       SQLITE_STATIC);
@@ -451,6 +467,7 @@ static int do_rank(sqlite3 *db, HtaRun *pRun, int *piC, int *piG,
   }
   rc = store_rank(db, k, r, pSteps, pErr);
   hta_path_rank_free(r);
+  if( g1>g0 ) hta_metric_rank(pRun->aGpu+g0, g1-g0, k->queueFull, &k->tot);
   *piC = c1;
   *piG = g1;
   return rc;
@@ -459,6 +476,7 @@ static int do_rank(sqlite3 *db, HtaRun *pRun, int *piC, int *piG,
 int derive_hta_run(sqlite3 *db, int64_t runId, PfError *pErr){
   HtaRun run;
   HtaIns k;
+  HtaKlass klass;
   sqlite3_stmt *pSteps = NULL;
   int iC = 0, iG = 0, rc = -1;
   int64_t waitNs = db_int(db, 30000,
@@ -466,11 +484,16 @@ int derive_hta_run(sqlite3 *db, int64_t runId, PfError *pErr){
       " WHERE name='kernel_wait_ns'");
   memset(&run, 0, sizeof(run));
   memset(&k, 0, sizeof(k));
+  memset(&klass, 0, sizeof(klass));
   k.runId = runId;
+  k.pK = &klass;
+  k.queueFull = db_int(db, 1024, "SELECT CAST(value AS INTEGER) FROM"
+                       " hta_setting WHERE name='queue_full'");
   if( db_exec_run(db, "DELETE FROM hta_critical_path WHERE run_id=?1;"
                   "DELETE FROM hta_critical_path_op WHERE run_id=?1",
                   runId, pErr) ) return -1;
-  if( load_run(db, runId, &run, pErr) ) goto done;
+  if( hta_klass_load(db, runId, &klass, pErr)
+      || load_run(db, runId, &klass, &run, pErr) ) goto done;
   pSteps = db_prepare(db, "SELECT step, ts, dur, source<>'ProfilerStep'"
                       " FROM step WHERE run_id=?1 AND rank=?2 ORDER BY ts",
                       pErr);
@@ -483,6 +506,7 @@ int derive_hta_run(sqlite3 *db, int64_t runId, PfError *pErr){
   while( iC<run.nCpu || iG<run.nGpu ){
     if( do_rank(db, &run, &iC, &iG, waitNs, &k, pSteps, pErr) ) goto done;
   }
+  if( hta_metric_store(db, runId, &k.tot, k.aCp, pErr) ) goto done;
   rc = 0;
 done:
   if( rc && !pErr->set ){
@@ -491,6 +515,7 @@ done:
   sqlite3_finalize(pSteps);
   sqlite3_finalize(k.pRun);
   sqlite3_finalize(k.pOp);
+  hta_klass_free(&klass);
   run_free(&run);
   return rc;
 }

@@ -29,6 +29,7 @@ typedef struct HpCpu {
 typedef struct HpGpu {
   int64_t rank, device, stream, ts, end, id, name;
   int cls;                    /* HP_KERNEL, HP_MEMCPY or HP_MEMSET */
+  int klass;                  /* 0 compute, 1 comm, 2 memory (hta_metric.h) */
   int hasLaunch;
   int64_t lts, ltid;          /* launch call start and thread */
 } HpGpu;

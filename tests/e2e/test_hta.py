@@ -372,13 +372,20 @@ class HtaSyntheticTest(HtaBase):
         self.assertAlmostEqual(m[(2, "hta_host_wait_pct")], 0.0)
         self.assertEqual(m[(2, "hta_queue_blocked_ms")], 0.0)
         self.assertAlmostEqual(m[(1, "hta_compute_pct")], 100.0 * comp / span)
+        q = [ref.queue_stats(r) for r in ref.queue_series(t).values()]
+        self.assertAlmostEqual(m[(1, "hta_queue_mean")], q[0]["tw_mean"])
+        cp = {r["class"]: f(r["pct"]) for r in self.sql(
+            "SELECT class, pct FROM hta_critical_path_share WHERE run_id = 1")}
+        for c, v in cp.items():
+            self.assertAlmostEqual(m[(1, "hta_cp_%s_pct" % c)], v, places=1)
         dirs = self.sql("SELECT pattern, direction FROM metric_direction"
                         " WHERE pattern LIKE 'hta%'")
         self.assertEqual(len(dirs), 8)
         r = self.profan("rm", "1")
         self.assertEqual(r.rc, 0, r.err)
         left = self.sql("SELECT DISTINCT run_id FROM hta_critical_path"
-                        " UNION SELECT DISTINCT run_id FROM hta_critical_path_op")
+                        " UNION SELECT DISTINCT run_id FROM hta_critical_path_op"
+                        " UNION SELECT DISTINCT run_id FROM hta_run_metric")
         self.assertEqual([int(x["run_id"]) for x in left], [2])
 
 
