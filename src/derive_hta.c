@@ -344,13 +344,6 @@ static int seg_on_gpu(int cls){
       || cls==HP_GPU_WAIT;
 }
 
-static int cmp_seg_op(const void *pa, const void *pb){
-  const HpSeg *x = pa, *y = pb;
-  int64_t nx = x->src ? x->name : -1, ny = y->src ? y->name : -1;
-  if( x->cls!=y->cls ) return x->cls<y->cls ? -1 : 1;
-  return nx<ny ? -1 : nx>ny;
-}
-
 static void bind_key(sqlite3_stmt *p, const HtaIns *k){
   sqlite3_bind_int64(p, 1, k->runId);
   sqlite3_bind_int64(p, 2, k->rank);
@@ -381,9 +374,55 @@ static int store_lane_run(sqlite3 *db, const HtaIns *k, int seq,
   return db_step_done(db, k->pRun, pErr);
 }
 
-/* The chain (time order) as lane runs, then totals per (class, name);
-** the second pass sorts a in place. */
-static int store_path(sqlite3 *db, HtaIns *k, HpSeg *a, int n,
+/* Totals per (class, name) of a step's segments, summed in an
+** open-addressing table (a sort of every segment cost more), then
+** written; also added to k->aCp. */
+static int store_ops(sqlite3 *db, HtaIns *k, const HpSeg *a, int n,
+                     PfError *pErr){
+  unsigned nSlot = 16, mask;
+  int *aFirst, *aCnt, rc = 0;
+  int64_t *aNs;
+  while( nSlot < 2u*(unsigned)n ) nSlot *= 2;
+  mask = nSlot-1;
+  aFirst = xmalloc(sizeof(int)*nSlot);
+  aCnt = xmalloc(sizeof(int)*nSlot);
+  aNs = xmalloc(sizeof(int64_t)*nSlot);
+  for(unsigned i=0; i<nSlot; i++) aFirst[i] = -1;
+  for(int i=0; i<n; i++){
+    int64_t name = a[i].src ? a[i].name : -1;
+    unsigned h = (unsigned)((((uint64_t)name<<4) ^ (uint64_t)a[i].cls)
+                            * 0x9E3779B97F4A7C15ull >> 32) & mask;
+    while( aFirst[h]>=0 ){
+      const HpSeg *f = &a[aFirst[h]];
+      if( f->cls==a[i].cls && (f->src ? f->name : -1)==name ) break;
+      h = (h+1) & mask;
+    }
+    if( aFirst[h]<0 ){ aFirst[h] = i; aCnt[h] = 0; aNs[h] = 0; }
+    aCnt[h]++;
+    aNs[h] += a[i].dur;
+  }
+  for(unsigned h=0; h<nSlot && rc==0; h++){
+    const HpSeg *f;
+    if( aFirst[h]<0 ) continue;
+    f = &a[aFirst[h]];
+    k->aCp[f->cls==HP_KERNEL && hta_klass_of(k->pK, f->name)==HK_COMM
+           ? HTA_CP_COMM : f->cls] += aNs[h];
+    bind_key(k->pOp, k);
+    sqlite3_bind_text(k->pOp, 4, hta_path_class_name(f->cls), -1,
+                      SQLITE_STATIC);
+    db_bind_int_or_null(k->pOp, 5, f->src!=0, f->name);
+    sqlite3_bind_int64(k->pOp, 6, aNs[h]);
+    sqlite3_bind_int(k->pOp, 7, aCnt[h]);
+    rc = db_step_done(db, k->pOp, pErr);
+  }
+  free(aFirst);
+  free(aCnt);
+  free(aNs);
+  return rc;
+}
+
+/* The chain (time order) as lane runs, then totals per (class, name). */
+static int store_path(sqlite3 *db, HtaIns *k, const HpSeg *a, int n,
                       PfError *pErr){
   int seq = 0;
   for(int lo=0; lo<n; ){
@@ -393,23 +432,7 @@ static int store_path(sqlite3 *db, HtaIns *k, HpSeg *a, int n,
     if( store_lane_run(db, k, seq++, a, lo, hi, pErr) ) return -1;
     lo = hi;
   }
-  if( n>0 ) qsort(a, (size_t)n, sizeof(HpSeg), cmp_seg_op);
-  for(int lo=0; lo<n; ){
-    int hi = lo;
-    int64_t ns = 0;
-    while( hi<n && cmp_seg_op(&a[lo], &a[hi])==0 ) ns += a[hi++].dur;
-    k->aCp[a[lo].cls==HP_KERNEL && hta_klass_of(k->pK, a[lo].name)==HK_COMM
-           ? HTA_CP_COMM : a[lo].cls] += ns;
-    bind_key(k->pOp, k);
-    sqlite3_bind_text(k->pOp, 4, hta_path_class_name(a[lo].cls), -1,
-                      SQLITE_STATIC);
-    db_bind_int_or_null(k->pOp, 5, a[lo].src!=0, a[lo].name);
-    sqlite3_bind_int64(k->pOp, 6, ns);
-    sqlite3_bind_int(k->pOp, 7, hi-lo);
-    if( db_step_done(db, k->pOp, pErr) ) return -1;
-    lo = hi;
-  }
-  return 0;
+  return store_ops(db, k, a, n, pErr);
 }
 
 /* Walk and store every step of one rank. */
