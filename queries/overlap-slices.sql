@@ -13,6 +13,13 @@
 -- column: time_ms          exclusive time of the combination, ms
 -- column: pct              time_ms / the GPU's span, %
 -- column: pieces           pieces between consecutive start/end points
+WITH sl AS (              -- hta_overlap_slice, filtered before the sums
+  SELECT rank, device, compute, comm, memory, sum(ns) AS ns,
+    count(*) AS pieces
+  FROM hta_overlap_piece
+  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+  GROUP BY rank, device, compute, comm, memory
+)
 SELECT rank, device,
   CASE WHEN compute + comm + memory = 0 THEN 'idle' ELSE
     substr(CASE WHEN compute THEN '+compute' ELSE '' END
@@ -21,6 +28,5 @@ SELECT rank, device,
   round(ns / 1e6, 3) AS time_ms,
   round(100.0 * ns / sum(ns) OVER (PARTITION BY rank, device), 2) AS pct,
   pieces
-FROM hta_overlap_slice
-WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+FROM sl
 ORDER BY rank, device, ns DESC;

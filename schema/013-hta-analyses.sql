@@ -81,11 +81,13 @@ SELECT m.run_id, m.rank, m.device, m.stream, m.kind, m.id, m.ts, m.dur,
   m.name_id, m.runtime_id, m.step, 'memory'
 FROM gpu_mem_op m;
 
--- Overlap slices: the GPU active span of each (rank, device) cut at every
--- start and end, each piece labelled by which classes run in it.  ns per
--- combination; compute = comm = memory = 0 is idle.  The pieces add up to
--- last end - first start.
-CREATE VIEW hta_overlap_slice AS
+-- Overlap pieces: the GPU active span of each (rank, device) cut at every
+-- start and end, each piece labelled by which classes run in it
+-- (compute = comm = memory = 0 is idle).  The pieces tile last end -
+-- first start.  Filter this view by run_id directly (the named queries
+-- do): SQLite pushes a run_id filter into it, not through an aggregate
+-- over it, so hta_overlap_slice / hta_temporal read every run.
+CREATE VIEW hta_overlap_piece AS
 WITH ev AS (
   SELECT run_id, rank, device, ts AS t,
     (class = 'compute') AS dc, (class = 'comm') AS dn, (class = 'memory') AS dm
@@ -95,23 +97,26 @@ WITH ev AS (
     -(class = 'compute'), -(class = 'comm'), -(class = 'memory')
   FROM hta_gpu_op
 ),
-pt AS (
-  SELECT run_id, rank, device, t, sum(dc) AS dc, sum(dn) AS dn, sum(dm) AS dm
-  FROM ev GROUP BY run_id, rank, device, t
-),
 live AS (
+  -- RANGE: the sums at t include every start and end at t; rows tied at
+  -- t get t_next = t: zero-length pieces, left out below.
   SELECT run_id, rank, device, t,
     lead(t) OVER (PARTITION BY run_id, rank, device ORDER BY t) AS t_next,
     sum(dc) OVER w AS nc, sum(dn) OVER w AS nn, sum(dm) OVER w AS nm
-  FROM pt
+  FROM ev
   WINDOW w AS (PARTITION BY run_id, rank, device ORDER BY t
-               ROWS UNBOUNDED PRECEDING)
+               RANGE UNBOUNDED PRECEDING)
 )
-SELECT run_id, rank, device,
-  (nc > 0) AS compute, (nn > 0) AS comm, (nm > 0) AS memory,
-  sum(t_next - t) AS ns, count(*) AS pieces
-FROM live WHERE t_next IS NOT NULL
-GROUP BY run_id, rank, device, nc > 0, nn > 0, nm > 0;
+SELECT run_id, rank, device, t AS ts, t_next - t AS ns,
+  (nc > 0) AS compute, (nn > 0) AS comm, (nm > 0) AS memory
+FROM live WHERE t_next > t;
+
+-- Overlap slices: ns per combination of classes per (rank, device).
+CREATE VIEW hta_overlap_slice AS
+SELECT run_id, rank, device, compute, comm, memory,
+  sum(ns) AS ns, count(*) AS pieces
+FROM hta_overlap_piece
+GROUP BY run_id, rank, device, compute, comm, memory;
 
 -- Temporal breakdown per (rank, device): idle + compute + non-compute =
 -- span (first GPU start to last GPU end).  compute = union of compute
@@ -123,7 +128,7 @@ SELECT run_id, rank, device,
   sum(CASE WHEN compute THEN ns ELSE 0 END) AS compute_ns,
   sum(CASE WHEN NOT compute AND comm + memory > 0 THEN ns ELSE 0 END)
     AS non_compute_ns
-FROM hta_overlap_slice
+FROM hta_overlap_piece
 GROUP BY run_id, rank, device;
 
 -- Idle intervals per stream: one row per GPU op that starts after every
