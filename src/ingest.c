@@ -12,6 +12,7 @@
 #include "ingest.h"
 #include "db.h"
 #include "derive_trace.h"
+#include "derive_hta.h"
 #include "discover.h"
 #include "input.h"
 #include "intern.h"
@@ -1012,6 +1013,14 @@ static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
   }
   if( getenv("PROFAN_TIMING") ){
     fprintf(stderr, "profan: derive comm     %8.1f ms\n", util_now_ms()-t1);
+  }
+  t1 = util_now_ms();
+  if( nJob>0 && derive_hta_run(db, runId, &err) ){  /* critical path */
+    buf_printf(pMsg, "%s", err.zMsg);
+    goto done;
+  }
+  if( getenv("PROFAN_TIMING") ){
+    fprintf(stderr, "profan: derive hta      %8.1f ms\n", util_now_ms()-t1);
   }
   pRes->nFiles = nJob + nOther;
   t1 = util_now_ms();

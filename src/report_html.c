@@ -15,6 +15,7 @@
 #include "html.h"
 #include "named_query.h"
 #include "report_html_roofline.h"
+#include "report_html_hta.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1234,7 +1235,7 @@ int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep, Buf *pOut,
     "top-kernels", "Top kernels", "steps", "Step times",
     "timeline", "GPU timeline", "step-breakdown", "Step breakdown",
     "memory", "Memory", "segments", "Segments", "churn", "Allocation churn",
-    "comm", "Communication", "roofline", "Roofline" };
+    "comm", "Communication", REPORT_HTA_NAV, "roofline", "Roofline" };
   Rh r;
   char *zRun = run_label(db, runId);
   char *zTitle = xasprintf("profan report: %s", zRun);
@@ -1254,6 +1255,7 @@ int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep, Buf *pOut,
   if( r.rc==0 ) sec_segments(&r);
   if( r.rc==0 ) sec_churn(&r);
   if( r.rc==0 ) sec_comm(&r);
+  if( r.rc==0 ) r.rc = report_html_hta(db, &r.q, runId, pOut, pErr);
   if( r.rc==0 ) r.rc = report_html_roofline(db, &r.q, runId, pOut, pErr);
   return rh_end(&r);
 }

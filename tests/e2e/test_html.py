@@ -20,7 +20,8 @@ from common import ProfanTest, shared, local
 
 RUN_SECTIONS = ["summary", "findings", "categories", "top-kernels", "steps",
                 "timeline", "step-breakdown", "memory", "segments", "churn",
-                "comm", "roofline"]
+                "comm", "idle-breakdown", "queue-length", "critical-path",
+                "roofline"]
 DIFF_SECTIONS = ["metrics", "categories", "kernels", "memory"]
 VOID = {"meta", "br", "img", "input", "link", "hr", "col", "wbr", "source"}
 

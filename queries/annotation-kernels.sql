@@ -1,0 +1,76 @@
+-- name: annotation-kernels
+-- description: GPU time and GPU ops under each CPU user annotation
+-- description: (record_function), nested annotations by their full path
+-- description: ('forward / attention'): an op belongs to the innermost
+-- description: annotation around its launch call on the launching thread and
+-- description: to every enclosing one (inclusive columns); self columns count
+-- description: only ops whose innermost annotation is this path.
+-- description: ProfilerStep#N ranges are steps, not path elements; by_step=1
+-- description: gives one row per step and path.  GPU-side annotations
+-- description: (gpu_user_annotation) add rows 'gpu: NAME' for the ops that
+-- description: start inside their range on their stream.
+-- param: rank =           only this rank (empty: all ranks)
+-- param: by_step = 0      1: one row per (step, path)
+-- param: limit = 50       rows to show
+-- column: rank             rank
+-- column: step             step of the ops (empty unless by_step=1)
+-- column: path             annotation names, outermost first
+-- column: depth            nesting depth, 0 = outermost
+-- column: ops              GPU ops launched under the path (inclusive)
+-- column: gpu_ms           their summed GPU time, ms (inclusive)
+-- column: self_ops         ops whose innermost annotation is the path
+-- column: self_gpu_ms      their GPU time, ms
+-- column: gpu_pct          gpu_ms / the GPU time of all ops of the rank, %
+WITH t AS MATERIALIZED (
+  SELECT id, rank, depth, path FROM hta_annotation_tree
+  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+),
+k AS MATERIALIZED (
+  SELECT rank, CASE WHEN :by_step = 1 THEN step END AS step, dur,
+    annotation_id
+  FROM hta_annotation_kernel
+  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+),
+self AS (
+  SELECT k.rank, k.step, t.path, t.depth, count(*) AS n, sum(k.dur) AS ns
+  FROM k JOIN t ON t.id = k.annotation_id
+  GROUP BY k.rank, k.step, t.path
+),
+paths AS (SELECT DISTINCT rank, path, depth FROM t),
+tot AS (
+  SELECT rank, sum(dur) AS ns FROM hta_gpu_op
+  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank) GROUP BY rank
+),
+incl AS (
+  SELECT p.rank, s.step, p.path, p.depth,
+    sum(s.n) AS n, sum(s.ns) AS ns,
+    sum(CASE WHEN s.path = p.path THEN s.n ELSE 0 END) AS self_n,
+    sum(CASE WHEN s.path = p.path THEN s.ns ELSE 0 END) AS self_ns
+  FROM paths p JOIN self s ON s.rank = p.rank
+    AND (s.path = p.path OR substr(s.path, 1, length(p.path) + 3)
+                            = p.path || ' / ')
+  GROUP BY p.rank, s.step, p.path
+),
+gpu AS (
+  SELECT a.rank, CASE WHEN :by_step = 1 THEN g.step END AS step,
+    'gpu: ' || s.text AS path, 0 AS depth, count(*) AS n, sum(g.dur) AS ns
+  FROM annotation a JOIN string s ON s.id = a.name_id
+  JOIN hta_gpu_op g ON g.run_id = a.run_id AND g.rank = a.rank
+    AND g.device = a.pid AND g.stream = a.tid
+    AND g.ts >= a.ts AND g.ts < a.ts + a.dur
+  WHERE a.run_id = :run AND a.kind = 'gpu_user'
+    AND (:rank IS NULL OR a.rank = :rank)
+  GROUP BY 1, 2, 3
+),
+arows AS (
+  SELECT rank, step, path, depth, n, ns, self_n, self_ns FROM incl
+  UNION ALL
+  SELECT rank, step, path, depth, n, ns, n, ns FROM gpu
+)
+SELECT i.rank, i.step, i.path, i.depth, i.n AS ops,
+  round(i.ns / 1e6, 3) AS gpu_ms,
+  i.self_n AS self_ops, round(i.self_ns / 1e6, 3) AS self_gpu_ms,
+  round(100.0 * i.ns / max(tot.ns, 1), 2) AS gpu_pct
+FROM arows i JOIN tot ON tot.rank = i.rank
+ORDER BY i.rank, i.step, i.ns DESC, i.path
+LIMIT :limit;
