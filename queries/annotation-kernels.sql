@@ -9,9 +9,9 @@
 -- description: gives one row per step and path.  GPU-side annotations
 -- description: (gpu_user_annotation) add rows 'gpu: NAME' for the ops that
 -- description: start inside their range on their stream.
--- param: rank =           only this rank (empty: all ranks)
--- param: by_step = 0      1: one row per (step, path)
--- param: limit = 50       rows to show
+-- param: rank:rank =           only this rank (empty: all ranks)
+-- param: by_step:bool = 0      1: one row per (step, path)
+-- param: limit:int>=1 = 50       rows to show
 -- column: rank             rank
 -- column: step             step of the ops (empty unless by_step=1)
 -- column: path             annotation names, outermost first

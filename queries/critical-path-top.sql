@@ -3,8 +3,8 @@
 -- description: critical-path) over all steps of each rank: which op, call or
 -- description: kernel to make faster to make the steps faster.  idle and
 -- description: gpu_wait rows have no name.
--- param: rank =           only this rank (empty: all ranks)
--- param: limit = 20       rows to show
+-- param: rank:rank =           only this rank (empty: all ranks)
+-- param: limit:int>=1 = 20       rows to show
 -- column: rank             rank
 -- column: class            segment class (kernel, cpu_op, launch, ...)
 -- column: name             op / call / kernel name

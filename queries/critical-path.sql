@@ -7,8 +7,8 @@
 -- description: contributor.  Making something off the path faster does not
 -- description: shorten the step.  Computed at ingest (hta_critical_path_op);
 -- description: the classes are defined in the README (HTA analyses).
--- param: rank =           only this rank (empty: all ranks)
--- param: step =           only this step (empty: all steps)
+-- param: rank:rank =           only this rank (empty: all ranks)
+-- param: step:int =           only this step (empty: all steps)
 -- column: rank             rank
 -- column: step             step
 -- column: step_ms          step duration, ms (= the path's length)

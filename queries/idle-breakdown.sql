@@ -7,7 +7,7 @@
 -- description: shorter than hta_setting 'kernel_wait_ns' (30 us); other: the
 -- description: rest.  Interval statistics per cause; percentiles interpolate
 -- description: linearly between ranks (as numpy/pandas do).
--- param: rank =           only this rank (empty: all ranks)
+-- param: rank:rank =           only this rank (empty: all ranks)
 -- column: rank             rank
 -- column: device           GPU ordinal
 -- column: stream           CUDA stream

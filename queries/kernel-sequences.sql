@@ -4,10 +4,10 @@
 -- description: candidates.  Every start position counts, so occurrences of
 -- description: a repeated pattern may overlap.  Kernels only: memcpy and
 -- description: memset rows neither join nor break a sequence.
--- param: rank =           only this rank (empty: all ranks)
--- param: min_length = 2   shortest sequence
--- param: max_length = 4   longest sequence (8 at most)
--- param: limit = 20       rows to show
+-- param: rank:rank =           only this rank (empty: all ranks)
+-- param: min_length:int>=1 = 2   shortest sequence
+-- param: max_length:int>=1 = 4   longest sequence (8 at most)
+-- param: limit:int>=1 = 20       rows to show
 -- column: rank             rank
 -- column: stream           CUDA stream
 -- column: length           kernels in the sequence

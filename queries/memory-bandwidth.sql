@@ -5,7 +5,7 @@
 -- description: statistics (bytes / duration of each op, from the trace's
 -- description: bytes arg), and the time as a share of the rank's steps.
 -- description: View hta_memory_bw holds the per-op time series.
--- param: rank =           only this rank (empty: all ranks)
+-- param: rank:rank =           only this rank (empty: all ranks)
 -- column: rank             rank
 -- column: kind             Memcpy DIRECTION or Memset
 -- column: count            operations

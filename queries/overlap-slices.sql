@@ -6,7 +6,7 @@
 -- description: compute+comm, comm only, compute+memory, ...; idle = none).
 -- description: The rows of a GPU add up to its span.  Classes come from the
 -- description: coarse kernel categories; memcpy/memset rows are memory.
--- param: rank =           only this rank (empty: all ranks)
+-- param: rank:rank =           only this rank (empty: all ranks)
 -- column: rank             rank
 -- column: device           GPU ordinal
 -- column: slice            classes running together ('idle' for none)

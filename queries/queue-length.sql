@@ -8,7 +8,7 @@
 -- description: stream's queue span with nothing queued (a long empty queue is
 -- description: a CPU-bound stream); blocked_ms: time at hta_setting
 -- description: 'queue_full' (1024) or more, where launches block the CPU.
--- param: rank =           only this rank (empty: all ranks)
+-- param: rank:rank =           only this rank (empty: all ranks)
 -- column: rank             rank
 -- column: device           GPU ordinal
 -- column: stream           CUDA stream

@@ -6,7 +6,7 @@
 -- description: work only, idle = nothing running.  Kernel classes come from
 -- description: the coarse kernel categories (views hta_overlap_piece,
 -- description: hta_temporal).
--- param: rank =           only this rank (empty: all ranks)
+-- param: rank:rank =           only this rank (empty: all ranks)
 -- column: rank             rank
 -- column: device           GPU ordinal
 -- column: span_ms          first GPU start to last GPU end, ms
