@@ -381,3 +381,37 @@ class ExportBadInputTest(ProfanTest):
         self.assertTrue(err.startswith(
             "profan: export-trace: no anchor 'nowhere' in run 1 (anchors:"
             " slowest-step, slowest-step-rank-3, gap-1, gap-2,"), err)
+
+
+class ExportHtmlHintTest(ProfanTest):
+
+    def test_export_html_report_offers_commands(self):
+        files = sorted(glob.glob(os.path.join(shared("runs", "dlrm-8rank"),
+                                              "*.json*")))
+        self.ingest_ok(shared("runs", "dlrm-8rank"))
+        # the slowest step of any rank, from the original JSON
+        best = None
+        for p in files:
+            rank = int(re.search(r"worker(\d+)", p).group(1))
+            for n, (ts, d) in Trace(p).steps().items():
+                if best is None or (d, -rank, -n) > (best[0], -best[1], -best[2]):
+                    best = (d, rank, n)
+        html = os.path.join(self.tmp.name, "r.html")
+        r = self.profan("report", "--html", html)
+        self.assertEqual(r.rc, 0, r.err)
+        text = open(html, encoding="utf-8").read()
+        cmds = re.findall(r'<p class="note export">[^<]*<code>([^<]*)</code>',
+                          text)
+        want = ("profan export-trace 1 --rank %d --step %d -o"
+                " run1-rank%d-step%d.json.gz" % (best[1], best[2], best[1],
+                                                 best[2]))
+        self.assertIn(want, cmds)
+        self.assertTrue(any("--around gap-1" in c for c in cmds), cmds)
+        # every command offered runs as printed
+        for c in sorted(set(cmds)):
+            args = c.split()[1:]
+            out = os.path.join(self.tmp.name, args[-1])
+            r = self.profan(*args[:-1], out)
+            self.assertEqual(r.rc, 0, c + ": " + r.err)
+            with gzip.open(out, "rt") as f:
+                self.assertTrue(json.load(f)["traceEvents"])
