@@ -322,6 +322,9 @@ int export_cmd(Cli *p){
   }
   if( zOut==NULL ) zOut = "-";
   db = cli_open_db(p, DB_OPEN_READONLY);
+  /* rows are read once, in order: a small page cache is enough, and keeps
+  ** the memory of an export the same for any size of run */
+  db_exec(db, "PRAGMA cache_size=-4096", NULL);
   memset(&spec, 0, sizeof(spec));
   memset(&err, 0, sizeof(err));
   spec.runId = resolve_run(db, p->argv[1]);
