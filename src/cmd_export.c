@@ -330,9 +330,16 @@ int export_cmd(Cli *p){
   spec.runId = resolve_run(db, p->argv[1]);
   explicitRank = zRank!=NULL && strcmp(zRank, "all")!=0;
   spec.aRank = resolve_ranks(db, spec.runId, zRank, &spec.nRank);
-  for(int i=0; i<spec.nRank; i++){
-    spec.aRank[i].lo = INT64_MIN/4;
-    spec.aRank[i].hi = INT64_MAX/4;
+  if( !zStep && !zWin && !zAround ){
+    /* the whole run: its extent (so that ts are small numbers relative
+    ** to a base just before it) */
+    int64_t lo, hi;
+    run_extent(db, spec.runId, &lo, &hi);
+    if( lo>hi ) bad_value(db, "run %lld has no trace rows", (long long)spec.runId);
+    for(int i=0; i<spec.nRank; i++){
+      spec.aRank[i].lo = lo;
+      spec.aRank[i].hi = hi + 1;
+    }
   }
   if( zStep ) window_step(db, spec.runId, zStep, spec.aRank, &spec.nRank,
                           explicitRank);

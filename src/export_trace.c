@@ -168,6 +168,28 @@ static void arg_col_raw(Ex *x, const char *zKey, sqlite3_stmt *s, int i){
   else export_json_str(&x->b, z, -1);
 }
 
+/* The collective args of a kernel or record_param_comms op (columns
+** i.. of COLL_COLS, NULL when the row has none), under Kineto's keys. */
+static void arg_coll(Ex *x, sqlite3_stmt *s, int i){
+  static const struct { const char *zKey; int isText; } a[] = {
+    {"Collective name", 1}, {"dtype", 1}, {"In msg nelems", 0},
+    {"Out msg nelems", 0}, {"Group size", 0}, {"Process Group Name", 1},
+    {"Process Group Description", 1}, {"Process Group Ranks", 1},
+    {"In split size", 1}, {"Out split size", 1}, {"Src Rank", 0},
+    {"Dst Rank", 0}, {"Seq", 0} };
+  for(size_t k=0; k<sizeof(a)/sizeof(a[0]); k++){
+    int c = i + (int)k;
+    if( sqlite3_column_type(s, c)==SQLITE_NULL ) continue;
+    arg_key(x, a[k].zKey);
+    if( a[k].isText ){
+      export_json_str(&x->b, (const char*)sqlite3_column_text(s, c),
+                      sqlite3_column_bytes(s, c));
+    }else{
+      buf_printf(&x->b, "%lld", (long long)sqlite3_column_int64(s, c));
+    }
+  }
+}
+
 static void ev_end(Ex *x, int hasArgs){
   buf_puts(&x->b, hasArgs ? "}}" : "}");
   x->pSt->nEvents++;
@@ -222,6 +244,7 @@ static void row_cpu_op(Ex *x, sqlite3_stmt *s){
       && strcmp(col_t(s, 12), "arg")==0 ){
     arg_col_real(x, "flops", s, 11);
   }
+  arg_coll(x, s, 13);
   ev_end(x, 1);
 }
 
@@ -285,6 +308,7 @@ static void row_kernel(Ex *x, sqlite3_stmt *s){
   arg_col_real(x, "blocks per SM", s, 15);
   arg_col_real(x, "warps per SM", s, 16);
   arg_col_real(x, "est. achieved occupancy %", s, 17);
+  arg_coll(x, s, 22);
   ev_end(x, 1);
   gpu_flow(x, s, 18, pid, stream, ts);
 }
@@ -379,6 +403,13 @@ static void row_memory(Ex *x, sqlite3_stmt *s){
   ev_end(x, 1);
 }
 
+/* The collective args of a row (coll_args, src 'kernel' or 'cpu_op'). */
+#define COLL_COLS ", ca.coll_name, ca.dtype, ca.in_nelems, ca.out_nelems," \
+  " ca.group_size, ca.pg_name, ca.pg_desc, ca.pg_ranks, ca.in_split," \
+  " ca.out_split, ca.src_rank, ca.dst_rank, ca.seq"
+#define COLL_JOIN(src) " LEFT JOIN coll_args ca ON ca.run_id = ?1" \
+  " AND ca.src = '" src "' AND ca.row_id = x.id"
+
 /* The launch of a GPU row: pid, tid, ts, dur of its runtime call. */
 #define LAUNCH_COLS(t) ", r.pid, r.tid, r.ts, r.dur FROM " t \
   " LEFT JOIN runtime_call r ON r.id = x.runtime_id"
@@ -387,11 +418,11 @@ static const Source aSource[] = {
   { "cpu_op",
     "SELECT x.pid, x.tid, x.ts, x.dur, n.text, x.external_id, x.sequence,"
     " x.fwd_tid, d.text, t.text, c.text, x.flops, x.flops_source"
-    " FROM cpu_op x JOIN string n ON n.id = x.name_id"
+    COLL_COLS " FROM cpu_op x JOIN string n ON n.id = x.name_id"
     " LEFT JOIN string d ON d.id = x.input_dims_id"
     " LEFT JOIN string t ON t.id = x.input_types_id"
     " LEFT JOIN string c ON c.id = x.concrete_inputs_id"
-    BY_ROWID("x"), row_cpu_op },
+    COLL_JOIN("cpu_op") BY_ROWID("x"), row_cpu_op },
   { "runtime_call",
     "SELECT x.pid, x.tid, x.ts, x.dur, n.text, x.kind, x.correlation,"
     " x.external_id, x.cbid FROM runtime_call x"
@@ -400,8 +431,10 @@ static const Source aSource[] = {
     "SELECT x.device, x.stream, x.ts, x.dur, n.text, x.correlation,"
     " x.external_id, x.grid_x, x.grid_y, x.grid_z, x.block_x, x.block_y,"
     " x.block_z, x.registers, x.shared_mem, x.blocks_per_sm,"
-    " x.warps_per_sm, x.occupancy_pct" LAUNCH_COLS("kernel x")
-    " JOIN string n ON n.id = x.name_id" BY_ROWID("x"), row_kernel },
+    " x.warps_per_sm, x.occupancy_pct, r.pid, r.tid, r.ts, r.dur" COLL_COLS
+    " FROM kernel x LEFT JOIN runtime_call r ON r.id = x.runtime_id"
+    " JOIN string n ON n.id = x.name_id" COLL_JOIN("kernel") BY_ROWID("x"),
+    row_kernel },
   { NULL,
     "SELECT x.device, x.stream, x.ts, x.dur, n.text, x.kind, x.correlation,"
     " x.external_id, x.bytes" LAUNCH_COLS("gpu_mem_op x")

@@ -315,6 +315,21 @@ class ExportRoundTripTest(ProfanTest):
         self.assertEqual(nstep, sum(1 for tr in traces.values()
                                     if step in tr.steps()))
 
+    def test_export_collective_args(self):
+        path = shared("traces", "tracelens-b200-vllm-rank0.json.gz")
+        keys = ("Collective name", "dtype", "In msg nelems", "Out msg nelems",
+                "Group size", "Process Group Name", "Process Group Ranks")
+
+        def colls(evs):
+            return sorted((e["cat"], e["name"]) + tuple(
+                str(e["args"].get(k)) for k in keys) for e in evs
+                if e.get("ph") == "X" and "Collective name" in (e.get("args") or {}))
+        want = colls(load(path)["traceEvents"])
+        self.assertEqual(len(want), 2)
+        self.ingest_ok(path)
+        out = self.export("latest")
+        self.assertEqual(colls(check_strict(self, out)["traceEvents"]), want)
+
     def test_export_around_slowest_step(self):
         path = shared("traces", "hta-diff-control-a100-rank3.json.gz")
         tr = Trace(path)
