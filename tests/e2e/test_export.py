@@ -109,6 +109,33 @@ class Trace:
         return n
 
 
+def union(iv):
+    out = []
+    for a, b in sorted(iv):
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return out
+
+
+def exposed_ns(kernels):
+    """Communication kernel time (NCCL kernels) with no other kernel
+    running on the same device, over the rows given."""
+    total = 0
+    for dev in {r[4]["pid"] for r in kernels}:
+        mine = [r for r in kernels if r[4]["pid"] == dev]
+        comm = union((r[2], r[2] + r[3]) for r in mine
+                     if r[1].startswith(("ncclKernel_", "ncclDevKernel_")))
+        comp = union((r[2], r[2] + r[3]) for r in mine
+                     if not r[1].startswith(("ncclKernel_", "ncclDevKernel_")))
+        for a, b in comm:
+            total += b - a
+            for c, d in comp:
+                total -= max(0, min(b, d) - max(a, c))
+    return total
+
+
 def check_strict(tc, path):
     """The export is strict JSON with the fields the Chrome trace format
     requires; returns the document."""
@@ -300,6 +327,24 @@ class ExportRoundTripTest(ProfanTest):
             tot_n += len(k)
             tot_t += sum(r[3] for r in k)
             tot_ops += len(tr.within(lo, hi, "cpu_op"))
+            # the exposed-communication track: NCCL kernel time of the
+            # window with no other kernel running, per device
+            want_exp = exposed_ns(k)
+            got_exp = sum(ns(e["dur"]) for e in doc["traceEvents"]
+                          if e.get("cat") == "profan"
+                          and e["name"] == "exposed communication"
+                          and e["pid"] == (rank + 1) * 1000 + 999)
+            self.assertEqual(got_exp, want_exp, "rank %d exposed" % rank)
+            if rank == 0:
+                self.assertGreater(want_exp, 0)
+            # the steps track: the step, its boundaries
+            st = [e for e in doc["traceEvents"] if e.get("cat") == "profan"
+                  and e["pid"] == (rank + 1) * 1000 + 999
+                  and e["name"].startswith("step ")]
+            self.assertEqual([(e["args"]["step"], ns(e["ts"]), ns(e["dur"]))
+                              for e in st],
+                             [(step, wins[rank][0] - int(doc["baseTimeNanoseconds"]),
+                               wins[rank][1] - wins[rank][0])])
         names = {e["args"]["name"] for e in doc["traceEvents"]
                  if e["ph"] == "M" and e["name"] == "process_name"}
         for rank in range(8):
@@ -414,7 +459,8 @@ class ExportHtmlHintTest(ProfanTest):
         html = os.path.join(self.tmp.name, "r.html")
         r = self.profan("report", "--html", html)
         self.assertEqual(r.rc, 0, r.err)
-        text = open(html, encoding="utf-8").read()
+        with open(html, encoding="utf-8") as f:
+            text = f.read()
         cmds = re.findall(r'<p class="note export">[^<]*<code>([^<]*)</code>',
                           text)
         want = ("profan export-trace 1 --rank %d --step %d -o"
