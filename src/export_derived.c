@@ -155,38 +155,40 @@ static void exposed_flush(Dx *x, int64_t dev, IvList *pComm, IvList *pComp){
   pComp->n = 0;
 }
 
-/* The window's kernels of the rank by device and start; a kernel is
+/* The window's kernels of every rank by rank, device and start, in one
+** pass over the run's kernels (joined with temp.export_win); a kernel is
 ** communication when it has a collective row (derive_comm.c). */
 static int write_exposed(Dx *x){
   sqlite3_stmt *s;
   IvList comm = {0}, comp = {0};
-  int64_t lo = 0, hi = -1, dev = 0;
+  int64_t lo = 0, hi = -1, dev = 0, rank = 0;
   int rc, any = 0;
   if( db_run_rowids(x->db, "kernel", x->pSpec->runId, &lo, &hi, x->pErr) ){
     return -1;
   }
   s = db_prepare(x->db,
-    "SELECT coalesce(k.device, 0), k.ts, k.dur, EXISTS(SELECT 1 FROM"
-    " collective c WHERE c.run_id = ?1 AND c.rank = ?2 AND c.ts = k.ts"
-    " AND c.kernel_id = k.id)"
-    " FROM kernel k WHERE k.id BETWEEN ?5 AND ?6 AND +k.run_id = ?1"
-    " AND k.rank = ?2 AND k.ts < ?4 AND k.ts + max(k.dur, 1) > ?3"
-    " ORDER BY 1, 2", x->pErr);
+    "SELECT k.rank, coalesce(k.device, 0), k.ts, k.dur, EXISTS(SELECT 1"
+    " FROM collective c WHERE c.run_id = ?1 AND c.rank = k.rank"
+    " AND c.ts = k.ts AND c.kernel_id = k.id)"
+    " FROM kernel k JOIN temp.export_win w ON w.rank = k.rank"
+    " WHERE k.id BETWEEN ?2 AND ?3 AND +k.run_id = ?1"
+    " AND k.ts < w.hi AND k.ts + max(k.dur, 1) > w.lo"
+    " ORDER BY 1, 2, 3", x->pErr);
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, x->pSpec->runId);
-  sqlite3_bind_int64(s, 2, x->pR->rank);
-  sqlite3_bind_int64(s, 3, x->pR->lo);
-  sqlite3_bind_int64(s, 4, x->pR->hi);
-  sqlite3_bind_int64(s, 5, lo);
-  sqlite3_bind_int64(s, 6, hi);
+  sqlite3_bind_int64(s, 2, lo);
+  sqlite3_bind_int64(s, 3, hi);
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
-    int64_t d = sqlite3_column_int64(s, 0);
-    int64_t ts = sqlite3_column_int64(s, 1);
-    int64_t end = ts + sqlite3_column_int64(s, 2);
-    if( any && d!=dev ) exposed_flush(x, dev, &comm, &comp);
+    int64_t r = sqlite3_column_int64(s, 0);
+    int64_t d = sqlite3_column_int64(s, 1);
+    int64_t ts = sqlite3_column_int64(s, 2);
+    int64_t end = ts + sqlite3_column_int64(s, 3);
+    if( any && (d!=dev || r!=rank) ) exposed_flush(x, dev, &comm, &comp);
+    if( !any || r!=rank ) x->pR = export_rank_of(x->pSpec, x->pR, r);
     dev = d;
+    rank = r;
     any = 1;
-    iv_add(sqlite3_column_int(s, 3) ? &comm : &comp, ts, end);
+    iv_add(sqlite3_column_int(s, 4) ? &comm : &comp, ts, end);
   }
   if( rc==SQLITE_DONE && any ) exposed_flush(x, dev, &comm, &comp);
   free(comm.a);
@@ -213,7 +215,7 @@ int64_t export_derived_write(sqlite3 *db, const ExportSpec *pSpec,
     for(int i=0; i<N_TRACK; i++){
       if( write_track(&x, &aTrack[i]) ) return -1;
     }
-    if( write_exposed(&x) ) return -1;
   }
+  if( write_exposed(&x) ) return -1;
   return x.n;
 }

@@ -209,15 +209,19 @@ static const char *col_t(sqlite3_stmt *s, int i){
 /* ------------------------------------------------------ row sources */
 
 /*
-** One source per trace table.  Every query binds ?1 run, ?2 rank, ?3 and
-** ?4 the window [lo, hi) in ns, ?5 and ?6 the run's rowid range of the
-** table (ignored by the indexed ones).  A row overlaps the window when it
-** starts before hi and ends after lo; a zero-length row counts as 1 ns
-** long, so an instant at lo is in and one at hi is out.
+** One source per trace table.  A row overlaps its rank's window [lo, hi)
+** when it starts before hi and ends after lo; a zero-length row counts as
+** 1 ns long, so an instant at lo is in and one at hi is out.
+**  - The big tables (zTable set) are read in one pass over the run's rowid
+**    range ?5..?6 for every rank at once, joined with the windows in
+**    temp.export_win; their last column is the rank.
+**  - The indexed ones run once per rank: ?2 rank, ?3/?4 its window.
+** ?1 is the run in both.
 */
 #define OVERLAP(t) " AND " t ".ts < ?4 AND " t ".ts + max(" t ".dur, 1) > ?3"
-#define BY_ROWID(t) " WHERE " t ".id BETWEEN ?5 AND ?6 AND +" t ".run_id = ?1" \
-                    " AND " t ".rank = ?2" OVERLAP(t)
+#define BY_ROWID(t) " JOIN temp.export_win w ON w.rank = " t ".rank" \
+  " WHERE " t ".id BETWEEN ?5 AND ?6 AND +" t ".run_id = ?1" \
+  " AND " t ".ts < w.hi AND " t ".ts + max(" t ".dur, 1) > w.lo"
 
 typedef void (*RowFn)(Ex *x, sqlite3_stmt *s);
 
@@ -418,21 +422,21 @@ static const Source aSource[] = {
   { "cpu_op",
     "SELECT x.pid, x.tid, x.ts, x.dur, n.text, x.external_id, x.sequence,"
     " x.fwd_tid, d.text, t.text, c.text, x.flops, x.flops_source"
-    COLL_COLS " FROM cpu_op x JOIN string n ON n.id = x.name_id"
+    COLL_COLS ", x.rank FROM cpu_op x JOIN string n ON n.id = x.name_id"
     " LEFT JOIN string d ON d.id = x.input_dims_id"
     " LEFT JOIN string t ON t.id = x.input_types_id"
     " LEFT JOIN string c ON c.id = x.concrete_inputs_id"
     COLL_JOIN("cpu_op") BY_ROWID("x"), row_cpu_op },
   { "runtime_call",
     "SELECT x.pid, x.tid, x.ts, x.dur, n.text, x.kind, x.correlation,"
-    " x.external_id, x.cbid FROM runtime_call x"
+    " x.external_id, x.cbid, x.rank FROM runtime_call x"
     " JOIN string n ON n.id = x.name_id" BY_ROWID("x"), row_runtime },
   { "kernel",
     "SELECT x.device, x.stream, x.ts, x.dur, n.text, x.correlation,"
     " x.external_id, x.grid_x, x.grid_y, x.grid_z, x.block_x, x.block_y,"
     " x.block_z, x.registers, x.shared_mem, x.blocks_per_sm,"
     " x.warps_per_sm, x.occupancy_pct, r.pid, r.tid, r.ts, r.dur" COLL_COLS
-    " FROM kernel x LEFT JOIN runtime_call r ON r.id = x.runtime_id"
+    ", x.rank FROM kernel x LEFT JOIN runtime_call r ON r.id = x.runtime_id"
     " JOIN string n ON n.id = x.name_id" COLL_JOIN("kernel") BY_ROWID("x"),
     row_kernel },
   { NULL,
@@ -441,7 +445,7 @@ static const Source aSource[] = {
     " JOIN string n ON n.id = x.name_id"
     " WHERE x.run_id = ?1 AND x.rank = ?2" OVERLAP("x"), row_mem_op },
   { "gpu_sync",
-    "SELECT x.device, x.stream, x.ts, x.dur, n.text, x.correlation"
+    "SELECT x.device, x.stream, x.ts, x.dur, n.text, x.correlation, x.rank"
     " FROM gpu_sync x JOIN string n ON n.id = x.name_id" BY_ROWID("x"),
     row_sync },
   { NULL,
@@ -450,7 +454,7 @@ static const Source aSource[] = {
     " WHERE x.run_id = ?1 AND x.rank = ?2" OVERLAP("x"), row_annotation },
   { "python_function",
     "SELECT x.pid, x.tid, x.ts, x.dur, n.text, x.python_id,"
-    " x.parent_python_id FROM python_function x"
+    " x.parent_python_id, x.rank FROM python_function x"
     " JOIN string n ON n.id = x.name_id" BY_ROWID("x"), row_python },
   { NULL,
     "SELECT x.ts, x.name, x.device_type, x.device, x.addr, x.bytes,"
@@ -466,8 +470,56 @@ static int db_fail(Ex *x){
   return -1;
 }
 
+/* The windows of every rank in temp.export_win (the big tables' pass
+** and export_derived.c join it). */
+static int fill_windows(Ex *x){
+  sqlite3_stmt *s;
+  if( db_exec(x->db, "CREATE TEMP TABLE IF NOT EXISTS export_win("
+              "rank INTEGER PRIMARY KEY, lo INTEGER NOT NULL,"
+              " hi INTEGER NOT NULL); DELETE FROM temp.export_win;",
+              x->pErr) ) return -1;
+  s = db_prepare(x->db, "INSERT INTO temp.export_win VALUES(?1,?2,?3)",
+                 x->pErr);
+  if( s==NULL ) return -1;
+  for(int r=0; r<x->pSpec->nRank; r++){
+    sqlite3_bind_int64(s, 1, x->pSpec->aRank[r].rank);
+    sqlite3_bind_int64(s, 2, x->pSpec->aRank[r].lo);
+    sqlite3_bind_int64(s, 3, x->pSpec->aRank[r].hi);
+    if( db_step_done(x->db, s, x->pErr) ){
+      sqlite3_finalize(s);
+      return -1;
+    }
+  }
+  sqlite3_finalize(s);
+  return 0;
+}
+
+const ExportRank *export_rank_of(const ExportSpec *p, const ExportRank *pHint,
+                                 int64_t rank){
+  if( pHint && pHint->rank==rank ) return pHint;
+  for(int r=0; r<p->nRank; r++){
+    if( p->aRank[r].rank==rank ) return &p->aRank[r];
+  }
+  return &p->aRank[0];     /* not reached: the join keeps the ranks asked */
+}
+
+/* Run s (bound) to the end, handing each row to xRow; with byRank the
+** row's last column names its rank. */
+static int run_rows(Ex *x, sqlite3_stmt *s, RowFn xRow, int byRank){
+  int rc, iRank = sqlite3_column_count(s) - 1;
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    if( byRank ){
+      x->pR = export_rank_of(x->pSpec, x->pR, sqlite3_column_int64(s, iRank));
+    }
+    xRow(x, s);
+  }
+  sqlite3_reset(s);
+  return rc==SQLITE_DONE ? 0 : -1;
+}
+
 /* Every row of every source for every rank. */
 static int write_sources(Ex *x){
+  if( fill_windows(x) ) return -1;
   for(int i=0; i<N_SOURCE; i++){
     int64_t lo = 0, hi = -1;
     sqlite3_stmt *s;
@@ -478,18 +530,22 @@ static int write_sources(Ex *x){
     }
     s = db_prepare(x->db, aSource[i].zSql, x->pErr);
     if( s==NULL ) return -1;
-    for(int r=0; r<x->pSpec->nRank; r++){
-      int rc;
+    sqlite3_bind_int64(s, 1, x->pSpec->runId);
+    if( aSource[i].zTable ){
+      sqlite3_bind_int64(s, 5, lo);
+      sqlite3_bind_int64(s, 6, hi);
+      x->pR = NULL;
+      if( run_rows(x, s, aSource[i].xRow, 1) ){
+        sqlite3_finalize(s);
+        return db_fail(x);
+      }
+    }
+    for(int r=0; !aSource[i].zTable && r<x->pSpec->nRank; r++){
       x->pR = &x->pSpec->aRank[r];
-      sqlite3_bind_int64(s, 1, x->pSpec->runId);
       sqlite3_bind_int64(s, 2, x->pR->rank);
       sqlite3_bind_int64(s, 3, x->pR->lo);
       sqlite3_bind_int64(s, 4, x->pR->hi);
-      sqlite3_bind_int64(s, 5, lo);
-      sqlite3_bind_int64(s, 6, hi);
-      while( (rc = sqlite3_step(s))==SQLITE_ROW ) aSource[i].xRow(x, s);
-      sqlite3_reset(s);
-      if( rc!=SQLITE_DONE ){
+      if( run_rows(x, s, aSource[i].xRow, 0) ){
         sqlite3_finalize(s);
         return db_fail(x);
       }

@@ -67,6 +67,10 @@ typedef struct ExportStats {
   int64_t nDerived;        /* profan's derived-track events */
 } ExportStats;
 
+/* The part of p for rank (pHint when it is that rank's). */
+const ExportRank *export_rank_of(const ExportSpec *p, const ExportRank *pHint,
+                                 int64_t rank);
+
 /* Write the whole trace of spec to pSink.  Returns 0, or -1 with pErr
 ** set (database error). */
 int export_trace_write(sqlite3 *db, const ExportSpec *pSpec,
@@ -91,7 +95,7 @@ int64_t export_pid(ExportPids *p, int64_t rank, int kind, int64_t pid,
 /* Derived tracks (export_derived.c): steps, GPU idle gaps, exposed
 ** communication of every rank of pSpec, appended to pOut as events (each
 ** preceded by a comma, ts relative to base ns) and flushed to pSink as it
-** grows.  Returns the number of events, or -1 with pErr set. */
+** grows.  Needs temp.export_win (rank, lo, hi) filled by the caller.  Returns the number of events, or -1 with pErr set. */
 int64_t export_derived_write(sqlite3 *db, const ExportSpec *pSpec,
                              int64_t base, ExportPids *pPids,
                              ExportSink *pSink, Buf *pOut, PfError *pErr);
