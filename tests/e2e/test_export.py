@@ -375,6 +375,31 @@ class ExportRoundTripTest(ProfanTest):
         out = self.export("latest")
         self.assertEqual(colls(check_strict(self, out)["traceEvents"]), want)
 
+    def test_export_odd_names_stay_exact(self):
+        names = ['q"uote', 'back\\slash', 'ctl\x01\x1f', 'tab\there', 'caf\u00e9',
+                 'emoji \U0001F600', '</script><b>', 'del\x7f']
+        evs = [{"ph": "X", "cat": "kernel", "name": n, "pid": 0, "tid": 7,
+                "ts": 1000 + 10 * i, "dur": 5,
+                "args": {"correlation": i + 1, "device": 0, "stream": 7}}
+               for i, n in enumerate(names)]
+        evs.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3",
+                    "pid": 1, "tid": 1, "ts": 990, "dur": 200})
+        path = os.path.join(self.tmp.name, "odd.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"traceEvents": evs}, f)
+        self.ingest_ok(path)
+        out = self.export("latest", "--step", "3")
+        doc = check_strict(self, out)
+        # the ingest stores control characters as spaces (a name is one
+        # line); everything else comes back byte for byte
+        names = [re.sub(r"[\x00-\x1f]", " ", n) for n in names]
+        got = sorted(e["name"] for e in doc["traceEvents"] if e.get("cat") == "kernel")
+        self.assertEqual(got, sorted(names))
+        q = self.reingest(out)
+        self.assertEqual(sorted(r["text"] for r in q(
+            "SELECT s.text FROM kernel k JOIN string s ON s.id = k.name_id")),
+            sorted(names))
+
     def test_export_around_slowest_step(self):
         path = shared("traces", "hta-diff-control-a100-rank3.json.gz")
         tr = Trace(path)
