@@ -169,6 +169,8 @@ static const char *scan_value(const char *z, int depth){
     if( *z==close ) return z+1;
     for(;;){
       if( isObj ){
+        z = skip_ws(z);
+        if( *z!='"' ) return NULL;          /* keys are strings */
         z = scan_value(z, depth+1);
         if( z==NULL ) return NULL;
         z = skip_ws(z);

@@ -18,6 +18,7 @@ Suite *make_report_suite(void);
 Suite *make_html_suite(void);
 Suite *make_group_map_suite(void);
 Suite *make_spans_suite(void);
+Suite *make_export_suite(void);
 
 int main(void){
   int nFail;
@@ -35,6 +36,7 @@ int main(void){
   srunner_add_suite(sr, make_html_suite());
   srunner_add_suite(sr, make_group_map_suite());
   srunner_add_suite(sr, make_spans_suite());
+  srunner_add_suite(sr, make_export_suite());
   srunner_run_all(sr, CK_NORMAL);
   nFail = srunner_ntests_failed(sr);
   srunner_free(sr);
