@@ -400,6 +400,34 @@ class ExportRoundTripTest(ProfanTest):
             "SELECT s.text FROM kernel k JOIN string s ON s.id = k.name_id")),
             sorted(names))
 
+    def test_export_window_all_ranks_common_clock(self):
+        """--window is one instant range on every rank: each rank's rows of
+        that absolute range land in its own process group."""
+        files = sorted(glob.glob(os.path.join(shared("runs", "dlrm-8rank"),
+                                              "*.json*")))
+        self.ingest_ok(shared("runs", "dlrm-8rank"), extra=("--name", "dlrm"))
+        traces = {int(re.search(r"worker(\d+)", p).group(1)): Trace(p)
+                  for p in files}
+        self.assertTrue(all(t.offset == 0 for t in traces.values()))
+        first = min(t.first() for t in traces.values())
+        last = max(t.last() for t in traces.values())
+        a, b = (last - first) * 40 // 100, (last - first) * 60 // 100
+        out = self.export("dlrm", "--window", "%dus:%dus" % (a // 1000, b // 1000))
+        doc = check_strict(self, out)
+        lo, hi = first + a // 1000 * 1000, first + b // 1000 * 1000
+        for w in doc["profanExport"]["windows"]:
+            self.assertEqual((int(w["start_ns"]), int(w["end_ns"])), (lo, hi))
+        self.assertGreater(sum(len(t.within(lo, hi, "kernel"))
+                               for t in traces.values()), 100)
+        for rank, tr in traces.items():
+            for cat, kind in (("kernel", "kernel"), ("cpu_op", "cpu_op")):
+                want = tr.within(lo, hi, kind)
+                mine = [e for e in doc["traceEvents"] if e.get("cat") == cat
+                        and e["pid"] // 1000 == rank + 1]
+                self.assertEqual((len(mine), sum(ns(e["dur"]) for e in mine)),
+                                 (len(want), sum(r[3] for r in want)),
+                                 "rank %d %s" % (rank, kind))
+
     def test_export_around_slowest_step(self):
         path = shared("traces", "hta-diff-control-a100-rank3.json.gz")
         tr = Trace(path)
