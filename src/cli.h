@@ -71,5 +71,7 @@ int trend_cmd(Cli *p);
 int check_cmd(Cli *p);
 /* cmd_report.c */
 int report_cmd(Cli *p);
+/* cmd_export.c */
+int export_cmd(Cli *p);
 
 #endif

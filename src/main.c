@@ -168,6 +168,28 @@ static const CmdInfo aCmd[] = {
     "                   segments, allocation churn, communication\n"
     "  --step N         the step of the HTML timeline (default: the median\n"
     "                   step of the lowest rank)\n" },
+  { "export-trace", export_cmd,
+    "export-trace RUN [--rank R|all] [--step N | --window START:END |"
+    " --around ANCHOR] [-o FILE]",
+    "write a Chrome/Kineto trace of a step or time range for Perfetto",
+    "Writes the rows of the run that overlap the chosen range as a trace\n"
+    "that Perfetto UI and chrome://tracing open (gzip when FILE ends in\n"
+    ".gz; stdout without -o): CPU ops, Python functions, runtime calls,\n"
+    "kernels, memcpy/memset, syncs, annotations, memory events and\n"
+    "counters, ac2g launch flows, deviceProperties, distributedInfo, and\n"
+    "profan's own tracks (steps, largest GPU idle gaps, exposed\n"
+    "communication).  Several ranks go into one trace, one process group\n"
+    "per rank on the common clock.  Exit 2 on an unknown run, rank, step\n"
+    "or anchor or an empty window, with the valid choices.\n"
+    "\n"
+    "Options:\n"
+    "  --rank R|all     one rank or every rank (default: all)\n"
+    "  --step N         each rank's step N (ProfilerStep number)\n"
+    "  --window S:E     S to E ms after the run's first event (units ns,\n"
+    "                   us, ms, s may follow each number)\n"
+    "  --around ANCHOR  a named place (view export_anchor): slowest-step,\n"
+    "                   slowest-step-rank-R, gap-1 .. gap-10\n"
+    "  -o, --output F   output file (default: stdout)\n" },
 };
 #define N_CMD ((int)(sizeof(aCmd)/sizeof(aCmd[0])))
 

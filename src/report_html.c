@@ -201,6 +201,42 @@ static void sec_summary(Rh *r){
   html_section_end(r->p);
 }
 
+/* ------------------------------------------------------ export hints */
+
+/* "Open in Perfetto" lines: the export-trace command of every anchor of
+** the run (view export_anchor) that zWhere (SQL on its columns a.*)
+** selects. */
+static void export_hints(Rh *r, const char *zWhere){
+  char *zSql = xasprintf("SELECT a.anchor, a.rank, a.step, a.label"
+    " FROM export_anchor a WHERE a.run_id = %lld AND (%s)"
+    " ORDER BY a.anchor LIKE 'gap-%%', length(a.anchor), a.anchor",
+    (long long)r->run, zWhere);
+  sqlite3_stmt *s = rh_sql(r, zSql);
+  free(zSql);
+  if( s==NULL ) return;
+  while( sqlite3_step(s)==SQLITE_ROW ){
+    const char *zAnchor = col_text(s, 0);
+    char *zCmd;
+    if( strncmp(zAnchor, "gap-", 4)==0 ){
+      zCmd = xasprintf("profan export-trace %lld --around %s -o run%lld-%s"
+                       ".json.gz", (long long)r->run, zAnchor,
+                       (long long)r->run, zAnchor);
+    }else{
+      zCmd = xasprintf("profan export-trace %lld --rank %s --step %s -o"
+                       " run%lld-rank%s-step%s.json.gz", (long long)r->run,
+                       col_text(s, 1), col_text(s, 2), (long long)r->run,
+                       col_text(s, 1), col_text(s, 2));
+    }
+    buf_puts(r->p, "<p class=\"note export\">Open in Perfetto (");
+    html_esc(r->p, col_text(s, 3));
+    buf_puts(r->p, "): <code>");
+    html_esc(r->p, zCmd);
+    buf_puts(r->p, "</code></p>\n");
+    free(zCmd);
+  }
+  sqlite3_finalize(s);
+}
+
 /* Findings from temp.finding, most severe first (as `profan report`). */
 static void sec_findings(Rh *r){
   sqlite3_stmt *s;
@@ -237,6 +273,11 @@ static void sec_findings(Rh *r){
   html_table_end(r->p);
   sqlite3_finalize(s);
   if( n==0 ) html_note(r->p, "no findings: no rule fired for this run");
+  /* findings with a time range (stragglers: under Step times), the
+  ** three largest gaps of gpu-utilization */
+  export_hints(r, "a.rule IN (SELECT rule FROM temp.finding)"
+               " AND a.rule <> 'straggler' AND (a.anchor NOT LIKE 'gap-%'"
+               " OR CAST(substr(a.anchor, 5) AS INTEGER) <= 3)");
   html_section_end(r->p);
 }
 
@@ -501,6 +542,17 @@ static void sec_steps(Rh *r){
   }else{
     steps_by_rank(r, &strag);
     if( r->rc==0 ) steps_heatmap(r, &strag);
+    if( r->rc==0 ){
+      Buf w;
+      buf_init(&w);
+      buf_puts(&w, "a.anchor = 'slowest-step'");
+      for(int i=0; i<strag.n; i++){
+        buf_printf(&w, " OR a.anchor = 'slowest-step-rank-%lld'",
+                   strtoll(strag.az[i] + 5, NULL, 10));  /* "rank N" */
+      }
+      export_hints(r, buf_str(&w));
+      buf_free(&w);
+    }
   }
   sl_free(&strag);
   html_section_end(r->p);
