@@ -173,6 +173,10 @@ static void print_help(FILE *out){
     "Global options:\n"
     "  --db PATH        database file (default: $PROFAN_DB, else ./profan.db)\n"
     "  --format F       output format: table, csv, json, markdown\n"
+    "  --width N        fit table lines in N columns, cutting long text\n"
+    "                   (default: the terminal's width when stdout is one;\n"
+    "                   never cut otherwise)\n"
+    "  --no-truncate    never cut text in tables\n"
     "  --help           help for profan or for a command\n"
     "  --version        print the version and schema version\n"
     "\n"
@@ -187,9 +191,30 @@ static void print_cmd_help(const CmdInfo *c, FILE *out){
           "1 bad input, 2 usage, 3 SQL error.\n");
 }
 
+/*
+** A global option with a value, which may be given more than once (the
+** last one counts).  A value missing at the end of the line or taken by
+** another option ("--db --format json") is a usage error naming what the
+** option needs, zWhat.  Returns the value or NULL.
+*/
+static const char *global_option(Cli *p, const char *zName,
+                                 const char *zWhat){
+  const char *zVal = NULL, *z;
+  for(int i=1; i<p->argc; i++){
+    if( strcmp(p->argv[i], "--")==0 ) break;
+    if( p->argv[i][0]=='-' && p->argv[i][1]=='-'
+     && strcmp(p->argv[i]+2, zName)==0
+     && (i+1>=p->argc || strncmp(p->argv[i+1], "--", 2)==0) ){
+      cli_usage_error(p, "option --%s needs a value (%s)", zName, zWhat);
+    }
+  }
+  while( (z = cli_option(p, zName, NULL, 1))!=NULL ) zVal = z;
+  return zVal;
+}
+
 int main(int argc, char **argv){
   Cli cli;
-  const char *zFmt, *zDb;
+  const char *zFmt, *zDb, *zWidth;
   const CmdInfo *pCmd = NULL;
   int iCmd = 0;
 
@@ -203,8 +228,22 @@ int main(int argc, char **argv){
   cli.argc = argc;
   cli.argv = argv;
   /* global options may appear anywhere */
-  zDb = cli_option(&cli, "db", NULL, 1);
-  zFmt = cli_option(&cli, "format", NULL, 1);
+  zDb = global_option(&cli, "db", "a database PATH");
+  zFmt = global_option(&cli, "format", "table, csv, json or markdown");
+  zWidth = global_option(&cli, "width", "a number of columns");
+  if( cli_option(&cli, "no-truncate", NULL, 0) ){
+    if( zWidth ) cli_usage_error(&cli, "give --width or --no-truncate, not both");
+    output_set_width(0);
+  }
+  if( zWidth ){
+    char *zEnd;
+    long n = strtol(zWidth, &zEnd, 10);
+    if( *zWidth==0 || *zEnd || n<20 || n>100000 ){
+      cli_usage_error(&cli, "--width needs a number of columns >= 20, got '%s'",
+                      zWidth);
+    }
+    output_set_width((int)n);
+  }
   if( cli_option(&cli, "version", NULL, 0) ){
     printf("profan %s (schema %d)\n", PROFAN_VERSION, db_schema_version());
     return EXIT_OK;
