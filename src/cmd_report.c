@@ -85,6 +85,35 @@ static int write_html(sqlite3 *db, int64_t runId, int64_t iStep,
 }
 
 /*
+** --step N of the HTML timeline: the lowest rank with steps must have
+** step N.  Returns 0, or prints why not ("run 3 has no step 99 (rank 0
+** has steps 10..12)") and returns 1.
+*/
+static int check_step(sqlite3 *db, int64_t runId, int64_t iStep){
+  int64_t rank = db_int(db, -1, "SELECT min(rank) FROM step WHERE"
+                        " run_id=%lld", (long long)runId);
+  if( rank<0 ){
+    cli_error("run %lld has no steps: --step %lld cannot be drawn",
+              (long long)runId, (long long)iStep);
+    return 1;
+  }
+  if( db_int(db, 0, "SELECT count(*) FROM step WHERE run_id=%lld AND"
+             " rank=%lld AND step=%lld", (long long)runId, (long long)rank,
+             (long long)iStep)==0 ){
+    cli_error("run %lld has no step %lld (rank %lld has steps %lld..%lld)",
+              (long long)runId, (long long)iStep, (long long)rank,
+              (long long)db_int(db, 0, "SELECT min(step) FROM step WHERE"
+                                " run_id=%lld AND rank=%lld",
+                                (long long)runId, (long long)rank),
+              (long long)db_int(db, 0, "SELECT max(step) FROM step WHERE"
+                                " run_id=%lld AND rank=%lld",
+                                (long long)runId, (long long)rank));
+    return 1;
+  }
+  return 0;
+}
+
+/*
 ** profan report [RUN] [--baseline NAME] [--param [RULE.]K=V]...
 **               [--html FILE [--step N]]
 ** RUN defaults to the latest run.  Table and markdown print the summary,
@@ -160,6 +189,10 @@ int report_cmd(Cli *p){
     goto done;
   }
   if( zHtml ){
+    if( iStep>=0 && check_step(db, runId, iStep) ){
+      rc = EXIT_USAGE;
+      goto done;
+    }
     rc = write_html(db, runId, iStep, zHtml);
     goto done;
   }
