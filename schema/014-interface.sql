@@ -88,3 +88,11 @@ INSERT INTO input_source(priority, tbl, what) VALUES
   (51, 'nccl_coll', 'NCCL log with collective calls'),
   (52, 'nccl_warning', 'NCCL warning'),
   (60, 'fr_entry', 'flight-recorder dump');
+
+-- Product wording: the detailed scheme's description is shown on the HTML
+-- report's category chart.
+UPDATE category_scheme
+  SET description = 'fine-grained kernel families: communication, attention,'
+    || ' GEMM, elementwise, memory and more'
+  WHERE scheme = 'detailed'
+    AND description = 'fine-grained kernel families (design brief)';

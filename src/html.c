@@ -15,6 +15,7 @@
 ** apart in grey-scale print and for colour-blind readers.
 */
 #include "html.h"
+#include "output.h"
 
 #include <errno.h>
 #include <math.h>
@@ -88,6 +89,92 @@ void html_esc(Buf *p, const char *z){
   if( z ) html_escn(p, z, strlen(z));
 }
 
+/*
+** The part of a kernel name that tells it from its neighbours, into a new
+** string (caller frees): C++ kernel names such as "void
+** at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>,
+** at::detail::Array<char*, 1> >(int, ...)" become
+** "vectorized_elementwise_kernel<FillFunctor>": no "void ", no argument
+** list, no namespaces, and of the template arguments only the named types
+** (functors, ops) without their own arguments.  Other names are returned
+** unchanged.
+*/
+static char *short_name(const char *z, int bAllArgs);
+
+char *html_short_name(const char *z){
+  return short_name(z, 0);
+}
+
+/* html_short_name(); with bAllArgs every template argument is kept as
+** written (to tell apart kernels that differ only in those). */
+static char *short_name(const char *z, int bAllArgs){
+  const char *zStart, *zLt = NULL, *zEnd;
+  Buf b;
+  int depth = 0, nArg = 0;
+  if( z==NULL ) return xstrdup("");
+  zStart = strncmp(z, "void ", 5)==0 ? z+5 : z;
+  /* the name ends at the '(' of the argument list at depth 0 */
+  for(zEnd=zStart; *zEnd; zEnd++){
+    if( strncmp(zEnd, "(anonymous namespace)", 21)==0 ){ zEnd += 20; continue; }
+    if( *zEnd=='<' ){ if( depth==0 && zLt==NULL ) zLt = zEnd; depth++; }
+    else if( *zEnd=='>' && depth>0 ) depth--;
+    else if( *zEnd=='(' && depth==0 && zEnd>zStart ) break;
+  }
+  if( zLt==NULL && *zEnd==0 && zStart==z ) return xstrdup(z);
+  buf_init(&b);
+  {
+    /* the function's own name: after the last "::" before '<' or '(' */
+    const char *zN = zStart, *zStop = zLt ? zLt : zEnd;
+    for(const char *c=zStart; c+1<zStop; c++){
+      if( c[0]==':' && c[1]==':' ) zN = c+2;
+      if( c[0]=='(' ) break;
+    }
+    if( strncmp(zN, "(anonymous namespace)::", 23)==0 ) zN += 23;
+    buf_append(&b, zN, (size_t)(zStop-zN));
+  }
+  if( zLt && bAllArgs ){
+    buf_append(&b, zLt, (size_t)(zEnd-zLt));
+  }else if( zLt ){
+    const char *c = zLt+1, *zArg = c;
+    depth = 0;
+    for(; c<zEnd; c++){
+      if( *c=='<' || *c=='(' ) depth++;
+      else if( (*c=='>' || *c==')') && depth>0 ) depth--;
+      else if( (*c==',' || *c=='>') && depth==0 ){
+        /* one template argument [zArg, c): keep a named type */
+        const char *a = zArg, *e = c, *n;
+        while( a<e && *a==' ' ) a++;
+        n = a;
+        for(const char *q=a; q+23<=e; q++){
+          if( strncmp(q, "(anonymous namespace)::", 23)==0 ) n = a = q+23;
+        }
+        for(const char *q=a; q<e && *q!='<' && *q!='('; q++){
+          if( q+1<e && q[0]==':' && q[1]==':' ) n = q+2;
+        }
+        if( n<e && ((*n>='A' && *n<='Z') || (*n>='a' && *n<='z') || *n=='_')
+            && strncmp(n, "Array<", 6) && strncmp(n, "char", 4)
+            && strncmp(n, "float", 5) && strncmp(n, "int", 3)
+            && strncmp(n, "long", 4) && strncmp(n, "bool", 4)
+            && strncmp(n, "unsigned", 8) && strncmp(n, "double", 6)
+            && strncmp(n, "true", 4) && strncmp(n, "false", 5) ){
+          const char *t = n;
+          while( t<e && *t!='<' && *t!=' ' && *t!='(' ) t++;
+          buf_puts(&b, nArg++ ? ", " : "<");
+          buf_append(&b, n, (size_t)(t-n));
+        }
+        zArg = c+1;
+        if( *c=='>' ) break;
+      }
+    }
+    if( nArg ) buf_putc(&b, '>');
+  }
+  if( b.n==0 ){
+    buf_free(&b);
+    return xstrdup(z);
+  }
+  return buf_steal(&b);
+}
+
 /* Append z escaped, cut to at most nMax code points ("…" at the cut). */
 static void esc_cut(Buf *p, const char *z, int nMax){
   size_t n = 0;
@@ -145,14 +232,20 @@ void html_fmt_short(double v, char *z){
   double a = fabs(v);
   if( !isfinite(v) ) html_fmt_real(v, z);
   else if( v==0 ) strcpy(z, "0");
-  else if( a>=1000 || a<0.001 ) snprintf(z, 32, "%.4g", v);
-  else snprintf(z, 32, "%.3g", v);
-}
-
-/* 1 when column name zName asks for byte units (suffix _bytes or bytes). */
-static int is_bytes_col(const char *zName){
-  size_t n = zName ? strlen(zName) : 0;
-  return n>=5 && strcmp(zName+n-5, "bytes")==0;
+  else if( a>=1e15 || a<1e-9 ) snprintf(z, 32, "%.3g", v);
+  else if( a>=1000 ) snprintf(z, 32, "%.0f", v);
+  else{
+    /* 3 significant digits in fixed notation, trailing zeros dropped */
+    int nDec = 2 - (int)floor(log10(a));
+    char *e;
+    if( nDec<0 ) nDec = 0;
+    snprintf(z, 32, "%.*f", nDec, v);
+    if( strchr(z, '.') ){
+      e = z + strlen(z);
+      while( e[-1]=='0' ) *--e = 0;
+      if( e[-1]=='.' ) e[-1] = 0;
+    }
+  }
 }
 
 /* 1 when zName ends with zSuffix. */
@@ -302,7 +395,8 @@ static const char zCss[] =
   "svg.cell{vertical-align:middle}svg.cell .track{fill:var(--line)}\n"
   "td.n{text-align:right;font-variant-numeric:tabular-nums;"
   "white-space:nowrap}\n"
-  ".tables{max-height:28em;overflow:auto}\n"
+  ".tables{max-height:28em;overflow:auto}"
+  ".tables.full{max-height:none;overflow:visible}\n"
   "dl.kv{display:grid;grid-template-columns:max-content 1fr;"
   "gap:.2em 1.2em;margin:.4em 0}\n"
   "dl.kv dt{color:var(--muted)}dl.kv dd{margin:0}\n"
@@ -401,7 +495,9 @@ void html_note(Buf *p, const char *zText){
 
 void html_table_begin(Buf *p, const char *zClass, const char *zCaption,
                       const char *const *azHead, int nCol){
-  buf_puts(p, "<div class=\"tables\"><table");
+  /* class "full": the whole table, never in a scroll box (findings) */
+  buf_puts(p, zClass && strstr(zClass, "full") ? "<div class=\"tables full\">"
+           "<table" : "<div class=\"tables\"><table");
   if( zClass ){
     buf_puts(p, " class=\"");
     html_esc(p, zClass);
@@ -477,12 +573,18 @@ void html_tstmt_row(HtmlTable *t, sqlite3_stmt *s){
       cell_spark(p, s, i);
       continue;
     }
-    if( num && is_bytes_col(t->azHead[i]) ){
-      char z[32];
+    if( num ){
+      /* the number as the terminal table shows it; the raw value (as
+      ** --format csv prints it) in data-v */
+      Buf v;
+      buf_init(&v);
+      output_number(&v, t->azHead[i], s, i);
       buf_puts(p, "<td class=\"n\" data-v=\"");
       html_cell_value(p, s, i);
-      html_fmt_bytes(sqlite3_column_double(s, i), z);
-      buf_printf(p, "\">%s</td>", z);
+      buf_puts(p, "\">");
+      html_esc(p, buf_str(&v));
+      buf_puts(p, "</td>");
+      buf_free(&v);
       continue;
     }
     buf_puts(p, num ? "<td class=\"n\">"
@@ -544,6 +646,57 @@ static void figure_begin(Buf *p, const char *zId, const char *zTitle,
 
 static void figure_end(Buf *p){
   buf_puts(p, "</svg>\n</figure>\n");
+}
+
+/* Append z escaped; longer than nMax code points, its middle becomes "…"
+** (the ends of kernel names tell them apart: ..._Sum_float). */
+static void esc_mid_cut(Buf *p, const char *z, int nMax){
+  size_t n = 0, nCp = 0, iHead = 0, iTail = 0, k = 0;
+  int nHead = (nMax-1)*2/5, nTail = nMax-1-nHead;
+  for(n=0; z[n]; n++) if( ((unsigned char)z[n] & 0xC0)!=0x80 ) nCp++;
+  if( nCp<=(size_t)nMax ){
+    html_esc(p, z);
+    return;
+  }
+  for(n=0; z[n]; n++){
+    if( ((unsigned char)z[n] & 0xC0)==0x80 ) continue;
+    if( k==(size_t)nHead ) iHead = n;
+    if( k==nCp-(size_t)nTail ) iTail = n;
+    k++;
+  }
+  html_escn(p, z, iHead);
+  buf_puts(p, "\xE2\x80\xA6");
+  html_esc(p, z+iTail);
+}
+
+/* The row labels of a bar chart (a new array of n new strings, freed by
+** free_labels): the distinguishing part of each name (html_short_name),
+** or all its template arguments when that part is shared by another
+** name.  They are drawn cut in the middle to BAR_LABEL_MAX; the full
+** name is in the bar's <title>. */
+static char **bar_labels(const char *const *az, int n){
+  char **azOut = xcalloc((size_t)n+1, sizeof(char *));
+  char *aDup = xcalloc((size_t)n+1, 1);
+  for(int i=0; i<n; i++) azOut[i] = short_name(az[i], 0);
+  for(int i=0; i<n; i++){
+    for(int j=0; j<n; j++){
+      aDup[i] |= j!=i && strcmp(azOut[i], azOut[j])==0
+                 && strcmp(az[i] ? az[i] : "", az[j] ? az[j] : "")!=0;
+    }
+  }
+  for(int i=0; i<n; i++){
+    if( aDup[i] ){
+      free(azOut[i]);
+      azOut[i] = short_name(az[i], 1);
+    }
+  }
+  free(aDup);
+  return azOut;
+}
+
+static void free_labels(char **az, int n){
+  for(int i=0; i<n; i++) free(az[i]);
+  free(az);
 }
 
 /* <text x y [anchor] class="lbl">z</text>, z cut to LABEL_MAX. */
@@ -612,6 +765,7 @@ static double bar_text_w(const HtmlBar *a){
 
 void html_bar_chart(Buf *p, const char *zId, const char *zTitle,
                     const HtmlBar *a, int n, double vMax){
+  char **azLab;
   double plotW, textW = BAR_TEXT_W;
   int h = 8 + n*(BAR_H+BAR_GAP) + 4;
   for(int i=0; i<n; i++){
@@ -623,6 +777,12 @@ void html_bar_chart(Buf *p, const char *zId, const char *zTitle,
     for(int i=0; i<n; i++) if( a[i].v>vMax ) vMax = a[i].v;
   }
   if( vMax<=0 ) vMax = 1;
+  {
+    const char **azFull = xcalloc((size_t)n+1, sizeof(char *));
+    for(int i=0; i<n; i++) azFull[i] = a[i].zLabel;
+    azLab = bar_labels(azFull, n);
+    free(azFull);
+  }
   figure_begin(p, zId, zTitle, h);
   buf_printf(p, "<line class=\"axis\" x1=\"%d\" y1=\"4\" x2=\"%d\""
              " y2=\"%d\"/>\n", BAR_LABEL_W, BAR_LABEL_W, h-4);
@@ -647,7 +807,7 @@ void html_bar_chart(Buf *p, const char *zId, const char *zTitle,
     buf_puts(p, "</title>\n");
     buf_printf(p, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
                BAR_LABEL_W-6, y+BAR_H-4);
-    esc_cut(p, a[i].zLabel, BAR_LABEL_MAX);
+    esc_mid_cut(p, azLab[i], BAR_LABEL_MAX);
     buf_puts(p, "</text>\n");
     svg_rect(p, BAR_LABEL_W, y, w, BAR_H, a[i].iStyle);
     if( a[i].zMark ){
@@ -665,6 +825,7 @@ void html_bar_chart(Buf *p, const char *zId, const char *zTitle,
     buf_puts(p, "</text>\n</g>\n");
   }
   figure_end(p);
+  free_labels(azLab, n);
 }
 
 void html_pair_chart(Buf *p, const char *zId, const char *zTitle,
@@ -673,6 +834,7 @@ void html_pair_chart(Buf *p, const char *zId, const char *zTitle,
                      const double *aB, const char *const *azNote, int n,
                      const char *zUnit){
   const char *azLeg[2];
+  char **azLab;
   double plotW = HTML_CHART_W - BAR_LABEL_W - BAR_TEXT_W - 60, vMax = 0;
   int rowH = 2*BAR_H + BAR_GAP + 4, h = 30 + n*rowH + 4;
   azLeg[0] = zNameA;
@@ -682,6 +844,7 @@ void html_pair_chart(Buf *p, const char *zId, const char *zTitle,
     if( aB[i]>vMax ) vMax = aB[i];
   }
   if( vMax<=0 ) vMax = 1;
+  azLab = bar_labels(azLabel, n);
   figure_begin(p, zId, zTitle, h);
   svg_legend(p, BAR_LABEL_W, 16, azLeg, NULL, 2);
   buf_printf(p, "<line class=\"axis\" x1=\"%d\" y1=\"24\" x2=\"%d\""
@@ -696,7 +859,7 @@ void html_pair_chart(Buf *p, const char *zId, const char *zTitle,
     buf_puts(p, "</title>\n");
     buf_printf(p, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
                BAR_LABEL_W-6, y+BAR_H+2);
-    esc_cut(p, azLabel[i], BAR_LABEL_MAX);
+    esc_mid_cut(p, azLab[i], BAR_LABEL_MAX);
     buf_puts(p, "</text>\n");
     for(int k=0; k<2; k++){
       double w = v[k]>0 ? plotW*v[k]/vMax : 0;
@@ -720,6 +883,7 @@ void html_pair_chart(Buf *p, const char *zId, const char *zTitle,
     buf_puts(p, "</g>\n");
   }
   figure_end(p);
+  free_labels(azLab, n);
 }
 
 void html_stack_chart(Buf *p, const char *zId, const char *zTitle,

@@ -397,6 +397,25 @@ static int appendSpark(Buf *p, const char *z){
   return rc;
 }
 
+/* Appends a number in unit eUnit (not a bar): see the file comment. */
+static void appendNumber(Buf *p, int eUnit, int bInt, sqlite3_int64 i,
+                         double r){
+  const char *zNf = bInt ? NULL : nonFinite(r);
+  if( zNf ){
+    buf_puts(p, zNf);
+  }else if( eUnit==UNIT_BYTES ){
+    appendBytes(p, bInt, i, r);
+  }else if( eUnit==UNIT_NS ){
+    appendNs(p, bInt, i, r);
+  }else if( eUnit==UNIT_PCT ){
+    appendPct(p, r);
+  }else if( bInt ){
+    buf_printf(p, "%lld", (long long)i);
+  }else{
+    appendFloat3(p, r);
+  }
+}
+
 /* -------------------------------------------------------- column info */
 
 /* True if zName is zUnit or ends with "_" zUnit, ignoring case. */
@@ -509,21 +528,10 @@ static void appendHumanCell(Out *o, int iCol, Buf *p, int bMd){
     int bInt = eType==SQLITE_INTEGER;
     sqlite3_int64 i = bInt ? sqlite3_column_int64(pStmt, iCol) : 0;
     double r = sqlite3_column_double(pStmt, iCol);
-    const char *zNf = bInt ? NULL : nonFinite(r);
     if( eUnit==UNIT_BAR || eUnit==UNIT_PCT_BAR ){
       appendBar(&b, eUnit==UNIT_PCT_BAR ? r/100.0 : r);
-    }else if( zNf ){
-      buf_puts(&b, zNf);
-    }else if( eUnit==UNIT_BYTES ){
-      appendBytes(&b, bInt, i, r);
-    }else if( eUnit==UNIT_NS ){
-      appendNs(&b, bInt, i, r);
-    }else if( eUnit==UNIT_PCT ){
-      appendPct(&b, r);
-    }else if( bInt ){
-      buf_printf(&b, "%lld", (long long)i);
     }else{
-      appendFloat3(&b, r);
+      appendNumber(&b, eUnit, bInt, i, r);
     }
     if( bMd ) appendMdEscaped(p, buf_str(&b));
     else buf_puts(p, buf_str(&b));
@@ -990,6 +998,18 @@ int output_stmt(sqlite3_stmt *pStmt, OutFormat eFmt, FILE *out,
   freeOut(&o);
   if( pnRow ) *pnRow = nRow;
   return rc;
+}
+
+/* See output.h. */
+void output_number(Buf *p, const char *zCol, sqlite3_stmt *pStmt, int iCol){
+  int eType = sqlite3_column_type(pStmt, iCol);
+  int eUnit = unitForName(zCol ? zCol : "");
+  if( eUnit==UNIT_BAR || eUnit==UNIT_PCT_BAR || eUnit==UNIT_SPARK ){
+    eUnit = UNIT_NONE;
+  }
+  appendNumber(p, eUnit, eType==SQLITE_INTEGER,
+               sqlite3_column_int64(pStmt, iCol),
+               sqlite3_column_double(pStmt, iCol));
 }
 
 /* ------------------------------------------------------------ width */

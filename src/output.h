@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sqlite3.h>
+#include "util.h"
 
 /* Rows the table and markdown formats hold to compute column widths. */
 #define OUTPUT_TABLE_BUFFER_ROWS 10000
@@ -63,6 +64,13 @@ const char *output_format_name(OutFormat eFmt);
 */
 int output_stmt(sqlite3_stmt *pStmt, OutFormat eFmt, FILE *out,
                 int64_t *pnRow);
+
+/*
+** Appends the INTEGER or FLOAT cell iCol of pStmt's current row to p as
+** table output shows it in a column named zCol (the one rule per unit:
+** bytes, ns, pct, significant digits); the HTML tables use it too.
+*/
+void output_number(Buf *p, const char *zCol, sqlite3_stmt *pStmt, int iCol);
 
 /*
 ** Line width for table output (--width N, --no-truncate): nWidth > 0 fits
