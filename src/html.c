@@ -44,6 +44,9 @@
 #define LABEL_MAX 40
 /* Longest row label of a bar chart (fits BAR_LABEL_W). */
 #define BAR_LABEL_MAX 34
+/* Lines a marker label may move up or down when its four places next to
+** the marker are taken (html_line_chart). */
+#define MARKER_SHIFTS 6
 
 /* ------------------------------------------------------------ text */
 
@@ -1101,37 +1104,53 @@ void html_line_chart(Buf *p, const char *zId, const char *zTitle,
       x += 40 + 7.0*(azLeg[i] ? (double)strlen(azLeg[i]) : 0);
     }
   }
-  /* labelled markers; a label that would overlap an earlier one moves
-  ** up a line (then below the point) */
+  /* labelled markers: each label goes next to its marker, trying above
+  ** right, above left, below right and below left, the first place that
+  ** overlaps no label placed before; when all four do, it moves up (or
+  ** down) line by line and a thin leader joins it to its marker */
   {
-    double *aBox = xmalloc(sizeof(double)*3*(size_t)(nM+1));
+    double *aBox = xmalloc(sizeof(double)*4*(size_t)(nM+1));
     for(int m=0; m<nM; m++){
-      double x, y, ty, bx0, bx1;
-      double w = 6.8*(double)(aM[m].zLabel ? strlen(aM[m].zLabel) : 0);
-      const char *zA;
-      aBox[3*m] = aBox[3*m+1] = aBox[3*m+2] = -1e9;
+      double x, y, w, tx = 0, ty = 0;
+      const char *zA = "start";
+      int placed = 0;
+      aBox[4*m] = aBox[4*m+1] = aBox[4*m+2] = aBox[4*m+3] = -1e9;
       if( !isfinite(aM[m].x) || !isfinite(aM[m].y) ) continue;
       x = PX(aM[m].x);
       y = PY(aM[m].y);
-      zA = x>LINE_LEFT+pw*0.7 ? "end" : "start";
-      bx0 = zA[0]=='e' ? x-9-w : x+9;
-      bx1 = bx0 + w;
-      ty = y-8 < 14 ? y+18 : y-8;
-      for(int k=0, nMove=0; k<m && nMove<8; k++){
-        if( bx0<aBox[3*k+1] && bx1>aBox[3*k] && fabs(ty-aBox[3*k+2])<14 ){
-          ty = ty-16 < 14 ? ty+32 : ty-16;
-          k = -1;                                  /* check them all again */
-          nMove++;
+      w = 6.8*(double)(aM[m].zLabel ? strlen(aM[m].zLabel) : 0);
+      for(int c=0; c<4+2*MARKER_SHIFTS && !placed; c++){
+        int bLeft = c<4 ? (c%2)==1 : x>LINE_LEFT+pw*0.6;
+        int bBelow = c<4 ? c>=2 : ((c-4)%2)==1;
+        double shift = c<4 ? 0 : 14.0*(double)((c-4)/2+1);
+        double bx0 = bLeft ? x-8-w : x+8;
+        double cy = bBelow ? y+16+shift : y-7-shift;
+        int ok = bx0>=0 && bx0+w<=HTML_CHART_W && cy-12>=0 && cy+2<=LINE_H;
+        for(int k=0; k<m && ok; k++){
+          if( bx0<aBox[4*k+1] && bx0+w>aBox[4*k]
+           && cy-12<aBox[4*k+3] && cy+2>aBox[4*k+2] ) ok = 0;
+        }
+        if( ok || c==3+2*MARKER_SHIFTS ){
+          tx = bLeft ? x-8 : x+8;
+          ty = cy;
+          zA = bLeft ? "end" : "start";
+          aBox[4*m] = bx0;
+          aBox[4*m+1] = bx0+w;
+          aBox[4*m+2] = cy-12;
+          aBox[4*m+3] = cy+2;
+          placed = 1;
         }
       }
-      aBox[3*m] = bx0;
-      aBox[3*m+1] = bx1;
-      aBox[3*m+2] = ty;
       buf_puts(p, "<g><title>");
       html_esc(p, aM[m].zLabel);
       buf_puts(p, "</title>");
       svg_marker(p, x, y, aM[m].eShape, 2, 6);
-      svg_text(p, zA[0]=='e' ? x-9 : x+9, ty, zA, "lbl", aM[m].zLabel);
+      if( fabs(ty-y)>20 ){
+        buf_printf(p, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\""
+                   " x2=\"%.1f\" y2=\"%.1f\"/>", x, y, tx,
+                   ty<y ? ty+2 : ty-12);
+      }
+      svg_text(p, tx, ty, zA, "lbl", aM[m].zLabel);
       buf_puts(p, "</g>\n");
     }
     free(aBox);

@@ -1012,6 +1012,15 @@ void output_number(Buf *p, const char *zCol, sqlite3_stmt *pStmt, int iCol){
                sqlite3_column_double(pStmt, iCol));
 }
 
+/* See output.h. */
+void output_double(Buf *p, const char *zCol, double v){
+  int eUnit = unitForName(zCol ? zCol : "");
+  if( eUnit==UNIT_BAR || eUnit==UNIT_PCT_BAR || eUnit==UNIT_SPARK ){
+    eUnit = UNIT_NONE;
+  }
+  appendNumber(p, eUnit, 0, 0, v);
+}
+
 /* ------------------------------------------------------------ width */
 
 /* See output.h. */

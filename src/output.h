@@ -72,6 +72,9 @@ int output_stmt(sqlite3_stmt *pStmt, OutFormat eFmt, FILE *out,
 */
 void output_number(Buf *p, const char *zCol, sqlite3_stmt *pStmt, int iCol);
 
+/* The same for a double v. */
+void output_double(Buf *p, const char *zCol, double v);
+
 /*
 ** Line width for table output (--width N, --no-truncate): nWidth > 0 fits
 ** every table and markdown line in nWidth columns, 0 never cuts, and
