@@ -383,13 +383,15 @@ int diff_cmd(Cli *p){
     int n = nKV;
     if( zScheme ){ azKey[n] = "scheme"; azVal[n++] = zScheme; }
     if( zFloor ){ azKey[n] = "floor_pct"; azVal[n++] = zFloorV; }
-    rc = print_named(db, &doc, "category", "diff-categories", idB,
+    rc = print_named(db, &doc, all ? "categories" : zBy,
+                     "diff-categories", idB,
                      azKey, azVal, n, -1);
   }
   if( rc==EXIT_OK && (all || strcmp(zBy, "kernel")==0) ){
     int n = nKV;
     if( zFloor ){ azKey[n] = "floor_pct"; azVal[n++] = zFloorV; }
-    rc = print_named(db, &doc, "kernel", "diff-kernels", idB, azKey,
+    rc = print_named(db, &doc, all ? "kernels" : zBy,
+                     "diff-kernels", idB, azKey,
                      azVal, n, limit);
   }
   if( rc==EXIT_OK && zBy && strcmp(zBy, "op")==0 ){

@@ -134,6 +134,7 @@ int report_cmd(Cli *p){
   NqList rules;
   PfError e = {0};
   OutDoc doc;
+  char zTitle[64];
   const char *zOnly;
 
   while( (z = cli_option(p, "param", "p", 1))!=NULL ){
@@ -197,12 +198,8 @@ int report_cmd(Cli *p){
     goto done;
   }
   output_doc_begin(&doc, p->eFmt, stdout, zOnly);
-  {
-    char zTitle[96];
-    snprintf(zTitle, sizeof(zTitle), "report: run %lld, %d finding%s",
-             (long long)runId, nFind, nFind==1 ? "" : "s");
-    output_doc_title(&doc, zTitle);
-  }
+  snprintf(zTitle, sizeof(zTitle), "report: run %lld", (long long)runId);
+  output_doc_title(&doc, zTitle);
   rc = print_summary(db, &doc, runId);
   if( rc!=EXIT_OK ) goto done;
   if( output_doc_wants(&doc, "findings") ){
@@ -212,6 +209,8 @@ int report_cmd(Cli *p){
       rc = EXIT_SQL;
       goto done;
     }
+    snprintf(zTitle, sizeof(zTitle), "findings (%d)", nFind);
+    doc.zTitle = zTitle;
     if( output_doc_section(&doc, "findings", s, NULL)!=SQLITE_DONE ){
       cli_error("%s", sqlite3_errmsg(db));
       rc = EXIT_SQL;

@@ -1089,10 +1089,12 @@ int output_doc_section(OutDoc *d, const char *zName, sqlite3_stmt *pStmt,
       fwrite(b.z, 1, b.n, d->out);
       buf_free(&b);
     }else{
-      fprintf(d->out, "%s%s\n", (d->nSec || d->bText) ? "\n" : "", zName);
+      fprintf(d->out, "%s%s\n", (d->nSec || d->bText) ? "\n" : "",
+              d->zTitle ? d->zTitle : zName);
     }
   }
   d->nSec++;
+  d->zTitle = NULL;
   rc = output_stmt(pStmt, d->eFmt, d->out, pnRow);
   if( rc!=SQLITE_DONE ) d->bFailed = 1;
   return rc;

@@ -99,6 +99,8 @@ typedef struct OutDoc {
   int nSec;             /* sections printed so far */
   int bText;            /* a title was printed (table/markdown) */
   int bFailed;          /* a section's statement failed: no closing brace */
+  const char *zTitle;   /* table title of the next section instead of its
+                        ** name ("findings (3)"); used once */
 } OutDoc;
 
 void output_doc_begin(OutDoc *d, OutFormat eFmt, FILE *out,
