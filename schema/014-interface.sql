@@ -84,10 +84,10 @@ INSERT INTO input_source(priority, tbl, what) VALUES
   (33, 'memory_event', 'profiler memory events'),
   (40, 'collective', 'communication kernels'),
   (41, 'comm_overlap', 'communication kernels'),
-  (50, 'nccl_comm', 'NCCL log'),
-  (51, 'nccl_coll', 'NCCL log with collective calls'),
-  (52, 'nccl_warning', 'NCCL warning'),
-  (60, 'fr_entry', 'flight-recorder dump');
+  (1, 'fr_entry', 'flight-recorder dump'),
+  (2, 'nccl_comm', 'NCCL log'),
+  (3, 'nccl_coll', 'NCCL log with collective calls'),
+  (4, 'nccl_warning', 'NCCL warning');
 
 -- Product wording: the detailed scheme's description is shown on the HTML
 -- report's category chart.
