@@ -7,7 +7,8 @@
 ** report-summary; the findings are rows of the rules, collected by
 ** rules_run() into temp.finding and printed from there, so every --format
 ** works: table and markdown print both sections, JSON one object with
-** both, CSV the one --section names.  Exit 0 whatever the findings (report is advice, not a gate).
+** both, CSV the one --section names.  Exit 0 whatever the findings
+** (report is advice, not a gate).
 ** With --html FILE the same findings go into the HTML page of
 ** report_html.c instead.
 */

@@ -23,7 +23,8 @@ typedef struct IngestOpts {
   int nThreads;            /* parser threads, 0 = number of CPUs */
   int progress;            /* show progress on stderr */
   FILE *pLog;              /* where skipped-file notes and the summary go */
-  double timeout;          /* seconds to wait for another writer, <0: no limit */
+  double timeout;          /* seconds to wait for another writer;
+                           ** < 0: no limit */
 } IngestOpts;
 
 typedef struct IngestResult {

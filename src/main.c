@@ -105,11 +105,11 @@ static const CmdInfo aCmd[] = {
     "folded into one '(other: N)' row.  A may be --baseline NAME.  The\n"
     "sections are the named queries diff-metrics, diff-categories and\n"
     "diff-kernels (:run = B, --param baseline = A).  --format json prints\n"
-    "one object with a key per section (metrics, category, kernel), or the\n"
-    "one --by section; --format csv needs --by.  --by op compares CPU operators\n"
-    "(diff-ops: calls, self CPU and launched GPU time per step); --by\n"
-    "tensors the largest allocation per memory source category of the\n"
-    "snapshots (diff-tensors: ratio, scales when above 1.05).\n"
+    "one object with a key per section (metrics, categories, kernels), or\n"
+    "the one --by section; --format csv needs --by.  --by op compares CPU\n"
+    "operators (diff-ops: calls, self CPU and launched GPU time per step);\n"
+    "--by tensors the largest allocation per memory source category of\n"
+    "the snapshots (diff-tensors: ratio, scales when above 1.05).\n"
     "\n"
     "Options:\n"
     "  --by WHAT        only one section: metrics, category, kernel, op,\n"
@@ -259,7 +259,9 @@ int main(int argc, char **argv){
   zFmt = global_option(&cli, "format", "table, csv, json or markdown");
   zWidth = global_option(&cli, "width", "a number of columns");
   if( cli_option(&cli, "no-truncate", NULL, 0) ){
-    if( zWidth ) cli_usage_error(&cli, "give --width or --no-truncate, not both");
+    if( zWidth ){
+      cli_usage_error(&cli, "give --width or --no-truncate, not both");
+    }
     output_set_width(0);
   }
   if( zWidth ){

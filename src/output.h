@@ -11,8 +11,8 @@
 ** list):
 **   table     aligned columns, header and dashed separator, human units
 **             chosen by column-name suffix (_bytes, _ns, _us, _ms, _pct,
-**             _bar, _pct_bar, _spark); text is cut to fit the terminal only (see
-**             output_set_width()).  At
+**             _bar, _pct_bar, _spark); text is cut to fit the
+**             terminal only (see output_set_width()).  At
 **             most OUTPUT_TABLE_BUFFER_ROWS rows are buffered to measure
 **             column widths; later rows reuse the widths already fixed.
 **   csv       RFC 4180 via libcsv, header row, raw values, CRLF line ends.

@@ -267,7 +267,8 @@ END_TEST
 /* Fitting a line width: the widest text column gives way first, numbers
 ** and bars never, and no column goes below OUTPUT_MIN_CUT_WIDTH. */
 START_TEST(test_fit_width){
-  const char *zSql = "SELECT 123456789 AS n, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' AS a,"
+  const char *zSql = "SELECT 123456789 AS n,"
+    " 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' AS a,"
     " 'bbbbbbbbbbbbbbbbbbbb' AS b";
   output_set_width(50);
   /* 9 + 2 + 30 + 2 + 20 = 63: a is cut by 13 to 17 */
@@ -285,7 +286,8 @@ START_TEST(test_fit_width){
   expectOut(zSql, OUT_TABLE,
             "        n  a                               b\n"
             "---------  ------------------------------  --------------------\n"
-            "123456789  aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa  bbbbbbbbbbbbbbbbbbbb\n");
+            "123456789  aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+            "  bbbbbbbbbbbbbbbbbbbb\n");
   output_set_width(OUTPUT_WIDTH_AUTO);
   /* CSV and JSON are never cut */
   output_set_width(20);
