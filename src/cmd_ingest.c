@@ -152,15 +152,15 @@ static int explain_unwritable(const char *zDb, Buf *pMsg){
   struct stat st;
   int fd, rc = 0;
   if( stat(zDir, &st)!=0 ){
-    buf_printf(pMsg, "%s: cannot create the database: no directory %s",
+    buf_printf(pMsg, "%s: cannot create database: no directory %s",
                zDb, zDir);
     rc = 1;
   }else if( !S_ISDIR(st.st_mode) ){
-    buf_printf(pMsg, "%s: cannot create the database: %s is not a"
+    buf_printf(pMsg, "%s: cannot create database: %s is not a"
                " directory", zDb, zDir);
     rc = 1;
   }else if( (fd = open(zProbe, O_RDWR|O_CREAT|O_EXCL, 0600))<0 ){
-    buf_printf(pMsg, "%s: cannot create the database: directory %s is not"
+    buf_printf(pMsg, "%s: cannot create database: directory %s is not"
                " writable (%s)", zDb, zDir, strerror(errno));
     rc = 1;
   }else{

@@ -497,17 +497,17 @@ class Messages(ProfanTest):
         open(f, "w").close()
         r = common.run("ingest", t, db=os.path.join(f, "x.db"))
         self.assertEqual(r.rc, 1)
-        self.assertEqual(r.err, "profan: %s/x.db: cannot create the database:"
+        self.assertEqual(r.err, "profan: %s/x.db: cannot create database:"
                          " %s is not a directory\n" % (f, f))
         missing = os.path.join(self.tmp.name, "missing")
         r = common.run("ingest", t, db=os.path.join(missing, "x.db"))
-        self.assertEqual(r.err, "profan: %s/x.db: cannot create the database:"
+        self.assertEqual(r.err, "profan: %s/x.db: cannot create database:"
                          " no directory %s\n" % (missing, missing))
         if os.geteuid() != 0:          # root writes anywhere
             ro = os.path.join(self.tmp.name, "ro")
             os.mkdir(ro, 0o555)
             r = common.run("ingest", t, db=os.path.join(ro, "x.db"))
-            self.assertEqual(r.err, "profan: %s/x.db: cannot create the"
+            self.assertEqual(r.err, "profan: %s/x.db: cannot create"
                              " database: directory %s is not writable"
                              " (Permission denied)\n" % (ro, ro))
 
