@@ -8,7 +8,8 @@
 ** protect until it exists: the commit and WAL checkpoint cost 10-15 % of
 ** a first ingest), then synced, switched to WAL mode and linked into
 ** place.  A failed ingest removes that file, so it leaves things as they
-** were; a killed one leaves it behind, and the next fresh ingest next to
+** were; so does Ctrl-C (SIGINT) or SIGTERM, which also says "interrupted,
+** nothing stored"; a killed one (SIGKILL) leaves it behind, and the next fresh ingest next to
 ** it removes it.  If DB appeared meanwhile (another ingest), the ingest is
 ** redone into it the normal way.
 */
@@ -61,6 +62,14 @@ static void catch_interrupts(const char *zTmp){
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Back to the default action for SIGINT and SIGTERM (the ingest is over,
+** or its result is being put in place). */
+static void release_interrupts(void){
+  g_bNewDb = 0;
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
 }
 
 /* Remove a database file created by this command (and its WAL files). */
@@ -203,9 +212,22 @@ static int ingest_fresh(Cli *p, const IngestOpts *pOpt, IngestResult *pRes,
     rc = -1;
   }
   db_close(db);
-  if( rc==0 ) rc = publish_new_db(zTmp, p->zDb, pMsg);
-  if( rc!=0 ) remove_new_db(zTmp);
-  catch_interrupts(NULL);      /* DB (if published) is the only copy now */
+  if( rc==0 ){
+    /* no interruption half-way through linking the file into place: a
+    ** signal arriving now acts (by default) once DB is there */
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_BLOCK, &set, &old);
+    rc = publish_new_db(zTmp, p->zDb, pMsg);
+    if( rc!=0 ) remove_new_db(zTmp);
+    release_interrupts();
+    sigprocmask(SIG_SETMASK, &old, NULL);
+  }else{
+    remove_new_db(zTmp);
+    release_interrupts();
+  }
   free(zTmp);
   return rc;
 }
@@ -293,6 +315,7 @@ int ingest_cmd(Cli *p){
     db = cli_open_db(p, DB_OPEN_CREATE);
     catch_interrupts(NULL);
     rc = ingest_run(db, (const char**)&p->argv[1], p->argc-1, &opt, &res, &msg);
+    release_interrupts();
     db_close(db);
   }
   for(int i=0; i<nTag; i++) free(azTagCopy[i]);
