@@ -44,8 +44,9 @@
 ** Table and markdown: text cells are whole unless a line width applies
 ** (output_set_width(): the terminal's when a table goes to one, or
 ** --width N); then the widest text columns are narrowed until the line
-** fits, their longer cells cut with a final "…", and one line on stderr
-** names the columns cut.  Tab, CR and LF become a space, other
+** fits, their longer cells cut in the middle ("…": the start and the end
+** stay, which tell kernel names apart), and one line on stderr names the
+** columns cut.  Tab, CR and LF become a space, other
 ** control characters '?', and invalid UTF-8 bytes U+FFFD.  Widths count
 ** code points, so East Asian wide characters misalign.  A column is
 ** right-aligned when every non-NULL value seen while measuring it is a
@@ -585,21 +586,29 @@ static void appendPadded(Out *o, int iCol, const char *z, int bSep){
   if( bMd && bLast ) buf_puts(p, " |");
 }
 
-/* Cuts the valid UTF-8 text *pz to w code points, the last being "…",
-** when it is wider; returns 1 when it cut.  *pz is reallocated. */
+/* Cuts the valid UTF-8 text *pz to w code points when it is wider: its
+** first two fifths, "…", and its end (the end of a kernel name tells it
+** from its neighbours: ..._Sum_float, ...<FillFunctor>).  Returns 1 when
+** it cut.  *pz is reallocated. */
 static int cutToWidth(char **pz, size_t w){
   char *z = *pz;
-  size_t nCp = 0, i = 0;
+  size_t nCp = displayWidth(z), nHead, nTail, i = 0, k = 0, iHead = 0;
+  size_t iTail = 0;
   Buf b;
-  if( w==0 || displayWidth(z)<=w ) return 0;
-  while( z[i] && nCp<w-1 ){
-    i++;
-    while( ((unsigned char)z[i] & 0xC0)==0x80 ) i++;
-    nCp++;
+  if( w==0 || nCp<=w ) return 0;
+  nHead = (w-1)*2/5;
+  nTail = w-1-nHead;
+  for(i=0; z[i]; i++){
+    if( ((unsigned char)z[i] & 0xC0)==0x80 ) continue;
+    if( k==nHead ) iHead = i;
+    if( k==nCp-nTail ) iTail = i;
+    k++;
   }
+  if( nTail==0 ) iTail = i;
   buf_init(&b);
-  buf_append(&b, z, i);
+  buf_append(&b, z, iHead);
   buf_puts(&b, "\xE2\x80\xA6");
+  buf_puts(&b, z+iTail);
   free(z);
   *pz = buf_steal(&b);
   return 1;

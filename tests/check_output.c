@@ -241,17 +241,18 @@ START_TEST(test_table_text){
   memset(zWant, 'x', 200);
   zWant[200] = 0;
   expectCell("replace(hex(zeroblob(100)),'0','x')", "t", zWant);
-  /* --width 40: the text column is narrowed to fit, the cut marked. */
+  /* --width 40: the text column is narrowed to fit, cut in the middle
+  ** (15 + "…" + 24: the end stays) */
   output_set_width(40);
-  memset(zWant, 'x', 39);
-  strcpy(zWant+39, "…");
-  expectCell("replace(hex(zeroblob(40)),'0','x')||'y'", "t", zWant);
+  expectCell("'abcdefghijklmno'||replace(hex(zeroblob(20)),'0','x')"
+             "||'_Sum_float'", "t",
+             "abcdefghijklmno…xxxxxxxxxxxxxx_Sum_float");
   output_set_width(80);
-  memset(zWant, 'x', 79);
-  strcpy(zWant+79, "…");
   /* Multi-byte characters count as one column each. */
-  for(i=0; i<79; i++) memcpy(zWant+2*i, "é", 2);
-  strcpy(zWant+158, "…");
+  zWant[0] = 0;
+  for(i=0; i<31; i++) strcat(zWant, "é");
+  strcat(zWant, "…");
+  for(i=0; i<48; i++) strcat(zWant, "é");
   expectCell("replace(hex(zeroblob(50)),'0','é')", "t", zWant);
   output_set_width(OUTPUT_WIDTH_AUTO);
   /* Control characters and invalid UTF-8. */
@@ -275,13 +276,13 @@ START_TEST(test_fit_width){
   expectOut(zSql, OUT_TABLE,
             "        n  a                  b\n"
             "---------  -----------------  --------------------\n"
-            "123456789  aaaaaaaaaaaaaaaa…  bbbbbbbbbbbbbbbbbbbb\n");
+            "123456789  aaaaaa…aaaaaaaaaa  bbbbbbbbbbbbbbbbbbbb\n");
   output_set_width(20);
   /* nothing can give way further than 12 code points each */
   expectOut(zSql, OUT_TABLE,
             "        n  a             b\n"
             "---------  ------------  ------------\n"
-            "123456789  aaaaaaaaaaa…  bbbbbbbbbbb…\n");
+            "123456789  aaaa…aaaaaaa  bbbb…bbbbbbb\n");
   output_set_width(0);
   expectOut(zSql, OUT_TABLE,
             "        n  a                               b\n"
