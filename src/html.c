@@ -92,90 +92,14 @@ void html_esc(Buf *p, const char *z){
   if( z ) html_escn(p, z, strlen(z));
 }
 
-/*
-** The part of a kernel name that tells it from its neighbours, into a new
-** string (caller frees): C++ kernel names such as "void
-** at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>,
-** at::detail::Array<char*, 1> >(int, ...)" become
-** "vectorized_elementwise_kernel<FillFunctor>": no "void ", no argument
-** list, no namespaces, and of the template arguments only the named types
-** (functors, ops) without their own arguments.  Other names are returned
-** unchanged.
-*/
-static char *short_name(const char *z, int bAllArgs);
-
+/* See html.h: output_short_name() (output.c) without all arguments. */
 char *html_short_name(const char *z){
-  return short_name(z, 0);
+  return output_short_name(z, 0);
 }
 
-/* html_short_name(); with bAllArgs every template argument is kept as
-** written (to tell apart kernels that differ only in those). */
+/* The short name of z (output_short_name). */
 static char *short_name(const char *z, int bAllArgs){
-  const char *zStart, *zLt = NULL, *zEnd;
-  Buf b;
-  int depth = 0, nArg = 0;
-  if( z==NULL ) return xstrdup("");
-  zStart = strncmp(z, "void ", 5)==0 ? z+5 : z;
-  /* the name ends at the '(' of the argument list at depth 0 */
-  for(zEnd=zStart; *zEnd; zEnd++){
-    if( strncmp(zEnd, "(anonymous namespace)", 21)==0 ){ zEnd += 20; continue; }
-    if( *zEnd=='<' ){ if( depth==0 && zLt==NULL ) zLt = zEnd; depth++; }
-    else if( *zEnd=='>' && depth>0 ) depth--;
-    else if( *zEnd=='(' && depth==0 && zEnd>zStart ) break;
-  }
-  if( zLt==NULL && *zEnd==0 && zStart==z ) return xstrdup(z);
-  buf_init(&b);
-  {
-    /* the function's own name: after the last "::" before '<' or '(' */
-    const char *zN = zStart, *zStop = zLt ? zLt : zEnd;
-    for(const char *c=zStart; c+1<zStop; c++){
-      if( c[0]==':' && c[1]==':' ) zN = c+2;
-      if( c[0]=='(' ) break;
-    }
-    if( strncmp(zN, "(anonymous namespace)::", 23)==0 ) zN += 23;
-    buf_append(&b, zN, (size_t)(zStop-zN));
-  }
-  if( zLt && bAllArgs ){
-    buf_append(&b, zLt, (size_t)(zEnd-zLt));
-  }else if( zLt ){
-    const char *c = zLt+1, *zArg = c;
-    depth = 0;
-    for(; c<zEnd; c++){
-      if( *c=='<' || *c=='(' ) depth++;
-      else if( (*c=='>' || *c==')') && depth>0 ) depth--;
-      else if( (*c==',' || *c=='>') && depth==0 ){
-        /* one template argument [zArg, c): keep a named type */
-        const char *a = zArg, *e = c, *n;
-        while( a<e && *a==' ' ) a++;
-        n = a;
-        for(const char *q=a; q+23<=e; q++){
-          if( strncmp(q, "(anonymous namespace)::", 23)==0 ) n = a = q+23;
-        }
-        for(const char *q=a; q<e && *q!='<' && *q!='('; q++){
-          if( q+1<e && q[0]==':' && q[1]==':' ) n = q+2;
-        }
-        if( n<e && ((*n>='A' && *n<='Z') || (*n>='a' && *n<='z') || *n=='_')
-            && strncmp(n, "Array<", 6) && strncmp(n, "char", 4)
-            && strncmp(n, "float", 5) && strncmp(n, "int", 3)
-            && strncmp(n, "long", 4) && strncmp(n, "bool", 4)
-            && strncmp(n, "unsigned", 8) && strncmp(n, "double", 6)
-            && strncmp(n, "true", 4) && strncmp(n, "false", 5) ){
-          const char *t = n;
-          while( t<e && *t!='<' && *t!=' ' && *t!='(' ) t++;
-          buf_puts(&b, nArg++ ? ", " : "<");
-          buf_append(&b, n, (size_t)(t-n));
-        }
-        zArg = c+1;
-        if( *c=='>' ) break;
-      }
-    }
-    if( nArg ) buf_putc(&b, '>');
-  }
-  if( b.n==0 ){
-    buf_free(&b);
-    return xstrdup(z);
-  }
-  return buf_steal(&b);
+  return output_short_name(z, bAllArgs);
 }
 
 /* Append z escaped, cut to at most nMax code points ("…" at the cut). */
@@ -651,36 +575,17 @@ static void figure_end(Buf *p){
   buf_puts(p, "</svg>\n</figure>\n");
 }
 
-/* Append z escaped; longer than nMax code points, its middle becomes "…"
-** (the ends of kernel names tell them apart: ..._Sum_float). */
-static void esc_mid_cut(Buf *p, const char *z, int nMax){
-  size_t n = 0, nCp = 0, iHead = 0, iTail = 0, k = 0;
-  int nHead = (nMax-1)*2/5, nTail = nMax-1-nHead;
-  for(n=0; z[n]; n++) if( ((unsigned char)z[n] & 0xC0)!=0x80 ) nCp++;
-  if( nCp<=(size_t)nMax ){
-    html_esc(p, z);
-    return;
-  }
-  for(n=0; z[n]; n++){
-    if( ((unsigned char)z[n] & 0xC0)==0x80 ) continue;
-    if( k==(size_t)nHead ) iHead = n;
-    if( k==nCp-(size_t)nTail ) iTail = n;
-    k++;
-  }
-  html_escn(p, z, iHead);
-  buf_puts(p, "\xE2\x80\xA6");
-  html_esc(p, z+iTail);
-}
-
 /* The row labels of a bar chart (a new array of n new strings, freed by
 ** free_labels): the distinguishing part of each name (html_short_name),
 ** or all its template arguments when that part is shared by another
-** name.  They are drawn cut in the middle to BAR_LABEL_MAX; the full
-** name is in the bar's <title>. */
+** name, fitted to BAR_LABEL_MAX (output_fit_name); the full name is in
+** the bar's <title>. */
 static char **bar_labels(const char *const *az, int n){
   char **azOut = xcalloc((size_t)n+1, sizeof(char *));
   char *aDup = xcalloc((size_t)n+1, 1);
-  for(int i=0; i<n; i++) azOut[i] = short_name(az[i], 0);
+  for(int i=0; i<n; i++){
+    azOut[i] = output_fit_name(az[i] ? az[i] : "", BAR_LABEL_MAX);
+  }
   for(int i=0; i<n; i++){
     for(int j=0; j<n; j++){
       aDup[i] |= j!=i && strcmp(azOut[i], azOut[j])==0
@@ -689,8 +594,10 @@ static char **bar_labels(const char *const *az, int n){
   }
   for(int i=0; i<n; i++){
     if( aDup[i] ){
+      /* all template arguments, cut in the middle: their end differs */
       free(azOut[i]);
       azOut[i] = short_name(az[i], 1);
+      output_cut_middle(&azOut[i], BAR_LABEL_MAX);
     }
   }
   free(aDup);
@@ -810,7 +717,7 @@ void html_bar_chart(Buf *p, const char *zId, const char *zTitle,
     buf_puts(p, "</title>\n");
     buf_printf(p, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
                BAR_LABEL_W-6, y+BAR_H-4);
-    esc_mid_cut(p, azLab[i], BAR_LABEL_MAX);
+    html_esc(p, azLab[i]);
     buf_puts(p, "</text>\n");
     svg_rect(p, BAR_LABEL_W, y, w, BAR_H, a[i].iStyle);
     if( a[i].zMark ){
@@ -862,7 +769,7 @@ void html_pair_chart(Buf *p, const char *zId, const char *zTitle,
     buf_puts(p, "</title>\n");
     buf_printf(p, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
                BAR_LABEL_W-6, y+BAR_H+2);
-    esc_mid_cut(p, azLab[i], BAR_LABEL_MAX);
+    html_esc(p, azLab[i]);
     buf_puts(p, "</text>\n");
     for(int k=0; k<2; k++){
       double w = v[k]>0 ? plotW*v[k]/vMax : 0;

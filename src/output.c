@@ -586,6 +586,85 @@ static void appendPadded(Out *o, int iCol, const char *z, int bSep){
   if( bMd && bLast ) buf_puts(p, " |");
 }
 
+/*
+** The part of a kernel name that tells it from its neighbours, into a new
+** string (caller frees): C++ kernel names such as "void
+** at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>,
+** at::detail::Array<char*, 1> >(int, ...)" become
+** "vectorized_elementwise_kernel<FillFunctor>": no "void ", no argument
+** list, no namespaces, and of the template arguments only the named types
+** (functors, ops) without their own arguments.  Other names are returned
+** unchanged.  With bAllArgs every template argument is kept as written
+** (to tell apart kernels that differ only in those).  See output.h.
+*/
+char *output_short_name(const char *z, int bAllArgs){
+  const char *zStart, *zLt = NULL, *zEnd;
+  Buf b;
+  int depth = 0, nArg = 0;
+  if( z==NULL ) return xstrdup("");
+  zStart = strncmp(z, "void ", 5)==0 ? z+5 : z;
+  /* the name ends at the '(' of the argument list at depth 0 */
+  for(zEnd=zStart; *zEnd; zEnd++){
+    if( strncmp(zEnd, "(anonymous namespace)", 21)==0 ){ zEnd += 20; continue; }
+    if( *zEnd=='<' ){ if( depth==0 && zLt==NULL ) zLt = zEnd; depth++; }
+    else if( *zEnd=='>' && depth>0 ) depth--;
+    else if( *zEnd=='(' && depth==0 && zEnd>zStart ) break;
+  }
+  if( zLt==NULL && *zEnd==0 && zStart==z ) return xstrdup(z);
+  buf_init(&b);
+  {
+    /* the function's own name: after the last "::" before '<' or '(' */
+    const char *zN = zStart, *zStop = zLt ? zLt : zEnd;
+    for(const char *c=zStart; c+1<zStop; c++){
+      if( c[0]==':' && c[1]==':' ) zN = c+2;
+      if( c[0]=='(' ) break;
+    }
+    if( strncmp(zN, "(anonymous namespace)::", 23)==0 ) zN += 23;
+    buf_append(&b, zN, (size_t)(zStop-zN));
+  }
+  if( zLt && bAllArgs ){
+    buf_append(&b, zLt, (size_t)(zEnd-zLt));
+  }else if( zLt ){
+    const char *c = zLt+1, *zArg = c;
+    depth = 0;
+    for(; c<zEnd; c++){
+      if( *c=='<' || *c=='(' ) depth++;
+      else if( (*c=='>' || *c==')') && depth>0 ) depth--;
+      else if( (*c==',' || *c=='>') && depth==0 ){
+        /* one template argument [zArg, c): keep a named type */
+        const char *a = zArg, *e = c, *n;
+        while( a<e && *a==' ' ) a++;
+        n = a;
+        for(const char *q=a; q+23<=e; q++){
+          if( strncmp(q, "(anonymous namespace)::", 23)==0 ) n = a = q+23;
+        }
+        for(const char *q=a; q<e && *q!='<' && *q!='('; q++){
+          if( q+1<e && q[0]==':' && q[1]==':' ) n = q+2;
+        }
+        if( n<e && ((*n>='A' && *n<='Z') || (*n>='a' && *n<='z') || *n=='_')
+            && strncmp(n, "Array<", 6) && strncmp(n, "char", 4)
+            && strncmp(n, "float", 5) && strncmp(n, "int", 3)
+            && strncmp(n, "long", 4) && strncmp(n, "bool", 4)
+            && strncmp(n, "unsigned", 8) && strncmp(n, "double", 6)
+            && strncmp(n, "true", 4) && strncmp(n, "false", 5) ){
+          const char *t = n;
+          while( t<e && *t!='<' && *t!=' ' && *t!='(' ) t++;
+          buf_puts(&b, nArg++ ? ", " : "<");
+          buf_append(&b, n, (size_t)(t-n));
+        }
+        zArg = c+1;
+        if( *c=='>' ) break;
+      }
+    }
+    if( nArg ) buf_putc(&b, '>');
+  }
+  if( b.n==0 ){
+    buf_free(&b);
+    return xstrdup(z);
+  }
+  return buf_steal(&b);
+}
+
 /* Cuts the valid UTF-8 text *pz to w code points when it is wider: its
 ** first two fifths, "…", and its end (the end of a kernel name tells it
 ** from its neighbours: ..._Sum_float, ...<FillFunctor>).  Returns 1 when
@@ -612,6 +691,55 @@ static int cutToWidth(char **pz, size_t w){
   free(z);
   *pz = buf_steal(&b);
   return 1;
+}
+
+/* See output.h. */
+int output_cut_middle(char **pz, size_t w){
+  return cutToWidth(pz, w);
+}
+
+/* Appends the first n code points of z to p. */
+static void appendCodePoints(Buf *p, const char *z, size_t n){
+  size_t i = 0, k = 0;
+  while( z[i] && k<n ){
+    i++;
+    while( ((unsigned char)z[i] & 0xC0)==0x80 ) i++;
+    k++;
+  }
+  buf_append(p, z, i);
+}
+
+/* See output.h. */
+char *output_fit_name(const char *zFull, size_t w){
+  char *z = output_short_name(zFull, 0);
+  const char *zLt = strchr(z, '<');
+  size_t nFn, nKeep;
+  Buf b;
+  if( w<4 || displayWidth(z)<=w ) return z;
+  if( zLt==NULL || zLt==z ){
+    cutToWidth(&z, w);
+    return z;
+  }
+  /* kernel<args>: the name gives way first (to a third), then the end of
+  ** the arguments; the first argument (the functor) stays */
+  buf_init(&b);
+  nFn = displayWidth(z) - displayWidth(zLt);
+  nKeep = w/3 > 8 ? w/3 : 8;
+  if( nFn>nKeep ){
+    appendCodePoints(&b, z, nKeep-1);
+    buf_puts(&b, "\xE2\x80\xA6");
+    nFn = nKeep;
+  }else{
+    buf_append(&b, z, (size_t)(zLt-z));
+  }
+  if( displayWidth(zLt)+nFn<=w ){
+    buf_puts(&b, zLt);
+  }else{
+    appendCodePoints(&b, zLt, w-nFn-1);
+    buf_puts(&b, "\xE2\x80\xA6");
+  }
+  free(z);
+  return buf_steal(&b);
 }
 
 /* True when column iCol is text that may be cut to fit the line: not a
@@ -668,7 +796,15 @@ static void writePaddedRow(Out *o, char **azCell, int bHeader){
   buf_reset(&o->line);
   for(i=0; i<o->nCol; i++){
     if( !bHeader && azCell[i] && o->aCol[i].bFit
-     && cutToWidth(&azCell[i], o->aCol[i].w) ){
+     && displayWidth(azCell[i])>o->aCol[i].w ){
+      if( hasSuffix(o->aCol[i].zKey, "name") ){
+        /* a kernel or op name: its distinguishing part */
+        char *zFit = output_fit_name(azCell[i], o->aCol[i].w);
+        free(azCell[i]);
+        azCell[i] = zFit;
+      }else{
+        cutToWidth(&azCell[i], o->aCol[i].w);
+      }
       o->aCol[i].nCut++;
       o->nCut++;
     }

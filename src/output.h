@@ -75,6 +75,25 @@ void output_number(Buf *p, const char *zCol, sqlite3_stmt *pStmt, int iCol);
 /* The same for a double v. */
 void output_double(Buf *p, const char *zCol, double v);
 
+/* The part of a (C++ kernel) name that tells it from its neighbours:
+** "void at::native::vectorized_elementwise_kernel<4,
+** at::native::FillFunctor<float>, ...>(int, ...)" becomes
+** "vectorized_elementwise_kernel<FillFunctor>"; with bAllArgs all
+** template arguments stay.  Other names come back unchanged.  A new
+** string the caller frees.  Terminal tables use it to fit a name column,
+** HTML bar labels always. */
+char *output_short_name(const char *z, int bAllArgs);
+
+/* zFull's short name fitted in w code points (w >= 4): a kernel<args>
+** name shortens its name part first, then the end of its arguments, so
+** the functor stays; other text loses its middle.  A new string the
+** caller frees. */
+char *output_fit_name(const char *zFull, size_t w);
+
+/* Cuts *pz (valid UTF-8, reallocated) to w code points by replacing its
+** middle with "…"; returns 1 when it cut. */
+int output_cut_middle(char **pz, size_t w);
+
 /*
 ** Line width for table output (--width N, --no-truncate): nWidth > 0 fits
 ** every table and markdown line in nWidth columns, 0 never cuts, and

@@ -235,6 +235,12 @@ class Width(ProfanTest):
         for line in lines:
             self.assertLessEqual(len(line), 120, line)
         self.assertIn("\u2026", out)
+        # different kernels still read differently (the middle is cut)
+        shown = table_rows(out)
+        full = self.query("top-kernels")
+        self.assertEqual(len(shown), len(full))
+        self.assertEqual(len({(x["kind"], x["name"]) for x in shown}),
+                         len({(x["kind"], x["name"]) for x in full}))
         self.assertRegex(err, r"^profan: \d+ cells? cut at \u2026 to fit 120"
                          r" columns \(name\); --no-truncate or --width N to"
                          r" change\n$")
