@@ -608,7 +608,9 @@ char *output_short_name(const char *z, int bAllArgs){
     if( strncmp(zEnd, "(anonymous namespace)", 21)==0 ){ zEnd += 20; continue; }
     if( *zEnd=='<' ){ if( depth==0 && zLt==NULL ) zLt = zEnd; depth++; }
     else if( *zEnd=='>' && depth>0 ) depth--;
-    else if( *zEnd=='(' && depth==0 && zEnd>zStart ) break;
+    else if( *zEnd=='(' && depth==0 && zEnd>zStart && zEnd[-1]!=' ' ){
+      break;                  /* "f(" is an argument list, "HtoD (" not */
+    }
   }
   if( zLt==NULL && *zEnd==0 && zStart==z ) return xstrdup(z);
   buf_init(&b);

@@ -298,6 +298,40 @@ START_TEST(test_fit_width){
 }
 END_TEST
 
+/* Kernel names: the distinguishing part, fitted to a width. */
+START_TEST(test_short_names){
+  static const char zFill[] = "void at::native::vectorized_elementwise_kernel"
+    "<4, at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int,"
+    " at::native::FillFunctor<float>, at::detail::Array<char*, 1>)";
+  static const char zPool[] = "void at::native::(anonymous namespace)::"
+    "max_pool_forward_nchw<float, float>(int, float const*, long)";
+  char *z = output_short_name(zFill, 0);
+  ck_assert_str_eq(z, "vectorized_elementwise_kernel<FillFunctor>");
+  free(z);
+  z = output_short_name(zPool, 0);
+  ck_assert_str_eq(z, "max_pool_forward_nchw");
+  free(z);
+  z = output_short_name("void fft2d_r2c_32x32<float, false, 5u, true>(float2*)",
+                        1);
+  ck_assert_str_eq(z, "fft2d_r2c_32x32<float, false, 5u, true>");
+  free(z);
+  z = output_short_name("Memcpy HtoD (Pinned -> Device)", 0);
+  ck_assert_str_eq(z, "Memcpy HtoD (Pinned -> Device)");
+  free(z);
+  /* 30 code points: the kernel's name gives way first, the functor stays */
+  z = output_fit_name(zFill, 30);
+  ck_assert_str_eq(z, "vectorize…<FillFunctor>");
+  free(z);
+  z = output_fit_name(zFill, 20);
+  ck_assert_str_eq(z, "vectori…<FillFuncto…");
+  free(z);
+  z = output_fit_name("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)",
+                      20);
+  ck_assert_str_eq(z, "ncclKer…LL_Sum_float");
+  free(z);
+}
+END_TEST
+
 /* A row naming its metric takes that metric's unit (diff-metrics). */
 START_TEST(test_metric_row_unit){
   expectOut("SELECT 'peak_allocated_bytes' AS metric, 61111009280 AS a,"
@@ -509,6 +543,7 @@ Suite *make_output_suite(void){
   tcase_add_test(tc, test_table_text);
   tcase_add_test(tc, test_fit_width);
   tcase_add_test(tc, test_metric_row_unit);
+  tcase_add_test(tc, test_short_names);
   tcase_add_test(tc, test_document);
   tcase_add_test(tc, test_null_everywhere);
   tcase_add_test(tc, test_empty_result);
