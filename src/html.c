@@ -43,7 +43,7 @@
 /* Longest label drawn in a chart, in code points (the table has it all). */
 #define LABEL_MAX 40
 /* Longest row label of a bar chart (fits BAR_LABEL_W). */
-#define BAR_LABEL_MAX 34
+#define BAR_LABEL_MAX 30
 /* Lines a marker label may move up or down when its four places next to
 ** the marker are taken (html_line_chart). */
 #define MARKER_SHIFTS 6
