@@ -1,5 +1,5 @@
 -- name: diff-kernels
--- description: per-kernel GPU time per step in a baseline run (:baseline)
+-- description: Per-kernel GPU time per step in a baseline run (:baseline)
 -- description: and this run (:run): delta, speedup, new and vanished
 -- description: kernels; rows under the noise floor in both runs are folded
 -- description: into one "(other)" row.  `profan diff A B --by kernel`.

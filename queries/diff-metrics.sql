@@ -1,5 +1,5 @@
 -- name: diff-metrics
--- description: every run_metric of a baseline run (:baseline) next to this
+-- description: Every run_metric of a baseline run (:baseline) next to this
 -- description: run's (:run) with the change; step time, GPU utilization,
 -- description: category shares, communication and memory.
 -- description: `profan diff A B` (first section) and `--by memory`.

@@ -1,5 +1,5 @@
 -- name: diff-ops
--- description: per CPU operator (cpu_op by name) in a baseline run
+-- description: Per CPU operator (cpu_op by name) in a baseline run
 -- description: (:baseline) and this run (:run): calls, self CPU time per
 -- description: step and GPU time per step of the kernels, memcpys and
 -- description: memsets it launched directly, with deltas and speedups;

@@ -17,7 +17,7 @@ SELECT kind, direction, src_kind AS src, dst_kind AS dst,
   round(sum(dur) / 1e6, 3) AS total_ms,
   sum(bytes) AS bytes,
   sum(bytes) / count(*) AS avg_bytes,
-  round(sum(bytes) / max(sum(dur), 1), 3) AS gbps
+  round(1.0 * sum(bytes) / max(sum(dur), 1), 3) AS gbps
 FROM gpu_mem_op
 WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
 GROUP BY kind, direction, src_kind, dst_kind

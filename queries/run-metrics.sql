@@ -1,5 +1,5 @@
 -- name: run-metrics
--- description: every metric of one run from the run_metric view (step
+-- description: Every metric of one run from the run_metric view (step
 -- description: time, GPU utilization, category shares, communication,
 -- description: memory), the values `profan trend` and `profan check` use.
 -- param: like:text = %        only metrics matching this LIKE pattern

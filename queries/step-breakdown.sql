@@ -7,6 +7,7 @@
 -- param: rank:rank =           only this rank (empty: every rank)
 -- column: rank            rank
 -- column: step            step number; NULL = time outside every step
+-- column: span            'step', or 'outside steps' (time around steps)
 -- column: wall_ms         sum of the columns, ms
 -- column: kernel_ms       compute kernels running, ms
 -- column: memcpy_ms       memcpy running and no kernel, ms
@@ -18,6 +19,7 @@
 -- column: gpu_busy_pct    (kernel+memcpy+memset+comm) / wall, %
 -- column: gpu_busy_pct_bar  gpu_busy_pct as a bar (table output)
 SELECT rank, step,
+  CASE WHEN step IS NULL THEN 'outside steps' ELSE 'step' END AS span,
   round(sum(ns) / 1e6, 3) AS wall_ms,
   round(sum(CASE class WHEN 'kernel' THEN ns ELSE 0 END) / 1e6, 3) AS kernel_ms,
   round(sum(CASE class WHEN 'memcpy' THEN ns ELSE 0 END) / 1e6, 3) AS memcpy_ms,

@@ -1,5 +1,5 @@
 -- name: trend
--- description: one metric of the run_metric view over the runs, oldest
+-- description: One metric of the run_metric view over the runs, oldest
 -- description: first, with the change vs the previous run, a bar of the
 -- description: value within the series' range, and the whole series as a
 -- description: sparkline on the last row.  `profan trend METRIC`.

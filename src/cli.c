@@ -100,3 +100,24 @@ sqlite3 *cli_open_db(Cli *p, int flags){
   }
   return db;
 }
+
+const char *cli_section(Cli *p, const char *const *azName, int nName){
+  const char *z = cli_option(p, "section", NULL, 1);
+  Buf b;
+  int i;
+  buf_init(&b);
+  for(i=0; i<nName; i++) buf_printf(&b, "%s%s", i ? ", " : "", azName[i]);
+  if( z ){
+    for(i=0; i<nName && strcmp(z, azName[i]); i++){}
+    if( i==nName ){
+      char zS[64];
+      util_sanitize(z, strlen(z), zS, sizeof(zS));
+      cli_usage_error(p, "no section '%s' (sections: %s)", zS, buf_str(&b));
+    }
+  }else if( p->eFmt==OUT_CSV ){
+    cli_usage_error(p, "--format csv prints one table: add --section NAME"
+                    " (%s)", buf_str(&b));
+  }
+  buf_free(&b);
+  return z;
+}

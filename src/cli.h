@@ -46,6 +46,10 @@ const char *cli_option(Cli *p, const char *zLong, const char *zShort,
                        int hasArg);
 /* Exit 2 with "unknown option" if any "-..." argument is left. */
 void cli_verify_options(Cli *p);
+/* Remove --section NAME and check NAME is one of azName[nName]; returns
+** it, or NULL when absent.  Exits 2 for an unknown NAME, and for
+** --format csv without --section (CSV holds one table). */
+const char *cli_section(Cli *p, const char *const *azName, int nName);
 /* Print "profan: MSG" to stderr. */
 void cli_error(const char *zFmt, ...) PF_PRINTF(1, 2);
 /* Print usage of the current command and "try --help" to stderr, exit 2. */

@@ -93,7 +93,8 @@ static int64_t resolve_or_report(sqlite3 *db, const char *zRef, int isBase){
 ** Run the named query zName for run runId with nKV "key=value" overrides
 ** and print it in p->eFmt.  Returns an exit code (EXIT_OK, EXIT_SQL).
 */
-static int print_named(sqlite3 *db, Cli *p, const char *zName, int64_t runId,
+static int print_named(sqlite3 *db, OutDoc *d, const char *zSec,
+                       const char *zName, int64_t runId,
                        const char **azKey, const char **azVal, int nKV,
                        int64_t limit){
   NqList list;
@@ -123,7 +124,7 @@ static int print_named(sqlite3 *db, Cli *p, const char *zName, int64_t runId,
     nq_list_free(&list);
     return EXIT_SQL;
   }
-  rc = output_stmt(pStmt, p->eFmt, stdout, NULL);
+  rc = output_doc_section(d, zSec, pStmt, NULL);
   if( rc!=SQLITE_DONE ) cli_error("query '%s': %s", zName,
                                   sqlite3_errmsg(db));
   sqlite3_finalize(pStmt);
@@ -319,6 +320,7 @@ int diff_cmd(Cli *p){
   int64_t idA, idB, limit = -1;
   int nKV = 0, rc = EXIT_OK, all;
   sqlite3 *db;
+  OutDoc doc;
   cli_verify_options(p);
   if( zBase ){
     if( p->argc!=2 ) cli_usage_error(p, "give RUN B after --baseline NAME");
@@ -345,9 +347,9 @@ int diff_cmd(Cli *p){
     cli_usage_error(p, "--html writes every section: no --by or --limit");
   }
   if( zHtml && zHtml[0]==0 ) cli_usage_error(p, "--html needs a FILE");
-  if( all && !zHtml && (p->eFmt==OUT_CSV || p->eFmt==OUT_JSON) ){
-    cli_usage_error(p, "--format %s prints one section: add --by",
-                    output_format_name(p->eFmt));
+  if( all && !zHtml && p->eFmt==OUT_CSV ){
+    cli_usage_error(p, "--format csv prints one table: add --by"
+                    " (metrics, category, kernel, op, memory, tensors)");
   }
   db = cli_open_db(p, DB_OPEN_READONLY);
   idA = resolve_or_report(db, zA, zBase!=NULL);
@@ -368,9 +370,11 @@ int diff_cmd(Cli *p){
   }
   snprintf(zIdA, sizeof(zIdA), "%lld", (long long)idA);
   azKey[nKV] = "baseline"; azVal[nKV++] = zIdA;
+  output_doc_begin(&doc, p->eFmt, stdout, all ? NULL : zBy);
   if( p->eFmt==OUT_TABLE ){
     printf("diff: run %lld -> run %lld (per step; A = %lld, B = %lld)\n",
            (long long)idA, (long long)idB, (long long)idA, (long long)idB);
+    doc.bText = !all;
   }
   if( all || strcmp(zBy, "metrics")==0 || strcmp(zBy, "memory")==0 ){
     const char *azK[2] = { "baseline", "like" };
@@ -379,30 +383,35 @@ int diff_cmd(Cli *p){
       azK[1] = "memory";
       azV[1] = "1";
     }
-    if( all && p->eFmt==OUT_TABLE ) printf("\nmetrics\n");
-    rc = print_named(db, p, "diff-metrics", idB, azK, azV, 2, -1);
+    rc = print_named(db, &doc, zBy ? zBy : "metrics", "diff-metrics",
+                     idB, azK, azV, 2, -1);
   }
   if( rc==EXIT_OK && (all || strcmp(zBy, "category")==0) ){
     int n = nKV;
     if( zScheme ){ azKey[n] = "scheme"; azVal[n++] = zScheme; }
     if( zFloor ){ azKey[n] = "floor_pct"; azVal[n++] = zFloorV; }
-    if( all && p->eFmt==OUT_TABLE ) printf("\ncategories\n");
-    rc = print_named(db, p, "diff-categories", idB, azKey, azVal, n, -1);
+    rc = print_named(db, &doc, all ? "categories" : zBy,
+                     "diff-categories", idB,
+                     azKey, azVal, n, -1);
   }
   if( rc==EXIT_OK && (all || strcmp(zBy, "kernel")==0) ){
     int n = nKV;
     if( zFloor ){ azKey[n] = "floor_pct"; azVal[n++] = zFloorV; }
-    if( all && p->eFmt==OUT_TABLE ) printf("\nkernels\n");
-    rc = print_named(db, p, "diff-kernels", idB, azKey, azVal, n, limit);
+    rc = print_named(db, &doc, all ? "kernels" : zBy,
+                     "diff-kernels", idB, azKey,
+                     azVal, n, limit);
   }
   if( rc==EXIT_OK && zBy && strcmp(zBy, "op")==0 ){
     int n = nKV;
     if( zFloor ){ azKey[n] = "floor_pct"; azVal[n++] = zFloorV; }
-    rc = print_named(db, p, "diff-ops", idB, azKey, azVal, n, limit);
+    rc = print_named(db, &doc, "op", "diff-ops", idB, azKey, azVal, n,
+                     limit);
   }
   if( rc==EXIT_OK && zBy && strcmp(zBy, "tensors")==0 ){
-    rc = print_named(db, p, "diff-tensors", idB, azKey, azVal, nKV, limit);
+    rc = print_named(db, &doc, "tensors", "diff-tensors", idB, azKey,
+                     azVal, nKV, limit);
   }
+  if( rc==EXIT_OK ) output_doc_end(&doc);
   db_close(db);
   return rc;
 }
@@ -452,7 +461,11 @@ int trend_cmd(Cli *p){
     azKey[nKV] = "tag_value"; azVal[nKV++] = zTagVal;
   }
   if( zLast ){ azKey[nKV] = "last"; azVal[nKV++] = zLast; }
-  rc = print_named(db, p, "trend", 0, azKey, azVal, nKV, -1);
+  {
+    OutDoc doc;
+    output_doc_begin(&doc, p->eFmt, stdout, "trend");
+    rc = print_named(db, &doc, "trend", "trend", 0, azKey, azVal, nKV, -1);
+  }
   free(zTagKey);
   db_close(db);
   return rc;

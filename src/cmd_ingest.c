@@ -8,7 +8,8 @@
 ** protect until it exists: the commit and WAL checkpoint cost 10-15 % of
 ** a first ingest), then synced, switched to WAL mode and linked into
 ** place.  A failed ingest removes that file, so it leaves things as they
-** were; a killed one leaves it behind, and the next fresh ingest next to
+** were; so does Ctrl-C (SIGINT) or SIGTERM, which also says "interrupted,
+** nothing stored"; a killed one (SIGKILL) leaves it behind, and the next fresh ingest next to
 ** it removes it.  If DB appeared meanwhile (another ingest), the ingest is
 ** redone into it the normal way.
 */
@@ -21,9 +22,56 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* Ctrl-C (SIGINT) or SIGTERM during an ingest: the new database file of
+** a first ingest (and its journal files) is removed, then one line says
+** nothing was stored.  An ingest into an existing database needs no
+** cleanup: its transaction is never committed.  Paths are prepared before
+** the handler is installed; it uses only unlink(), write() and _exit(). */
+static char g_azNewPath[4][4096];
+static volatile sig_atomic_t g_bNewDb;
+
+static void on_interrupt(int sig){
+  static const char zMsg[] = "profan: interrupted, nothing stored\n";
+  if( g_bNewDb ){
+    for(int i=0; i<4; i++) if( g_azNewPath[i][0] ) unlink(g_azNewPath[i]);
+  }
+  if( write(2, zMsg, sizeof(zMsg)-1)<0 ){ /* nothing more to do */ }
+  _exit(128+sig);
+}
+
+/* Install on_interrupt for SIGINT and SIGTERM; zTmp is the new database
+** file to remove, or NULL for an existing database. */
+static void catch_interrupts(const char *zTmp){
+  struct sigaction sa;
+  g_bNewDb = 0;
+  if( zTmp ){
+    static const char *azSuffix[] = { "", "-wal", "-shm", "-journal" };
+    for(int i=0; i<4; i++){
+      snprintf(g_azNewPath[i], sizeof(g_azNewPath[i]), "%s%s", zTmp,
+               azSuffix[i]);
+    }
+    g_bNewDb = 1;
+  }
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Back to the default action for SIGINT and SIGTERM (the ingest is over,
+** or its result is being put in place). */
+static void release_interrupts(void){
+  g_bNewDb = 0;
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+}
 
 /* Remove a database file created by this command (and its WAL files). */
 static void remove_new_db(const char *zDb){
@@ -121,6 +169,37 @@ static int publish_new_db(const char *zTmp, const char *zDb, Buf *pMsg){
 }
 
 /*
+** A database that does not exist yet is created in its directory: when
+** that directory is missing, not a directory or not writable, says so in
+** pMsg ("DIR: not writable (Permission denied)") and returns 1; else 0.
+*/
+static int explain_unwritable(const char *zDb, Buf *pMsg){
+  char *zDir = dir_of(zDb);
+  char *zProbe = xasprintf("%s.probe-%ld", zDb, (long)getpid());
+  struct stat st;
+  int fd, rc = 0;
+  if( stat(zDir, &st)!=0 ){
+    buf_printf(pMsg, "%s: cannot create database: no directory %s",
+               zDb, zDir);
+    rc = 1;
+  }else if( !S_ISDIR(st.st_mode) ){
+    buf_printf(pMsg, "%s: cannot create database: %s is not a"
+               " directory", zDb, zDir);
+    rc = 1;
+  }else if( (fd = open(zProbe, O_RDWR|O_CREAT|O_EXCL, 0600))<0 ){
+    buf_printf(pMsg, "%s: cannot create database: directory %s is not"
+               " writable (%s)", zDb, zDir, strerror(errno));
+    rc = 1;
+  }else{
+    close(fd);
+    unlink(zProbe);
+  }
+  free(zProbe);
+  free(zDir);
+  return rc;
+}
+
+/*
 ** Ingest into a database that does not exist yet (see the top of the
 ** file).  Returns 0 (done), 1 (zDb appeared meanwhile: nothing was
 ** stored, ingest into it), or -1 with the error in pMsg.
@@ -133,6 +212,11 @@ static int ingest_fresh(Cli *p, const IngestOpts *pOpt, IngestResult *pRes,
   int rc;
   remove_stale_new(p->zDb);
   remove_new_db(zTmp);
+  if( explain_unwritable(p->zDb, pMsg) ){
+    free(zTmp);
+    return -1;
+  }
+  catch_interrupts(zTmp);
   if( strlen(zTmp)<sizeof(zFatalTmp) ){
     memcpy(zFatalTmp, zTmp, strlen(zTmp)+1);
     util_set_fatal_cleanup(remove_fatal_tmp);
@@ -152,12 +236,58 @@ static int ingest_fresh(Cli *p, const IngestOpts *pOpt, IngestResult *pRes,
     rc = -1;
   }
   db_close(db);
-  if( rc==0 ) rc = publish_new_db(zTmp, p->zDb, pMsg);
-  if( rc!=0 ) remove_new_db(zTmp);
+  if( rc==0 ){
+    /* no interruption half-way through linking the file into place: a
+    ** signal arriving now acts (by default) once DB is there */
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_BLOCK, &set, &old);
+    rc = publish_new_db(zTmp, p->zDb, pMsg);
+    if( rc!=0 ) remove_new_db(zTmp);
+    release_interrupts();
+    sigprocmask(SIG_SETMASK, &old, NULL);
+  }else{
+    remove_new_db(zTmp);
+    release_interrupts();
+  }
   util_set_fatal_cleanup(NULL);
   zFatalTmp[0] = 0;
   free(zTmp);
   return rc;
+}
+
+/* What the ingest did, on stderr: runs replaced (and the baselines that
+** went with them), a name already taken, then the summary line (MB/s
+** over the time spent ingesting, not waiting for another writer). */
+static void print_summary(const IngestOpts *pOpt, const IngestResult *pRes){
+  double sec = pRes->seconds - pRes->waitSeconds;
+  for(int i=0; i<pRes->nReplaced; i++){
+    fprintf(stderr, "profan: --replace: removed run %lld (same content or"
+            " name)\n", (long long)pRes->aReplaced[i]);
+  }
+  if( pRes->zReplacedBaselines[0] ){
+    fprintf(stderr, "profan: --replace: baseline %s of the removed run"
+            " removed too (set it again with 'profan baseline set')\n",
+            pRes->zReplacedBaselines);
+  }
+  if( pRes->takenBy>0 ){
+    fprintf(stderr, "profan: the name '%s' is taken by run %lld: this run"
+            " is named '%s' (--replace replaces run %lld)\n",
+            pRes->zTakenName, (long long)pRes->takenBy,
+            pRes->zName, (long long)pRes->takenBy);
+  }
+  if( pOpt->pLog==NULL ) return;
+  if( sec<0 ) sec = 0;
+  fprintf(pOpt->pLog,
+    "profan: ingested run %lld: %d file%s, %lld events, %lld rows, "
+    "%.2f s, %.1f MB/s%s%s\n",
+    (long long)pRes->runId, pRes->nFiles, pRes->nFiles==1 ? "" : "s",
+    (long long)pRes->nEvents, (long long)pRes->nRows, sec,
+    sec>0 ? pRes->nBytes/1e6/sec : 0.0,
+    pRes->nSkipped ? " (some files skipped, see above)" : "",
+    pRes->nDuplicates ? " (duplicate files loaded once, see above)" : "");
 }
 
 int ingest_cmd(Cli *p){
@@ -181,6 +311,14 @@ int ingest_cmd(Cli *p){
     }
   }
   opt.pLog = cli_option(p, "quiet", "q", 0) ? NULL : stderr;
+  opt.timeout = -1;
+  if( (z = cli_option(p, "timeout", NULL, 1))!=NULL ){
+    char *zEnd;
+    opt.timeout = strtod(z, &zEnd);
+    if( *z==0 || *zEnd || !(opt.timeout>=0) || opt.timeout>1e9 ){
+      cli_usage_error(p, "--timeout needs seconds >= 0, got '%s'", z);
+    }
+  }
   while( (z = cli_option(p, "tag", NULL, 1))!=NULL ){
     const char *zEq = strchr(z, '=');
     if( zEq==NULL || zEq==z ) cli_usage_error(p, "--tag needs KEY=VALUE, got '%s'", z);
@@ -201,7 +339,9 @@ int ingest_cmd(Cli *p){
   rc = access(p->zDb, F_OK)==0 ? 1 : ingest_fresh(p, &opt, &res, &msg);
   if( rc==1 ){
     db = cli_open_db(p, DB_OPEN_CREATE);
+    catch_interrupts(NULL);
     rc = ingest_run(db, (const char**)&p->argv[1], p->argc-1, &opt, &res, &msg);
+    release_interrupts();
     db_close(db);
   }
   for(int i=0; i<nTag; i++) free(azTagCopy[i]);
@@ -217,14 +357,6 @@ int ingest_cmd(Cli *p){
             (long long)res.runId);
     return EXIT_OK;
   }
-  if( opt.pLog ){
-    fprintf(opt.pLog,
-      "profan: ingested run %lld: %d file%s, %lld events, %lld rows, "
-      "%.2f s, %.1f MB/s%s\n",
-      (long long)res.runId, res.nFiles, res.nFiles==1 ? "" : "s",
-      (long long)res.nEvents, (long long)res.nRows, res.seconds,
-      res.seconds>0 ? res.nBytes/1e6/res.seconds : 0.0,
-      res.nSkipped ? " (some files skipped, see above)" : "");
-  }
+  print_summary(&opt, &res);
   return EXIT_OK;
 }

@@ -6,7 +6,9 @@
 ** Pipeline position: read side.  The summary is the named query
 ** report-summary; the findings are rows of the rules, collected by
 ** rules_run() into temp.finding and printed from there, so every --format
-** works.  Exit 0 whatever the findings (report is advice, not a gate).
+** works: table and markdown print both sections, JSON one object with
+** both, CSV the one --section names.  Exit 0 whatever the findings
+** (report is advice, not a gate).
 ** With --html FILE the same findings go into the HTML page of
 ** report_html.c instead.
 */
@@ -25,19 +27,24 @@
 
 #define REPORT_MAX_PARAMS 32
 
+/* The sections of `profan report` in table, JSON and CSV output. */
+static const char *const azReportSection[] = { "summary", "findings" };
+
 /* The findings, most severe first, then by rule and arrival. */
 static const char zFindingSql[] =
   "SELECT severity, rule, message, value, threshold, hint FROM temp.finding"
   " ORDER BY CASE severity WHEN 'high' THEN 0 WHEN 'medium' THEN 1"
   " WHEN 'low' THEN 2 ELSE 3 END, rule, seq";
 
-/* Print the report-summary named query for runId; EXIT_OK or EXIT_SQL. */
-static int print_summary(sqlite3 *db, Cli *p, int64_t runId){
+/* Print the report-summary named query for runId as section "summary"
+** of d; EXIT_OK or EXIT_SQL. */
+static int print_summary(sqlite3 *db, OutDoc *d, int64_t runId){
   NqList list;
   const NamedQuery *q;
   sqlite3_stmt *s = NULL;
   PfError e = {0};
   int rc = EXIT_SQL;
+  if( !output_doc_wants(d, "summary") ) return EXIT_OK;
   if( nq_load_all(&list, &e) ){
     cli_error("%s", e.zMsg);
     return EXIT_SQL;
@@ -47,7 +54,7 @@ static int print_summary(sqlite3 *db, Cli *p, int64_t runId){
   else s = nq_prepare(db, q, runId, NULL, NULL, 0, -1, &e);
   if( q && s==NULL ) cli_error("%s", e.zMsg);
   if( s ){
-    if( output_stmt(s, p->eFmt, stdout, NULL)==SQLITE_DONE ) rc = EXIT_OK;
+    if( output_doc_section(d, "summary", s, NULL)==SQLITE_DONE ) rc = EXIT_OK;
     else cli_error("query 'report-summary': %s", sqlite3_errmsg(db));
     sqlite3_finalize(s);
   }
@@ -79,10 +86,40 @@ static int write_html(sqlite3 *db, int64_t runId, int64_t iStep,
 }
 
 /*
+** --step N of the HTML timeline: the lowest rank with steps must have
+** step N.  Returns 0, or prints why not ("run 3 has no step 99 (rank 0
+** has steps 10..12)") and returns 1.
+*/
+static int check_step(sqlite3 *db, int64_t runId, int64_t iStep){
+  int64_t rank = db_int(db, -1, "SELECT min(rank) FROM step WHERE"
+                        " run_id=%lld", (long long)runId);
+  if( rank<0 ){
+    cli_error("run %lld has no steps: --step %lld cannot be drawn",
+              (long long)runId, (long long)iStep);
+    return 1;
+  }
+  if( db_int(db, 0, "SELECT count(*) FROM step WHERE run_id=%lld AND"
+             " rank=%lld AND step=%lld", (long long)runId, (long long)rank,
+             (long long)iStep)==0 ){
+    cli_error("run %lld has no step %lld (rank %lld has steps %lld..%lld)",
+              (long long)runId, (long long)iStep, (long long)rank,
+              (long long)db_int(db, 0, "SELECT min(step) FROM step WHERE"
+                                " run_id=%lld AND rank=%lld",
+                                (long long)runId, (long long)rank),
+              (long long)db_int(db, 0, "SELECT max(step) FROM step WHERE"
+                                " run_id=%lld AND rank=%lld",
+                                (long long)runId, (long long)rank));
+    return 1;
+  }
+  return 0;
+}
+
+/*
 ** profan report [RUN] [--baseline NAME] [--param [RULE.]K=V]...
 **               [--html FILE [--step N]]
 ** RUN defaults to the latest run.  Table and markdown print the summary,
-** then the findings; csv and json print only the findings.  --html writes
+** then the findings; JSON one object {summary, findings}; CSV the one
+** --section NAME names.  --html writes
 ** the HTML page instead of printing.
 */
 int report_cmd(Cli *p){
@@ -97,7 +134,9 @@ int report_cmd(Cli *p){
   sqlite3_stmt *s;
   NqList rules;
   PfError e = {0};
-  int table = p->eFmt==OUT_TABLE || p->eFmt==OUT_MARKDOWN;
+  OutDoc doc;
+  char zTitle[64];
+  const char *zOnly;
 
   while( (z = cli_option(p, "param", "p", 1))!=NULL ){
     const char *zEq = strchr(z, '=');
@@ -108,6 +147,7 @@ int report_cmd(Cli *p){
     azKey[nKV] = azOwn[nKV];
     azVal[nKV++] = zEq+1;
   }
+  zOnly = zHtml ? NULL : cli_section(p, azReportSection, 2);
   cli_verify_options(p);
   if( zStep ){
     char *zEnd;
@@ -149,26 +189,34 @@ int report_cmd(Cli *p){
     goto done;
   }
   if( zHtml ){
+    if( iStep>=0 && check_step(db, runId, iStep) ){
+      rc = EXIT_USAGE;
+      goto done;
+    }
     rc = write_html(db, runId, iStep, zHtml);
     goto done;
   }
-  if( table ){
-    printf("report: run %lld\n\nsummary\n", (long long)runId);
-    rc = print_summary(db, p, runId);
-    if( rc!=EXIT_OK ) goto done;
-    printf("\nfindings (%d)\n", nFind);
+  output_doc_begin(&doc, p->eFmt, stdout, zOnly);
+  snprintf(zTitle, sizeof(zTitle), "report: run %lld", (long long)runId);
+  output_doc_title(&doc, zTitle);
+  rc = print_summary(db, &doc, runId);
+  if( rc!=EXIT_OK ) goto done;
+  if( output_doc_wants(&doc, "findings") ){
+    s = db_prepare(db, zFindingSql, &e);
+    if( s==NULL ){
+      cli_error("%s", e.zMsg);
+      rc = EXIT_SQL;
+      goto done;
+    }
+    snprintf(zTitle, sizeof(zTitle), "findings (%d)", nFind);
+    doc.zTitle = zTitle;
+    if( output_doc_section(&doc, "findings", s, NULL)!=SQLITE_DONE ){
+      cli_error("%s", sqlite3_errmsg(db));
+      rc = EXIT_SQL;
+    }
+    sqlite3_finalize(s);
   }
-  s = db_prepare(db, zFindingSql, &e);
-  if( s==NULL ){
-    cli_error("%s", e.zMsg);
-    rc = EXIT_SQL;
-    goto done;
-  }
-  if( output_stmt(s, p->eFmt, stdout, NULL)!=SQLITE_DONE ){
-    cli_error("%s", sqlite3_errmsg(db));
-    rc = EXIT_SQL;
-  }
-  sqlite3_finalize(s);
+  output_doc_end(&doc);
 done:
   for(int i=0; i<nKV; i++) free(azOwn[i]);
   db_close(db);

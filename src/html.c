@@ -15,6 +15,7 @@
 ** apart in grey-scale print and for colour-blind readers.
 */
 #include "html.h"
+#include "output.h"
 
 #include <errno.h>
 #include <math.h>
@@ -42,7 +43,10 @@
 /* Longest label drawn in a chart, in code points (the table has it all). */
 #define LABEL_MAX 40
 /* Longest row label of a bar chart (fits BAR_LABEL_W). */
-#define BAR_LABEL_MAX 34
+#define BAR_LABEL_MAX 30
+/* Lines a marker label may move up or down when its four places next to
+** the marker are taken (html_line_chart). */
+#define MARKER_SHIFTS 6
 
 /* ------------------------------------------------------------ text */
 
@@ -86,6 +90,16 @@ void html_escn(Buf *p, const char *z, size_t n){
 
 void html_esc(Buf *p, const char *z){
   if( z ) html_escn(p, z, strlen(z));
+}
+
+/* See html.h: output_short_name() (output.c) without all arguments. */
+char *html_short_name(const char *z){
+  return output_short_name(z, 0);
+}
+
+/* The short name of z (output_short_name). */
+static char *short_name(const char *z, int bAllArgs){
+  return output_short_name(z, bAllArgs);
 }
 
 /* Append z escaped, cut to at most nMax code points ("…" at the cut). */
@@ -145,14 +159,20 @@ void html_fmt_short(double v, char *z){
   double a = fabs(v);
   if( !isfinite(v) ) html_fmt_real(v, z);
   else if( v==0 ) strcpy(z, "0");
-  else if( a>=1000 || a<0.001 ) snprintf(z, 32, "%.4g", v);
-  else snprintf(z, 32, "%.3g", v);
-}
-
-/* 1 when column name zName asks for byte units (suffix _bytes or bytes). */
-static int is_bytes_col(const char *zName){
-  size_t n = zName ? strlen(zName) : 0;
-  return n>=5 && strcmp(zName+n-5, "bytes")==0;
+  else if( a>=1e15 || a<1e-9 ) snprintf(z, 32, "%.3g", v);
+  else if( a>=1000 ) snprintf(z, 32, "%.0f", v);
+  else{
+    /* 3 significant digits in fixed notation, trailing zeros dropped */
+    int nDec = 2 - (int)floor(log10(a));
+    char *e;
+    if( nDec<0 ) nDec = 0;
+    snprintf(z, 32, "%.*f", nDec, v);
+    if( strchr(z, '.') ){
+      e = z + strlen(z);
+      while( e[-1]=='0' ) *--e = 0;
+      if( e[-1]=='.' ) e[-1] = 0;
+    }
+  }
 }
 
 /* 1 when zName ends with zSuffix. */
@@ -302,7 +322,8 @@ static const char zCss[] =
   "svg.cell{vertical-align:middle}svg.cell .track{fill:var(--line)}\n"
   "td.n{text-align:right;font-variant-numeric:tabular-nums;"
   "white-space:nowrap}\n"
-  ".tables{max-height:28em;overflow:auto}\n"
+  ".tables{max-height:28em;overflow:auto}"
+  ".tables.full{max-height:none;overflow:visible}\n"
   "dl.kv{display:grid;grid-template-columns:max-content 1fr;"
   "gap:.2em 1.2em;margin:.4em 0}\n"
   "dl.kv dt{color:var(--muted)}dl.kv dd{margin:0}\n"
@@ -401,7 +422,9 @@ void html_note(Buf *p, const char *zText){
 
 void html_table_begin(Buf *p, const char *zClass, const char *zCaption,
                       const char *const *azHead, int nCol){
-  buf_puts(p, "<div class=\"tables\"><table");
+  /* class "full": the whole table, never in a scroll box (findings) */
+  buf_puts(p, zClass && strstr(zClass, "full") ? "<div class=\"tables full\">"
+           "<table" : "<div class=\"tables\"><table");
   if( zClass ){
     buf_puts(p, " class=\"");
     html_esc(p, zClass);
@@ -477,12 +500,18 @@ void html_tstmt_row(HtmlTable *t, sqlite3_stmt *s){
       cell_spark(p, s, i);
       continue;
     }
-    if( num && is_bytes_col(t->azHead[i]) ){
-      char z[32];
+    if( num ){
+      /* the number as the terminal table shows it; the raw value (as
+      ** --format csv prints it) in data-v */
+      Buf v;
+      buf_init(&v);
+      output_number(&v, t->azHead[i], s, i);
       buf_puts(p, "<td class=\"n\" data-v=\"");
       html_cell_value(p, s, i);
-      html_fmt_bytes(sqlite3_column_double(s, i), z);
-      buf_printf(p, "\">%s</td>", z);
+      buf_puts(p, "\">");
+      html_esc(p, buf_str(&v));
+      buf_puts(p, "</td>");
+      buf_free(&v);
       continue;
     }
     buf_puts(p, num ? "<td class=\"n\">"
@@ -544,6 +573,40 @@ static void figure_begin(Buf *p, const char *zId, const char *zTitle,
 
 static void figure_end(Buf *p){
   buf_puts(p, "</svg>\n</figure>\n");
+}
+
+/* The row labels of a bar chart (a new array of n new strings, freed by
+** free_labels): the distinguishing part of each name (html_short_name),
+** or all its template arguments when that part is shared by another
+** name, fitted to BAR_LABEL_MAX (output_fit_name); the full name is in
+** the bar's <title>. */
+static char **bar_labels(const char *const *az, int n){
+  char **azOut = xcalloc((size_t)n+1, sizeof(char *));
+  char *aDup = xcalloc((size_t)n+1, 1);
+  for(int i=0; i<n; i++){
+    azOut[i] = output_fit_name(az[i] ? az[i] : "", BAR_LABEL_MAX);
+  }
+  for(int i=0; i<n; i++){
+    for(int j=0; j<n; j++){
+      aDup[i] |= j!=i && strcmp(azOut[i], azOut[j])==0
+                 && strcmp(az[i] ? az[i] : "", az[j] ? az[j] : "")!=0;
+    }
+  }
+  for(int i=0; i<n; i++){
+    if( aDup[i] ){
+      /* all template arguments, cut in the middle: their end differs */
+      free(azOut[i]);
+      azOut[i] = short_name(az[i], 1);
+      output_cut_middle(&azOut[i], BAR_LABEL_MAX);
+    }
+  }
+  free(aDup);
+  return azOut;
+}
+
+static void free_labels(char **az, int n){
+  for(int i=0; i<n; i++) free(az[i]);
+  free(az);
 }
 
 /* <text x y [anchor] class="lbl">z</text>, z cut to LABEL_MAX. */
@@ -612,6 +675,7 @@ static double bar_text_w(const HtmlBar *a){
 
 void html_bar_chart(Buf *p, const char *zId, const char *zTitle,
                     const HtmlBar *a, int n, double vMax){
+  char **azLab;
   double plotW, textW = BAR_TEXT_W;
   int h = 8 + n*(BAR_H+BAR_GAP) + 4;
   for(int i=0; i<n; i++){
@@ -623,6 +687,12 @@ void html_bar_chart(Buf *p, const char *zId, const char *zTitle,
     for(int i=0; i<n; i++) if( a[i].v>vMax ) vMax = a[i].v;
   }
   if( vMax<=0 ) vMax = 1;
+  {
+    const char **azFull = xcalloc((size_t)n+1, sizeof(char *));
+    for(int i=0; i<n; i++) azFull[i] = a[i].zLabel;
+    azLab = bar_labels(azFull, n);
+    free(azFull);
+  }
   figure_begin(p, zId, zTitle, h);
   buf_printf(p, "<line class=\"axis\" x1=\"%d\" y1=\"4\" x2=\"%d\""
              " y2=\"%d\"/>\n", BAR_LABEL_W, BAR_LABEL_W, h-4);
@@ -647,7 +717,7 @@ void html_bar_chart(Buf *p, const char *zId, const char *zTitle,
     buf_puts(p, "</title>\n");
     buf_printf(p, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
                BAR_LABEL_W-6, y+BAR_H-4);
-    esc_cut(p, a[i].zLabel, BAR_LABEL_MAX);
+    html_esc(p, azLab[i]);
     buf_puts(p, "</text>\n");
     svg_rect(p, BAR_LABEL_W, y, w, BAR_H, a[i].iStyle);
     if( a[i].zMark ){
@@ -665,6 +735,7 @@ void html_bar_chart(Buf *p, const char *zId, const char *zTitle,
     buf_puts(p, "</text>\n</g>\n");
   }
   figure_end(p);
+  free_labels(azLab, n);
 }
 
 void html_pair_chart(Buf *p, const char *zId, const char *zTitle,
@@ -673,6 +744,7 @@ void html_pair_chart(Buf *p, const char *zId, const char *zTitle,
                      const double *aB, const char *const *azNote, int n,
                      const char *zUnit){
   const char *azLeg[2];
+  char **azLab;
   double plotW = HTML_CHART_W - BAR_LABEL_W - BAR_TEXT_W - 60, vMax = 0;
   int rowH = 2*BAR_H + BAR_GAP + 4, h = 30 + n*rowH + 4;
   azLeg[0] = zNameA;
@@ -682,6 +754,7 @@ void html_pair_chart(Buf *p, const char *zId, const char *zTitle,
     if( aB[i]>vMax ) vMax = aB[i];
   }
   if( vMax<=0 ) vMax = 1;
+  azLab = bar_labels(azLabel, n);
   figure_begin(p, zId, zTitle, h);
   svg_legend(p, BAR_LABEL_W, 16, azLeg, NULL, 2);
   buf_printf(p, "<line class=\"axis\" x1=\"%d\" y1=\"24\" x2=\"%d\""
@@ -696,7 +769,7 @@ void html_pair_chart(Buf *p, const char *zId, const char *zTitle,
     buf_puts(p, "</title>\n");
     buf_printf(p, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
                BAR_LABEL_W-6, y+BAR_H+2);
-    esc_cut(p, azLabel[i], BAR_LABEL_MAX);
+    html_esc(p, azLab[i]);
     buf_puts(p, "</text>\n");
     for(int k=0; k<2; k++){
       double w = v[k]>0 ? plotW*v[k]/vMax : 0;
@@ -720,6 +793,7 @@ void html_pair_chart(Buf *p, const char *zId, const char *zTitle,
     buf_puts(p, "</g>\n");
   }
   figure_end(p);
+  free_labels(azLab, n);
 }
 
 void html_stack_chart(Buf *p, const char *zId, const char *zTitle,
@@ -937,37 +1011,53 @@ void html_line_chart(Buf *p, const char *zId, const char *zTitle,
       x += 40 + 7.0*(azLeg[i] ? (double)strlen(azLeg[i]) : 0);
     }
   }
-  /* labelled markers; a label that would overlap an earlier one moves
-  ** up a line (then below the point) */
+  /* labelled markers: each label goes next to its marker, trying above
+  ** right, above left, below right and below left, the first place that
+  ** overlaps no label placed before; when all four do, it moves up (or
+  ** down) line by line and a thin leader joins it to its marker */
   {
-    double *aBox = xmalloc(sizeof(double)*3*(size_t)(nM+1));
+    double *aBox = xmalloc(sizeof(double)*4*(size_t)(nM+1));
     for(int m=0; m<nM; m++){
-      double x, y, ty, bx0, bx1;
-      double w = 6.8*(double)(aM[m].zLabel ? strlen(aM[m].zLabel) : 0);
-      const char *zA;
-      aBox[3*m] = aBox[3*m+1] = aBox[3*m+2] = -1e9;
+      double x, y, w, tx = 0, ty = 0;
+      const char *zA = "start";
+      int placed = 0;
+      aBox[4*m] = aBox[4*m+1] = aBox[4*m+2] = aBox[4*m+3] = -1e9;
       if( !isfinite(aM[m].x) || !isfinite(aM[m].y) ) continue;
       x = PX(aM[m].x);
       y = PY(aM[m].y);
-      zA = x>LINE_LEFT+pw*0.7 ? "end" : "start";
-      bx0 = zA[0]=='e' ? x-9-w : x+9;
-      bx1 = bx0 + w;
-      ty = y-8 < 14 ? y+18 : y-8;
-      for(int k=0, nMove=0; k<m && nMove<8; k++){
-        if( bx0<aBox[3*k+1] && bx1>aBox[3*k] && fabs(ty-aBox[3*k+2])<14 ){
-          ty = ty-16 < 14 ? ty+32 : ty-16;
-          k = -1;                                  /* check them all again */
-          nMove++;
+      w = 6.8*(double)(aM[m].zLabel ? strlen(aM[m].zLabel) : 0);
+      for(int c=0; c<4+2*MARKER_SHIFTS && !placed; c++){
+        int bLeft = c<4 ? (c%2)==1 : x>LINE_LEFT+pw*0.6;
+        int bBelow = c<4 ? c>=2 : ((c-4)%2)==1;
+        double shift = c<4 ? 0 : 14.0*(double)((c-4)/2+1);
+        double bx0 = bLeft ? x-8-w : x+8;
+        double cy = bBelow ? y+16+shift : y-7-shift;
+        int ok = bx0>=0 && bx0+w<=HTML_CHART_W && cy-12>=0 && cy+2<=LINE_H;
+        for(int k=0; k<m && ok; k++){
+          if( bx0<aBox[4*k+1] && bx0+w>aBox[4*k]
+           && cy-12<aBox[4*k+3] && cy+2>aBox[4*k+2] ) ok = 0;
+        }
+        if( ok || c==3+2*MARKER_SHIFTS ){
+          tx = bLeft ? x-8 : x+8;
+          ty = cy;
+          zA = bLeft ? "end" : "start";
+          aBox[4*m] = bx0;
+          aBox[4*m+1] = bx0+w;
+          aBox[4*m+2] = cy-12;
+          aBox[4*m+3] = cy+2;
+          placed = 1;
         }
       }
-      aBox[3*m] = bx0;
-      aBox[3*m+1] = bx1;
-      aBox[3*m+2] = ty;
       buf_puts(p, "<g><title>");
       html_esc(p, aM[m].zLabel);
       buf_puts(p, "</title>");
       svg_marker(p, x, y, aM[m].eShape, 2, 6);
-      svg_text(p, zA[0]=='e' ? x-9 : x+9, ty, zA, "lbl", aM[m].zLabel);
+      if( fabs(ty-y)>20 ){
+        buf_printf(p, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\""
+                   " x2=\"%.1f\" y2=\"%.1f\"/>", x, y, tx,
+                   ty<y ? ty+2 : ty-12);
+      }
+      svg_text(p, tx, ty, zA, "lbl", aM[m].zLabel);
       buf_puts(p, "</g>\n");
     }
     free(aBox);

@@ -106,6 +106,11 @@ void html_tstmt_end(HtmlTable *t, Buf *p);
 int html_table_stmt(Buf *p, sqlite3_stmt *s, const char *zCaption,
                     int64_t maxRows, int64_t *pnRow);
 
+/* The distinguishing part of a (C++ kernel) name, e.g.
+** "vectorized_elementwise_kernel<FillFunctor>"; a new string the caller
+** frees.  Bar labels show it; the full name is in the bar's <title>. */
+char *html_short_name(const char *z);
+
 /* ---------------------------------------------------------- charts */
 
 /* One bar of html_bar_chart(). */

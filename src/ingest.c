@@ -24,6 +24,8 @@
 
 #include <assert.h>
 #include <pthread.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -299,7 +301,8 @@ static char *run_name_default(const char *zPath){
 
 /* Insert the run row with a unique name; returns its id or -1. */
 static int64_t insert_run(sqlite3 *db, const char *zWant, const char *zSource,
-                          const char *zHash, PfError *pErr){
+                          const char *zHash, IngestResult *pRes,
+                          PfError *pErr){
   sqlite3_stmt *p;
   int64_t id = -1;
   char zNow[32];
@@ -318,8 +321,15 @@ static int64_t insert_run(sqlite3 *db, const char *zWant, const char *zSource,
     sqlite3_bind_text(p, 3, zSource, -1, SQLITE_STATIC);
     sqlite3_bind_text(p, 4, zHash, -1, SQLITE_STATIC);
     sqlite3_bind_text(p, 5, PROFAN_VERSION, -1, SQLITE_STATIC);
-    if( sqlite3_step(p)==SQLITE_DONE ) id = sqlite3_last_insert_rowid(db);
-    else if( sqlite3_extended_errcode(db)!=SQLITE_CONSTRAINT_UNIQUE ){
+    if( sqlite3_step(p)==SQLITE_DONE ){
+      id = sqlite3_last_insert_rowid(db);
+      snprintf(pRes->zName, sizeof(pRes->zName), "%s", zName);
+      if( k>1 ){
+        pRes->takenBy = db_int(db, 0, "SELECT id FROM run WHERE name=%Q",
+                               zWant);
+        snprintf(pRes->zTakenName, sizeof(pRes->zTakenName), "%s", zWant);
+      }
+    }else if( sqlite3_extended_errcode(db)!=SQLITE_CONSTRAINT_UNIQUE ){
       pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
       free(zName);
       break;
@@ -794,6 +804,104 @@ static int may_defer_hash(const FoundFile *f, int64_t *pBytes){
   return 1;
 }
 
+/* --replace: remember run id (and the baselines naming it, deleted with
+** it) for the summary. */
+static void note_replaced(sqlite3 *db, int64_t id, IngestResult *pRes){
+  sqlite3_stmt *p = db_prepare(db,
+    "SELECT name FROM baseline WHERE run_id=?1 ORDER BY name", NULL);
+  size_t n = strlen(pRes->zReplacedBaselines);
+  if( pRes->nReplaced<8 ) pRes->aReplaced[pRes->nReplaced++] = id;
+  if( p==NULL ) return;
+  sqlite3_bind_int64(p, 1, id);
+  while( sqlite3_step(p)==SQLITE_ROW
+         && n+80<sizeof(pRes->zReplacedBaselines) ){
+    snprintf(pRes->zReplacedBaselines+n, sizeof(pRes->zReplacedBaselines)-n,
+             "%s'%.60s'", n ? ", " : "", sqlite3_column_text(p, 0));
+    n = strlen(pRes->zReplacedBaselines);
+  }
+  sqlite3_finalize(p);
+}
+
+/*
+** BEGIN IMMEDIATE.  When another process holds the write lock (another
+** ingest), says so once on stderr and waits for it, up to pOpt->timeout
+** seconds (no limit when negative); the time waited goes to
+** pRes->waitSeconds so that the MB/s figure leaves it out.  Returns 0, or
+** -1 with pErr set.
+*/
+static int begin_write(sqlite3 *db, const IngestOpts *pOpt,
+                       IngestResult *pRes, PfError *pErr){
+  double t0 = util_now_ms();
+  int bSaid = 0, rc;
+  PfError e = {0};
+  sqlite3_busy_timeout(db, 0);
+  for(;;){
+    /* db_begin: the transaction guard of db.c (no commit but db_commit) */
+    rc = db_begin(db, &e)==0 ? SQLITE_OK : sqlite3_errcode(db);
+    if( (rc & 0xff)!=SQLITE_BUSY && (rc & 0xff)!=SQLITE_LOCKED ) break;
+    if( !bSaid ){
+      fprintf(stderr, "profan: waiting for another ingest to finish"
+              " (the database is locked)\xE2\x80\xA6\n");
+      bSaid = 1;
+    }
+    if( pOpt->timeout>=0 && util_now_ms()-t0>=pOpt->timeout*1000.0 ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "the database is still locked by"
+                   " another writer after %g s (--timeout); nothing stored",
+                   pOpt->timeout);
+      sqlite3_busy_timeout(db, 10000);
+      return -1;
+    }
+    usleep(20000);
+  }
+  pRes->waitSeconds = (util_now_ms() - t0)/1000.0;
+  sqlite3_busy_timeout(db, 10000);
+  if( rc!=SQLITE_OK ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database is busy or read-only: %s",
+                 e.zMsg[0] ? e.zMsg : sqlite3_errmsg(db));
+    return -1;
+  }
+  if( bSaid && pOpt->pLog ){
+    fprintf(pOpt->pLog, "profan: the other ingest finished after %.1f s;"
+            " ingesting\n", pRes->waitSeconds);
+  }
+  return 0;
+}
+
+/*
+** A file given twice in one ingest (a directory and a file in it, or two
+** names of one file) or a copy of another file of the ingest is loaded
+** once.  Returns the index in pList of the earlier file when list entry
+** i is such a duplicate by path (the same file, after realpath), else -1.
+*/
+static int same_file_as(const FileList *pList, char **azReal, int i){
+  if( azReal[i]==NULL ) return -1;
+  for(int j=0; j<i; j++){
+    if( azReal[j] && !pList->a[j].zSkip[0]
+     && strcmp(azReal[i], azReal[j])==0 ) return j;
+  }
+  return -1;
+}
+
+/* 1 when another usable file of pList has the size of entry i (then its
+** hash is needed up front to find a copy). */
+static int size_shared(const FileList *pList, const int64_t *aSize, int i){
+  for(int j=0; j<pList->n; j++){
+    if( j!=i && !pList->a[j].zSkip[0] && aSize[j]==aSize[i] ) return 1;
+  }
+  return 0;
+}
+
+/* Note a duplicate file on the log; it is not loaded. */
+static void note_duplicate(const IngestOpts *pOpt, IngestResult *pRes,
+                           const char *zPath, const char *zFirst, int bSame){
+  pRes->nDuplicates++;
+  if( pOpt->pLog ){
+    fprintf(pOpt->pLog, bSame ? "profan: %s: given twice (also as %s);"
+            " loaded once\n" : "profan: %s: same content as %s; loaded"
+            " once\n", zPath, zFirst);
+  }
+}
+
 /* The deferred file hashes are known after the parse: store the run's
 ** content hash.  Returns 0, or -1 with pMsg set. */
 static int set_run_hash(sqlite3 *db, int64_t runId, const Job *aJob,
@@ -834,6 +942,8 @@ static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
   Buf source;
   int64_t runId;
   TraceSpans *pSpans = NULL;
+  char **azReal = NULL;         /* realpath of each list entry, or NULL */
+  int64_t *aSize = NULL;        /* size of each list entry */
 
   memset(pRes, 0, sizeof(*pRes));
   buf_init(&source);
@@ -845,15 +955,31 @@ static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
     }
     buf_printf(&source, "%s%s", i ? " " : "", azPath[i]);
   }
-  /* hash every usable file; note the skipped ones */
+  /* hash every usable file; note the skipped ones and load a file given
+  ** twice, or two files of the same content, once */
   aHash = xcalloc((size_t)list.n + 1, sizeof(FileHash));
+  azReal = xcalloc((size_t)list.n + 1, sizeof(char *));
+  aSize = xcalloc((size_t)list.n + 1, sizeof(int64_t));
+  for(int i=0; i<list.n; i++){
+    struct stat st;
+    if( list.a[i].zSkip[0] ) continue;
+    azReal[i] = realpath(list.a[i].zPath, NULL);
+    aSize[i] = stat(list.a[i].zPath, &st)==0 ? (int64_t)st.st_size : -1-i;
+  }
   for(int i=0; i<list.n; i++){
     FoundFile *f = &list.a[i];
+    int j, dup = 0;
     if( f->zSkip[0] ){
       pRes->nSkipped++;
       continue;
     }
-    if( may_defer_hash(f, &aHash[nHash].bytes) ){
+    if( (j = same_file_as(&list, azReal, i))>=0 ){
+      note_duplicate(pOpt, pRes, f->zPath, list.a[j].zPath, 1);
+      snprintf(f->zSkip, sizeof(f->zSkip), "duplicate");
+      continue;
+    }
+    if( !size_shared(&list, aSize, i)
+     && may_defer_hash(f, &aHash[nHash].bytes) ){
       aHash[nHash].deferred = 1;
       nDeferred++;
     }else if( input_hash_file(f->zPath, &aHash[nHash].hash,
@@ -861,6 +987,15 @@ static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
       pf_error_format(&err, f->zPath, pMsg);
       goto done;
     }
+    for(j=0; j<nHash && !aHash[nHash].deferred && !dup; j++){
+      if( !aHash[j].deferred && aHash[j].hash==aHash[nHash].hash
+       && aHash[j].bytes==aHash[nHash].bytes ){
+        note_duplicate(pOpt, pRes, f->zPath, list.a[aHash[j].idx].zPath, 0);
+        snprintf(f->zSkip, sizeof(f->zSkip), "duplicate");
+        dup = 1;
+      }
+    }
+    if( dup ) continue;
     aHash[nHash].idx = i;
     nHash++;
   }
@@ -876,7 +1011,7 @@ static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
   }
   for(int i=0; i<list.n; i++){
     FoundFile *f = &list.a[i];
-    if( !f->zSkip[0] ) continue;
+    if( !f->zSkip[0] || strcmp(f->zSkip, "duplicate")==0 ) continue;
     if( pOpt->strict && f->unreadable ){
       buf_printf(pMsg, "%s: %s (--strict: an unreadable file is an error)",
                  f->zPath, f->zSkip);
@@ -887,8 +1022,8 @@ static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
   }
   zName = pOpt->zName ? xstrdup(pOpt->zName) : run_name_default(azPath[0]);
 
-  if( db_begin(db, &err) ){
-    buf_printf(pMsg, "database is busy or read-only: %s", err.zMsg);
+  if( begin_write(db, pOpt, pRes, &err) ){
+    buf_printf(pMsg, "%s", err.zMsg);
     goto done;
   }
   inTxn = 1;
@@ -937,13 +1072,14 @@ static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
       goto done;
     }
     for(int i=0; i<nOld; i++){
+      note_replaced(db, aOld[i], pRes);
       if( runref_delete(db, aOld[i], &err) ){
         buf_printf(pMsg, "database: %s", err.zMsg);
         goto done;
       }
     }
   }
-  runId = insert_run(db, zName, buf_str(&source), zRunHash, &err);
+  runId = insert_run(db, zName, buf_str(&source), zRunHash, pRes, &err);
   if( runId<0 || insert_tags(db, runId, pOpt, &err) ){
     buf_printf(pMsg, "database: %s", err.zMsg);
     goto done;
@@ -1064,6 +1200,9 @@ done:
   free(aHash);
   free(zName);
   buf_free(&source);
+  for(int i=0; azReal && i<list.n; i++) free(azReal[i]);
+  free(azReal);
+  free(aSize);
   filelist_free(&list);
   return rc;
 }

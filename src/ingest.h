@@ -23,6 +23,8 @@ typedef struct IngestOpts {
   int nThreads;            /* parser threads, 0 = number of CPUs */
   int progress;            /* show progress on stderr */
   FILE *pLog;              /* where skipped-file notes and the summary go */
+  double timeout;          /* seconds to wait for another writer;
+                           ** < 0: no limit */
 } IngestOpts;
 
 typedef struct IngestResult {
@@ -30,6 +32,14 @@ typedef struct IngestResult {
   int duplicate;           /* identical content was already ingested */
   int nFiles;              /* files ingested */
   int nSkipped;            /* files skipped */
+  int nDuplicates;         /* files given twice or copies: loaded once */
+  char zName[256];         /* the run's name (NAME-2 when NAME was taken) */
+  int64_t takenBy;         /* run holding the wanted name, or 0 */
+  char zTakenName[256];    /* that wanted name */
+  int64_t aReplaced[8];    /* --replace: runs deleted (same content/name) */
+  int nReplaced;
+  char zReplacedBaselines[256]; /* baselines deleted with them, "'a', 'b'" */
+  double waitSeconds;      /* waited for another writer (not in MB/s) */
   int64_t nEvents;         /* records read */
   int64_t nRows;           /* rows written */
   int64_t nBytes;          /* uncompressed bytes parsed */

@@ -562,7 +562,9 @@ int load_nccl_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
       snprintf(pStats->zFirstWarning, sizeof(pStats->zFirstWarning),
                "%lld: %lld cut, %lld malformed, %lld over-long line%s",
                (long long)(line>0 ? line : 1), (long long)st.nCut,
-               (long long)st.nMalformed, (long long)st.nTruncated,
+               /* cut ones that are also malformed are counted once, so
+               ** that the three parts add up to nWarnings */
+               (long long)(st.nDamaged - st.nCut), (long long)st.nTruncated,
                st.nTruncated==1 ? "" : "s");
     }
     /* a log of one rank gets that rank */

@@ -16,20 +16,33 @@
 
 static const CmdInfo aCmd[] = {
   { "ingest", ingest_cmd, "ingest [options] PATH...",
-    "load a run (trace files, run directories) into the database",
+    "load a run (traces, memory snapshots, NCCL logs, flight-recorder\n"
+    "dumps; files or directories) into the database",
     "Each PATH is a file or a directory walked recursively; every file's\n"
-    "kind is decided by its content (Kineto trace JSON, optionally gzip).\n"
-    "Files that are not recognised are listed as skipped.  All PATHs form\n"
-    "one run.  The ingest is one transaction: on any error nothing is\n"
-    "stored.  Identical content already in the database is reported and\n"
-    "not stored twice.\n"
+    "kind is decided by its content, not its name:\n"
+    "  trace            PyTorch profiler (Kineto) trace JSON, optionally\n"
+    "                   gzip (one per rank)\n"
+    "  memory snapshot  torch.cuda.memory._snapshot() pickle (or a bare\n"
+    "                   segment list)\n"
+    "  NCCL log         text with NCCL_DEBUG=INFO/WARN lines\n"
+    "  flight recorder  NCCL flight-recorder dump (pickle or JSON)\n"
+    "Files of no known kind are listed as skipped.  All PATHs form one\n"
+    "run; a file given twice (or two files of the same content) is loaded\n"
+    "once, with a note.  The ingest is one transaction: on any error or\n"
+    "Ctrl-C nothing is stored.  Identical content already in the database\n"
+    "is reported and not stored twice.  While another ingest writes to\n"
+    "the database, this one says so and waits for it.\n"
     "\n"
     "Options:\n"
-    "  --name NAME      run name (default: the first PATH's base name)\n"
+    "  --name NAME      run name (default: the first PATH's base name; a\n"
+    "                   name in use becomes NAME-2, and the ingest says so)\n"
     "  --tag K=V        attach a tag (repeatable): git sha, config, ...\n"
-    "  --replace        replace a run with the same content or name\n"
-    "  --strict         treat skipped/repaired events as errors\n"
+    "  --replace        replace a run with the same content or name (the\n"
+    "                   runs and baselines removed are listed)\n"
+    "  --strict         treat skipped/repaired records as errors\n"
     "  --threads N      parser threads (default: number of CPUs)\n"
+    "  --timeout S      give up after waiting S seconds for another\n"
+    "                   ingest (default: wait as long as it takes)\n"
     "  --quiet          no summary line\n" },
   { "query", query_cmd,
     "query NAME [--run RUN | --baseline NAME] [--param K=V]... [--limit N]",
@@ -49,18 +62,28 @@ static const CmdInfo aCmd[] = {
     "parameters with defaults and its output columns.\n" },
   { "runs", runs_cmd, "runs [--tag K=V]",
     "list the runs in the database",
+    "One table (a JSON array with --format json).\n"
+    "\n"
     "Options:\n"
     "  --tag K=V        only runs with this tag\n" },
-  { "show", show_cmd, "show RUN",
+  { "show", show_cmd, "show RUN [--all-devices] [--section NAME]",
     "show one run: files, ranks, devices, steps, tags",
-    "" },
+    "Sections: run, files, devices (each rank's own GPU), steps.  With\n"
+    "--format json one object with a key per section; --format csv needs\n"
+    "--section (one table).\n"
+    "\n"
+    "Options:\n"
+    "  --all-devices    every GPU each rank's trace lists, not only its own\n"
+    "  --section NAME   print only this section\n" },
   { "sql", sql_cmd, "sql \"SELECT ...\"",
     "run SQL against the database (read-only)",
     "The statement runs on a read-only connection; output follows --format.\n"
     "Every built-in view works the same in the stock sqlite3 shell.\n" },
   { "rm", rm_cmd, "rm RUN...",
     "delete runs and everything derived from them",
-    "" },
+    "Every RUN is checked first; when one does not exist nothing is\n"
+    "removed.  Prints each run removed, with the baselines that named it\n"
+    "(they are removed too).\n" },
   { "tag", tag_cmd, "tag RUN K=V... [--rm K]...",
     "add, replace or remove tags of a run after its ingest",
     "RUN may be replaced by --baseline NAME.\n"
@@ -81,11 +104,12 @@ static const CmdInfo aCmd[] = {
     "the noise floor (--floor, % of the mean step time) in both runs are\n"
     "folded into one '(other: N)' row.  A may be --baseline NAME.  The\n"
     "sections are the named queries diff-metrics, diff-categories and\n"
-    "diff-kernels (:run = B, --param baseline = A).  With --format csv or\n"
-    "json give --by (one section).  --by op compares CPU operators\n"
-    "(diff-ops: calls, self CPU and launched GPU time per step); --by\n"
-    "tensors the largest allocation per memory source category of the\n"
-    "snapshots (diff-tensors: ratio, scales when above 1.05).\n"
+    "diff-kernels (:run = B, --param baseline = A).  --format json prints\n"
+    "one object with a key per section (metrics, categories, kernels), or\n"
+    "the one --by section; --format csv needs --by.  --by op compares CPU\n"
+    "operators (diff-ops: calls, self CPU and launched GPU time per step);\n"
+    "--by tensors the largest allocation per memory source category of\n"
+    "the snapshots (diff-tensors: ratio, scales when above 1.05).\n"
     "\n"
     "Options:\n"
     "  --by WHAT        only one section: metrics, category, kernel, op,\n"
@@ -143,7 +167,8 @@ static const CmdInfo aCmd[] = {
     "  --allow-missing  exit 0 instead of 4 when there is nothing to check\n"
     "Defaults are rows of table gate_param.\n" },
   { "report", report_cmd,
-    "report [RUN] [--baseline NAME] [--param K=V]... [--html FILE]",
+    "report [RUN] [--baseline NAME] [--param K=V]... [--section S]"
+    " [--html FILE [--step N]]",
     "summary of a run and ranked findings with hints",
     "RUN is a run id, a run name or 'latest' (the default); --baseline\n"
     "NAME reports on the run a baseline names.  Prints a summary (the\n"
@@ -151,8 +176,9 @@ static const CmdInfo aCmd[] = {
     "severe first: severity (high, medium, low, info), rule, message,\n"
     "value, threshold, hint.  Rules are SQL files with the header of a\n"
     "named query: the built-in rules/*.sql plus those in $PROFAN_RULES (a\n"
-    "directory; a rule with a built-in's name replaces it).  With --format\n"
-    "csv or json only the findings are printed.  Exit 0 whatever is found.\n"
+    "directory; a rule with a built-in's name replaces it).  --format json\n"
+    "prints one object {summary, findings}; --format csv needs --section.\n"
+    "Exit 0 whatever is found; 2 for a --step the run does not have.\n"
     "\n"
     "Options:\n"
     "  --baseline NAME  report on this baseline's run\n"
@@ -161,6 +187,7 @@ static const CmdInfo aCmd[] = {
     "                   RULE.K=V sets it in one rule only, e.g.\n"
     "                   --param straggler.late_pct=40; a value the\n"
     "                   parameter's type refuses is exit 2\n"
+    "  --section NAME   print only summary or findings\n"
     "  --html FILE      write a self-contained HTML report instead ('-' =\n"
     "                   stdout): summary, findings, categories, top kernels,\n"
     "                   step times per rank (stragglers marked), one step's\n"
@@ -208,6 +235,10 @@ static void print_help(FILE *out){
     "Global options:\n"
     "  --db PATH        database file (default: $PROFAN_DB, else ./profan.db)\n"
     "  --format F       output format: table, csv, json, markdown\n"
+    "  --width N        fit table lines in N columns, cutting long text\n"
+    "                   (default: the terminal's width when stdout is one;\n"
+    "                   never cut otherwise)\n"
+    "  --no-truncate    never cut text in tables\n"
     "  --help           help for profan or for a command\n"
     "  --version        print the version and schema version\n"
     "\n"
@@ -222,9 +253,30 @@ static void print_cmd_help(const CmdInfo *c, FILE *out){
           "1 bad input, 2 usage, 3 SQL error.\n");
 }
 
+/*
+** A global option with a value, which may be given more than once (the
+** last one counts).  A value missing at the end of the line or taken by
+** another option ("--db --format json") is a usage error naming what the
+** option needs, zWhat.  Returns the value or NULL.
+*/
+static const char *global_option(Cli *p, const char *zName,
+                                 const char *zWhat){
+  const char *zVal = NULL, *z;
+  for(int i=1; i<p->argc; i++){
+    if( strcmp(p->argv[i], "--")==0 ) break;
+    if( p->argv[i][0]=='-' && p->argv[i][1]=='-'
+     && strcmp(p->argv[i]+2, zName)==0
+     && (i+1>=p->argc || strncmp(p->argv[i+1], "--", 2)==0) ){
+      cli_usage_error(p, "option --%s needs a value (%s)", zName, zWhat);
+    }
+  }
+  while( (z = cli_option(p, zName, NULL, 1))!=NULL ) zVal = z;
+  return zVal;
+}
+
 int main(int argc, char **argv){
   Cli cli;
-  const char *zFmt, *zDb;
+  const char *zFmt, *zDb, *zWidth;
   const CmdInfo *pCmd = NULL;
   int iCmd = 0;
 
@@ -239,8 +291,24 @@ int main(int argc, char **argv){
   cli.argc = argc;
   cli.argv = argv;
   /* global options may appear anywhere */
-  zDb = cli_option(&cli, "db", NULL, 1);
-  zFmt = cli_option(&cli, "format", NULL, 1);
+  zDb = global_option(&cli, "db", "a database PATH");
+  zFmt = global_option(&cli, "format", "table, csv, json or markdown");
+  zWidth = global_option(&cli, "width", "a number of columns");
+  if( cli_option(&cli, "no-truncate", NULL, 0) ){
+    if( zWidth ){
+      cli_usage_error(&cli, "give --width or --no-truncate, not both");
+    }
+    output_set_width(0);
+  }
+  if( zWidth ){
+    char *zEnd;
+    long n = strtol(zWidth, &zEnd, 10);
+    if( *zWidth==0 || *zEnd || n<20 || n>100000 ){
+      cli_usage_error(&cli, "--width needs a number of columns >= 20, got '%s'",
+                      zWidth);
+    }
+    output_set_width((int)n);
+  }
   if( cli_option(&cli, "version", NULL, 0) ){
     printf("profan %s (schema %d)\n", PROFAN_VERSION, db_schema_version());
     return EXIT_OK;

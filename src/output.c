@@ -19,9 +19,9 @@
 **              1.5 GiB, up to EiB.  Below 1024 B a plain integer.
 **   _ns        duration, 3 significant digits: 12 ns, 789 us, 45.6 ms,
 **              1.23 s.  Seconds is the largest unit.
-**   _us, _ms   unit kept (the name already says it): integers plain,
-**              floats with 2 decimals.
-**   _pct       1 decimal (integers too).
+**   _us, _ms   unit kept (the name already says it): as "other".
+**   _pct       1 decimal (integers too); below 0.1 two significant
+**              digits (0.043).
 **   _bar       a number in 0..1 drawn as a bar of up to OUTPUT_BAR_WIDTH
 **              block characters in 1/8 steps; out-of-range values clamp.
 **   _pct_bar   the same with a number in 0..100.
@@ -30,15 +30,23 @@
 **              per number, scaled from min to max).  Text that is not
 **              such a list is shown as text.
 **   other      INTEGER plain; FLOAT with up to 3 decimals and trailing
-**              zeros dropped (2.0 shows as 2); magnitudes below 0.0005
-**              and of 1e15 or more use %g.
+**              zeros dropped (2.0 shows as 2), below 1 three significant
+**              digits (0.000009, 0.0123); below 1e-9 and from 1e15 %g.
+**   metric     a TEXT column named "metric" gives the other columns of
+**              its row without a unit of their own the unit of its value
+**              (peak_allocated_bytes: bytes), so diff-metrics reads like
+**              every other query.
 **
 ** Everywhere: NULL is an empty cell (null in JSON).  Infinities print as
 ** Inf / -Inf (null in JSON); SQLite itself stores NaN as NULL.  BLOBs are
 ** lowercase hex in every format (a JSON string in JSON).
 **
-** Table and markdown: text cells are cut to OUTPUT_MAX_CELL_WIDTH code
-** points, the last being "…"; tab, CR and LF become a space, other
+** Table and markdown: text cells are whole unless a line width applies
+** (output_set_width(): the terminal's when a table goes to one, or
+** --width N); then the widest text columns are narrowed until the line
+** fits, their longer cells cut in the middle ("…": the start and the end
+** stay, which tell kernel names apart), and one line on stderr names the
+** columns cut.  Tab, CR and LF become a space, other
 ** control characters '?', and invalid UTF-8 bytes U+FFFD.  Widths count
 ** code points, so East Asian wide characters misalign.  A column is
 ** right-aligned when every non-NULL value seen while measuring it is a
@@ -70,6 +78,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 /* Unit picked from a column name. */
 enum {
@@ -91,6 +101,8 @@ typedef struct OutCol {
   int eUnit;        /* UNIT_* */
   int bRight;       /* right-align: only numbers seen so far */
   int bSeen;        /* a non-NULL value was seen while measuring */
+  int bFit;         /* w was narrowed to fit the line: cut longer cells */
+  int64_t nCut;     /* cells cut in this column */
   size_t w;         /* display width in code points */
 } OutCol;
 
@@ -105,8 +117,14 @@ typedef struct Out {
   int nRow;             /* rows in aaRow */
   int bFixed;           /* widths fixed: rows are printed as they come */
   int64_t nOut;         /* rows written so far (JSON comma placement) */
+  int iMetric;          /* column "metric" (row unit by its value), or -1 */
+  int nWidth;           /* line width to fit (table/markdown), 0: none */
+  int nCut;             /* cells cut to fit nWidth */
   Buf line;             /* scratch for one line or cell */
 } Out;
+
+/* --width / --no-truncate: OUTPUT_WIDTH_AUTO, 0 (never cut) or columns. */
+static int g_nWidth = OUTPUT_WIDTH_AUTO;
 
 /* One output format: name and callbacks. */
 typedef struct OutFormatInfo {
@@ -239,17 +257,38 @@ static void appendTrimmed(Buf *p, char *z){
   buf_puts(p, z);
 }
 
-/* Appends a plain FLOAT: up to 3 decimals, trailing zeros dropped. */
+/* Appends a plain FLOAT (also *_us, *_ms): up to 3 decimals with
+** trailing zeros dropped; below 1 in magnitude 3 significant digits in
+** fixed notation (0.000009, 0.0123); %g below 1e-9 and from 1e15. */
 static void appendFloat3(Buf *p, double r){
   char z[64];
   double a = fabs(r);
-  if( (a>0 && a<0.0005) || a>=1e15 ){
+  int nDec = 3;
+  if( (a>0 && a<1e-9) || a>=1e15 ){
     snprintf(z, sizeof(z), a>=1e15 ? "%.6g" : "%.3g", r);
     buf_puts(p, z);
     return;
   }
-  snprintf(z, sizeof(z), "%.3f", r);
+  if( a>0 && a<1.0 ){
+    nDec = 2 - (int)floor(log10(a));
+    if( nDec<3 ) nDec = 3;
+  }
+  snprintf(z, sizeof(z), "%.*f", nDec, r);
   appendTrimmed(p, z);
+}
+
+/* Appends a percentage: 1 decimal; below 0.1 in magnitude (not 0) two
+** significant digits, so that a small share does not read as 0.0. */
+static void appendPct(Buf *p, double r){
+  double a = fabs(r);
+  char z[64];
+  if( a>0 && a<0.1 && a>=1e-9 ){
+    int nDec = 1 - (int)floor(log10(a));
+    snprintf(z, sizeof(z), "%.*f", nDec, r);
+    appendTrimmed(p, z);
+    return;
+  }
+  buf_printf(p, "%.1f", r);
 }
 
 /* Appends a byte count: "512 B" below 1 KiB, else 1 decimal in the
@@ -359,6 +398,25 @@ static int appendSpark(Buf *p, const char *z){
   return rc;
 }
 
+/* Appends a number in unit eUnit (not a bar): see the file comment. */
+static void appendNumber(Buf *p, int eUnit, int bInt, sqlite3_int64 i,
+                         double r){
+  const char *zNf = bInt ? NULL : nonFinite(r);
+  if( zNf ){
+    buf_puts(p, zNf);
+  }else if( eUnit==UNIT_BYTES ){
+    appendBytes(p, bInt, i, r);
+  }else if( eUnit==UNIT_NS ){
+    appendNs(p, bInt, i, r);
+  }else if( eUnit==UNIT_PCT ){
+    appendPct(p, r);
+  }else if( bInt ){
+    buf_printf(p, "%lld", (long long)i);
+  }else{
+    appendFloat3(p, r);
+  }
+}
+
 /* -------------------------------------------------------- column info */
 
 /* True if zName is zUnit or ends with "_" zUnit, ignoring case. */
@@ -395,6 +453,7 @@ static const char *colName(sqlite3_stmt *pStmt, int iCol){
 static void initColumns(Out *o){
   int i, j;
   o->nCol = sqlite3_column_count(o->pStmt);
+  o->iMetric = -1;
   o->aCol = xcalloc((size_t)(o->nCol ? o->nCol : 1), sizeof(OutCol));
   for(i=0; i<o->nCol; i++){
     OutCol *pCol = &o->aCol[i];
@@ -414,7 +473,8 @@ static void initColumns(Out *o){
       }
     }
     pCol->zKey = buf_steal(&b);
-    appendSanitized(&b, zName, strlen(zName), OUTPUT_MAX_CELL_WIDTH);
+    appendSanitized(&b, zName, strlen(zName), (size_t)-1);
+    if( strcmp(zName, "metric")==0 && o->iMetric<0 ) o->iMetric = i;
     if( o->eFmt==OUT_MARKDOWN ){
       char *z = buf_steal(&b);
       appendMdEscaped(&b, z);
@@ -458,27 +518,21 @@ static void appendHumanCell(Out *o, int iCol, Buf *p, int bMd){
   int eUnit = o->aCol[iCol].eUnit;
   Buf b;
   buf_init(&b);
+  if( eUnit==UNIT_NONE && o->iMetric>=0 && iCol!=o->iMetric
+   && sqlite3_column_type(pStmt, o->iMetric)==SQLITE_TEXT ){
+    /* A row naming its metric takes that metric's unit (diff-metrics). */
+    int eRow = unitForName((const char *)
+                           sqlite3_column_text(pStmt, o->iMetric));
+    if( eRow==UNIT_BYTES || eRow==UNIT_NS || eRow==UNIT_PCT ) eUnit = eRow;
+  }
   if( eType==SQLITE_INTEGER || eType==SQLITE_FLOAT ){
     int bInt = eType==SQLITE_INTEGER;
     sqlite3_int64 i = bInt ? sqlite3_column_int64(pStmt, iCol) : 0;
     double r = sqlite3_column_double(pStmt, iCol);
-    const char *zNf = bInt ? NULL : nonFinite(r);
     if( eUnit==UNIT_BAR || eUnit==UNIT_PCT_BAR ){
       appendBar(&b, eUnit==UNIT_PCT_BAR ? r/100.0 : r);
-    }else if( zNf ){
-      buf_puts(&b, zNf);
-    }else if( eUnit==UNIT_BYTES ){
-      appendBytes(&b, bInt, i, r);
-    }else if( eUnit==UNIT_NS ){
-      appendNs(&b, bInt, i, r);
-    }else if( eUnit==UNIT_PCT ){
-      buf_printf(&b, "%.1f", r);
-    }else if( bInt ){
-      buf_printf(&b, "%lld", (long long)i);
-    }else if( eUnit==UNIT_US || eUnit==UNIT_MS ){
-      buf_printf(&b, "%.2f", r);
     }else{
-      appendFloat3(&b, r);
+      appendNumber(&b, eUnit, bInt, i, r);
     }
     if( bMd ) appendMdEscaped(p, buf_str(&b));
     else buf_puts(p, buf_str(&b));
@@ -497,7 +551,7 @@ static void appendHumanCell(Out *o, int iCol, Buf *p, int bMd){
       buf_append(&b, z ? z : "", n);
     }
     buf_reset(&c);
-    appendSanitized(&c, buf_str(&b), b.n, OUTPUT_MAX_CELL_WIDTH);
+    appendSanitized(&c, buf_str(&b), b.n, (size_t)-1);
     if( bMd ) appendMdEscaped(p, buf_str(&c));
     else buf_puts(p, buf_str(&c));
     buf_free(&c);
@@ -532,12 +586,232 @@ static void appendPadded(Out *o, int iCol, const char *z, int bSep){
   if( bMd && bLast ) buf_puts(p, " |");
 }
 
-/* Writes one padded row; azCell[i] NULL is an empty cell.  Table lines
-** are right-trimmed. */
-static void writePaddedRow(Out *o, char **azCell){
+/*
+** The part of a kernel name that tells it from its neighbours, into a new
+** string (caller frees): C++ kernel names such as "void
+** at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>,
+** at::detail::Array<char*, 1> >(int, ...)" become
+** "vectorized_elementwise_kernel<FillFunctor>": no "void ", no argument
+** list, no namespaces, and of the template arguments only the named types
+** (functors, ops) without their own arguments.  Other names are returned
+** unchanged.  With bAllArgs every template argument is kept as written
+** (to tell apart kernels that differ only in those).  See output.h.
+*/
+char *output_short_name(const char *z, int bAllArgs){
+  const char *zStart, *zLt = NULL, *zEnd;
+  Buf b;
+  int depth = 0, nArg = 0;
+  if( z==NULL ) return xstrdup("");
+  zStart = strncmp(z, "void ", 5)==0 ? z+5 : z;
+  /* the name ends at the '(' of the argument list at depth 0 */
+  for(zEnd=zStart; *zEnd; zEnd++){
+    if( strncmp(zEnd, "(anonymous namespace)", 21)==0 ){ zEnd += 20; continue; }
+    if( *zEnd=='<' ){ if( depth==0 && zLt==NULL ) zLt = zEnd; depth++; }
+    else if( *zEnd=='>' && depth>0 ) depth--;
+    else if( *zEnd=='(' && depth==0 && zEnd>zStart && zEnd[-1]!=' ' ){
+      break;                  /* "f(" is an argument list, "HtoD (" not */
+    }
+  }
+  if( zLt==NULL && *zEnd==0 && zStart==z ) return xstrdup(z);
+  buf_init(&b);
+  {
+    /* the function's own name: after the last "::" before '<' or '(' */
+    const char *zN = zStart, *zStop = zLt ? zLt : zEnd;
+    for(const char *c=zStart; c+1<zStop; c++){
+      if( c[0]==':' && c[1]==':' ) zN = c+2;
+      if( c[0]=='(' ) break;
+    }
+    if( strncmp(zN, "(anonymous namespace)::", 23)==0 ) zN += 23;
+    buf_append(&b, zN, (size_t)(zStop-zN));
+  }
+  if( zLt && bAllArgs ){
+    buf_append(&b, zLt, (size_t)(zEnd-zLt));
+  }else if( zLt ){
+    const char *c = zLt+1, *zArg = c;
+    depth = 0;
+    for(; c<zEnd; c++){
+      if( *c=='<' || *c=='(' ) depth++;
+      else if( (*c=='>' || *c==')') && depth>0 ) depth--;
+      else if( (*c==',' || *c=='>') && depth==0 ){
+        /* one template argument [zArg, c): keep a named type */
+        const char *a = zArg, *e = c, *n;
+        while( a<e && *a==' ' ) a++;
+        n = a;
+        for(const char *q=a; q+23<=e; q++){
+          if( strncmp(q, "(anonymous namespace)::", 23)==0 ) n = a = q+23;
+        }
+        for(const char *q=a; q<e && *q!='<' && *q!='('; q++){
+          if( q+1<e && q[0]==':' && q[1]==':' ) n = q+2;
+        }
+        if( n<e && ((*n>='A' && *n<='Z') || (*n>='a' && *n<='z') || *n=='_')
+            && strncmp(n, "Array<", 6) && strncmp(n, "char", 4)
+            && strncmp(n, "float", 5) && strncmp(n, "int", 3)
+            && strncmp(n, "long", 4) && strncmp(n, "bool", 4)
+            && strncmp(n, "unsigned", 8) && strncmp(n, "double", 6)
+            && strncmp(n, "true", 4) && strncmp(n, "false", 5) ){
+          const char *t = n;
+          while( t<e && *t!='<' && *t!=' ' && *t!='(' ) t++;
+          buf_puts(&b, nArg++ ? ", " : "<");
+          buf_append(&b, n, (size_t)(t-n));
+        }
+        zArg = c+1;
+        if( *c=='>' ) break;
+      }
+    }
+    if( nArg ) buf_putc(&b, '>');
+  }
+  if( b.n==0 ){
+    buf_free(&b);
+    return xstrdup(z);
+  }
+  return buf_steal(&b);
+}
+
+/* Cuts the valid UTF-8 text *pz to w code points when it is wider: its
+** first two fifths, "…", and its end (the end of a kernel name tells it
+** from its neighbours: ..._Sum_float, ...<FillFunctor>).  Returns 1 when
+** it cut.  *pz is reallocated. */
+static int cutToWidth(char **pz, size_t w){
+  char *z = *pz;
+  size_t nCp = displayWidth(z), nHead, nTail, i = 0, k = 0, iHead = 0;
+  size_t iTail = 0;
+  Buf b;
+  if( w==0 || nCp<=w ) return 0;
+  nHead = (w-1)*2/5;
+  nTail = w-1-nHead;
+  for(i=0; z[i]; i++){
+    if( ((unsigned char)z[i] & 0xC0)==0x80 ) continue;
+    if( k==nHead ) iHead = i;
+    if( k==nCp-nTail ) iTail = i;
+    k++;
+  }
+  if( nTail==0 ) iTail = i;
+  buf_init(&b);
+  buf_append(&b, z, iHead);
+  buf_puts(&b, "\xE2\x80\xA6");
+  buf_puts(&b, z+iTail);
+  free(z);
+  *pz = buf_steal(&b);
+  return 1;
+}
+
+/* See output.h. */
+int output_cut_middle(char **pz, size_t w){
+  return cutToWidth(pz, w);
+}
+
+/* Appends the first n code points of z to p. */
+static void appendCodePoints(Buf *p, const char *z, size_t n){
+  size_t i = 0, k = 0;
+  while( z[i] && k<n ){
+    i++;
+    while( ((unsigned char)z[i] & 0xC0)==0x80 ) i++;
+    k++;
+  }
+  buf_append(p, z, i);
+}
+
+/* See output.h. */
+char *output_fit_name(const char *zFull, size_t w){
+  char *z = output_short_name(zFull, 0);
+  const char *zLt = strchr(z, '<');
+  size_t nFn, nKeep;
+  Buf b;
+  if( w<4 || displayWidth(z)<=w ) return z;
+  if( zLt==NULL || zLt==z ){
+    cutToWidth(&z, w);
+    return z;
+  }
+  /* kernel<args>: the name gives way first (to a third), then the end of
+  ** the arguments; the first argument (the functor) stays */
+  buf_init(&b);
+  nFn = displayWidth(z) - displayWidth(zLt);
+  nKeep = w/3 > 8 ? w/3 : 8;
+  if( nFn>nKeep ){
+    appendCodePoints(&b, z, nKeep-1);
+    buf_puts(&b, "\xE2\x80\xA6");
+    nFn = nKeep;
+  }else{
+    buf_append(&b, z, (size_t)(zLt-z));
+  }
+  if( displayWidth(zLt)+nFn<=w ){
+    buf_puts(&b, zLt);
+  }else{
+    appendCodePoints(&b, zLt, w-nFn-1);
+    buf_puts(&b, "\xE2\x80\xA6");
+  }
+  free(z);
+  return buf_steal(&b);
+}
+
+/* True when column iCol is text that may be cut to fit the line: not a
+** number column, bar or sparkline. */
+static int isCuttable(const Out *o, int iCol){
+  const OutCol *pCol = &o->aCol[iCol];
+  if( pCol->eUnit==UNIT_BAR || pCol->eUnit==UNIT_PCT_BAR ) return 0;
+  return !(pCol->bRight && pCol->bSeen);
+}
+
+/*
+** Narrows text columns until a line fits o->nWidth: the widest cuttable
+** column first, never below OUTPUT_MIN_CUT_WIDTH or its header's width.
+** Marks the narrowed columns bFit.  Numbers and bars are never cut.
+*/
+static void fitWidths(Out *o){
+  int bMd = o->eFmt==OUT_MARKDOWN;
+  if( o->nWidth<=0 || o->nCol==0 ) return;
+  for(;;){
+    size_t total = bMd ? 4 + 3*(size_t)(o->nCol-1) : 2*(size_t)(o->nCol-1);
+    size_t over, second = 0, target, minW;
+    int i, iBest = -1;
+    for(i=0; i<o->nCol; i++) total += o->aCol[i].w;
+    if( total<=(size_t)o->nWidth ) return;
+    over = total - (size_t)o->nWidth;
+    for(i=0; i<o->nCol; i++){
+      OutCol *pCol = &o->aCol[i];
+      size_t m = displayWidth(pCol->zHead);
+      if( m<OUTPUT_MIN_CUT_WIDTH ) m = OUTPUT_MIN_CUT_WIDTH;
+      if( !isCuttable(o, i) || pCol->w<=m ) continue;
+      if( iBest<0 || pCol->w>o->aCol[iBest].w ){
+        if( iBest>=0 ) second = o->aCol[iBest].w;
+        iBest = i;
+      }else if( pCol->w>second ){
+        second = pCol->w;
+      }
+    }
+    if( iBest<0 ) return;
+    minW = displayWidth(o->aCol[iBest].zHead);
+    if( minW<OUTPUT_MIN_CUT_WIDTH ) minW = OUTPUT_MIN_CUT_WIDTH;
+    target = o->aCol[iBest].w>over ? o->aCol[iBest].w - over : 0;
+    if( second>target && second<o->aCol[iBest].w ) target = second;
+    if( target<minW ) target = minW;
+    o->aCol[iBest].w = target;
+    o->aCol[iBest].bFit = 1;
+  }
+}
+
+/* Writes one padded row; azCell[i] NULL is an empty cell.  Data rows
+** (not bHeader) are cut to the width of columns narrowed by fitWidths().
+** Table lines are right-trimmed. */
+static void writePaddedRow(Out *o, char **azCell, int bHeader){
   int i;
   buf_reset(&o->line);
-  for(i=0; i<o->nCol; i++) appendPadded(o, i, azCell[i] ? azCell[i] : "", 0);
+  for(i=0; i<o->nCol; i++){
+    if( !bHeader && azCell[i] && o->aCol[i].bFit
+     && displayWidth(azCell[i])>o->aCol[i].w ){
+      if( hasSuffix(o->aCol[i].zKey, "name") ){
+        /* a kernel or op name: its distinguishing part */
+        char *zFit = output_fit_name(azCell[i], o->aCol[i].w);
+        free(azCell[i]);
+        azCell[i] = zFit;
+      }else{
+        cutToWidth(&azCell[i], o->aCol[i].w);
+      }
+      o->aCol[i].nCut++;
+      o->nCut++;
+    }
+    appendPadded(o, i, azCell[i] ? azCell[i] : "", 0);
+  }
   if( o->eFmt!=OUT_MARKDOWN ){
     /* Empty or padded trailing cells leave no blanks at the line end. */
     while( o->line.n>0 && o->line.z[o->line.n-1]==' ' ) o->line.n--;
@@ -559,7 +833,8 @@ static void flushTable(Out *o){
     }
     az[i] = pCol->zHead;
   }
-  writePaddedRow(o, az);
+  fitWidths(o);
+  writePaddedRow(o, az, 1);
   buf_reset(&o->line);
   for(i=0; i<o->nCol; i++) appendPadded(o, i, "", 1);
   buf_putc(&o->line, '\n');
@@ -567,7 +842,7 @@ static void flushTable(Out *o){
   free(az);
   for(i=0; i<o->nRow; i++){
     int j;
-    writePaddedRow(o, o->aaRow[i]);
+    writePaddedRow(o, o->aaRow[i], 0);
     for(j=0; j<o->nCol; j++) free(o->aaRow[i][j]);
     free(o->aaRow[i]);
   }
@@ -605,7 +880,7 @@ static void tableRow(Out *o){
     }
   }
   if( o->bFixed ){
-    writePaddedRow(o, az);
+    writePaddedRow(o, az, 0);
     for(i=0; i<o->nCol; i++) free(az[i]);
     free(az);
     return;
@@ -623,6 +898,20 @@ static void tableRow(Out *o){
 static void tableEnd(Out *o, int bOk){
   (void)bOk;
   if( o->nCol>0 && !o->bFixed ) flushTable(o);
+  if( o->nCut>0 ){
+    Buf b;
+    int i;
+    buf_init(&b);
+    for(i=0; i<o->nCol; i++){
+      if( o->aCol[i].nCut==0 ) continue;
+      buf_printf(&b, "%s%s", b.n ? ", " : "", o->aCol[i].zHead);
+    }
+    fprintf(stderr, "profan: %lld cell%s cut at \xE2\x80\xA6 to fit %d columns"
+            " (%s); --no-truncate or --width N to change\n",
+            (long long)o->nCut, o->nCut==1 ? "" : "s", o->nWidth,
+            buf_str(&b));
+    buf_free(&b);
+  }
 }
 
 /* -------------------------------------------------------------- CSV */
@@ -842,6 +1131,9 @@ int output_stmt(sqlite3_stmt *pStmt, OutFormat eFmt, FILE *out,
   o.pStmt = pStmt;
   o.out = out;
   o.eFmt = pInfo->eFmt;
+  if( o.eFmt==OUT_TABLE || o.eFmt==OUT_MARKDOWN ){
+    o.nWidth = output_line_width(out, o.eFmt);
+  }
   buf_init(&o.line);
   initColumns(&o);
   pInfo->xBegin(&o);
@@ -853,4 +1145,110 @@ int output_stmt(sqlite3_stmt *pStmt, OutFormat eFmt, FILE *out,
   freeOut(&o);
   if( pnRow ) *pnRow = nRow;
   return rc;
+}
+
+/* See output.h. */
+void output_number(Buf *p, const char *zCol, sqlite3_stmt *pStmt, int iCol){
+  int eType = sqlite3_column_type(pStmt, iCol);
+  int eUnit = unitForName(zCol ? zCol : "");
+  if( eUnit==UNIT_BAR || eUnit==UNIT_PCT_BAR || eUnit==UNIT_SPARK ){
+    eUnit = UNIT_NONE;
+  }
+  appendNumber(p, eUnit, eType==SQLITE_INTEGER,
+               sqlite3_column_int64(pStmt, iCol),
+               sqlite3_column_double(pStmt, iCol));
+}
+
+/* See output.h. */
+void output_double(Buf *p, const char *zCol, double v){
+  int eUnit = unitForName(zCol ? zCol : "");
+  if( eUnit==UNIT_BAR || eUnit==UNIT_PCT_BAR || eUnit==UNIT_SPARK ){
+    eUnit = UNIT_NONE;
+  }
+  appendNumber(p, eUnit, 0, 0, v);
+}
+
+/* ------------------------------------------------------------ width */
+
+/* See output.h. */
+void output_set_width(int nWidth){
+  g_nWidth = nWidth;
+}
+
+/* Columns of the terminal behind fd: TIOCGWINSZ, else $COLUMNS, else
+** 80. */
+static int terminalColumns(int fd){
+  struct winsize ws;
+  const char *z = getenv("COLUMNS");
+  if( ioctl(fd, TIOCGWINSZ, &ws)==0 && ws.ws_col>0 ) return ws.ws_col;
+  if( z && atoi(z)>0 ) return atoi(z);
+  return 80;
+}
+
+/* See output.h. */
+int output_line_width(FILE *out, OutFormat eFmt){
+  int fd;
+  if( g_nWidth!=OUTPUT_WIDTH_AUTO ) return g_nWidth;
+  if( eFmt!=OUT_TABLE || out==NULL ) return 0;
+  fd = fileno(out);
+  if( fd<0 || !isatty(fd) ) return 0;
+  return terminalColumns(fd);
+}
+
+/* ---------------------------------------------------------- documents */
+
+/* See output.h. */
+void output_doc_begin(OutDoc *d, OutFormat eFmt, FILE *out,
+                      const char *zOnly){
+  memset(d, 0, sizeof(*d));
+  d->eFmt = eFmt;
+  d->out = out;
+  d->zOnly = zOnly;
+}
+
+/* See output.h. */
+int output_doc_wants(const OutDoc *d, const char *zName){
+  return d->zOnly==NULL || strcmp(d->zOnly, zName)==0;
+}
+
+/* See output.h. */
+void output_doc_title(OutDoc *d, const char *zTitle){
+  if( d->zOnly || d->eFmt==OUT_CSV || d->eFmt==OUT_JSON ) return;
+  fprintf(d->out, "%s\n", zTitle);
+  d->bText = 1;
+}
+
+/* See output.h. */
+int output_doc_section(OutDoc *d, const char *zName, sqlite3_stmt *pStmt,
+                       int64_t *pnRow){
+  int rc;
+  if( !output_doc_wants(d, zName) ){
+    if( pnRow ) *pnRow = 0;
+    return SQLITE_DONE;
+  }
+  if( d->zOnly==NULL ){
+    if( d->eFmt==OUT_JSON ){
+      Buf b;
+      buf_init(&b);
+      buf_puts(&b, d->nSec ? ",\n" : "{\n");
+      appendJsonString(&b, zName, strlen(zName));
+      buf_puts(&b, ": ");
+      fwrite(b.z, 1, b.n, d->out);
+      buf_free(&b);
+    }else{
+      fprintf(d->out, "%s%s\n", (d->nSec || d->bText) ? "\n" : "",
+              d->zTitle ? d->zTitle : zName);
+    }
+  }
+  d->nSec++;
+  d->zTitle = NULL;
+  rc = output_stmt(pStmt, d->eFmt, d->out, pnRow);
+  if( rc!=SQLITE_DONE ) d->bFailed = 1;
+  return rc;
+}
+
+/* See output.h. */
+void output_doc_end(OutDoc *d){
+  if( d->zOnly || d->eFmt!=OUT_JSON || d->bFailed ) return;
+  fputs(d->nSec ? "}\n" : "{}\n", d->out);
 }

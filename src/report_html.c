@@ -16,11 +16,13 @@
 #include "named_query.h"
 #include "report_html_roofline.h"
 #include "report_html_hta.h"
+#include "output.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Rows shown in the top-kernels chart and table. */
 #define TOP_KERNELS 15
@@ -49,6 +51,10 @@ typedef struct Rh {
   int64_t run;          /* :run of the named queries */
   PfError *pErr;
   int rc;               /* 0, or -1 after the first error */
+  const char *zOmitted; /* "memory snapshot, steps": sections left out */
+  char **azCat;         /* categories given a style so far (see cat_style) */
+  int *aCatStyle;       /* their styles */
+  int nCat;
 } Rh;
 
 /* A growable array of owned strings. */
@@ -158,6 +164,66 @@ static int col_index(sqlite3_stmt *s, const char *zName){
   return -1;
 }
 
+/* v as the terminal table and the HTML tables show a column zCol (one
+** rule per unit, output.c), into z (size >= 48). */
+static void fmt_num(char *z, const char *zCol, double v){
+  Buf b;
+  buf_init(&b);
+  output_double(&b, zCol, v);
+  snprintf(z, 48, "%s", buf_str(&b));
+  buf_free(&b);
+}
+
+/* Give category zCat style iStyle unless it has one; returns its style. */
+static int cat_register(Rh *r, const char *zCat, int iStyle){
+  for(int i=0; i<r->nCat; i++){
+    if( strcasecmp(r->azCat[i], zCat)==0 ) return r->aCatStyle[i];
+  }
+  r->azCat = xrealloc(r->azCat, sizeof(char *)*(size_t)(r->nCat+1));
+  r->aCatStyle = xrealloc(r->aCatStyle, sizeof(int)*(size_t)(r->nCat+1));
+  r->azCat[r->nCat] = xstrdup(zCat);
+  r->aCatStyle[r->nCat] = iStyle;
+  return r->aCatStyle[r->nCat++];
+}
+
+/*
+** One colour (style) per category across the page.  The run's detailed
+** categories, most GPU time first, take styles 0..TIMELINE_CATS-1 in that
+** order, the rest the last style ("other categories"), as in the
+** timeline; the same name in another scheme (case aside: "Other",
+** "other") gets the same style; a category of another scheme (coarse
+** "comm") takes the style of the detailed category holding most of its
+** GPU time.
+*/
+static int cat_style(Rh *r, const char *zScheme, const char *zCat){
+  sqlite3_stmt *s;
+  int iStyle = HTML_N_STYLE-1;
+  for(int i=0; i<r->nCat; i++){
+    if( strcasecmp(r->azCat[i], zCat)==0 ) return r->aCatStyle[i];
+  }
+  if( zScheme && strcmp(zScheme, "detailed")!=0
+   && sqlite3_prepare_v2(r->db,
+     "SELECT d.category FROM gpu_op_summary g"
+     " JOIN kernel_category c ON c.name_id = g.name_id AND c.scheme = ?2"
+     " JOIN kernel_category d ON d.name_id = g.name_id"
+     "   AND d.scheme = 'detailed'"
+     " WHERE g.run_id = ?1 AND c.category = ?3"
+     " GROUP BY d.category ORDER BY sum(g.total_ns) DESC, 1 LIMIT 1", -1,
+     &s, NULL)==SQLITE_OK ){
+    sqlite3_bind_int64(s, 1, r->run);
+    sqlite3_bind_text(s, 2, zScheme, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 3, zCat, -1, SQLITE_TRANSIENT);
+    if( sqlite3_step(s)==SQLITE_ROW ){
+      const char *zD = (const char *)sqlite3_column_text(s, 0);
+      for(int i=0; zD && i<r->nCat; i++){
+        if( strcasecmp(r->azCat[i], zD)==0 ) iStyle = r->aCatStyle[i];
+      }
+    }
+    sqlite3_finalize(s);
+  }
+  return cat_register(r, zCat, iStyle);
+}
+
 /* ------------------------------------------------------------ header */
 
 /* A <dt>/<dd> pair; zVal escaped. */
@@ -167,6 +233,30 @@ static void kv(Buf *p, const char *zKey, const char *zVal){
   buf_puts(p, "</dt><dd>");
   html_esc(p, zVal);
   buf_puts(p, "</dd>\n");
+}
+
+/* The report-summary table without the rows that have nothing to say: no
+** value, or "ranks" 0 (no trace). */
+static void summary_table(Rh *r){
+  sqlite3_stmt *s = rh_named(r, "report-summary", NULL, NULL, 0, -1);
+  HtmlTable t;
+  if( s==NULL ) return;
+  html_tstmt_begin(&t, s, "report-summary", -1);
+  for(;;){
+    int rc = sqlite3_step(s);
+    if( rc!=SQLITE_ROW ){
+      if( rc!=SQLITE_DONE ) rh_fail(r, "report-summary");
+      break;
+    }
+    if( sqlite3_column_count(s)>=2
+     && (sqlite3_column_type(s, 1)==SQLITE_NULL
+         || (strcmp(col_text(s, 0), "ranks")==0
+             && sqlite3_column_type(s, 1)==SQLITE_INTEGER
+             && sqlite3_column_int64(s, 1)==0)) ) continue;
+    html_tstmt_row(&t, s);
+  }
+  sqlite3_finalize(s);
+  html_tstmt_end(&t, r->p);
 }
 
 /* Header: run facts (tags, GPUs) and the report-summary query. */
@@ -196,8 +286,13 @@ static void sec_summary(Rh *r){
     buf_puts(r->p, "</dl>\n");
   }
   sqlite3_finalize(s);
-  rh_table(r, rh_named(r, "report-summary", NULL, NULL, 0, -1),
-           "report-summary", -1);
+  if( r->zOmitted ){
+    char *zNote = xasprintf("This run has no %s: the sections that need"
+                            " them are left out.", r->zOmitted);
+    html_note(r->p, zNote);
+    free(zNote);
+  }
+  summary_table(r);
   html_section_end(r->p);
 }
 
@@ -251,7 +346,7 @@ static void sec_findings(Rh *r){
     html_section_end(r->p);
     return;
   }
-  html_table_begin(r->p, "data findings", NULL, azHead, 6);
+  html_table_begin(r->p, "data findings full", NULL, azHead, 6);
   while( rh_step(r, s, NULL, "findings") ){
     const char *zSev = col_text(s, 0);
     n++;
@@ -304,20 +399,23 @@ static void sec_categories(Rh *r){
     const char *zScheme = col_text(sch, 0);
     sqlite3_stmt *s = rh_sql(r, zCatSql);
     HtmlBar *a = NULL;
+    double *aNs = NULL;
     StrList lab = {0}, txt = {0}, cells = {0};
     char zTitle[200];
     int n = 0;
     if( s==NULL ) break;
     sqlite3_bind_text(s, 2, zScheme, -1, SQLITE_TRANSIENT);
     while( rh_step(r, s, NULL, "categories") ){
-      char z[96], zMs[32], zPct[32];
+      char z[120], zMs[48], zPct[48];
       double ns = sqlite3_column_double(s, 2);
       double pct = sqlite3_column_double(s, 3);
-      snprintf(zMs, sizeof(zMs), "%.3f", ns/1e6);
-      snprintf(zPct, sizeof(zPct), "%.2f", pct);
+      fmt_num(zMs, "total_ms", ns/1e6);
+      fmt_num(zPct, "pct", pct);
       snprintf(z, sizeof(z), "%s ms (%s %%)", zMs, zPct);
       sl_add(&lab, col_text(s, 0));
       sl_add(&txt, z);
+      aNs = xrealloc(aNs, sizeof(double)*(size_t)(n+1));
+      aNs[n] = ns;
       sl_add(&cells, col_text(s, 0));
       sl_add(&cells, col_text(s, 1));
       sl_add(&cells, zMs);
@@ -329,9 +427,9 @@ static void sec_categories(Rh *r){
       a = xcalloc((size_t)n, sizeof(HtmlBar));
       for(int i=0; i<n; i++){
         a[i].zLabel = lab.az[i];
-        a[i].v = strtod(cells.az[4*i+2], NULL);
+        a[i].v = aNs[i]/1e6;
         a[i].zText = txt.az[i];
-        a[i].iStyle = i;
+        a[i].iStyle = cat_style(r, zScheme, lab.az[i]);
       }
       snprintf(zTitle, sizeof(zTitle), "GPU time by category, scheme %s",
                zScheme);
@@ -353,6 +451,7 @@ static void sec_categories(Rh *r){
       any = 1;
     }
     free(a);
+    free(aNs);
     sl_free(&lab);
     sl_free(&txt);
     sl_free(&cells);
@@ -362,33 +461,60 @@ static void sec_categories(Rh *r){
   html_section_end(r->p);
 }
 
+/* The style of a GPU activity name: that of its detailed category. */
+static int kernel_style(Rh *r, const char *zName){
+  sqlite3_stmt *s;
+  int iStyle = HTML_N_STYLE-1;
+  if( sqlite3_prepare_v2(r->db, "SELECT category FROM kernel_category"
+        " WHERE scheme = 'detailed' AND name = ?1 LIMIT 1", -1, &s,
+        NULL)!=SQLITE_OK ) return iStyle;
+  sqlite3_bind_text(s, 1, zName, -1, SQLITE_TRANSIENT);
+  if( sqlite3_step(s)==SQLITE_ROW ){
+    iStyle = cat_style(r, "detailed", col_text(s, 0));
+  }
+  sqlite3_finalize(s);
+  return iStyle;
+}
+
+/* The run's detailed categories take their styles first (cat_style). */
+static void cat_init(Rh *r){
+  sqlite3_stmt *s = rh_sql(r, zCatSql);
+  int i = 0;
+  if( s==NULL ) return;
+  sqlite3_bind_text(s, 2, "detailed", -1, SQLITE_STATIC);
+  while( rh_step(r, s, NULL, "categories") ){
+    cat_register(r, col_text(s, 0), i<TIMELINE_CATS ? i : HTML_N_STYLE-1);
+    i++;
+  }
+  sqlite3_finalize(s);
+}
+
 /* Top kernels: bars of total time and the top-kernels query. */
 static void sec_top_kernels(Rh *r){
   sqlite3_stmt *s = rh_named(r, "top-kernels", NULL, NULL, 0, TOP_KERNELS);
   HtmlBar a[TOP_KERNELS];
   HtmlTable t;
   StrList lab = {0}, txt = {0};
-  int n = 0, iKind, iName, iMs, iPct;
+  int n = 0, iName, iMs, iPct;
   html_section_begin(r->p, "top-kernels", "Top kernels");
   if( s==NULL ){
     html_section_end(r->p);
     return;
   }
-  iKind = col_index(s, "kind");
   iName = col_index(s, "name");
   iMs = col_index(s, "total_ms");
   iPct = col_index(s, "pct");
   html_tstmt_begin(&t, s, "top-kernels", -1);
   while( rh_step(r, s, &t, "top-kernels") ){
-    char z[80];
+    char z[120], zMs[48], zPct[48];
     if( n==TOP_KERNELS ) continue;
-    snprintf(z, sizeof(z), "%s ms (%s %%)", col_text(s, iMs),
-             col_text(s, iPct));
+    fmt_num(zMs, "total_ms", sqlite3_column_double(s, iMs));
+    fmt_num(zPct, "pct", sqlite3_column_double(s, iPct));
+    snprintf(z, sizeof(z), "%s ms (%s %%)", zMs, zPct);
     sl_add(&lab, col_text(s, iName));
     sl_add(&txt, z);
     a[n].v = sqlite3_column_double(s, iMs);
-    a[n].iStyle = strcmp(col_text(s, iKind), "kernel")==0 ? 0
-                : strcmp(col_text(s, iKind), "memcpy")==0 ? 1 : 2;
+    a[n].iStyle = kernel_style(r, col_text(s, iName));
     a[n].zMark = NULL;
     n++;
   }
@@ -398,8 +524,10 @@ static void sec_top_kernels(Rh *r){
     a[i].zText = txt.az[i];
   }
   if( n>0 ){
-    html_note(r->p, "Total GPU time per kernel name over all ranks: solid"
-              " bars are kernels, hatched bars memcpy, dotted bars memset.");
+    html_note(r->p, "Total GPU time per kernel name over all ranks, each"
+              " bar in the colour of its detailed category (as in the"
+              " category chart and the timeline); hover a bar for the full"
+              " name.");
     html_bar_chart(r->p, "chart-top-kernels", "Top kernels by total GPU time"
                    " (ms)", a, n, 0);
     html_tstmt_end(&t, r->p);
@@ -429,14 +557,20 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
   iOver = col_index(s, "step_over_mean_pct");
   html_tstmt_begin(&t, s, "rank-skew", -1);
   while( rh_step(r, s, &t, "rank-skew") ){
-    char z[96];
+    char z[160];
     if( sqlite3_column_type(s, iMs)==SQLITE_NULL ) continue;
     a = xrealloc(a, sizeof(HtmlBar)*(size_t)(n+1));
     snprintf(z, sizeof(z), "rank %s", col_text(s, 0));
     sl_add(&lab, z);
-    snprintf(z, sizeof(z), "%s ms (%s%s %% vs mean, %s steps)",
-             col_text(s, iMs), sqlite3_column_double(s, iOver)>=0 ? "+" : "",
-             col_text(s, iOver), col_text(s, iStep));
+    {
+      char zMs[48], zOver[48];
+      int64_t nStep = sqlite3_column_int64(s, iStep);
+      fmt_num(zMs, "step_ms", sqlite3_column_double(s, iMs));
+      fmt_num(zOver, "pct", sqlite3_column_double(s, iOver));
+      snprintf(z, sizeof(z), "%s ms (%s%s %% vs mean, %lld step%s)", zMs,
+               sqlite3_column_double(s, iOver)>=0 ? "+" : "", zOver,
+               (long long)nStep, nStep==1 ? "" : "s");
+    }
     sl_add(&txt, z);
     a[n].v = sqlite3_column_double(s, iMs);
     a[n].iStyle = sqlite3_column_int(s, iStr) ? 2 : 0;
@@ -776,10 +910,10 @@ static void sec_step_breakdown(Rh *r){
       sl_add(&cells, rows.az[ir]+5);
       snprintf(z, sizeof(z), "%d", aN[ir]);
       sl_add(&cells, z);
-      snprintf(z, sizeof(z), "%.3f", aWall[ir]/aN[ir]);
+      fmt_num(z, "wall_ms", aWall[ir]/aN[ir]);
       sl_add(&cells, z);
       for(int k=0; k<NCLASS; k++){
-        snprintf(z, sizeof(z), "%.3f", aV[ir*NCLASS+k]);
+        fmt_num(z, "ms", aV[ir*NCLASS+k]);
         sl_add(&cells, z);
       }
     }
@@ -1262,6 +1396,9 @@ static int rh_begin(Rh *r, sqlite3 *db, int64_t run, Buf *pOut,
 static int rh_end(Rh *r){
   html_page_end(r->p);
   nq_list_free(&r->q);
+  for(int i=0; i<r->nCat; i++) free(r->azCat[i]);
+  free(r->azCat);
+  free(r->aCatStyle);
   return r->rc;
 }
 
@@ -1280,14 +1417,81 @@ static char *run_label(sqlite3 *db, int64_t id){
   return z ? z : xasprintf("run %lld", (long long)id);
 }
 
+/* One section of the run page: id, nav text, writer, and the inputs it
+** needs (an SQL condition on ?1 = the run; NULL: always shown) with what
+** the run lacks without them. */
+typedef struct RunSection {
+  const char *zId;
+  const char *zNav;
+  void (*xSec)(Rh *, int64_t);
+  const char *zNeed;
+  const char *zLack;
+} RunSection;
+
+/* Adapters: every section writer takes the --step argument. */
+static void x_summary(Rh *r, int64_t i){ (void)i; sec_summary(r); }
+static void x_findings(Rh *r, int64_t i){ (void)i; sec_findings(r); }
+static void x_categories(Rh *r, int64_t i){ (void)i; sec_categories(r); }
+static void x_top_kernels(Rh *r, int64_t i){ (void)i; sec_top_kernels(r); }
+static void x_steps(Rh *r, int64_t i){ (void)i; sec_steps(r); }
+static void x_breakdown(Rh *r, int64_t i){ (void)i; sec_step_breakdown(r); }
+static void x_memory(Rh *r, int64_t i){ (void)i; sec_memory(r); }
+static void x_segments(Rh *r, int64_t i){ (void)i; sec_segments(r); }
+static void x_churn(Rh *r, int64_t i){ (void)i; sec_churn(r); }
+static void x_comm(Rh *r, int64_t i){ (void)i; sec_comm(r); }
+
+#define HAS(T) "EXISTS (SELECT 1 FROM " T " WHERE run_id = ?1)"
+static const RunSection aRunSection[] = {
+  { "summary", "Summary", x_summary, NULL, NULL },
+  { "findings", "Findings", x_findings, NULL, NULL },
+  { "categories", "Categories", x_categories, HAS("gpu_op_summary"),
+    "GPU activity" },
+  { "top-kernels", "Top kernels", x_top_kernels, HAS("gpu_op_summary"),
+    "GPU activity" },
+  { "steps", "Step times", x_steps, HAS("step"), "steps" },
+  { "timeline", "GPU timeline", sec_timeline, HAS("gpu_busy"),
+    "GPU activity" },
+  { "step-breakdown", "Step breakdown", x_breakdown, HAS("step_time"),
+    "steps" },
+  { "memory", "Memory", x_memory,
+    HAS("snapshot") " OR " HAS("memory_event"), "memory snapshot" },
+  { "segments", "Segments", x_segments, HAS("segment"), "memory snapshot" },
+  { "churn", "Allocation churn", x_churn, HAS("alloc_event"),
+    "allocation trace" },
+  { "comm", "Communication", x_comm,
+    HAS("collective") " OR " HAS("comm_overlap"), "communication kernels" },
+};
+#undef HAS
+#define N_RUN_SECTION ((int)(sizeof(aRunSection)/sizeof(aRunSection[0])))
+
+/* 1 when the run has the inputs section k needs. */
+static int section_has_data(sqlite3 *db, int64_t runId, int k){
+  sqlite3_stmt *s = NULL;
+  char *z;
+  int64_t v = 0;
+  if( aRunSection[k].zNeed==NULL ) return 1;
+  z = sqlite3_mprintf("SELECT %s", aRunSection[k].zNeed);
+  if( z && sqlite3_prepare_v2(db, z, -1, &s, NULL)==SQLITE_OK ){
+    sqlite3_bind_int64(s, 1, runId);
+    if( sqlite3_step(s)==SQLITE_ROW ) v = sqlite3_column_int64(s, 0);
+  }
+  sqlite3_finalize(s);
+  sqlite3_free(z);
+  return v!=0;
+}
+
+/*
+** The run page: only the sections the run has data for (a snapshot-only
+** run has no GPU or step sections); the summary names those left out.
+*/
 int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep, Buf *pOut,
                     PfError *pErr){
-  static const char *const azNav[] = {
-    "summary", "Summary", "findings", "Findings", "categories", "Categories",
-    "top-kernels", "Top kernels", "steps", "Step times",
-    "timeline", "GPU timeline", "step-breakdown", "Step breakdown",
-    "memory", "Memory", "segments", "Segments", "churn", "Allocation churn",
-    "comm", "Communication", REPORT_HTA_NAV, "roofline", "Roofline" };
+  static const char *const azExtra[] = { REPORT_HTA_NAV, "roofline",
+    "Roofline" };
+  const char *azNav[2*N_RUN_SECTION + 8];
+  int hasGpu;
+  int aHas[N_RUN_SECTION], nNav = 0;
+  Buf omitted;
   Rh r;
   char *zRun = run_label(db, runId);
   char *zTitle = xasprintf("profan report: %s", zRun);
@@ -1295,20 +1499,38 @@ int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep, Buf *pOut,
   free(zTitle);
   free(zRun);
   if( rc ) return -1;
-  nav(pOut, azNav, (int)(sizeof(azNav)/sizeof(azNav[0])));
-  sec_summary(&r);
-  if( r.rc==0 ) sec_findings(&r);
-  if( r.rc==0 ) sec_categories(&r);
-  if( r.rc==0 ) sec_top_kernels(&r);
-  if( r.rc==0 ) sec_steps(&r);
-  if( r.rc==0 ) sec_timeline(&r, iStep);
-  if( r.rc==0 ) sec_step_breakdown(&r);
-  if( r.rc==0 ) sec_memory(&r);
-  if( r.rc==0 ) sec_segments(&r);
-  if( r.rc==0 ) sec_churn(&r);
-  if( r.rc==0 ) sec_comm(&r);
-  if( r.rc==0 ) r.rc = report_html_hta(db, &r.q, runId, pOut, pErr);
-  if( r.rc==0 ) r.rc = report_html_roofline(db, &r.q, runId, pOut, pErr);
+  buf_init(&omitted);
+  for(int k=0; k<N_RUN_SECTION; k++){
+    aHas[k] = section_has_data(db, runId, k);
+    if( aHas[k] ){
+      azNav[nNav++] = aRunSection[k].zId;
+      azNav[nNav++] = aRunSection[k].zNav;
+    }else if( !strstr(buf_str(&omitted), aRunSection[k].zLack) ){
+      buf_printf(&omitted, "%s%s", omitted.n ? ", " : "",
+                 aRunSection[k].zLack);
+    }
+  }
+  /* the HTA analyses and the roofline: runs with GPU activity */
+  hasGpu = db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM kernel"
+                  " WHERE run_id = %lld)", (long long)runId)>0;
+  if( hasGpu ){
+    for(int k=0; k<(int)(sizeof(azExtra)/sizeof(azExtra[0])); k++){
+      azNav[nNav++] = azExtra[k];
+    }
+  }
+  nav(pOut, azNav, nNav);
+  cat_init(&r);
+  r.zOmitted = omitted.n ? buf_str(&omitted) : NULL;
+  for(int k=0; k<N_RUN_SECTION && r.rc==0; k++){
+    if( aHas[k] ) aRunSection[k].xSec(&r, iStep);
+  }
+  if( r.rc==0 && hasGpu ){
+    r.rc = report_html_hta(db, &r.q, runId, pOut, pErr);
+  }
+  if( r.rc==0 && hasGpu ){
+    r.rc = report_html_roofline(db, &r.q, runId, pOut, pErr);
+  }
+  buf_free(&omitted);
   return rh_end(&r);
 }
 

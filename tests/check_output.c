@@ -158,11 +158,16 @@ START_TEST(test_table_durations){
   expectCell("-2500", "skew_ns", "-2.50 us");
   expectCell("12.5", "dur_ns", "12.5 ns");
   expectCell("12.0", "dur_ns", "12 ns");
-  expectCell("12.3456", "dur_us", "12.35");
+  /* _us and _ms keep their unit and follow the plain float rule */
+  expectCell("12.3456", "dur_us", "12.346");
   expectCell("7", "dur_us", "7");
-  expectCell("0.5", "wait_ms", "0.50");
+  expectCell("0.5", "wait_ms", "0.5");
+  expectCell("0.00002", "wait_ms", "0.00002");
   expectCell("50", "util_pct", "50.0");
   expectCell("33.333", "util_pct", "33.3");
+  /* a small share keeps two significant digits */
+  expectCell("0.043", "util_pct", "0.043");
+  expectCell("0.0", "util_pct", "0.0");
 }
 END_TEST
 
@@ -171,6 +176,12 @@ START_TEST(test_table_floats){
   expectCell("2.5", "x", "2.5");
   expectCell("1.23456", "x", "1.235");
   expectCell("0.0001", "x", "0.0001");
+  /* below 1: three significant digits, never an exponent above 1e-9 */
+  expectCell("0.000009", "tflops", "0.000009");
+  expectCell("0.0123456", "x", "0.0123");
+  expectCell("0.123456", "x", "0.123");
+  expectCell("-0.00001234", "x", "-0.0000123");
+  expectCell("1e-12", "x", "1e-12");
   expectCell("-0.0", "x", "0");
   expectCell("1e20", "x", "1e+20");
   expectCell("1e999", "x", "Inf");
@@ -226,18 +237,24 @@ END_TEST
 START_TEST(test_table_text){
   char zWant[512];
   int i;
-  /* 80 characters fit; 81 are cut to 79 plus an ellipsis. */
-  memset(zWant, 'x', 80);
-  zWant[80] = 0;
-  expectCell("replace(hex(zeroblob(40)),'0','x')", "t", zWant);
-  memset(zWant, 'x', 79);
-  strcpy(zWant+79, "…");
-  expectCell("replace(hex(zeroblob(40)),'0','x')||'y'", "t", zWant);
+  /* Not a terminal and no --width: text is never cut. */
+  memset(zWant, 'x', 200);
+  zWant[200] = 0;
   expectCell("replace(hex(zeroblob(100)),'0','x')", "t", zWant);
+  /* --width 40: the text column is narrowed to fit, cut in the middle
+  ** (15 + "…" + 24: the end stays) */
+  output_set_width(40);
+  expectCell("'abcdefghijklmno'||replace(hex(zeroblob(20)),'0','x')"
+             "||'_Sum_float'", "t",
+             "abcdefghijklmno…xxxxxxxxxxxxxx_Sum_float");
+  output_set_width(80);
   /* Multi-byte characters count as one column each. */
-  for(i=0; i<79; i++) memcpy(zWant+2*i, "é", 2);
-  strcpy(zWant+158, "…");
+  zWant[0] = 0;
+  for(i=0; i<31; i++) strcat(zWant, "é");
+  strcat(zWant, "…");
+  for(i=0; i<48; i++) strcat(zWant, "é");
   expectCell("replace(hex(zeroblob(50)),'0','é')", "t", zWant);
+  output_set_width(OUTPUT_WIDTH_AUTO);
   /* Control characters and invalid UTF-8. */
   expectCell("'a'||char(10)||'b'||char(9)||'c'||char(1)||'d'||char(127)",
              "t", "a b c?d?");
@@ -245,6 +262,127 @@ START_TEST(test_table_text){
   expectCell("CAST(x'61e282' AS TEXT)", "t", "a\xEF\xBF\xBD\xEF\xBF\xBD");
   /* Header names are sanitized too. */
   expectOut("SELECT 1 AS \"a\tb\"", OUT_TABLE, "a b\n---\n  1\n");
+}
+END_TEST
+
+/* Fitting a line width: the widest text column gives way first, numbers
+** and bars never, and no column goes below OUTPUT_MIN_CUT_WIDTH. */
+START_TEST(test_fit_width){
+  const char *zSql = "SELECT 123456789 AS n,"
+    " 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' AS a,"
+    " 'bbbbbbbbbbbbbbbbbbbb' AS b";
+  output_set_width(50);
+  /* 9 + 2 + 30 + 2 + 20 = 63: a is cut by 13 to 17 */
+  expectOut(zSql, OUT_TABLE,
+            "        n  a                  b\n"
+            "---------  -----------------  --------------------\n"
+            "123456789  aaaaaa…aaaaaaaaaa  bbbbbbbbbbbbbbbbbbbb\n");
+  output_set_width(20);
+  /* nothing can give way further than 12 code points each */
+  expectOut(zSql, OUT_TABLE,
+            "        n  a             b\n"
+            "---------  ------------  ------------\n"
+            "123456789  aaaa…aaaaaaa  bbbb…bbbbbbb\n");
+  output_set_width(0);
+  expectOut(zSql, OUT_TABLE,
+            "        n  a                               b\n"
+            "---------  ------------------------------  --------------------\n"
+            "123456789  aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+            "  bbbbbbbbbbbbbbbbbbbb\n");
+  output_set_width(OUTPUT_WIDTH_AUTO);
+  /* CSV and JSON are never cut */
+  output_set_width(20);
+  expectOut("SELECT 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' AS a", OUT_CSV,
+            "a\r\n" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n");
+  output_set_width(OUTPUT_WIDTH_AUTO);
+}
+END_TEST
+
+/* Kernel names: the distinguishing part, fitted to a width. */
+START_TEST(test_short_names){
+  static const char zFill[] = "void at::native::vectorized_elementwise_kernel"
+    "<4, at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int,"
+    " at::native::FillFunctor<float>, at::detail::Array<char*, 1>)";
+  static const char zPool[] = "void at::native::(anonymous namespace)::"
+    "max_pool_forward_nchw<float, float>(int, float const*, long)";
+  char *z = output_short_name(zFill, 0);
+  ck_assert_str_eq(z, "vectorized_elementwise_kernel<FillFunctor>");
+  free(z);
+  z = output_short_name(zPool, 0);
+  ck_assert_str_eq(z, "max_pool_forward_nchw");
+  free(z);
+  z = output_short_name("void fft2d_r2c_32x32<float, false, 5u, true>(float2*)",
+                        1);
+  ck_assert_str_eq(z, "fft2d_r2c_32x32<float, false, 5u, true>");
+  free(z);
+  z = output_short_name("Memcpy HtoD (Pinned -> Device)", 0);
+  ck_assert_str_eq(z, "Memcpy HtoD (Pinned -> Device)");
+  free(z);
+  /* 30 code points: the kernel's name gives way first, the functor stays */
+  z = output_fit_name(zFill, 30);
+  ck_assert_str_eq(z, "vectorize…<FillFunctor>");
+  free(z);
+  z = output_fit_name(zFill, 20);
+  ck_assert_str_eq(z, "vectori…<FillFuncto…");
+  free(z);
+  z = output_fit_name("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)",
+                      20);
+  ck_assert_str_eq(z, "ncclKer…LL_Sum_float");
+  free(z);
+}
+END_TEST
+
+/* A row naming its metric takes that metric's unit (diff-metrics). */
+START_TEST(test_metric_row_unit){
+  expectOut("SELECT 'peak_allocated_bytes' AS metric, 61111009280 AS a,"
+            " 12.5 AS change_pct UNION ALL SELECT 'gpu_ms', 2.5, 1"
+            " UNION ALL SELECT 'idle_ns', 1500, NULL", OUT_TABLE,
+            "metric                       a  change_pct\n"
+            "--------------------  --------  ----------\n"
+            "peak_allocated_bytes  56.9 GiB        12.5\n"
+            "gpu_ms                     2.5         1.0\n"
+            "idle_ns                1.50 us\n");
+  /* CSV keeps raw values */
+  expectOut("SELECT 'x_bytes' AS metric, 2048 AS a", OUT_CSV,
+            "metric,a\r\nx_bytes,2048\r\n");
+}
+END_TEST
+
+/* Renders two sections as one document in format e; caller frees. */
+static char *renderDoc(OutFormat e, const char *zOnly){
+  sqlite3_stmt *p1, *p2;
+  char *z = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&z, &n);
+  OutDoc d;
+  ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT 1 AS a", -1, &p1, NULL),
+                   SQLITE_OK);
+  ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT 'x' AS b WHERE 0", -1, &p2,
+                                      NULL), SQLITE_OK);
+  output_doc_begin(&d, e, f, zOnly);
+  output_doc_title(&d, "title");
+  ck_assert_int_eq(output_doc_section(&d, "one", p1, NULL), SQLITE_DONE);
+  ck_assert_int_eq(output_doc_section(&d, "two", p2, NULL), SQLITE_DONE);
+  output_doc_end(&d);
+  fclose(f);
+  sqlite3_finalize(p1);
+  sqlite3_finalize(p2);
+  return z;
+}
+
+START_TEST(test_document){
+  char *z = renderDoc(OUT_JSON, NULL);
+  ck_assert_str_eq(z, "{\n\"one\": [\n{\"a\":1}\n]\n,\n\"two\": []\n}\n");
+  free(z);
+  z = renderDoc(OUT_JSON, "two");
+  ck_assert_str_eq(z, "[]\n");
+  free(z);
+  z = renderDoc(OUT_TABLE, NULL);
+  ck_assert_str_eq(z, "title\n\none\na\n-\n1\n\ntwo\nb\n-\n");
+  free(z);
+  z = renderDoc(OUT_CSV, "one");
+  ck_assert_str_eq(z, "a\r\n1\r\n");
+  free(z);
 }
 END_TEST
 
@@ -403,6 +541,10 @@ Suite *make_output_suite(void){
   tcase_add_test(tc, test_table_bars);
   tcase_add_test(tc, test_table_bars_edges);
   tcase_add_test(tc, test_table_text);
+  tcase_add_test(tc, test_fit_width);
+  tcase_add_test(tc, test_metric_row_unit);
+  tcase_add_test(tc, test_short_names);
+  tcase_add_test(tc, test_document);
   tcase_add_test(tc, test_null_everywhere);
   tcase_add_test(tc, test_empty_result);
   tcase_add_test(tc, test_csv);

@@ -76,6 +76,37 @@ LAYOUT_JS = r"""
           overlaps.push(a.slice(0, 40) + "' over '" + b.slice(0, 40));
       }
   }
+  // The findings are shown whole: their table is never in a scroll box.
+  const fnd = document.querySelector('#findings .tables');
+  const findingsHidden = fnd ? Math.max(0, fnd.scrollHeight -
+                                         fnd.clientHeight) : 0;
+  // One colour per category: the fill patterns pfN (one per style) must
+  // have distinct colours, else two categories look alike.
+  const styleColour = {};
+  for (const pat of document.querySelectorAll('pattern[id^="pf"]')) {
+    const r = pat.querySelector('rect');
+    if (r) styleColour[pat.id] = getComputedStyle(r).fill;
+  }
+  const sameColour = [];
+  const pids = Object.keys(styleColour).sort();
+  for (let i = 0; i < pids.length; i++)
+    for (let j = i + 1; j < pids.length; j++)
+      if (styleColour[pids[i]] === styleColour[pids[j]])
+        sameColour.push(pids[i] + ' and ' + pids[j] + ' ' +
+                        styleColour[pids[i]]);
+  // Bar labels tell the kernels apart: no two rows of the top-kernels
+  // chart read the same.
+  const dupLabels = [];
+  const tk = document.getElementById('chart-top-kernels');
+  if (tk) {
+    const seen = {};
+    for (const g of tk.querySelectorAll('g')) {
+      const t = g.querySelector('text[text-anchor="end"]');
+      if (!t) continue;
+      if (seen[t.textContent]) dupLabels.push(t.textContent);
+      seen[t.textContent] = 1;
+    }
+  }
   const sections = document.querySelectorAll('section').length;
   const h2 = document.querySelectorAll('h2').length;
   const ids = {};
@@ -93,6 +124,8 @@ LAYOUT_JS = r"""
     scrollHeight: document.documentElement.scrollHeight,
     svgs: svgs.length, emptySvgs: empty, clippedText: clipped,
     overlappingText: overlaps,
+    findingsHidden: findingsHidden, sameColour: sameColour,
+    dupLabels: dupLabels,
     sections: sections, h2: h2,
     tables: document.querySelectorAll('table').length,
     textLength: (document.body ? document.body.innerText : '').length,
@@ -185,6 +218,14 @@ def _layout_problems(lay, svg_ids):
         out.append("%d pairs of chart labels drawn over each other, "
                    "first: '%s'" % (len(lay["overlappingText"]),
                                     lay["overlappingText"][0]))
+    if lay.get("findingsHidden", 0) > 1:
+        out.append("findings in a scroll box: %d px hidden"
+                   % lay["findingsHidden"])
+    for same in lay.get("sameColour", []):
+        out.append("two chart styles share one colour: %s" % same)
+    if lay.get("dupLabels"):
+        out.append("top-kernels bars with the same label: %s"
+                   % lay["dupLabels"][0])
     if lay["sections"] + lay["h2"] == 0:
         out.append("no <section> or <h2>: nothing rendered?")
     if lay["textLength"] < 20:

@@ -45,6 +45,10 @@ import page_check   # noqa: E402
 RUN_IDS = ["summary", "findings", "categories", "top-kernels", "steps",
            "timeline", "step-breakdown", "memory", "segments", "churn",
            "comm"]
+# Only sections with data: a run without a snapshot, a snapshot-only run.
+TRACE_IDS = ["summary", "findings", "categories", "top-kernels", "steps",
+             "timeline", "step-breakdown", "comm"]
+SNAPSHOT_IDS = ["summary", "findings", "memory", "segments", "churn"]
 DIFF_IDS = ["metrics", "categories", "kernels", "memory"]
 TREND_IDS = ["trend"]
 
@@ -62,6 +66,9 @@ BAD_PAGE_EXPECT = [
     "pairs of chart labels drawn over each other, first: 'first label' "
     "over 'second label'",
     "no element with id=missing",
+    "findings in a scroll box",
+    "two chart styles share one colour: pf0 and pf1",
+    "top-kernels bars with the same label: kernel_a",
 ]
 
 
@@ -107,6 +114,7 @@ def build_database(binary, db):
                       ("snapshots", "cs336-fullstep-2025.pickle")]),
         ("before", [("traces", "kineto-h100-2026-before.json")]),
         ("after", [("traces", "kineto-h100-2026-after.json")]),
+        ("snap", [("snapshots", "tomi-small.pickle")]),
     ]
     for name, parts in wanted:
         paths = [shared(*p) for p in parts]
@@ -119,9 +127,15 @@ def build_database(binary, db):
 
 def reports_for(names):
     """The pages to check for the runs ingested."""
-    out = [Report("report-" + n, ["report", n], RUN_IDS,
-                  ["categories", "top-kernels"] +
-                  (["memory"] if n == "h100-mem" else []))
+    def ids(n):
+        return RUN_IDS if n == "h100-mem" else \
+            SNAPSHOT_IDS if n == "snap" else TRACE_IDS
+
+    def svg_ids(n):
+        return ["memory"] if n == "snap" else \
+            ["categories", "top-kernels"] + \
+            (["memory"] if n == "h100-mem" else [])
+    out = [Report("report-" + n, ["report", n], ids(n), svg_ids(n))
            for n in names]
     if "before" in names and "after" in names:
         out.append(Report("diff-before-after", ["diff", "before", "after"],

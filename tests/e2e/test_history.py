@@ -108,7 +108,7 @@ class TagBaseline(HistoryTest):
         self.assertEqual(self.profan("baseline", "set", "x", "nope").rc, 1)
         self.assertEqual(self.profan("diff", "r1").rc, 2)
         self.assertEqual(self.profan("diff", "r1", "r1", "--by", "x").rc, 2)
-        self.assertEqual(self.profan("--format", "json", "diff", "r1",
+        self.assertEqual(self.profan("--format", "csv", "diff", "r1",
                                      "r1").rc, 2)
 
 

@@ -11,6 +11,7 @@ command) prints for the same run, cell by cell.
 """
 import glob
 import html.parser
+import math
 import os
 import subprocess
 import sys
@@ -22,8 +23,87 @@ RUN_SECTIONS = ["summary", "findings", "categories", "top-kernels", "steps",
                 "timeline", "step-breakdown", "memory", "segments", "churn",
                 "comm", "idle-breakdown", "queue-length", "critical-path",
                 "roofline"]
+# a run without a snapshot: no memory sections (only sections with data)
+TRACE_SECTIONS = ["summary", "findings", "categories", "top-kernels",
+                  "steps", "timeline", "step-breakdown", "comm",
+                  "idle-breakdown", "queue-length", "critical-path",
+                  "roofline"]
+SNAPSHOT_SECTIONS = ["summary", "findings", "memory", "segments", "churn"]
 DIFF_SECTIONS = ["metrics", "categories", "kernels", "memory"]
 VOID = {"meta", "br", "img", "input", "link", "hr", "col", "wbr", "source"}
+
+
+def _trim(z):
+    if "." in z:
+        z = z.rstrip("0").rstrip(".")
+    return "0" if z == "-0" else z
+
+
+def fmt_float(r):
+    """The float rule of the table output (src/output.c), written again:
+    up to 3 decimals, trailing zeros dropped; below 1 three significant
+    digits in fixed notation; %g below 1e-9 and from 1e15."""
+    a = abs(r)
+    if (0 < a < 1e-9) or a >= 1e15:
+        return ("%.6g" if a >= 1e15 else "%.3g") % r
+    nd = 3
+    if 0 < a < 1:
+        nd = max(3, 2 - math.floor(math.log10(a)))
+    return _trim("%.*f" % (nd, r))
+
+
+def fmt_pct(r):
+    a = abs(r)
+    if 1e-9 <= a < 0.1:
+        return _trim("%.*f" % (1 - math.floor(math.log10(a)), r))
+    return "%.1f" % r
+
+
+def fmt_ns(raw):
+    """*_ns: 3 significant digits in ns, us, ms or s."""
+    is_int = not any(c in raw for c in ".eE")
+    v = float(raw)
+    if is_int and abs(v) < 1000:
+        return "%d ns" % int(raw)
+    a, k = abs(v), 0
+    units = ["ns", "us", "ms", "s"]
+    while k < 3 and a >= 1000:
+        a /= 1000
+        k += 1
+    while True:
+        nd = 0 if a >= 100 else 1 if a >= 10 else 2
+        x = round(a * 10 ** nd) / 10 ** nd
+        if x >= 1000 and k < 3:
+            a /= 1000
+            k += 1
+            continue
+        if nd > 0 and x >= (100 if nd == 1 else 10):
+            nd -= 1
+        break
+    if k == 0 and a == int(a):
+        nd = 0
+    z = "%s%.*f" % ("-" if v < 0 else "", nd, a)
+    return "%s %s" % ("0" if z == "-0" else z, units[k])
+
+
+def human_number(name, raw):
+    """A number cell as the table output shows a column `name`."""
+    low = name.lower()
+    if raw in ("Inf", "-Inf", "NaN"):
+        return raw
+    is_int = not any(c in raw for c in ".eE")
+
+    def unit(u):
+        return low == u or low.endswith("_" + u)
+    if unit("bytes"):
+        return human_bytes(raw)
+    if unit("ns"):
+        return fmt_ns(raw)
+    if unit("pct"):
+        return fmt_pct(float(raw))
+    if is_int:
+        return raw
+    return fmt_float(float(raw))
 
 
 def human_bytes(v):
@@ -255,7 +335,7 @@ class HtmlTest(ProfanTest):
                 elif name.endswith("_spark"):
                     self.assertEqual(cell, raw, name)
                 else:
-                    self.assertEqual(cell, human_bytes(raw), name)
+                    self.assertEqual(cell, human_number(name, raw), name)
 
 
 class RunReport(HtmlTest):
@@ -264,7 +344,7 @@ class RunReport(HtmlTest):
         """Tables that every run with a trace has."""
         self.assert_table_equals(page.table("summary", "report-summary"),
                                  self.query("report-summary"))
-        r = self.profan("--format", "csv", "report")
+        r = self.profan("--format", "csv", "report", "--section", "findings")
         self.assertEqual(r.rc, 0, r.err)
         fnd = page.table("findings")
         want = r.rows()
@@ -289,9 +369,8 @@ class RunReport(HtmlTest):
                     float(b["total_ms"])
             self.assertEqual(len(t["rows"]), len(met))
             for cat, count, total_ms, pct in t["rows"]:
-                self.assertAlmostEqual(
-                    float(pct), met["cat_%s:%s_pct" % (scheme, cat)],
-                    places=2)
+                self.assertEqual(
+                    pct, fmt_pct(met["cat_%s:%s_pct" % (scheme, cat)]))
                 self.assertAlmostEqual(float(total_ms), ms[cat], delta=0.002
                                        * max(1, len(br)))
 
@@ -365,19 +444,15 @@ class RunReport(HtmlTest):
         before = self.db_bytes()
         page, text = self.render("report")
         self.assertEqual(self.db_bytes(), before)
-        self.assert_structure(page, text, RUN_SECTIONS)
+        self.assert_structure(page, text, TRACE_SECTIONS)
         self.assertEqual(page.title, "profan report: run 1 (sample-run)")
         self.check_common_numbers(page)
         self.check_steps(page)
         self.check_timeline(page)
-        # no snapshot: one note per memory section, no chart
-        for sec, note in (("memory", "no memory snapshot in this run (and"
-                           " no profiler memory events)"),
-                          ("segments", "no memory snapshot in this run"),
-                          ("churn", "no allocation trace in this run (no"
-                           " snapshot with device_traces)")):
-            self.assertEqual(page.notes[sec], [note])
-            self.assertEqual(page.figures[sec], [])
+        # no snapshot: no memory sections, the summary says why
+        self.assertIn("This run has no memory snapshot, allocation trace:"
+                      " the sections that need them are left out.",
+                      page.notes["summary"])
         # communication
         self.assert_table_equals(page.table("comm", "comm-overlap"),
                                  self.query("comm-overlap"))
@@ -407,7 +482,7 @@ class RunReport(HtmlTest):
     def test_dlrm_8rank(self):
         self.ingest_ok(shared("runs", "dlrm-8rank"))
         page, text = self.render("report", "dlrm-8rank")
-        self.assert_structure(page, text, RUN_SECTIONS)
+        self.assert_structure(page, text, TRACE_SECTIONS)
         self.assertLess(len(text.encode()), 1 << 20)
         self.check_common_numbers(page)
         self.check_steps(page)
@@ -464,7 +539,7 @@ class RunReport(HtmlTest):
                        check=True)
         self.ingest_ok(os.path.join(gen, "ring-buffer.pickle"))
         page, text = self.render("report")
-        self.assert_structure(page, text, RUN_SECTIONS)
+        self.assert_structure(page, text, SNAPSHOT_SECTIONS)
         oom = [o for o in self.query("oom") if o["section"] == "oom"]
         self.assertEqual(len(oom), 1)
         fig = page.figures["memory"][0]
@@ -478,11 +553,10 @@ class RunReport(HtmlTest):
         self.assert_table_equals(page.table("memory", "memory-timeline"),
                                  self.query("memory-timeline", "--param",
                                             "points=200"))
-        # no trace: the trace sections say so
-        self.assertEqual(page.notes["timeline"],
-                         ["no GPU activity in this run"])
-        self.assertEqual(page.notes["top-kernels"],
-                         ["no GPU kernels in this run"])
+        # no trace: no trace sections, the summary says why
+        self.assertIn("This run has no GPU activity, steps, communication"
+                      " kernels: the sections that need them are left out.",
+                      page.notes["summary"])
 
     def test_escaping_and_errors(self):
         self.ingest_ok(local("sample-run"),
@@ -513,8 +587,12 @@ class RunReport(HtmlTest):
         page, _ = self.render("report", "--step", "12")
         cap = page.figures["timeline"][0]["caption"]
         self.assertTrue(cap.startswith("Rank 0, step 12: "), cap)
-        page, _ = self.render("report", "--step", "999")
-        self.assertEqual(page.notes["timeline"], ["no such step in this run"])
+        out = os.path.join(self.tmp.name, "step.html")
+        r = self.profan("report", "--step", "999", "--html", out)
+        self.assertEqual(r.rc, 2)
+        self.assertEqual(r.err, "profan: run 1 has no step 999 (rank 0 has"
+                         " steps 10..13)\n")
+        self.assertFalse(os.path.exists(out))
         r = self.profan("report", "--step", "3")
         self.assertEqual(r.rc, 2)
         self.assertIn("--step needs --html", r.err)
@@ -581,11 +659,17 @@ class DiffTrend(HtmlTest):
 
     @staticmethod
     def short(v):
-        """html_fmt_short: 3 significant digits (%.4g from 1000 up)."""
+        """html_fmt_short: 3 significant digits in fixed notation, whole
+        numbers from 1000 up, %.3g only below 1e-9 or from 1e15."""
         v = float(v)
+        a = abs(v)
         if v == 0:
             return "0"
-        return ("%.4g" if abs(v) >= 1000 or abs(v) < 0.001 else "%.3g") % v
+        if a >= 1e15 or a < 1e-9:
+            return "%.3g" % v
+        if a >= 1000:
+            return "%.0f" % v
+        return _trim("%.*f" % (max(0, 2 - math.floor(math.log10(a))), v))
 
     def test_diff_kineto_h100(self):
         self.check_diff([shared("traces", "kineto-h100-2026-before.json")],

@@ -36,7 +36,8 @@ def interval(e):
 class ReportTest(ProfanTest):
 
     def report(self, *args, env=None):
-        r = self.profan("--format", "csv", "report", *args, env=env)
+        r = self.profan("--format", "csv", "report", "--section", "findings",
+                        *args, env=env)
         self.assertEqual(r.rc, 0, r.err)
         return r.rows()
 
@@ -89,9 +90,9 @@ class ReportRealRuns(ReportTest):
         self.assertEqual(r.rc, 0, r.err)
         self.assertIn("summary", r.out)
         self.assertIn("findings (%d)" % len(rows), r.out)
-        # json: only the findings, the same rows
+        # json: one object, the findings the same rows
         r = self.profan("--format", "json", "report")
-        self.assertEqual([x["rule"] for x in r.json()],
+        self.assertEqual([x["rule"] for x in r.json()["findings"]],
                          [x["rule"] for x in rows])
 
     def test_report_dlrm_comm_and_stragglers(self):
