@@ -123,7 +123,7 @@ void export_json_str(Buf *p, const char *z, int n){
       }
     }
   }
-  buf_append(p, z+start, len-start);
+  if( len>start ) buf_append(p, z+start, len-start);   /* z may be NULL */
   buf_putc(p, '"');
 }
 
