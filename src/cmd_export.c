@@ -239,10 +239,13 @@ static void window_range(sqlite3 *db, int64_t runId, const char *zWin,
               "event (units ns, us, ms, s may follow), not '%s'; the run "
               "spans 0:%.3f", z, (double)(hi-lo)/1e6);
   }
-  if( a1<=a0 || lo+a0>=hi || lo+a1<=lo ){
+  /* compared as offsets from lo: lo + a huge offset would overflow */
+  if( a1<=a0 || a0>=hi-lo || a1<=0 ){
     bad_value(db, "empty window '%s': the run spans 0:%.3f ms", z,
               (double)(hi-lo)/1e6);
   }
+  if( a0<0 ) a0 = 0;
+  if( a1>hi-lo+1 ) a1 = hi-lo+1;
   for(int i=0; i<n; i++){
     a[i].lo = lo + a0;
     a[i].hi = lo + a1;
