@@ -38,20 +38,30 @@ typedef struct Track {
 } Track;
 
 static const Track aTrack[] = {
-  /* The phase: until the steady-step definition lands in the database
-  ** (then select its column here), a rank's first profiled step is the
-  ** warm-up, as in the named query steps (skip_first). */
+  /* The phase of each step: the view step_steady (schema 011), the one
+  ** definition of warm-up, cut and steady steps. */
   { "steps",
     "SELECT 1, 'steps', s.ts, s.dur,"
-    " printf('step %d%s', s.step, CASE WHEN s.step = f.first"
-    "   THEN ' (warm-up)' ELSE '' END),"
+    " printf('step %d%s', s.step, CASE s.reason WHEN '' THEN ''"
+    "   ELSE ' (' || s.reason || ')' END),"
     " json_object('step', s.step, 'source', s.source, 'phase',"
-    "   CASE WHEN s.step = f.first THEN 'warm-up' ELSE 'steady' END,"
+    "   CASE s.reason WHEN '' THEN 'steady' ELSE s.reason END,"
     "   'ms', round(s.dur / 1e6, 3))"
-    " FROM step s, (SELECT min(step) AS first FROM step"
-    "   WHERE run_id = ?1 AND rank = ?2) f"
+    " FROM step_steady s"
     " WHERE s.run_id = ?1 AND s.rank = ?2 AND s.ts < ?4"
     " AND s.ts + max(s.dur, 1) > ?3 ORDER BY s.ts" },
+  /* The step's critical path (hta_critical_path, derive_hta): one chain
+  ** of segments in time order, each named by its class and its longest
+  ** contributor. */
+  { "critical path",
+    "SELECT 2, 'critical path', c.ts, c.dur,"
+    " c.class || coalesce(': ' || n.text, ''),"
+    " json_object('step', c.step, 'seq', c.seq, 'side', c.side,"
+    "   'class', c.class, 'segments', c.segments,"
+    "   'ms', round(c.dur / 1e6, 3))"
+    " FROM hta_critical_path c LEFT JOIN string n ON n.id = c.name_id"
+    " WHERE c.run_id = ?1 AND c.rank = ?2 AND c.ts < ?4"
+    " AND c.ts + max(c.dur, 1) > ?3 ORDER BY c.ts, c.seq" },
   { "GPU idle gaps",
     "SELECT 100 + coalesce(g.device, 0),"
     " printf('GPU %d idle gaps (largest)', coalesce(g.device, 0)),"

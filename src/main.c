@@ -16,8 +16,7 @@
 
 static const CmdInfo aCmd[] = {
   { "ingest", ingest_cmd, "ingest [options] PATH...",
-    "load a run (traces, memory snapshots, NCCL logs, flight-recorder\n"
-    "dumps; files or directories) into the database",
+    "load traces, snapshots, NCCL logs, flight-recorder dumps as a run",
     "Each PATH is a file or a directory walked recursively; every file's\n"
     "kind is decided by its content, not its name:\n"
     "  trace            PyTorch profiler (Kineto) trace JSON, optionally\n"
@@ -228,7 +227,7 @@ static void print_help(FILE *out){
     "\n"
     "Commands:\n", PROFAN_VERSION);
   for(int i=0; i<N_CMD; i++){
-    fprintf(out, "  %-9s %s\n", aCmd[i].zName, aCmd[i].zSummary);
+    fprintf(out, "  %-12s %s\n", aCmd[i].zName, aCmd[i].zSummary);
   }
   fprintf(out,
     "\n"

@@ -22,7 +22,12 @@ RUNTIME_CATS = {"cuda_runtime", "runtime", "cuda_driver", "hip_runtime",
 # The coarse kernel categories profan ships (schema 004): the first
 # matching substring wins, case-insensitive.  Written out here so the
 # oracle does not read profan's tables.
-COMM_PATTERNS = ("nccl", "rccl", "allreduce", "allgather", "reduce_scatter")
+# Since issue 13 communication also covers the all-reduce kernels of
+# PyTorch symmetric memory and of the vLLM/TensorRT-LLM custom all-reduce.
+COMM_PATTERNS = ("nccl", "rccl", "allreduce", "allgather", "reduce_scatter",
+                 "msccl", "multimem_all_reduce", "multimem_all_gather",
+                 "one_shot_all_reduce", "two_shot_all_reduce",
+                 "cross_device_reduce")
 MEMORY_PATTERNS = ("memcpy", "memset")
 KERNEL_WAIT_NS = 30000
 

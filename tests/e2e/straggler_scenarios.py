@@ -210,7 +210,7 @@ def profan_stragglers(profan, db, directory):
     if p.returncode != 0:
         raise RuntimeError(p.stderr)
     names = []
-    for f in json.loads(p.stdout):
+    for f in json.loads(p.stdout)["findings"]:
         if f["rule"] == "straggler":
             names.append(int(f["message"].split()[1]))
     return sorted(names)

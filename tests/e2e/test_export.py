@@ -337,6 +337,21 @@ class ExportRoundTripTest(ProfanTest):
             self.assertEqual(got_exp, want_exp, "rank %d exposed" % rank)
             if rank == 0:
                 self.assertGreater(want_exp, 0)
+            # the critical-path track: a chain of segments inside the
+            # step that covers it exactly (the step's ProfilerStep in the
+            # JSON), one after another
+            if step in tr.steps():
+                ts, d = tr.steps()[step]
+                cp = sorted((ns(e["ts"]), ns(e["dur"]))
+                            for e in doc["traceEvents"]
+                            if e.get("cat") == "profan"
+                            and e["name"] and e["tid"] == 2
+                            and e["pid"] == (rank + 1) * 1000 + 999)
+                self.assertTrue(cp, "rank %d critical path" % rank)
+                self.assertEqual(sum(x[1] for x in cp), d,
+                                 "rank %d critical path" % rank)
+                for (a, da), (b, _) in zip(cp, cp[1:]):
+                    self.assertEqual(a + da, b, "rank %d chain" % rank)
             # the steps track: the step, its boundaries
             st = [e for e in doc["traceEvents"] if e.get("cat") == "profan"
                   and e["pid"] == (rank + 1) * 1000 + 999

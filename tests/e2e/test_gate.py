@@ -354,7 +354,7 @@ class StepsPerRank(GateTest):
         self.assertEqual(s["steps"], "1")
         self.assertEqual(s["steady steps"], "1 (warm-up 0, cut 0)")
         rules = [x["rule"] for x in self.profan(
-            "--format", "json", "report").json()]
+            "--format", "json", "report").json()["findings"]]
         self.assertNotIn("step-variation", rules)   # 1 step on 8 ranks
 
     def test_step_variation_per_rank_over_steady_steps(self):
@@ -371,7 +371,7 @@ class StepsPerRank(GateTest):
                           for r in rows if r["steady"] == "0"],
                          [("1", "0", "warm-up")])
         f = {x["rule"]: x for x in self.profan("--format", "json",
-                                                "report").json()}
+                                                "report").json()["findings"]}
         v = f["step-variation"]
         self.assertEqual(v["message"], "step time varies by %.1f %% on rank 1"
                          " (standard deviation / mean of 5 steady steps); 1 of"

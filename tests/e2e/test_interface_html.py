@@ -11,6 +11,7 @@ priority substring match), kernel names from the trace files.
 """
 import math
 import os
+import fnmatch
 import re
 import sqlite3
 
@@ -49,7 +50,13 @@ class HtmlInterface(ProfanTest):
                            " priority", (scheme,)).fetchall()
         (dflt,) = db.execute("SELECT default_category FROM category_scheme"
                              " WHERE scheme = ?", (scheme,)).fetchone()
+        # communication first: comm_pattern's GLOBs (issue 13), in Python
+        comm = db.execute("SELECT pattern FROM comm_pattern").fetchall()
+        ccat = db.execute("SELECT category FROM category_comm WHERE"
+                          " scheme = ?", (scheme,)).fetchone()
         db.close()
+        if ccat and any(fnmatch.fnmatchcase(name, p) for (p,) in comm):
+            return ccat[0]
         for _, pat, cat in rules:
             if pat.lower() in name.lower():
                 return cat

@@ -225,7 +225,8 @@ class RankInference(ProfanTest):
         # one of them beside a trace that has its rank: still ambiguous
         os.remove(os.path.join(d, "b.json"))
         with open(os.path.join(d, "rank1.json"), "w") as f:
-            f.write(gen.trace(gen.EPOCH_US))
+            # other content than a.json (a copy would be loaded once)
+            f.write(gen.trace(gen.EPOCH_US + 25))
         r = self.profan("ingest", d)
         self.assertEqual(r.rc, 1, r.err)
         self.assertEqual(r.err, "profan: %s: no rank (no distributedInfo, no rank in"

@@ -349,8 +349,11 @@ class WriterTotals(ProfanTest):
         d = os.path.join(self.tmp.name, "run")
         os.mkdir(d)
         for name in ("a_rank7.json", "b.json"):
+            doc = tiny_trace()
+            # a key no reader uses: not a copy (copies are loaded once)
+            doc["profanTestFile"] = name
             with open(os.path.join(d, name), "w") as f:
-                json.dump(tiny_trace(), f)
+                json.dump(doc, f)
         return d
 
     def test_writer_path_taken(self):

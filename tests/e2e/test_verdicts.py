@@ -28,7 +28,7 @@ class Straggler(ProfanTest):
     def stragglers(self):
         r = self.profan("--format", "json", "report")
         self.assertEqual(r.rc, 0, r.err)
-        return [f for f in r.json() if f["rule"] == "straggler"]
+        return [f for f in r.json()["findings"] if f["rule"] == "straggler"]
 
     def test_dlrm_names_rank_7_only(self):
         path = shared("runs", "dlrm-8rank")
@@ -69,7 +69,7 @@ class Straggler(ProfanTest):
         # a stricter share names nobody; a scoped override is typed
         r = self.profan("--format", "json", "report", "--param",
                         "straggler.late_pct=70")
-        self.assertEqual([x for x in r.json() if x["rule"] == "straggler"], [])
+        self.assertEqual([x for x in r.json()["findings"] if x["rule"] == "straggler"], [])
 
     def test_delayed_rank_scenarios(self):
         """A rank delayed by 1 or 3 ms before every collective, with and
@@ -300,7 +300,7 @@ class Communication(ProfanTest):
         r = self.profan("--format", "json", "report", "--param",
                         "exposed-comm.threshold_pct=0")
         self.assertEqual(r.rc, 0, r.err)
-        f = [x for x in r.json() if x["rule"] == "exposed-comm"]
+        f = [x for x in r.json()["findings"] if x["rule"] == "exposed-comm"]
         self.assertEqual(len(f), 1)
         self.assertAlmostEqual(f[0]["value"], pct, places=2)
 
@@ -320,7 +320,7 @@ class Thresholds(ProfanTest):
             for r in self.sql("SELECT id FROM run ORDER BY id"):
                 q = self.query("fragmentation", run_ref=r["id"])
                 rec = [x for x in q if x["section"] == "recommendation"]
-                rep = self.profan("--format", "json", "report", r["id"]).json()
+                rep = self.profan("--format", "json", "report", r["id"]).json()["findings"]
                 fr = [f for f in rep if f["rule"] == "fragmentation"]
                 out.append((sum(x["detail"].startswith("recommended")
                                 for x in rec), len(fr)))
@@ -370,8 +370,8 @@ class Parameters(ProfanTest):
         r = self.profan("report", "--param", "threshold_pct=5")
         self.assertEqual(r.rc, 0, r.err)
         # an empty value is the default, not NULL (which dropped findings)
-        a = self.profan("--format", "csv", "report").out
-        b = self.profan("--format", "csv", "report", "--param",
+        a = self.profan("--format", "csv", "report", "--section", "findings").out
+        b = self.profan("--format", "csv", "report", "--section", "findings", "--param",
                         "threshold_pct=").out
         self.assertEqual(a, b)
         self.assertIn("straggler", a)
