@@ -87,6 +87,8 @@ int load_pickle_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
     rc = pickle_decode(data, n, &pDoc, &pRoot, pErr);
   }
   if( rc ){
+    /* a decode that succeeded before a failed RELEASE left its document */
+    pickle_free(pDoc);
     snapshot_loader_free(pSnap);
     free(data);
     return -1;

@@ -90,25 +90,49 @@ static int load_roofs(sqlite3 *db, int64_t runId, Roof *a, PfError *pErr){
   return n;
 }
 
-/* Decade ticks and grid lines of both axes. */
+/* Every how many decades an axis of len pixels gets a label, so that
+** labels stay minPx apart however many decades it spans. */
+static int label_step(const Axis *a, double len, double minPx){
+  double n = a->hi - a->lo;
+  int k = n>0 ? (int)ceil(n * minPx / len) : 1;
+  return k<1 ? 1 : k;
+}
+
+/* 1 when decade d carries a label at step k (d may be negative). */
+static int labelled(int d, int k){
+  return ((d % k) + k) % k == 0;
+}
+
+/* Decade grid lines of both axes, labels as often as they fit. */
 static void draw_axes(Buf *p, const Axis *ax, const Axis *ay){
+  int kx = label_step(ax, PX1 - PX0, 48.0);
+  int ky = label_step(ay, PY1 - PY0, 18.0);
   for(int d=(int)ceil(ax->lo); d<=(int)floor(ax->hi); d++){
     double x = ax_x(ax, pow(10, d));
     char z[32];
-    snprintf(z, sizeof(z), "%g", pow(10, d));
+    if( labelled(d, kx) && x > PX0 + 24 ){
+      snprintf(z, sizeof(z), "%g", pow(10, d));
+    }else{
+      z[0] = 0;
+    }
     buf_printf(p, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\""
-               " y2=\"%.1f\"/>\n<text x=\"%.1f\" y=\"%.1f\""
-               " text-anchor=\"middle\">%s</text>\n", x, PY0, x, PY1, x,
-               PY1 + 16, z);
+               " y2=\"%.1f\"/>\n", x, PY0, x, PY1);
+    if( z[0] ){
+      buf_printf(p, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+                 "%s</text>\n", x, PY1 + 16, z);
+    }
   }
   for(int d=(int)ceil(ay->lo); d<=(int)floor(ay->hi); d++){
     double y = ax_y(ay, pow(10, d));
     char z[32];
-    snprintf(z, sizeof(z), "%g", pow(10, d));
+    if( labelled(d, ky) ) snprintf(z, sizeof(z), "%g", pow(10, d));
+    else z[0] = 0;
     buf_printf(p, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\""
-               " y2=\"%.1f\"/>\n<text x=\"%.1f\" y=\"%.1f\""
-               " text-anchor=\"end\">%s</text>\n", PX0, y, PX1, y, PX0 - 6,
-               y + 4, z);
+               " y2=\"%.1f\"/>\n", PX0, y, PX1, y);
+    if( z[0] ){
+      buf_printf(p, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s"
+                 "</text>\n", PX0 - 6, y + 4, z);
+    }
   }
   buf_printf(p, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\""
              " height=\"%.1f\"/>\n", PX0, PY0, PX1 - PX0, PY1 - PY0);
@@ -147,8 +171,34 @@ static void draw_roof(Buf *p, const Axis *ax, const Axis *ay,
 }
 
 /* The chart: axes spanning points and rooflines, rooflines, points. */
+/* A label's box: left, baseline, width. */
+typedef struct LabelBox { double x, y, w; } LabelBox;
+#define MAX_LABELS 64
+#define LABEL_H 12.0
+
+/* 1 (and the box kept) when number no, drawn at (x, y), overlaps no box
+** in aBox[0..*pn); 0 when it would, or when MAX_LABELS are drawn. */
+static int label_fits(LabelBox *aBox, int *pn, double x, double y, int no){
+  char z[16];
+  double w = 7.0 * snprintf(z, sizeof(z), "%d", no);
+  if( *pn>=MAX_LABELS ) return 0;
+  for(int k=0; k<*pn; k++){
+    const LabelBox *b = &aBox[k];
+    if( x < b->x + b->w && b->x < x + w && fabs(y - b->y) < LABEL_H ){
+      return 0;
+    }
+  }
+  aBox[*pn].x = x;
+  aBox[*pn].y = y;
+  aBox[*pn].w = w;
+  (*pn)++;
+  return 1;
+}
+
 static void draw_chart(Buf *p, const Pt *a, int n, const Roof *r, int nRoof,
                        int nSkip){
+  LabelBox aBox[MAX_LABELS];
+  int nBox = 0;
   Axis ax = {1e300, -1e300}, ay = {1e300, -1e300};
   double maxMs = 0;
   for(int i=0; i<n; i++){
@@ -178,8 +228,14 @@ static void draw_chart(Buf *p, const Pt *a, int n, const Roof *r, int nRoof,
                " r=\"%.1f\" fill-opacity=\"0.6\"><title>", (i % 9) + 1, x, y,
                rad);
     html_esc(p, a[i].zLabel);
-    buf_printf(p, "</title></circle>\n<text class=\"lbl\" x=\"%.1f\""
-               " y=\"%.1f\">%d</text>\n", x + rad + 2, y + 4, a[i].no);
+    buf_puts(p, "</title></circle>\n");
+    /* the row number beside the point, unless it would cover a number
+    ** already drawn (points come largest time first; the table and the
+    ** hover title name every point) */
+    if( label_fits(aBox, &nBox, x + rad + 2, y + 4, a[i].no) ){
+      buf_printf(p, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\">%d"
+                 "</text>\n", x + rad + 2, y + 4, a[i].no);
+    }
   }
   buf_puts(p, "</svg>\n</figure>\n");
   if( nSkip>0 ){
