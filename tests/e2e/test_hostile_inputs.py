@@ -1167,12 +1167,13 @@ class UnreadableFiles(Hostile):
 
     def need_setpriv(self):
         """Root and setpriv, to run profan as nobody: not being root is a
-        declared inability; a missing setpriv is a setup defect (a skip,
-        which CI=true turns into a failure)."""
+        declared inability; a missing setpriv is a setup defect
+        (scripts/test.sh installs util-linux): a failure."""
         if os.geteuid() != 0:
             common.env_unable("not root: cannot run profan as another user")
-        if shutil.which("setpriv") is None:
-            self.skipTest("setpriv (util-linux) is not installed")
+        self.assertIsNotNone(shutil.which("setpriv"),
+                             "setpriv (util-linux) is not installed:"
+                             " run scripts/setup.sh")
 
     def as_nobody(self, *args):
         os.chmod(self.tmp.name, 0o777)
