@@ -326,3 +326,25 @@ class FaultLoop(unittest.TestCase):
                                   "failed": n_failed, "ok": n_ok,
                                   "seconds": time.time() - t0}
         return sc
+
+
+# The commands every loop runs, one test per scenario (and variant).
+SCENARIOS = ("ingest-new-db", "ingest-trace", "ingest-multirank",
+             "ingest-snapshot", "ingest-nccl", "ingest-fr-pickle",
+             "ingest-fr-json", "ingest-replace", "rm", "tag", "baseline")
+
+
+def add_scenario_tests(cls, variants=((None, None),)):
+    """Give cls one test_NAME[SUFFIX] per scenario and (suffix, env)
+    variant, each running cls.loop(name, cls.judge, env)."""
+    def make(name, env):
+        def test(self):
+            if env is None:
+                self.loop(name, self.judge)
+            else:
+                self.loop(name, self.judge, env)
+        return test
+    for name in SCENARIOS:
+        for suffix, env in variants:
+            setattr(cls, "test_" + name.replace("-", "_") + (suffix or ""),
+                    make(name, env))

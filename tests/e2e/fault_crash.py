@@ -16,7 +16,8 @@ database: no file, or the whole run).  A later profan command works on it.
 import os
 import unittest
 
-from fault_common import CRASH_EXIT, FaultLoop, integrity, signature
+from fault_common import (CRASH_EXIT, FaultLoop, add_scenario_tests,
+                          integrity, signature)
 
 
 class CrashLoop(FaultLoop):
@@ -43,23 +44,9 @@ class CrashLoop(FaultLoop):
         return 1
 
 
-def _make(name, tear):
-    def test(self):
-        if tear is None:
-            self.loop(name, self.judge)
-        else:
-            self.loop(name, self.judge, {"PROFAN_FAULT_TEAR": str(tear)})
-    return test
+add_scenario_tests(CrashLoop, [(None, None)] + [
+    ("_tear%d" % t, {"PROFAN_FAULT_TEAR": str(t)}) for t in (1, 2, 3)])
 
-
-for _name in ("ingest-new-db", "ingest-trace", "ingest-multirank",
-              "ingest-snapshot", "ingest-nccl", "ingest-fr-pickle",
-              "ingest-fr-json", "ingest-replace", "rm", "tag", "baseline"):
-    for _tear in (None, 1, 2, 3):
-        setattr(CrashLoop, "test_%s%s" % (_name.replace("-", "_"),
-                                          "" if _tear is None else
-                                          "_tear%d" % _tear),
-                _make(_name, _tear))
 
 if __name__ == "__main__":
     unittest.main()

@@ -18,7 +18,7 @@ number of points of each kind tried is written to PROFAN_FAULT_REPORT.
 """
 import unittest
 
-from fault_common import FaultLoop, integrity
+from fault_common import FaultLoop, add_scenario_tests, integrity
 
 
 class IoLoop(FaultLoop):
@@ -45,16 +45,8 @@ class IoLoop(FaultLoop):
         return 1
 
 
-def _make(name):
-    def test(self):
-        self.loop(name, self.judge)
-    return test
+add_scenario_tests(IoLoop)
 
-
-for _name in ("ingest-new-db", "ingest-trace", "ingest-multirank",
-              "ingest-snapshot", "ingest-nccl", "ingest-fr-pickle",
-              "ingest-fr-json", "ingest-replace", "rm", "tag", "baseline"):
-    setattr(IoLoop, "test_" + _name.replace("-", "_"), _make(_name))
 
 if __name__ == "__main__":
     unittest.main()

@@ -15,7 +15,7 @@ a fault.
 """
 import unittest
 
-from fault_common import FaultLoop
+from fault_common import FaultLoop, add_scenario_tests
 
 
 class MallocLoop(FaultLoop):
@@ -34,16 +34,8 @@ class MallocLoop(FaultLoop):
         return 1
 
 
-def _make(name):
-    def test(self):
-        self.loop(name, self.judge)
-    return test
+add_scenario_tests(MallocLoop)
 
-
-for _name in ("ingest-new-db", "ingest-trace", "ingest-multirank",
-              "ingest-snapshot", "ingest-nccl", "ingest-fr-pickle",
-              "ingest-fr-json", "ingest-replace", "rm", "tag", "baseline"):
-    setattr(MallocLoop, "test_" + _name.replace("-", "_"), _make(_name))
 
 if __name__ == "__main__":
     unittest.main()
