@@ -600,7 +600,7 @@ int ingest_run(sqlite3 *db, const char **azPath, int nPath,
   size_t nLog = 0;
   int rc;
   if( pOpt->pLog ) opt.pLog = open_memstream(&zLog, &nLog);
-  if( opt.pLog==NULL ) opt.pLog = pOpt->pLog;   /* cannot buffer: as they come */
+  if( opt.pLog==NULL ) opt.pLog = pOpt->pLog;   /* cannot buffer */
   rc = ingest_one(db, azPath, nPath, &opt, pRes, pMsg);
   if( opt.pLog!=pOpt->pLog ){
     fclose(opt.pLog);

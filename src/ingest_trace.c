@@ -38,7 +38,7 @@ typedef struct EvBatch {
   TraceEvent aEv[BATCH_EVENTS];
   uint32_t aStr[BATCH_EVENTS][5];  /* arena offsets: see batch_pack */
   int aCollIdx[BATCH_EVENTS];   /* index into aColl, -1 = none */
-  CollArgs *aColl;              /* collective args of the few events with them */
+  CollArgs *aColl;              /* collective args of the events with them */
   int nColl, nCollAlloc;
   Buf arena;
   struct EvBatch *pNext;        /* free list */
