@@ -56,7 +56,6 @@ typedef struct Shared {
   int nBatch;                   /* batches allocated */
   int nBatchMax;
   volatile int abort;
-  int linkInWorker;             /* link in the parser threads, not the writer */
   TraceJob *aJob;
   int nJob, iNext;              /* next job to take */
 } Shared;
@@ -185,7 +184,7 @@ typedef struct Worker {
   TraceJob *pJob;
   Input *pIn;
   EvBatch *pCur;
-  Linker *pLink;                /* when the parser thread links */
+  Linker *pLink;                /* the in-stream linker of the file */
 } Worker;
 
 /* The rank a job's rows are stored with until its file says otherwise. */
@@ -219,8 +218,8 @@ static int worker_emit(Worker *w, const TraceEvent *pEv){
   return 0;
 }
 
-/* Parser sink: time base, then through the linker (when the parser thread
-** links) into the batch for the writer. */
+/* Parser sink: time base, then through the linker into the batch for the
+** writer. */
 static int worker_sink(void *ctx, const TraceEvent *pEv){
   Worker *w = ctx;
   TraceJob *j = w->pJob;
@@ -231,8 +230,7 @@ static int worker_sink(void *ctx, const TraceEvent *pEv){
   ev = *pEv;
   if( j->info.hasBaseTime ) ev.ts += j->info.baseTimeNs;
   else j->nNoBase++;
-  if( w->pLink ) return linker_event(w->pLink, &ev, &j->err);
-  return worker_emit(w, &ev);
+  return linker_event(w->pLink, &ev, &j->err);
 }
 
 static int worker_link_emit(void *ctx, const TraceEvent *e){
@@ -246,21 +244,17 @@ static void worker_parse(Worker *w, TraceJob *j){
     j->rc = -1;
     return;
   }
-  if( w->s->linkInWorker ){
-    w->pLink = linker_new(j->fileId, worker_link_emit, w);
-  }
+  w->pLink = linker_new(j->fileId, worker_link_emit, w);
   if( j->hashInStream ) input_hash_begin(w->pIn);
   j->rc = trace_parse(w->pIn, worker_sink, w, &j->info, &j->err);
   j->bytesRead = input_offset(w->pIn);
   if( j->rc==0 && j->hashInStream ){
     j->rc = input_hash_end(w->pIn, &j->hash, &j->err);
   }
-  if( j->rc==0 && w->pLink ) j->rc = linker_finish(w->pLink, &j->err);
+  if( j->rc==0 ) j->rc = linker_finish(w->pLink, &j->err);
   if( j->rc==0 ) worker_flush(w);
-  if( w->pLink ){
-    j->link = *linker_stats(w->pLink);
-    linker_free(w->pLink);
-  }
+  j->link = *linker_stats(w->pLink);
+  linker_free(w->pLink);
   input_close(w->pIn);
 }
 
@@ -409,12 +403,6 @@ static void writer_fail(Writer *w){
   w->s.abort = 1;
 }
 
-/* Store one row (the linker's emit callback when the writer links). */
-static int writer_emit(void *ctx, const TraceEvent *e){
-  Writer *w = ctx;
-  return load_trace_event(w->pLoad, &w->t, e, &w->err) ? 1 : 0;
-}
-
 /* Point w->t at job j's rows. */
 static void writer_target(Writer *w, const TraceJob *j){
   w->t.runId = w->runId;
@@ -448,13 +436,10 @@ static int writer_start(Writer *w){
   s->aJob = w->aJob;
   s->nJob = w->nJob;
   s->nBatchMax = QUEUE_CAP + nTh + 1;
-  /* The linker runs in the parser threads by default: the writer is the
-  ** busier thread (on the 10x bench trace, thread CPU: parser 0.95 s and
-  ** writer 1.55 s with the linker in the writer; 1.4 s each with it in
-  ** the parsers), and each file's parser links its own file in parallel.
-  ** PROFAN_LINK=writer moves it to the writer thread. */
-  s->linkInWorker = !(getenv("PROFAN_LINK")
-                      && strcmp(getenv("PROFAN_LINK"), "writer")==0);
+  /* The linker runs in the parser threads: the writer is the busier
+  ** thread (on the 10x bench trace, thread CPU: parser 0.95 s and writer
+  ** 1.55 s with the linker in the writer; 1.4 s each with it in the
+  ** parsers), and each file's parser links its own file in parallel. */
   for(int i=0; i<nTh; i++) pthread_create(&w->aTh[i], NULL, worker_main, s);
   return 0;
 }
@@ -467,13 +452,11 @@ static void writer_batch(Writer *w, Msg m){
     if( !j->started ){
       j->started = 1;
       j->rankInserted = b->rank;
-      if( !w->s.linkInWorker ) j->pLink = linker_new(j->fileId, writer_emit, w);
     }
     writer_target(w, j);
     for(int i=0; i<b->nEv; i++){
       TraceEvent *e = batch_unpack(b, i);
-      if( j->pLink ? linker_event(j->pLink, e, &w->err)
-                   : writer_emit(w, e) ){
+      if( load_trace_event(w->pLoad, &w->t, e, &w->err) ){
         pf_error_format(&w->err, j->zPath, w->pMsg);
         writer_fail(w);
         break;
@@ -512,21 +495,8 @@ static void writer_count(Writer *w, const TraceJob *j){
   }
 }
 
-/* Job j's parser finished: the end of its linking, its checks, its
-** run_file row. */
+/* Job j's parser finished: its checks, its run_file row. */
 static void writer_file_done(Writer *w, TraceJob *j){
-  if( j->pLink && !w->failed && j->rc==0 ){
-    writer_target(w, j);
-    if( linker_finish(j->pLink, &w->err) ){
-      pf_error_format(&w->err, j->zPath, w->pMsg);
-      writer_fail(w);
-    }
-  }
-  if( j->pLink ){
-    j->link = *linker_stats(j->pLink);
-    linker_free(j->pLink);
-    j->pLink = NULL;
-  }
   if( w->failed || j->rc==-2 ) return;
   if( j->rc ){
     pf_error_format(&j->err, j->zPath, w->pMsg);
@@ -554,10 +524,6 @@ static void writer_file_done(Writer *w, TraceJob *j){
 static void writer_finish(Writer *w){
   IngestResult *pRes = w->pRes;
   for(int i=0; i<w->nTh; i++) pthread_join(w->aTh[i], NULL);
-  for(int i=0; i<w->nJob; i++){
-    linker_free(w->aJob[i].pLink);
-    w->aJob[i].pLink = NULL;
-  }
   if( w->pOpt->progress ) fprintf(stderr, "\r%60s\r", "");
   if( getenv("PROFAN_TIMING") ){
     fprintf(stderr, "profan: writer waited    %8.1f ms, cpu %8.1f ms\n",

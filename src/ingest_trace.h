@@ -33,7 +33,6 @@ typedef struct TraceJob {
   int64_t nNoBase;              /* events emitted before the base time */
   int64_t bytesRead;
   LinkStats link;               /* what the in-stream linker could not do */
-  Linker *pLink;                /* the writer's linker for this file */
   int started;                  /* the writer has seen a batch of it */
   uint64_t hash;                /* the hash, when hashInStream */
   int64_t rankInserted;         /* rank the file's rows were written with */

@@ -958,14 +958,6 @@ static void json_fail(Parser *p, int atEnd){
   }
 }
 
-const char *trace_kind_name(TraceEventKind e){
-  static const char *az[] = {
-    "other", "kernel", "memcpy", "memset", "cpu_op", "user_annotation",
-    "gpu_user_annotation", "runtime", "driver", "sync", "python_function",
-    "memory"};
-  return (e>=0 && e<TEV_N) ? az[e] : "other";
-}
-
 int trace_parse(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,
                 PfError *pErr){
   Parser p;
