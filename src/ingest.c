@@ -55,8 +55,9 @@ typedef struct Ingest {
 /* ------------------------------------------------------ other kinds */
 
 /*
-** Load one snapshot / flight-recorder / NCCL file in the writer thread and
-** record its run_file row.  Returns 0, or -1 with the message in pMsg.
+** Load one file of a kind with a loader (snapshot, flight recorder, NCCL;
+** see input_kinds.c) in the writer thread and record its run_file row.
+** Returns 0, or -1 with the message in pMsg.
 */
 static int load_other_file(sqlite3 *db, int64_t runId, FoundFile *f,
                            int64_t bytes, uint64_t hash,
@@ -73,14 +74,12 @@ static int load_other_file(sqlite3 *db, int64_t runId, FoundFile *f,
   t.runId = runId;
   t.zPath = f->zPath;
   t.fileId = run_record_file(db, runId, f->zPath,
-                             discover_kind_name(f->eKind), bytes, hash, &err);
+                             aInputKind[f->eKind].zName, bytes, hash, &err);
   if( t.fileId<0 ){
     buf_printf(pMsg, "database: %s", err.zMsg);
     return -1;
   }
-  rc = f->eKind==KIND_PICKLE ? load_pickle_file(db, &t, &st, &err)
-     : f->eKind==KIND_FR_JSON ? load_fr_json_file(db, &t, &st, &err)
-                             : load_nccl_file(db, &t, &st, &err);
+  rc = aInputKind[f->eKind].xLoad(db, &t, &st, &err);
   if( rc ){
     pf_error_format(&err, f->zPath, pMsg);
     return -1;
@@ -410,8 +409,9 @@ static int ingest_record_run(Ingest *g){
   return 0;
 }
 
-/* Phase 7: snapshots, flight-recorder dumps and NCCL logs, one after
-** another, and the memory tables derived from them.  Returns 0 or -1. */
+/* Phase 7: the files of the kinds with a loader (snapshots,
+** flight-recorder dumps, NCCL logs), one after another, and the memory
+** tables derived from them.  Returns 0 or -1. */
 static int ingest_other_files(Ingest *g){
   for(int i=0; i<g->list.n; i++){
     FoundFile *f = &g->list.a[i];
