@@ -1039,7 +1039,9 @@ static int entry_check(Loader *L, const Where *w, const PkValue *e,
   if( fv>FV_OK ) warn_field(L, w, "time_us", f->pTime, fv, "an int", "ignored");
   x->hasTime = fv==FV_OK;
   fv = field_int(f->pStream, FV_NONE_OK|FV_NEG_OK, &x->stream);
-  if( fv>FV_OK ) warn_field(L, w, "stream", f->pStream, fv, "an int", "ignored");
+  if( fv>FV_OK ){
+    warn_field(L, w, "stream", f->pStream, fv, "an int", "ignored");
+  }
   fv = field_int(f->pFree, FV_NONE_OK, &x->devFree);
   if( fv>FV_OK ){
     warn_field(L, w, "device_free", f->pFree, fv, "an int", "ignored");
@@ -1866,7 +1868,9 @@ int snapshot_loader_finish(SnapLoader *L, const PkValue *pRoot){
   nDev = max_device(pSegs) + 1;
   if( pTraces && (int)pTraces->u.seq.n > nDev ) nDev = (int)pTraces->u.seq.n;
   if( nDev==0 ) nDev = 1;
-  for(int d=0; d<nDev && !anyDev; d++) anyDev = device_used(L, pSegs, pTraces, d);
+  for(int d=0; d<nDev && !anyDev; d++){
+    anyDev = device_used(L, pSegs, pTraces, d);
+  }
 
   for(int d=0; d<nDev; d++){
     DevTotals tot;
