@@ -83,7 +83,7 @@ static int emit_nothing(void *ctx, const TraceEvent *e){
 static int sink(void *ctx, const TraceEvent *e){
   Ctx *c = ctx;
   touch_event(e);
-  if( e->kind==TEV_OTHER ) return 0;       /* as worker_sink in ingest_trace.c */
+  if( e->kind==TEV_OTHER ) return 0;     /* as ingest_trace.c:worker_sink */
   if( c->pLink && !c->linkFailed ){
     if( linker_event(c->pLink, e, &c->linkErr) ) c->linkFailed = 1;
   }

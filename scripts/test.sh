@@ -140,6 +140,8 @@ build_and_test() {
 build_and_test gcc build gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DPROFAN_SANITIZE=OFF -DPROFAN_BROWSER_TESTS="$BROWSER"
 
+step "style (scripts/style.sh)" sh scripts/style.sh
+
 echo "== cppcheck and valgrind memcheck (scripts/analyze.sh)"
 step "analyze (cppcheck, valgrind)" sh scripts/analyze.sh build
 

@@ -113,7 +113,8 @@ static int walk_dir(const char *zDir, FileList *pList, int depth,
     az[n++] = xstrdup(de->d_name);
   }
   closedir(d);
-  if( n>1 ) qsort(az, (size_t)n, sizeof(char*), cmp_str);   /* az is NULL when n==0 */
+  /* az is NULL when n==0 */
+  if( n>1 ) qsort(az, (size_t)n, sizeof(char*), cmp_str);
   for(int i=0; i<n; i++){
     char *zPath = xasprintf("%s%s%s", zDir,
                             zDir[strlen(zDir)-1]=='/' ? "" : "/", az[i]);

@@ -16,7 +16,7 @@ typedef struct FoundFile {
   FileKind eKind;
   int explicitArg;     /* named on the command line (not found in a dir) */
   char zSkip[128];     /* why it is skipped ("" when not skipped) */
-  int unreadable;      /* skipped because it could not be read (--strict: error) */
+  int unreadable;      /* skipped: could not be read (--strict: error) */
 } FoundFile;
 
 typedef struct FileList {

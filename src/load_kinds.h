@@ -22,7 +22,8 @@ typedef struct LoadStats {
   int64_t nWarnings;       /* records skipped or repaired */
   int64_t rank;            /* rank the file describes, -1 if unknown */
   char zRankSource[24];    /* "file name", "dump", ... ("" if unknown) */
-  char zKind[24];          /* run_file.kind: "snapshot", "flight_recorder", "nccl_log" */
+  char zKind[24];          /* run_file.kind: "snapshot", "flight_recorder",
+                           ** "nccl_log" ("": the kind's name) */
   char zFirstWarning[256]; /* "WHERE: message" of the first warning */
 } LoadStats;
 

@@ -323,7 +323,8 @@ int main(int argc, char **argv){
     cli.fmtGiven = 1;
   }
   for(iCmd=1; iCmd<cli.argc && cli.argv[iCmd][0]=='-'; iCmd++){
-    if( strcmp(cli.argv[iCmd], "--help")==0 || strcmp(cli.argv[iCmd], "-h")==0 ){
+    if( strcmp(cli.argv[iCmd], "--help")==0
+     || strcmp(cli.argv[iCmd], "-h")==0 ){
       print_help(stdout);
       return EXIT_OK;
     }

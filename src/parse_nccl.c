@@ -429,7 +429,8 @@ static int ts_chars(const char *z, const char *e){
 ** "2025-06-01 10:00:00 ", "2025-06-01T10:00:00 ", "0614 11:26:37.758169 "
 ** (glog's mmdd), at the line start or after a launcher prefix.  A time
 ** token needs a ':' or, alone, ten or more characters of digits and '.';
-** a date token before it a '-' or '/', or is 4 or 8 digits.  Moves s->zStart and sets s->zTs when one is found.
+** a date token before it a '-' or '/', or is 4 or 8 digits.  Moves
+** s->zStart and sets s->zTs when one is found.
 */
 static void plain_ts(const char *lo, Seg *s){
   const char *b, *t, *t0;

@@ -534,7 +534,9 @@ static int event_finish(Parser *p){
       if( !zWarn ) zWarn = "duration over 39 hours set to 0";
       e->dur = 0;
     }
-    if( p->badUtf8 && !zWarn ) zWarn = "invalid UTF-8 in the name replaced by '?'";
+    if( p->badUtf8 && !zWarn ){
+      zWarn = "invalid UTF-8 in the name replaced by '?'";
+    }
   }
   if( zWarn ) warn(p, zWarn);
   if( p->xSink(p->ctx, e) ){
