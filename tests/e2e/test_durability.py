@@ -378,7 +378,7 @@ class OldVersionDatabase(ProfanTest):
                                   capture_output=True, text=True).stdout)
 
     def test_upgraded_in_place(self):
-        n_schema = len(glob.glob(os.path.join(common.ROOT, "schema", "*.sql")))
+        n_schema = len(glob.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql")))
         self.assertEqual(self.version(), 7)
         r = self.profan("runs")
         self.assertEqual(r.rc, 1)

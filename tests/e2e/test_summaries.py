@@ -105,7 +105,7 @@ def sqlite3(db, sql):
 
 
 def schema_files():
-    return sorted(glob.glob(os.path.join(common.ROOT, "schema", "*.sql")))
+    return sorted(glob.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql")))
 
 
 class SummaryTables(ProfanTest):
