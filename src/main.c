@@ -219,6 +219,23 @@ static const CmdInfo aCmd[] = {
 };
 #define N_CMD ((int)(sizeof(aCmd)/sizeof(aCmd[0])))
 
+/* The global options: `profan --help`, the manual page and the
+** completions list them from here. */
+static const CliGlobal aGlobal[] = {
+  { "--db", "PATH", "database file (default: $PROFAN_DB, else ./profan.db)" },
+  { "--format", "F", "output format: table, csv, json, markdown" },
+  { "--width", "N", "fit table lines in N columns, cutting long text\n"
+    "                   (default: the terminal's width when stdout is one;\n"
+    "                   never cut otherwise)" },
+  { "--no-truncate", "", "never cut text in tables" },
+  { "--help", "", "help for profan or for a command" },
+  { "--version", "", "print the version and schema version" },
+  { "--man", "", "print the manual page (troff)" },
+  { "--completion", "SH", "print the completion script for SH: bash or zsh" },
+};
+#define N_GLOBAL ((int)(sizeof(aGlobal)/sizeof(aGlobal[0])))
+static const CliTable tab = { aCmd, N_CMD, aGlobal, N_GLOBAL };
+
 static void print_help(FILE *out){
   fprintf(out,
     "profan %s — profile database for GPU training runs\n"
@@ -229,17 +246,14 @@ static void print_help(FILE *out){
   for(int i=0; i<N_CMD; i++){
     fprintf(out, "  %-12s %s\n", aCmd[i].zName, aCmd[i].zSummary);
   }
+  fputs("\nGlobal options:\n", out);
+  for(int i=0; i<N_GLOBAL; i++){
+    char zOpt[32];
+    snprintf(zOpt, sizeof(zOpt), "%s%s%s", aGlobal[i].zName,
+             aGlobal[i].zArg[0] ? " " : "", aGlobal[i].zArg);
+    fprintf(out, "  %-16s %s\n", zOpt, aGlobal[i].zHelp);
+  }
   fprintf(out,
-    "\n"
-    "Global options:\n"
-    "  --db PATH        database file (default: $PROFAN_DB, else ./profan.db)\n"
-    "  --format F       output format: table, csv, json, markdown\n"
-    "  --width N        fit table lines in N columns, cutting long text\n"
-    "                   (default: the terminal's width when stdout is one;\n"
-    "                   never cut otherwise)\n"
-    "  --no-truncate    never cut text in tables\n"
-    "  --help           help for profan or for a command\n"
-    "  --version        print the version and schema version\n"
     "\n"
     "Exit codes: 0 ok, 1 bad input or runtime error, 2 usage error,\n"
     "3 SQL or query error.\n");
@@ -275,7 +289,7 @@ static const char *global_option(Cli *p, const char *zName,
 
 int main(int argc, char **argv){
   Cli cli;
-  const char *zFmt, *zDb, *zWidth;
+  const char *zFmt, *zDb, *zWidth, *z;
   const CmdInfo *pCmd = NULL;
   int iCmd = 0;
 
@@ -307,6 +321,16 @@ int main(int argc, char **argv){
                       zWidth);
     }
     output_set_width((int)n);
+  }
+  if( cli_option(&cli, "man", NULL, 0) ){
+    cli_write_man(stdout, &tab);
+    return EXIT_OK;
+  }
+  if( (z = global_option(&cli, "completion", "bash or zsh"))!=NULL ){
+    if( cli_write_completion(stdout, z, &tab) ){
+      cli_usage_error(&cli, "no completion for shell '%s' (bash, zsh)", z);
+    }
+    return EXIT_OK;
   }
   if( cli_option(&cli, "version", NULL, 0) ){
     printf("profan %s (schema %d)\n", PROFAN_VERSION, db_schema_version());
