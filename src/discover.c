@@ -18,7 +18,7 @@
 
 #define SNIFF_BYTES (1<<20)
 
-void filelist_free(FileList *p){
+void discover_filelist_free(FileList *p){
   for(int i=0; i<p->n; i++) free(p->a[i].zPath);
   free(p->a);
   memset(p, 0, sizeof(*p));

@@ -34,7 +34,7 @@ int discover_path(const char *zPath, FileList *pList, PfError *pErr);
 /* Kind of a file from its first bytes; sets zWhy for unknown content. */
 FileKind discover_sniff(const char *buf, size_t n, char *zWhy, size_t nWhy);
 
-void filelist_free(FileList *p);
+void discover_filelist_free(FileList *p);
 
 /* Rank from a file name: "rank3", "rank_3", "rank-3", "worker3_" ...;
 ** -1 when the name carries none. */

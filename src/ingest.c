@@ -438,7 +438,7 @@ static int ingest_trace_files(Ingest *g){
   char *zNote = NULL;
   if( g->nJob==0 ) return 0;
   g->pSpans = trace_spans_new();
-  if( ingest_traces(g->db, g->runId, g->aJob, g->nJob, g->pSpans, g->pOpt,
+  if( ingest_trace_run(g->db, g->runId, g->aJob, g->nJob, g->pSpans, g->pOpt,
                     pRes, g->pMsg) ){
     return -1;
   }
@@ -545,7 +545,7 @@ static void ingest_free(Ingest *g){
   for(int i=0; g->azReal && i<g->list.n; i++) free(g->azReal[i]);
   free(g->azReal);
   free(g->aSize);
-  filelist_free(&g->list);
+  discover_filelist_free(&g->list);
 }
 
 /* The ingest, phase by phase.  Returns 0 (also for a stored copy: see

@@ -557,7 +557,7 @@ static void writer_finish(Writer *w){
   intern_free(w->pIntern);
 }
 
-int ingest_traces(sqlite3 *db, int64_t runId, TraceJob *aJob, int nJob,
+int ingest_trace_run(sqlite3 *db, int64_t runId, TraceJob *aJob, int nJob,
                   TraceSpans *pSpans, const IngestOpts *pOpt,
                   IngestResult *pRes, Buf *pMsg){
   Writer *w = xcalloc(1, sizeof(*w));

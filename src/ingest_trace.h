@@ -18,7 +18,7 @@
 #include "util.h"
 
 /* One trace file to parse.  The caller fills the fields up to iHash and
-** zeroes the rest; ingest_traces fills the others. */
+** zeroes the rest; ingest_trace_run fills the others. */
 typedef struct TraceJob {
   const char *zPath;
   int64_t fileId;               /* its run_file row */
@@ -43,7 +43,7 @@ typedef struct TraceJob {
 ** run runId (and the intervals into pSpans), then the run's summary
 ** tables.  Counts go to pRes.  Returns 0, or -1 with the message in pMsg.
 */
-int ingest_traces(sqlite3 *db, int64_t runId, TraceJob *aJob, int nJob,
+int ingest_trace_run(sqlite3 *db, int64_t runId, TraceJob *aJob, int nJob,
                   TraceSpans *pSpans, const IngestOpts *pOpt,
                   IngestResult *pRes, Buf *pMsg);
 

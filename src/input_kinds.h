@@ -3,7 +3,7 @@
 ** ingests, its name, how its first bytes are recognised, its loader, and
 ** the tables that loader fills.  discover.c sniffs with it, ingest.c
 ** loads with it, run_file.kind is its name, and the unit test
-** (tests/check_kinds.c) checks that every fact table with a file_id is
+** (tests/check_input_kinds.c) checks that every fact table with a file_id is
 ** owned by one kind.
 **
 ** Pipeline position: "sniff" and the choice of "load"; read by every stage

@@ -1,5 +1,5 @@
 /*
-** check_kinds.c — unit tests of the table of input kinds (input_kinds.c)
+** check_input_kinds.c — unit tests of the table of input kinds (input_kinds.c)
 ** and of sniffing through it (discover_sniff).
 */
 #include <check.h>
@@ -111,8 +111,8 @@ START_TEST(test_sniff_nccl_strict){
 }
 END_TEST
 
-Suite *make_kinds_suite(void){
-  Suite *s = suite_create("kinds");
+Suite *make_input_kinds_suite(void){
+  Suite *s = suite_create("input_kinds");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_table_order);
   tcase_add_test(tc, test_tables_owned);
