@@ -1,6 +1,6 @@
 /*
-** load_fr.c — PyTorch ProcessGroupNCCL flight-recorder dumps (formats.md
-** §4): the pickle written by the C++ pickler (already decoded by the
+** load_fr.c — PyTorch ProcessGroupNCCL flight-recorder dumps
+** (docs/formats.md §4): the pickle written by the C++ pickler (already decoded by the
 ** strict decoder, load_pickle.c) and the JSON variant, read here with
 ** jscan (the scanner of the trace parser) into the same PkValue tree so
 ** one walker serves both.

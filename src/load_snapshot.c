@@ -8,7 +8,7 @@
 ** decoded by pickle.c, dispatched by load_pickle.c).  Runs inside the
 ** ingest transaction; never prints.
 **
-** Layouts (formats.md §2): a dict with "segments" (+ "device_traces",
+** Layouts (docs/formats.md §2): a dict with "segments" (+ "device_traces",
 ** "allocator_settings", "external_annotations"), or a bare list of segment
 ** dicts.  Blocks carry "address" and "frames" (2.1+) or neither, with an
 ** optional "history" (1.13/2.0): the address is then the segment base plus

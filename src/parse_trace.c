@@ -6,7 +6,7 @@
 ** Pipeline position: "parse".  Reads an Input in 256 KiB chunks, keeps a
 ** small stack of containers, fills one TraceEvent at a time and hands it to
 ** the sink when the event object closes.  Top-level keys may come before or
-** after traceEvents (formats.md §1.2); TraceInfo records which.
+** after traceEvents (docs/formats.md §1.2); TraceInfo records which.
 **
 ** Times: `ts`/`dur` are microseconds written as decimal text.  They are
 ** converted from the number's text to integer nanoseconds (never through a
