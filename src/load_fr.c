@@ -1,9 +1,9 @@
 /*
 ** load_fr.c — PyTorch ProcessGroupNCCL flight-recorder dumps
-** (docs/formats.md §4): the pickle written by the C++ pickler (already decoded by the
-** strict decoder, load_pickle.c) and the JSON variant, read here with
-** jscan (the scanner of the trace parser) into the same PkValue tree so
-** one walker serves both.
+** (docs/formats.md §4): the pickle written by the C++ pickler (already
+** decoded by the strict decoder, load_pickle.c) and the JSON variant, read
+** here with jscan (the scanner of the trace parser) into the same PkValue
+** tree so one walker serves both.
 **
 ** Pipeline position: "parse" + "load" for flight-recorder files: rows in
 ** fr_dump, fr_group, fr_pg_status and fr_entry.  The rank comes from the
