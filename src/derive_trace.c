@@ -34,27 +34,36 @@
 
 /* ------------------------------------------------------------ helpers */
 
+int derive_bulk_indexes(sqlite3 *db, const char *zGroup, PfError *pErr){
+  sqlite3_stmt *q = db_prepare(db,
+    "SELECT name, ddl FROM bulk_index WHERE grp=?1 ORDER BY seq", pErr);
+  int rc, timing = getenv("PROFAN_TIMING")!=NULL;
+  if( q==NULL ) return -1;
+  sqlite3_bind_text(q, 1, zGroup, -1, SQLITE_STATIC);
+  while( (rc = sqlite3_step(q))==SQLITE_ROW ){
+    double t0 = timing ? util_now_ms() : 0;
+    /* the ddl runs while q is still open: a CREATE INDEX on another table
+    ** does not disturb the read of bulk_index */
+    if( db_exec(db, (const char*)sqlite3_column_text(q, 1), pErr) ){
+      sqlite3_finalize(q);
+      return -1;
+    }
+    if( timing ){
+      fprintf(stderr, "profan:   index %-26s %6.1f ms\n",
+              (const char*)sqlite3_column_text(q, 0), util_now_ms()-t0);
+    }
+  }
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "indexes: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(q);
+    return -1;
+  }
+  sqlite3_finalize(q);
+  return 0;
+}
+
 int derive_trace_indexes(sqlite3 *db, PfError *pErr){
-  return db_exec(db,
-    /* run_id alone on the big tables: the sweeps, their one reader in
-    ** time order, take their intervals from trace_spans.c, or have SQLite
-    ** sort them when that store gave up.  On the 10x bench trace (86k
-    ** kernels, 405k ops, 247k calls) time-ordered indexes and a partial one
-    ** of the top-level ops took 0.37 s of a 2 s ingest, these 0.15 s (a
-    ** one-column key also sorts faster than (run_id, rank)) */
-    "CREATE INDEX IF NOT EXISTS kernel_run ON kernel(run_id);"
-    "CREATE INDEX IF NOT EXISTS cpu_op_run ON cpu_op(run_id);"
-    "CREATE INDEX IF NOT EXISTS runtime_call_run ON runtime_call(run_id);"
-    "CREATE INDEX IF NOT EXISTS gpu_mem_op_run"
-    " ON gpu_mem_op(run_id, rank, ts, dur, kind);"
-    "CREATE INDEX IF NOT EXISTS annotation_run ON annotation(run_id, rank, ts);"
-    "CREATE INDEX IF NOT EXISTS gpu_sync_run ON gpu_sync(run_id);"
-    "CREATE INDEX IF NOT EXISTS memory_event_run"
-    " ON memory_event(run_id, rank, ts);"
-    "CREATE INDEX IF NOT EXISTS python_function_run"
-    " ON python_function(run_id);"
-    "CREATE INDEX IF NOT EXISTS device_run ON device(run_id);",
-    pErr) ? -1 : 0;
+  return derive_bulk_indexes(db, "trace", pErr);
 }
 
 /* ------------------------------------------------------------- steps */
