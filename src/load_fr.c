@@ -2,7 +2,8 @@
 ** load_fr.c — PyTorch ProcessGroupNCCL flight-recorder dumps (formats.md
 ** §4): the pickle written by the C++ pickler (already decoded by the
 ** strict decoder, load_pickle.c) and the JSON variant, read here with
-** yajl into the same PkValue tree so one walker serves both.
+** jscan (the scanner of the trace parser) into the same PkValue tree so
+** one walker serves both.
 **
 ** Pipeline position: "parse" + "load" for flight-recorder files: rows in
 ** fr_dump, fr_group, fr_pg_status and fr_entry.  The rank comes from the
@@ -18,8 +19,7 @@
 #include "db.h"
 #include "discover.h"
 #include "input.h"
-
-#include <yajl/yajl_parse.h>
+#include "jscan.h"
 
 #include <errno.h>
 #include <math.h>
@@ -590,7 +590,8 @@ typedef struct JBuild {
   JFrame aFrame[JB_MAXDEPTH];
   int depth;
   PkValue *pRoot;
-  int tooDeep;
+  int tooDeep;              /* stopped: nesting over JB_MAXDEPTH */
+  int badUtf8;              /* stopped: a string is not valid UTF-8 */
 } JBuild;
 
 static PkValue *jb_node(JBuild *b, PkType t){
@@ -690,68 +691,79 @@ static int cb_number(void *ctx, const char *z, size_t n){
   v->u.f = strtod(buf, &zEnd);
   return jb_add(ctx, v);
 }
+/* 1 when z[0..n) is valid UTF-8 (jscan passes bytes through as they
+** are; the dump's strings are stored as TEXT). */
+static int utf8_ok(const unsigned char *z, size_t n){
+  for(size_t i=0; i<n; ){
+    size_t k = z[i]<0x80 ? 1 : util_utf8_seq(z+i, n-i);
+    if( k==0 ) return 0;
+    i += k;
+  }
+  return 1;
+}
 static int cb_string(void *ctx, const unsigned char *z, size_t n){
-  return jb_add(ctx, jb_str(ctx, z, n));
+  JBuild *b = ctx;
+  if( !utf8_ok(z, n) ){ b->badUtf8 = 1; return 0; }
+  return jb_add(b, jb_str(b, z, n));
 }
 static int cb_start_map(void *ctx){ return jb_open(ctx, PK_DICT); }
 static int cb_map_key(void *ctx, const unsigned char *z, size_t n){
   JBuild *b = ctx;
+  if( !utf8_ok(z, n) ){ b->badUtf8 = 1; return 0; }
   b->aFrame[b->depth-1].pPendingKey = jb_str(b, z, n);
   return 1;
 }
 static int cb_end(void *ctx){ return jb_close(ctx); }
 static int cb_start_array(void *ctx){ return jb_open(ctx, PK_LIST); }
 
+/* The error of a scan of n bytes that did not end in a document, in pErr:
+** truncated, too deep, invalid UTF-8, or jscan's message at its offset. */
+static void json_error(Jscan *h, const JBuild *b, int st, size_t n,
+                       PfError *pErr){
+  const char *z = jscan_error(h);
+  char zClean[200];
+  if( st==JSCAN_OK ){
+    /* the text is fine as far as it goes: the file ends early */
+    pf_error_set(pErr, ERRPOS_BYTE, (int64_t)n, "truncated JSON: the file "
+                 "ends inside the flight-recorder dump");
+  }else if( b->tooDeep ){
+    pf_error_set(pErr, ERRPOS_BYTE, jscan_offset(h),
+                 "flight-recorder JSON nested deeper than %d", JB_MAXDEPTH);
+  }else if( b->badUtf8 ){
+    pf_error_set(pErr, ERRPOS_BYTE, jscan_offset(h),
+                 "invalid JSON: invalid bytes in UTF8 string.");
+  }else{
+    util_sanitize(z, strlen(z), zClean, sizeof(zClean));
+    pf_error_set(pErr, ERRPOS_BYTE, jscan_offset(h), "invalid JSON: %s",
+                 zClean);
+  }
+}
+
 int load_fr_json_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
                       PfError *pErr){
-  static const yajl_callbacks cb = {
-    cb_null, cb_bool, NULL, NULL, cb_number, cb_string,
+  static const JscanCallbacks cb = {
+    cb_null, cb_bool, cb_number, cb_string,
     cb_start_map, cb_map_key, cb_end, cb_start_array, cb_end
   };
   size_t n = 0;
   unsigned char *data = input_slurp(t->zPath, FR_JSON_MAX_BYTES, &n, pErr);
   JBuild *b;
-  yajl_handle h;
-  yajl_status st;
-  int rc = -1;
+  Jscan *h;
+  int st, rc = -1;
   if( data==NULL ) return -1;
   b = xcalloc(1, sizeof(*b));
-  h = yajl_alloc(&cb, NULL, b);
-  st = yajl_parse(h, data, n);
-  if( st==yajl_status_ok && (st = yajl_complete_parse(h))!=yajl_status_ok
-      && !b->tooDeep ){
-    /* the text is fine as far as it goes: the file ends early */
-    pf_error_set(pErr, ERRPOS_BYTE, (int64_t)n, "truncated JSON: the file "
-                 "ends inside the flight-recorder dump");
-  }else if( st!=yajl_status_ok ){
-    unsigned char *zMsg = yajl_get_error(h, 0, data, n);
-    char zClean[200];
-    /* yajl counts the offending byte as consumed; profan's offsets
-    ** point at it (0-based), as the trace parser's do */
-    size_t off = yajl_get_bytes_consumed(h);
-    if( off>0 ) off--;
-    util_sanitize((const char*)zMsg, strlen((const char*)zMsg), zClean,
-                  sizeof(zClean));
-    /* drop the trailing '?' util_sanitize made of the newline */
-    while( zClean[0] && (zClean[strlen(zClean)-1]=='?'
-                         || zClean[strlen(zClean)-1]==' ') ){
-      zClean[strlen(zClean)-1] = 0;
-    }
-    if( b->tooDeep ){
-      pf_error_set(pErr, ERRPOS_BYTE, (int64_t)off,
-                   "flight-recorder JSON nested deeper than %d", JB_MAXDEPTH);
-    }else{
-      pf_error_set(pErr, ERRPOS_BYTE, (int64_t)off, "invalid JSON: %s",
-                   zClean);
-    }
-    yajl_free_error(h, zMsg);
+  h = jscan_new(&cb, b);
+  if( h==NULL ) util_fatal("out of memory");
+  st = jscan_feed(h, data, n);
+  if( st!=JSCAN_OK || jscan_finish(h)!=JSCAN_OK ){
+    json_error(h, b, st, n, pErr);
   }else if( b->pRoot==NULL || !fr_is_dump(b->pRoot) ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "JSON is not a flight-recorder dump "
                  "(no \"entries\", or no \"version\" and \"pg_config\")");
   }else{
     rc = load_fr_tree(db, t, b->pRoot, pStats, pErr, 1);
   }
-  yajl_free(h);
+  jscan_free(h);
   while( b->depth>0 ){
     JFrame *f = &b->aFrame[--b->depth];
     free(f->aItem);

@@ -1,6 +1,7 @@
 /*
 ** load_kinds.h — the loaders for the non-trace input kinds, called by the
-** ingest driver (ingest.c) inside the ingest's single transaction.
+** ingest driver (ingest.c) through the table of input kinds
+** (input_kinds.c) inside the ingest's single transaction.
 **
 ** Pipeline position: "parse" + "load" for memory snapshots, flight-recorder
 ** dumps and NCCL logs; "derive" entry points run once per run at the end.
@@ -32,6 +33,11 @@ typedef struct LoadTarget {
   const char *zPath;
 } LoadTarget;
 
+/* The loader of one file of an input kind (InputKind.xLoad).  Returns 0,
+** or -1 with pErr set. */
+typedef int (*LoadFileFn)(sqlite3 *db, const LoadTarget *t,
+                          LoadStats *pStats, PfError *pErr);
+
 /* A pickle file (protocol byte 0x80): decode it with the strict decoder
 ** and hand it to the snapshot or flight-recorder loader.  A pickle that is
 ** neither is refused with a message saying what it is.  (load_pickle.c) */
@@ -62,8 +68,8 @@ int fr_is_dump(const PkValue *pRoot);
 int load_fr_dump(sqlite3 *db, const LoadTarget *t, const PkValue *pRoot,
                  LoadStats *pStats, PfError *pErr);
 
-/* Flight-recorder dump written as JSON (dump_nccl_trace_json); read with
-** yajl into the same tree as the pickle.  (load_fr.c) */
+/* Flight-recorder dump written as JSON (dump_nccl_trace_json), read into
+** the same tree as the pickle.  (load_fr.c) */
 int load_fr_json_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
                       PfError *pErr);
 

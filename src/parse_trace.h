@@ -152,7 +152,5 @@ int trace_parse(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,
 */
 int trace_us_to_ns(const char *z, size_t n, int64_t *pNs, int *pFrac);
 
-/* Name of an event kind for messages and tables ("kernel", ...). */
-const char *trace_kind_name(TraceEventKind e);
 
 #endif

@@ -1065,9 +1065,11 @@ static void memory_chart(Rh *r, int k, const char *zKey, const MemPoint *aP,
            isSnap ? "snapshot" : "profiler", isSnap ? "device" : "rank",
            zDev);
   snprintf(zId, sizeof(zId), "chart-memory-%d", k);
-  html_line_chart(r->p, zId, zTitle, "time since the first event (ms)",
-                  unit>1 ? "MiB" : "GiB", NULL, unit>1 ? fmt_mib : fmt_gib,
-                  ser, 2, aM, nM, NULL, 0);
+  html_line_chart(r->p, &(HtmlLineChart){ .zId = zId, .zTitle = zTitle,
+                  .zXLabel = "time since the first event (ms)",
+                  .zYLabel = unit>1 ? "MiB" : "GiB",
+                  .yFmt = unit>1 ? fmt_mib : fmt_gib,
+                  .aS = ser, .nS = 2, .aM = aM, .nM = nM });
   free(aX);
   free(aA);
   free(aR);
@@ -1784,9 +1786,10 @@ int report_html_trend(sqlite3 *db, const char *zMetric, const char *zTagKey,
       ser.n = n;
       ser.iStyle = 0;
       char *zCap = xasprintf("%s per run (oldest first)", zMetric);
-      html_line_chart(pOut, "chart-trend", zCap, "run", zMetric, NULL,
-                      NULL, &ser, 1, aM, nReg,
-                      (const char *const *)ticks.az, n);
+      html_line_chart(pOut, &(HtmlLineChart){ .zId = "chart-trend",
+                      .zTitle = zCap, .zXLabel = "run", .zYLabel = zMetric,
+                      .aS = &ser, .nS = 1, .aM = aM, .nM = nReg,
+                      .azXTick = (const char *const *)ticks.az, .nX = n });
       free(zCap);
       /* the table: cells were escaped by html_cell_value already, so
       ** write them raw */

@@ -18,6 +18,12 @@ void util_set_fatal_cleanup(void (*xCleanup)(void)){
   gFatalCleanup = xCleanup;
 }
 
+void util_vmessage(const char *zFmt, va_list ap){
+  fputs("profan: ", stderr);
+  vfprintf(stderr, zFmt, ap);
+  fputc('\n', stderr);
+}
+
 void util_fatal(const char *zFmt, ...){
   static int nFatal = 0;
   va_list ap;
@@ -26,11 +32,9 @@ void util_fatal(const char *zFmt, ...){
     for(;;) pause();
   }
   if( gFatalCleanup ) gFatalCleanup();
-  fputs("profan: ", stderr);
   va_start(ap, zFmt);
-  vfprintf(stderr, zFmt, ap);
+  util_vmessage(zFmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
   exit(1);
 }
 

@@ -20,6 +20,7 @@ Suite *make_group_map_suite(void);
 Suite *make_spans_suite(void);
 Suite *make_hta_suite(void);
 Suite *make_export_suite(void);
+Suite *make_kinds_suite(void);
 
 int main(void){
   int nFail;
@@ -39,6 +40,7 @@ int main(void){
   srunner_add_suite(sr, make_spans_suite());
   srunner_add_suite(sr, make_hta_suite());
   srunner_add_suite(sr, make_export_suite());
+  srunner_add_suite(sr, make_kinds_suite());
   srunner_run_all(sr, CK_NORMAL);
   nFail = srunner_ntests_failed(sr);
   srunner_free(sr);
