@@ -160,9 +160,10 @@ static int steps_assign(sqlite3 *db, const char *zTab, int64_t runId,
   sqlite3_stmt *pUpd = NULL;
   int64_t lo, hi;
   int rc = -1;
-  if( sqlite3_create_function(db, "pf_step_of", 2,
-                              SQLITE_UTF8|SQLITE_DETERMINISTIC|SQLITE_DIRECTONLY,
-                              (void*)pSteps, step_of_fn, NULL, NULL)!=SQLITE_OK ){
+  if( sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8
+                              | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
+                              (void*)pSteps, step_of_fn, NULL,
+                              NULL)!=SQLITE_OK ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
     sqlite3_free(zUpd);
     return -1;

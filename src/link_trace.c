@@ -42,7 +42,7 @@
 #define CACHE_SIZE (1<<16)       /* recent runtime calls by correlation */
 #define SPILL_BUF 4096            /* records read per pread (128 KiB) */
 #define EVICT_MAX (1<<20)        /* evicted correlations kept exactly */
-#define UNDECIDED_MAX 256        /* ops deferred before a thread's order shows */
+#define UNDECIDED_MAX 256        /* ops deferred until an order shows */
 #define DEFER_MAX (1<<21)        /* deferred ops of a file (64 MiB of index) */
 #define DEFER_WINDOW (8<<20)     /* bytes of deferred records read at once */
 
@@ -396,7 +396,9 @@ static int cpu_op_start(Linker *p, Thread *t, const TraceEvent *e,
   if( e->ts<t->lastRtTs || e->ts<t->lastOpTs ) p->st.needCpuSweep = 1;
   t->lastOpTs = e->ts;
   if( t->nHold>0 && t->aHold[0].ev.ts!=e->ts && place_held(p, t) ) return 1;
-  if( t->nHold==t->nHoldAlloc ) t->aHold = frames_grow(t->aHold, &t->nHoldAlloc);
+  if( t->nHold==t->nHoldAlloc ){
+    t->aHold = frames_grow(t->aHold, &t->nHoldAlloc);
+  }
   h = &t->aHold[t->nHold++];
   h->ev = *e;
   copy_str(&h->name, e->zName);
