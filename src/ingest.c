@@ -465,8 +465,12 @@ static int ingest_trace_files(Ingest *g){
     buf_printf(g->pMsg, "%s", g->err.zMsg);
     return -1;
   }
-  trace_spans_free(g->pSpans);          /* before the comm pass and commit */
-  g->pSpans = NULL;
+  /* the HTA pass reads the rows the writer kept, unless the database
+  ** redid the linkage (the spans are freed after it) */
+  if( pRes->fallback & (DERIVE_CPU_SWEEP|DERIVE_GPU_LINK) ){
+    trace_spans_free(g->pSpans);
+    g->pSpans = NULL;
+  }
   if( zNote && g->pOpt->pLog ){
     fprintf(g->pOpt->pLog, "profan: note: %s\n", zNote);
   }
@@ -491,10 +495,12 @@ static int ingest_derive_commit(Ingest *g){
   }
   timing("derive comm", t1);
   t1 = util_now_ms();
-  if( g->nJob>0 && derive_hta_run(g->db, g->runId, &g->err) ){
+  if( g->nJob>0 && derive_hta_run(g->db, g->runId, g->pSpans, &g->err) ){
     buf_printf(g->pMsg, "%s", g->err.zMsg);
     return -1;
   }
+  trace_spans_free(g->pSpans);          /* before the commit */
+  g->pSpans = NULL;
   timing("derive hta", t1);
   g->pRes->nFiles = g->nJob + g->nOther;
   t1 = util_now_ms();
