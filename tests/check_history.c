@@ -183,6 +183,7 @@ static GateIn gate_in(double a, double b){
   in.dir = 1;
   in.thrPct = 5;
   in.alpha = 0.05;
+  in.alphaOk = 0.001;
   in.zMax = 3;
   in.minSteps = 3;
   in.minHistory = 5;
@@ -241,9 +242,78 @@ START_TEST(test_gate_steps){
   ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
   ck_assert(isinf(o.hiPct));
   in.alpha = 0.05;
-  /* a higher threshold turns the 20 % into ok */
+  /* a higher threshold: below it, but 3 steps cannot rule out 25 % for
+  ** a shift nearer 25 % than 0; at 45 % the 20 % is ok */
   in.thrPct = 25;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  in.thrPct = 45;
   ck_assert_int_eq(gate(&in, &o), GATE_OK);
+}
+END_TEST
+
+/* Every branch of the step rule (hist_gate's comment), one case each. */
+START_TEST(test_gate_step_rule){
+  double base4[] = { 100, 100.1, 99.9, 100 };
+  double up35[] = { 103.5, 103.6, 103.4, 103.5 };       /* +3.5 %, tight */
+  double a3[] = { 100, 100.5, 101 }, b3[] = { 101.5, 102, 107 };
+  double big_a[40], big_b[40];
+  GateIn in = gate_in(100, 103.5);
+  GateOut o;
+  /* hi < t, est >= t/2, 4 against 4 steps: no interval at alpha_ok */
+  in.sa = base4; in.nA = 4; in.sb = up35; in.nB = 4;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  ck_assert(o.loPct>0 && o.hiPct<5 && o.shiftPct>=2.5);
+  ck_assert(isinf(o.hi2Pct));
+  ck_assert(strstr(o.zReason, "more steps would tell")!=NULL);
+  /* alpha_ok 0 (or >= alpha) falls back to alpha: then the wider
+  ** interval is the interval itself and the same +3.5 % passes */
+  in.alphaOk = 0;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert(strstr(o.zReason, "wider interval stays below")!=NULL);
+  in.alphaOk = 0.001;
+  /* 40 against 40 tight steps +3 %: the wider interval decides, ok */
+  for(int i=0; i<40; i++){
+    big_a[i] = 100 + (i*7%10)/100.0;
+    big_b[i] = 103 + (i*3%10)/100.0;
+  }
+  in.sa = big_a; in.nA = 40; in.sb = big_b; in.nB = 40; in.b = 103;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert(o.hi2Pct<5 && o.hi2Pct>=o.hiPct && o.shiftPct>=2.5);
+  ck_assert(strstr(o.zReason, "wider interval stays below")!=NULL);
+  /* worse for sure (lo > 0), reaching t, estimate below t/2 */
+  {
+    GateIn w = gate_in(100.5, 102);
+    w.sa = a3; w.nA = 3; w.sb = b3; w.nB = 3;
+    ck_assert_int_eq(gate(&w, &o), GATE_INCONCLUSIVE);
+    ck_assert_double_eq_tol(o.loPct, 100*(101.5/101-1), 1e-9);
+    ck_assert(o.hiPct>=5 && o.shiftPct<2.5);
+    ck_assert(strstr(o.zReason, "nearer no change than the threshold")
+              !=NULL);
+    /* lower is worse: the same steps are better, est -1.5 %: ok */
+    w.dir = -1;
+    ck_assert_int_eq(gate(&w, &o), GATE_OK);
+    ck_assert(strstr(o.zReason, "stays below the threshold")!=NULL);
+  }
+  /* regression names its reason */
+  {
+    double s3[] = { 110, 110.5, 111 };
+    GateIn r = gate_in(100.5, 110.5);
+    r.sa = a3; r.nA = 3; r.sb = s3; r.nB = 3;
+    ck_assert_int_eq(gate(&r, &o), GATE_REGRESSION);
+    ck_assert(strstr(o.zReason, "worse for sure, and nearer the threshold")
+              !=NULL);
+  }
+  /* improved: the whole interval better and the shift beyond t */
+  {
+    double f3[] = { 90, 90.5, 91 };
+    GateIn r = gate_in(100.5, 90.5);
+    r.sa = a3; r.nA = 3; r.sb = f3; r.nB = 3;
+    ck_assert_int_eq(gate(&r, &o), GATE_IMPROVED);
+    ck_assert(strstr(o.zReason, "better beyond the threshold")!=NULL);
+    /* better but not beyond t: ok */
+    r.sb = base4; r.nB = 3;
+    ck_assert_int_eq(gate(&r, &o), GATE_OK);
+  }
 }
 END_TEST
 
@@ -365,6 +435,7 @@ Suite *make_history_suite(void){
   tcase_add_test(tc, test_kth_diff);
   tcase_add_test(tc, test_hl_shift);
   tcase_add_test(tc, test_gate_steps);
+  tcase_add_test(tc, test_gate_step_rule);
   tcase_add_test(tc, test_gate_directions);
   tcase_add_test(tc, test_gate_values_and_history);
   suite_add_tcase(s, tc);

@@ -398,12 +398,19 @@ class Series(HistoryTest):
         self.assertTrue(r.out.startswith("REGRESSION: run 2 vs baseline 1: "
                                          "step_time_median_ms +20.00%"), r.out)
         self.assertIn("regression", r.out.splitlines()[-1])
+        # +20 % against 25 %: below it, but nearer 25 % than 0 and 5
+        # steps a side are too few for the wider interval (alpha_ok)
         r = self.profan("check", "--baseline", "a", "--run", "b",
                         "--threshold", "25%")
+        self.assertEqual(r.rc, 5, r.out)
+        self.assertTrue(r.out.startswith("INCONCLUSIVE:"), r.out)
+        self.assertIn("more steps would tell", r.out)
+        r = self.profan("check", "--baseline", "a", "--run", "b",
+                        "--threshold", "45%")
         self.assertEqual(r.rc, 0, r.out)
         self.assertTrue(r.out.startswith("OK:"), r.out)
         r = self.profan("check", "--baseline", "a", "--run", "b",
-                        "--threshold", "0.25")
+                        "--threshold", "0.45")
         self.assertEqual(r.rc, 0, r.out)
         r = self.profan("--format", "csv", "check", "--baseline", "a",
                         "--run", "b", "-m", "step_time_median_ms",
