@@ -317,6 +317,87 @@ START_TEST(test_gate_step_rule){
 }
 END_TEST
 
+/* The remaining branches of hist_gate: zero baselines, one-sided
+** samples, minSteps / minHistory of 0, alpha_ok above alpha, history
+** over an ok verdict and over a two-sided metric. */
+START_TEST(test_gate_edges){
+  double pos[] = { 100, 101, 99 }, neg[] = { -5, 0, 5 };
+  double zero_med[] = { -1, 0, 1 };
+  double hist[] = { 100, 104, 96, 102, 98, 101 };
+  GateIn in = gate_in(0, 0);
+  GateOut o;
+  /* a baseline value of 0: change 0, +inf or -inf */
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert_double_eq(o.changePct, 0);
+  in.b = 3;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  ck_assert(isinf(o.changePct) && o.changePct>0);
+  in.b = -3;
+  ck_assert_int_eq(gate(&in, &o), GATE_IMPROVED);
+  ck_assert(isinf(o.changePct) && o.changePct<0);
+  /* only the baseline missing */
+  in.hasA = 0;
+  ck_assert_int_eq(gate(&in, &o), GATE_MISSING);
+  ck_assert_str_eq(o.zReason, "no value in the baseline");
+  /* samples in the run only: too few steps to test */
+  in = gate_in(100, 101);
+  in.sb = pos; in.nB = 2;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert(strstr(o.zReason, "(0 in the baseline, 2 in the run")!=NULL);
+  /* enough in the baseline, too few in the run */
+  in.sa = pos; in.nA = 3;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert(isnan(o.shiftPct));
+  /* minSteps 0: an empty sample still cannot be tested */
+  in.minSteps = 0; in.nB = 0;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert(isnan(o.shiftPct));
+  in.nA = 0; in.nB = 3;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert(isnan(o.shiftPct));
+  /* positive baseline, a run sample with zeros and negatives: compared
+  ** as differences relative to the baseline's median */
+  in = gate_in(100, 0);
+  in.sa = pos; in.nA = 3; in.sb = neg; in.nB = 3;
+  ck_assert_int_eq(gate(&in, &o), GATE_IMPROVED);
+  ck_assert_double_eq_tol(o.shiftPct, -100, 1e-9);
+  /* a baseline whose median is 0: differences taken as they are (% of
+  ** 1): the same steps, interval [-200 %, +200 %], cannot decide */
+  in = gate_in(0, 0);
+  in.sa = zero_med; in.nA = 3; in.sb = zero_med; in.nB = 3;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  ck_assert_double_eq_tol(o.hiPct, 200, 1e-9);    /* max diff 2, x 100 */
+  /* alpha_ok above alpha: alpha is used for both */
+  {
+    double a4[] = { 100, 100.1, 99.9, 100 }, b4[] = { 103.5, 103.6,
+                                                     103.4, 103.5 };
+    in = gate_in(100, 103.5);
+    in.sa = a4; in.nA = 4; in.sb = b4; in.nB = 4;
+    in.alphaOk = 0.2;
+    ck_assert_int_eq(gate(&in, &o), GATE_OK);
+    ck_assert_double_eq(o.hi2Pct, o.hiPct);
+  }
+  /* a history over an ok verdict: used (z computed), verdict kept */
+  in = gate_in(100, 101);
+  in.hist = hist; in.nHist = 6;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert_int_eq(o.usedHist, 6);
+  ck_assert(!isnan(o.z));
+  /* minHistory 0 with an empty history: no history test */
+  in.minHistory = 0; in.nHist = 0; in.b = 120;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  ck_assert_int_eq(o.usedHist, 0);
+  /* two-sided metric: a drop far outside the history is a regression,
+  ** a small one inside it noise */
+  in = gate_in(100, 80);
+  in.dir = 0; in.hist = hist; in.nHist = 6;
+  ck_assert_int_eq(gate(&in, &o), GATE_REGRESSION);
+  ck_assert(o.z<-3);
+  in.b = 94;
+  ck_assert_int_eq(gate(&in, &o), GATE_NOISE);
+}
+END_TEST
+
 START_TEST(test_gate_directions){
   double base[] = { 50, 51, 49, 50.5 };
   double low[] = { 40, 40.8, 39.2, 40.4 };     /* busy share -20 % */
@@ -437,6 +518,7 @@ Suite *make_history_suite(void){
   tcase_add_test(tc, test_gate_steps);
   tcase_add_test(tc, test_gate_step_rule);
   tcase_add_test(tc, test_gate_directions);
+  tcase_add_test(tc, test_gate_edges);
   tcase_add_test(tc, test_gate_values_and_history);
   suite_add_tcase(s, tc);
   return s;
