@@ -6,10 +6,12 @@ Cases: the directory of --db is missing or is a file (any user); the
 directory is not writable, the file is not writable or not readable
 (profan run as user nobody through setpriv: root writes anywhere); the
 writing commands on a write-protected file (readers work).  Each refusal
-leaves the database byte for byte as it was.
+leaves the database byte for byte as it was.  And a database error in
+the middle of an ingest's trace fix-up (DbErrorInFixup).
 """
 import os
 import shutil
+import sqlite3
 import stat
 import subprocess
 
@@ -157,3 +159,32 @@ class DbOpenAsNobody(ProfanTest):
         self.expect_all("cannot open database: the file is not readable"
                         " (Permission denied)")
         self.assertEqual(stat.S_IMODE(os.stat(self.db).st_mode), 0)
+
+
+class DbErrorInFixup(ProfanTest):
+    """A database error while an ingest fixes up a trace whose rank (or
+    base time) came after its events (load_trace_fixup called from
+    finish_trace_file): one line, exit 1, nothing stored.  The error is
+    made by a trigger the test adds to the database (SQLite gives no
+    other deterministic way to fail that UPDATE)."""
+
+    def test_fixup_failure_rolls_back(self):
+        regimes = os.path.join(common.ROOT, "fixtures", "regimes")
+        self.ingest_ok(os.path.join(regimes, "regime-relative_us.json"))
+        con = sqlite3.connect(self.db)
+        con.execute("CREATE TRIGGER fixup_veto BEFORE UPDATE OF rank ON"
+                    " kernel BEGIN SELECT RAISE(ABORT, 'vetoed by the"
+                    " test'); END")
+        con.commit()
+        counts = {t: con.execute("SELECT count(*) FROM %s" % t).fetchone()[0]
+                  for t in ("run", "run_file", "kernel", "cpu_op", "device")}
+        con.close()
+        late = os.path.join(regimes, "regime-late_rank.json")
+        r = self.profan("ingest", "--quiet", late)
+        self.assertEqual((r.rc, r.err),
+                         (1, "profan: %s: vetoed by the test\n" % late))
+        con = sqlite3.connect(self.db)
+        after = {t: con.execute("SELECT count(*) FROM %s" % t).fetchone()[0]
+                 for t in counts}
+        con.close()
+        self.assertEqual(after, counts)
