@@ -1758,11 +1758,17 @@ int report_html_trend(sqlite3 *db, const char *zMetric, const char *zTagKey,
         aM[nReg].zLabel = NULL;
         nReg++;
       }
-      /* the table row: values as --format csv prints them */
+      /* the table row: numbers by the one rule per unit (the value in
+      ** the metric's unit), as table output prints them */
       buf_init(&b);
       for(int i=0; i<5; i++){
+        int t = sqlite3_column_type(s, i);
         buf_reset(&b);
-        html_cell_value(&b, s, i);
+        if( i>=3 && (t==SQLITE_FLOAT || t==SQLITE_INTEGER) ){
+          output_number(&b, i==3 ? zMetric : azHead[i], s, i);
+        }else{
+          html_cell_value(&b, s, i);
+        }
         sl_add(&cells, buf_str(&b));
       }
       buf_free(&b);
