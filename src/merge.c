@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Tables the derive passes fill for the whole run: not copied, rebuilt. */
 static const char *const azDerived[] = {
@@ -324,41 +325,97 @@ typedef struct Shard {
   sqlite3 *db;
   int64_t runId;          /* its one run */
   char zName[256];        /* that run's name */
+  char zCreated[32];      /* and when it was ingested */
+  char *zTmp;             /* migrated copy of an older shard, or NULL */
 } Shard;
+
+/* The user_version in the header of database file zPath, or -1. */
+static int64_t file_user_version(const char *zPath){
+  unsigned char a[72];
+  FILE *f = fopen(zPath, "rb");
+  size_t n = f ? fread(a, 1, sizeof(a), f) : 0;
+  if( f ) fclose(f);
+  if( n<sizeof(a) || memcmp(a, "SQLite format 3", 16)!=0 ) return -1;
+  return ((int64_t)a[60]<<24) | (a[61]<<16) | (a[62]<<8) | a[63];
+}
+
+/* Copy file zFrom to zTo when zFrom exists.  0, or -1 (pErr). */
+static int copy_file(const char *zFrom, const char *zTo, PfError *pErr){
+  FILE *in = fopen(zFrom, "rb"), *out;
+  char aBuf[65536];
+  size_t n;
+  int rc = 0;
+  if( in==NULL ) return 0;
+  out = fopen(zTo, "wb");
+  while( out && (n = fread(aBuf, 1, sizeof(aBuf), in))>0 ){
+    if( fwrite(aBuf, 1, n, out)!=n ) rc = -1;
+  }
+  if( out==NULL || ferror(in) || fclose(out) ) rc = -1;
+  fclose(in);
+  if( rc ) pf_error_set(pErr, ERRPOS_NONE, 0, "cannot copy it to %s", zTo);
+  return rc;
+}
+
+/* A shard of an older schema: copied (with its WAL) into a temporary
+** file that is migrated as any older database is when opened for writing;
+** the shard itself is not touched.  s->db is then that copy, removed when
+** the merge is done with it (s->zTmp).  0 or -1 (pErr). */
+static int shard_migrate(Shard *s, PfError *pErr){
+  const char *zDir = getenv("TMPDIR");
+  char *zFrom = xasprintf("%s-wal", s->zPath), *zTo;
+  int rc;
+  s->zTmp = xasprintf("%s/profan-merge-%d-%p.db", zDir && zDir[0] ? zDir
+                      : "/tmp", (int)getpid(), (void *)s);
+  zTo = xasprintf("%s-wal", s->zTmp);
+  rc = copy_file(s->zPath, s->zTmp, pErr) || copy_file(zFrom, zTo, pErr);
+  free(zFrom);
+  free(zTo);
+  if( rc ) return -1;
+  s->db = db_open(s->zTmp, 0, pErr);
+  return s->db ? 0 : -1;
+}
 
 /* Open shard s read-only: a profan database at this profan's schema
 ** version holding exactly one run.  Returns 0, or the exit code with the
 ** message in pMsg. */
 static int shard_open(Merge *m, Shard *s, Buf *pMsg){
   PfError e = {0};
-  int64_t nRun, ver;
-  s->db = db_open(s->zPath, DB_OPEN_READONLY, &e);
+  sqlite3_stmt *p;
+  int64_t nRun = 0, ver;
+  ver = file_user_version(s->zPath);
+  if( ver>=0 && ver<db_schema_version() ){
+    if( shard_migrate(s, &e) ){
+      buf_printf(pMsg, "%s: schema version %lld: %s", s->zPath,
+                 (long long)ver, e.zMsg);
+      return 1;
+    }
+  }else{
+    s->db = db_open(s->zPath, DB_OPEN_READONLY, &e);
+  }
   if( s->db==NULL ){
     buf_printf(pMsg, "%s: %s", s->zPath, e.zMsg);
     return 1;
   }
-  ver = db_int(s->db, -1, "PRAGMA user_version");
-  if( ver!=db_schema_version() ){
-    buf_printf(pMsg, "%s: schema version %lld, this profan writes %d: open"
-               " it once with this profan (e.g. `profan --db %s tag latest"
-               " merged=1`) to migrate it, then merge", s->zPath,
-               (long long)ver, db_schema_version(), s->zPath);
+  p = db_prepare(s->db, "SELECT count(*), max(id), max(name),"
+                 " max(created_at) FROM run", &e);
+  if( p && sqlite3_step(p)==SQLITE_ROW ){
+    nRun = sqlite3_column_int64(p, 0);
+    s->runId = sqlite3_column_int64(p, 1);
+    snprintf(s->zName, sizeof(s->zName), "%s",
+             nRun>0 ? (const char *)sqlite3_column_text(p, 2) : "");
+    snprintf(s->zCreated, sizeof(s->zCreated), "%s",
+             nRun>0 ? (const char *)sqlite3_column_text(p, 3) : "");
+  }else{
+    buf_printf(pMsg, "%s: %s", s->zPath, e.set ? e.zMsg
+               : sqlite3_errmsg(s->db));
+    sqlite3_finalize(p);
     return 1;
   }
-  nRun = db_int(s->db, -1, "SELECT count(*) FROM run");
-  s->runId = db_int(s->db, -1, "SELECT max(id) FROM run");
+  sqlite3_finalize(p);
   if( nRun!=1 ){
-    buf_printf(pMsg, nRun<0 ? "%s: not readable as a profan database"
-               : "%s: holds %lld runs; a shard is the database of one"
+    buf_printf(pMsg, "%s: holds %lld runs; a shard is the database of one"
                " ingest (one run)", s->zPath, (long long)nRun);
-    return nRun<0 ? 1 : 2;
-  }
-  {
-    sqlite3_stmt *p = db_prepare(s->db, "SELECT name FROM run", &e);
-    if( p && sqlite3_step(p)==SQLITE_ROW ){
-      snprintf(s->zName, sizeof(s->zName), "%s", sqlite3_column_text(p, 0));
-    }
-    sqlite3_finalize(p);
+    return 2;
   }
   (void)m;
   return 0;
@@ -473,8 +530,10 @@ static int acc_add(Acc *a, sqlite3 *dbX, int64_t runId, const char *zLabel,
 
 /* The run the shards go into: the run named zName when the target has it
 ** (the shards are added to it, and its ranks count in the checks), else a
-** new one.  Returns 0, or the exit code with the message in pMsg. */
-static int run_target(Merge *m, const char *zName, Buf *pMsg){
+** new one, created when the first shard was ingested (zCreated, "" =
+** now).  Returns 0, or the exit code with the message in pMsg. */
+static int run_target(Merge *m, const char *zName, const char *zCreated,
+                      Buf *pMsg){
   PfError e = {0};
   sqlite3_stmt *p;
   char zNow[32];
@@ -501,7 +560,7 @@ static int run_target(Merge *m, const char *zName, Buf *pMsg){
     " tool_version) VALUES(?1, ?2, '', '', ?3)", &e);
   if( p ){
     sqlite3_bind_text(p, 1, zName, -1, SQLITE_STATIC);
-    sqlite3_bind_text(p, 2, zNow, -1, SQLITE_STATIC);
+    sqlite3_bind_text(p, 2, zCreated[0] ? zCreated : zNow, -1, SQLITE_STATIC);
     sqlite3_bind_text(p, 3, PROFAN_VERSION, -1, SQLITE_STATIC);
     if( db_step_done(m->db, p, &e)==0 ){
       m->pRes->runId = sqlite3_last_insert_rowid(m->db);
@@ -666,7 +725,8 @@ static int merge_shard(Merge *m, const char *zPath, Buf *pMsg){
     goto done;
   }
   if( m->pRes->runId==0 ){
-    rc = run_target(m, m->pOpt->zName ? m->pOpt->zName : s.zName, pMsg);
+    rc = run_target(m, m->pOpt->zName ? m->pOpt->zName : s.zName,
+                    s.zCreated, pMsg);
     if( rc ) goto done;
   }
   rc = acc_add(&m->acc, s.db, s.runId, zPath, pMsg);
@@ -680,6 +740,10 @@ static int merge_shard(Merge *m, const char *zPath, Buf *pMsg){
   m->pRes->nMerged++;
 done:
   db_close(s.db);
+  if( s.zTmp ){
+    unlink(s.zTmp);
+    free(s.zTmp);
+  }
   return rc;
 }
 
