@@ -95,12 +95,26 @@ typedef struct Merge {
   MTab *aTab;
   int nTab;
   int iFile;              /* index of run_file in aTab */
-  int64_t *aStr;          /* shard string id -> target string id */
+  int64_t *aStr;          /* source string id -> target id (0: not yet) */
   int64_t nStr;
+  sqlite3_stmt *pStrSel;  /* source: text of a string id */
+  sqlite3_stmt *pStrIns;  /* target: intern it */
+  sqlite3_stmt *pStrGet;  /* target: its id */
   Acc acc;
   char zOwnLabel[300];
   Buf source;
 } Merge;
+
+/* Forget the string mapping of the previous source. */
+static void str_done(Merge *m){
+  sqlite3_finalize(m->pStrSel);
+  sqlite3_finalize(m->pStrIns);
+  sqlite3_finalize(m->pStrGet);
+  m->pStrSel = m->pStrIns = m->pStrGet = NULL;
+  free(m->aStr);
+  m->aStr = NULL;
+  m->nStr = 0;
+}
 
 static int is_derived(const char *z){
   for(size_t i=0; i<sizeof(azDerived)/sizeof(azDerived[0]); i++){
@@ -127,7 +141,11 @@ static void col_kind(Merge *m, MTab *t, MCol *c, int pk){
   c->eKind = K_COPY;
   c->iRef = -1;
   if( strcmp(c->zName, "run_id")==0 ){ c->eKind = K_RUN; return; }
-  if( strcmp(c->zName, "id")==0 && pk ){ c->eKind = K_SELF; t->hasId = 1; return; }
+  if( strcmp(c->zName, "id")==0 && pk ){
+    c->eKind = K_SELF;
+    t->hasId = 1;
+    return;
+  }
   if( is_string_col(c->zName) ){ c->eKind = K_STR; return; }
   if( strcmp(c->zName, "row_id")==0 ){
     for(int i=0; i<t->nCol; i++){
@@ -191,7 +209,7 @@ static void plan_free(Merge *m){
     free(m->aTab[i].zName);
   }
   free(m->aTab);
-  free(m->aStr);
+  str_done(m);
   free(m->acc.azOwner);
 }
 
@@ -203,6 +221,8 @@ static int64_t remap_id(const Merge *m, int iTab, int64_t v){
   }
   return v + m->aTab[iTab].off;
 }
+
+static int64_t str_map(Merge *m, int64_t v, PfError *pErr);
 
 /* Bind column c of row pSel (column i) to parameter i+1 of pIns. */
 static int bind_col(Merge *m, const MTab *t, int i, sqlite3_stmt *pSel,
@@ -217,12 +237,13 @@ static int bind_col(Merge *m, const MTab *t, int i, sqlite3_stmt *pSel,
     return sqlite3_bind_value(pIns, i+1, sqlite3_column_value(pSel, i));
   }
   if( c->eKind==K_STR ){
-    if( v<0 || v>=m->nStr || m->aStr[v]==0 ){
+    int64_t id = str_map(m, v, pErr);
+    if( id==0 ){
       pf_error_set(pErr, ERRPOS_NONE, 0, "%s.%s: string id %lld is not in"
                    " its string table", t->zName, c->zName, (long long)v);
       return SQLITE_CORRUPT;
     }
-    return sqlite3_bind_int64(pIns, i+1, m->aStr[v]);
+    return sqlite3_bind_int64(pIns, i+1, id);
   }
   if( c->eKind==K_SELF ){
     return sqlite3_bind_int64(pIns, i+1, remap_id(m, (int)(t-m->aTab), v));
@@ -282,40 +303,51 @@ static int copy_table(Merge *m, const MTab *t, sqlite3 *dbS,
   return rc ? -1 : 0;
 }
 
-/* The shard's strings interned into the target: m->aStr.  0 or -1. */
+/* Prepare the string mapping of a source database: the ids it uses are
+** looked up (and interned into the target) when a copied row first names
+** them, so that only the strings of the copied rows come along.  0 or -1
+** (pErr). */
 static int map_strings(Merge *m, sqlite3 *dbS, PfError *pErr){
-  sqlite3_stmt *pSel = db_prepare(dbS, "SELECT id, text FROM string", pErr);
-  sqlite3_stmt *pIns = pSel ? db_prepare(m->db, "INSERT INTO string(text)"
-                        " VALUES(?1) ON CONFLICT(text) DO NOTHING", pErr) : NULL;
-  sqlite3_stmt *pGet = pIns ? db_prepare(m->db,
-                        "SELECT id FROM string WHERE text=?1", pErr) : NULL;
-  int rc = pGet ? SQLITE_OK : SQLITE_ERROR;
-  if( m->nStr ) memset(m->aStr, 0, sizeof(int64_t)*(size_t)m->nStr);
-  while( pGet && (rc = sqlite3_step(pSel))==SQLITE_ROW ){
-    int64_t id = sqlite3_column_int64(pSel, 0);
-    sqlite3_value *v = sqlite3_column_value(pSel, 1);
-    if( id<0 || id>(int64_t)1<<31 ){ rc = SQLITE_CORRUPT; break; }
-    if( id>=m->nStr ){
-      int64_t n = id*2 + 1024;
-      m->aStr = xrealloc(m->aStr, sizeof(int64_t)*(size_t)n);
-      memset(m->aStr+m->nStr, 0, sizeof(int64_t)*(size_t)(n-m->nStr));
-      m->nStr = n;
+  int64_t n = db_int(dbS, -1, "SELECT coalesce(max(id), 0) FROM string");
+  str_done(m);
+  if( n<0 || n>((int64_t)1<<31) ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "string: %s", n<0
+                 ? sqlite3_errmsg(dbS) : "bad string id");
+    return -1;
+  }
+  m->nStr = n+1;
+  m->aStr = xcalloc((size_t)m->nStr, sizeof(int64_t));
+  m->pStrSel = db_prepare(dbS, "SELECT text FROM string WHERE id=?1", pErr);
+  m->pStrIns = m->pStrSel ? db_prepare(m->db, "INSERT INTO string(text)"
+                 " VALUES(?1) ON CONFLICT(text) DO NOTHING", pErr) : NULL;
+  m->pStrGet = m->pStrIns ? db_prepare(m->db,
+                 "SELECT id FROM string WHERE text=?1", pErr) : NULL;
+  return m->pStrGet ? 0 : -1;
+}
+
+/* The target's id of source string v, interned on first use; 0 when the
+** source has no such string (or on error: pErr set). */
+static int64_t str_map(Merge *m, int64_t v, PfError *pErr){
+  int64_t id = 0;
+  if( v<0 || v>=m->nStr ) return 0;
+  if( m->aStr[v] ) return m->aStr[v];
+  sqlite3_bind_int64(m->pStrSel, 1, v);
+  if( sqlite3_step(m->pStrSel)==SQLITE_ROW ){
+    sqlite3_value *t = sqlite3_column_value(m->pStrSel, 0);
+    sqlite3_bind_value(m->pStrIns, 1, t);
+    sqlite3_bind_value(m->pStrGet, 1, t);
+    if( db_step_done(m->db, m->pStrIns, pErr)==0
+        && sqlite3_step(m->pStrGet)==SQLITE_ROW ){
+      id = sqlite3_column_int64(m->pStrGet, 0);
+    }else if( !pErr->set ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "string: %s",
+                   sqlite3_errmsg(m->db));
     }
-    sqlite3_bind_value(pIns, 1, v);
-    sqlite3_bind_value(pGet, 1, v);
-    if( db_step_done(m->db, pIns, pErr) ){ rc = SQLITE_ERROR; break; }
-    if( sqlite3_step(pGet)!=SQLITE_ROW ){ rc = SQLITE_ERROR; break; }
-    m->aStr[id] = sqlite3_column_int64(pGet, 0);
-    sqlite3_reset(pGet);
+    sqlite3_reset(m->pStrGet);
   }
-  if( rc!=SQLITE_DONE && !pErr->set ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "string: %s", rc==SQLITE_CORRUPT
-                 ? "bad string id" : sqlite3_errmsg(pGet ? m->db : dbS));
-  }
-  sqlite3_finalize(pSel);
-  sqlite3_finalize(pIns);
-  sqlite3_finalize(pGet);
-  return rc==SQLITE_DONE ? 0 : -1;
+  sqlite3_reset(m->pStrSel);
+  m->aStr[v] = id;
+  return id;
 }
 
 /* ------------------------------------------------------------- shards */
@@ -647,7 +679,8 @@ static int run_hash_update(Merge *m, PfError *pErr){
     hash64_update(&h, &a[2*i], sizeof(uint64_t));
     hash64_update(&h, &bytes, sizeof(int64_t));
   }
-  snprintf(zHash, sizeof(zHash), "%016llx", (unsigned long long)hash64_final(&h));
+  snprintf(zHash, sizeof(zHash), "%016llx",
+           (unsigned long long)hash64_final(&h));
   free(a);
   m->pRes->nFiles = n;
   p = db_prepare(m->db, "UPDATE run SET content_hash=?1, source_path="
@@ -739,6 +772,7 @@ static int merge_shard(Merge *m, const char *zPath, Buf *pMsg){
   buf_printf(&m->source, "%s%s", m->pRes->nMerged ? " " : "merge:", zPath);
   m->pRes->nMerged++;
 done:
+  str_done(m);                     /* its statements use the shard */
   db_close(s.db);
   if( s.zTmp ){
     unlink(s.zTmp);
