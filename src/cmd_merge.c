@@ -36,9 +36,13 @@ int merge_cmd(Cli *p){
   zInto = cli_option(p, "into", NULL, 1);
   opt.zName = cli_option(p, "name", NULL, 1);
   opt.pLog = cli_option(p, "quiet", "q", 0) ? NULL : stderr;
+  opt.summariesOnly = cli_option(p, "summaries-only", NULL, 0)!=NULL;
   cli_verify_options(p);
   if( zInto==NULL ) cli_usage_error(p, "--into DB is required");
   if( opt.zName && opt.zName[0]==0 ) cli_usage_error(p, "--name is empty");
+  if( opt.zName && opt.summariesOnly ){
+    cli_usage_error(p, "--summaries-only keeps the runs' names: no --name");
+  }
   if( p->argc<2 ) cli_usage_error(p, "no SHARD given");
   opt.azShard = (const char **)&p->argv[1];
   opt.nShard = p->argc-1;
@@ -68,8 +72,12 @@ int merge_cmd(Cli *p){
   if( created && res.nMerged==0 ) remove_created(zInto);
   if( opt.pLog==NULL ) return EXIT_OK;
   if( res.nMerged==0 ){
-    fprintf(stderr, "profan: nothing merged: every shard is already in %s\n",
-            zInto);
+    fprintf(stderr, "profan: nothing merged: every %s is already in %s\n",
+            opt.summariesOnly ? "run" : "shard", zInto);
+  }else if( opt.summariesOnly ){
+    fprintf(stderr, "profan: archived %d run%s into %s (summaries only):"
+            " %lld rows, %.2f s\n", res.nMerged, res.nMerged==1 ? "" : "s",
+            zInto, (long long)res.nRows, res.seconds);
   }else{
     fprintf(stderr, "profan: merged %d shard%s into run %lld (%s%s): %d"
             " files, %lld rows, %.2f s\n", res.nMerged,

@@ -48,6 +48,16 @@ static const char *const azDerived[] = {
   "hta_critical_path_op", "hta_run_metric"
 };
 
+/* --summaries-only: the run's identity (run_file, run_tag, baseline) and
+** the small per-run tables that trend, check, diff-metrics and runs read
+** (run_metric, run_fingerprint, run_rank_count), not its event rows. */
+static const char *const azSummary[] = {
+  "run_file", "run_tag", "baseline", "step", "step_time", "gpu_busy",
+  "comm_overlap", "gpu_op_summary", "cpu_op_summary", "step_kernel_summary",
+  "hta_run_metric", "device", "snapshot"
+};
+#define N_SUMMARY ((int)(sizeof(azSummary)/sizeof(azSummary[0])))
+
 /* Columns that hold another table's id (zTab "" = every table but zSkip). */
 static const struct { const char *zCol, *zRef, *zSkip; } aRef[] = {
   { "file_id", "run_file", "" },      { "snapshot_id", "snapshot", "" },
@@ -74,6 +84,7 @@ typedef struct MTab {
   MCol *a;
   int nCol;
   int hasId;         /* INTEGER PRIMARY KEY id */
+  int orIgnore;      /* keep the target's row on a conflict (tags, names) */
   int64_t off;       /* this shard's offset for ids below 2^32 */
 } MTab;
 
@@ -103,6 +114,7 @@ typedef struct Merge {
   Acc acc;
   char zOwnLabel[300];
   Buf source;
+  int64_t lastRun;        /* --summaries-only: the last run archived */
 } Merge;
 
 /* Forget the string mapping of the previous source. */
@@ -116,11 +128,13 @@ static void str_done(Merge *m){
   m->nStr = 0;
 }
 
-static int is_derived(const char *z){
-  for(size_t i=0; i<sizeof(azDerived)/sizeof(azDerived[0]); i++){
-    if( strcmp(z, azDerived[i])==0 ) return 1;
-  }
+static int in_list(const char *z, const char *const *az, int n){
+  for(int i=0; i<n; i++) if( strcmp(z, az[i])==0 ) return 1;
   return 0;
+}
+
+static int is_derived(const char *z){
+  return in_list(z, azDerived, (int)(sizeof(azDerived)/sizeof(azDerived[0])));
 }
 
 static int tab_index(const Merge *m, const char *z){
@@ -168,19 +182,20 @@ static int plan_build(Merge *m, PfError *pErr){
     "SELECT m.name, c.name, c.pk FROM sqlite_master m,"
     " pragma_table_info(m.name) c WHERE m.type='table'"
     " AND EXISTS(SELECT 1 FROM pragma_table_info(m.name) WHERE name='run_id')"
-    " AND m.name NOT IN ('run_tag', 'baseline')"
     " ORDER BY m.name<>'run_file', m.name, c.cid", pErr);
   int rc;
   if( p==NULL ) return -1;
   while( (rc = sqlite3_step(p))==SQLITE_ROW ){
     const char *zTab = (const char *)sqlite3_column_text(p, 0);
     MTab *t = m->nTab ? &m->aTab[m->nTab-1] : NULL;
-    if( is_derived(zTab) ) continue;
+    if( m->pOpt->summariesOnly ? !in_list(zTab, azSummary, N_SUMMARY)
+        : is_derived(zTab) || strcmp(zTab, "baseline")==0 ) continue;
     if( t==NULL || strcmp(t->zName, zTab) ){
       m->aTab = xrealloc(m->aTab, sizeof(MTab)*(size_t)(m->nTab+1));
       t = &m->aTab[m->nTab++];
       memset(t, 0, sizeof(*t));
       t->zName = xstrdup(zTab);
+      t->orIgnore = strcmp(zTab, "run_tag")==0 || strcmp(zTab, "baseline")==0;
     }
     t->a = xrealloc(t->a, sizeof(MCol)*(size_t)(t->nCol+1));
     t->a[t->nCol].zName = xstrdup((const char *)sqlite3_column_text(p, 1));
@@ -236,6 +251,9 @@ static int bind_col(Merge *m, const MTab *t, int i, sqlite3_stmt *pSel,
   if( c->eKind==K_COPY || isNull ){
     return sqlite3_bind_value(pIns, i+1, sqlite3_column_value(pSel, i));
   }
+  if( c->eKind==K_STR && v==0 ){            /* 0: none (parent_name_id) */
+    return sqlite3_bind_int64(pIns, i+1, 0);
+  }
   if( c->eKind==K_STR ){
     int64_t id = str_map(m, v, pErr);
     if( id==0 ){
@@ -269,7 +287,8 @@ static int copy_table(Merge *m, const MTab *t, sqlite3 *dbS,
   buf_init(&sel);
   buf_init(&ins);
   buf_printf(&sel, "SELECT ");
-  buf_printf(&ins, "INSERT INTO \"%s\"(", t->zName);
+  buf_printf(&ins, "INSERT %sINTO \"%s\"(", t->orIgnore ? "OR IGNORE " : "",
+             t->zName);
   for(int i=0; i<t->nCol; i++){
     buf_printf(&sel, "%s\"%s\"", i ? ", " : "", t->a[i].zName);
     buf_printf(&ins, "%s\"%s\"", i ? ", " : "", t->a[i].zName);
@@ -444,12 +463,12 @@ static int shard_open(Merge *m, Shard *s, Buf *pMsg){
     return 1;
   }
   sqlite3_finalize(p);
+  if( m->pOpt->summariesOnly && nRun>0 ) return 0;
   if( nRun!=1 ){
     buf_printf(pMsg, "%s: holds %lld runs; a shard is the database of one"
                " ingest (one run)", s->zPath, (long long)nRun);
     return 2;
   }
-  (void)m;
   return 0;
 }
 
@@ -606,11 +625,10 @@ static int run_target(Merge *m, const char *zName, const char *zCreated,
   return 0;
 }
 
-/* Copy the rows of shard s into the run: strings first, then run_file
-** (file ids), then every other table, and the tags.  0 or -1 (pErr). */
-static int copy_shard(Merge *m, Shard *s, PfError *pErr){
-  sqlite3_stmt *pSel, *pIns;
-  int rc;
+/* Copy the rows of run srcRun of source dbS into run m->pRes->runId,
+** table by table in plan order (run_file first); map_strings() has run
+** for dbS.  0 or -1 (pErr). */
+static int copy_run(Merge *m, sqlite3 *dbS, int64_t srcRun, PfError *pErr){
   for(int i=0; i<m->nTab; i++){
     if( m->aTab[i].hasId ){
       m->aTab[i].off = db_int(m->db, 0, "SELECT coalesce(max(id), 0) FROM"
@@ -621,27 +639,12 @@ static int copy_shard(Merge *m, Shard *s, PfError *pErr){
     pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", db_lost_reason(m->db));
     return -1;
   }
-  if( map_strings(m, s->db, pErr) ) return -1;
   for(int i=0; i<m->nTab; i++){
-    if( copy_table(m, &m->aTab[i], s->db, s->runId, m->pRes->runId, pErr) ){
+    if( copy_table(m, &m->aTab[i], dbS, srcRun, m->pRes->runId, pErr) ){
       return -1;
     }
   }
-  pSel = db_prepare(s->db, "SELECT key, value FROM run_tag WHERE run_id=?1",
-                    pErr);
-  pIns = pSel ? db_prepare(m->db, "INSERT OR IGNORE INTO run_tag(run_id,"
-                           " key, value) VALUES(?1, ?2, ?3)", pErr) : NULL;
-  rc = pIns ? 0 : -1;
-  if( pSel ) sqlite3_bind_int64(pSel, 1, s->runId);
-  while( rc==0 && sqlite3_step(pSel)==SQLITE_ROW ){
-    sqlite3_bind_int64(pIns, 1, m->pRes->runId);
-    sqlite3_bind_value(pIns, 2, sqlite3_column_value(pSel, 0));
-    sqlite3_bind_value(pIns, 3, sqlite3_column_value(pSel, 1));
-    rc = db_step_done(m->db, pIns, pErr);
-  }
-  sqlite3_finalize(pSel);
-  sqlite3_finalize(pIns);
-  return rc;
+  return 0;
 }
 
 /* The run's content hash as ingest computes it (XXH64 over the files'
@@ -764,7 +767,7 @@ static int merge_shard(Merge *m, const char *zPath, Buf *pMsg){
   }
   rc = acc_add(&m->acc, s.db, s.runId, zPath, pMsg);
   if( rc ) goto done;
-  if( copy_shard(m, &s, &e) ){
+  if( map_strings(m, s.db, &e) || copy_run(m, s.db, s.runId, &e) ){
     buf_printf(pMsg, "%s: %s", zPath, e.zMsg);
     rc = 1;
     goto done;
@@ -773,6 +776,87 @@ static int merge_shard(Merge *m, const char *zPath, Buf *pMsg){
   m->pRes->nMerged++;
 done:
   str_done(m);                     /* its statements use the shard */
+  db_close(s.db);
+  if( s.zTmp ){
+    unlink(s.zTmp);
+    free(s.zTmp);
+  }
+  return rc;
+}
+
+/* --summaries-only: a new run of the target for run srcRun of the source
+** (name, creation time, content hash as there; NAME-2... when the name is
+** taken), or 0 when the target has a run of the same content.  Returns
+** 0, or -1 with pErr set. */
+static int archive_new_run(Merge *m, Shard *s, sqlite3_stmt *pRun,
+                           PfError *pErr){
+  const char *zHash = (const char *)sqlite3_column_text(pRun, 4);
+  int64_t old = db_int(m->db, 0, "SELECT id FROM run WHERE content_hash=%Q"
+                       " AND content_hash<>''", zHash ? zHash : "");
+  sqlite3_stmt *p;
+  m->pRes->runId = 0;
+  if( old>0 ){
+    if( m->pOpt->pLog ){
+      fprintf(m->pOpt->pLog, "profan: %s: run %s is already in the target as"
+              " run %lld (same content); skipped\n", s->zPath,
+              sqlite3_column_text(pRun, 1), (long long)old);
+    }
+    m->pRes->nSkipped++;
+    return 0;
+  }
+  p = db_prepare(m->db, "INSERT INTO run(name, created_at, source_path,"
+                 " content_hash, tool_version, notes) VALUES(?1 || CASE"
+                 " WHEN ?7>1 THEN '-' || ?7 ELSE '' END, ?2, ?3, ?4, ?5, ?6)",
+                 pErr);
+  for(int k=1; p && k<1000 && m->pRes->runId==0; k++){
+    for(int i=1; i<=6; i++){
+      sqlite3_bind_value(p, i, sqlite3_column_value(pRun, i));
+    }
+    sqlite3_bind_int(p, 7, k);
+    if( sqlite3_step(p)==SQLITE_DONE ){
+      m->pRes->runId = sqlite3_last_insert_rowid(m->db);
+    }else if( sqlite3_extended_errcode(m->db)!=SQLITE_CONSTRAINT_UNIQUE ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s",
+                   sqlite3_errmsg(m->db));
+      break;
+    }
+    sqlite3_reset(p);
+  }
+  sqlite3_finalize(p);
+  return m->pRes->runId>0 ? 0 : -1;
+}
+
+/* --summaries-only: every run of source zPath into a run of its own of
+** the target, with the summary tables only.  0, or the exit code (pMsg). */
+static int archive_source(Merge *m, const char *zPath, Buf *pMsg){
+  Shard s;
+  PfError e = {0};
+  sqlite3_stmt *pRun = NULL;
+  int rc;
+  memset(&s, 0, sizeof(s));
+  s.zPath = zPath;
+  rc = shard_open(m, &s, pMsg);
+  if( rc==0 && (map_strings(m, s.db, &e)
+      || (pRun = db_prepare(s.db, "SELECT id, name, created_at, source_path,"
+                  " content_hash, tool_version, notes FROM run ORDER BY id",
+                  &e))==NULL) ){
+    rc = 1;
+  }
+  while( rc==0 && sqlite3_step(pRun)==SQLITE_ROW ){
+    if( archive_new_run(m, &s, pRun, &e) ){ rc = 1; break; }
+    if( m->pRes->runId==0 ) continue;
+    if( copy_run(m, s.db, sqlite3_column_int64(pRun, 0), &e) ){
+      rc = 1;
+      break;
+    }
+    snprintf(m->pRes->zName, sizeof(m->pRes->zName), "%s",
+             sqlite3_column_text(pRun, 1));
+    m->pRes->nMerged++;
+    m->lastRun = m->pRes->runId;
+  }
+  if( rc && e.set ) buf_printf(pMsg, "%s: %s", zPath, e.zMsg);
+  sqlite3_finalize(pRun);
+  str_done(m);
   db_close(s.db);
   if( s.zTmp ){
     unlink(s.zTmp);
@@ -805,9 +889,12 @@ int merge_run(sqlite3 *db, const MergeOpts *pOpt, MergeResult *pRes,
     rc = 1;
   }
   for(int i=0; rc==0 && i<pOpt->nShard; i++){
-    rc = merge_shard(&m, pOpt->azShard[i], pMsg);
+    rc = pOpt->summariesOnly ? archive_source(&m, pOpt->azShard[i], pMsg)
+                             : merge_shard(&m, pOpt->azShard[i], pMsg);
   }
-  if( rc==0 && pRes->nMerged>0 && run_derive(&m, &e) ){
+  if( pOpt->summariesOnly ) pRes->runId = m.lastRun;
+  if( rc==0 && pRes->nMerged>0 && !pOpt->summariesOnly
+      && run_derive(&m, &e) ){
     buf_printf(pMsg, "%s", e.zMsg);
     rc = 1;
   }

@@ -20,6 +20,8 @@ typedef struct MergeOpts {
   const char **azShard;    /* shard database paths */
   int nShard;
   FILE *pLog;              /* notes (shards skipped), or NULL */
+  int summariesOnly;       /* history: every run of each source becomes a
+                           ** run of the target, without its event rows */
 } MergeOpts;
 
 typedef struct MergeResult {
