@@ -703,14 +703,18 @@ static void run_categories(Rh *r, StrList *l){
   sqlite3_finalize(s);
 }
 
-/* One step of one rank: kernels, memcpy and memset per device and stream,
-** merged below a pixel, coloured by detailed category. */
-static void sec_timeline(Rh *r, int64_t iStep){
+/* The window of the timeline: a rank, a step (-1: none) and its span. */
+typedef struct TlWin {
+  int64_t rank, step, t0, t1;
+} TlWin;
+
+/* Step iStep (the median step when < 0) of the lowest rank, else (no
+** steps) the lowest rank's first GPU's active window.  1 when found. */
+static int timeline_window(Rh *r, int64_t iStep, TlWin *w){
   sqlite3_stmt *s;
-  StrList cats = {0}, legend = {0};
-  int64_t rank = 0, step = -1, t0 = 0, t1 = 0;
   int have = 0;
-  html_section_begin(r->p, "timeline", "GPU timeline of one step");
+  memset(w, 0, sizeof(*w));
+  w->step = -1;
   s = rh_sql(r, "WITH r AS (SELECT min(rank) AS rank FROM step"
     " WHERE run_id = ?1),"
     " c AS (SELECT count(*) AS n FROM step WHERE run_id = ?1"
@@ -724,11 +728,11 @@ static void sec_timeline(Rh *r, int64_t iStep){
   if( s ){
     sqlite3_bind_int64(s, 2, iStep);
     if( sqlite3_step(s)==SQLITE_ROW ){
-      rank = sqlite3_column_int64(s, 0);
-      step = sqlite3_column_int64(s, 1);
-      t0 = sqlite3_column_int64(s, 2);
-      t1 = t0 + sqlite3_column_int64(s, 3);
-      have = t1>t0;
+      w->rank = sqlite3_column_int64(s, 0);
+      w->step = sqlite3_column_int64(s, 1);
+      w->t0 = sqlite3_column_int64(s, 2);
+      w->t1 = w->t0 + sqlite3_column_int64(s, 3);
+      have = w->t1>w->t0;
     }
     sqlite3_finalize(s);
   }
@@ -737,14 +741,132 @@ static void sec_timeline(Rh *r, int64_t iStep){
     s = rh_sql(r, "SELECT rank, first_ts, last_end FROM gpu_busy"
                " WHERE run_id = ?1 ORDER BY rank, device LIMIT 1");
     if( s && sqlite3_step(s)==SQLITE_ROW ){
-      rank = sqlite3_column_int64(s, 0);
-      t0 = sqlite3_column_int64(s, 1);
-      t1 = sqlite3_column_int64(s, 2);
-      have = t1>t0;
+      w->rank = sqlite3_column_int64(s, 0);
+      w->t0 = sqlite3_column_int64(s, 1);
+      w->t1 = sqlite3_column_int64(s, 2);
+      have = w->t1>w->t0;
     }
     sqlite3_finalize(s);
   }
-  if( !have ){
+  return have;
+}
+
+/* The five cells of one lane's row of the timeline table. */
+static void lane_cells(StrList *cells, int64_t dev, int64_t stream,
+                       int64_t nIn, int64_t ns, int64_t nRect){
+  char z[64];
+  snprintf(z, sizeof(z), "%lld", (long long)dev);
+  sl_add(cells, z);
+  snprintf(z, sizeof(z), "%lld", (long long)stream);
+  sl_add(cells, z);
+  snprintf(z, sizeof(z), "%lld", (long long)nIn);
+  sl_add(cells, z);
+  snprintf(z, sizeof(z), "%.3f", (double)ns/1e6);
+  sl_add(cells, z);
+  snprintf(z, sizeof(z), "%lld", (long long)nRect);
+  sl_add(cells, z);
+}
+
+/* The lanes of window w (rows of s: device, stream, ts, dur, category),
+** one per device and stream, into t; the table cells into pCells. */
+static void timeline_lanes(Rh *r, sqlite3_stmt *s, HtmlTimeline *t,
+                           const StrList *cats, StrList *pCells){
+  int64_t curDev = INT64_MIN, curStream = INT64_MIN, nLaneIn = 0;
+  int64_t laneNs = 0, nLaneRect0 = 0;
+  for(;;){
+    int rc = sqlite3_step(s), iCat;
+    int64_t dev = 0, stream = 0;
+    if( rc==SQLITE_ROW ){
+      dev = sqlite3_column_int64(s, 0);
+      stream = sqlite3_column_int64(s, 1);
+    }
+    if( nLaneIn>0 && (rc!=SQLITE_ROW || dev!=curDev || stream!=curStream) ){
+      html_timeline_flush(t);
+      lane_cells(pCells, curDev, curStream, nLaneIn, laneNs,
+                 t->nRect - nLaneRect0);
+      nLaneIn = 0;
+      laneNs = 0;
+    }
+    if( rc!=SQLITE_ROW ){
+      if( rc!=SQLITE_DONE ) rh_fail(r, "timeline");
+      break;
+    }
+    if( nLaneIn==0 ){
+      char z[64];
+      snprintf(z, sizeof(z), "GPU %lld stream %lld", (long long)dev,
+               (long long)stream);
+      html_timeline_lane(t, z);
+      curDev = dev;
+      curStream = stream;
+      nLaneRect0 = t->nRect;
+    }
+    iCat = sl_find(cats, col_text(s, 4));
+    if( iCat<0 || iCat>=TIMELINE_CATS ) iCat = TIMELINE_CATS;
+    html_timeline_add(t, sqlite3_column_int64(s, 2),
+                      sqlite3_column_int64(s, 3), iCat);
+    laneNs += sqlite3_column_int64(s, 3);
+    nLaneIn++;
+  }
+}
+
+/* Draw window w: the chart, its note and the per-lane table. */
+static void timeline_draw(Rh *r, const TlWin *w, int64_t iStep,
+                          const StrList *cats, const StrList *legend){
+  HtmlTimeline t;
+  StrList cells = {0};
+  char zTitle[160];
+  static const char *const azHead[] = { "device", "stream", "activities",
+                                        "gpu_ms", "rectangles" };
+  sqlite3_stmt *s = rh_sql(r, "WITH cat AS (SELECT name_id, category FROM"
+    "   kernel_category WHERE scheme = 'detailed' AND name_id IN (SELECT"
+    "   name_id FROM gpu_op_summary WHERE run_id = ?1 AND rank = ?2)),"
+    " x AS (SELECT device, stream, ts, dur, name_id FROM kernel"
+    "   WHERE run_id = ?1 AND rank = ?2 AND ts < ?4 AND ts + dur > ?3"
+    "   UNION ALL SELECT device, stream, ts, dur, name_id FROM gpu_mem_op"
+    "   WHERE run_id = ?1 AND rank = ?2 AND ts < ?4 AND ts + dur > ?3)"
+    " SELECT x.device, x.stream, x.ts, x.dur, cat.category FROM x"
+    " LEFT JOIN cat ON cat.name_id = x.name_id"
+    " ORDER BY x.device, x.stream, x.ts");
+  if( s==NULL ) return;
+  sqlite3_bind_int64(s, 2, w->rank);
+  sqlite3_bind_int64(s, 3, w->t0);
+  sqlite3_bind_int64(s, 4, w->t1);
+  html_timeline_begin(&t, w->t0, w->t1, (const char *const *)legend->az,
+                      legend->n);
+  timeline_lanes(r, s, &t, cats, &cells);
+  sqlite3_finalize(s);
+  if( w->step>=0 ){
+    snprintf(zTitle, sizeof(zTitle), "Rank %lld, step %lld%s: %.3f ms;"
+             " %lld activities drawn as %lld rectangles",
+             (long long)w->rank, (long long)w->step,
+             iStep<0 ? " (median step duration)" : "", (w->t1-w->t0)/1e6,
+             (long long)t.nIn, (long long)t.nRect);
+  }else{
+    snprintf(zTitle, sizeof(zTitle), "Rank %lld, whole GPU window"
+             " (no steps): %.3f ms; %lld activities drawn as %lld"
+             " rectangles", (long long)w->rank, (w->t1-w->t0)/1e6,
+             (long long)t.nIn, (long long)t.nRect);
+  }
+  html_note(r->p, "Kernels, memcpy and memset per GPU stream, coloured"
+            " and patterned by detailed category; activities closer than"
+            " one pixel are merged into one rectangle in the style of the"
+            " category with the most time in it.");
+  html_timeline_end(&t, r->p, "chart-timeline", zTitle);
+  html_table_begin(r->p, "data timeline", NULL, azHead, 5);
+  for(int i=0; i+5<=cells.n; i+=5){
+    html_table_row(r->p, (const char *const *)cells.az+i, 5);
+  }
+  html_table_end(r->p);
+  sl_free(&cells);
+}
+
+/* One step of one rank: kernels, memcpy and memset per device and stream,
+** merged below a pixel, coloured by detailed category. */
+static void sec_timeline(Rh *r, int64_t iStep){
+  StrList cats = {0}, legend = {0};
+  TlWin w;
+  html_section_begin(r->p, "timeline", "GPU timeline of one step");
+  if( !timeline_window(r, iStep, &w) ){
     if( r->rc==0 ){
       html_note(r->p, iStep>=0 ? "no such step in this run"
                                : "no GPU activity in this run");
@@ -755,96 +877,7 @@ static void sec_timeline(Rh *r, int64_t iStep){
   run_categories(r, &cats);
   for(int i=0; i<cats.n && i<TIMELINE_CATS; i++) sl_add(&legend, cats.az[i]);
   if( cats.n>TIMELINE_CATS ) sl_add(&legend, "(other categories)");
-  s = rh_sql(r, "WITH cat AS (SELECT name_id, category FROM kernel_category"
-    "   WHERE scheme = 'detailed' AND name_id IN (SELECT name_id FROM"
-    "   gpu_op_summary WHERE run_id = ?1 AND rank = ?2)),"
-    " x AS (SELECT device, stream, ts, dur, name_id FROM kernel"
-    "   WHERE run_id = ?1 AND rank = ?2 AND ts < ?4 AND ts + dur > ?3"
-    "   UNION ALL SELECT device, stream, ts, dur, name_id FROM gpu_mem_op"
-    "   WHERE run_id = ?1 AND rank = ?2 AND ts < ?4 AND ts + dur > ?3)"
-    " SELECT x.device, x.stream, x.ts, x.dur, cat.category FROM x"
-    " LEFT JOIN cat ON cat.name_id = x.name_id"
-    " ORDER BY x.device, x.stream, x.ts");
-  if( s ){
-    HtmlTimeline t;
-    StrList cells = {0};
-    int64_t curDev = INT64_MIN, curStream = INT64_MIN, nLaneIn = 0;
-    int64_t laneNs = 0, nLaneRect0 = 0;
-    char zTitle[160], z[64];
-    static const char *const azHead[] = { "device", "stream", "activities",
-                                          "gpu_ms", "rectangles" };
-    sqlite3_bind_int64(s, 2, rank);
-    sqlite3_bind_int64(s, 3, t0);
-    sqlite3_bind_int64(s, 4, t1);
-    html_timeline_begin(&t, t0, t1, (const char *const *)legend.az,
-                        legend.n);
-    for(;;){
-      int rc = sqlite3_step(s), iCat;
-      int64_t dev = 0, stream = 0;
-      if( rc==SQLITE_ROW ){
-        dev = sqlite3_column_int64(s, 0);
-        stream = sqlite3_column_int64(s, 1);
-      }
-      if( nLaneIn>0 && (rc!=SQLITE_ROW || dev!=curDev
-                        || stream!=curStream) ){
-        html_timeline_flush(&t);
-        snprintf(z, sizeof(z), "%lld", (long long)curDev);
-        sl_add(&cells, z);
-        snprintf(z, sizeof(z), "%lld", (long long)curStream);
-        sl_add(&cells, z);
-        snprintf(z, sizeof(z), "%lld", (long long)nLaneIn);
-        sl_add(&cells, z);
-        snprintf(z, sizeof(z), "%.3f", (double)laneNs/1e6);
-        sl_add(&cells, z);
-        snprintf(z, sizeof(z), "%lld", (long long)(t.nRect - nLaneRect0));
-        sl_add(&cells, z);
-        nLaneIn = 0;
-        laneNs = 0;
-      }
-      if( rc!=SQLITE_ROW ){
-        if( rc!=SQLITE_DONE ) rh_fail(r, "timeline");
-        break;
-      }
-      if( nLaneIn==0 ){
-        snprintf(z, sizeof(z), "GPU %lld stream %lld", (long long)dev,
-                 (long long)stream);
-        html_timeline_lane(&t, z);
-        curDev = dev;
-        curStream = stream;
-        nLaneRect0 = t.nRect;
-      }
-      iCat = sl_find(&cats, col_text(s, 4));
-      if( iCat<0 || iCat>=TIMELINE_CATS ) iCat = TIMELINE_CATS;
-      html_timeline_add(&t, sqlite3_column_int64(s, 2),
-                        sqlite3_column_int64(s, 3), iCat);
-      laneNs += sqlite3_column_int64(s, 3);
-      nLaneIn++;
-    }
-    sqlite3_finalize(s);
-    if( step>=0 ){
-      snprintf(zTitle, sizeof(zTitle), "Rank %lld, step %lld%s: %.3f ms;"
-               " %lld activities drawn as %lld rectangles",
-               (long long)rank, (long long)step,
-               iStep<0 ? " (median step duration)" : "", (t1-t0)/1e6,
-               (long long)t.nIn, (long long)t.nRect);
-    }else{
-      snprintf(zTitle, sizeof(zTitle), "Rank %lld, whole GPU window"
-               " (no steps): %.3f ms; %lld activities drawn as %lld"
-               " rectangles", (long long)rank, (t1-t0)/1e6,
-               (long long)t.nIn, (long long)t.nRect);
-    }
-    html_note(r->p, "Kernels, memcpy and memset per GPU stream, coloured"
-              " and patterned by detailed category; activities closer than"
-              " one pixel are merged into one rectangle in the style of the"
-              " category with the most time in it.");
-    html_timeline_end(&t, r->p, "chart-timeline", zTitle);
-    html_table_begin(r->p, "data timeline", NULL, azHead, 5);
-    for(int i=0; i+5<=cells.n; i+=5){
-      html_table_row(r->p, (const char *const *)cells.az+i, 5);
-    }
-    html_table_end(r->p);
-    sl_free(&cells);
-  }
+  timeline_draw(r, &w, iStep, &cats, &legend);
   sl_free(&cats);
   sl_free(&legend);
   html_section_end(r->p);
@@ -1697,6 +1730,28 @@ int report_html_diff(sqlite3 *db, int64_t idA, int64_t idB,
 
 /* ------------------------------------------------------------ trend */
 
+/* The trend's table, n rows of 6 cells that html_cell_value escaped
+** already (so written raw). */
+static void trend_table(Buf *pOut, const StrList *cells, int n){
+  static const char *const azHead[] = { "run_id", "name", "created_at",
+    "value", "change_pct", "regression" };
+  buf_puts(pOut, "<div class=\"tables\"><table class=\"data\">\n"
+           "<thead><tr>");
+  for(int i=0; i<6; i++){
+    buf_printf(pOut, "<th scope=\"col\">%s</th>", azHead[i]);
+  }
+  buf_puts(pOut, "</tr></thead>\n<tbody>\n");
+  for(int i=0; i<n; i++){
+    buf_puts(pOut, "<tr>");
+    for(int k=0; k<6; k++){
+      buf_printf(pOut, "<td%s>%s</td>", k==0 || k==3 || k==4
+                 ? " class=\"n\"" : "", cells->az[i*6+k]);
+    }
+    buf_puts(pOut, "</tr>\n");
+  }
+  html_table_end(pOut);
+}
+
 int report_html_trend(sqlite3 *db, const char *zMetric, const char *zTagKey,
                       const char *zTagVal, const char *zLast, Buf *pOut,
                       PfError *pErr){
@@ -1705,8 +1760,6 @@ int report_html_trend(sqlite3 *db, const char *zMetric, const char *zTagKey,
   int nKV = 0, dir, n = 0, nReg = 0;
   char *zTitle = xasprintf("profan trend: %s", zMetric);
   sqlite3_stmt *s;
-  static const char *const azHead[] = { "run_id", "name", "created_at",
-    "value", "change_pct", "regression" };
   if( rh_begin(&r, db, 0, pOut, pErr, zTitle) ){
     free(zTitle);
     return -1;
@@ -1788,24 +1841,7 @@ int report_html_trend(sqlite3 *db, const char *zMetric, const char *zTagKey,
                       NULL, &ser, 1, aM, nReg,
                       (const char *const *)ticks.az, n);
       free(zCap);
-      /* the table: cells were escaped by html_cell_value already, so
-      ** write them raw */
-      buf_puts(pOut, "<div class=\"tables\"><table class=\"data\">\n"
-               "<thead><tr>");
-      for(int i=0; i<6; i++){
-        buf_printf(pOut, "<th scope=\"col\">%s</th>", azHead[i]);
-      }
-      buf_puts(pOut, "</tr></thead>\n<tbody>\n");
-      for(int i=0; i<n; i++){
-        buf_puts(pOut, "<tr>");
-        for(int k=0; k<6; k++){
-          const char *zC = cells.az[i*6+k];
-          buf_printf(pOut, "<td%s>%s</td>", k==0 || k==3 || k==4
-                     ? " class=\"n\"" : "", zC);
-        }
-        buf_puts(pOut, "</tr>\n");
-      }
-      html_table_end(pOut);
+      trend_table(pOut, &cells, n);
     }
     sqlite3_finalize(s);
     free(aX);
