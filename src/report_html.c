@@ -28,6 +28,14 @@
 #define TOP_KERNELS 15
 /* Steps per rank drawn in the heatmap (the table lists every step). */
 #define HEATMAP_MAX_STEPS 60
+/* Runs of more ranks than this get per-rank charts summarised: the
+** distribution over the ranks and the outlier ranks (RANK_OUTLIERS at
+** most: the stragglers, the slowest, the fastest and the median rank),
+** not a bar or row per rank; the tables still list every rank. */
+#define RANK_CHART_MAX 32
+#define RANK_OUTLIERS 12
+/* Bins of the histogram of a per-rank value. */
+#define RANK_BINS 12
 /* Rows of a long table shown before "N of M rows shown". */
 #define TABLE_MAX_ROWS 400
 /* Points per device of the memory timeline. */
@@ -52,6 +60,8 @@ typedef struct Rh {
   PfError *pErr;
   int rc;               /* 0, or -1 after the first error */
   const char *zOmitted; /* "memory snapshot, steps": sections left out */
+  int64_t *aStrag;      /* straggler ranks (rank-skew), set by sec_steps */
+  int nStrag;
   char **azCat;         /* categories given a style so far (see cat_style) */
   int *aCatStyle;       /* their styles */
   int nCat;
@@ -542,6 +552,98 @@ static void sec_top_kernels(Rh *r){
 
 /* ------------------------------------------------------------ steps */
 
+/* Which of n ranks (aRank, with value aV) a summarised chart shows:
+** aKeep[i] = 1 for the stragglers, the slowest 5, the fastest 3 and the
+** median rank by aV (RANK_OUTLIERS at most).  Returns how many. */
+static int rank_outliers(const Rh *r, const int64_t *aRank, const double *aV,
+                         int n, unsigned char *aKeep){
+  int *aOrd = xmalloc(sizeof(int)*(size_t)(n+1)), nKeep = 0;
+  memset(aKeep, 0, (size_t)n);
+  for(int i=0; i<n; i++) aOrd[i] = i;
+  for(int i=1; i<n; i++){                    /* by value, largest first */
+    for(int j=i; j>0 && aV[aOrd[j-1]]<aV[aOrd[j]]; j--){
+      int x = aOrd[j]; aOrd[j] = aOrd[j-1]; aOrd[j-1] = x;
+    }
+  }
+  for(int i=0; i<n && nKeep<RANK_OUTLIERS; i++){
+    for(int k=0; k<r->nStrag; k++){
+      if( aRank[i]==r->aStrag[k] && !aKeep[i] ){ aKeep[i] = 1; nKeep++; }
+    }
+  }
+  for(int i=0; i<n && nKeep<RANK_OUTLIERS; i++){
+    int w = i<5 ? aOrd[i] : i<8 ? aOrd[n-1-(i-5)] : i==8 ? aOrd[n/2] : -1;
+    if( w<0 ) break;
+    if( !aKeep[w] ){ aKeep[w] = 1; nKeep++; }
+  }
+  free(aOrd);
+  return nKeep;
+}
+
+/* A histogram of the per-rank values aV[0..n): how many ranks fall in
+** each of RANK_BINS equal bins between the smallest and the largest. */
+static void rank_histogram(Rh *r, const char *zId, const char *zCaption,
+                           const double *aV, int n, const char *zUnit){
+  double lo = aV[0], hi = aV[0], w;
+  int aCnt[RANK_BINS] = {0}, nBin = RANK_BINS;
+  HtmlBar a[RANK_BINS];
+  char azLab[RANK_BINS][64], azTxt[RANK_BINS][32];
+  for(int i=1; i<n; i++){
+    if( aV[i]<lo ) lo = aV[i];
+    if( aV[i]>hi ) hi = aV[i];
+  }
+  if( hi<=lo ) nBin = 1;
+  w = nBin>1 ? (hi-lo)/nBin : 1;
+  for(int i=0; i<n; i++){
+    int b = nBin>1 ? (int)((aV[i]-lo)/w) : 0;
+    aCnt[b<nBin ? b : nBin-1]++;
+  }
+  for(int b=0; b<nBin; b++){
+    snprintf(azLab[b], sizeof(azLab[b]), "%.3f\xE2\x80\x93%.3f %s",
+             lo + b*w, nBin>1 ? lo + (b+1)*w : hi, zUnit);
+    snprintf(azTxt[b], sizeof(azTxt[b]), "%d rank%s", aCnt[b],
+             aCnt[b]==1 ? "" : "s");
+    a[b].zLabel = azLab[b];
+    a[b].v = aCnt[b];
+    a[b].zText = azTxt[b];
+    a[b].iStyle = 0;
+    a[b].zMark = NULL;
+  }
+  html_bar_chart(r->p, zId, zCaption, a, nBin, 0);
+}
+
+/* Many ranks: the distribution of the mean step time over the ranks and
+** the outlier ranks' bars, instead of n bars. */
+static void steps_summarised(Rh *r, HtmlBar *a, int n, const int64_t *aRank){
+  double *aV = xmalloc(sizeof(double)*(size_t)n);
+  unsigned char *aKeep = xmalloc((size_t)n);
+  HtmlBar *aOut = xmalloc(sizeof(HtmlBar)*RANK_OUTLIERS);
+  int nOut = 0;
+  char zNote[400];
+  for(int i=0; i<n; i++) aV[i] = a[i].v;
+  rank_outliers(r, aRank, aV, n, aKeep);
+  for(int i=0; i<n && nOut<RANK_OUTLIERS; i++){
+    if( aKeep[i] ) aOut[nOut++] = a[i];
+  }
+  for(int i=1; i<nOut; i++){                 /* slowest first */
+    for(int j=i; j>0 && aOut[j-1].v<aOut[j].v; j--){
+      HtmlBar x = aOut[j]; aOut[j] = aOut[j-1]; aOut[j-1] = x;
+    }
+  }
+  snprintf(zNote, sizeof(zNote), "%d ranks: the mean step time per rank"
+           " as a distribution (ranks per bin), then the outlier ranks only"
+           " (%d straggler%s of rank-skew marked \xE2\x96\xB2 straggler,"
+           " the 5 slowest, the 3 fastest and the median rank); the table"
+           " below lists every rank.", n, r->nStrag, r->nStrag==1 ? "" : "s");
+  html_note(r->p, zNote);
+  rank_histogram(r, "chart-rank-steps-hist", "Ranks by mean step time (ms)",
+                 aV, n, "ms");
+  html_bar_chart(r->p, "chart-rank-steps", "Mean step time of the outlier"
+                 " ranks (ms)", aOut, nOut, 0);
+  free(aV);
+  free(aKeep);
+  free(aOut);
+}
+
 /* Bars of the mean step time per rank with the stragglers of rank-skew;
 ** the straggler row labels go to pStrag. */
 static void steps_by_rank(Rh *r, StrList *pStrag){
@@ -549,6 +651,7 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
   HtmlBar *a = NULL;
   HtmlTable t;
   StrList lab = {0}, txt = {0};
+  int64_t *aRank = NULL;
   int n = 0, nMark = 0, iStep, iMs, iStr, iOver;
   if( s==NULL ) return;
   iStep = col_index(s, "steps");
@@ -560,6 +663,8 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
     char z[160];
     if( sqlite3_column_type(s, iMs)==SQLITE_NULL ) continue;
     a = xrealloc(a, sizeof(HtmlBar)*(size_t)(n+1));
+    aRank = xrealloc(aRank, sizeof(int64_t)*(size_t)(n+1));
+    aRank[n] = sqlite3_column_int64(s, 0);
     snprintf(z, sizeof(z), "rank %s", col_text(s, 0));
     sl_add(&lab, z);
     {
@@ -577,7 +682,9 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
     a[n].zMark = sqlite3_column_int(s, iStr) ? "straggler" : NULL;
     if( a[n].zMark ){
       sl_add(pStrag, lab.az[n]);
-      nMark++;
+      r->aStrag = xrealloc(r->aStrag, sizeof(int64_t)*(size_t)(nMark+1));
+      r->aStrag[nMark] = aRank[n];
+      r->nStrag = ++nMark;
     }
     n++;
   }
@@ -586,7 +693,9 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
     a[i].zLabel = lab.az[i];
     a[i].zText = txt.az[i];
   }
-  if( n>0 ){
+  if( n>RANK_CHART_MAX ){
+    steps_summarised(r, a, n, aRank);
+  }else if( n>0 ){
     char zNote[256];
     snprintf(zNote, sizeof(zNote), "Mean step time per rank. %d"
              " straggler%s (rank-skew: the rank that started most"
@@ -599,8 +708,39 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
   }
   html_tstmt_end(&t, r->p);
   free(a);
+  free(aRank);
   sl_free(&lab);
   sl_free(&txt);
+}
+
+/* Many ranks: only the outlier rows (rank_outliers by the mean of the
+** row) of the rank x step grid aGrid (rows labelled "rank N"), kept in
+** place.  Returns the new row count. */
+static int heat_outliers(const Rh *r, StrList *rows, int nCol, double *aGrid){
+  int n = rows->n, k = 0;
+  double *aMean = xcalloc((size_t)n, sizeof(double));
+  int64_t *aRank = xcalloc((size_t)n, sizeof(int64_t));
+  unsigned char *aKeep = xmalloc((size_t)n);
+  for(int i=0; i<n; i++){
+    int c = 0;
+    for(int j=0; j<nCol; j++){
+      double v = aGrid[i*nCol+j];
+      if( !isnan(v) ){ aMean[i] += v; c++; }
+    }
+    if( c ) aMean[i] /= c;
+    aRank[i] = strtoll(rows->az[i]+5, NULL, 10);
+  }
+  rank_outliers(r, aRank, aMean, n, aKeep);
+  for(int i=0; i<n; i++){
+    if( !aKeep[i] ){ free(rows->az[i]); continue; }
+    memmove(aGrid + k*nCol, aGrid + i*nCol, sizeof(double)*(size_t)nCol);
+    rows->az[k++] = rows->az[i];
+  }
+  rows->n = k;
+  free(aMean);
+  free(aRank);
+  free(aKeep);
+  return k;
 }
 
 /* Heatmap rank x step of the steps query (stragglers marked). */
@@ -643,6 +783,14 @@ static void steps_heatmap(Rh *r, const StrList *pStrag){
     for(int i=0; i<rows.n*cols.n; i++) aGrid[i] = NAN;
     for(int i=0; i<nCell; i++){
       aGrid[aCell[2*i]*cols.n + aCell[2*i+1]] = aV[i];
+    }
+    if( rows.n>RANK_CHART_MAX ){
+      char zNote[200];
+      snprintf(zNote, sizeof(zNote), "%d ranks: the heatmap shows the"
+               " outlier ranks only (stragglers, slowest, fastest, median"
+               " by mean step time); the table lists every rank.", rows.n);
+      html_note(r->p, zNote);
+      heat_outliers(r, &rows, cols.n, aGrid);
     }
     for(int i=0; i<rows.n; i++) aMark[i] = sl_find(pStrag, rows.az[i])>=0;
     if( nCut ){
@@ -886,6 +1034,44 @@ static void sec_timeline(Rh *r, int64_t iStep){
 /* ------------------------------------------------------------ breakdown */
 
 /* Mean wall time per step and rank split by class (step-breakdown). */
+/* Many ranks: a stacked chart of the mean over all n rows and of the
+** outlier rows only (rank_outliers by aKey; rows labelled "rank N..."),
+** instead of n bars.  aV: n rows of nClass values; zKey says what the
+** outliers are ranked by, for the note. */
+static void stack_summarised(Rh *r, const char *zId, const char *zCaption,
+                             const StrList *rows, const double *aV,
+                             const double *aKey, const char *zKey,
+                             int nClass, const char *const *azClass){
+  int n = rows->n, k = 0;
+  int64_t *aRank = xmalloc(sizeof(int64_t)*(size_t)n);
+  unsigned char *aKeep = xmalloc((size_t)n);
+  double *aOut = xcalloc((size_t)(RANK_OUTLIERS+1)*(size_t)nClass,
+                         sizeof(double));
+  const char *azRow[RANK_OUTLIERS+1];
+  char zAll[64], zNote[300];
+  for(int i=0; i<n; i++) aRank[i] = strtoll(rows->az[i]+5, NULL, 10);
+  rank_outliers(r, aRank, aKey, n, aKeep);
+  snprintf(zAll, sizeof(zAll), "mean of %d", n);
+  azRow[k++] = zAll;
+  for(int i=0; i<n; i++){
+    for(int c=0; c<nClass; c++) aOut[c] += aV[i*nClass+c]/n;
+    if( aKeep[i] && k<=RANK_OUTLIERS ){
+      for(int c=0; c<nClass; c++) aOut[k*nClass+c] = aV[i*nClass+c];
+      azRow[k++] = rows->az[i];
+    }
+  }
+  snprintf(zNote, sizeof(zNote), "%d ranks: the mean over all of them,"
+           " then the outlier ranks only (stragglers, the largest, the"
+           " smallest and the median by %s); the table lists every rank.",
+           n, zKey);
+  html_note(r->p, zNote);
+  html_stack_chart(r->p, zId, zCaption, azRow, k, azClass, nClass, aOut,
+                   "ms");
+  free(aRank);
+  free(aKeep);
+  free(aOut);
+}
+
 static void sec_step_breakdown(Rh *r){
   static const char *const azClass[] = { "kernel", "memcpy", "memset",
     "comm", "runtime", "cpu", "idle" };
@@ -954,10 +1140,17 @@ static void sec_step_breakdown(Rh *r){
               " time outside every step left out): wall time split by what"
               " was running, by priority kernel > memcpy > memset > comm >"
               " runtime > cpu > idle.");
-    html_stack_chart(r->p, "chart-step-breakdown", "Mean step wall time by"
-                     " activity (ms per step)",
-                     (const char *const *)rows.az, rows.n, azClass, NCLASS,
-                     aV, "ms");
+    if( rows.n>RANK_CHART_MAX ){
+      for(int ir=0; ir<rows.n; ir++) aWall[ir] /= aN[ir];
+      stack_summarised(r, "chart-step-breakdown", "Mean step wall time by"
+                       " activity (ms per step), outlier ranks", &rows, aV,
+                       aWall, "wall time per step", NCLASS, azClass);
+    }else{
+      html_stack_chart(r->p, "chart-step-breakdown", "Mean step wall time"
+                       " by activity (ms per step)",
+                       (const char *const *)rows.az, rows.n, azClass, NCLASS,
+                       aV, "ms");
+    }
     {
       char azH[NCLASS][32];
       for(int k=0; k<NCLASS; k++){
@@ -1349,9 +1542,18 @@ static void sec_comm(Rh *r){
               " the part running under compute kernels and the exposed"
               " part, next to compute-only time (named query"
               " comm-overlap).");
-    html_stack_chart(r->p, "chart-comm-overlap", "Communication and compute"
-                     " per GPU (ms)", (const char *const *)rows.az, n,
-                     azSeg, 3, aV, "ms");
+    if( n>RANK_CHART_MAX ){
+      double *aEx = xmalloc(sizeof(double)*(size_t)n);
+      for(int i=0; i<n; i++) aEx[i] = aV[3*i+1];
+      stack_summarised(r, "chart-comm-overlap", "Communication and compute"
+                       " per GPU (ms), outlier ranks", &rows, aV, aEx,
+                       "exposed communication", 3, azSeg);
+      free(aEx);
+    }else{
+      html_stack_chart(r->p, "chart-comm-overlap", "Communication and"
+                       " compute per GPU (ms)", (const char *const *)rows.az,
+                       n, azSeg, 3, aV, "ms");
+    }
     html_tstmt_end(&t, r->p);
     /* collectives per op over all ranks */
     s = rh_sql(r, "SELECT op, count(*) AS kernels,"
@@ -1432,6 +1634,7 @@ static int rh_end(Rh *r){
   for(int i=0; i<r->nCat; i++) free(r->azCat[i]);
   free(r->azCat);
   free(r->aCatStyle);
+  free(r->aStrag);
   return r->rc;
 }
 
