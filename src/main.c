@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+int merge_cmd(Cli *p);   /* cmd_merge.c */
+
 static const CmdInfo aCmd[] = {
   { "ingest", ingest_cmd, "ingest [options] PATH...",
     "load traces, snapshots, NCCL logs, flight-recorder dumps as a run",
@@ -198,6 +200,23 @@ static const CmdInfo aCmd[] = {
     "                   segments, allocation churn, communication\n"
     "  --step N         the step of the HTML timeline (default: the median\n"
     "                   step of the lowest rank)\n" },
+  { "merge", merge_cmd, "merge --into DB [--name N] [--quiet] SHARD...",
+    "combine shard databases (one ingest per node) into one run",
+    "Each SHARD is a database made by `profan ingest` of some rank files of\n"
+    "one run (one node's).  Their rows are copied into one run of DB (the\n"
+    "run named N, else the first shard's run name; an existing run of that\n"
+    "name gets the shards added) with strings and ids remapped, and the\n"
+    "run's derived tables are computed again over all ranks: the result is\n"
+    "what one ingest of all the files stores.  One transaction: on any\n"
+    "error DB is left as it was.  A shard whose files DB already holds is\n"
+    "skipped with a note.  Exit 2 when the shards are not one run (world\n"
+    "sizes differ, a rank in two shards, steps apart in time, a shard of\n"
+    "several runs), 1 for an unreadable or corrupt shard.\n"
+    "\n"
+    "Options:\n"
+    "  --into DB        the target database (created when missing)\n"
+    "  --name N         name of the merged run\n"
+    "  -q, --quiet      no summary line\n" },
   { "export-trace", export_cmd,
     "export-trace RUN [--rank R|all] [--step N | --window START:END |"
     " --around ANCHOR] [-o FILE]",
