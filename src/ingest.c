@@ -13,6 +13,7 @@
 #include "db.h"
 #include "derive_trace.h"
 #include "derive_hta.h"
+#include "derive_op.h"
 #include "discover.h"
 #include "input.h"
 #include "intern.h"
@@ -1152,6 +1153,10 @@ static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
   }
   t1 = util_now_ms();
   if( nJob>0 && derive_hta_run(db, runId, &err) ){  /* critical path */
+    buf_printf(pMsg, "%s", err.zMsg);
+    goto done;
+  }
+  if( nJob>0 && derive_op_run(db, runId, &err) ){   /* operator model */
     buf_printf(pMsg, "%s", err.zMsg);
     goto done;
   }
