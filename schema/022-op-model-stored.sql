@@ -133,6 +133,299 @@ SELECT s.id AS name_id, s.text AS name, coalesce((
   ORDER BY r.priority, r.rowid LIMIT 1), 'unknown') AS kind
 FROM string s WHERE s.id IN (SELECT DISTINCT name_id FROM cpu_op_summary);
 
+-- ------------------------------------------------------------------
+-- More op kinds with FLOP and byte formulas, from "Input Dims", "Input
+-- type" and "Concrete Inputs".  A call whose inputs the formula needs
+-- are not recorded (no Concrete Inputs, a transposed convolution, an
+-- unknown causal flag) is not modeled: unknown, never guessed.
+
+INSERT INTO op_kind_rule VALUES
+ ('vllm::unified_attention*', 27, 'attention_paged'),
+ ('*paged_attention*', 27, 'attention_paged'),
+ ('*moe_sum*', 43, 'moe_combine'),
+ ('*moe_permute*', 43, 'moe_dispatch'), ('*moe_align*', 43, 'moe_dispatch'),
+ ('*moe_unpermute*', 42, 'moe_combine'),
+ ('*rotary_embedding*', 41, 'rope');   -- not '*embedding*' (42)
+
+-- Convolutions: where each operator keeps its arguments.  Forward:
+-- input [N,C,*S], weight [K,C/g,*R] at 0 and 1; backward
+-- (convolution_backward): grad_output [N,K,*P], input, weight at 0, 1, 2
+-- and output_mask (grad_input, grad_weight, grad_bias).
+CREATE TABLE op_conv(
+  name TEXT PRIMARY KEY,
+  dir TEXT NOT NULL,               -- 'fwd' or 'bwd'
+  bias_arg INTEGER,                -- fwd: the bias tensor (NULL: none)
+  stride_arg INTEGER NOT NULL,
+  pad_arg INTEGER NOT NULL,
+  dil_arg INTEGER NOT NULL,
+  transposed_arg INTEGER,          -- NULL: the op is never transposed
+  mask_arg INTEGER                 -- bwd: output_mask
+);
+INSERT INTO op_conv VALUES
+ ('aten::convolution', 'fwd', 2, 3, 4, 5, 6, NULL),
+ ('aten::_convolution', 'fwd', 2, 3, 4, 5, 6, NULL),
+ ('aten::conv1d', 'fwd', 2, 3, 4, 5, NULL, NULL),
+ ('aten::conv2d', 'fwd', 2, 3, 4, 5, NULL, NULL),
+ ('aten::conv3d', 'fwd', 2, 3, 4, 5, NULL, NULL),
+ ('aten::cudnn_convolution', 'fwd', NULL, 3, 2, 4, NULL, NULL),
+ ('aten::miopen_convolution', 'fwd', 2, 4, 3, 5, NULL, NULL),
+ ('aten::convolution_backward', 'bwd', NULL, 4, 5, 6, 7, 10);
+
+-- Forward, per output element of each of the K filters: C/g x prod(R)
+-- multiply-adds; out_i = (S_i + 2 pad_i - dil_i (R_i - 1) - 1) / stride_i
+-- + 1 (a one-element list applies to every spatial dim).
+--   FLOPs = 2 N K prod(out) (C/g) prod(R)  (+ N K prod(out): the bias)
+--   bytes = input + weight + output (+ bias) once, at the input's size
+-- Backward: 2 N K prod(P) (C/g) prod(R) per gradient of input and of
+-- weight asked for, + N K prod(P) for the bias gradient;
+--   bytes = grad_output, input, weight read + the gradients written.
+CREATE VIEW op_conv_model AS
+WITH c AS (
+  SELECT o.id AS op_id, o.run_id, o.rank, s.text AS name, v.dir,
+    d.text AS dims, json_extract(t.text, '$[0]') AS dtype,
+    CASE v.dir WHEN 'fwd' THEN json_extract(d.text, '$[0]')
+      ELSE json_extract(d.text, '$[1]') END AS x,
+    CASE v.dir WHEN 'fwd' THEN json_extract(d.text, '$[1]')
+      ELSE json_extract(d.text, '$[2]') END AS w,
+    CASE v.dir WHEN 'bwd' THEN json_extract(d.text, '$[0]') END AS go,
+    json_array_length(json_extract(d.text, '$[' || v.bias_arg || ']'))
+      AS has_bias,
+    json_extract(ci.text, '$[' || v.stride_arg || ']') AS st,
+    json_extract(ci.text, '$[' || v.pad_arg || ']') AS pd,
+    json_extract(ci.text, '$[' || v.dil_arg || ']') AS dl,
+    CASE WHEN v.transposed_arg IS NULL THEN 'False'
+      ELSE json_extract(ci.text, '$[' || v.transposed_arg || ']') END AS tr,
+    replace(replace(json_extract(ci.text, '$[' || v.mask_arg || ']'),
+                    'True', '1'), 'False', '0') AS mask
+  FROM cpu_op o JOIN string s ON s.id = o.name_id
+  JOIN op_conv v ON v.name = s.text
+  JOIN string d ON d.id = o.input_dims_id
+  LEFT JOIN string t ON t.id = o.input_types_id
+  JOIN string ci ON ci.id = o.concrete_inputs_id
+  WHERE json_valid(d.text) AND json_valid(ci.text)
+),
+p AS (
+  SELECT c.*, json_array_length(x) - 2 AS nd,
+    json_extract(x, '$[0]') AS n, json_extract(w, '$[0]') AS k,
+    json_extract(w, '$[1]') AS cg,
+    coalesce(json_extract(w, '$[2]'), 1) * coalesce(json_extract(w, '$[3]'), 1)
+      * coalesce(json_extract(w, '$[4]'), 1) AS rr,
+    coalesce(json_extract(x, '$[2]'), 1) * coalesce(json_extract(x, '$[3]'), 1)
+      * coalesce(json_extract(x, '$[4]'), 1) AS ss
+  FROM c
+  WHERE tr = 'False' AND json_array_length(w) = json_array_length(x)
+    AND json_array_length(x) BETWEEN 3 AND 5
+    AND (dir = 'fwd' AND json_valid(st) AND json_valid(pd) AND json_valid(dl)
+         OR dir = 'bwd' AND json_array_length(go) = json_array_length(x)
+            AND json_valid(mask) AND json_array_length(mask) = 3)
+),
+o AS (
+  SELECT p.*,
+    CASE WHEN dir = 'bwd' THEN
+      coalesce(json_extract(go, '$[2]'), 1) * coalesce(json_extract(go, '$[3]'), 1)
+        * coalesce(json_extract(go, '$[4]'), 1)
+    ELSE (
+      SELECT CASE WHEN count(*) = nd AND min(v) > 0 THEN
+        max(CASE WHEN i = 0 THEN v END) * coalesce(max(CASE WHEN i = 1 THEN v END), 1)
+          * coalesce(max(CASE WHEN i = 2 THEN v END), 1) END
+      FROM (
+        SELECT e.key AS i,
+          (json_extract(x, '$[' || (2 + e.key) || ']')
+           + 2 * coalesce(json_extract(pd, '$[' || e.key || ']'), json_extract(pd, '$[0]'))
+           - coalesce(json_extract(dl, '$[' || e.key || ']'), json_extract(dl, '$[0]'))
+             * (json_extract(w, '$[' || (2 + e.key) || ']') - 1) - 1)
+          / coalesce(json_extract(st, '$[' || e.key || ']'), json_extract(st, '$[0]'))
+          + 1 AS v
+        FROM json_each(json_array(0, 1, 2)) e WHERE e.key < nd))
+    END AS pq
+  FROM p
+)
+SELECT op_id, run_id, rank, name, 'conv_' || dir AS kind, dims, dtype,
+  CASE dir WHEN 'fwd' THEN
+    2.0 * n * k * pq * cg * rr + CASE WHEN has_bias > 0 THEN 1.0 * n * k * pq ELSE 0 END
+  ELSE 2.0 * n * k * pq * cg * rr
+         * (json_extract(mask, '$[0]') + json_extract(mask, '$[1]'))
+       + json_extract(mask, '$[2]') * 1.0 * n * k * pq END AS flops,
+  CASE dir WHEN 'fwd' THEN
+    1.0 * n * (ss * (json_extract(x, '$[1]')) + k * pq) + 1.0 * k * cg * rr
+      + CASE WHEN has_bias > 0 THEN k ELSE 0 END
+  ELSE (1.0 * n * k * pq + 1.0 * n * json_extract(x, '$[1]') * ss
+          * (1 + json_extract(mask, '$[0]'))
+        + 1.0 * k * cg * rr * (1 + json_extract(mask, '$[1]'))
+        + json_extract(mask, '$[2]') * k) END
+    * coalesce((SELECT size FROM op_dtype WHERE type = dtype), 4) AS bytes
+FROM o WHERE pq > 0 AND n > 0 AND k > 0 AND cg > 0 AND rr > 0;
+
+-- Attention backward ([B,H,L,D] layout): grad_out, q, k, v, out at 0-4;
+-- five matmuls (Q·Kᵀ recomputed, dV, dP, dQ, dK):
+--   FLOPs = 2 B H L S (3D + 2Dv), halved when is_causal is True
+--   (2.5x the forward when D = Dv); the causal flag must be recorded
+--   bytes = q, k, v, out, grad_out read + dq, dk, dv written
+CREATE TABLE op_attention_bwd(
+  name TEXT PRIMARY KEY,
+  causal_arg INTEGER NOT NULL
+);
+INSERT INTO op_attention_bwd VALUES
+ ('aten::_scaled_dot_product_flash_attention_backward', 11),
+ ('aten::_scaled_dot_product_efficient_attention_backward', 11),
+ ('aten::_scaled_dot_product_cudnn_attention_backward', 14);
+
+CREATE VIEW op_sdpa_bwd AS
+WITH c AS (
+  SELECT o.id AS op_id, o.run_id, o.rank, s.text AS name, d.text AS dims,
+    json_extract(t.text, '$[1]') AS dtype,
+    json_extract(ci.text, '$[' || a.causal_arg || ']') AS causal,
+    json_extract(d.text, '$[1]') AS q, json_extract(d.text, '$[2]') AS k,
+    json_extract(d.text, '$[3]') AS v
+  FROM cpu_op o JOIN string s ON s.id = o.name_id
+  JOIN op_attention_bwd a ON a.name = s.text
+  JOIN string d ON d.id = o.input_dims_id
+  LEFT JOIN string t ON t.id = o.input_types_id
+  JOIN string ci ON ci.id = o.concrete_inputs_id
+  WHERE json_valid(d.text) AND json_valid(ci.text)
+),
+x AS (
+  SELECT c.*,
+    json_extract(q, '$[0]') AS b, json_extract(q, '$[1]') AS h,
+    json_extract(q, '$[2]') AS l, json_extract(q, '$[3]') AS dq,
+    json_extract(k, '$[1]') AS hk, json_extract(k, '$[2]') AS sk,
+    json_extract(v, '$[3]') AS dv
+  FROM c
+  WHERE json_array_length(q) = 4 AND json_array_length(k) = 4
+    AND json_array_length(v) = 4 AND causal IN ('True', 'False')
+    AND json_extract(k, '$[3]') = json_extract(q, '$[3]')
+)
+SELECT op_id, run_id, rank, name, 'attention_bwd' AS kind, dims, dtype,
+  2.0 * b * h * l * sk * (3 * dq + 2 * dv)
+    * CASE causal WHEN 'True' THEN 0.5 ELSE 1 END AS flops,
+  2.0 * (1.0 * b * h * l * dq + 1.0 * b * hk * sk * (dq + dv)
+         + 1.0 * b * h * l * dv)
+    * coalesce((SELECT size FROM op_dtype WHERE type = dtype), 4) AS bytes
+FROM x WHERE b > 0 AND h > 0 AND l > 0 AND sk > 0 AND dq > 0 AND dv > 0;
+
+-- Gathers and small fused kernels:
+--   aten::embedding(weight [V,D], indices)   0 FLOPs; the n = numel(indices)
+--     rows read and written, the indices read: 2 n D x size + n x idx size
+--   _C::rotary_embedding / vllm::rotary_embedding(positions [T], query,
+--     key, head_size, cos_sin_cache [P, rot], is_neox): rot of every head's
+--     dims of q and k rotated, 3 FLOPs each (x cos - y sin); q and k read
+--     and written in place, positions and one cache row per token read
+--   _moe_C::moe_sum(input [T,k,H], output [T,H]) (MoE combine): k - 1 adds
+--     per output element; input and output once
+-- MoE dispatch (moe_align_block_size, moe_permute) and vLLM's paged
+-- attention (its key lengths live in the attention metadata, not in the
+-- inputs) stay unknown.
+CREATE VIEW op_gather_model AS
+WITH c AS (
+  SELECT o.id AS op_id, o.run_id, o.rank, s.text AS name, d.text AS dims,
+    t.text AS types, ci.text AS conc,
+    json_extract(d.text, '$[0]') AS a0, json_extract(d.text, '$[1]') AS a1,
+    json_extract(d.text, '$[2]') AS a2, json_extract(d.text, '$[4]') AS a4
+  FROM cpu_op o JOIN string s ON s.id = o.name_id
+  JOIN string d ON d.id = o.input_dims_id
+  JOIN string t ON t.id = o.input_types_id
+  LEFT JOIN string ci ON ci.id = o.concrete_inputs_id
+  WHERE s.text IN ('aten::embedding', '_C::rotary_embedding',
+                   'vllm::rotary_embedding', '_moe_C::moe_sum')
+    AND json_valid(d.text) AND json_valid(t.text)
+),
+n AS (
+  SELECT c.*,
+    coalesce(json_extract(a1, '$[0]'), 1) * coalesce(json_extract(a1, '$[1]'), 1)
+      * coalesce(json_extract(a1, '$[2]'), 1) * coalesce(json_extract(a1, '$[3]'), 1)
+      AS n1,
+    coalesce(json_extract(a2, '$[0]'), 1) * coalesce(json_extract(a2, '$[1]'), 1)
+      * coalesce(json_extract(a2, '$[2]'), 1) * coalesce(json_extract(a2, '$[3]'), 1)
+      AS n2,
+    (SELECT size FROM op_dtype WHERE type = json_extract(types, '$[0]')) AS sz0,
+    (SELECT size FROM op_dtype WHERE type = json_extract(types, '$[1]')) AS sz1,
+    (SELECT size FROM op_dtype WHERE type = json_extract(types, '$[4]')) AS sz4
+  FROM c
+)
+SELECT op_id, run_id, rank, name, 'embedding' AS kind, dims,
+  json_extract(types, '$[0]') AS dtype, 0.0 AS flops,
+  2.0 * n1 * json_extract(a0, '$[1]') * sz0 + 1.0 * n1 * sz1 AS bytes
+FROM n WHERE name = 'aten::embedding' AND json_array_length(a0) = 2
+  AND json_array_length(a1) BETWEEN 1 AND 4 AND sz0 > 0 AND sz1 > 0
+UNION ALL
+SELECT op_id, run_id, rank, name, 'rope', dims, json_extract(types, '$[1]'),
+  3.0 * (n1 + CASE WHEN json_array_length(a2) > 0 THEN n2 ELSE 0 END)
+    / json_extract(conc, '$[3]') * json_extract(a4, '$[1]'),
+  2.0 * (n1 + CASE WHEN json_array_length(a2) > 0 THEN n2 ELSE 0 END) * sz1
+    + 8.0 * json_extract(a0, '$[0]')
+    + 1.0 * json_extract(a0, '$[0]') * json_extract(a4, '$[1]') * sz4
+FROM n WHERE name IN ('_C::rotary_embedding', 'vllm::rotary_embedding')
+  AND json_valid(conc) AND CAST(json_extract(conc, '$[3]') AS INTEGER) > 0
+  AND json_array_length(a0) = 1 AND json_array_length(a4) = 2
+  AND json_array_length(a1) BETWEEN 2 AND 3 AND sz1 > 0 AND sz4 > 0
+UNION ALL
+SELECT op_id, run_id, rank, name, 'moe_combine', dims,
+  json_extract(types, '$[0]'),
+  1.0 * json_extract(a0, '$[0]') * (json_extract(a0, '$[1]') - 1)
+    * json_extract(a0, '$[2]'),
+  (1.0 * json_extract(a0, '$[0]') * json_extract(a0, '$[1]')
+     * json_extract(a0, '$[2]') + n1) * sz0
+FROM n WHERE name = '_moe_C::moe_sum' AND json_array_length(a0) = 3
+  AND sz0 > 0;
+
+-- Forward attention (016's op_sdpa) counted a call whose is_causal was
+-- not recorded as not causal: now such a call is not modeled.
+DROP VIEW op_sdpa;
+CREATE VIEW op_sdpa AS
+WITH c AS (
+  SELECT o.id AS op_id, o.run_id, o.rank, s.text AS name, d.text AS dims,
+    json_extract(t.text, '$[0]') AS dtype,
+    json_extract(ci.text, '$[' || a.causal_arg || ']') AS causal,
+    json_extract(d.text, '$[0]') AS q, json_extract(d.text, '$[1]') AS k,
+    json_extract(d.text, '$[2]') AS v
+  FROM cpu_op o JOIN string s ON s.id = o.name_id
+  JOIN op_attention a ON a.name = s.text
+  JOIN string d ON d.id = o.input_dims_id
+  LEFT JOIN string t ON t.id = o.input_types_id
+  JOIN string ci ON ci.id = o.concrete_inputs_id
+  WHERE json_valid(d.text) AND json_valid(ci.text)
+),
+x AS (
+  SELECT c.*,
+    json_extract(q, '$[0]') AS b, json_extract(q, '$[1]') AS h,
+    json_extract(q, '$[2]') AS l, json_extract(q, '$[3]') AS dq,
+    json_extract(k, '$[1]') AS hk, json_extract(k, '$[2]') AS sk,
+    json_extract(v, '$[3]') AS dv
+  FROM c
+  WHERE json_array_length(q) = 4 AND json_array_length(k) = 4
+    AND json_array_length(v) = 4 AND causal IN ('True', 'False')
+    AND json_extract(k, '$[3]') = json_extract(q, '$[3]')
+)
+SELECT op_id, run_id, rank, name, 'attention_fwd' AS kind, dims, dtype,
+  2.0 * b * h * l * sk * (dq + dv)
+    * CASE causal WHEN 'True' THEN 0.5 ELSE 1 END AS flops,
+  (1.0 * b * h * l * dq + 1.0 * b * hk * sk * (dq + dv) + 1.0 * b * h * l * dv)
+    * coalesce((SELECT size FROM op_dtype WHERE type = dtype), 4) AS bytes
+FROM x WHERE b > 0 AND h > 0 AND l > 0 AND sk > 0 AND dq > 0 AND dv > 0;
+
+-- Every modeled operator call: 016's op_model with the kinds above.
+DROP VIEW op_model;
+CREATE VIEW op_model AS
+SELECT g.op_id, g.run_id, g.rank, g.name, k.kind, g.dims, g.dtype, g.flops,
+  g.bytes
+FROM op_gemm g JOIN cpu_op o ON o.id = g.op_id
+JOIN op_kind k ON k.name_id = o.name_id
+UNION ALL
+SELECT op_id, run_id, rank, name, kind, dims, dtype, flops, bytes
+FROM op_sdpa
+UNION ALL
+SELECT op_id, run_id, rank, name, kind, dims, dtype, flops, bytes
+FROM op_stream
+UNION ALL
+SELECT op_id, run_id, rank, name, kind, dims, dtype, flops, bytes
+FROM op_conv_model
+UNION ALL
+SELECT op_id, run_id, rank, name, kind, dims, dtype, flops, bytes
+FROM op_sdpa_bwd
+UNION ALL
+SELECT op_id, run_id, rank, name, kind, dims, dtype, flops, bytes
+FROM op_gather_model;
+
 -- Runs ingested before this file.
 INSERT INTO op_gpu_time SELECT * FROM op_call_time_calc;
 INSERT INTO op_run_metric SELECT * FROM op_metric_calc;

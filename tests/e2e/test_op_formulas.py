@@ -1,0 +1,118 @@
+"""test_op_formulas.py — FLOPs and bytes of the op kinds added to the
+operator model in schema 022 (convolution forward and backward, attention
+backward, embedding, RoPE, MoE combine), checked against the formulas of
+fixtures/ops/gen_ops.py (written from the operators' definitions, in
+Python) on a synthetic H100 trace whose kernels run at known fractions of
+their roofline, and on the real B200 vLLM trace where the ops occur.
+Calls whose inputs a formula needs are not recorded stay unknown.
+"""
+import os
+import sys
+
+from common import ProfanTest, shared, local, events
+
+sys.path.insert(0, local("ops"))
+import gen_ops  # noqa: E402
+
+KIND = {"conv": "conv_fwd", "conv_nobias_1d": "conv_fwd",
+        "conv_bwd": "conv_bwd", "sdpa_bwd": "attention_bwd",
+        "embedding": "embedding", "rope": "rope", "moe_sum": "moe_combine"}
+
+
+class SyntheticKinds(ProfanTest):
+
+    def setUp(self):
+        super().setUp()
+        self.t = gen_ops.kinds()
+        p = os.path.join(self.tmp.name, "kinds.pt.trace.json")
+        gen_ops.write(self.t, p)
+        self.ingest_ok(p)
+
+    def test_flops_bytes_and_efficiency(self):
+        calls = {r["name"]: r for r in self.sql(
+            "SELECT name, kind, flops, bytes, gpu_ns FROM op_roofline_call")}
+        roof = {r["name"]: r for r in self.query(
+            "op-roofline", "--param", "limit=100")}
+        cases = gen_ops.kind_cases()
+        self.assertEqual(len(calls), len(cases))
+        for key, name, _, _, _, (fl, by), peak, eff in cases:
+            with self.subTest(op=name):
+                c = calls[name]
+                self.assertEqual(c["kind"], KIND[key])
+                self.assertAlmostEqual(float(c["flops"]), fl, delta=1e-9 * fl)
+                self.assertAlmostEqual(float(c["bytes"]), by, delta=1e-9 * by)
+                (a, b), = self.t.gpu[key]
+                self.assertEqual(int(c["gpu_ns"]), b - a)
+                # the kernel was generated at eff of its roofline
+                self.assertAlmostEqual(float(roof[name]["roofline_pct"]),
+                                       100 * eff, delta=0.01)
+
+    def test_unknown_stays_unknown(self):
+        kinds = {r["kind"]: r for r in self.query("op-kinds")}
+        # paged attention is timed, never modeled
+        self.assertEqual(kinds["attention_paged"]["calls"], "1")
+        self.assertEqual(kinds["attention_paged"]["modeled_calls"], "0")
+        self.assertEqual(kinds["attention_paged"]["roofline_pct"], "")
+        # a conv2d without stride/padding, an attention without is_causal
+        self.assertEqual(kinds["conv_fwd"]["calls"], "3")
+        self.assertEqual(kinds["conv_fwd"]["modeled_calls"], "2")
+        self.assertEqual(kinds["attention_fwd"]["calls"], "1")
+        self.assertEqual(kinds["attention_fwd"]["modeled_calls"], "0")
+        # every kind has its rule (rotary_embedding is rope, not embedding)
+        for key, kind in KIND.items():
+            self.assertEqual(kinds[kind]["modeled_calls"],
+                             str(sum(v == kind for v in KIND.values())), kind)
+
+
+class RealKinds(ProfanTest):
+
+    def test_b200_embedding_and_rope(self):
+        path = shared("traces", "tracelens-b200-vllm-rank0.json.gz")
+        self.ingest_ok(path)
+        size = {"c10::BFloat16": 2, "float": 4}
+        want = {}
+        for e in events(path):
+            a = e.get("args", {})
+            if e.get("cat") != "cpu_op":
+                continue
+            d, ty, ci = a.get("Input Dims"), a.get("Input type"), \
+                a.get("Concrete Inputs")
+            if e["name"] == "aten::embedding":
+                m = gen_ops.embedding(d[0], d[1], size[ty[0]])
+            elif e["name"] == "_C::rotary_embedding":
+                m = gen_ops.rope(d[0][0], d[1], d[2], int(ci[3]), d[4][1],
+                                 size[ty[1]], size[ty[4]])
+            else:
+                continue
+            f, b = want.get(e["name"], (0, 0))
+            want[e["name"]] = (f + m[0], b + m[1])
+        self.assertEqual(set(want), {"aten::embedding", "_C::rotary_embedding"})
+        got = {r["name"]: r for r in self.sql(
+            "SELECT name, sum(flops) AS f, sum(bytes) AS b, count(*) AS n"
+            " FROM op_model GROUP BY name")}
+        for name, (f, b) in want.items():
+            with self.subTest(op=name):
+                self.assertAlmostEqual(float(got[name]["f"]), f,
+                                       delta=1e-9 * max(f, 1))
+                self.assertAlmostEqual(float(got[name]["b"]), b,
+                                       delta=1e-9 * b)
+        self.assertEqual(got["_C::rotary_embedding"]["n"], "36")
+        # paged attention and the whole MoE layer have no formula
+        for name in ("vllm::unified_attention_with_output",
+                     "vllm::moe_forward"):
+            self.assertNotIn(name, got)
+
+    def test_resnet50_convs_without_arguments_are_unknown(self):
+        # the 2021 trace records conv shapes but no Concrete Inputs
+        # (stride, padding): the output size is unknown, so are the FLOPs
+        path = shared("traces", "kineto-resnet50-2021.pt.trace.json.gz")
+        self.ingest_ok(path)
+        n = sum(1 for e in events(path)
+                if e.get("name") == "aten::cudnn_convolution")
+        self.assertGreater(n, 0)
+        r = self.sql("SELECT count(*) AS n FROM cpu_op o JOIN string s"
+                     " ON s.id = o.name_id"
+                     " WHERE s.text = 'aten::cudnn_convolution'")
+        self.assertEqual(int(r[0]["n"]), n)
+        r = self.sql("SELECT count(*) AS n FROM op_conv_model")
+        self.assertEqual(r[0]["n"], "0")
