@@ -13,6 +13,7 @@
 -- column: name           operator
 -- column: dims           input shapes as recorded
 -- column: dtype          element type of the first operand
+-- column: peak           peak used: fp32, tf32 (float on a TF32 kernel), bf16 ...
 -- column: gpu            spec row used (gpu_spec.gpu), empty when none
 -- column: calls          calls timed
 -- column: gpu_ms         GPU time, union of each call's kernels, ms
@@ -25,7 +26,7 @@
 -- column: roofline_pct   roofline time / GPU time, %
 -- column: recoverable_ms GPU time - roofline time, ms (sort key)
 WITH c AS (
-  SELECT name, dims, dtype, gpu, gpu_ns, flops, bytes,
+  SELECT name, dims, dtype, peak, gpu, gpu_ns, flops, bytes,
     CASE WHEN peak_tflops > 0 AND mem_tbps > 0 THEN
       max(flops / (peak_tflops * 1e3), bytes / (mem_tbps * 1e3)) END
       AS roof_ns,
@@ -35,7 +36,8 @@ WITH c AS (
   FROM op_roofline_call
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
 )
-SELECT name, dims, dtype, coalesce(gpu, '') AS gpu, count(*) AS calls,
+SELECT name, dims, dtype, coalesce(peak, '') AS peak,
+  coalesce(gpu, '') AS gpu, count(*) AS calls,
   round(sum(gpu_ns) / 1e6, 4) AS gpu_ms,
   round(sum(flops) / 1e9, 4) AS gflop,
   round(sum(bytes) / 1e9, 6) AS gbytes,
@@ -46,6 +48,6 @@ SELECT name, dims, dtype, coalesce(gpu, '') AS gpu, count(*) AS calls,
   round(100.0 * sum(roof_ns) / sum(gpu_ns), 2) AS roofline_pct,
   round(sum(max(0, gpu_ns - roof_ns)) / 1e6, 4) AS recoverable_ms
 FROM c
-GROUP BY name, dims, dtype, gpu
+GROUP BY name, dims, dtype, peak, gpu
 ORDER BY sum(max(0, gpu_ns - coalesce(roof_ns, 0))) DESC, name, dims
 LIMIT :limit;

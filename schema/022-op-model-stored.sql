@@ -12,19 +12,29 @@
 -- Overlapping records (programmatic dependent launch, several streams)
 -- count once; sum_ns keeps the plain sum for comparison.
 
+-- Kernels that run fp32 math on TF32 tensor cores say so in their name
+-- (cuBLAS/cuDNN/CUTLASS: ampere_tf32_..., sm80_xmma_..._tf32f32_...,
+-- cutlass_..._tf32gemm_..., xf32 on sm90): GLOB on the lower-case name.
+-- A float GEMM whose call launched one is held to the tf32 peak, other
+-- float calls to the fp32 peak.
+CREATE TABLE op_tf32_kernel(pattern TEXT PRIMARY KEY);
+INSERT INTO op_tf32_kernel VALUES ('*tf32*'), ('*xf32*');
+
 -- The definition, over every run (the derive pass filters it by run_id:
 -- run_id is in the window's partition, so the filter reaches the scans).
 CREATE VIEW op_call_time_calc AS
 WITH ev AS (
-  SELECT run_id, op_id, device, ts, ts + dur AS te, 0 AS host
-  FROM kernel WHERE op_id IS NOT NULL
+  SELECT k.run_id, k.op_id, k.device, k.ts, k.ts + k.dur AS te, 0 AS host,
+    EXISTS (SELECT 1 FROM string s, op_tf32_kernel p
+            WHERE s.id = k.name_id AND lower(s.text) GLOB p.pattern) AS tf32
+  FROM kernel k WHERE k.op_id IS NOT NULL
   UNION ALL
   SELECT run_id, op_id, device, ts, ts + dur,
-    kind = 'memcpy' AND coalesce(direction, '') <> 'DtoD'
+    kind = 'memcpy' AND coalesce(direction, '') <> 'DtoD', 0
   FROM gpu_mem_op WHERE op_id IS NOT NULL
 ),
 w AS (
-  SELECT run_id, op_id, device, ts, te, host,
+  SELECT run_id, op_id, device, ts, te, host, tf32,
     max(te) OVER (PARTITION BY run_id, op_id ORDER BY ts, te
                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev
   FROM ev
@@ -32,11 +42,11 @@ w AS (
 u AS (
   SELECT run_id, op_id, min(device) AS device, count(*) AS n_gpu,
     sum(max(0, te - max(ts, coalesce(prev, ts)))) AS union_ns,
-    sum(te - ts) AS sum_ns, sum(host) AS host_copies
+    sum(te - ts) AS sum_ns, sum(host) AS host_copies, max(tf32) AS tf32
   FROM w GROUP BY run_id, op_id
 )
 SELECT u.op_id, u.run_id, o.rank, o.name_id, u.device, u.n_gpu, u.union_ns,
-  u.sum_ns, u.host_copies
+  u.sum_ns, u.host_copies, u.tf32
 FROM u JOIN cpu_op o ON o.id = u.op_id;
 
 -- Stored: one row per operator call that launched GPU work.
@@ -49,7 +59,8 @@ CREATE TABLE op_gpu_time(
   n_gpu INTEGER NOT NULL,          -- kernels, memsets and memcpys launched
   union_ns INTEGER NOT NULL,       -- |union of their intervals|
   sum_ns INTEGER NOT NULL,         -- sum of their durations
-  host_copies INTEGER NOT NULL     -- memcpys to or from the host among them
+  host_copies INTEGER NOT NULL,    -- memcpys to or from the host among them
+  tf32 INTEGER NOT NULL            -- 1: a kernel of op_tf32_kernel among them
 );
 CREATE INDEX op_gpu_time_run
   ON op_gpu_time(run_id, rank, name_id, union_ns, n_gpu);
@@ -57,24 +68,35 @@ CREATE INDEX op_gpu_time_run
 -- op_call_time (016) now reads the stored rows; same columns.
 DROP VIEW op_call_time;
 CREATE VIEW op_call_time AS
-SELECT op_id, run_id, rank, device, n_gpu, union_ns, sum_ns, host_copies
+SELECT op_id, run_id, rank, device, n_gpu, union_ns, sum_ns, host_copies,
+  tf32
 FROM op_gpu_time;
 
 -- The roofline of a call that copies to or from the host is the PCIe or
 -- NVLink link, not HBM: such calls are timed (op-kinds) but not modeled.
+-- peak: the gpu_spec column used (a float call that ran a TF32 kernel:
+-- tf32, when the GPU has TF32).
 DROP VIEW op_roofline_call;
 CREATE VIEW op_roofline_call AS
-SELECT g.op_id, g.run_id, g.rank, t.device, g.name, g.kind, g.dims, g.dtype,
-  g.flops, g.bytes, t.union_ns AS gpu_ns, t.sum_ns, t.n_gpu, ds.gpu,
-  CASE dt.peak WHEN 'fp32' THEN ds.fp32 WHEN 'bf16' THEN ds.bf16
-    WHEN 'fp16' THEN ds.fp16 WHEN 'fp8' THEN ds.fp8 WHEN 'int8' THEN ds.int8
+WITH c AS (
+  SELECT g.op_id, g.run_id, g.rank, t.device, g.name, g.kind, g.dims,
+    g.dtype, g.flops, g.bytes, t.union_ns AS gpu_ns, t.sum_ns, t.n_gpu,
+    ds.gpu, CASE WHEN dt.peak = 'fp32' AND t.tf32 AND ds.tf32 > 0
+                 THEN 'tf32' ELSE dt.peak END AS peak,
+    ds.fp32, ds.tf32, ds.bf16, ds.fp16, ds.fp8, ds.int8, ds.mem_tbps
+  FROM op_model g JOIN op_call_time t ON t.op_id = g.op_id
+  LEFT JOIN op_dtype dt ON dt.type = g.dtype
+  LEFT JOIN device_spec ds ON ds.run_id = g.run_id AND ds.rank = g.rank
+    AND ds.device = t.device
+  WHERE t.union_ns > 0 AND t.host_copies = 0
+)
+SELECT op_id, run_id, rank, device, name, kind, dims, dtype, flops, bytes,
+  gpu_ns, sum_ns, n_gpu, gpu, peak,
+  CASE peak WHEN 'fp32' THEN fp32 WHEN 'tf32' THEN tf32 WHEN 'bf16' THEN bf16
+    WHEN 'fp16' THEN fp16 WHEN 'fp8' THEN fp8 WHEN 'int8' THEN int8
   END AS peak_tflops,
-  ds.mem_tbps
-FROM op_model g JOIN op_call_time t ON t.op_id = g.op_id
-LEFT JOIN op_dtype dt ON dt.type = g.dtype
-LEFT JOIN device_spec ds ON ds.run_id = g.run_id AND ds.rank = g.rank
-  AND ds.device = t.device
-WHERE t.union_ns > 0 AND t.host_copies = 0;
+  mem_tbps
+FROM c;
 
 -- Headline numbers, computed (op_metric_calc) and stored per run at
 -- ingest (op_run_metric; op_metric reads it):

@@ -68,7 +68,7 @@ static int load_roofs(sqlite3 *db, int64_t runId, Roof *a, PfError *pErr){
   sqlite3_stmt *s = NULL;
   int n = 0, rc;
   if( sqlite3_prepare_v2(db,
-      "SELECT DISTINCT gpu, (SELECT peak FROM op_dtype WHERE type = dtype),"
+      "SELECT DISTINCT gpu, peak,"
       " peak_tflops, mem_tbps FROM op_roofline_call"
       " WHERE run_id = ?1 AND peak_tflops > 0 AND mem_tbps > 0"
       " ORDER BY 3 DESC, 1, 2", -1, &s, NULL)!=SQLITE_OK ){

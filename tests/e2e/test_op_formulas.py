@@ -64,6 +64,38 @@ class SyntheticKinds(ProfanTest):
                              str(sum(v == kind for v in KIND.values())), kind)
 
 
+class Tf32(ProfanTest):
+
+    def test_tf32_kernel_gets_the_tf32_peak(self):
+        # two fp32 mm 4096^3: a TF32 kernel at 50 % of the tf32 peak, an
+        # FP32 SIMT kernel at 50 % of the fp32 peak (H100 SXM datasheet)
+        t = gen_ops.tf32()
+        p = os.path.join(self.tmp.name, "tf32.pt.trace.json")
+        gen_ops.write(t, p)
+        self.ingest_ok(p)
+        rows = {r["peak"]: r for r in self.query("op-roofline")}
+        self.assertEqual(set(rows), {"tf32", "fp32"})
+        fl, by = gen_ops.mm(4096, 4096, 4096, 4)
+        for peak in ("tf32", "fp32"):
+            with self.subTest(peak=peak):
+                (a, b), = t.gpu[peak]
+                r = rows[peak]
+                self.assertAlmostEqual(float(r["tflops"]), fl / (b - a) / 1e3,
+                                       places=2)
+                self.assertAlmostEqual(
+                    float(r["roofline_pct"]),
+                    100 * gen_ops.roof_ns(fl, by, peak) / (b - a), places=2)
+                self.assertAlmostEqual(float(r["roofline_pct"]), 50, places=1)
+        # the chart draws one roofline per peak
+        html = os.path.join(self.tmp.name, "r.html")
+        r = self.profan("report", "--html", html)
+        self.assertEqual(r.rc, 0, r.err)
+        with open(html, encoding="utf-8") as f:
+            page = f.read()
+        self.assertIn("<title>H100 SXM tf32</title>", page)
+        self.assertIn("<title>H100 SXM fp32</title>", page)
+
+
 class RealKinds(ProfanTest):
 
     def test_b200_embedding_and_rope(self):
