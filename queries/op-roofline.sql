@@ -7,7 +7,9 @@
 -- description: the recoverable time, GPU time x (1 - efficiency).  GPU
 -- description: time is the union of each call's kernels and memsets
 -- description: (overlapping kernels count once; cuBLAS workspace memsets
--- description: included).  Rows without a spec show no efficiency.
+-- description: included).  Rows without a spec show no efficiency; calls
+-- description: not modeled at all are counted by op-kinds, with the
+-- description: reason (not_modeled: no shapes recorded, no formula ...).
 -- param: rank:rank =          only this rank (empty: every rank)
 -- param: limit:int>=1 = 25      rows to show
 -- column: name           operator

@@ -14,40 +14,84 @@
 
 -- Kernels that run fp32 math on TF32 tensor cores say so in their name
 -- (cuBLAS/cuDNN/CUTLASS: ampere_tf32_..., sm80_xmma_..._tf32f32_...,
--- cutlass_..._tf32gemm_..., xf32 on sm90): GLOB on the lower-case name.
--- A float GEMM whose call launched one is held to the tf32 peak, other
--- float calls to the fp32 peak.
+-- cutlass_..._tf32gemm_..., xf32 on sm90), or by CUTLASS's instruction
+-- shape: cutlass_80_tensorop_s1688gemm_... is an fp32 GEMM on the 16x8x8
+-- TF32 MMA (on the A100 fixture it reaches 111 TFLOP/s, 5.7x the fp32
+-- peak).  GLOB on the lower-case name.  A float GEMM whose call launched
+-- one is held to the tf32 peak, other float calls to the fp32 peak.
 CREATE TABLE op_tf32_kernel(pattern TEXT PRIMARY KEY);
-INSERT INTO op_tf32_kernel VALUES ('*tf32*'), ('*xf32*');
+INSERT INTO op_tf32_kernel VALUES ('*tf32*'), ('*xf32*'),
+  ('*tensorop_s1688*');
 
--- The definition, over every run (the derive pass filters it by run_id:
--- run_id is in the window's partition, so the filter reaches the scans).
+-- The runs the *_calc views compute (the derive pass puts the run it
+-- ingests here and empties it after; the backfill below puts every run).
+-- SQLite does not push a run_id filter from outside down through an
+-- aggregate over a window, so the views read the list at their scans,
+-- where the run_id indexes serve it.
+CREATE TABLE op_target(run_id INTEGER PRIMARY KEY);
+
+-- The definition, over the runs of op_target.
 CREATE VIEW op_call_time_calc AS
 WITH ev AS (
   SELECT k.run_id, k.op_id, k.device, k.ts, k.ts + k.dur AS te, 0 AS host,
     EXISTS (SELECT 1 FROM string s, op_tf32_kernel p
             WHERE s.id = k.name_id AND lower(s.text) GLOB p.pattern) AS tf32
-  FROM kernel k WHERE k.op_id IS NOT NULL
+  FROM kernel k WHERE k.run_id IN (SELECT run_id FROM op_target)
+    AND k.op_id IS NOT NULL
   UNION ALL
   SELECT run_id, op_id, device, ts, ts + dur,
     kind = 'memcpy' AND coalesce(direction, '') <> 'DtoD', 0
-  FROM gpu_mem_op WHERE op_id IS NOT NULL
+  FROM gpu_mem_op WHERE run_id IN (SELECT run_id FROM op_target)
+    AND op_id IS NOT NULL
 ),
 w AS (
   SELECT run_id, op_id, device, ts, te, host, tf32,
     max(te) OVER (PARTITION BY run_id, op_id ORDER BY ts, te
                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev
   FROM ev
+)
+SELECT op_id, run_id,
+  (SELECT rank FROM cpu_op WHERE id = op_id) AS rank,
+  (SELECT name_id FROM cpu_op WHERE id = op_id) AS name_id,
+  min(device) AS device, count(*) AS n_gpu,
+  sum(max(0, te - max(ts, coalesce(prev, ts)))) AS union_ns,
+  sum(te - ts) AS sum_ns, sum(host) AS host_copies, max(tf32) AS tf32
+FROM w GROUP BY run_id, op_id;
+
+-- Exposed memcpy time (016's memcpy_exposed), over the runs of
+-- op_target, for op_metric_calc; same definition.
+CREATE VIEW memcpy_exposed_calc AS
+WITH ev AS (
+  SELECT run_id, rank, device, 'all' AS part, ts, ts + dur AS te
+  FROM kernel WHERE run_id IN (SELECT run_id FROM op_target)
+  UNION ALL
+  SELECT run_id, rank, device, 'kernel', ts, ts + dur FROM kernel
+  WHERE run_id IN (SELECT run_id FROM op_target)
+  UNION ALL
+  SELECT run_id, rank, device, 'all', ts, ts + dur FROM gpu_mem_op
+  WHERE run_id IN (SELECT run_id FROM op_target) AND kind = 'memcpy'
+  UNION ALL
+  SELECT run_id, rank, device, 'memcpy', ts, ts + dur FROM gpu_mem_op
+  WHERE run_id IN (SELECT run_id FROM op_target) AND kind = 'memcpy'
+),
+w AS (
+  SELECT run_id, rank, device, part, ts, te,
+    max(te) OVER (PARTITION BY run_id, rank, device, part ORDER BY ts, te
+                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev
+  FROM ev
 ),
 u AS (
-  SELECT run_id, op_id, min(device) AS device, count(*) AS n_gpu,
-    sum(max(0, te - max(ts, coalesce(prev, ts)))) AS union_ns,
-    sum(te - ts) AS sum_ns, sum(host) AS host_copies, max(tf32) AS tf32
-  FROM w GROUP BY run_id, op_id
+  SELECT run_id, rank, device, part,
+    sum(max(0, te - max(ts, coalesce(prev, ts)))) AS ns
+  FROM w GROUP BY run_id, rank, device, part
 )
-SELECT u.op_id, u.run_id, o.rank, o.name_id, u.device, u.n_gpu, u.union_ns,
-  u.sum_ns, u.host_copies, u.tf32
-FROM u JOIN cpu_op o ON o.id = u.op_id;
+SELECT a.run_id, a.rank, a.device, m.ns AS memcpy_ns,
+  a.ns - coalesce(k.ns, 0) AS exposed_ns
+FROM u a JOIN u m ON m.run_id = a.run_id AND m.rank = a.rank
+  AND m.device IS a.device AND m.part = 'memcpy'
+LEFT JOIN u k ON k.run_id = a.run_id AND k.rank = a.rank
+  AND k.device IS a.device AND k.part = 'kernel'
+WHERE a.part = 'all';
 
 -- Stored: one row per operator call that launched GPU work.
 CREATE TABLE op_gpu_time(
@@ -78,7 +122,8 @@ FROM op_gpu_time;
 -- tf32, when the GPU has TF32).
 DROP VIEW op_roofline_call;
 CREATE VIEW op_roofline_call AS
-WITH c AS (
+WITH dsm AS MATERIALIZED (SELECT * FROM device_spec),  -- GLOB once a GPU
+c AS (
   SELECT g.op_id, g.run_id, g.rank, t.device, g.name, g.kind, g.dims,
     g.dtype, g.flops, g.bytes, t.union_ns AS gpu_ns, t.sum_ns, t.n_gpu,
     ds.gpu, CASE WHEN dt.peak = 'fp32' AND t.tf32 AND ds.tf32 > 0
@@ -86,7 +131,7 @@ WITH c AS (
     ds.fp32, ds.tf32, ds.bf16, ds.fp16, ds.fp8, ds.int8, ds.mem_tbps
   FROM op_model g JOIN op_call_time t ON t.op_id = g.op_id
   LEFT JOIN op_dtype dt ON dt.type = g.dtype
-  LEFT JOIN device_spec ds ON ds.run_id = g.run_id AND ds.rank = g.rank
+  LEFT JOIN dsm ds ON ds.run_id = g.run_id AND ds.rank = g.rank
     AND ds.device = t.device
   WHERE t.union_ns > 0 AND t.host_copies = 0
 )
@@ -98,8 +143,9 @@ SELECT op_id, run_id, rank, device, name, kind, dims, dtype, flops, bytes,
   mem_tbps
 FROM c;
 
--- Headline numbers, computed (op_metric_calc) and stored per run at
--- ingest (op_run_metric; op_metric reads it):
+-- Headline numbers, computed (op_metric_calc, over the runs of
+-- op_target) and stored per run at ingest (op_run_metric; op_metric
+-- reads it):
 --   gemm_efficiency_pct   sum of roofline times / sum of GPU times of the
 --                         GEMM calls with a spec (time-weighted mean of
 --                         % of roofline)
@@ -110,11 +156,13 @@ FROM c;
 --   kernels_without_launch, kernels_without_launch_ms   all ranks
 --   exposed_memcpy_ms     copy time no kernel hides, all ranks and GPUs
 CREATE VIEW op_metric_calc AS
-WITH r AS (
+WITH r AS MATERIALIZED (
   SELECT run_id, CASE WHEN kind GLOB 'gemm*' THEN 'gemm'
                       ELSE 'attention' END AS fam, gpu_ns,
     max(flops / (peak_tflops * 1e3), bytes / (mem_tbps * 1e3)) AS roof_ns
-  FROM op_roofline_call WHERE peak_tflops > 0 AND mem_tbps > 0
+  FROM op_roofline_call
+  WHERE run_id IN (SELECT run_id FROM op_target)
+    AND peak_tflops > 0 AND mem_tbps > 0
     AND (kind GLOB 'gemm*' OR kind GLOB 'attention*')
 )
 SELECT run_id, fam || '_efficiency_pct' AS metric,
@@ -127,13 +175,15 @@ SELECT run_id, fam || '_time_ms', sum(gpu_ns) / 1e6 FROM r
   GROUP BY run_id, fam
 UNION ALL
 SELECT run_id, 'kernels_without_launch', sum(kernels)
-  FROM kernel_unlaunched GROUP BY run_id
+  FROM kernel_unlaunched WHERE run_id IN (SELECT run_id FROM op_target)
+  GROUP BY run_id
 UNION ALL
 SELECT run_id, 'kernels_without_launch_ms', sum(ns) / 1e6
-  FROM kernel_unlaunched GROUP BY run_id
+  FROM kernel_unlaunched WHERE run_id IN (SELECT run_id FROM op_target)
+  GROUP BY run_id
 UNION ALL
 SELECT run_id, 'exposed_memcpy_ms', sum(exposed_ns) / 1e6
-  FROM memcpy_exposed GROUP BY run_id;
+  FROM memcpy_exposed_calc GROUP BY run_id;
 
 CREATE TABLE op_run_metric(
   run_id INTEGER NOT NULL,
@@ -167,7 +217,10 @@ INSERT INTO op_kind_rule VALUES
  ('*moe_sum*', 43, 'moe_combine'),
  ('*moe_permute*', 43, 'moe_dispatch'), ('*moe_align*', 43, 'moe_dispatch'),
  ('*moe_unpermute*', 42, 'moe_combine'),
- ('*rotary_embedding*', 41, 'rope');   -- not '*embedding*' (42)
+ ('*rotary_embedding*', 41, 'rope'),   -- not '*embedding*' (42)
+ -- vLLM's KV-cache write (reshape_and_cache_flash), not attention: timed
+ -- only (its cache tensors are the whole cache, not what it moves)
+ ('*reshape_and_cache*', 25, 'kv_cache');
 
 -- Convolutions: where each operator keeps its arguments.  Forward:
 -- input [N,C,*S], weight [K,C/g,*R] at 0 and 1; backward
@@ -338,11 +391,27 @@ FROM x WHERE b > 0 AND h > 0 AND l > 0 AND sk > 0 AND dq > 0 AND dv > 0;
 -- attention (its key lengths live in the attention metadata, not in the
 -- inputs) stay unknown.
 CREATE VIEW op_gather_model AS
+-- c is read once, so a run_id filter from outside reaches the cpu_op scan
 WITH c AS (
   SELECT o.id AS op_id, o.run_id, o.rank, s.text AS name, d.text AS dims,
     t.text AS types, ci.text AS conc,
-    json_extract(d.text, '$[0]') AS a0, json_extract(d.text, '$[1]') AS a1,
-    json_extract(d.text, '$[2]') AS a2, json_extract(d.text, '$[4]') AS a4
+    -- elements of inputs 1 and 2 (n2: 0 when input 2 is no tensor)
+    coalesce(json_extract(d.text, '$[1][0]'), 1)
+      * coalesce(json_extract(d.text, '$[1][1]'), 1)
+      * coalesce(json_extract(d.text, '$[1][2]'), 1)
+      * coalesce(json_extract(d.text, '$[1][3]'), 1) AS n1,
+    CASE WHEN json_array_length(d.text, '$[2]') > 0 THEN
+      coalesce(json_extract(d.text, '$[2][0]'), 1)
+        * coalesce(json_extract(d.text, '$[2][1]'), 1)
+        * coalesce(json_extract(d.text, '$[2][2]'), 1)
+        * coalesce(json_extract(d.text, '$[2][3]'), 1) ELSE 0 END AS n2,
+    -- element sizes of inputs 0, 1 and 4
+    (SELECT size FROM op_dtype WHERE type = json_extract(t.text, '$[0]'))
+      AS sz0,
+    (SELECT size FROM op_dtype WHERE type = json_extract(t.text, '$[1]'))
+      AS sz1,
+    (SELECT size FROM op_dtype WHERE type = json_extract(t.text, '$[4]'))
+      AS sz4
   FROM cpu_op o JOIN string s ON s.id = o.name_id
   JOIN string d ON d.id = o.input_dims_id
   JOIN string t ON t.id = o.input_types_id
@@ -350,45 +419,39 @@ WITH c AS (
   WHERE s.text IN ('aten::embedding', '_C::rotary_embedding',
                    'vllm::rotary_embedding', '_moe_C::moe_sum')
     AND json_valid(d.text) AND json_valid(t.text)
-),
-n AS (
-  SELECT c.*,
-    coalesce(json_extract(a1, '$[0]'), 1) * coalesce(json_extract(a1, '$[1]'), 1)
-      * coalesce(json_extract(a1, '$[2]'), 1) * coalesce(json_extract(a1, '$[3]'), 1)
-      AS n1,
-    coalesce(json_extract(a2, '$[0]'), 1) * coalesce(json_extract(a2, '$[1]'), 1)
-      * coalesce(json_extract(a2, '$[2]'), 1) * coalesce(json_extract(a2, '$[3]'), 1)
-      AS n2,
-    (SELECT size FROM op_dtype WHERE type = json_extract(types, '$[0]')) AS sz0,
-    (SELECT size FROM op_dtype WHERE type = json_extract(types, '$[1]')) AS sz1,
-    (SELECT size FROM op_dtype WHERE type = json_extract(types, '$[4]')) AS sz4
-  FROM c
 )
-SELECT op_id, run_id, rank, name, 'embedding' AS kind, dims,
-  json_extract(types, '$[0]') AS dtype, 0.0 AS flops,
-  2.0 * n1 * json_extract(a0, '$[1]') * sz0 + 1.0 * n1 * sz1 AS bytes
-FROM n WHERE name = 'aten::embedding' AND json_array_length(a0) = 2
-  AND json_array_length(a1) BETWEEN 1 AND 4 AND sz0 > 0 AND sz1 > 0
-UNION ALL
-SELECT op_id, run_id, rank, name, 'rope', dims, json_extract(types, '$[1]'),
-  3.0 * (n1 + CASE WHEN json_array_length(a2) > 0 THEN n2 ELSE 0 END)
-    / json_extract(conc, '$[3]') * json_extract(a4, '$[1]'),
-  2.0 * (n1 + CASE WHEN json_array_length(a2) > 0 THEN n2 ELSE 0 END) * sz1
-    + 8.0 * json_extract(a0, '$[0]')
-    + 1.0 * json_extract(a0, '$[0]') * json_extract(a4, '$[1]') * sz4
-FROM n WHERE name IN ('_C::rotary_embedding', 'vllm::rotary_embedding')
-  AND json_valid(conc) AND CAST(json_extract(conc, '$[3]') AS INTEGER) > 0
-  AND json_array_length(a0) = 1 AND json_array_length(a4) = 2
-  AND json_array_length(a1) BETWEEN 2 AND 3 AND sz1 > 0 AND sz4 > 0
-UNION ALL
-SELECT op_id, run_id, rank, name, 'moe_combine', dims,
-  json_extract(types, '$[0]'),
-  1.0 * json_extract(a0, '$[0]') * (json_extract(a0, '$[1]') - 1)
-    * json_extract(a0, '$[2]'),
-  (1.0 * json_extract(a0, '$[0]') * json_extract(a0, '$[1]')
-     * json_extract(a0, '$[2]') + n1) * sz0
-FROM n WHERE name = '_moe_C::moe_sum' AND json_array_length(a0) = 3
-  AND sz0 > 0;
+SELECT op_id, run_id, rank, name,
+  CASE name WHEN 'aten::embedding' THEN 'embedding'
+    WHEN '_moe_C::moe_sum' THEN 'moe_combine' ELSE 'rope' END AS kind,
+  dims,
+  json_extract(types, CASE WHEN name IN ('aten::embedding',
+    '_moe_C::moe_sum') THEN '$[0]' ELSE '$[1]' END) AS dtype,
+  CASE name WHEN 'aten::embedding' THEN 0.0
+    WHEN '_moe_C::moe_sum' THEN
+      1.0 * json_extract(dims, '$[0][0]') * (json_extract(dims, '$[0][1]') - 1)
+        * json_extract(dims, '$[0][2]')
+    ELSE 3.0 * (n1 + n2) / json_extract(conc, '$[3]')
+      * json_extract(dims, '$[4][1]') END AS flops,
+  CASE name WHEN 'aten::embedding' THEN
+      2.0 * n1 * json_extract(dims, '$[0][1]') * sz0 + 1.0 * n1 * sz1
+    WHEN '_moe_C::moe_sum' THEN
+      (1.0 * json_extract(dims, '$[0][0]') * json_extract(dims, '$[0][1]')
+         * json_extract(dims, '$[0][2]') + n1) * sz0
+    ELSE 2.0 * (n1 + n2) * sz1 + 8.0 * json_extract(dims, '$[0][0]')
+      + 1.0 * json_extract(dims, '$[0][0]') * json_extract(dims, '$[4][1]')
+        * sz4 END AS bytes
+FROM c
+WHERE CASE name
+  WHEN 'aten::embedding' THEN json_array_length(dims, '$[0]') = 2
+    AND json_array_length(dims, '$[1]') BETWEEN 1 AND 4
+    AND sz0 > 0 AND sz1 > 0
+  WHEN '_moe_C::moe_sum' THEN json_array_length(dims, '$[0]') = 3
+    AND sz0 > 0
+  ELSE json_valid(conc) AND CAST(json_extract(conc, '$[3]') AS INTEGER) > 0
+    AND json_array_length(dims, '$[0]') = 1
+    AND json_array_length(dims, '$[4]') = 2
+    AND json_array_length(dims, '$[1]') BETWEEN 2 AND 3
+    AND sz1 > 0 AND sz4 > 0 END;
 
 -- Forward attention (016's op_sdpa) counted a call whose is_causal was
 -- not recorded as not causal: now such a call is not modeled.
@@ -425,13 +488,67 @@ SELECT op_id, run_id, rank, name, 'attention_fwd' AS kind, dims, dtype,
     * coalesce((SELECT size FROM op_dtype WHERE type = dtype), 4) AS bytes
 FROM x WHERE b > 0 AND h > 0 AND l > 0 AND sk > 0 AND dq > 0 AND dv > 0;
 
+-- Streaming kinds (016's op_stream) counted every tensor input as read;
+-- ops that only write their first argument (fill_, zero_, copy_'s
+-- destination) read it not at all: bytes = the other tensor inputs read
+-- + the output written.  (On the A100 fixture fill_ of 45 M floats ran
+-- at 2 x its HBM roofline with the old count, 93 % with this one.)
+-- Memory-bound ops can still pass 100 % of the HBM roofline when their
+-- data sits in L2 (40 MB on an A100): that is measured, not a model error.
+CREATE TABLE op_write_first(name TEXT PRIMARY KEY);
+INSERT INTO op_write_first VALUES ('aten::fill_'), ('aten::zero_'),
+  ('aten::copy_');
+
+DROP VIEW op_stream;
+CREATE VIEW op_stream AS
+WITH kn AS MATERIALIZED (           -- each name's kind once, not per call
+  SELECT k.name_id, k.name, k.kind, kc.flops_per_elem AS fpe,
+    k.name IN (SELECT name FROM op_write_first) AS wf
+  FROM op_kind k JOIN op_kind_cost kc ON kc.kind = k.kind
+),
+x AS (
+  SELECT o.run_id, o.id AS op_id, o.rank, kn.name, kn.kind, kn.fpe, kn.wf,
+    d.text AS dims, t.text AS types, e.key AS i,
+    coalesce(json_extract(e.value, '$[0]'), 1)
+      * coalesce(json_extract(e.value, '$[1]'), 1)
+      * coalesce(json_extract(e.value, '$[2]'), 1)
+      * coalesce(json_extract(e.value, '$[3]'), 1)
+      * coalesce(json_extract(e.value, '$[4]'), 1)
+      * coalesce(json_extract(e.value, '$[5]'), 1)
+      * coalesce(json_extract(e.value, '$[6]'), 1)
+      * coalesce(json_extract(e.value, '$[7]'), 1) AS n
+  FROM cpu_op o JOIN kn ON kn.name_id = o.name_id
+  JOIN string d ON d.id = o.input_dims_id
+  JOIN string t ON t.id = o.input_types_id, json_each(d.text) e
+  WHERE json_valid(d.text) AND json_valid(t.text) AND e.type = 'array'
+    AND json_extract(t.text, '$[' || e.key || ']')
+        IN (SELECT type FROM op_dtype)
+),
+-- one aggregate over the calls, grouped by run_id first: a run_id filter
+-- from outside reaches the cpu_op scan
+y AS (
+  SELECT run_id, op_id, min(rank) AS rank, min(name) AS name,
+    min(kind) AS kind, min(dims) AS dims, min(types) AS types,
+    min(fpe) AS fpe, max(wf) AS wf, sum(n) AS sum_n, max(n) AS max_n,
+    min(i) AS i0, sum(CASE WHEN i = 0 THEN n ELSE 0 END) AS n0
+  FROM x GROUP BY run_id, op_id
+)
+SELECT op_id, run_id, rank, name, kind, dims,
+  json_extract(types, '$[' || i0 || ']') AS dtype,
+  fpe * max_n AS flops,
+  1.0 * (sum_n - CASE WHEN wf THEN n0 ELSE 0 END + max_n)
+    * (SELECT size FROM op_dtype
+       WHERE type = json_extract(types, '$[' || i0 || ']')) AS bytes
+FROM y;
+
 -- Every modeled operator call: 016's op_model with the kinds above.
 DROP VIEW op_model;
 CREATE VIEW op_model AS
-SELECT g.op_id, g.run_id, g.rank, g.name, k.kind, g.dims, g.dtype, g.flops,
-  g.bytes
-FROM op_gemm g JOIN cpu_op o ON o.id = g.op_id
-JOIN op_kind k ON k.name_id = o.name_id
+SELECT g.op_id, g.run_id, g.rank, g.name,
+  coalesce((SELECT r.kind FROM op_kind_rule r WHERE g.name GLOB r.pattern
+            ORDER BY r.priority, r.rowid LIMIT 1), 'unknown') AS kind,
+  g.dims, g.dtype, g.flops, g.bytes
+FROM op_gemm g
 UNION ALL
 SELECT op_id, run_id, rank, name, kind, dims, dtype, flops, bytes
 FROM op_sdpa
@@ -456,7 +573,7 @@ FROM op_gather_model;
 -- MI250/MI250X are per GCD (ROCm shows each of the module's two dies as
 -- one device, so a trace's device has half the module's peaks and
 -- bandwidth); ROCm devices named "AMD Radeon Graphics" are matched by
--- their compute-unit count (num_sms, new column: NULL matches any); the
+-- their compute-unit count (gpu_spec_cu); the
 -- A100 80GB PCIe pattern now matches the driver's "NVIDIA A100 80GB PCIe".
 -- Sources (rows cite theirs in `source`):
 --   [V100]  NVIDIA Tesla V100 GPU Accelerator datasheet: SXM2 15.7 FP32,
@@ -492,63 +609,76 @@ FROM op_gather_model;
 -- has (a 96 GB part: GH200 or H100 96GB, up to 4 TB/s): a bare name is
 -- still taken as the SXM 80GB part; add a row with num_sms or a longer
 -- pattern for your site.
-ALTER TABLE gpu_spec ADD COLUMN num_sms INTEGER;
+-- Devices whose name says nothing (ROCm: "AMD Radeon Graphics") are
+-- matched by name and SM / CU count to a gpu_spec row (by its gpu);
+-- these come before gpu_spec's own patterns.
+CREATE TABLE gpu_spec_cu(
+  pattern TEXT NOT NULL,           -- GLOB against device.name
+  num_sms INTEGER NOT NULL,        -- device.num_sms (CUs on ROCm)
+  gpu TEXT NOT NULL,               -- gpu_spec.gpu
+  source TEXT NOT NULL
+);
+INSERT INTO gpu_spec_cu VALUES
+ ('AMD Radeon Graphics', 110, 'MI250X (one GCD)',
+  '[MI250] 110 CUs per MI250X GCD'),
+ ('AMD Radeon Graphics', 104, 'MI250 (one GCD)',
+  '[MI250] 104 CUs per MI250 GCD');
 
 DELETE FROM gpu_spec WHERE gpu IN ('V100 PCIe', 'V100 SXM2',
   'A100 80GB PCIe', 'A100 80GB SXM', 'A100 40GB PCIe', 'A100 40GB SXM',
   'H100 PCIe', 'H100 NVL', 'H100 SXM', 'H200 SXM', 'B200 (HGX)', 'MI250X',
   'MI250', 'MI300X', 'GeForce RTX 2080 Ti');
 INSERT INTO gpu_spec(pattern, priority, gpu, fp32, tf32, bf16, fp16, fp8,
-                     int8, mem_tbps, source, num_sms) VALUES
+                     int8, mem_tbps, source) VALUES
  ('*V100*PCIE*', 10, 'V100 PCIe', 14.0, NULL, NULL, 112, NULL, NULL, 0.900,
-  '[V100] Tesla V100 datasheet', NULL),
+  '[V100] Tesla V100 datasheet'),
  ('*V100*', 20, 'V100 SXM2', 15.7, NULL, NULL, 125, NULL, NULL, 0.900,
-  '[V100] Tesla V100 datasheet', NULL),
+  '[V100] Tesla V100 datasheet'),
  ('*A100*80GB*PCIe*', 10, 'A100 80GB PCIe', 19.5, 156, 312, 312, NULL, 624,
-  1.935, '[A100] A100 datasheet r4', NULL),
+  1.935, '[A100] A100 datasheet r4'),
  ('*A100*PCIE*80GB*', 10, 'A100 80GB PCIe', 19.5, 156, 312, 312, NULL, 624,
-  1.935, '[A100] A100 datasheet r4', NULL),
+  1.935, '[A100] A100 datasheet r4'),
  ('*A100*80GB*', 15, 'A100 80GB SXM', 19.5, 156, 312, 312, NULL, 624, 2.039,
-  '[A100] A100 datasheet r4', NULL),
+  '[A100] A100 datasheet r4'),
  ('*A100*PCIE*', 16, 'A100 40GB PCIe', 19.5, 156, 312, 312, NULL, 624, 1.555,
-  '[A100] A100 datasheet r4', NULL),
+  '[A100] A100 datasheet r4'),
  ('*A100*', 20, 'A100 40GB SXM', 19.5, 156, 312, 312, NULL, 624, 1.555,
-  '[A100] A100 datasheet r4', NULL),
+  '[A100] A100 datasheet r4'),
  ('*H100*PCIe*', 10, 'H100 PCIe', 51, 378, 756.5, 756.5, 1513, 1513, 2.0,
-  '[H100] H100 datasheet', NULL),
+  '[H100] H100 datasheet'),
  ('*H100*NVL*', 10, 'H100 NVL', 60, 417.5, 835.5, 835.5, 1670.5, 1670.5, 3.9,
-  '[H100] H100 datasheet', NULL),
+  '[H100] H100 datasheet'),
  ('*H100*', 20, 'H100 SXM', 67, 494.7, 989.4, 989.4, 1978.9, 1978.9, 3.35,
-  '[H100] H100 datasheet', NULL),
+  '[H100] H100 datasheet'),
  ('*H200*', 20, 'H200 SXM', 67, 494.7, 989.4, 989.4, 1978.9, 1978.9, 4.8,
-  '[H200] H200 datasheet', NULL),
+  '[H200] H200 datasheet'),
  ('*B200*', 20, 'B200 (HGX)', 75, 1100, 2250, 2250, 4500, 4500, 7.7,
-  '[B200] Blackwell datasheet, HGX B200', NULL),
+  '[B200] Blackwell datasheet, HGX B200'),
  ('*MI250X*', 10, 'MI250X (one GCD)', 47.85, NULL, 191.5, 191.5, NULL, 191.5,
-  1.6384, '[MI250] AMD Instinct MI250X, per module / 2', NULL),
+  1.6384, '[MI250] AMD Instinct MI250X, per module / 2'),
  ('*MI250*', 20, 'MI250 (one GCD)', 45.25, NULL, 181.05, 181.05, NULL,
-  181.05, 1.6384, '[MI250] AMD Instinct MI250, per module / 2', NULL),
- ('AMD Radeon Graphics', 30, 'MI250X (one GCD)', 47.85, NULL, 191.5, 191.5,
-  NULL, 191.5, 1.6384, '[MI250] by CU count: 110 per MI250X GCD', 110),
- ('AMD Radeon Graphics', 30, 'MI250 (one GCD)', 45.25, NULL, 181.05, 181.05,
-  NULL, 181.05, 1.6384, '[MI250] by CU count: 104 per MI250 GCD', 104),
+  181.05, 1.6384, '[MI250] AMD Instinct MI250, per module / 2'),
  ('*MI300X*', 20, 'MI300X', 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9, 5.3,
-  '[MI300] AMD Instinct MI300X data sheet', NULL),
+  '[MI300] AMD Instinct MI300X data sheet'),
  ('*2080 Ti*', 20, 'GeForce RTX 2080 Ti', 13.4, NULL, NULL, 53.8, NULL,
-  215.2, 0.616, '[2080] Turing whitepaper', NULL);
+  215.2, 0.616, '[2080] Turing whitepaper');
 
 DROP VIEW device_spec;
 CREATE VIEW device_spec AS
 SELECT d.run_id, d.rank, d.device, d.name, s.gpu, s.fp32, s.tf32, s.bf16,
   s.fp16, s.fp8, s.int8, s.mem_tbps
-FROM device d JOIN gpu_spec s ON s.rowid = (
+FROM device d JOIN gpu_spec s ON s.rowid = coalesce((
+  SELECT s3.rowid FROM gpu_spec_cu c JOIN gpu_spec s3 ON s3.gpu = c.gpu
+  WHERE d.name GLOB c.pattern AND c.num_sms = d.num_sms
+  ORDER BY s3.priority, s3.rowid LIMIT 1), (
   SELECT s2.rowid FROM gpu_spec s2 WHERE d.name GLOB s2.pattern
-    AND (s2.num_sms IS NULL OR s2.num_sms = d.num_sms)
-  ORDER BY s2.priority, s2.rowid LIMIT 1);
+  ORDER BY s2.priority, s2.rowid LIMIT 1));
 
 -- Runs ingested before this file.
+INSERT INTO op_target SELECT id FROM run;
 INSERT INTO op_gpu_time SELECT * FROM op_call_time_calc;
 INSERT INTO op_run_metric SELECT * FROM op_metric_calc;
+DELETE FROM op_target;
 
 -- run_metric (020) with the operator model's arm.
 DROP VIEW IF EXISTS run_metric;

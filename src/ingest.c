@@ -1156,12 +1156,16 @@ static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
     buf_printf(pMsg, "%s", err.zMsg);
     goto done;
   }
+  if( getenv("PROFAN_TIMING") ){
+    fprintf(stderr, "profan: derive hta      %8.1f ms\n", util_now_ms()-t1);
+  }
+  t1 = util_now_ms();
   if( nJob>0 && derive_op_run(db, runId, &err) ){   /* operator model */
     buf_printf(pMsg, "%s", err.zMsg);
     goto done;
   }
   if( getenv("PROFAN_TIMING") ){
-    fprintf(stderr, "profan: derive hta      %8.1f ms\n", util_now_ms()-t1);
+    fprintf(stderr, "profan: derive op       %8.1f ms\n", util_now_ms()-t1);
   }
   pRes->nFiles = nJob + nOther;
   t1 = util_now_ms();

@@ -6,6 +6,7 @@ Python) on a synthetic H100 trace whose kernels run at known fractions of
 their roofline, and on the real B200 vLLM trace where the ops occur.
 Calls whose inputs a formula needs are not recorded stay unknown.
 """
+import json
 import os
 import sys
 
@@ -58,6 +59,13 @@ class SyntheticKinds(ProfanTest):
         self.assertEqual(kinds["conv_fwd"]["modeled_calls"], "2")
         self.assertEqual(kinds["attention_fwd"]["calls"], "1")
         self.assertEqual(kinds["attention_fwd"]["modeled_calls"], "0")
+        # and op-kinds says why
+        self.assertEqual(kinds["attention_paged"]["not_modeled"],
+                         "no formula for this kind")
+        for k in ("conv_fwd", "attention_fwd"):
+            self.assertEqual(kinds[k]["not_modeled"],
+                             "1 arguments missing or shapes not fitting", k)
+        self.assertEqual(kinds["moe_combine"]["not_modeled"], "")
         # every kind has its rule (rotary_embedding is rope, not embedding)
         for key, kind in KIND.items():
             self.assertEqual(kinds[kind]["modeled_calls"],
@@ -133,6 +141,57 @@ class RealKinds(ProfanTest):
         for name in ("vllm::unified_attention_with_output",
                      "vllm::moe_forward"):
             self.assertNotIn(name, got)
+
+    def test_no_shapes_recorded_says_so(self):
+        # the 2080 Ti fixture was recorded without shapes: nothing is
+        # modeled, and op-kinds says why for every kind with a formula
+        path = shared("traces", "param-linear-2080ti.json.gz")
+        ev = events(path)
+        self.assertFalse(any("Input Dims" in e.get("args", {})
+                             or "Input dims" in e.get("args", {})
+                             for e in ev))
+        self.ingest_ok(path)
+        rows = self.query("op-kinds")
+        self.assertGreater(len(rows), 2)
+        for r in rows:
+            with self.subTest(kind=r["kind"]):
+                self.assertEqual(r["modeled_calls"], "0")
+                if r["kind"] in ("unknown", "reduction"):
+                    self.assertEqual(r["not_modeled"],
+                                     "no formula for this kind")
+                else:
+                    self.assertEqual(r["not_modeled"],
+                                     r["calls"] + " no shapes recorded")
+
+    def test_a100_write_only_first_argument(self):
+        # fill_ writes its tensor, copy_ reads src and writes dst: the
+        # destination is not read (A100 fixture, fp32)
+        path = shared("traces", "hta-diff-control-a100-rank3.json.gz")
+        self.ingest_ok(path)
+        want = {}
+        for e in events(path):
+            a = e.get("args", {})
+            if e.get("cat") != "cpu_op" or e["name"] not in (
+                    "aten::fill_", "aten::copy_"):
+                continue
+            d, ty = a.get("Input Dims"), a.get("Input type")
+            if not d or ty[0] != "float":          # [] : a 0-d tensor
+                continue
+            n = 1
+            for x in d[0]:
+                n *= x
+            k = (e["name"], json.dumps(d, separators=(",", ":")))
+            want.setdefault(k, set()).add(n * 4 * (1 if "fill" in k[0]
+                                                   else 2))
+        got = self.sql("SELECT DISTINCT name, dims, bytes FROM op_model"
+                       " WHERE name IN ('aten::fill_', 'aten::copy_')"
+                       " AND dtype = 'float'")
+        self.assertGreater(len(got), 5)
+        for r in got:
+            with self.subTest(op=(r["name"], r["dims"])):
+                self.assertEqual({float(r["bytes"])},
+                                 {float(b) for b in want[(r["name"],
+                                                          r["dims"])]})
 
     def test_resnet50_convs_without_arguments_are_unknown(self):
         # the 2021 trace records conv shapes but no Concrete Inputs

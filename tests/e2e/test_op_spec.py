@@ -90,8 +90,9 @@ class GpuSpec(ProfanTest):
             text = f.read()
         described = set(re.findall(r"^--   (\[[A-Z0-9]+\])", text, re.M))
         self.assertGreaterEqual(len(described), 8)
-        rows = self.sql("SELECT gpu, source FROM gpu_spec")
-        self.assertGreaterEqual(len(rows), 17)
+        rows = self.sql("SELECT gpu, source FROM gpu_spec UNION ALL"
+                        " SELECT gpu, source FROM gpu_spec_cu")
+        self.assertGreaterEqual(len(rows), 18)
         for r in rows:
             key = re.match(r"\[[A-Z0-9]+\]", r["source"])
             self.assertIsNotNone(key, r)
