@@ -26,7 +26,8 @@
 -- column: tbps           achieved TB/s
 -- column: bound          'compute' or 'memory' (which roofline term is larger)
 -- column: roofline_pct   roofline time / GPU time, %
--- column: recoverable_ms GPU time - roofline time, ms (sort key)
+-- column: roof_us        roofline time per call, µs (a few µs or less: the call is too small to fill the GPU, launch and tail latency dominate; batch or fuse it)
+-- column: recoverable_ms GPU time - roofline time, ms (sort key; rows without a roofline come last)
 WITH c AS (
   SELECT name, dims, dtype, peak, gpu, gpu_ns, flops, bytes,
     CASE WHEN peak_tflops > 0 AND mem_tbps > 0 THEN
@@ -48,8 +49,10 @@ SELECT name, dims, dtype, coalesce(peak, '') AS peak,
   round(sum(bytes) / sum(gpu_ns) / 1e3, 4) AS tbps,
   coalesce(max(bound), '') AS bound,
   round(100.0 * sum(roof_ns) / sum(gpu_ns), 2) AS roofline_pct,
+  round(sum(roof_ns) / count(*) / 1e3, 4) AS roof_us,
   round(sum(max(0, gpu_ns - roof_ns)) / 1e6, 4) AS recoverable_ms
 FROM c
 GROUP BY name, dims, dtype, peak, gpu
-ORDER BY sum(max(0, gpu_ns - coalesce(roof_ns, 0))) DESC, name, dims
+ORDER BY count(roof_ns) > 0 DESC,
+  sum(max(0, gpu_ns - coalesce(roof_ns, 0))) DESC, name, dims
 LIMIT :limit;
