@@ -13,6 +13,7 @@
 #include "db.h"
 #include "derive_trace.h"
 #include "derive_hta.h"
+#include "derive_op.h"
 #include "discover.h"
 #include "ingest_trace.h"
 #include "input.h"
@@ -502,6 +503,12 @@ static int ingest_derive_commit(Ingest *g){
   trace_spans_free(g->pSpans);          /* before the commit */
   g->pSpans = NULL;
   timing("derive hta", t1);
+  t1 = util_now_ms();
+  if( g->nJob>0 && derive_op_run(g->db, g->runId, &g->err) ){
+    buf_printf(g->pMsg, "%s", g->err.zMsg);        /* operator model */
+    return -1;
+  }
+  timing("derive op", t1);
   g->pRes->nFiles = g->nJob + g->nOther;
   t1 = util_now_ms();
   if( db_commit(g->db, &g->err) ){

@@ -32,6 +32,7 @@
 #include "db.h"
 #include "derive_trace.h"
 #include "derive_hta.h"
+#include "derive_op.h"
 #include "load_kinds.h"
 
 #include <stdlib.h>
@@ -45,7 +46,7 @@ static const char *const azDerived[] = {
   "cpu_op_summary", "cpu_op_shape_summary", "cpu_op_flops_summary",
   "runtime_summary", "step_kernel_summary", "collective",
   "collective_window", "comm_fit", "hta_critical_path",
-  "hta_critical_path_op", "hta_run_metric"
+  "hta_critical_path_op", "hta_run_metric", "op_gpu_time", "op_run_metric"
 };
 
 /* --summaries-only: the run's identity (run_file, run_tag, baseline) and
@@ -54,7 +55,7 @@ static const char *const azDerived[] = {
 static const char *const azSummary[] = {
   "run_file", "run_tag", "baseline", "step", "step_time", "gpu_busy",
   "comm_overlap", "gpu_op_summary", "cpu_op_summary", "step_kernel_summary",
-  "hta_run_metric", "device", "snapshot"
+  "hta_run_metric", "op_run_metric", "device", "snapshot"
 };
 #define N_SUMMARY ((int)(sizeof(azSummary)/sizeof(azSummary[0])))
 
@@ -723,7 +724,8 @@ static int run_derive(Merge *m, PfError *pErr){
     free(zNote);
   }
   if( derive_comm_run(m->db, runId, pErr) ) return -1;
-  if( nTrace>0 && derive_hta_run(m->db, runId, pErr) ) return -1;
+  if( nTrace>0 && derive_hta_run(m->db, runId, NULL, pErr) ) return -1;
+  if( nTrace>0 && derive_op_run(m->db, runId, pErr) ) return -1;
   return run_hash_update(m, pErr);
 }
 
