@@ -358,3 +358,26 @@ class MergeMixedInputs(MergeTest):
         self.assertEqual(n["s"], "2")
         self.assertGreater(int(n["c"]), 0)
         self.assertGreater(int(n["f"]), 0)
+
+
+class MergeConcurrent(MergeTest):
+
+    def test_merge_concurrent_ranks_into_one_node_shard(self):
+        """Eight ranks of a node merging their own one-file databases into
+        the node's shard at the same moment (what profan_torch does): the
+        first creates it, the others wait for the lock; one run of 8."""
+        ones = [self.shard("one%d" % i, [f]) for i, f in
+                enumerate(self.files)]
+        node = os.path.join(self.tmp.name, "node.db")
+        procs = [subprocess.Popen([PROFAN, "merge", "--quiet", "--into", node,
+                                   "--name", "dlrm", s],
+                                  stderr=subprocess.PIPE, text=True)
+                 for s in ones]
+        for p in procs:
+            _, err = p.communicate()
+            self.assertEqual(p.returncode, 0, err)
+        p = subprocess.run([PROFAN, "--db", node, "--format", "csv", "sql",
+                            "SELECT count(*) AS f, count(DISTINCT run_id) AS"
+                            " r, count(DISTINCT rank) AS k FROM run_file"],
+                           capture_output=True, text=True)
+        self.assertEqual(p.stdout.splitlines()[1], "8,1,8")
