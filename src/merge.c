@@ -538,7 +538,7 @@ static int acc_add(Acc *a, sqlite3 *dbX, int64_t runId, const char *zLabel,
                  " not the same job", zLabel, (long long)v, a->zWorld,
                  (long long)a->world);
       rc = 2;
-    }else if( what==0 ){
+    }else if( what==0 && a->world==0 ){
       a->world = v;
       a->zWorld = zLabel;
     }else if( what==1 && (v<0 || (a->world && v>=a->world)) ){

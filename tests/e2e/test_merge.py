@@ -227,6 +227,10 @@ class MergeFailures(MergeTest):
         other = self.shard("w16", w16)
         self.fails(2, "profan: %s: world size 16, but run dlrm has world size"
                    " 8: not the same job\n" % other, other)
+        # named after where the world size was first seen, not the last
+        # shard that agreed with it
+        self.fails(2, "profan: %s: world size 16, but run dlrm has world size"
+                   " 8: not the same job\n" % other, self.s[2], other)
 
     def test_merge_colliding_ranks(self):
         # rank 1 again, in a trace of other content (moved by 1 µs)
