@@ -1,6 +1,6 @@
 /*
 ** fuzz_fr.c — libFuzzer harness for the flight-recorder JSON path:
-** load_fr_json_file() (src/load_fr.c) reads the input with yajl into a
+** load_fr_json_file() (src/load_fr.c) reads the input with jscan into a
 ** value tree and maps it (process groups, status, entries) into an
 ** in-memory profan database; derive_comm_run() then joins the rows as the
 ** ingest does at the end of a run.  (Flight-recorder pickles are covered

@@ -30,7 +30,10 @@ static int cb_common(Ctx *c){
   return 1;
 }
 static int cb_null(void *ctx){ return cb_common(ctx); }
-static int cb_bool(void *ctx, int b){ fuzz_touch_i64(b); return cb_common(ctx); }
+static int cb_bool(void *ctx, int b){
+  fuzz_touch_i64(b);
+  return cb_common(ctx);
+}
 static int cb_number(void *ctx, const char *z, size_t n){
   fuzz_touch(z, n);
   return cb_common(ctx);

@@ -7,7 +7,7 @@
 ** input_open("/proc/self/fd/N") exactly as a trace file would be (so a
 ** gzip input goes through the zlib path too).  trace_parse() hands each
 ** event to a sink that touches every field and string of the event
-** (name, category, list args, collective args) and then, like ingest.c,
+** (name, category, list args, collective args) and then, like ingest_trace.c,
 ** passes the non-OTHER events to linker_event(); linker_finish() and
 ** linker_stats() are called at the end.  The emit callback does nothing.
 **
@@ -83,7 +83,7 @@ static int emit_nothing(void *ctx, const TraceEvent *e){
 static int sink(void *ctx, const TraceEvent *e){
   Ctx *c = ctx;
   touch_event(e);
-  if( e->kind==TEV_OTHER ) return 0;       /* as ingest.c's worker_sink */
+  if( e->kind==TEV_OTHER ) return 0;     /* as ingest_trace.c:worker_sink */
   if( c->pLink && !c->linkFailed ){
     if( linker_event(c->pLink, e, &c->linkErr) ) c->linkFailed = 1;
   }

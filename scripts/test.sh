@@ -127,7 +127,7 @@ build_and_test() {
   label=$1; b=$2; cc=$3; shift 3
   echo "== $label build and tests"
   rm -f "$b/Testing/Temporary/LastTest.log"
-  if ! { CC=$cc cmake -S . -B "$b" -DPROFAN_TESTS=ON "$@" >/dev/null \
+  if ! { CC=$cc cmake -S . -B "$b" -DPROFAN_TESTS=ON -DPROFAN_WERROR=ON "$@" >/dev/null \
          && cmake --build "$b" -j"$(nproc)"; }; then
     count "$label build" 0 1
     return
@@ -139,6 +139,8 @@ build_and_test() {
 
 build_and_test gcc build gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DPROFAN_SANITIZE=OFF -DPROFAN_BROWSER_TESTS="$BROWSER"
+
+step "style (scripts/style.sh)" sh scripts/style.sh
 
 echo "== cppcheck and valgrind memcheck (scripts/analyze.sh)"
 step "analyze (cppcheck, valgrind)" sh scripts/analyze.sh build

@@ -15,20 +15,16 @@
 
 void cli_error(const char *zFmt, ...){
   va_list ap;
-  fputs("profan: ", stderr);
   va_start(ap, zFmt);
-  vfprintf(stderr, zFmt, ap);
+  util_vmessage(zFmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
 }
 
 void cli_usage_error(Cli *p, const char *zFmt, ...){
   va_list ap;
-  fputs("profan: ", stderr);
   va_start(ap, zFmt);
-  vfprintf(stderr, zFmt, ap);
+  util_vmessage(zFmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
   if( p->pCmd ){
     fprintf(stderr, "usage: profan %s\n", p->pCmd->zUsage);
     fprintf(stderr, "try 'profan %s --help' for more information\n",

@@ -9,6 +9,7 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "output.h"
 #include "util.h"
 
@@ -38,6 +39,31 @@ typedef struct CmdInfo {
   const char *zSummary;    /* one line */
   const char *zHelp;       /* options and details */
 } CmdInfo;
+
+/* A global option (main.c's aGlobal[]): "--db" with its argument "PATH"
+** ("" for none) and its help, whose further lines start with 19 spaces
+** as in `profan --help`. */
+typedef struct CliGlobal {
+  const char *zName;       /* "--db" */
+  const char *zArg;        /* "PATH", or "" */
+  const char *zHelp;
+} CliGlobal;
+
+/* The command table and the global options, for the generated docs. */
+typedef struct CliTable {
+  const CmdInfo *aCmd;
+  int nCmd;
+  const CliGlobal *aGlobal;
+  int nGlobal;
+} CliTable;
+
+/* Write the manual page (troff, section 1) made from the command table.
+** (cli_docs.c) */
+void cli_write_man(FILE *out, const CliTable *pTab);
+
+/* Write the completion script for zShell ("bash" or "zsh") made from the
+** command table.  Returns 0, or -1 for another shell.  (cli_docs.c) */
+int cli_write_completion(FILE *out, const char *zShell, const CliTable *pTab);
 
 /* Remove option zLong (or -zShort) from the command's arguments.  With
 ** hasArg, returns its value ("--x=v" or "--x v"), else "" when present.

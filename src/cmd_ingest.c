@@ -9,9 +9,9 @@
 ** a first ingest), then synced, switched to WAL mode and linked into
 ** place.  A failed ingest removes that file, so it leaves things as they
 ** were; so does Ctrl-C (SIGINT) or SIGTERM, which also says "interrupted,
-** nothing stored"; a killed one (SIGKILL) leaves it behind, and the next fresh ingest next to
-** it removes it.  If DB appeared meanwhile (another ingest), the ingest is
-** redone into it the normal way.
+** nothing stored"; a killed one (SIGKILL) leaves it behind, and the next
+** fresh ingest next to it removes it.  If DB appeared meanwhile (another
+** ingest), the ingest is redone into it the normal way.
 */
 #include "cli.h"
 #include "db.h"
@@ -321,7 +321,9 @@ int ingest_cmd(Cli *p){
   }
   while( (z = cli_option(p, "tag", NULL, 1))!=NULL ){
     const char *zEq = strchr(z, '=');
-    if( zEq==NULL || zEq==z ) cli_usage_error(p, "--tag needs KEY=VALUE, got '%s'", z);
+    if( zEq==NULL || zEq==z ){
+      cli_usage_error(p, "--tag needs KEY=VALUE, got '%s'", z);
+    }
     if( nTag==64 ) cli_usage_error(p, "too many --tag options");
     azTagCopy[nTag] = xstrndup(z, (size_t)(zEq-z));
     azKey[nTag] = azTagCopy[nTag];

@@ -77,7 +77,9 @@ int query_cmd(Cli *p){
 
   while( (z = cli_option(p, "param", "p", 1))!=NULL ){
     const char *zEq = strchr(z, '=');
-    if( zEq==NULL || zEq==z ) cli_usage_error(p, "--param needs K=V, got '%s'", z);
+    if( zEq==NULL || zEq==z ){
+      cli_usage_error(p, "--param needs K=V, got '%s'", z);
+    }
     if( nKV==64 ) cli_usage_error(p, "too many --param options");
     azKeyCopy[nKV] = xstrndup(z, (size_t)(zEq-z));
     azKey[nKV] = azKeyCopy[nKV];

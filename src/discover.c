@@ -2,15 +2,12 @@
 ** discover.c — walking input paths and sniffing file kinds by content.
 **
 ** Pipeline position: "discover" -> "sniff".  A file's kind comes from its
-** first bytes (after gzip decompression), not its name: JSON with
-** "traceEvents" is a trace, JSON with "version" and "entries" or
-** "pg_config" a flight-recorder dump, protocol byte 0x80 a pickle, text with
-** "NCCL INFO"/"NCCL WARN" an NCCL log.  Unknown files are kept in the list
-** with the reason they are skipped, so the user is told.
+** first bytes (after gzip decompression), not its name, through the table
+** of input kinds (input_kinds.c).  Unknown files are kept in the list with
+** the reason they are skipped, so the user is told.
 */
 #include "discover.h"
 #include "input.h"
-#include "parse_nccl.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -21,17 +18,7 @@
 
 #define SNIFF_BYTES (1<<20)
 
-const char *discover_kind_name(FileKind e){
-  switch( e ){
-    case KIND_TRACE: return "trace";
-    case KIND_PICKLE: return "pickle";
-    case KIND_NCCL_LOG: return "nccl_log";
-    case KIND_FR_JSON: return "flight_recorder";
-    default: return "unknown";
-  }
-}
-
-void filelist_free(FileList *p){
+void discover_filelist_free(FileList *p){
   for(int i=0; i<p->n; i++) free(p->a[i].zPath);
   free(p->a);
   memset(p, 0, sizeof(*p));
@@ -49,43 +36,22 @@ static FoundFile *list_add(FileList *p, const char *zPath){
   return f;
 }
 
-/* Case-sensitive search for zNeedle in buf[0..n). */
-static int contains(const char *buf, size_t n, const char *zNeedle){
-  return memmem(buf, n, zNeedle, strlen(zNeedle))!=NULL;
-}
-
 FileKind discover_sniff(const char *buf, size_t n, char *zWhy, size_t nWhy){
-  size_t i = 0;
-  if( n>=3 && (unsigned char)buf[0]==0xef && (unsigned char)buf[1]==0xbb
-      && (unsigned char)buf[2]==0xbf ) i = 3;          /* UTF-8 BOM */
-  while( i<n && (buf[i]==' ' || buf[i]=='\n' || buf[i]=='\r' || buf[i]=='\t') ){
-    i++;
-  }
-  if( n==0 || i==n ){
+  int c = input_kind_first_byte(buf, n);
+  FileKind e;
+  if( c<0 ){
     snprintf(zWhy, nWhy, "empty file");
     return KIND_UNKNOWN;
   }
-  if( (unsigned char)buf[0]==0x80 ) return KIND_PICKLE;
-  if( buf[i]=='{' ){
-    if( contains(buf, n, "\"traceEvents\"") ) return KIND_TRACE;
-    if( contains(buf, n, "\"version\"") && (contains(buf, n, "\"entries\"")
-        || contains(buf, n, "\"pg_config\"")) ){
-      return KIND_FR_JSON;                /* flight-recorder JSON dump */
-    }
+  e = input_kind_sniff(buf, n);
+  if( e!=KIND_UNKNOWN ) return e;
+  if( c=='{' ){
     snprintf(zWhy, nWhy, "JSON without \"traceEvents\" in its first MiB");
-    return KIND_UNKNOWN;
-  }
-  if( buf[i]=='[' ){
-    if( contains(buf, n, "\"ph\"") ) return KIND_TRACE;  /* legacy exporter */
-    /* an NCCL log starting with a timestamp or a trimmed "[dev]" prefix */
-    if( nccl_sniff(buf, n) ) return KIND_NCCL_LOG;
+  }else if( c=='[' ){
     snprintf(zWhy, nWhy, "JSON array that is not a trace");
-    return KIND_UNKNOWN;
+  }else{
+    snprintf(zWhy, nWhy, "not a trace, memory snapshot or NCCL log");
   }
-  if( contains(buf, n, "NCCL INFO") || contains(buf, n, "NCCL WARN") ){
-    return KIND_NCCL_LOG;
-  }
-  snprintf(zWhy, nWhy, "not a trace, memory snapshot or NCCL log");
   return KIND_UNKNOWN;
 }
 
@@ -147,7 +113,8 @@ static int walk_dir(const char *zDir, FileList *pList, int depth,
     az[n++] = xstrdup(de->d_name);
   }
   closedir(d);
-  if( n>1 ) qsort(az, (size_t)n, sizeof(char*), cmp_str);   /* az is NULL when n==0 */
+  /* az is NULL when n==0 */
+  if( n>1 ) qsort(az, (size_t)n, sizeof(char*), cmp_str);
   for(int i=0; i<n; i++){
     char *zPath = xasprintf("%s%s%s", zDir,
                             zDir[strlen(zDir)-1]=='/' ? "" : "/", az[i]);

@@ -8,22 +8,15 @@
 #define PROFAN_DISCOVER_H
 
 #include <stdint.h>
+#include "input_kinds.h"
 #include "util.h"
-
-typedef enum {
-  KIND_UNKNOWN = 0,
-  KIND_TRACE,          /* Kineto / Chrome trace JSON (plain or gzip) */
-  KIND_PICKLE,         /* a pickle: memory snapshot or flight recorder */
-  KIND_NCCL_LOG,       /* text with NCCL INFO/WARN lines */
-  KIND_FR_JSON,        /* flight-recorder dump, JSON variant */
-} FileKind;
 
 typedef struct FoundFile {
   char *zPath;         /* owned */
   FileKind eKind;
   int explicitArg;     /* named on the command line (not found in a dir) */
   char zSkip[128];     /* why it is skipped ("" when not skipped) */
-  int unreadable;      /* skipped because it could not be read (--strict: error) */
+  int unreadable;      /* skipped: could not be read (--strict: error) */
 } FoundFile;
 
 typedef struct FileList {
@@ -41,8 +34,7 @@ int discover_path(const char *zPath, FileList *pList, PfError *pErr);
 /* Kind of a file from its first bytes; sets zWhy for unknown content. */
 FileKind discover_sniff(const char *buf, size_t n, char *zWhy, size_t nWhy);
 
-void filelist_free(FileList *p);
-const char *discover_kind_name(FileKind e);
+void discover_filelist_free(FileList *p);
 
 /* Rank from a file name: "rank3", "rank_3", "rank-3", "worker3_" ...;
 ** -1 when the name carries none. */

@@ -886,184 +886,210 @@ static void svg_marker(Buf *p, double x, double y, int eShape, int i,
   }
 }
 
-void html_line_chart(Buf *p, const char *zId, const char *zTitle,
-                     const char *zXLabel, const char *zYLabel,
-                     HtmlFmt xFmt, HtmlFmt yFmt,
-                     const HtmlSeries *aS, int nS,
-                     const HtmlMarker *aM, int nM,
-                     const char *const *azXTick, int nX){
-  double x0 = INFINITY, x1 = -INFINITY, y1 = 0, y0 = 0, step;
-  double pw = HTML_CHART_W - LINE_LEFT - LINE_RIGHT;
-  double ph = LINE_H - LINE_TOP - LINE_BOTTOM;
-  const char *azLeg[HTML_N_STYLE];
-  int aLegStyle[HTML_N_STYLE], nLeg = 0;
-  char z[32];
-  if( xFmt==NULL ) xFmt = html_fmt_short;
-  if( yFmt==NULL ) yFmt = html_fmt_short;
-  for(int s=0; s<nS; s++){
-    for(int i=0; i<aS[s].n; i++){
-      if( !isfinite(aS[s].aY[i]) ) continue;
-      if( aS[s].aX[i]<x0 ) x0 = aS[s].aX[i];
-      if( aS[s].aX[i]>x1 ) x1 = aS[s].aX[i];
-      if( aS[s].aY[i]>y1 ) y1 = aS[s].aY[i];
-      if( aS[s].aY[i]<y0 ) y0 = aS[s].aY[i];
+/* The plot area of a line chart: data ranges and the pixel mapping. */
+typedef struct LinePlot {
+  double x0, x1, y0, y1;        /* data range shown */
+  double step;                  /* y tick step */
+  double pw, ph;                /* plot width and height, px */
+} LinePlot;
+
+static double line_px(const LinePlot *L, double v){
+  return LINE_LEFT + L->pw*(v-L->x0)/(L->x1-L->x0);
+}
+static double line_py(const LinePlot *L, double v){
+  return LINE_TOP + L->ph*(1.0-(v-L->y0)/(L->y1-L->y0));
+}
+
+/* Widen [*pLo, *pHi] to hold (finite) v. */
+static void range_add(double v, double *pLo, double *pHi){
+  if( v<*pLo ) *pLo = v;
+  if( v>*pHi ) *pHi = v;
+}
+
+/* The ranges that hold every finite point and marker, y rounded out to
+** whole tick steps. */
+static void line_range(const HtmlLineChart *c, LinePlot *L){
+  L->x0 = INFINITY;
+  L->x1 = -INFINITY;
+  L->y0 = L->y1 = 0;
+  L->pw = HTML_CHART_W - LINE_LEFT - LINE_RIGHT;
+  L->ph = LINE_H - LINE_TOP - LINE_BOTTOM;
+  for(int s=0; s<c->nS; s++){
+    const HtmlSeries *S = &c->aS[s];
+    for(int i=0; i<S->n; i++){
+      if( !isfinite(S->aY[i]) ) continue;
+      range_add(S->aX[i], &L->x0, &L->x1);
+      range_add(S->aY[i], &L->y0, &L->y1);
     }
   }
-  for(int m=0; m<nM; m++){             /* markers stay inside the plot */
-    if( !isfinite(aM[m].x) || !isfinite(aM[m].y) ) continue;
-    if( aM[m].x<x0 ) x0 = aM[m].x;
-    if( aM[m].x>x1 ) x1 = aM[m].x;
-    if( aM[m].y>y1 ) y1 = aM[m].y;
-    if( aM[m].y<y0 ) y0 = aM[m].y;
+  for(int m=0; m<c->nM; m++){          /* markers stay inside the plot */
+    if( !isfinite(c->aM[m].x) || !isfinite(c->aM[m].y) ) continue;
+    range_add(c->aM[m].x, &L->x0, &L->x1);
+    range_add(c->aM[m].y, &L->y0, &L->y1);
   }
-  if( !isfinite(x0) ){ x0 = 0; x1 = 1; }
-  if( x1<=x0 ){
-    double d = 0.5 + fabs(x0)*1e-6;     /* one point: a visible range */
-    x0 -= d;
-    x1 += d;
+  if( !isfinite(L->x0) ){ L->x0 = 0; L->x1 = 1; }
+  if( L->x1<=L->x0 ){
+    double d = 0.5 + fabs(L->x0)*1e-6;  /* one point: a visible range */
+    L->x0 -= d;
+    L->x1 += d;
   }
-  if( y1<=y0 ) y1 = y0 + 1;
-  step = nice_step(y1-y0, 5);
-  y1 = ceil(y1/step)*step;
-  y0 = floor(y0/step)*step;
-#define PX(v) (LINE_LEFT + pw*((v)-x0)/(x1-x0))
-#define PY(v) (LINE_TOP + ph*(1.0-((v)-y0)/(y1-y0)))
-  figure_begin(p, zId, zTitle, LINE_H);
-  /* y grid and ticks */
+  if( L->y1<=L->y0 ) L->y1 = L->y0 + 1;
+  L->step = nice_step(L->y1-L->y0, 5);
+  L->y1 = ceil(L->y1/L->step)*L->step;
+  L->y0 = floor(L->y0/L->step)*L->step;
+}
+
+/* One x tick at data value v with label z. */
+static void line_xtick(Buf *p, const LinePlot *L, double v, const char *z){
+  double x = line_px(L, v), y = LINE_TOP+L->ph;
+  buf_printf(p, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\""
+             " x2=\"%.1f\" y2=\"%.1f\"/>\n", x, y, x, y+4);
+  svg_text(p, x, y+17, "middle", "muted", z);
+}
+
+/* Grid, ticks, axis and axis names. */
+static void line_axes(Buf *p, const HtmlLineChart *c, const LinePlot *L){
+  HtmlFmt xFmt = c->xFmt ? c->xFmt : html_fmt_short;
+  HtmlFmt yFmt = c->yFmt ? c->yFmt : html_fmt_short;
+  char z[32];
   /* ticks by a counter: v += step may not move a huge v */
-  for(int k=0; k<=MAX_TICKS && y0+k*step<=y1+step/2; k++){
-    double v = y0 + k*step;
+  for(int k=0; k<=MAX_TICKS && L->y0+k*L->step<=L->y1+L->step/2; k++){
+    double v = L->y0 + k*L->step;
     yFmt(v, z);
     buf_printf(p, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\""
-               " y2=\"%.1f\"/>\n", LINE_LEFT, PY(v), LINE_LEFT+pw, PY(v));
-    svg_text(p, LINE_LEFT-6, PY(v)+4, "end", "muted", z);
+               " y2=\"%.1f\"/>\n", LINE_LEFT, line_py(L, v), LINE_LEFT+L->pw,
+               line_py(L, v));
+    svg_text(p, LINE_LEFT-6, line_py(L, v)+4, "end", "muted", z);
   }
-  /* x ticks */
-  if( azXTick ){
-    int every = nX>12 ? (nX+11)/12 : 1;
-    for(int i=0; i<nX; i+=every){
-      buf_printf(p, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\""
-                 " x2=\"%.1f\" y2=\"%.1f\"/>\n", PX(i), LINE_TOP+ph, PX(i),
-                 LINE_TOP+ph+4);
-      svg_text(p, PX(i), LINE_TOP+ph+17, "middle", "muted", azXTick[i]);
-    }
+  if( c->azXTick ){
+    int every = c->nX>12 ? (c->nX+11)/12 : 1;
+    for(int i=0; i<c->nX; i+=every) line_xtick(p, L, i, c->azXTick[i]);
   }else{
-    double xs = nice_step(x1-x0, 8);
-    for(int k=0; k<=MAX_TICKS && ceil(x0/xs)*xs+k*xs<=x1+xs*1e-9; k++){
-      double v = ceil(x0/xs)*xs + k*xs;
-      xFmt(v, z);
-      buf_printf(p, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\""
-                 " x2=\"%.1f\" y2=\"%.1f\"/>\n", PX(v), LINE_TOP+ph, PX(v),
-                 LINE_TOP+ph+4);
-      svg_text(p, PX(v), LINE_TOP+ph+17, "middle", "muted", z);
+    double xs = nice_step(L->x1-L->x0, 8), v0 = ceil(L->x0/xs)*xs;
+    for(int k=0; k<=MAX_TICKS && v0+k*xs<=L->x1+xs*1e-9; k++){
+      xFmt(v0 + k*xs, z);
+      line_xtick(p, L, v0 + k*xs, z);
     }
   }
   buf_printf(p, "<line class=\"axis\" x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\""
-             " y2=\"%.1f\"/>\n", LINE_LEFT, LINE_TOP+ph, LINE_LEFT+pw,
-             LINE_TOP+ph);
-  if( zXLabel ) svg_text(p, LINE_LEFT+pw/2, LINE_H-8, "middle", "muted",
-                         zXLabel);
-  if( zYLabel ) svg_text(p, 4, 14, NULL, "muted", zYLabel);
-  /* series */
-  for(int s=0; s<nS; s++){
-    int st = style_of(aS[s].iStyle), first = 1;
+             " y2=\"%.1f\"/>\n", LINE_LEFT, LINE_TOP+L->ph, LINE_LEFT+L->pw,
+             LINE_TOP+L->ph);
+  if( c->zXLabel ) svg_text(p, LINE_LEFT+L->pw/2, LINE_H-8, "middle",
+                            "muted", c->zXLabel);
+  if( c->zYLabel ) svg_text(p, 4, 14, NULL, "muted", c->zYLabel);
+}
+
+/* The series' lines and point markers, then their legend: line samples
+** right of the y-axis title (~7 px a glyph). */
+static void line_series(Buf *p, const HtmlLineChart *c, const LinePlot *L){
+  double x = LINE_LEFT + 8;
+  for(int s=0; s<c->nS; s++){
+    const HtmlSeries *S = &c->aS[s];
+    int st = style_of(S->iStyle), first = 1;
     buf_printf(p, "<path class=\"ln s%d\" style=\"fill:none\"", st);
     if( azDash[st][0] ) buf_printf(p, " stroke-dasharray=\"%s\"", azDash[st]);
     buf_puts(p, " d=\"");
-    for(int i=0; i<aS[s].n; i++){
-      if( !isfinite(aS[s].aY[i]) ){
+    for(int i=0; i<S->n; i++){
+      if( !isfinite(S->aY[i]) ){
         first = 1;
         continue;
       }
-      buf_printf(p, "%c%.1f %.1f", first ? 'M' : 'L', PX(aS[s].aX[i]),
-                 PY(aS[s].aY[i]));
+      buf_printf(p, "%c%.1f %.1f", first ? 'M' : 'L', line_px(L, S->aX[i]),
+                 line_py(L, S->aY[i]));
       first = 0;
     }
     buf_puts(p, "\"/>\n");
-    if( aS[s].n<=60 ){
-      for(int i=0; i<aS[s].n; i++){
-        if( isfinite(aS[s].aY[i]) ){
-          svg_marker(p, PX(aS[s].aX[i]), PY(aS[s].aY[i]), s==0 ? 0 : 3, st,
-                     2.5);
-        }
+    for(int i=0; S->n<=60 && i<S->n; i++){
+      if( isfinite(S->aY[i]) ){
+        svg_marker(p, line_px(L, S->aX[i]), line_py(L, S->aY[i]),
+                   s==0 ? 0 : 3, st, 2.5);
       }
     }
-    if( nLeg<HTML_N_STYLE ){
-      aLegStyle[nLeg] = st;
-      azLeg[nLeg++] = aS[s].zName;
+  }
+  if( c->zYLabel && 4 + 7.0*(double)strlen(c->zYLabel) + 16 > x ){
+    x = 4 + 7.0*(double)strlen(c->zYLabel) + 16;
+  }
+  for(int s=0; s<c->nS && s<HTML_N_STYLE; s++){
+    int st = style_of(c->aS[s].iStyle);
+    const char *zName = c->aS[s].zName;
+    buf_printf(p, "<line class=\"ln s%d\" x1=\"%.1f\" y1=\"%d\""
+               " x2=\"%.1f\" y2=\"%d\"", st, x, LINE_TOP-12, x+22,
+               LINE_TOP-12);
+    if( azDash[st][0] ) buf_printf(p, " stroke-dasharray=\"%s\"", azDash[st]);
+    buf_puts(p, "/>\n");
+    svg_text(p, x+26, LINE_TOP-8, NULL, NULL, zName);
+    x += 40 + 7.0*(zName ? (double)strlen(zName) : 0);
+  }
+}
+
+/* Where the label of marker m at pixel (x, y), w px wide, goes: next to
+** it, trying above right, above left, below right and below left, the
+** first place that overlaps no box of aBox[0..m) (4 doubles each: x0 x1
+** y0 y1); when all four do, up (or down) line by line.  Sets its box
+** aBox[4m..], the text position and anchor. */
+static void marker_place(const LinePlot *L, double *aBox, int m, double x,
+                         double y, double w, double *pTx, double *pTy,
+                         const char **pzA){
+  for(int c=0; c<4+2*MARKER_SHIFTS; c++){
+    int bLeft = c<4 ? (c%2)==1 : x>LINE_LEFT+L->pw*0.6;
+    int bBelow = c<4 ? c>=2 : ((c-4)%2)==1;
+    double shift = c<4 ? 0 : 14.0*(double)((c-4)/2+1);
+    double bx0 = bLeft ? x-8-w : x+8;
+    double cy = bBelow ? y+16+shift : y-7-shift;
+    int ok = bx0>=0 && bx0+w<=HTML_CHART_W && cy-12>=0 && cy+2<=LINE_H;
+    for(int k=0; k<m && ok; k++){
+      if( bx0<aBox[4*k+1] && bx0+w>aBox[4*k]
+       && cy-12<aBox[4*k+3] && cy+2>aBox[4*k+2] ) ok = 0;
+    }
+    if( ok || c==3+2*MARKER_SHIFTS ){
+      *pTx = bLeft ? x-8 : x+8;
+      *pTy = cy;
+      *pzA = bLeft ? "end" : "start";
+      aBox[4*m] = bx0;
+      aBox[4*m+1] = bx0+w;
+      aBox[4*m+2] = cy-12;
+      aBox[4*m+3] = cy+2;
+      return;
     }
   }
-  /* legend: line samples, right of the y-axis title (~7 px a glyph) */
-  {
-    double x = LINE_LEFT + 8;
-    if( zYLabel && 4 + 7.0*(double)strlen(zYLabel) + 16 > x ){
-      x = 4 + 7.0*(double)strlen(zYLabel) + 16;
+}
+
+/* The labelled markers; a label moved away from its marker gets a thin
+** leader line to it. */
+static void line_markers(Buf *p, const HtmlLineChart *c, const LinePlot *L){
+  double *aBox = xmalloc(sizeof(double)*4*(size_t)(c->nM+1));
+  for(int m=0; m<c->nM; m++){
+    const HtmlMarker *M = &c->aM[m];
+    double x, y, w, tx = 0, ty = 0;
+    const char *zA = "start";
+    aBox[4*m] = aBox[4*m+1] = aBox[4*m+2] = aBox[4*m+3] = -1e9;
+    if( !isfinite(M->x) || !isfinite(M->y) ) continue;
+    x = line_px(L, M->x);
+    y = line_py(L, M->y);
+    w = 6.8*(double)(M->zLabel ? strlen(M->zLabel) : 0);
+    marker_place(L, aBox, m, x, y, w, &tx, &ty, &zA);
+    buf_puts(p, "<g><title>");
+    html_esc(p, M->zLabel);
+    buf_puts(p, "</title>");
+    svg_marker(p, x, y, M->eShape, 2, 6);
+    if( fabs(ty-y)>20 ){
+      buf_printf(p, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\""
+                 " x2=\"%.1f\" y2=\"%.1f\"/>", x, y, tx,
+                 ty<y ? ty+2 : ty-12);
     }
-    for(int i=0; i<nLeg; i++){
-      int st = aLegStyle[i];
-      buf_printf(p, "<line class=\"ln s%d\" x1=\"%.1f\" y1=\"%d\""
-                 " x2=\"%.1f\" y2=\"%d\"", st, x, LINE_TOP-12, x+22,
-                 LINE_TOP-12);
-      if( azDash[st][0] ) buf_printf(p, " stroke-dasharray=\"%s\"",
-                                     azDash[st]);
-      buf_puts(p, "/>\n");
-      svg_text(p, x+26, LINE_TOP-8, NULL, NULL, azLeg[i]);
-      x += 40 + 7.0*(azLeg[i] ? (double)strlen(azLeg[i]) : 0);
-    }
+    svg_text(p, tx, ty, zA, "lbl", M->zLabel);
+    buf_puts(p, "</g>\n");
   }
-  /* labelled markers: each label goes next to its marker, trying above
-  ** right, above left, below right and below left, the first place that
-  ** overlaps no label placed before; when all four do, it moves up (or
-  ** down) line by line and a thin leader joins it to its marker */
-  {
-    double *aBox = xmalloc(sizeof(double)*4*(size_t)(nM+1));
-    for(int m=0; m<nM; m++){
-      double x, y, w, tx = 0, ty = 0;
-      const char *zA = "start";
-      int placed = 0;
-      aBox[4*m] = aBox[4*m+1] = aBox[4*m+2] = aBox[4*m+3] = -1e9;
-      if( !isfinite(aM[m].x) || !isfinite(aM[m].y) ) continue;
-      x = PX(aM[m].x);
-      y = PY(aM[m].y);
-      w = 6.8*(double)(aM[m].zLabel ? strlen(aM[m].zLabel) : 0);
-      for(int c=0; c<4+2*MARKER_SHIFTS && !placed; c++){
-        int bLeft = c<4 ? (c%2)==1 : x>LINE_LEFT+pw*0.6;
-        int bBelow = c<4 ? c>=2 : ((c-4)%2)==1;
-        double shift = c<4 ? 0 : 14.0*(double)((c-4)/2+1);
-        double bx0 = bLeft ? x-8-w : x+8;
-        double cy = bBelow ? y+16+shift : y-7-shift;
-        int ok = bx0>=0 && bx0+w<=HTML_CHART_W && cy-12>=0 && cy+2<=LINE_H;
-        for(int k=0; k<m && ok; k++){
-          if( bx0<aBox[4*k+1] && bx0+w>aBox[4*k]
-           && cy-12<aBox[4*k+3] && cy+2>aBox[4*k+2] ) ok = 0;
-        }
-        if( ok || c==3+2*MARKER_SHIFTS ){
-          tx = bLeft ? x-8 : x+8;
-          ty = cy;
-          zA = bLeft ? "end" : "start";
-          aBox[4*m] = bx0;
-          aBox[4*m+1] = bx0+w;
-          aBox[4*m+2] = cy-12;
-          aBox[4*m+3] = cy+2;
-          placed = 1;
-        }
-      }
-      buf_puts(p, "<g><title>");
-      html_esc(p, aM[m].zLabel);
-      buf_puts(p, "</title>");
-      svg_marker(p, x, y, aM[m].eShape, 2, 6);
-      if( fabs(ty-y)>20 ){
-        buf_printf(p, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\""
-                   " x2=\"%.1f\" y2=\"%.1f\"/>", x, y, tx,
-                   ty<y ? ty+2 : ty-12);
-      }
-      svg_text(p, tx, ty, zA, "lbl", aM[m].zLabel);
-      buf_puts(p, "</g>\n");
-    }
-    free(aBox);
-  }
-#undef PX
-#undef PY
+  free(aBox);
+}
+
+void html_line_chart(Buf *p, const HtmlLineChart *c){
+  LinePlot L;
+  line_range(c, &L);
+  figure_begin(p, c->zId, c->zTitle, LINE_H);
+  line_axes(p, c, &L);
+  line_series(p, c, &L);
+  line_markers(p, c, &L);
   figure_end(p);
 }
 

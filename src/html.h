@@ -170,18 +170,24 @@ typedef struct HtmlMarker {
 typedef void (*HtmlFmt)(double v, char *z);
 
 /*
-** Line chart of nS series with point markers on every vertex when there
+** A line chart: nS series with point markers on every vertex when there
 ** are few, dashed lines per style, and nM labelled markers (peak, OOM,
-** regression).  xFmt/yFmt format the tick labels (NULL: html_fmt_short);
-** zXLabel/zYLabel name the axes.  azXTick (may be NULL): when set, the x
-** values are 0..nX-1 and these are their tick labels.
+** regression).  Fill the fields that apply; the rest zero.
 */
-void html_line_chart(Buf *p, const char *zId, const char *zTitle,
-                     const char *zXLabel, const char *zYLabel,
-                     HtmlFmt xFmt, HtmlFmt yFmt,
-                     const HtmlSeries *aS, int nS,
-                     const HtmlMarker *aM, int nM,
-                     const char *const *azXTick, int nX);
+typedef struct HtmlLineChart {
+  const char *zId, *zTitle;       /* figure id and caption */
+  const char *zXLabel, *zYLabel;  /* axis names, or NULL */
+  HtmlFmt xFmt, yFmt;             /* tick labels; NULL: html_fmt_short */
+  const HtmlSeries *aS;           /* the lines */
+  int nS;
+  const HtmlMarker *aM;           /* labelled points, or NULL */
+  int nM;
+  /* when set, the x values are 0..nX-1 and these are their tick labels */
+  const char *const *azXTick;
+  int nX;
+} HtmlLineChart;
+
+void html_line_chart(Buf *p, const HtmlLineChart *pChart);
 
 /*
 ** Heatmap: nRow x nCol cells, aV[r*nCol+c] (NaN: empty cell), five

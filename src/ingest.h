@@ -18,7 +18,7 @@ typedef struct IngestOpts {
   const char **azTagKey;   /* --tag k=v pairs */
   const char **azTagVal;
   int nTag;
-  int replace;             /* --replace: drop a run with the same content/name */
+  int replace;             /* --replace: drop a run of that content/name */
   int strict;              /* --strict: warnings become errors */
   int nThreads;            /* parser threads, 0 = number of CPUs */
   int progress;            /* show progress on stderr */

@@ -128,7 +128,6 @@ int input_hash_end(Input *p, uint64_t *pHash, PfError *pErr){
 int input_path_is_gzip(const char *zPath){ return has_gzip_magic(zPath); }
 
 int64_t input_offset(const Input *p){ return p->offset; }
-int input_is_gzip(const Input *p){ return p->isGzip; }
 
 void input_close(Input *p){
   if( p ){

@@ -21,7 +21,6 @@ Input *input_open(const char *zPath, PfError *pErr);
 ssize_t input_read(Input *p, void *buf, size_t n, PfError *pErr);
 /* Uncompressed bytes delivered so far. */
 int64_t input_offset(const Input *p);
-int input_is_gzip(const Input *p);
 void input_close(Input *p);                       /* accepts NULL */
 
 /* Read the first n (uncompressed) bytes of zPath into buf; *pn gets the

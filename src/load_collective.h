@@ -1,6 +1,6 @@
 /*
 ** load_collective.h — collective-communication arguments of trace events
-** (formats.md §1.7): the keys record_param_comms ops and, since kineto
+** (docs/formats.md §1.7): the keys record_param_comms ops and, since kineto
 ** 2023-10, NCCL kernels carry ("Collective name", "dtype", "In msg
 ** nelems", "Process Group Ranks", ...), their older names, and the table
 ** coll_args they are written to.  Also the vocabulary shared with the

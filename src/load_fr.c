@@ -1,8 +1,9 @@
 /*
-** load_fr.c — PyTorch ProcessGroupNCCL flight-recorder dumps (formats.md
-** §4): the pickle written by the C++ pickler (already decoded by the
-** strict decoder, load_pickle.c) and the JSON variant, read here with
-** yajl into the same PkValue tree so one walker serves both.
+** load_fr.c — PyTorch ProcessGroupNCCL flight-recorder dumps
+** (docs/formats.md §4): the pickle written by the C++ pickler (already
+** decoded by the strict decoder, load_pickle.c) and the JSON variant, read
+** here with jscan (the scanner of the trace parser) into the same PkValue
+** tree so one walker serves both.
 **
 ** Pipeline position: "parse" + "load" for flight-recorder files: rows in
 ** fr_dump, fr_group, fr_pg_status and fr_entry.  The rank comes from the
@@ -18,8 +19,7 @@
 #include "db.h"
 #include "discover.h"
 #include "input.h"
-
-#include <yajl/yajl_parse.h>
+#include "jscan.h"
 
 #include <errno.h>
 #include <math.h>
@@ -308,6 +308,118 @@ static int load_status(FrLoad *F, const PkValue *pSt){
   return rc;
 }
 
+/* Bind the columns of entry e (a dict) to s; a duration_ms of the wrong
+** type sets *pzBad.  Returns its profiling_name value (may be NULL). */
+static const PkValue *bind_entry(FrLoad *F, sqlite3_stmt *s,
+                                 const PkValue *e, const char *zWhere,
+                                 int isJson, const char **pzBad){
+  const PkValue *pg, *v, *pName;
+  int64_t x;
+  double d;
+  sqlite3_bind_int64(s, 1, F->t->runId);
+  sqlite3_bind_int64(s, 2, F->t->fileId);
+  sqlite3_bind_int64(s, 3, F->rank);
+  bind_int(s, 4, pk_dict_get(e, "record_id"), 0);
+  bind_int(s, 5, pk_dict_get(e, "pg_id"), 0);
+  pg = pk_dict_get(e, "process_group");
+  if( pg && (pg->t==PK_TUPLE || pg->t==PK_LIST) && pg->u.seq.n>=2 ){
+    bind_str(s, 6, pg->u.seq.a[0]);
+    bind_str(s, 7, pg->u.seq.a[1]);
+  }else if( (v = pk_dict_get(e, "pg_id"))!=NULL && int_of(v, &x)==0 ){
+    char z[24];                        /* v1: the group is its pg_id */
+    snprintf(z, sizeof(z), "%lld", (long long)x);
+    sqlite3_bind_text(s, 6, z, -1, SQLITE_TRANSIENT);
+  }
+  v = pk_dict_get(e, "collective_seq_id");
+  if( v==NULL ) v = pk_dict_get(e, "seq_id");
+  bind_int(s, 8, v, 0);
+  bind_int(s, 9, pk_dict_get(e, "p2p_seq_id"), 0);
+  bind_int(s, 10, pk_dict_get(e, "op_id"), 0);
+  pName = pk_dict_get(e, "profiling_name");
+  bind_str(s, 11, pName);
+  if( pName && pName->t==PK_STR ){
+    const char *z = pName->u.s.z;
+    size_t n = pName->u.s.n;
+    if( n>=5 && memcmp(z, "nccl:", 5)==0 ){ z += 5; n -= 5; }
+    sqlite3_bind_text(s, 12, z, (int)n, SQLITE_TRANSIENT);
+  }else{
+    fr_warn(F, zWhere, "no profiling_name");
+  }
+  v = pk_dict_get(e, "is_p2p");
+  if( v && pk_as_int(v, &x)==0 ) sqlite3_bind_int64(s, 13, x!=0);
+  else if( pName && pName->t==PK_STR ){
+    const char *z = pName->u.s.z;
+    int p2p = pName->u.s.n>=9 && (memcmp(z, "nccl:send", 9)==0
+                                  || memcmp(z, "nccl:recv", 9)==0);
+    sqlite3_bind_int(s, 13, p2p);
+  }
+  v = pk_dict_get(e, "input_sizes");
+  bind_json(s, 14, v);
+  x = numel_of(v);
+  db_bind_int_or_null(s, 16, x>=0, x);
+  v = pk_dict_get(e, "output_sizes");
+  bind_json(s, 15, v);
+  x = numel_of(v);
+  db_bind_int_or_null(s, 17, x>=0, x);
+  bind_json(s, 18, pk_dict_get(e, "input_dtypes"));
+  bind_json(s, 19, pk_dict_get(e, "output_dtypes"));
+  bind_str(s, 20, pk_dict_get(e, "state"));
+  bind_int(s, 21, pk_dict_get(e, "time_created_ns"), 0);
+  bind_int(s, 22, pk_dict_get(e, "time_discovered_started_ns"), isJson);
+  bind_int(s, 23, pk_dict_get(e, "time_discovered_completed_ns"), isJson);
+  v = pk_dict_get(e, "duration_ms");
+  if( v && v->t!=PK_BOOL && pk_as_double(v, &d)==0 && isfinite(d) && d>=0 ){
+    sqlite3_bind_double(s, 24, d);
+  }else if( !is_absent(v) ){
+    *pzBad = "duration_ms";
+  }
+  v = pk_dict_get(e, "retired");
+  if( v && pk_as_int(v, &x)==0 ) sqlite3_bind_int(s, 25, x!=0);
+  bind_int(s, 26, pk_dict_get(e, "timeout_ms"), 0);
+  bind_str(s, 27, pk_dict_get(e, "thread_name"));
+  v = pk_dict_get(e, "thread_id");
+  if( v && v->t==PK_INT ){
+    char z[24];
+    snprintf(z, sizeof(z), "%lld", (long long)v->u.i);
+    sqlite3_bind_text(s, 28, z, -1, SQLITE_TRANSIENT);
+  }else{
+    bind_str(s, 28, v);
+  }
+  return pName;
+}
+
+/* The first field of entry e of the wrong type into *pzBad, unless set. */
+static void check_entry(const PkValue *e, const char **pzBad){
+  const PkValue *pg = pk_dict_get(e, "process_group");
+  check_int(pk_dict_get(e, "record_id"), "record_id", pzBad);
+  check_int(pk_dict_get(e, "pg_id"), "pg_id", pzBad);
+  if( !is_absent(pg) && !*pzBad ){
+    if( (pg->t!=PK_TUPLE && pg->t!=PK_LIST) || pg->u.seq.n<2
+        || pg->u.seq.a[0]->t!=PK_STR || pg->u.seq.a[1]->t!=PK_STR ){
+      *pzBad = "process_group";
+    }
+  }
+  check_int(pk_dict_get(e, "collective_seq_id"), "collective_seq_id", pzBad);
+  check_int(pk_dict_get(e, "p2p_seq_id"), "p2p_seq_id", pzBad);
+  check_int(pk_dict_get(e, "op_id"), "op_id", pzBad);
+  check_flag(pk_dict_get(e, "is_p2p"), "is_p2p", pzBad);
+  check_sizes(pk_dict_get(e, "input_sizes"), "input_sizes", pzBad);
+  check_sizes(pk_dict_get(e, "output_sizes"), "output_sizes", pzBad);
+  check_list_of(pk_dict_get(e, "input_dtypes"), PK_STR, "input_dtypes", pzBad);
+  check_list_of(pk_dict_get(e, "output_dtypes"), PK_STR, "output_dtypes",
+                pzBad);
+  check_str(pk_dict_get(e, "state"), "state", pzBad);
+  check_int(pk_dict_get(e, "time_created_ns"), "time_created_ns", pzBad);
+  check_int(pk_dict_get(e, "time_discovered_started_ns"),
+            "time_discovered_started_ns", pzBad);
+  check_int(pk_dict_get(e, "time_discovered_completed_ns"),
+            "time_discovered_completed_ns", pzBad);
+  check_flag(pk_dict_get(e, "retired"), "retired", pzBad);
+  check_int(pk_dict_get(e, "timeout_ms"), "timeout_ms", pzBad);
+  check_str(pk_dict_get(e, "thread_name"), "thread_name", pzBad);
+  check_list_of(pk_dict_get(e, "frames"), PK_DICT, "frames", pzBad);
+}
+
 static int load_entries(FrLoad *F, const PkValue *pEntries, int isJson){
   sqlite3_stmt *s = db_prepare(F->db,
     "INSERT INTO fr_entry(run_id,file_id,rank,record_id,pg_id,pg_name,"
@@ -321,113 +433,18 @@ static int load_entries(FrLoad *F, const PkValue *pEntries, int isJson){
   if( s==NULL ) return -1;
   for(size_t i=0; i<pEntries->u.seq.n && rc==0; i++){
     const PkValue *e = pEntries->u.seq.a[i];
-    const PkValue *pg, *v, *pName;
+    const PkValue *pName;
     const char *zBad = NULL;
     char zWhere[48];
-    int64_t x;
-    double d;
     snprintf(zWhere, sizeof(zWhere), "entry %zu", i);
     if( e->t!=PK_DICT ){
       fr_warn(F, zWhere, "not a dict; skipped");
       continue;
     }
     F->pStats->nRecords++;
-    sqlite3_bind_int64(s, 1, F->t->runId);
-    sqlite3_bind_int64(s, 2, F->t->fileId);
-    sqlite3_bind_int64(s, 3, F->rank);
-    bind_int(s, 4, pk_dict_get(e, "record_id"), 0);
-    bind_int(s, 5, pk_dict_get(e, "pg_id"), 0);
-    pg = pk_dict_get(e, "process_group");
-    if( pg && (pg->t==PK_TUPLE || pg->t==PK_LIST) && pg->u.seq.n>=2 ){
-      bind_str(s, 6, pg->u.seq.a[0]);
-      bind_str(s, 7, pg->u.seq.a[1]);
-    }else if( (v = pk_dict_get(e, "pg_id"))!=NULL && int_of(v, &x)==0 ){
-      char z[24];                        /* v1: the group is its pg_id */
-      snprintf(z, sizeof(z), "%lld", (long long)x);
-      sqlite3_bind_text(s, 6, z, -1, SQLITE_TRANSIENT);
-    }
-    v = pk_dict_get(e, "collective_seq_id");
-    if( v==NULL ) v = pk_dict_get(e, "seq_id");
-    bind_int(s, 8, v, 0);
-    bind_int(s, 9, pk_dict_get(e, "p2p_seq_id"), 0);
-    bind_int(s, 10, pk_dict_get(e, "op_id"), 0);
-    pName = pk_dict_get(e, "profiling_name");
-    bind_str(s, 11, pName);
-    if( pName && pName->t==PK_STR ){
-      const char *z = pName->u.s.z;
-      size_t n = pName->u.s.n;
-      if( n>=5 && memcmp(z, "nccl:", 5)==0 ){ z += 5; n -= 5; }
-      sqlite3_bind_text(s, 12, z, (int)n, SQLITE_TRANSIENT);
-    }else{
-      fr_warn(F, zWhere, "no profiling_name");
-    }
-    v = pk_dict_get(e, "is_p2p");
-    if( v && pk_as_int(v, &x)==0 ) sqlite3_bind_int64(s, 13, x!=0);
-    else if( pName && pName->t==PK_STR ){
-      const char *z = pName->u.s.z;
-      int p2p = pName->u.s.n>=9 && (memcmp(z, "nccl:send", 9)==0
-                                    || memcmp(z, "nccl:recv", 9)==0);
-      sqlite3_bind_int(s, 13, p2p);
-    }
-    v = pk_dict_get(e, "input_sizes");
-    bind_json(s, 14, v);
-    x = numel_of(v);
-    db_bind_int_or_null(s, 16, x>=0, x);
-    v = pk_dict_get(e, "output_sizes");
-    bind_json(s, 15, v);
-    x = numel_of(v);
-    db_bind_int_or_null(s, 17, x>=0, x);
-    bind_json(s, 18, pk_dict_get(e, "input_dtypes"));
-    bind_json(s, 19, pk_dict_get(e, "output_dtypes"));
-    bind_str(s, 20, pk_dict_get(e, "state"));
-    bind_int(s, 21, pk_dict_get(e, "time_created_ns"), 0);
-    bind_int(s, 22, pk_dict_get(e, "time_discovered_started_ns"), isJson);
-    bind_int(s, 23, pk_dict_get(e, "time_discovered_completed_ns"), isJson);
-    v = pk_dict_get(e, "duration_ms");
-    if( v && v->t!=PK_BOOL && pk_as_double(v, &d)==0 && isfinite(d) && d>=0 ){
-      sqlite3_bind_double(s, 24, d);
-    }else if( !is_absent(v) ){
-      zBad = "duration_ms";
-    }
-    v = pk_dict_get(e, "retired");
-    if( v && pk_as_int(v, &x)==0 ) sqlite3_bind_int(s, 25, x!=0);
-    bind_int(s, 26, pk_dict_get(e, "timeout_ms"), 0);
-    bind_str(s, 27, pk_dict_get(e, "thread_name"));
-    v = pk_dict_get(e, "thread_id");
-    if( v && v->t==PK_INT ){
-      char z[24];
-      snprintf(z, sizeof(z), "%lld", (long long)v->u.i);
-      sqlite3_bind_text(s, 28, z, -1, SQLITE_TRANSIENT);
-    }else{
-      bind_str(s, 28, v);
-    }
+    pName = bind_entry(F, s, e, zWhere, isJson, &zBad);
     /* every field of the wrong type: one warning for the entry */
-    check_int(pk_dict_get(e, "record_id"), "record_id", &zBad);
-    check_int(pk_dict_get(e, "pg_id"), "pg_id", &zBad);
-    if( !is_absent(pg) && !zBad ){
-      if( (pg->t!=PK_TUPLE && pg->t!=PK_LIST) || pg->u.seq.n<2
-          || pg->u.seq.a[0]->t!=PK_STR || pg->u.seq.a[1]->t!=PK_STR ){
-        zBad = "process_group";
-      }
-    }
-    check_int(pk_dict_get(e, "collective_seq_id"), "collective_seq_id", &zBad);
-    check_int(pk_dict_get(e, "p2p_seq_id"), "p2p_seq_id", &zBad);
-    check_int(pk_dict_get(e, "op_id"), "op_id", &zBad);
-    check_flag(pk_dict_get(e, "is_p2p"), "is_p2p", &zBad);
-    check_sizes(pk_dict_get(e, "input_sizes"), "input_sizes", &zBad);
-    check_sizes(pk_dict_get(e, "output_sizes"), "output_sizes", &zBad);
-    check_list_of(pk_dict_get(e, "input_dtypes"), PK_STR, "input_dtypes", &zBad);
-    check_list_of(pk_dict_get(e, "output_dtypes"), PK_STR, "output_dtypes", &zBad);
-    check_str(pk_dict_get(e, "state"), "state", &zBad);
-    check_int(pk_dict_get(e, "time_created_ns"), "time_created_ns", &zBad);
-    check_int(pk_dict_get(e, "time_discovered_started_ns"),
-              "time_discovered_started_ns", &zBad);
-    check_int(pk_dict_get(e, "time_discovered_completed_ns"),
-              "time_discovered_completed_ns", &zBad);
-    check_flag(pk_dict_get(e, "retired"), "retired", &zBad);
-    check_int(pk_dict_get(e, "timeout_ms"), "timeout_ms", &zBad);
-    check_str(pk_dict_get(e, "thread_name"), "thread_name", &zBad);
-    check_list_of(pk_dict_get(e, "frames"), PK_DICT, "frames", &zBad);
+    check_entry(e, &zBad);
     if( zBad && pName && pName->t==PK_STR ){
       char zMsg[80];
       snprintf(zMsg, sizeof(zMsg), "\"%s\" of the wrong type ignored", zBad);
@@ -590,7 +607,8 @@ typedef struct JBuild {
   JFrame aFrame[JB_MAXDEPTH];
   int depth;
   PkValue *pRoot;
-  int tooDeep;
+  int tooDeep;              /* stopped: nesting over JB_MAXDEPTH */
+  int badUtf8;              /* stopped: a string is not valid UTF-8 */
 } JBuild;
 
 static PkValue *jb_node(JBuild *b, PkType t){
@@ -690,68 +708,79 @@ static int cb_number(void *ctx, const char *z, size_t n){
   v->u.f = strtod(buf, &zEnd);
   return jb_add(ctx, v);
 }
+/* 1 when z[0..n) is valid UTF-8 (jscan passes bytes through as they
+** are; the dump's strings are stored as TEXT). */
+static int utf8_ok(const unsigned char *z, size_t n){
+  for(size_t i=0; i<n; ){
+    size_t k = z[i]<0x80 ? 1 : util_utf8_seq(z+i, n-i);
+    if( k==0 ) return 0;
+    i += k;
+  }
+  return 1;
+}
 static int cb_string(void *ctx, const unsigned char *z, size_t n){
-  return jb_add(ctx, jb_str(ctx, z, n));
+  JBuild *b = ctx;
+  if( !utf8_ok(z, n) ){ b->badUtf8 = 1; return 0; }
+  return jb_add(b, jb_str(b, z, n));
 }
 static int cb_start_map(void *ctx){ return jb_open(ctx, PK_DICT); }
 static int cb_map_key(void *ctx, const unsigned char *z, size_t n){
   JBuild *b = ctx;
+  if( !utf8_ok(z, n) ){ b->badUtf8 = 1; return 0; }
   b->aFrame[b->depth-1].pPendingKey = jb_str(b, z, n);
   return 1;
 }
 static int cb_end(void *ctx){ return jb_close(ctx); }
 static int cb_start_array(void *ctx){ return jb_open(ctx, PK_LIST); }
 
+/* The error of a scan of n bytes that did not end in a document, in pErr:
+** truncated, too deep, invalid UTF-8, or jscan's message at its offset. */
+static void json_error(Jscan *h, const JBuild *b, int st, size_t n,
+                       PfError *pErr){
+  const char *z = jscan_error(h);
+  char zClean[200];
+  if( st==JSCAN_OK ){
+    /* the text is fine as far as it goes: the file ends early */
+    pf_error_set(pErr, ERRPOS_BYTE, (int64_t)n, "truncated JSON: the file "
+                 "ends inside the flight-recorder dump");
+  }else if( b->tooDeep ){
+    pf_error_set(pErr, ERRPOS_BYTE, jscan_offset(h),
+                 "flight-recorder JSON nested deeper than %d", JB_MAXDEPTH);
+  }else if( b->badUtf8 ){
+    pf_error_set(pErr, ERRPOS_BYTE, jscan_offset(h),
+                 "invalid JSON: invalid bytes in UTF8 string.");
+  }else{
+    util_sanitize(z, strlen(z), zClean, sizeof(zClean));
+    pf_error_set(pErr, ERRPOS_BYTE, jscan_offset(h), "invalid JSON: %s",
+                 zClean);
+  }
+}
+
 int load_fr_json_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
                       PfError *pErr){
-  static const yajl_callbacks cb = {
-    cb_null, cb_bool, NULL, NULL, cb_number, cb_string,
+  static const JscanCallbacks cb = {
+    cb_null, cb_bool, cb_number, cb_string,
     cb_start_map, cb_map_key, cb_end, cb_start_array, cb_end
   };
   size_t n = 0;
   unsigned char *data = input_slurp(t->zPath, FR_JSON_MAX_BYTES, &n, pErr);
   JBuild *b;
-  yajl_handle h;
-  yajl_status st;
-  int rc = -1;
+  Jscan *h;
+  int st, rc = -1;
   if( data==NULL ) return -1;
   b = xcalloc(1, sizeof(*b));
-  h = yajl_alloc(&cb, NULL, b);
-  st = yajl_parse(h, data, n);
-  if( st==yajl_status_ok && (st = yajl_complete_parse(h))!=yajl_status_ok
-      && !b->tooDeep ){
-    /* the text is fine as far as it goes: the file ends early */
-    pf_error_set(pErr, ERRPOS_BYTE, (int64_t)n, "truncated JSON: the file "
-                 "ends inside the flight-recorder dump");
-  }else if( st!=yajl_status_ok ){
-    unsigned char *zMsg = yajl_get_error(h, 0, data, n);
-    char zClean[200];
-    /* yajl counts the offending byte as consumed; profan's offsets
-    ** point at it (0-based), as the trace parser's do */
-    size_t off = yajl_get_bytes_consumed(h);
-    if( off>0 ) off--;
-    util_sanitize((const char*)zMsg, strlen((const char*)zMsg), zClean,
-                  sizeof(zClean));
-    /* drop the trailing '?' util_sanitize made of the newline */
-    while( zClean[0] && (zClean[strlen(zClean)-1]=='?'
-                         || zClean[strlen(zClean)-1]==' ') ){
-      zClean[strlen(zClean)-1] = 0;
-    }
-    if( b->tooDeep ){
-      pf_error_set(pErr, ERRPOS_BYTE, (int64_t)off,
-                   "flight-recorder JSON nested deeper than %d", JB_MAXDEPTH);
-    }else{
-      pf_error_set(pErr, ERRPOS_BYTE, (int64_t)off, "invalid JSON: %s",
-                   zClean);
-    }
-    yajl_free_error(h, zMsg);
+  h = jscan_new(&cb, b);
+  if( h==NULL ) util_fatal("out of memory");
+  st = jscan_feed(h, data, n);
+  if( st!=JSCAN_OK || jscan_finish(h)!=JSCAN_OK ){
+    json_error(h, b, st, n, pErr);
   }else if( b->pRoot==NULL || !fr_is_dump(b->pRoot) ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "JSON is not a flight-recorder dump "
                  "(no \"entries\", or no \"version\" and \"pg_config\")");
   }else{
     rc = load_fr_tree(db, t, b->pRoot, pStats, pErr, 1);
   }
-  yajl_free(h);
+  jscan_free(h);
   while( b->depth>0 ){
     JFrame *f = &b->aFrame[--b->depth];
     free(f->aItem);

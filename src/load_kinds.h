@@ -1,6 +1,7 @@
 /*
 ** load_kinds.h — the loaders for the non-trace input kinds, called by the
-** ingest driver (ingest.c) inside the ingest's single transaction.
+** ingest driver (ingest.c) through the table of input kinds
+** (input_kinds.c) inside the ingest's single transaction.
 **
 ** Pipeline position: "parse" + "load" for memory snapshots, flight-recorder
 ** dumps and NCCL logs; "derive" entry points run once per run at the end.
@@ -21,7 +22,8 @@ typedef struct LoadStats {
   int64_t nWarnings;       /* records skipped or repaired */
   int64_t rank;            /* rank the file describes, -1 if unknown */
   char zRankSource[24];    /* "file name", "dump", ... ("" if unknown) */
-  char zKind[24];          /* run_file.kind: "snapshot", "flight_recorder", "nccl_log" */
+  char zKind[24];          /* run_file.kind: "snapshot", "flight_recorder",
+                           ** "nccl_log" ("": the kind's name) */
   char zFirstWarning[256]; /* "WHERE: message" of the first warning */
 } LoadStats;
 
@@ -31,6 +33,11 @@ typedef struct LoadTarget {
   int64_t fileId;
   const char *zPath;
 } LoadTarget;
+
+/* The loader of one file of an input kind (InputKind.xLoad).  Returns 0,
+** or -1 with pErr set. */
+typedef int (*LoadFileFn)(sqlite3 *db, const LoadTarget *t,
+                          LoadStats *pStats, PfError *pErr);
 
 /* A pickle file (protocol byte 0x80): decode it with the strict decoder
 ** and hand it to the snapshot or flight-recorder loader.  A pickle that is
@@ -62,8 +69,8 @@ int fr_is_dump(const PkValue *pRoot);
 int load_fr_dump(sqlite3 *db, const LoadTarget *t, const PkValue *pRoot,
                  LoadStats *pStats, PfError *pErr);
 
-/* Flight-recorder dump written as JSON (dump_nccl_trace_json); read with
-** yajl into the same tree as the pickle.  (load_fr.c) */
+/* Flight-recorder dump written as JSON (dump_nccl_trace_json), read into
+** the same tree as the pickle.  (load_fr.c) */
 int load_fr_json_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
                       PfError *pErr);
 

@@ -8,7 +8,7 @@
 ** decoded by pickle.c, dispatched by load_pickle.c).  Runs inside the
 ** ingest transaction; never prints.
 **
-** Layouts (formats.md §2): a dict with "segments" (+ "device_traces",
+** Layouts (docs/formats.md §2): a dict with "segments" (+ "device_traces",
 ** "allocator_settings", "external_annotations"), or a bare list of segment
 ** dicts.  Blocks carry "address" and "frames" (2.1+) or neither, with an
 ** optional "history" (1.13/2.0): the address is then the segment base plus
@@ -1039,7 +1039,9 @@ static int entry_check(Loader *L, const Where *w, const PkValue *e,
   if( fv>FV_OK ) warn_field(L, w, "time_us", f->pTime, fv, "an int", "ignored");
   x->hasTime = fv==FV_OK;
   fv = field_int(f->pStream, FV_NONE_OK|FV_NEG_OK, &x->stream);
-  if( fv>FV_OK ) warn_field(L, w, "stream", f->pStream, fv, "an int", "ignored");
+  if( fv>FV_OK ){
+    warn_field(L, w, "stream", f->pStream, fv, "an int", "ignored");
+  }
   fv = field_int(f->pFree, FV_NONE_OK, &x->devFree);
   if( fv>FV_OK ){
     warn_field(L, w, "device_free", f->pFree, fv, "an int", "ignored");
@@ -1446,6 +1448,69 @@ static int block_check(Loader *L, const Where *w, const PkValue *b){
 /* Write segment s (index iSeg) and its blocks for snapshot snapId.  Fields
 ** that cannot be used are warned (segment_check, block_check) and stored
 ** as NULL or 0; blocks without a usable size are skipped. */
+/* Block j of segment iSeg (row segId), its address defaulting to *pAddr,
+** the end of the block before it (hasAddr: that is known).  Advances
+** *pAddr and *pSum; a block that fails its checks clears *pbSumOk.
+** Returns 0, or -1 on a database error. */
+static int write_block(Loader *L, int64_t snapId, size_t iSeg,
+                       int64_t segId, const PkValue *pBlocks, size_t j,
+                       int hasAddr, int64_t *pAddr, int64_t *pSum,
+                       int *pbSumOk, LiveMap *pLiveMap){
+  size_t nb = pBlocks->u.seq.n;
+  const PkValue *b = pBlocks->u.seq.a[j];
+  const PkValue *pState = pk_dict_get(b, "state");
+  int64_t size = 0, baddr, stackId;
+  int hasB;
+  Live *pLive = NULL;
+  sqlite3_stmt *q = L->pInsBlock;
+  Where wb = { W_BLOCK, iSeg, j };
+  if( b->t!=PK_DICT ){
+    warnf(L, &wb, "block is not a dict");
+    return 0;
+  }
+  if( block_check(L, &wb, b) ){
+    *pbSumOk = 0;
+    return 0;
+  }
+  block_usable(b, &size);
+  hasB = field_int(pk_dict_get(b, "address"), 0, &baddr)==FV_OK;
+  if( !hasB ){ baddr = *pAddr; hasB = hasAddr; }
+  *pAddr = baddr + size;
+  *pSum += size;
+  stackId = stack_id(L, block_frames(b), &wb);
+  if( stackId<0 ) return -1;
+  if( hasB && !pk_str_eq(pState, "inactive") ){
+    pLive = live_find(pLiveMap, (uint64_t)baddr);
+  }
+  sqlite3_bind_int64(q, 1, L->t->runId);
+  sqlite3_bind_int64(q, 2, L->t->fileId);
+  sqlite3_bind_int64(q, 3, snapId);
+  sqlite3_bind_int64(q, 4, segId);
+  sqlite3_bind_int64(q, 5, (int64_t)j);
+  db_bind_int_or_null(q, 6, hasB, baddr);
+  sqlite3_bind_int64(q, 7, size);
+  sqlite3_bind_int64(q, 8, block_requested(b, size));
+  if( pState && pState->t==PK_STR ) bind_text(L, q, 9, pState, &wb, "state");
+  else sqlite3_bind_text(q, 9, "inactive", -1, SQLITE_STATIC);
+  db_bind_int_or_null(q, 10, stackId>0, stackId);
+  if( j>0 ){
+    bind_text(L, q, 11, pk_dict_get(pBlocks->u.seq.a[j-1], "state"), NULL,
+              NULL);
+  }else{
+    sqlite3_bind_null(q, 11);
+  }
+  if( j+1<nb ){
+    bind_text(L, q, 12, pk_dict_get(pBlocks->u.seq.a[j+1], "state"), NULL,
+              NULL);
+  }else{
+    sqlite3_bind_null(q, 12);
+  }
+  db_bind_int_or_null(q, 13, pLive!=NULL, pLive ? pLive->idx : 0);
+  db_bind_int_or_null(q, 14, pLive && pLive->state==LIVE_REQUESTED,
+                      pLive ? pLive->freeIdx : 0);
+  return step_once(L, q) ? -1 : 0;
+}
+
 static int write_segment(Loader *L, int64_t snapId, size_t iSeg,
                          const PkValue *s, int dev, LiveMap *pLiveMap){
   const PkValue *pBlocks = pk_dict_get(s, "blocks");
@@ -1508,58 +1573,8 @@ static int write_segment(Loader *L, int64_t snapId, size_t iSeg,
   segId = sqlite3_last_insert_rowid(L->db);
 
   for(size_t j=0; j<nb; j++){
-    const PkValue *b = pBlocks->u.seq.a[j];
-    const PkValue *pState = pk_dict_get(b, "state");
-    int64_t size = 0, baddr;
-    int hasB;
-    Live *pLive = NULL;
-    sqlite3_stmt *q = L->pInsBlock;
-    Where wb = { W_BLOCK, iSeg, j };
-    if( b->t!=PK_DICT ){
-      warnf(L, &wb, "block is not a dict");
-      continue;
-    }
-    if( block_check(L, &wb, b) ){
-      bSumOk = 0;
-      continue;
-    }
-    block_usable(b, &size);
-    hasB = field_int(pk_dict_get(b, "address"), 0, &baddr)==FV_OK;
-    if( !hasB ){ baddr = addr; hasB = hasAddr; }
-    addr = baddr + size;
-    sum += size;
-    stackId = stack_id(L, block_frames(b), &wb);
-    if( stackId<0 ) return -1;
-    if( hasB && !pk_str_eq(pState, "inactive") ){
-      pLive = live_find(pLiveMap, (uint64_t)baddr);
-    }
-    sqlite3_bind_int64(q, 1, L->t->runId);
-    sqlite3_bind_int64(q, 2, L->t->fileId);
-    sqlite3_bind_int64(q, 3, snapId);
-    sqlite3_bind_int64(q, 4, segId);
-    sqlite3_bind_int64(q, 5, (int64_t)j);
-    db_bind_int_or_null(q, 6, hasB, baddr);
-    sqlite3_bind_int64(q, 7, size);
-    sqlite3_bind_int64(q, 8, block_requested(b, size));
-    if( pState && pState->t==PK_STR ) bind_text(L, q, 9, pState, &wb, "state");
-    else sqlite3_bind_text(q, 9, "inactive", -1, SQLITE_STATIC);
-    db_bind_int_or_null(q, 10, stackId>0, stackId);
-    if( j>0 ){
-      bind_text(L, q, 11, pk_dict_get(pBlocks->u.seq.a[j-1], "state"), NULL,
-                NULL);
-    }else{
-      sqlite3_bind_null(q, 11);
-    }
-    if( j+1<nb ){
-      bind_text(L, q, 12, pk_dict_get(pBlocks->u.seq.a[j+1], "state"), NULL,
-                NULL);
-    }else{
-      sqlite3_bind_null(q, 12);
-    }
-    db_bind_int_or_null(q, 13, pLive!=NULL, pLive ? pLive->idx : 0);
-    db_bind_int_or_null(q, 14, pLive && pLive->state==LIVE_REQUESTED,
-                        pLive ? pLive->freeIdx : 0);
-    if( step_once(L, q) ) return -1;
+    if( write_block(L, snapId, iSeg, segId, pBlocks, j, hasAddr, &addr, &sum,
+                    &bSumOk, pLiveMap) ) return -1;
   }
   if( nb>0 && bSumOk && sum!=total ){
     warnf(L, &w, "blocks add up to %lld bytes, total_size is %lld",
@@ -1724,11 +1739,112 @@ int load_snapshot(sqlite3 *db, const LoadTarget *t, const PkValue *pRoot,
   return rc;
 }
 
+/* The snapshot row of device d (totals tot, nEv trace events; pSet the
+** allocator settings).  Returns its id, or -1 on a database error. */
+static int64_t insert_snapshot(SnapLoader *L, int d, int isDict,
+                               const DevTotals *tot, size_t nEv,
+                               int hasTraces, const PkValue *pSet){
+  const PkValue *pConf = pk_dict_get(pSet, "PYTORCH_CUDA_ALLOC_CONF");
+  sqlite3_stmt *p = L->pInsSnap;
+  int64_t v;
+  int has;
+  double gc;
+  sqlite3_bind_int64(p, 1, L->t->runId);
+  sqlite3_bind_int64(p, 2, L->t->fileId);
+  sqlite3_bind_null(p, 3);
+  sqlite3_bind_int64(p, 4, d);
+  sqlite3_bind_text(p, 5, isDict ? "dict" : "segment_list", -1,
+                    SQLITE_STATIC);
+  db_bind_text_or_null(p, 6, tot->nBlock==0 ? NULL
+                             : tot->legacy ? "history" : "address", -1);
+  sqlite3_bind_int64(p, 7, tot->nSeg);
+  sqlite3_bind_int64(p, 8, tot->nBlock);
+  sqlite3_bind_int64(p, 9, (int64_t)nEv);
+  sqlite3_bind_int(p, 10, hasTraces);
+  sqlite3_bind_int64(p, 11, tot->reserved);
+  sqlite3_bind_int64(p, 12, tot->allocated);
+  sqlite3_bind_int64(p, 13, tot->active);
+  sqlite3_bind_int64(p, 14, tot->inactive);
+  sqlite3_bind_int64(p, 15, tot->pending);
+  sqlite3_bind_int64(p, 16, tot->internal);
+  bind_text(L, p, 17, pConf, NULL, NULL);   /* warned by check_root */
+  v = dict_int(pSet, "expandable_segments", &has);
+  db_bind_int_or_null(p, 18, has, v);
+  v = dict_int(pSet, "max_split_size", &has);
+  db_bind_int_or_null(p, 19, has, v);
+  has = pk_as_double(pk_dict_get(pSet, "garbage_collection_threshold"),
+                     &gc)==0;
+  db_bind_double_or_null(p, 20, has, has ? gc : 0.0);
+  if( step_once(L, p) ) return -1;
+  return sqlite3_last_insert_rowid(L->db);
+}
+
+/* What the replay of a device's trace found, on its snapshot row
+** (hasTrace: the device had a trace).  Returns 0 or -1. */
+static int update_snapshot(SnapLoader *L, int64_t snapId, int hasTrace,
+                           const ReplayOut *ro){
+  sqlite3_stmt *p = L->pUpdSnap;
+  sqlite3_bind_int64(p, 1, snapId);
+  db_bind_int_or_null(p, 2, hasTrace, ro->net);
+  db_bind_int_or_null(p, 3, hasTrace, ro->baseline);
+  db_bind_int_or_null(p, 4, hasTrace, ro->traceLive);
+  db_bind_int_or_null(p, 5, hasTrace, ro->nOrphan);
+  sqlite3_bind_int64(p, 6, ro->peak);
+  db_bind_int_or_null(p, 7, ro->peakIdx>=0, ro->peakIdx);
+  db_bind_int_or_null(p, 8, ro->hasPeakTime, ro->peakTime);
+  sqlite3_bind_int64(p, 9, ro->peakReserved);
+  sqlite3_bind_int64(p, 10, ro->maxReserved);
+  db_bind_int_or_null(p, 11, ro->hasTimes, ro->firstTime);
+  db_bind_int_or_null(p, 12, ro->hasTimes, ro->lastTime);
+  return step_once(L, p) ? -1 : 0;
+}
+
+/* The segments of device d (a segment that is not a dict is warned once,
+** with device 0).  Returns 0 or -1. */
+static int write_segments(SnapLoader *L, int64_t snapId, const PkValue *pSegs,
+                          int d, LiveMap *pLive){
+  for(size_t i=0; i<pSegs->u.seq.n; i++){
+    const PkValue *s = pSegs->u.seq.a[i];
+    if( s->t!=PK_DICT ){
+      if( d==0 ){
+        char zWhere[40];
+        snprintf(zWhere, sizeof(zWhere), "segments[%zu]", i);
+        warn(L, zWhere, "segment is not a dict");
+      }
+      continue;
+    }
+    if( item_device(s)!=d ) continue;
+    if( write_segment(L, snapId, i, s, d, pLive) ) return -1;
+  }
+  return 0;
+}
+
+/* The external annotations of device d.  Returns 0 or -1. */
+static int write_annotations(SnapLoader *L, int64_t snapId,
+                             const PkValue *pAnn, int d){
+  if( pAnn==NULL || pAnn->t!=PK_LIST ) return 0;
+  for(size_t i=0; i<pAnn->u.seq.n; i++){
+    const PkValue *a = pAnn->u.seq.a[i];
+    sqlite3_stmt *p = L->pInsAnn;
+    int hasT;
+    int64_t tu;
+    Where w = { W_ANN, i, 0 };
+    if( a->t!=PK_DICT || item_device(a)!=d ) continue;
+    hasT = field_int(pk_dict_get(a, "time_us"), FV_NONE_OK, &tu)==FV_OK;
+    sqlite3_bind_int64(p, 1, L->t->runId);
+    sqlite3_bind_int64(p, 2, L->t->fileId);
+    sqlite3_bind_int64(p, 3, snapId);
+    db_bind_int_or_null(p, 4, hasT, tu);
+    bind_text(L, p, 5, pk_dict_get(a, "stage"), &w, "stage");
+    bind_text(L, p, 6, pk_dict_get(a, "name"), &w, "name");
+    if( step_once(L, p) ) return -1;
+  }
+  return 0;
+}
+
 int snapshot_loader_finish(SnapLoader *L, const PkValue *pRoot){
   DevTrace dt;
-  const LoadTarget *t = L->t;
   LoadStats *pStats = L->pStats;
-  sqlite3 *db = L->db;
   const PkValue *pSegs, *pTraces = NULL, *pSet = NULL, *pAnn = NULL;
   int isDict = pRoot->t==PK_DICT, nDev, rc = -1, anyDev = 0;
   memset(&dt, 0, sizeof(dt));
@@ -1752,17 +1868,15 @@ int snapshot_loader_finish(SnapLoader *L, const PkValue *pRoot){
   nDev = max_device(pSegs) + 1;
   if( pTraces && (int)pTraces->u.seq.n > nDev ) nDev = (int)pTraces->u.seq.n;
   if( nDev==0 ) nDev = 1;
-  for(int d=0; d<nDev && !anyDev; d++) anyDev = device_used(L, pSegs, pTraces, d);
+  for(int d=0; d<nDev && !anyDev; d++){
+    anyDev = device_used(L, pSegs, pTraces, d);
+  }
 
   for(int d=0; d<nDev; d++){
     DevTotals tot;
     ReplayOut ro;
     const PkValue *trace = NULL;
-    const PkValue *pConf = pk_dict_get(pSet, "PYTORCH_CUDA_ALLOC_CONF");
-    sqlite3_stmt *p = L->pInsSnap;
-    int64_t snapId, v;
-    int has;
-    double gc;
+    int64_t snapId;
     size_t nEv;
     memset(&tot, 0, sizeof(tot));
     for(size_t i=0; i<pSegs->u.seq.n; i++){
@@ -1782,84 +1896,11 @@ int snapshot_loader_finish(SnapLoader *L, const PkValue *pRoot){
     /* a device with neither segments nor events gets no row, except
     ** device 0 of a snapshot that is empty everywhere */
     if( tot.nSeg==0 && nEv==0 && (d>0 || anyDev) ) continue;
-    sqlite3_bind_int64(p, 1, t->runId);
-    sqlite3_bind_int64(p, 2, t->fileId);
-    sqlite3_bind_null(p, 3);
-    sqlite3_bind_int64(p, 4, d);
-    sqlite3_bind_text(p, 5, isDict ? "dict" : "segment_list", -1,
-                      SQLITE_STATIC);
-    db_bind_text_or_null(p, 6, tot.nBlock==0 ? NULL
-                               : tot.legacy ? "history" : "address", -1);
-    sqlite3_bind_int64(p, 7, tot.nSeg);
-    sqlite3_bind_int64(p, 8, tot.nBlock);
-    sqlite3_bind_int64(p, 9, (int64_t)nEv);
-    sqlite3_bind_int(p, 10, pTraces!=NULL);
-    sqlite3_bind_int64(p, 11, tot.reserved);
-    sqlite3_bind_int64(p, 12, tot.allocated);
-    sqlite3_bind_int64(p, 13, tot.active);
-    sqlite3_bind_int64(p, 14, tot.inactive);
-    sqlite3_bind_int64(p, 15, tot.pending);
-    sqlite3_bind_int64(p, 16, tot.internal);
-    bind_text(L, p, 17, pConf, NULL, NULL);   /* warned by check_root */
-    v = dict_int(pSet, "expandable_segments", &has);
-    db_bind_int_or_null(p, 18, has, v);
-    v = dict_int(pSet, "max_split_size", &has);
-    db_bind_int_or_null(p, 19, has, v);
-    has = pk_as_double(pk_dict_get(pSet, "garbage_collection_threshold"),
-                       &gc)==0;
-    db_bind_double_or_null(p, 20, has, has ? gc : 0.0);
-    if( step_once(L, p) ) goto done;
-    snapId = sqlite3_last_insert_rowid(db);
-
-    if( trace_write(L, snapId, &dt, &tot, &ro) ) goto done;
-    p = L->pUpdSnap;
-    sqlite3_bind_int64(p, 1, snapId);
-    db_bind_int_or_null(p, 2, trace!=NULL, ro.net);
-    db_bind_int_or_null(p, 3, trace!=NULL, ro.baseline);
-    db_bind_int_or_null(p, 4, trace!=NULL, ro.traceLive);
-    db_bind_int_or_null(p, 5, trace!=NULL, ro.nOrphan);
-    sqlite3_bind_int64(p, 6, ro.peak);
-    db_bind_int_or_null(p, 7, ro.peakIdx>=0, ro.peakIdx);
-    db_bind_int_or_null(p, 8, ro.hasPeakTime, ro.peakTime);
-    sqlite3_bind_int64(p, 9, ro.peakReserved);
-    sqlite3_bind_int64(p, 10, ro.maxReserved);
-    db_bind_int_or_null(p, 11, ro.hasTimes, ro.firstTime);
-    db_bind_int_or_null(p, 12, ro.hasTimes, ro.lastTime);
-    if( step_once(L, p) ) goto done;
-
-    for(size_t i=0; i<pSegs->u.seq.n; i++){
-      const PkValue *s = pSegs->u.seq.a[i];
-      if( s->t!=PK_DICT ){
-        if( d==0 ){
-          char zWhere[40];
-          snprintf(zWhere, sizeof(zWhere), "segments[%zu]", i);
-          warn(L, zWhere, "segment is not a dict");
-        }
-        continue;
-      }
-      if( item_device(s)!=d ) continue;
-      if( write_segment(L, snapId, i, s, d, &dt.live) ) goto done;
-    }
-
-    /* external annotations of this device */
-    if( pAnn && pAnn->t==PK_LIST ){
-      for(size_t i=0; i<pAnn->u.seq.n; i++){
-        const PkValue *a = pAnn->u.seq.a[i];
-        int hasT;
-        int64_t tu;
-        Where w = { W_ANN, i, 0 };
-        if( a->t!=PK_DICT || item_device(a)!=d ) continue;
-        hasT = field_int(pk_dict_get(a, "time_us"), FV_NONE_OK, &tu)==FV_OK;
-        p = L->pInsAnn;
-        sqlite3_bind_int64(p, 1, t->runId);
-        sqlite3_bind_int64(p, 2, t->fileId);
-        sqlite3_bind_int64(p, 3, snapId);
-        db_bind_int_or_null(p, 4, hasT, tu);
-        bind_text(L, p, 5, pk_dict_get(a, "stage"), &w, "stage");
-        bind_text(L, p, 6, pk_dict_get(a, "name"), &w, "name");
-        if( step_once(L, p) ) goto done;
-      }
-    }
+    snapId = insert_snapshot(L, d, isDict, &tot, nEv, pTraces!=NULL, pSet);
+    if( snapId<0 || trace_write(L, snapId, &dt, &tot, &ro)
+     || update_snapshot(L, snapId, trace!=NULL, &ro)
+     || write_segments(L, snapId, pSegs, d, &dt.live)
+     || write_annotations(L, snapId, pAnn, d) ) goto done;
     pStats->nRecords += tot.nSeg + tot.nBlock + (int64_t)nEv;
   }
   rc = 0;

@@ -139,9 +139,13 @@ static const CmdInfo aCmd[] = {
     "Step metrics (step_time_*, step_gpu_busy_pct) compare the steady steps\n"
     "of both runs (view step_steady: warm-up and cut steps left out): the\n"
     "Hodges-Lehmann shift with its exact distribution-free interval, each\n"
-    "end wrong with probability --alpha.  regression: the whole interval\n"
-    "is worse and it reaches --threshold; ok: the interval stays below the\n"
-    "threshold; inconclusive: neither (or too few steady steps).  Metrics\n"
+    "end wrong with probability --alpha.  With T the threshold, shift and\n"
+    "interval in the bad direction: regression: the whole interval is\n"
+    "worse, reaches T, and the shift is T/2 or more; ok: the interval stays\n"
+    "below T and the shift is below T/2, or a wider interval (gate_param\n"
+    "alpha_ok, 0.001) stays below T too (a shift between T/2 and T passes\n"
+    "only with about 7 steps a side); inconclusive: anything else, the\n"
+    "reason says which (or too few steady steps).  Metrics\n"
     "without per-step samples compare values: beyond the threshold needs\n"
     "the history.  History: the baseline and the runs before it with the\n"
     "baseline's fingerprint (rank count, top kernels, top operators, the\n"
@@ -245,6 +249,23 @@ static const CmdInfo aCmd[] = {
 };
 #define N_CMD ((int)(sizeof(aCmd)/sizeof(aCmd[0])))
 
+/* The global options: `profan --help`, the manual page and the
+** completions list them from here. */
+static const CliGlobal aGlobal[] = {
+  { "--db", "PATH", "database file (default: $PROFAN_DB, else ./profan.db)" },
+  { "--format", "F", "output format: table, csv, json, markdown" },
+  { "--width", "N", "fit table lines in N columns, cutting long text\n"
+    "                   (default: the terminal's width when stdout is one;\n"
+    "                   never cut otherwise)" },
+  { "--no-truncate", "", "never cut text in tables" },
+  { "--help", "", "help for profan or for a command" },
+  { "--version", "", "print the version and schema version" },
+  { "--man", "", "print the manual page (troff)" },
+  { "--completion", "SH", "print the completion script for SH: bash or zsh" },
+};
+#define N_GLOBAL ((int)(sizeof(aGlobal)/sizeof(aGlobal[0])))
+static const CliTable tab = { aCmd, N_CMD, aGlobal, N_GLOBAL };
+
 static void print_help(FILE *out){
   fprintf(out,
     "profan %s — profile database for GPU training runs\n"
@@ -255,17 +276,14 @@ static void print_help(FILE *out){
   for(int i=0; i<N_CMD; i++){
     fprintf(out, "  %-12s %s\n", aCmd[i].zName, aCmd[i].zSummary);
   }
+  fputs("\nGlobal options:\n", out);
+  for(int i=0; i<N_GLOBAL; i++){
+    char zOpt[32];
+    snprintf(zOpt, sizeof(zOpt), "%s%s%s", aGlobal[i].zName,
+             aGlobal[i].zArg[0] ? " " : "", aGlobal[i].zArg);
+    fprintf(out, "  %-16s %s\n", zOpt, aGlobal[i].zHelp);
+  }
   fprintf(out,
-    "\n"
-    "Global options:\n"
-    "  --db PATH        database file (default: $PROFAN_DB, else ./profan.db)\n"
-    "  --format F       output format: table, csv, json, markdown\n"
-    "  --width N        fit table lines in N columns, cutting long text\n"
-    "                   (default: the terminal's width when stdout is one;\n"
-    "                   never cut otherwise)\n"
-    "  --no-truncate    never cut text in tables\n"
-    "  --help           help for profan or for a command\n"
-    "  --version        print the version and schema version\n"
     "\n"
     "Exit codes: 0 ok, 1 bad input or runtime error, 2 usage error,\n"
     "3 SQL or query error.\n");
@@ -301,7 +319,7 @@ static const char *global_option(Cli *p, const char *zName,
 
 int main(int argc, char **argv){
   Cli cli;
-  const char *zFmt, *zDb, *zWidth;
+  const char *zFmt, *zDb, *zWidth, *z;
   const CmdInfo *pCmd = NULL;
   int iCmd = 0;
 
@@ -334,6 +352,16 @@ int main(int argc, char **argv){
     }
     output_set_width((int)n);
   }
+  if( cli_option(&cli, "man", NULL, 0) ){
+    cli_write_man(stdout, &tab);
+    return EXIT_OK;
+  }
+  if( (z = global_option(&cli, "completion", "bash or zsh"))!=NULL ){
+    if( cli_write_completion(stdout, z, &tab) ){
+      cli_usage_error(&cli, "no completion for shell '%s' (bash, zsh)", z);
+    }
+    return EXIT_OK;
+  }
   if( cli_option(&cli, "version", NULL, 0) ){
     printf("profan %s (schema %d)\n", PROFAN_VERSION, db_schema_version());
     return EXIT_OK;
@@ -349,7 +377,8 @@ int main(int argc, char **argv){
     cli.fmtGiven = 1;
   }
   for(iCmd=1; iCmd<cli.argc && cli.argv[iCmd][0]=='-'; iCmd++){
-    if( strcmp(cli.argv[iCmd], "--help")==0 || strcmp(cli.argv[iCmd], "-h")==0 ){
+    if( strcmp(cli.argv[iCmd], "--help")==0
+     || strcmp(cli.argv[iCmd], "-h")==0 ){
       print_help(stdout);
       return EXIT_OK;
     }

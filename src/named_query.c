@@ -27,7 +27,10 @@ void nq_clear(NamedQuery *p){
     free(p->aParam[i].zName); free(p->aParam[i].zDefault);
     free(p->aParam[i].zDesc); free(p->aParam[i].zType);
   }
-  for(int i=0; i<p->nCol; i++){ free(p->aCol[i].zName); free(p->aCol[i].zDesc); }
+  for(int i=0; i<p->nCol; i++){
+    free(p->aCol[i].zName);
+    free(p->aCol[i].zDesc);
+  }
   free(p->aParam);
   free(p->aCol);
   memset(p, 0, sizeof(*p));
@@ -195,7 +198,9 @@ static int load_user_dir(NqList *pList, const char *zEnv, const char *zDir,
     f = fopen(zPath, "rb");
     if( f==NULL ){ free(zPath); continue; }
     buf_init(&text);
-    while( (r = fread(chunk, 1, sizeof(chunk), f))>0 ) buf_append(&text, chunk, r);
+    while( (r = fread(chunk, 1, sizeof(chunk), f))>0 ){
+      buf_append(&text, chunk, r);
+    }
     fclose(f);
     if( nq_parse(buf_str(&text), zPath, &q, &e) ){
       Buf m;
@@ -484,7 +489,8 @@ sqlite3_stmt *nq_prepare(sqlite3 *db, const NamedQuery *q, int64_t runId,
   /* unknown names and values that do not fit the declared types */
   if( nq_check(db, q, runId, azKey, azVal, nKV, pErr) ) return NULL;
   if( limit>=0 && !hasLimitParam ){
-    zSql = xasprintf("SELECT * FROM (%s\n) LIMIT %lld", q->zSql, (long long)limit);
+    zSql = xasprintf("SELECT * FROM (%s\n) LIMIT %lld", q->zSql,
+                     (long long)limit);
     /* a trailing ';' inside the subquery would break it */
     {
       char *zSemi = strrchr(zSql, ';');

@@ -429,7 +429,8 @@ static int ts_chars(const char *z, const char *e){
 ** "2025-06-01 10:00:00 ", "2025-06-01T10:00:00 ", "0614 11:26:37.758169 "
 ** (glog's mmdd), at the line start or after a launcher prefix.  A time
 ** token needs a ':' or, alone, ten or more characters of digits and '.';
-** a date token before it a '-' or '/', or is 4 or 8 digits.  Moves s->zStart and sets s->zTs when one is found.
+** a date token before it a '-' or '/', or is 4 or 8 digits.  Moves
+** s->zStart and sets s->zTs when one is found.
 */
 static void plain_ts(const char *lo, Seg *s){
   const char *b, *t, *t0;
@@ -1194,27 +1195,31 @@ static int is_table_row(const char *m, const char *e){
 ** (an NCCL line that is no record), P_CUT (recognised but malformed), or
 ** a negative callback result.
 */
-static int dispatch(NcclParser *p, const NcclPrefix *x, const char *m,
-                    const char *e){
-  const char *w = m, *q;
-  size_t nw;
-  if( x->level==NCCL_LVL_WARN ){
-    return emit_warn(p, x, 0, x->zSrcFile, strlen(x->zSrcFile), x->srcLine,
-                     m, e);
+/* "NVLS comm 0x... headRank N": an NVLS connection (q after "comm "). */
+static int parse_nvls_conn(NcclParser *p, const NcclPrefix *x, const char *q,
+                           const char *e){
+  NcclConn c;
+  conn_init(&c);
+  if( !get_ptr(&q, e, &c.comm) ) return P_CUT;
+  c.kind = NCCL_CONN_NVLS;
+  copy_fixed(c.zVia, sizeof(c.zVia), "NVLS", 4);
+  c.commHint = hint_get(p, x);
+  if( LIT(&q, e, " headRank ") && !get_int(&q, e, &c.rank) ){
+    return P_CUT;
   }
-  while( w<e && is_alnum(*w) ) w++;
-  nw = (size_t)(w-m);
-  q = w;
-  if( nw>0 && q<e && *q==':' ){
-    if( LIT(&q, e, ": opCount ") ) return parse_coll(p, x, m, nw, q, e);
-    if( q+2<e && q[1]==' ' && is_digit(q[2]) ){
-      return parse_decision(p, x, m, m, nw, 0, q+2, e);
-    }
-  }
-  if( nw>0 && LIT(&q, e, " [Symmetric]: ") ){
-    return parse_decision(p, x, m, m, nw, 1, q, e);
-  }
-  q = w;
+  p->pStats->nRec[NCCL_REC_CONN]++;
+  if( p->pSink->xConn==0 ) return P_OK;
+  return cbres(p, p->pSink->xConn(p->ctx, x, &c));
+}
+
+/* Not decided by the first word: dispatch goes on. */
+#define P_NEXT (-1)
+
+/* Messages known by their first word m[0..nw) (q just after it): channel
+** and tree layouts, versions, timings, communicator lines.  Returns a P_*
+** code, or P_NEXT when the word decides nothing. */
+static int dispatch_word(NcclParser *p, const NcclPrefix *x, const char *m,
+                         size_t nw, const char *q, const char *e){
   switch( nw ){
     case 4:
       if( memcmp(m, "comm", 4)==0 && q<e && *q==' ' ){
@@ -1240,20 +1245,7 @@ static int dispatch(NcclParser *p, const NcclPrefix *x, const char *m,
           chan_init(&c, NCCL_CHAN_NVLS_TREES);
           return emit_channel(p, x, &c, m, e);
         }
-        if( LIT(&q, e, " comm ") ){
-          NcclConn c;
-          conn_init(&c);
-          if( !get_ptr(&q, e, &c.comm) ) return P_CUT;
-          c.kind = NCCL_CONN_NVLS;
-          copy_fixed(c.zVia, sizeof(c.zVia), "NVLS", 4);
-          c.commHint = hint_get(p, x);
-          if( LIT(&q, e, " headRank ") && !get_int(&q, e, &c.rank) ){
-            return P_CUT;
-          }
-          p->pStats->nRec[NCCL_REC_CONN]++;
-          if( p->pSink->xConn==0 ) return P_OK;
-          return cbres(p, p->pSink->xConn(p->ctx, x, &c));
-        }
+        if( LIT(&q, e, " comm ") ) return parse_nvls_conn(p, x, q, e);
       }
       if( memcmp(m, "Init", 4)==0 && LIT(&q, e, " timings") ){
         return parse_timing(p, x, NCCL_TIMING_INIT, q, e);
@@ -1292,6 +1284,48 @@ static int dispatch(NcclParser *p, const NcclPrefix *x, const char *m,
     default:
       break;
   }
+  return P_NEXT;
+}
+
+/* An INFO line that reads as an error (an error trace "file.cc:123 ..."
+** or warning wording): a warning record.  P_NEXT when not. */
+static int dispatch_info_warning(NcclParser *p, const NcclPrefix *x,
+                                 const char *m, const char *e){
+  size_t nFile;
+  int line;
+  if( x->level!=NCCL_LVL_INFO ) return P_NEXT;
+  if( is_error_trace(m, e, &nFile, &line) ){
+    return emit_warn(p, x, 1, m, nFile, line, m, e);
+  }
+  if( looks_like_warning(m, e) && !is_env_note(m, e) ){
+    return emit_warn(p, x, 1, 0, 0, -1, m, e);
+  }
+  return P_NEXT;
+}
+
+static int dispatch(NcclParser *p, const NcclPrefix *x, const char *m,
+                    const char *e){
+  const char *w = m, *q;
+  size_t nw;
+  int rc;
+  if( x->level==NCCL_LVL_WARN ){
+    return emit_warn(p, x, 0, x->zSrcFile, strlen(x->zSrcFile), x->srcLine,
+                     m, e);
+  }
+  while( w<e && is_alnum(*w) ) w++;
+  nw = (size_t)(w-m);
+  q = w;
+  if( nw>0 && q<e && *q==':' ){
+    if( LIT(&q, e, ": opCount ") ) return parse_coll(p, x, m, nw, q, e);
+    if( q+2<e && q[1]==' ' && is_digit(q[2]) ){
+      return parse_decision(p, x, m, m, nw, 0, q+2, e);
+    }
+  }
+  if( nw>0 && LIT(&q, e, " [Symmetric]: ") ){
+    return parse_decision(p, x, m, m, nw, 1, q, e);
+  }
+  q = w;
+  if( (rc = dispatch_word(p, x, m, nw, q, e))!=P_NEXT ) return rc;
   if( nw>4 && memcmp(m, "nccl", 4)==0 && STARTS(q, e, " comm ") ){
     return parse_comm(p, x, m, nw, q+1, e);
   }
@@ -1310,16 +1344,7 @@ static int dispatch(NcclParser *p, const NcclPrefix *x, const char *m,
     tune_init(&t, NCCL_TUNE_TABLE);
     return emit_tuning(p, x, &t, m, e);
   }
-  if( x->level==NCCL_LVL_INFO ){
-    size_t nFile;
-    int line;
-    if( is_error_trace(m, e, &nFile, &line) ){
-      return emit_warn(p, x, 1, m, nFile, line, m, e);
-    }
-    if( looks_like_warning(m, e) && !is_env_note(m, e) ){
-      return emit_warn(p, x, 1, 0, 0, -1, m, e);
-    }
-  }
+  if( (rc = dispatch_info_warning(p, x, m, e))!=P_NEXT ) return rc;
   /* a collective record whose operation name is damaged ("All"Reduce",
   ** invalid bytes): malformed, not just another INFO line */
   if( memmem(m, (size_t)(e-m), ": opCount ", 10) ) return P_CUT;

@@ -7,7 +7,7 @@
 ** the NCCL loader is that sink and writes the records to SQLite.  The
 ** parser never prints, never exits and never touches the database.
 **
-** Input model (see docs/formats.md section 3; NCCL 2.4 to 2.29):
+** Input model (docs/formats.md §3; NCCL 2.4 to 2.29):
 **   [launcher]  [ts] host:pid:tid [dev] NCCL INFO [tag] <msg>
 **   [launcher]  [ts] host:pid:tid [dev] <file>:<line> [(func)] NCCL WARN <msg>
 **   [launcher]  [ts] host:pid:tid [dev] <ms> <file>:<line> NCCL TRACE <msg>

@@ -6,7 +6,7 @@
 ** Pipeline position: "parse".  Reads an Input in 256 KiB chunks, keeps a
 ** small stack of containers, fills one TraceEvent at a time and hands it to
 ** the sink when the event object closes.  Top-level keys may come before or
-** after traceEvents (formats.md §1.2); TraceInfo records which.
+** after traceEvents (docs/formats.md §1.2); TraceInfo records which.
 **
 ** Times: `ts`/`dur` are microseconds written as decimal text.  They are
 ** converted from the number's text to integer nanoseconds (never through a
@@ -39,6 +39,12 @@ enum { K_NONE = 0, K_TRACE_EVENTS, K_DEVPROPS, K_DISTINFO, K_BASETIME,
 enum { E_NONE = 0, E_PH, E_CAT, E_NAME, E_PID, E_TID, E_TS, E_DUR, E_ARGS,
        E_OTHER };
 
+/* Keys of a deviceProperties entry. */
+enum { D_NONE = 0, D_ID, D_NAME, D_TOTAL_MEM, D_MAJOR, D_MINOR, D_NUM_SMS };
+
+/* Keys of distributedInfo. */
+enum { DI_NONE = 0, DI_RANK, DI_WORLD_SIZE };
+
 /* Keys of args. */
 enum {
   A_NONE = 0, A_CORRELATION, A_EXTERNAL_ID, A_GRID, A_BLOCK, A_REGISTERS,
@@ -51,47 +57,51 @@ enum {
 };
 
 typedef struct KeyName { const char *z; int id; unsigned char n; } KeyName;
-/* Tables are short; comparing the length and first byte first keeps the
-** scan cheap. */
+/* A key table entry: the key's text and id, its length counted by the
+** compiler. */
+#define KEY(zLit, id) {zLit, id, (unsigned char)(sizeof(zLit)-1)}
+/* Is z (at least as long as zLit) the literal zLit? */
+#define KEY_EQ(z, zLit) (memcmp(z, zLit, sizeof(zLit)-1)==0)
 
 static const KeyName aTopKey[] = {
-  {"traceEvents", K_TRACE_EVENTS, 11}, {"deviceProperties", K_DEVPROPS, 16},
-  {"distributedInfo", K_DISTINFO, 15}, {"baseTimeNanoseconds", K_BASETIME, 19},
-  {"schemaVersion", K_SCHEMA, 13}, {"hostname", K_HOSTNAME, 8},
-  {"host_name", K_HOSTNAME, 9}, {0, 0, 0}
+  KEY("traceEvents", K_TRACE_EVENTS), KEY("deviceProperties", K_DEVPROPS),
+  KEY("distributedInfo", K_DISTINFO), KEY("baseTimeNanoseconds", K_BASETIME),
+  KEY("schemaVersion", K_SCHEMA), KEY("hostname", K_HOSTNAME),
+  KEY("host_name", K_HOSTNAME), {0, 0, 0}
 };
 static const KeyName aArgKey[] = {
-  {"correlation", A_CORRELATION, 11}, {"External id", A_EXTERNAL_ID, 11},
-  {"external id", A_EXTERNAL_ID, 11}, {"grid", A_GRID, 4}, {"block", A_BLOCK, 5},
-  {"registers per thread", A_REGISTERS, 20}, {"shared memory", A_SHARED_MEM, 13},
-  {"blocks per SM", A_BLOCKS_PER_SM, 13}, {"warps per SM", A_WARPS_PER_SM, 12},
-  {"est. achieved occupancy %", A_OCCUPANCY, 25}, {"bytes", A_BYTES, 5},
-  {"cbid", A_CBID, 4}, {"Sequence number", A_SEQUENCE, 15},
-  {"Fwd thread id", A_FWD_TID, 13}, {"flops", A_FLOPS, 5},
-  {"Device Type", A_DEVICE_TYPE, 11}, {"Device Id", A_DEVICE_ID, 9},
-  {"Addr", A_ADDR, 4}, {"Bytes", A_MEM_BYTES, 5},
-  {"Total Allocated", A_TOTAL_ALLOC, 15}, {"Total Reserved", A_TOTAL_RESERVED, 14},
-  {"Python id", A_PYTHON_ID, 9}, {"Python parent id", A_PYTHON_PARENT, 16},
-  {"device", A_DEVICE, 6}, {"stream", A_STREAM, 6},
-  {"Input Dims", A_INPUT_DIMS, 10}, {"Input dims", A_INPUT_DIMS, 10},
-  {"Input type", A_INPUT_TYPES, 10}, {"Concrete Inputs", A_CONCRETE, 15},
+  KEY("correlation", A_CORRELATION), KEY("External id", A_EXTERNAL_ID),
+  KEY("external id", A_EXTERNAL_ID), KEY("grid", A_GRID), KEY("block", A_BLOCK),
+  KEY("registers per thread", A_REGISTERS), KEY("shared memory", A_SHARED_MEM),
+  KEY("blocks per SM", A_BLOCKS_PER_SM), KEY("warps per SM", A_WARPS_PER_SM),
+  KEY("est. achieved occupancy %", A_OCCUPANCY), KEY("bytes", A_BYTES),
+  KEY("cbid", A_CBID), KEY("Sequence number", A_SEQUENCE),
+  KEY("Fwd thread id", A_FWD_TID), KEY("flops", A_FLOPS),
+  KEY("Device Type", A_DEVICE_TYPE), KEY("Device Id", A_DEVICE_ID),
+  KEY("Addr", A_ADDR), KEY("Bytes", A_MEM_BYTES),
+  KEY("Total Allocated", A_TOTAL_ALLOC),
+  KEY("Total Reserved", A_TOTAL_RESERVED),
+  KEY("Python id", A_PYTHON_ID), KEY("Python parent id", A_PYTHON_PARENT),
+  KEY("device", A_DEVICE), KEY("stream", A_STREAM),
+  KEY("Input Dims", A_INPUT_DIMS), KEY("Input dims", A_INPUT_DIMS),
+  KEY("Input type", A_INPUT_TYPES), KEY("Concrete Inputs", A_CONCRETE),
   /* collective args (load_collective.h), old names included */
-  {"Collective name", A_COLL_BASE+CA_COLL_NAME, 15},
-  {"dtype", A_COLL_BASE+CA_DTYPE, 5},
-  {"In msg nelems", A_COLL_BASE+CA_IN_NELEMS, 13},
-  {"In msg size", A_COLL_BASE+CA_IN_NELEMS, 11},
-  {"Out msg nelems", A_COLL_BASE+CA_OUT_NELEMS, 14},
-  {"Out msg size", A_COLL_BASE+CA_OUT_NELEMS, 12},
-  {"Group size", A_COLL_BASE+CA_GROUP_SIZE, 10},
-  {"Process Group Name", A_COLL_BASE+CA_PG_NAME, 18},
-  {"Process Group ID", A_COLL_BASE+CA_PG_NAME, 16},
-  {"Process Group Description", A_COLL_BASE+CA_PG_DESC, 25},
-  {"Process Group Ranks", A_COLL_BASE+CA_PG_RANKS, 19},
-  {"In split size", A_COLL_BASE+CA_IN_SPLIT, 13},
-  {"Out split size", A_COLL_BASE+CA_OUT_SPLIT, 14},
-  {"Src Rank", A_COLL_BASE+CA_SRC_RANK, 8},
-  {"Dst Rank", A_COLL_BASE+CA_DST_RANK, 8},
-  {"Seq", A_COLL_BASE+CA_SEQ, 3},
+  KEY("Collective name", A_COLL_BASE+CA_COLL_NAME),
+  KEY("dtype", A_COLL_BASE+CA_DTYPE),
+  KEY("In msg nelems", A_COLL_BASE+CA_IN_NELEMS),
+  KEY("In msg size", A_COLL_BASE+CA_IN_NELEMS),
+  KEY("Out msg nelems", A_COLL_BASE+CA_OUT_NELEMS),
+  KEY("Out msg size", A_COLL_BASE+CA_OUT_NELEMS),
+  KEY("Group size", A_COLL_BASE+CA_GROUP_SIZE),
+  KEY("Process Group Name", A_COLL_BASE+CA_PG_NAME),
+  KEY("Process Group ID", A_COLL_BASE+CA_PG_NAME),
+  KEY("Process Group Description", A_COLL_BASE+CA_PG_DESC),
+  KEY("Process Group Ranks", A_COLL_BASE+CA_PG_RANKS),
+  KEY("In split size", A_COLL_BASE+CA_IN_SPLIT),
+  KEY("Out split size", A_COLL_BASE+CA_OUT_SPLIT),
+  KEY("Src Rank", A_COLL_BASE+CA_SRC_RANK),
+  KEY("Dst Rank", A_COLL_BASE+CA_DST_RANK),
+  KEY("Seq", A_COLL_BASE+CA_SEQ),
   {0, 0, 0}
 };
 
@@ -145,14 +155,14 @@ static int event_key(const unsigned char *z, size_t n){
       if( z[0]=='t' && z[1]=='s' ) return E_TS;
       break;
     case 3:
-      if( memcmp(z, "cat", 3)==0 ) return E_CAT;
-      if( memcmp(z, "pid", 3)==0 ) return E_PID;
-      if( memcmp(z, "tid", 3)==0 ) return E_TID;
-      if( memcmp(z, "dur", 3)==0 ) return E_DUR;
+      if( KEY_EQ(z, "cat") ) return E_CAT;
+      if( KEY_EQ(z, "pid") ) return E_PID;
+      if( KEY_EQ(z, "tid") ) return E_TID;
+      if( KEY_EQ(z, "dur") ) return E_DUR;
       break;
     case 4:
-      if( memcmp(z, "name", 4)==0 ) return E_NAME;
-      if( memcmp(z, "args", 4)==0 ) return E_ARGS;
+      if( KEY_EQ(z, "name") ) return E_NAME;
+      if( KEY_EQ(z, "args") ) return E_ARGS;
       break;
     default:
       break;
@@ -161,8 +171,9 @@ static int event_key(const unsigned char *z, size_t n){
 }
 static pthread_once_t keyOnce = PTHREAD_ONCE_INIT;
 static const KeyName aDevKey[] = {
-  {"id", 1, 2}, {"name", 2, 4}, {"totalGlobalMem", 3, 14},
-  {"computeMajor", 4, 12}, {"computeMinor", 5, 12}, {"numSms", 6, 6},
+  KEY("id", D_ID), KEY("name", D_NAME), KEY("totalGlobalMem", D_TOTAL_MEM),
+  KEY("computeMajor", D_MAJOR), KEY("computeMinor", D_MINOR),
+  KEY("numSms", D_NUM_SMS),
   {0, 0, 0}};
 
 static void key_indexes_build(void){
@@ -523,7 +534,9 @@ static int event_finish(Parser *p){
       if( !zWarn ) zWarn = "duration over 39 hours set to 0";
       e->dur = 0;
     }
-    if( p->badUtf8 && !zWarn ) zWarn = "invalid UTF-8 in the name replaced by '?'";
+    if( p->badUtf8 && !zWarn ){
+      zWarn = "invalid UTF-8 in the name replaced by '?'";
+    }
   }
   if( zWarn ) warn(p, zWarn);
   if( p->xSink(p->ctx, e) ){
@@ -535,12 +548,173 @@ static int event_finish(Parser *p){
 
 /* ----------------------------------------------------- scanner callbacks */
 
-/* A scalar value arrived: number text (isNum) or string. */
+/* A scalar value of an event key (role R_EVENT). */
+static void scalar_event(Parser *p, int key, const unsigned char *z,
+                         size_t n, int isNum, int isStr){
+  TraceEvent *e = &p->ev;
+  switch( key ){
+    case E_PH:
+      if( isStr && n>0 ) p->ph = (char)z[0];
+      else if( !isStr ) bad_field(p, key);
+      break;
+    case E_CAT:
+      if( isStr ) keep_name(p, &p->cat, z, n); else bad_field(p, key);
+      break;
+    case E_NAME:
+      if( isStr ) keep_name(p, &p->name, z, n); else bad_field(p, key);
+      break;
+    case E_PID:
+      if( isNum!=2 && (isNum ? parse_int(z, n, &e->pid)
+                             : parse_id_text(z, n, &e->pid))==0 ){
+        e->has |= TF_PID;
+      }else if( !isStr ) bad_field(p, key);
+      break;
+    case E_TID:
+      if( isNum!=2 && (isNum ? parse_int(z, n, &e->tid)
+                             : parse_id_text(z, n, &e->tid))==0 ){
+        e->has |= TF_TID;
+      }else if( !isStr ) bad_field(p, key);
+      break;
+    case E_ARGS: bad_field(p, key); break;
+    case E_TS: {
+      int frac = 0;
+      if( isNum==1 && trace_us_to_ns((const char*)z, n, &e->ts, &frac)==0 ){
+        int64_t a = e->ts<0 ? -e->ts : e->ts;
+        e->has |= TF_TS;
+        if( frac ) p->pInfo->sawFractionalTs = 1;
+        if( a>p->pInfo->maxAbsTs ) p->pInfo->maxAbsTs = a;
+      }
+      break;
+    }
+    case E_DUR:
+      if( isNum==1 && trace_us_to_ns((const char*)z, n, &e->dur, NULL)==0 ){
+        e->has |= TF_DUR;
+      }
+      break;
+    default: break;
+  }
+}
+
+/* A scalar value of an args key (role R_ARGS). */
+static void scalar_arg(Parser *p, int key, const unsigned char *z, size_t n,
+                       int isNum){
+  TraceEvent *e = &p->ev;
+  switch( key ){
+#define INT_ARG(F, BIT) if( parse_int(z, n, &e->F)==0 ) e->has |= BIT; break
+#define DBL_ARG(F, BIT) if( parse_double(z, n, &e->F)==0 ) e->has |= BIT; break
+    case A_CORRELATION: INT_ARG(correlation, TF_CORRELATION);
+    case A_EXTERNAL_ID: INT_ARG(external_id, TF_EXTERNAL_ID);
+    case A_REGISTERS: INT_ARG(registers, TF_REGISTERS);
+    case A_SHARED_MEM: INT_ARG(shared_mem, TF_SHARED_MEM);
+    case A_BYTES: INT_ARG(bytes, TF_BYTES);
+    case A_CBID: INT_ARG(cbid, TF_CBID);
+    case A_SEQUENCE: INT_ARG(sequence, TF_SEQUENCE);
+    case A_FWD_TID: INT_ARG(fwd_tid, TF_FWD_TID);
+    case A_DEVICE_TYPE: INT_ARG(device_type, TF_DEVICE_TYPE);
+    case A_DEVICE_ID: INT_ARG(device_id, TF_DEVICE_ID);
+    case A_ADDR: INT_ARG(addr, TF_ADDR);
+    case A_MEM_BYTES: INT_ARG(bytes, TF_BYTES);
+    case A_TOTAL_ALLOC: INT_ARG(total_alloc, TF_TOTAL_ALLOC);
+    case A_TOTAL_RESERVED: INT_ARG(total_reserved, TF_TOTAL_RESERVED);
+    case A_PYTHON_ID: INT_ARG(python_id, TF_PYTHON_ID);
+    case A_PYTHON_PARENT: INT_ARG(python_parent, TF_PYTHON_PARENT);
+    case A_DEVICE: INT_ARG(device, TF_DEVICE);
+    case A_STREAM: INT_ARG(stream, TF_STREAM);
+    case A_BLOCKS_PER_SM: DBL_ARG(blocks_per_sm, TF_BLOCKS_PER_SM);
+    case A_WARPS_PER_SM: DBL_ARG(warps_per_sm, TF_WARPS_PER_SM);
+    case A_OCCUPANCY: DBL_ARG(occupancy, TF_OCCUPANCY);
+    case A_FLOPS: DBL_ARG(flops, TF_FLOPS);
+#undef INT_ARG
+#undef DBL_ARG
+    default:
+      if( key>A_COLL_BASE ){
+        collective_args_set(&p->coll, key-A_COLL_BASE, z, n, isNum);
+      }
+      break;
+  }
+}
+
+/* A scalar item inside an args value (role R_ARGVAL): the direct items of
+** the grid and block arrays. */
+static void scalar_argval(Parser *p, const unsigned char *z, size_t n,
+                          int isNum){
+  TraceEvent *e = &p->ev;
+  int argKey = p->aKey[p->depth-1];
+  int64_t v;
+  if( p->depth>=2 && p->aRole[p->depth-1]==R_ARGS && isNum
+      && parse_int(z, n, &v)==0 ){
+    if( argKey==A_GRID && p->nGrid<3 ){
+      e->grid[p->nGrid++] = v;
+      if( p->nGrid==3 ) e->has |= TF_GRID;
+    }else if( argKey==A_BLOCK && p->nBlock<3 ){
+      e->block[p->nBlock++] = v;
+      if( p->nBlock==3 ) e->has |= TF_BLOCK;
+    }
+  }
+}
+
+/* A scalar value of a top-level key (role R_TOP).  Returns 0 after a fatal
+** error, else 1. */
+static int scalar_top(Parser *p, int key, const unsigned char *z, size_t n,
+                      int isNum, int isStr){
+  if( key==K_BASETIME && isNum ){
+    int64_t v;
+    if( parse_int(z, n, &v)==0 ){
+      p->pInfo->hasBaseTime = 1;
+      p->pInfo->baseTimeNs = v;
+      p->pInfo->baseTimeAfterEvents = p->eventsClosed;
+    }
+  }else if( key==K_SCHEMA && isNum ){
+    parse_int(z, n, &p->pInfo->schemaVersion);
+  }else if( key==K_HOSTNAME && isStr ){
+    util_sanitize((const char*)z, n, p->pInfo->zHostName,
+                  sizeof(p->pInfo->zHostName));
+  }else if( key==K_TRACE_EVENTS ){
+    return fail(p, "\"traceEvents\" is not an array");
+  }
+  return 1;
+}
+
+/* A scalar value of a distributedInfo key (role R_DISTINFO). */
+static void scalar_distinfo(Parser *p, int key, const unsigned char *z,
+                            size_t n, int isNum, int isStr){
+  if( key==DI_RANK ){
+    int64_t v;
+    if( (isNum || isStr) && parse_int(z, n, &v)==0 ){
+      p->pInfo->hasRank = 1;
+      p->pInfo->rank = v;
+      p->pInfo->rankAfterEvents = p->eventsClosed;
+    }
+  }else if( key==DI_WORLD_SIZE ){
+    parse_int(z, n, &p->pInfo->worldSize);
+  }
+}
+
+/* A scalar value of a deviceProperties entry key (role R_DEVICE). */
+static void scalar_device(Parser *p, int key, const unsigned char *z,
+                          size_t n, int isStr){
+  switch( key ){
+    case D_ID: parse_int(z, n, &p->dev.id); break;
+    case D_NAME:
+      if( isStr ){
+        util_sanitize((const char*)z, n, p->dev.zName, sizeof(p->dev.zName));
+      }
+      break;
+    case D_TOTAL_MEM: parse_int(z, n, &p->dev.totalGlobalMem); break;
+    case D_MAJOR: parse_int(z, n, &p->dev.computeMajor); break;
+    case D_MINOR: parse_int(z, n, &p->dev.computeMinor); break;
+    case D_NUM_SMS: parse_int(z, n, &p->dev.numSms); break;
+    default: break;
+  }
+}
+
+/* A scalar value arrived: number text (isNum; 2 for a boolean read as
+** 1/0) or string (isStr).  Handed to the handler of the role of the
+** container it is in. */
 static int on_scalar(Parser *p, const unsigned char *z, size_t n, int isNum,
                      int isStr){
   int role = p->aRole[p->depth];
   int key = p->aKey[p->depth];
-  TraceEvent *e = &p->ev;
 
   if( raw_active(p) ){
     if( !p->rawOver ){
@@ -551,139 +725,14 @@ static int on_scalar(Parser *p, const unsigned char *z, size_t n, int isNum,
     return 1;
   }
   switch( role ){
-    case R_EVENT:
-      switch( key ){
-        case E_PH:
-          if( isStr && n>0 ) p->ph = (char)z[0];
-          else if( !isStr ) bad_field(p, key);
-          break;
-        case E_CAT: if( isStr ) keep_name(p, &p->cat, z, n); else bad_field(p, key); break;
-        case E_NAME: if( isStr ) keep_name(p, &p->name, z, n); else bad_field(p, key); break;
-        case E_PID:
-          if( isNum!=2 && (isNum ? parse_int(z, n, &e->pid)
-                                 : parse_id_text(z, n, &e->pid))==0 ){
-            e->has |= TF_PID;
-          }else if( !isStr ) bad_field(p, key);
-          break;
-        case E_TID:
-          if( isNum!=2 && (isNum ? parse_int(z, n, &e->tid)
-                                 : parse_id_text(z, n, &e->tid))==0 ){
-            e->has |= TF_TID;
-          }else if( !isStr ) bad_field(p, key);
-          break;
-        case E_ARGS: bad_field(p, key); break;
-        case E_TS: {
-          int frac = 0;
-          if( isNum==1 && trace_us_to_ns((const char*)z, n, &e->ts, &frac)==0 ){
-            int64_t a = e->ts<0 ? -e->ts : e->ts;
-            e->has |= TF_TS;
-            if( frac ) p->pInfo->sawFractionalTs = 1;
-            if( a>p->pInfo->maxAbsTs ) p->pInfo->maxAbsTs = a;
-          }
-          break;
-        }
-        case E_DUR:
-          if( isNum==1 && trace_us_to_ns((const char*)z, n, &e->dur, NULL)==0 )
-            e->has |= TF_DUR;
-          break;
-        default: break;
-      }
-      break;
-    case R_ARGS:
-      switch( key ){
-#define INT_ARG(F, BIT) if( parse_int(z, n, &e->F)==0 ) e->has |= BIT; break
-#define DBL_ARG(F, BIT) if( parse_double(z, n, &e->F)==0 ) e->has |= BIT; break
-        case A_CORRELATION: INT_ARG(correlation, TF_CORRELATION);
-        case A_EXTERNAL_ID: INT_ARG(external_id, TF_EXTERNAL_ID);
-        case A_REGISTERS: INT_ARG(registers, TF_REGISTERS);
-        case A_SHARED_MEM: INT_ARG(shared_mem, TF_SHARED_MEM);
-        case A_BYTES: INT_ARG(bytes, TF_BYTES);
-        case A_CBID: INT_ARG(cbid, TF_CBID);
-        case A_SEQUENCE: INT_ARG(sequence, TF_SEQUENCE);
-        case A_FWD_TID: INT_ARG(fwd_tid, TF_FWD_TID);
-        case A_DEVICE_TYPE: INT_ARG(device_type, TF_DEVICE_TYPE);
-        case A_DEVICE_ID: INT_ARG(device_id, TF_DEVICE_ID);
-        case A_ADDR: INT_ARG(addr, TF_ADDR);
-        case A_MEM_BYTES: INT_ARG(bytes, TF_BYTES);
-        case A_TOTAL_ALLOC: INT_ARG(total_alloc, TF_TOTAL_ALLOC);
-        case A_TOTAL_RESERVED: INT_ARG(total_reserved, TF_TOTAL_RESERVED);
-        case A_PYTHON_ID: INT_ARG(python_id, TF_PYTHON_ID);
-        case A_PYTHON_PARENT: INT_ARG(python_parent, TF_PYTHON_PARENT);
-        case A_DEVICE: INT_ARG(device, TF_DEVICE);
-        case A_STREAM: INT_ARG(stream, TF_STREAM);
-        case A_BLOCKS_PER_SM: DBL_ARG(blocks_per_sm, TF_BLOCKS_PER_SM);
-        case A_WARPS_PER_SM: DBL_ARG(warps_per_sm, TF_WARPS_PER_SM);
-        case A_OCCUPANCY: DBL_ARG(occupancy, TF_OCCUPANCY);
-        case A_FLOPS: DBL_ARG(flops, TF_FLOPS);
-#undef INT_ARG
-#undef DBL_ARG
-        default:
-          if( key>A_COLL_BASE ){
-            collective_args_set(&p->coll, key-A_COLL_BASE, z, n, isNum);
-          }
-          break;
-      }
-      break;
-    case R_ARGVAL: {
-      /* direct items of grid / block arrays */
-      int argKey = p->aKey[p->depth-1];
-      int64_t v;
-      if( p->depth>=2 && p->aRole[p->depth-1]==R_ARGS && isNum
-          && parse_int(z, n, &v)==0 ){
-        if( argKey==A_GRID && p->nGrid<3 ){
-          e->grid[p->nGrid++] = v;
-          if( p->nGrid==3 ) e->has |= TF_GRID;
-        }else if( argKey==A_BLOCK && p->nBlock<3 ){
-          e->block[p->nBlock++] = v;
-          if( p->nBlock==3 ) e->has |= TF_BLOCK;
-        }
-      }
-      break;
-    }
+    case R_EVENT: scalar_event(p, key, z, n, isNum, isStr); break;
+    case R_ARGS: scalar_arg(p, key, z, n, isNum); break;
+    case R_ARGVAL: scalar_argval(p, z, n, isNum); break;
     case R_TOP:
-      if( key==K_BASETIME && isNum ){
-        int64_t v;
-        if( parse_int(z, n, &v)==0 ){
-          p->pInfo->hasBaseTime = 1;
-          p->pInfo->baseTimeNs = v;
-          p->pInfo->baseTimeAfterEvents = p->eventsClosed;
-        }
-      }else if( key==K_SCHEMA && isNum ){
-        parse_int(z, n, &p->pInfo->schemaVersion);
-      }else if( key==K_HOSTNAME && isStr ){
-        util_sanitize((const char*)z, n, p->pInfo->zHostName,
-                      sizeof(p->pInfo->zHostName));
-      }else if( key==K_TRACE_EVENTS ){
-        return fail(p, "\"traceEvents\" is not an array");
-      }
+      if( !scalar_top(p, key, z, n, isNum, isStr) ) return 0;
       break;
-    case R_DISTINFO:
-      if( key==1 ){                    /* rank */
-        int64_t v;
-        if( (isNum || isStr) && parse_int(z, n, &v)==0 ){
-          p->pInfo->hasRank = 1;
-          p->pInfo->rank = v;
-          p->pInfo->rankAfterEvents = p->eventsClosed;
-        }
-      }else if( key==2 ){              /* world_size */
-        parse_int(z, n, &p->pInfo->worldSize);
-      }
-      break;
-    case R_DEVICE:
-      switch( key ){
-        case 1: parse_int(z, n, &p->dev.id); break;
-        case 2:
-          if( isStr ){
-            util_sanitize((const char*)z, n, p->dev.zName, sizeof(p->dev.zName));
-          }
-          break;
-        case 3: parse_int(z, n, &p->dev.totalGlobalMem); break;
-        case 4: parse_int(z, n, &p->dev.computeMajor); break;
-        case 5: parse_int(z, n, &p->dev.computeMinor); break;
-        case 6: parse_int(z, n, &p->dev.numSms); break;
-        default: break;
-      }
-      break;
+    case R_DISTINFO: scalar_distinfo(p, key, z, n, isNum, isStr); break;
+    case R_DEVICE: scalar_device(p, key, z, n, isStr); break;
     case R_EVENTS:
     case R_TOPARRAY:
       warn(p, "non-object item in traceEvents skipped");
@@ -873,11 +922,13 @@ static int cb_map_key(void *ctx, const unsigned char *z, size_t n){
       p->aKey[p->depth] = key_lookup(&xArgKey, z, n, A_OTHER);
       break;
     case R_DISTINFO:
-      p->aKey[p->depth] = (n==4 && memcmp(z, "rank", 4)==0) ? 1
-                        : (n==10 && memcmp(z, "world_size", 10)==0) ? 2 : 0;
+      p->aKey[p->depth] =
+          (n==sizeof("rank")-1 && KEY_EQ(z, "rank")) ? DI_RANK
+        : (n==sizeof("world_size")-1 && KEY_EQ(z, "world_size"))
+          ? DI_WORLD_SIZE : DI_NONE;
       break;
     case R_DEVICE: {
-      p->aKey[p->depth] = key_lookup(&xDevKey, z, n, 0);
+      p->aKey[p->depth] = key_lookup(&xDevKey, z, n, D_NONE);
       break;
     }
     default:
@@ -907,14 +958,6 @@ static void json_fail(Parser *p, int atEnd){
                    "invalid JSON: %s", zClean);
     }
   }
-}
-
-const char *trace_kind_name(TraceEventKind e){
-  static const char *az[] = {
-    "other", "kernel", "memcpy", "memset", "cpu_op", "user_annotation",
-    "gpu_user_annotation", "runtime", "driver", "sync", "python_function",
-    "memory"};
-  return (e>=0 && e<TEV_N) ? az[e] : "other";
 }
 
 int trace_parse(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,

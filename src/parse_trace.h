@@ -1,6 +1,6 @@
 /*
 ** parse_trace.h — streaming parser for PyTorch profiler (Kineto) Chrome
-** trace JSON, every generation from 2021 to 2026 (see formats.md §1).
+** trace JSON, every generation from 2021 to 2026 (docs/formats.md §1).
 **
 ** Pipeline position: "parse".  The parser reads an Input in chunks through
 ** yajl, never holds the whole trace, and hands each event to a sink
@@ -152,7 +152,5 @@ int trace_parse(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,
 */
 int trace_us_to_ns(const char *z, size_t n, int64_t *pNs, int *pFrac);
 
-/* Name of an event kind for messages and tables ("kernel", ...). */
-const char *trace_kind_name(TraceEventKind e);
 
 #endif

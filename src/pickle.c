@@ -5,8 +5,7 @@
 ** Pipeline position: called by snapshot ingest (CUDA allocator snapshots)
 ** and flight-recorder ingest with the whole file in memory; produces the
 ** PkValue tree those layers walk.  See pickle.h for the contract and
-** section 2.4 of the shared format reference (formats.md) for the
-** encodings met in practice.
+** docs/formats.md §2.4 for the encodings met in practice.
 **
 ** How it works.  A single pass over the opcodes runs the pickle virtual
 ** machine on a value stack and a mark stack, with the memo as a dense

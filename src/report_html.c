@@ -1300,9 +1300,11 @@ static void memory_chart(Rh *r, int k, const char *zKey, const MemPoint *aP,
            isSnap ? "snapshot" : "profiler", isSnap ? "device" : "rank",
            zDev);
   snprintf(zId, sizeof(zId), "chart-memory-%d", k);
-  html_line_chart(r->p, zId, zTitle, "time since the first event (ms)",
-                  unit>1 ? "MiB" : "GiB", NULL, unit>1 ? fmt_mib : fmt_gib,
-                  ser, 2, aM, nM, NULL, 0);
+  html_line_chart(r->p, &(HtmlLineChart){ .zId = zId, .zTitle = zTitle,
+                  .zXLabel = "time since the first event (ms)",
+                  .zYLabel = unit>1 ? "MiB" : "GiB",
+                  .yFmt = unit>1 ? fmt_mib : fmt_gib,
+                  .aS = ser, .nS = 2, .aM = aM, .nM = nM });
   free(aX);
   free(aA);
   free(aR);
@@ -2035,11 +2037,17 @@ int report_html_trend(sqlite3 *db, const char *zMetric, const char *zTagKey,
         aM[nReg].zLabel = NULL;
         nReg++;
       }
-      /* the table row: values as --format csv prints them */
+      /* the table row: numbers by the one rule per unit (the value in
+      ** the metric's unit), as table output prints them */
       buf_init(&b);
       for(int i=0; i<5; i++){
+        int t = sqlite3_column_type(s, i);
         buf_reset(&b);
-        html_cell_value(&b, s, i);
+        if( i>=3 && (t==SQLITE_FLOAT || t==SQLITE_INTEGER) ){
+          output_number(&b, i==3 ? zMetric : "change_pct", s, i);
+        }else{
+          html_cell_value(&b, s, i);
+        }
         sl_add(&cells, buf_str(&b));
       }
       buf_free(&b);
@@ -2063,9 +2071,10 @@ int report_html_trend(sqlite3 *db, const char *zMetric, const char *zTagKey,
       ser.n = n;
       ser.iStyle = 0;
       char *zCap = xasprintf("%s per run (oldest first)", zMetric);
-      html_line_chart(pOut, "chart-trend", zCap, "run", zMetric, NULL,
-                      NULL, &ser, 1, aM, nReg,
-                      (const char *const *)ticks.az, n);
+      html_line_chart(pOut, &(HtmlLineChart){ .zId = "chart-trend",
+                      .zTitle = zCap, .zXLabel = "run", .zYLabel = zMetric,
+                      .aS = &ser, .nS = 1, .aM = aM, .nM = nReg,
+                      .azXTick = (const char *const *)ticks.az, .nX = n });
       free(zCap);
       trend_table(pOut, &cells, n);
     }

@@ -214,9 +214,9 @@ static void queue_chart(Hx *x){
     char zTitle[96];
     snprintf(zTitle, sizeof(zTitle), "Launch queue length over time, rank"
              " %s (largest value per bucket)", zRank);
-    html_line_chart(x->p, "chart-queue-length", zTitle, "ms from the first"
-                    " launch", "ops queued", NULL, NULL, aS, nS, NULL, 0,
-                    NULL, 0);
+    html_line_chart(x->p, &(HtmlLineChart){ .zId = "chart-queue-length",
+                    .zTitle = zTitle, .zXLabel = "ms from the first launch",
+                    .zYLabel = "ops queued", .aS = aS, .nS = nS });
   }
   free(aX);
   free(aY);

@@ -18,6 +18,12 @@ void util_set_fatal_cleanup(void (*xCleanup)(void)){
   gFatalCleanup = xCleanup;
 }
 
+void util_vmessage(const char *zFmt, va_list ap){
+  fputs("profan: ", stderr);
+  vfprintf(stderr, zFmt, ap);
+  fputc('\n', stderr);
+}
+
 void util_fatal(const char *zFmt, ...){
   static int nFatal = 0;
   va_list ap;
@@ -26,11 +32,9 @@ void util_fatal(const char *zFmt, ...){
     for(;;) pause();
   }
   if( gFatalCleanup ) gFatalCleanup();
-  fputs("profan: ", stderr);
   va_start(ap, zFmt);
-  vfprintf(stderr, zFmt, ap);
+  util_vmessage(zFmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
   exit(1);
 }
 
@@ -199,8 +203,16 @@ double util_thread_cpu_ms(void){
 #define P5 2870177450012600261ULL
 
 static uint64_t rotl(uint64_t x, int r){ return (x<<r) | (x>>(64-r)); }
-static uint64_t rd64(const unsigned char *p){ uint64_t v; memcpy(&v,p,8); return v; }
-static uint32_t rd32(const unsigned char *p){ uint32_t v; memcpy(&v,p,4); return v; }
+static uint64_t rd64(const unsigned char *p){
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
+static uint32_t rd32(const unsigned char *p){
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
 static uint64_t round1(uint64_t acc, uint64_t in){
   acc += in*P2; acc = rotl(acc,31); return acc*P1;
 }
@@ -247,7 +259,8 @@ uint64_t hash64_final(const Hash64 *h){
   const unsigned char *p = h->buf;
   size_t n = h->nBuf;
   if( h->total>=32 ){
-    acc = rotl(h->v[0],1) + rotl(h->v[1],7) + rotl(h->v[2],12) + rotl(h->v[3],18);
+    acc = rotl(h->v[0],1) + rotl(h->v[1],7) + rotl(h->v[2],12)
+        + rotl(h->v[3],18);
     for(int i=0; i<4; i++) acc = merge1(acc, h->v[i]);
   }else{
     acc = h->seed + P5;

@@ -3,7 +3,8 @@
 ** error record parsers fill in, and small string helpers.
 **
 ** Pipeline position: used by every stage.  Nothing here prints except
-** util_fatal(), which is reserved for out-of-memory.
+** util_fatal(), which is reserved for out-of-memory, and util_vmessage(),
+** the message form it shares with cli.c.
 */
 #ifndef PROFAN_UTIL_H
 #define PROFAN_UTIL_H
@@ -31,6 +32,10 @@ char *xstrdup(const char *z);
 char *xstrndup(const char *z, size_t n);
 /* printf into a new string; caller frees with free(). */
 char *xasprintf(const char *zFmt, ...) PF_PRINTF(1, 2);
+
+/* Print "profan: MSG\n" on stderr: the one form of every message profan
+** prints about a failure (cli_error, cli_usage_error, util_fatal). */
+void util_vmessage(const char *zFmt, va_list ap);
 
 /* Print "profan: MSG" and exit(1) (out of memory only).  Runs the cleanup
 ** set below first (removing a half-built new database). */

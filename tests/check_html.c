@@ -150,8 +150,9 @@ START_TEST(test_line_chart_markers){
   Buf b;
   const char *z;
   buf_init(&b);
-  html_line_chart(&b, "l", "Line", "run", "value", NULL, NULL, &s, 1, m, 2,
-                  azTick, 3);
+  html_line_chart(&b, &(HtmlLineChart){ .zId = "l", .zTitle = "Line",
+                  .zXLabel = "run", .zYLabel = "value", .aS = &s, .nS = 1,
+                  .aM = m, .nM = 2, .azXTick = azTick, .nX = 3 });
   z = buf_str(&b);
   ck_assert_int_eq(count_of(z, "<svg"), 1);
   ck_assert_int_eq(count_of(z, "class=\"ln s0\""), 2);  /* line + legend */
@@ -213,8 +214,8 @@ START_TEST(test_line_chart_degenerate){
   buf_init(&b);
   /* one x value, y values beyond the precision of a tick step, a NaN
   ** marker: finishes, and no NaN or Inf reaches the SVG */
-  html_line_chart(&b, "d", "Degenerate", NULL, NULL, NULL, NULL, &s, 1, m,
-                  2, NULL, 0);
+  html_line_chart(&b, &(HtmlLineChart){ .zId = "d", .zTitle = "Degenerate",
+                  .aS = &s, .nS = 1, .aM = m, .nM = 2 });
   z = buf_str(&b);
   ck_assert_ptr_null(strstr(z, "nan"));
   ck_assert_ptr_null(strstr(z, "inf"));
@@ -231,15 +232,15 @@ START_TEST(test_line_chart_degenerate){
       aMany[i].eShape = i%3;
       aMany[i].zLabel = "crowded";
     }
-    html_line_chart(&b, "d", "Crowded", NULL, NULL, NULL, NULL, &s, 1,
-                    aMany, 12, NULL, 0);
+    html_line_chart(&b, &(HtmlLineChart){ .zId = "d", .zTitle = "Crowded",
+                    .aS = &s, .nS = 1, .aM = aMany, .nM = 12 });
     ck_assert_int_eq(count_of(buf_str(&b), ">crowded</text>"), 12);
   }
   buf_reset(&b);
   /* no points at all */
   s.n = 0;
-  html_line_chart(&b, "e", "Empty", NULL, NULL, NULL, NULL, &s, 1, NULL, 0,
-                  NULL, 0);
+  html_line_chart(&b, &(HtmlLineChart){ .zId = "e", .zTitle = "Empty",
+                  .aS = &s, .nS = 1 });
   ck_assert_ptr_null(strstr(buf_str(&b), "nan"));
   ck_assert_int_eq(count_of(buf_str(&b), "<svg"), 1);
   buf_free(&b);

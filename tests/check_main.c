@@ -12,14 +12,15 @@ Suite *make_pickle_suite(void);
 Suite *make_nccl_suite(void);
 Suite *make_output_suite(void);
 Suite *make_snapshot_suite(void);
-Suite *make_comm_suite(void);
+Suite *make_load_collective_suite(void);
 Suite *make_history_suite(void);
-Suite *make_report_suite(void);
+Suite *make_rules_suite(void);
 Suite *make_html_suite(void);
 Suite *make_group_map_suite(void);
 Suite *make_spans_suite(void);
 Suite *make_hta_suite(void);
 Suite *make_export_suite(void);
+Suite *make_input_kinds_suite(void);
 
 int main(void){
   int nFail;
@@ -31,14 +32,15 @@ int main(void){
   srunner_add_suite(sr, make_nccl_suite());
   srunner_add_suite(sr, make_output_suite());
   srunner_add_suite(sr, make_snapshot_suite());
-  srunner_add_suite(sr, make_comm_suite());
+  srunner_add_suite(sr, make_load_collective_suite());
   srunner_add_suite(sr, make_history_suite());
-  srunner_add_suite(sr, make_report_suite());
+  srunner_add_suite(sr, make_rules_suite());
   srunner_add_suite(sr, make_html_suite());
   srunner_add_suite(sr, make_group_map_suite());
   srunner_add_suite(sr, make_spans_suite());
   srunner_add_suite(sr, make_hta_suite());
   srunner_add_suite(sr, make_export_suite());
+  srunner_add_suite(sr, make_input_kinds_suite());
   srunner_run_all(sr, CK_NORMAL);
   nFail = srunner_ntests_failed(sr);
   srunner_free(sr);

@@ -7,7 +7,7 @@ usage: snapshot_reference.py SNAPSHOT.pickle [...]   (prints JSON)
 Decodes the pickle with its own small stack machine over
 pickletools.genops (never pickle.load: no opcode can name or call code,
 anything outside the plain-data subset raises), then computes what profan's
-memory queries report, following formats.md §2 directly:
+memory queries report, following docs/formats.md §2 directly:
   - totals per device: reserved (segment total_size), allocated (requested
     bytes of active_allocated blocks: requested_size, else
     history[0].real_size, else size), active / inactive (block sizes),

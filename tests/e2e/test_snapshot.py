@@ -2,7 +2,7 @@
 
 Numbers are checked against snapshot_reference.py, which decodes the
 pickles with its own restricted stack machine (never pickle.load) and
-recomputes the totals and the trace replay from formats.md §2.  The real
+recomputes the totals and the trace replay from docs/formats.md §2.  The real
 fixtures' reference numbers are committed in expected/snapshot-*.json (a
 test checks they are still what the script computes); crafted inputs come
 from fixtures/pickle/gen.py, written into a temporary directory.

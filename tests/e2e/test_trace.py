@@ -469,7 +469,7 @@ class Migration(ProfanTest):
         # Build a database the way an older profan (schema 3) left it: the
         # first three schema files applied, user_version 3.
         import glob as g
-        files = sorted(g.glob(os.path.join(common.ROOT, "schema", "*.sql")))
+        files = sorted(g.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql")))
         self.assertGreater(len(files), 3)
         sql = "".join(open(f).read() for f in files[:3])
         sql += "PRAGMA user_version=3; PRAGMA application_id=%d;" % 0x50524f46
@@ -482,7 +482,7 @@ class Migration(ProfanTest):
 
     def test_read_only_commands_do_not_migrate(self):
         import glob as g
-        files = sorted(g.glob(os.path.join(common.ROOT, "schema", "*.sql")))
+        files = sorted(g.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql")))
         sql = "".join(open(f).read() for f in files[:3])
         sql += "PRAGMA user_version=3; PRAGMA application_id=%d;" % 0x50524f46
         subprocess.run(["sqlite3", self.db], input=sql, text=True, check=True)

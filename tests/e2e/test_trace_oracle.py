@@ -37,7 +37,7 @@ def category_rules():
     """{scheme: (default, [(priority, pattern, category)])} read from the
     schema's SQL text (the definition, not profan's output)."""
     rules, defaults = {}, {}
-    for path in sorted(glob.glob(os.path.join(common.ROOT, "schema", "*.sql"))):
+    for path in sorted(glob.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql"))):
         with open(path, encoding="utf-8") as f:
             text = f.read()
         for m in re.finditer(r"INSERT INTO category_scheme VALUES(.*?);", text, re.S):

@@ -1,5 +1,5 @@
 /*
-** check_report.c — unit tests of rules.c: every built-in rule parses,
+** check_rules.c — unit tests of rules.c: every built-in rule parses,
 ** is named after its file, returns the six finding columns and runs
 ** cleanly on an empty database; severity ranks; a bad rule is refused;
 ** typed parameters (named_query.c nq_check): the header syntax, every
@@ -209,8 +209,8 @@ START_TEST(test_builtin_params_typed){
 }
 END_TEST
 
-Suite *make_report_suite(void){
-  Suite *s = suite_create("report");
+Suite *make_rules_suite(void){
+  Suite *s = suite_create("rules");
   TCase *tc = tcase_create("rules");
   tcase_add_test(tc, test_builtin_rules_parse);
   tcase_add_test(tc, test_rules_run_empty);

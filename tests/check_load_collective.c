@@ -1,6 +1,7 @@
 /*
-** check_comm.c — unit tests for the collective-argument capture and the
-** collective vocabulary (load_collective.c): args keys old and new,
+** check_load_collective.c — unit tests for the collective-argument
+** capture and the collective vocabulary (load_collective.c): args keys
+** old and new,
 ** value parsing, input-shape fallback, op / dtype normalisation, NCCL
 ** kernel-name parsing and nccl-tests bus-bandwidth factors.
 **
@@ -170,8 +171,8 @@ START_TEST(test_bus_factor){
 }
 END_TEST
 
-Suite *make_comm_suite(void){
-  Suite *s = suite_create("comm");
+Suite *make_load_collective_suite(void){
+  Suite *s = suite_create("load_collective");
   TCase *tc = tcase_create("collective");
   tcase_add_test(tc, test_keys);
   tcase_add_test(tc, test_set_values);

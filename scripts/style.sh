@@ -1,0 +1,90 @@
+#!/bin/sh
+# style.sh — the mechanical part of profan's C style (CONTRIBUTING.md):
+#   - no tab characters;
+#   - lines of at most 80 columns;
+#   - SQLite-style conditions: `if( x )`, `while( x )`, `switch( x )`
+#     (a space inside the parentheses, none before them);
+#   - no function longer than 120 lines, except pickle.c:step and
+#     jscan.c:run (state machines kept whole).
+# Checks the C files of src/, tests/, fuzz/ and tools/.  Prints one line
+# per problem (FILE:LINE: what) and exits 1 when there is any.
+# scripts/style-known.txt lists problems known and not yet fixed, as
+# "FILE RULE" (RULE: width, length); a listed file is not checked for
+# that rule.  Remove the line once the file is fixed.
+# Usage: sh scripts/style.sh [FILE...]
+set -eu
+cd "$(dirname "$0")/.."
+if [ $# -gt 0 ]; then
+  FILES="$*"
+else
+  FILES=$(ls src/*.c src/*.h tests/*.c fuzz/*.c fuzz/*.h tools/*.c \
+          2>/dev/null)
+fi
+# shellcheck disable=SC2086
+exec python3 - scripts/style-known.txt $FILES <<'PY'
+import re, sys
+
+known = set()
+try:
+    for line in open(sys.argv[1]):
+        line = line.split('#')[0].split()
+        if len(line) == 2:
+            known.add((line[0], line[1]))
+except FileNotFoundError:
+    pass
+
+ALLOWED_LONG = {("pickle.c", "step"), ("jscan.c", "run")}
+COND_NO_SPACE = re.compile(r'\b(if|while|switch)\((?! )')
+COND_SPACE_BEFORE = re.compile(r'\b(if|while|switch) \(')
+FUNC = re.compile(r'^[A-Za-z_][\w \*]*?\b(\w+)\s*\(')
+problems = []
+
+def code_part(line):
+    """The line without string literals and comments (roughly)."""
+    line = re.sub(r'"(\\.|[^"\\])*"', '""', line)
+    line = re.sub(r"'(\\.|[^'\\])*'", "''", line)
+    line = re.sub(r'/\*.*?\*/', '', line)
+    line = re.sub(r'//.*', '', line)
+    if line.lstrip().startswith('*') or line.lstrip().startswith('/*'):
+        return ''
+    return line
+
+for f in sys.argv[2:]:
+    lines = open(f, encoding='utf-8', errors='replace').read().split('\n')
+    base = f.rsplit('/', 1)[-1]
+    start = name = None
+    for i, l in enumerate(lines, 1):
+        if '\t' in l:
+            problems.append("%s:%d: tab character" % (f, i))
+        if len(l) > 80 and (f, 'width') not in known:
+            problems.append("%s:%d: %d columns (at most 80)" % (f, i, len(l)))
+        c = code_part(l)
+        if COND_NO_SPACE.search(c) or COND_SPACE_BEFORE.search(c):
+            problems.append("%s:%d: write conditions as `if( x )`" % (f, i))
+        # function length: from the line that opens a definition to the
+        # closing brace in column 0
+        if start is None:
+            m = FUNC.match(l)
+            if m and not l.rstrip().endswith(';') and '=' not in l.split('(')[0]:
+                j = i - 1
+                while j < len(lines) and not lines[j].rstrip().endswith('{') \
+                        and not lines[j].rstrip().endswith(';'):
+                    j += 1
+                if j < len(lines) and lines[j].rstrip().endswith('{'):
+                    start, name = i, m.group(1)
+        elif l.startswith('}'):
+            n = i - start + 1
+            if n > 120 and (base, name) not in ALLOWED_LONG \
+                    and (f, 'length') not in known:
+                problems.append("%s:%d: %s is %d lines (at most 120)"
+                                % (f, start, name, n))
+            start = None
+
+for p in problems:
+    print(p)
+if problems:
+    print("style: %d problem%s" % (len(problems), "" if len(problems) == 1
+                                    else "s"))
+    sys.exit(1)
+print("style: %d files clean" % (len(sys.argv) - 2))
+PY

@@ -1,0 +1,123 @@
+/*
+** check_input_kinds.c — unit tests of the table of input kinds (input_kinds.c)
+** and of sniffing through it (discover_sniff).
+*/
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include "db.h"
+#include "discover.h"
+#include "input_kinds.h"
+
+/* Tables with a file_id that no loader fills: derived per run. */
+static const char *azDerived[] = { "collective", 0 };
+
+/* 1 when zList (space-separated names) holds zName. */
+static int list_has(const char *zList, const char *zName){
+  size_t n = strlen(zName);
+  const char *z = zList;
+  while( (z = strstr(z, zName))!=NULL ){
+    if( (z==zList || z[-1]==' ') && (z[n]==0 || z[n]==' ') ) return 1;
+    z += n;
+  }
+  return 0;
+}
+
+START_TEST(test_table_order){
+  for(int i=0; i<KIND_N; i++){
+    ck_assert_int_eq(aInputKind[i].eKind, i);
+    ck_assert_ptr_nonnull(aInputKind[i].zName);
+    if( i>KIND_UNKNOWN ) ck_assert_ptr_nonnull(aInputKind[i].xSniff);
+    /* every kind but the trace has a loader of its own */
+    if( i>KIND_TRACE ) ck_assert_ptr_nonnull(aInputKind[i].xLoad);
+  }
+}
+END_TEST
+
+/* Every table with a file_id column is filled by some kind's loader (or
+** derived), and every table a kind names exists with a file_id. */
+START_TEST(test_tables_owned){
+  PfError e = {0};
+  sqlite3 *db = db_open(":memory:", DB_OPEN_CREATE, &e);
+  sqlite3_stmt *p;
+  int nTab = 0;
+  ck_assert_ptr_nonnull(db);
+  ck_assert_int_eq(sqlite3_prepare_v2(db,
+    "SELECT m.name FROM sqlite_schema m WHERE m.type='table' AND EXISTS"
+    " (SELECT 1 FROM pragma_table_info(m.name) WHERE name='file_id')",
+    -1, &p, NULL), SQLITE_OK);
+  while( sqlite3_step(p)==SQLITE_ROW ){
+    const char *zTab = (const char*)sqlite3_column_text(p, 0);
+    int nOwner = 0;
+    for(int i=0; azDerived[i]; i++) nOwner += strcmp(azDerived[i], zTab)==0;
+    for(int i=0; i<KIND_N; i++) nOwner += list_has(aInputKind[i].zTables, zTab);
+    ck_assert_msg(nOwner>0, "table %s has a file_id but no input kind", zTab);
+    nTab++;
+  }
+  sqlite3_finalize(p);
+  ck_assert_int_gt(nTab, 10);
+  for(int i=0; i<KIND_N; i++){
+    char zTab[64];
+    const char *z = aInputKind[i].zTables;
+    while( sscanf(z, "%63s", zTab)==1 ){
+      char *zSql = sqlite3_mprintf("SELECT 1 FROM pragma_table_info(%Q)"
+                                   " WHERE name='file_id'", zTab);
+      ck_assert_int_eq(sqlite3_prepare_v2(db, zSql, -1, &p, NULL), SQLITE_OK);
+      ck_assert_msg(sqlite3_step(p)==SQLITE_ROW,
+                    "kind %s names %s, which has no file_id",
+                    aInputKind[i].zName, zTab);
+      sqlite3_finalize(p);
+      sqlite3_free(zSql);
+      z = strstr(z, zTab) + strlen(zTab);
+    }
+  }
+  db_close(db);
+}
+END_TEST
+
+static FileKind sniff(const char *z){
+  char zWhy[128];
+  return discover_sniff(z, strlen(z), zWhy, sizeof(zWhy));
+}
+
+START_TEST(test_sniff_kinds){
+  ck_assert_int_eq(sniff("{\"traceEvents\": []}"), KIND_TRACE);
+  ck_assert_int_eq(sniff("\xef\xbb\xbf [{\"ph\": \"X\"}]"), KIND_TRACE);
+  ck_assert_int_eq(sniff("\x80\x04\x95"), KIND_PICKLE);
+  ck_assert_int_eq(sniff("{\"version\": \"2.4\", \"entries\": []}"),
+                   KIND_FR_JSON);
+  ck_assert_int_eq(sniff("{\"version\": 1, \"pg_config\": {}}"),
+                   KIND_FR_JSON);
+  /* a trace with the flight recorder's keys is still a trace */
+  ck_assert_int_eq(sniff("{\"version\":1,\"entries\":1,\"traceEvents\":[]}"),
+                   KIND_TRACE);
+  ck_assert_int_eq(sniff("h-1:12:13 [0] NCCL INFO Bootstrap : Using eth0\n"),
+                   KIND_NCCL_LOG);
+  ck_assert_int_eq(sniff("[3] NCCL INFO Trees [0] 1/-1/-1->0->-1\n"),
+                   KIND_NCCL_LOG);
+  ck_assert_int_eq(sniff(" \n\t"), KIND_UNKNOWN);
+  ck_assert_int_eq(sniff("{\"a\": 1}"), KIND_UNKNOWN);
+}
+END_TEST
+
+/* Discovery uses the strict NCCL check: prose that mentions NCCL INFO is
+** not a log (the substring check it replaced took it for one). */
+START_TEST(test_sniff_nccl_strict){
+  char zWhy[128];
+  static const char zProse[] = "the NCCL INFO lines are missing here\n";
+  ck_assert_int_eq(discover_sniff(zProse, sizeof(zProse)-1, zWhy,
+                                  sizeof(zWhy)), KIND_UNKNOWN);
+  ck_assert_str_eq(zWhy, "not a trace, memory snapshot or NCCL log");
+}
+END_TEST
+
+Suite *make_input_kinds_suite(void){
+  Suite *s = suite_create("input_kinds");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, test_table_order);
+  tcase_add_test(tc, test_tables_owned);
+  tcase_add_test(tc, test_sniff_kinds);
+  tcase_add_test(tc, test_sniff_nccl_strict);
+  suite_add_tcase(s, tc);
+  return s;
+}
