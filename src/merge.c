@@ -45,8 +45,9 @@
 ** the fits over them; derive_hta_run: critical paths and the run's HTA
 ** metrics; derive_op_run: the operator model's tables).  The other
 ** derived tables (steps, step_time, gpu_busy, gpu_gap, comm_overlap, the
-** 009 summaries) are per rank or per device, so a shard's rows are what one ingest of all the files computes: they
-** are copied (the merge == ingest test compares every named query).
+** 009 summaries) are per rank or per device, so a shard's rows are what
+** one ingest of all the files computes: they are copied (the merge ==
+** ingest test compares every named query).
 ** Recomputing them from the rows instead (derive_trace_run without the
 ** spans kept while loading) took 32 s of a 37 s merge at 256 ranks. */
 static const char *const azDerived[] = {
