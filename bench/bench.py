@@ -12,7 +12,7 @@ usage: python3 bench/bench.py [--profan build/profan] [--scales 1,10,30]
                               [--snapshot-scale N] [--nccl-copies N]
                               [--rank-scale N] [--history N] [--only snapshot]
        python3 bench/bench.py --shapes [--shape-scale 10] [--repeat 3]
-                              [--shape NAME ...]
+                              [--base-repeat N] [--shape NAME ...]
 
 --shapes prints one row per trace SHAPE instead (issue 15): every trace of
 ../shared/fixtures/traces of 5 MB or more, dlrm rank 0, and the synthetic
@@ -209,9 +209,10 @@ def run_shapes(a):
         f = scaled(src, name, a.shape_scale, a.work)
         mb = os.path.getsize(f) / 1e6
         pr, jr = [], []
-        for _ in range(a.repeat):           # alternated, median of each
+        for i in range(a.repeat):           # alternated, median of each
             pr.append(profan_run(a.profan, db, [f]))
-            jr.append(jsonload_run(f))
+            if i < (a.base_repeat or a.repeat):
+                jr.append(jsonload_run(f))
         pr.sort(key=lambda r: r[1])
         jr.sort(key=lambda r: r[1])
         prss, ps, ph = pr[len(pr) // 2]
@@ -275,6 +276,9 @@ def main():
     ap.add_argument("--shapes", action="store_true",
                     help="one row per trace shape (issue 15)")
     ap.add_argument("--shape-scale", type=int, default=10)
+    ap.add_argument("--base-repeat", type=int, default=0,
+                    help="with --shapes: runs of json.load per shape (default"
+                    " --repeat; 1 when the machine is too loaded for more)")
     ap.add_argument("--shape", action="append",
                     help="with --shapes: only this shape (repeatable)")
     a = ap.parse_args()

@@ -5,9 +5,13 @@ scales them with ../shared/tools/scale-trace like the real fixtures.
 
 usage: make_shapes.py SRC(.json|.json.gz) SHAPE OUT.json
 SHAPE:
-  2021     the 2021 Kineto layout: categories Operator/Runtime/Kernel, string
-           tids, CPU ops of each thread written in END order (children before
-           their parent, as the 2021 profiler did), float timestamps
+  2021     the 2021 Kineto naming (categories Operator/Runtime/Kernel), string
+           tids, float timestamps, CPU ops of each thread written in END
+           order (children before their parent, as the 2021 profiler did),
+           and all of them AFTER the runtime calls and GPU records: harder
+           than the real 2021 file (kineto-resnet50-2021 writes its ops
+           first), since a call that comes before its op can only be linked
+           by the database sweep
   stack    with_stack=True: every top-level CPU op wrapped in a chain of four
            python_function events (nn.Module / file.py(line): fn) with
            Python id / Python parent id, written before the ops they enclose

@@ -608,7 +608,12 @@ static void cur_push(Thread *t, const SpillRec *r){
 /* Move t's cursor to time ts; afterwards aCur holds the ops open at ts. */
 static void cursor_seek(Linker *p, Thread *t, int64_t ts){
   SpillRec r;
-  if( t->spill==NULL ) return;
+  if( t->spill==NULL ){
+    /* no op yet: an op that comes later and starts before ts may enclose
+    ** this call (cpu_op_start sends the run to the database sweep) */
+    if( ts>t->lastRtTs ) t->lastRtTs = ts;
+    return;
+  }
   if( t->nFlushed<t->nSpill ){
     fflush(t->spill);
     t->nFlushed = t->nSpill;

@@ -200,22 +200,29 @@ static const CmdInfo aCmd[] = {
     "                   segments, allocation churn, communication\n"
     "  --step N         the step of the HTML timeline (default: the median\n"
     "                   step of the lowest rank)\n" },
-  { "merge", merge_cmd, "merge --into DB [--name N] [--quiet] SHARD...",
+  { "merge", merge_cmd,
+    "merge --into DB [--name N] [--summaries-only] [--quiet] SHARD...",
     "combine shard databases (one ingest per node) into one run",
     "Each SHARD is a database made by `profan ingest` of some rank files of\n"
     "one run (one node's).  Their rows are copied into one run of DB (the\n"
     "run named N, else the first shard's run name; an existing run of that\n"
     "name gets the shards added) with strings and ids remapped, and the\n"
-    "run's derived tables are computed again over all ranks: the result is\n"
-    "what one ingest of all the files stores.  One transaction: on any\n"
-    "error DB is left as it was.  A shard whose files DB already holds is\n"
+    "tables that span ranks (collectives, critical paths) are computed\n"
+    "again over all ranks: the result is what one ingest of all the files\n"
+    "stores.  One transaction: on any error DB is left as it was.  A\n"
+    "shard whose files DB already holds is\n"
     "skipped with a note.  Exit 2 when the shards are not one run (world\n"
     "sizes differ, a rank in two shards, steps apart in time, a shard of\n"
     "several runs), 1 for an unreadable or corrupt shard.\n"
+    "--summaries-only makes DB a history: every run of each SHARD becomes\n"
+    "a run of DB with its tags, files, steps and summary tables, not its\n"
+    "event rows (trend, check, diff-metrics and runs work on it).\n"
     "\n"
     "Options:\n"
     "  --into DB        the target database (created when missing)\n"
     "  --name N         name of the merged run\n"
+    "  --summaries-only\n"
+    "                   copy runs without their event rows (a history)\n"
     "  -q, --quiet      no summary line\n" },
   { "export-trace", export_cmd,
     "export-trace RUN [--rank R|all] [--step N | --window START:END |"

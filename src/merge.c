@@ -40,12 +40,18 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Tables the derive passes fill for the whole run: not copied, rebuilt. */
+/* Tables that span ranks: not copied, rebuilt over the whole run by the
+** derive passes (derive_comm_run: collectives matched across ranks and
+** the fits over them; derive_hta_run: critical paths and the run's HTA
+** metrics; derive_op_run: the operator model's tables).  The other
+** derived tables (steps, step_time, gpu_busy, gpu_gap, comm_overlap, the
+** 009 summaries) are per rank or per device, so a shard's rows are what
+** one ingest of all the files computes: they are copied (the merge ==
+** ingest test compares every named query).
+** Recomputing them from the rows instead (derive_trace_run without the
+** spans kept while loading) took 32 s of a 37 s merge at 256 ranks. */
 static const char *const azDerived[] = {
-  "step", "step_time", "gpu_busy", "gpu_gap", "comm_overlap",
-  "cpu_op_summary", "cpu_op_shape_summary", "cpu_op_flops_summary",
-  "runtime_summary", "step_kernel_summary", "collective",
-  "collective_window", "comm_fit", "hta_critical_path",
+  "collective", "collective_window", "comm_fit", "hta_critical_path",
   "hta_critical_path_op", "hta_run_metric", "op_gpu_time", "op_run_metric"
 };
 
@@ -534,7 +540,7 @@ static int acc_add(Acc *a, sqlite3 *dbX, int64_t runId, const char *zLabel,
                  " not the same job", zLabel, (long long)v, a->zWorld,
                  (long long)a->world);
       rc = 2;
-    }else if( what==0 ){
+    }else if( what==0 && a->world==0 ){
       a->world = v;
       a->zWorld = zLabel;
     }else if( what==1 && (v<0 || (a->world && v>=a->world)) ){
@@ -704,7 +710,6 @@ static int run_hash_update(Merge *m, PfError *pErr){
 static int run_derive(Merge *m, PfError *pErr){
   int64_t runId = m->pRes->runId;
   int64_t nTrace, nOther;
-  char *zNote = NULL;
   for(size_t i=0; i<sizeof(azDerived)/sizeof(azDerived[0]); i++){
     char *zSql = xasprintf("DELETE FROM \"%s\" WHERE run_id=?1", azDerived[i]);
     int rc = db_exec_run(m->db, zSql, runId, pErr);
@@ -716,13 +721,7 @@ static int run_derive(Merge *m, PfError *pErr){
   nOther = db_int(m->db, 0, "SELECT count(*) FROM run_file WHERE run_id=%lld"
                   " AND kind<>'trace'", (long long)runId);
   if( nOther>0 && derive_memory_run(m->db, runId, pErr) ) return -1;
-  if( nTrace>0 ){
-    if( derive_trace_run(m->db, runId, 0, NULL, &zNote, pErr) ) return -1;
-    if( zNote && m->pOpt->pLog ){
-      fprintf(m->pOpt->pLog, "profan: note: %s\n", zNote);
-    }
-    free(zNote);
-  }
+  if( nTrace>0 && derive_trace_indexes(m->db, pErr) ) return -1;
   if( derive_comm_run(m->db, runId, pErr) ) return -1;
   if( nTrace>0 && derive_hta_run(m->db, runId, NULL, pErr) ) return -1;
   if( nTrace>0 && derive_op_run(m->db, runId, pErr) ) return -1;

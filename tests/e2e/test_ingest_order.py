@@ -81,18 +81,29 @@ class EndOrderedOps(common.ProfanTest):
                      for t, ts, dur, n, d, sd, pn in rows)
         return got, calls, r.err
 
-    def check(self, evs):
+    def check(self, evs, calls_first=False):
         want = oracle(evs)
         got_s, calls_s, err_s = self.ingest_rows(evs, "start.json")
-        got_e, calls_e, err_e = self.ingest_rows(end_ordered(evs), "end.json")
+        moved = end_ordered(evs)
+        if calls_first:
+            # runtime calls before every op of their thread: only the
+            # database sweep can give them their op
+            rt = [e for e in moved if e.get("cat") == "cuda_runtime"]
+            moved = rt + [e for e in moved if e.get("cat") != "cuda_runtime"]
+        got_e, calls_e, err_e = self.ingest_rows(moved, "end.json")
         self.assertGreater(len(want), 0)
         self.assertEqual(got_e, want)
         self.assertEqual(got_s, want)
         # runtime calls find their op the same way
+        if any(e.get("cat") == "cuda_runtime" for e in evs):
+            self.assertGreater(calls_s[1], 0)
         self.assertEqual(calls_e, calls_s)
-        # in-stream: no database sweep of the ops
-        self.assertIn("linker cpu=0", err_e)
-        self.assertNotIn("derive cpu sweep", err_e)
+        if calls_first:
+            self.assertIn("derive cpu sweep", err_e)
+        else:
+            # in-stream: no database sweep of the ops
+            self.assertIn("linker cpu=0", err_e)
+            self.assertNotIn("derive cpu sweep", err_e)
 
     def test_hand_made_nesting(self):
         def X(name, ts, dur, tid=1):
@@ -108,6 +119,15 @@ class EndOrderedOps(common.ProfanTest):
         # 2,424 ops of a real trace with runtime calls and kernels
         evs = common.events(common.shared("traces", "hta-no-rank.json.gz"))
         self.check(evs)
+
+    def test_real_trace_with_calls(self):
+        # 359 ops and 361 runtime calls that find their op in-stream
+        evs = common.events(common.shared("traces", "hta-alexnet-a100.json.gz"))
+        self.check(evs)
+
+    def test_runtime_calls_before_their_ops(self):
+        evs = common.events(common.shared("traces", "hta-alexnet-a100.json.gz"))
+        self.check(evs, calls_first=True)
 
 
 class HtaFromWriter(common.ProfanTest):

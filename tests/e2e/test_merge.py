@@ -227,6 +227,10 @@ class MergeFailures(MergeTest):
         other = self.shard("w16", w16)
         self.fails(2, "profan: %s: world size 16, but run dlrm has world size"
                    " 8: not the same job\n" % other, other)
+        # named after where the world size was first seen, not the last
+        # shard that agreed with it
+        self.fails(2, "profan: %s: world size 16, but run dlrm has world size"
+                   " 8: not the same job\n" % other, self.s[2], other)
 
     def test_merge_colliding_ranks(self):
         # rank 1 again, in a trace of other content (moved by 1 µs)
@@ -318,3 +322,66 @@ class MergeOldShard(MergeTest):
                                 "query", q, "--run", "old-sample"],
                                capture_output=True, text=True)
             self.assertEqual(a.stdout, b.stdout, q)
+
+
+class MergeMixedInputs(MergeTest):
+
+    def test_merge_snapshots_and_nccl_logs_equal_one_ingest(self):
+        """Shards holding memory snapshots and an NCCL log beside the
+        traces (the memory tables' own ids: snapshot, segment, block,
+        frame, stack; nccl_comm rows) merge to what one ingest stores."""
+        sample = os.path.join(os.path.dirname(os.path.dirname(
+            os.path.dirname(os.path.abspath(__file__)))), "fixtures",
+            "sample-run")
+        traces = sorted(os.path.join(sample, f) for f in os.listdir(sample))
+        snaps = [shared("snapshots", "tomi-small.pickle"),
+                 shared("snapshots", "llm-inference-torch20-history.pickle")]
+        nccl = shared("nccl", "ddp-2rank-interleaved.log")
+        a = self.shard("a", [traces[0], snaps[0], nccl])
+        b = self.shard("b", [traces[1], snaps[1]])
+        whole = os.path.join(self.tmp.name, "whole.db")
+        r = subprocess.run([PROFAN, "--db", whole, "ingest", "--name", "dlrm",
+                            "--quiet"] + traces + snaps + [nccl],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = self.merge(a, b)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for db in (whole, self.db):
+            with sqlite3.connect(db) as c:
+                c.execute("UPDATE run SET created_at='2026-01-01T00:00:00Z'")
+            c.close()
+        nonempty = 0
+        for q in self.queries():
+            got = self.query_out(self.db, q)
+            self.assertEqual(self.query_out(whole, q), got, q)
+            nonempty += got[0] == 0 and got[1].count("\n") > 1
+        self.assertGreater(nonempty, 40)
+        n = self.sql("SELECT (SELECT count(*) FROM snapshot) AS s,"
+                     " (SELECT count(*) FROM nccl_comm) AS c,"
+                     " (SELECT count(*) FROM frame) AS f")[0]
+        self.assertEqual(n["s"], "2")
+        self.assertGreater(int(n["c"]), 0)
+        self.assertGreater(int(n["f"]), 0)
+
+
+class MergeConcurrent(MergeTest):
+
+    def test_merge_concurrent_ranks_into_one_node_shard(self):
+        """Eight ranks of a node merging their own one-file databases into
+        the node's shard at the same moment (what profan_torch does): the
+        first creates it, the others wait for the lock; one run of 8."""
+        ones = [self.shard("one%d" % i, [f]) for i, f in
+                enumerate(self.files)]
+        node = os.path.join(self.tmp.name, "node.db")
+        procs = [subprocess.Popen([PROFAN, "merge", "--quiet", "--into", node,
+                                   "--name", "dlrm", s],
+                                  stderr=subprocess.PIPE, text=True)
+                 for s in ones]
+        for p in procs:
+            _, err = p.communicate()
+            self.assertEqual(p.returncode, 0, err)
+        p = subprocess.run([PROFAN, "--db", node, "--format", "csv", "sql",
+                            "SELECT count(*) AS f, count(DISTINCT run_id) AS"
+                            " r, count(DISTINCT rank) AS k FROM run_file"],
+                           capture_output=True, text=True)
+        self.assertEqual(p.stdout.splitlines()[1], "8,1,8")
