@@ -11,6 +11,15 @@ usage: python3 bench/bench.py [--profan build/profan] [--scales 1,10,30]
                               [--fixture NAME] [--work DIR] [--repeat N]
                               [--snapshot-scale N] [--nccl-copies N]
                               [--rank-scale N] [--history N] [--only snapshot]
+       python3 bench/bench.py --shapes [--shape-scale 10] [--repeat 3]
+                              [--shape NAME ...]
+
+--shapes prints one row per trace SHAPE instead (issue 15): every trace of
+../shared/fixtures/traces of 5 MB or more, dlrm rank 0, and the synthetic
+shapes of make_shapes.py (2021 layout, with_stack, profile_memory), each
+scaled --shape-scale times; then the 1 MB fixed-cost row and 8 dlrm rank
+files against one.  Each command runs under `nice -n 10`, --repeat times
+(median kept), profan and json.load alternated on the same file.
 
 Baselines, run on the same file in the same run:
   traces     python3 -c 'import json; json.load(open(F))' (what every Python
@@ -82,6 +91,172 @@ def best_of(n, fn):
     return best
 
 
+def median_of(n, fn):
+    """Run fn n times; return the run of median seconds (fn returns
+    (rss, seconds[, extra]))."""
+    rs = sorted((fn() for _ in range(n)), key=lambda r: r[1])
+    return rs[len(rs) // 2]
+
+
+NICE = ["nice", "-n", "10"]
+BIG = 5_000_000          # shapes: fixtures of at least this many bytes
+
+
+def raw_size(path):
+    if path.endswith(".gz"):
+        import gzip
+        with gzip.open(path, "rb") as f:
+            n = 0
+            while True:
+                b = f.read(1 << 20)
+                if not b:
+                    return n
+                n += len(b)
+    return os.path.getsize(path)
+
+
+def shape_inputs(work, scale):
+    """[(shape name, 1x source)]: the big fixtures, dlrm rank 0, the
+    synthetic shapes (built from the control trace)."""
+    out = []
+    tdir = os.path.join(SHARED, "fixtures", "traces")
+    for f in sorted(os.listdir(tdir)):
+        p = os.path.join(tdir, f)
+        if raw_size(p) >= BIG:
+            out.append((f.split(".")[0], p))
+    out.append(("dlrm-rank0", sorted(glob.glob(os.path.join(
+        SHARED, "fixtures", "runs", "dlrm-8rank", "*.json.gz")))[0]))
+    ctl = os.path.join(tdir, "hta-diff-control-a100-rank3.json.gz")
+    for shape in ("2021", "stack", "memory"):
+        p = os.path.join(work, "shape-%s.x1.json" % shape)
+        if not os.path.exists(p):
+            subprocess.run([sys.executable, os.path.join(HERE, "make_shapes.py"),
+                            ctl, shape, p], check=True)
+        out.append(("synthetic-" + shape, p))
+    return out
+
+
+def scaled(src, name, scale, work):
+    out = os.path.join(work, "%s.x%d.json" % (name, scale))
+    if not os.path.exists(out):
+        print("building %s ..." % out, file=sys.stderr)
+        subprocess.run([sys.executable, os.path.join(SHARED, "tools", "scale-trace"),
+                        src, str(scale), out + ".tmp"], check=True)
+        os.replace(out + ".tmp", out)
+    return out
+
+
+def phases(stderr):
+    """Phase lines of PROFAN_TIMING=1: {phase: ms} (parse+load and each
+    derive step; 'derive hta' etc.)."""
+    ph = {}
+    for line in stderr.splitlines():
+        if not line.startswith("profan: ") or " ms" not in line:
+            continue
+        body = line[8:]
+        if body.startswith(("parser thread", "writer waited")) or ": linker" in body:
+            continue
+        name, _, rest = body.partition("  ")
+        try:
+            ph[name.strip()] = float(rest.split()[0])
+        except (ValueError, IndexError):
+            pass
+    return ph
+
+
+def profan_run(profan, db, path):
+    """One timed ingest under nice with PROFAN_TIMING=1: (rss MB, s, phases)."""
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(db + suffix):
+            os.remove(db + suffix)
+    env = dict(os.environ, PROFAN_TIMING="1")
+    p = subprocess.run(NICE + ["/usr/bin/time", "-f", "%M %e", profan, "--db", db,
+                               "ingest", "--quiet"] + path, capture_output=True,
+                       text=True, env=env)
+    if p.returncode != 0:
+        sys.exit("profan failed on %s:\n%s" % (path, p.stderr))
+    kb, secs = p.stderr.strip().splitlines()[-1].split()
+    return int(kb) / 1024.0, float(secs), phases(p.stderr)
+
+
+def jsonload_run(path):
+    p = subprocess.run(NICE + ["/usr/bin/time", "-f", "%M %e", sys.executable, "-c",
+                               "import json,sys; json.load(open(sys.argv[1]))", path],
+                       capture_output=True, text=True)
+    kb, secs = p.stderr.strip().splitlines()[-1].split()
+    return int(kb) / 1024.0, float(secs)
+
+
+def dominant(ph):
+    """'phase ms (share)' of the largest phase, and the derive phases that
+    read the rows back (cpu sweep, gpu links, summaries, late steps) with
+    their share of the whole."""
+    total = sum(ph.values()) or 1.0
+    top = max(ph.items(), key=lambda kv: kv[1]) if ph else ("", 0)
+    second = sorted(((v, k) for k, v in ph.items() if k != top[0]), reverse=True)[:2]
+    s = "%s %.0f ms (%.0f%%)" % (top[0], top[1], 100 * top[1] / total)
+    s += "; then " + ", ".join("%s %.0f" % (k, v) for v, k in second)
+    return s
+
+
+def run_shapes(a):
+    rows = []
+    db = os.path.join(a.work, "shape.db")
+    want = set(a.shape or [])
+    for name, src in shape_inputs(a.work, a.shape_scale):
+        if want and name not in want:
+            continue
+        f = scaled(src, name, a.shape_scale, a.work)
+        mb = os.path.getsize(f) / 1e6
+        pr, jr = [], []
+        for _ in range(a.repeat):           # alternated, median of each
+            pr.append(profan_run(a.profan, db, [f]))
+            jr.append(jsonload_run(f))
+        pr.sort(key=lambda r: r[1])
+        jr.sort(key=lambda r: r[1])
+        prss, ps, ph = pr[len(pr) // 2]
+        jrss, js = jr[len(jr) // 2]
+        rows.append((name, mb, ps, mb / ps, js / ps, prss, jrss, dominant(ph)))
+        print("  %s: %.2f s vs json.load %.2f s" % (name, ps, js), file=sys.stderr)
+    print("| shape (x%d) | MB | profan s | MB/s | x json.load | peak RSS MB "
+          "(json.load) | dominant phase (PROFAN_TIMING=1) |" % a.shape_scale)
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for r in rows:
+        print("| %s | %.0f | %.2f | %.0f | %.1fx | %.0f (%.0f) | %s |" % r)
+    if want:
+        return
+    # fixed costs: a 1 MB trace end to end (hta-no-rank, 1.0 MB)
+    one = os.path.join(SHARED, "fixtures", "traces", "hta-no-rank.json.gz")
+    onej = os.path.join(a.work, "one-mb.json")
+    if not os.path.exists(onej):
+        import gzip
+        with gzip.open(one, "rb") as fi, open(onej, "wb") as fo:
+            fo.write(fi.read())
+    r = sorted((profan_run(a.profan, db, [onej]) for _ in range(max(a.repeat, 5))),
+               key=lambda r: r[1])
+    rss, s, ph = r[len(r) // 2]
+    print("\n1 MB trace (%s, %.1f MB) end to end: %.0f ms median of %d "
+          "(target < 30 ms); %s"
+          % (os.path.basename(onej), os.path.getsize(onej) / 1e6, 1000 * s, len(r),
+             dominant(ph)))
+    # 8 rank files against one
+    rdir = os.path.join(a.work, "dlrm8.x%d" % a.shape_scale)
+    srcs = sorted(glob.glob(os.path.join(SHARED, "fixtures", "runs", "dlrm-8rank",
+                                         "*.json.gz")))
+    if not os.path.isdir(rdir):
+        os.makedirs(rdir + ".tmp", exist_ok=True)
+        for i, src in enumerate(srcs):
+            scaled(src, "rank%d" % i, a.shape_scale, rdir + ".tmp")
+        os.rename(rdir + ".tmp", rdir)
+    files = sorted(glob.glob(os.path.join(rdir, "*.json")))
+    s1 = median_of(a.repeat, lambda: profan_run(a.profan, db, [files[0]]))
+    s8 = median_of(a.repeat, lambda: profan_run(a.profan, db, [rdir]))
+    print("8 dlrm rank files x%d (%.0f MB) vs rank 0 alone: %.2f s / %.2f s = "
+          "%.1fx (target <= 5x on %d cores); 8 ranks: %s"
+          % (a.shape_scale, sum(os.path.getsize(x) for x in files) / 1e6,
+             s8[1], s1[1], s8[1] / s1[1], os.cpu_count(), dominant(s8[2])))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--profan", default=os.path.join(ROOT, "build", "profan"))
@@ -97,7 +272,16 @@ def main():
                     help="runs of the trend/check database (0: skip)")
     ap.add_argument("--only", choices=("snapshot",),
                     help="run only this part (the snapshot ingest)")
+    ap.add_argument("--shapes", action="store_true",
+                    help="one row per trace shape (issue 15)")
+    ap.add_argument("--shape-scale", type=int, default=10)
+    ap.add_argument("--shape", action="append",
+                    help="with --shapes: only this shape (repeatable)")
     a = ap.parse_args()
+    if a.shapes:
+        os.makedirs(a.work, exist_ok=True)
+        run_shapes(a)
+        return
     if a.only == "snapshot":
         a.scales, a.nccl_copies, a.rank_scale, a.history = "", 0, 0, 0
     os.makedirs(a.work, exist_ok=True)

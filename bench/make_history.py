@@ -13,11 +13,27 @@ usage: python3 bench/make_history.py PROFAN DB N [--work DIR]
 
 Writes the traces to --work (default bench/out/history/, reused when
 present) and prints the seconds the N ingests took.
+
+Issue 19 (history databases of `profan merge --summaries-only`):
+
+    python3 bench/make_history.py PROFAN DB N --clone-from RUN_DIR
+
+ingests RUN_DIR, archives it with `profan merge --summaries-only` (so the
+history holds what a real archive holds) and then adds N-1 copies of that
+run directly with SQL (INSERT ... SELECT: 100,000 runs in about a minute
+instead of 100,000 ingests): each copy has its own name, content hash and
+a per-run factor (1 + 1 % noise, every 1000th run 15 % slower) applied to
+every duration column (dur, ns, *_ns), tagged branch=main (every 4th
+branch=dev).  It then prints the bytes per run (file size growth per run
+after VACUUM, measured on the first 101 runs) and the wall time of
+`profan trend` and `profan check` over the N runs.
 """
 import argparse
 import json
 import os
 import random
+import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -62,13 +78,118 @@ def build(profan, db, n, work):
     return time.perf_counter() - t0
 
 
+def archive(profan, run_dir, hist, work):
+    """Ingest run_dir and archive it (summaries only) into a new hist."""
+    os.makedirs(work, exist_ok=True)
+    detail = os.path.join(work, "detail.db")
+    for p in (detail, hist):
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(p + suffix):
+                os.remove(p + suffix)
+    subprocess.run([profan, "--db", detail, "ingest", "--quiet", "--name",
+                    "r0", "--tag", "branch=main", run_dir], check=True)
+    subprocess.run([profan, "merge", "--quiet", "--summaries-only", "--into",
+                    hist, detail], check=True)
+
+
+def clone_runs(hist, n_total, seed=19):
+    """Add copies of the history's one run until it holds n_total runs."""
+    con = sqlite3.connect(hist)
+    con.execute("PRAGMA journal_mode=OFF")
+    con.execute("PRAGMA synchronous=OFF")
+    (r0,) = con.execute("SELECT min(id) FROM run").fetchone()
+    (have,) = con.execute("SELECT count(*) FROM run").fetchone()
+    rnd = random.Random(seed)
+    con.execute("CREATE TEMP TABLE k(i INTEGER PRIMARY KEY, f REAL,"
+                " branch TEXT)")
+    con.executemany("INSERT INTO k VALUES(?, ?, ?)",
+                    ((i, (1.15 if i % 1000 == 999 else 1.0)
+                      * (1 + rnd.gauss(0, 0.01)),
+                      "dev" if i % 4 == 3 else "main")
+                     for i in range(have, n_total)))
+    con.execute("INSERT INTO run(id, name, created_at, source_path,"
+                " content_hash, tool_version, notes) SELECT ?1 + k.i,"
+                " 'r' || k.i, created_at, source_path, printf('%016x',"
+                " 1000003 * k.i), tool_version, notes FROM run, k"
+                " WHERE run.id = ?1", (r0,))
+    tabs = [t for (t,) in con.execute(
+        "SELECT name FROM sqlite_master m WHERE type='table' AND EXISTS"
+        "(SELECT 1 FROM pragma_table_info(m.name) WHERE name='run_id')"
+        " AND name NOT IN ('baseline', 'run_tag')")]
+    for t in tabs:
+        cols = con.execute("SELECT name, pk FROM pragma_table_info(?)",
+                           (t,)).fetchall()
+        names, exprs = [], []
+        for c, pk in cols:
+            if c == "id" and pk:
+                continue                  # a new row id
+            names.append('"%s"' % c)
+            if c == "run_id":
+                exprs.append("?1 + k.i")
+            elif c in ("dur", "ns") or c.endswith("_ns"):
+                exprs.append('CAST(round("%s" * k.f) AS INTEGER)' % c)
+            else:
+                exprs.append('t."%s"' % c)
+        con.execute('INSERT INTO "%s"(%s) SELECT %s FROM "%s" t, k'
+                    " WHERE t.run_id = ?1" % (t, ", ".join(names),
+                                             ", ".join(exprs), t), (r0,))
+    con.execute("INSERT INTO run_tag(run_id, key, value) SELECT ?1 + k.i,"
+                " 'branch', k.branch FROM k", (r0,))
+    con.commit()
+    con.close()
+
+
+def timed(cmd):
+    """Best of 3 wall times of cmd (seconds) and its exit code."""
+    best, rc = None, None
+    for _ in range(3):
+        t0 = time.perf_counter()
+        rc = subprocess.run(cmd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL).returncode
+        dt = time.perf_counter() - t0
+        best = dt if best is None else min(best, dt)
+    return best, rc
+
+
+def history_bench(profan, db, n, run_dir, work):
+    """Bytes per run and trend/check times over an n-run history."""
+    archive(profan, run_dir, db, work)
+    clone_runs(db, 1)
+    sqlite3.connect(db).execute("VACUUM").connection.close()
+    one = os.path.getsize(db)
+    clone_runs(db, 101)
+    sqlite3.connect(db).execute("VACUUM").connection.close()
+    per_run = (os.path.getsize(db) - one) / 100
+    print("bytes per run: %.0f (%d B with 1 run, %d B with 101, VACUUMed)"
+          % (per_run, one, os.path.getsize(db)))
+    t0 = time.perf_counter()
+    clone_runs(db, n)
+    print("%d runs made with SQL in %.1f s, %.1f MB"
+          % (n, time.perf_counter() - t0, os.path.getsize(db) / 1e6))
+    subprocess.run([profan, "--db", db, "baseline", "set", "main", "r0"],
+                   check=True, stdout=subprocess.DEVNULL)
+    for cmd in (["trend", "step_time_median_ms"],
+                ["trend", "step_time_median_ms", "--tag", "branch=main"],
+                ["check", "--baseline", "main", "--run", "latest"],
+                ["check", "--baseline", "main", "--run", "r%d" % (n - 1),
+                 "--tag", "branch=main"],
+                ["runs"]):
+        secs, rc = timed([profan, "--db", db] + cmd)
+        print("%-60s %6.3f s (exit %d)" % (" ".join(cmd), secs, rc))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("profan")
     ap.add_argument("db")
     ap.add_argument("n", type=int)
     ap.add_argument("--work", default=os.path.join(HERE, "out", "history"))
+    ap.add_argument("--clone-from", metavar="RUN_DIR",
+                    help="archive RUN_DIR and clone it with SQL (issue 19)")
     a = ap.parse_args()
+    if a.clone_from:
+        history_bench(a.profan, a.db, a.n, a.clone_from, a.work)
+        return
     secs = build(a.profan, a.db, a.n, a.work)
     print("%d runs ingested in %.1f s" % (a.n, secs))
 

@@ -2,7 +2,9 @@
 -- description: Per CPU operator (cpu_op by name) in a baseline run
 -- description: (:baseline) and this run (:run): calls, self CPU time per
 -- description: step and GPU time per step of the kernels, memcpys and
--- description: memsets it launched directly, with deltas and speedups;
+-- description: memsets it launched directly (per call the union of their
+-- description: intervals: overlapping kernels count once), with deltas
+-- description: and speedups;
 -- description: rows under the noise floor in both runs are folded into one
 -- description: "(other)" row.  `profan diff A B --by op`.
 -- param: baseline:run! =      the baseline run id (profan diff binds it)
@@ -31,10 +33,12 @@ oa AS (SELECT name_id, sum(calls) AS calls, sum(self_ns) AS self_ns
        FROM cpu_op_summary WHERE run_id = :baseline GROUP BY name_id),
 ob AS (SELECT name_id, sum(calls) AS calls, sum(self_ns) AS self_ns
        FROM cpu_op_summary WHERE run_id = :run GROUP BY name_id),
+-- GPU time per call: the union of what it launched (op_gpu_time, schema
+-- 022): kernels that overlap count once
 g AS (
-  SELECT run_id, name_id, sum(gpu_ns) AS ns
-  FROM cpu_op_summary
-  WHERE run_id IN (:baseline, :run) AND gpu_n > 0
+  SELECT run_id, name_id, sum(union_ns) AS ns
+  FROM op_gpu_time
+  WHERE run_id IN (:baseline, :run)
   GROUP BY run_id, name_id
 ),
 k AS (SELECT name_id FROM oa UNION SELECT name_id FROM ob),

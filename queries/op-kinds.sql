@@ -1,9 +1,10 @@
 -- name: op-kinds
--- description: GPU time per operator kind (schema 016, op_kind_rule:
+-- description: GPU time per operator kind (schema 016/022, op_kind_rule:
 -- description: gemm, conv, attention, norm, softmax, copy, elementwise,
 -- description: ..., 'unknown' when no rule matches), counting each call's
--- description: kernels and memsets once however they overlap, and the
--- description: roofline efficiency where the kind has a formula (GEMMs).
+-- description: kernels and memsets once however they overlap, the
+-- description: roofline efficiency of the calls the model covers, and
+-- description: why the others are not covered.
 -- param: rank:rank =          only this rank (empty: every rank)
 -- column: kind           operator kind
 -- column: ops            distinct operator names of that kind
@@ -13,24 +14,55 @@
 -- column: modeled_calls  calls with FLOPs, bytes and a GPU spec
 -- column: roofline_pct   roofline time / GPU time of the modeled calls, %
 -- column: recoverable_ms GPU time - roofline time of the modeled calls, ms
+-- column: not_modeled    why the other calls are not: no formula for the kind, no shapes / types recorded, host copy, no GPU spec or type peak, arguments missing or shapes not fitting
 WITH t AS (
-  SELECT t.op_id, k.kind, o.name_id, t.union_ns, t.sum_ns
+  SELECT t.op_id, k.kind, o.name_id, t.union_ns, t.sum_ns,
+    o.input_dims_id IS NULL AS noshape, t.host_copies > 0 AS host,
+    coalesce(ty.text, '[]') = '[]' AS notype
   FROM op_call_time t JOIN cpu_op o ON o.id = t.op_id
   JOIN op_kind k ON k.name_id = o.name_id
+  LEFT JOIN string ty ON ty.id = o.input_types_id
   WHERE t.run_id = :run AND (:rank IS NULL OR t.rank = :rank)
 ),
-m AS (
+r AS (
   SELECT op_id, gpu_ns,
+    coalesce(peak_tflops > 0 AND mem_tbps > 0, 0) AS spec,
     max(flops / (peak_tflops * 1e3), bytes / (mem_tbps * 1e3)) AS roof_ns
   FROM op_roofline_call
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
-    AND peak_tflops > 0 AND mem_tbps > 0
+),
+-- kinds some formula of op_model covers (the others are timed only)
+f AS (SELECT DISTINCT kind FROM op_kind_rule
+      WHERE kind NOT IN ('unknown', 'reduction', 'moe', 'moe_dispatch',
+                         'attention_paged', 'kv_cache')),
+k AS (
+  SELECT t.kind, count(DISTINCT t.name_id) AS ops, count(*) AS calls,
+    sum(t.union_ns) AS union_ns, sum(t.sum_ns) AS sum_ns,
+    sum(r.spec) AS modeled,
+    sum(CASE WHEN r.spec THEN r.roof_ns END) AS roof_ns,
+    sum(CASE WHEN r.spec THEN r.gpu_ns END) AS mgpu_ns,
+    sum(CASE WHEN r.spec THEN max(0, r.gpu_ns - r.roof_ns) END) AS rec_ns,
+    sum(t.noshape) AS noshape, sum(t.host AND NOT t.noshape) AS host,
+    sum(r.op_id IS NOT NULL AND NOT r.spec) AS nospec,
+    sum(r.op_id IS NULL AND NOT t.noshape AND NOT t.host AND t.notype)
+      AS notype,
+    sum(r.op_id IS NULL AND NOT t.noshape AND NOT t.host AND NOT t.notype)
+      AS noargs,
+    t.kind IN (SELECT kind FROM f) AS formula
+  FROM t LEFT JOIN r ON r.op_id = t.op_id
+  GROUP BY t.kind
 )
-SELECT t.kind, count(DISTINCT t.name_id) AS ops, count(*) AS calls,
-  round(sum(t.union_ns) / 1e6, 4) AS gpu_ms,
-  round(sum(t.sum_ns) / 1e6, 4) AS summed_ms,
-  count(m.op_id) AS modeled_calls,
-  round(100.0 * sum(m.roof_ns) / sum(m.gpu_ns), 2) AS roofline_pct,
-  round(sum(max(0, m.gpu_ns - m.roof_ns)) / 1e6, 4) AS recoverable_ms
-FROM t LEFT JOIN m ON m.op_id = t.op_id
-GROUP BY t.kind ORDER BY sum(t.union_ns) DESC;
+SELECT kind, ops, calls, round(union_ns / 1e6, 4) AS gpu_ms,
+  round(sum_ns / 1e6, 4) AS summed_ms, coalesce(modeled, 0) AS modeled_calls,
+  round(100.0 * roof_ns / mgpu_ns, 2) AS roofline_pct,
+  round(rec_ns / 1e6, 4) AS recoverable_ms,
+  CASE WHEN NOT formula THEN 'no formula for this kind'
+  ELSE rtrim(
+    CASE WHEN noshape > 0 THEN noshape || ' no shapes recorded, ' ELSE '' END
+    || CASE WHEN notype > 0 THEN notype || ' no types recorded, ' ELSE '' END
+    || CASE WHEN host > 0 THEN host || ' host copy, ' ELSE '' END
+    || CASE WHEN nospec > 0 THEN nospec || ' no GPU spec or type peak, '
+            ELSE '' END
+    || CASE WHEN noargs > 0 THEN noargs || ' arguments missing or shapes'
+            || ' not fitting, ' ELSE '' END, ', ') END AS not_modeled
+FROM k ORDER BY union_ns DESC;

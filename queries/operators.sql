@@ -1,7 +1,8 @@
 -- name: operators
 -- description: CPU operators by name: calls, total and self CPU time, GPU
--- description: time of the kernels each launched directly, and the most
--- description: common input shapes.
+-- description: time of the kernels each launched directly (per call the
+-- description: union of their intervals: overlapping kernels count once),
+-- description: and the most common input shapes.
 -- param: rank:rank =          only this rank (empty: every rank)
 -- param: order:self|total|gpu|calls = self    sort by 'self', 'total', 'gpu' or 'calls'
 -- param: limit:int>=0 = 25      rows to show
@@ -10,11 +11,11 @@
 -- column: total_ms       CPU time including children, ms
 -- column: self_ms        CPU time minus direct children, ms
 -- column: avg_self_us    self time per call, µs
--- column: gpu_ms         time of kernels/memcpys launched directly by it, ms
--- column: kernels        kernels launched directly by it
+-- column: gpu_ms         GPU time it launched directly, union per call, ms
+-- column: kernels        kernels, memcpys, memsets launched directly by it
 -- column: top_shapes     most frequent input shapes (with counts)
 -- column: self_bar       self_ms / self time of all operators, as a bar
--- totals from cpu_op_summary and cpu_op_shape_summary (schema 009),
+-- CPU totals from cpu_op_summary and cpu_op_shape_summary (schema 009),
 -- filled at ingest: the same numbers as a GROUP BY over cpu_op
 WITH o AS (
   SELECT name_id, sum(calls) AS calls, sum(total_ns) AS total_ns,
@@ -23,11 +24,13 @@ WITH o AS (
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
   GROUP BY name_id
 ),
+-- GPU time per call is the union of what it launched (op_gpu_time,
+-- schema 022, stored at ingest): kernels that overlap count once
 g AS (
-  SELECT name_id, sum(gpu_ns) AS ns, sum(gpu_n) AS n
-  FROM cpu_op_summary
+  SELECT name_id, sum(union_ns) AS ns, sum(n_gpu) AS n
+  FROM op_gpu_time
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
-  GROUP BY name_id HAVING sum(gpu_n) > 0
+  GROUP BY name_id
 ),
 ranked AS (
   SELECT o.*, coalesce(g.ns, 0) AS gpu_ns, coalesce(g.n, 0) AS kernels

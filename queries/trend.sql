@@ -3,6 +3,9 @@
 -- description: first, with the change vs the previous run, a bar of the
 -- description: value within the series' range, and the whole series as a
 -- description: sparkline on the last row.  `profan trend METRIC`.
+-- description: Values are not rounded here: table output formats them by
+-- description: the one rule per unit (change_pct one decimal, two
+-- description: significant digits below 0.1); CSV and JSON keep them raw.
 -- param: metric:text = step_time_median_ms  metric name (see run_metric)
 -- param: tag_key:text =       only runs with this tag key ...
 -- param: tag_value:text =     ... and this value
@@ -31,8 +34,8 @@ w AS (
     row_number() OVER (ORDER BY run_id DESC) AS back
   FROM s
 )
-SELECT run_id, name, created_at, round(value, 4) AS value,
-  CASE WHEN prev <> 0 THEN round(100.0 * (value - prev) / abs(prev), 2) END
+SELECT run_id, name, created_at, value,
+  CASE WHEN prev <> 0 THEN 100.0 * (value - prev) / abs(prev) END
     AS change_pct,
   CASE WHEN hi > lo THEN round((value - lo) / (hi - lo), 3) ELSE 0.5 END
     AS level_bar,

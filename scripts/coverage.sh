@@ -1,27 +1,38 @@
 #!/bin/sh
-# scripts/coverage.sh — branch coverage (gcov -b) of rank inference and the
-# timestamp regimes, the figures in README.md "Tests".  Builds profan with
-# --coverage in build-cov (gcc, -O0), runs the end-to-end tests that reach
-# that code (test_regimes, test_trace's TraceGenerations and the trace part
-# of test_hostile_inputs) and prints, per piece of code, the branches and
-# how many were taken at least once (scripts/branch-cov.py).
+# scripts/coverage.sh — branch coverage (gcov -b) of the regression gate's
+# decision, rank inference and the timestamp regimes, the figures in
+# README.md "Tests".  Builds profan and the Check suites with --coverage in
+# build-cov (gcc, -O0), runs the tests that reach that code (the history
+# Check suite and test_gate for the gate; test_regimes, test_trace's
+# TraceGenerations, the trace part of test_hostile_inputs and the fix-up
+# failure of test_db_open for the rest)
+# and prints, per piece of code, the branches and how many were taken at
+# least once (scripts/branch-cov.py).
 set -eu
 cd "$(dirname "$0")/.."
 CFLAGS="--coverage -O0" LDFLAGS="--coverage" cmake -S . -B build-cov \
   -DCMAKE_BUILD_TYPE=Debug -DPROFAN_TESTS=ON -DPROFAN_SANITIZE=OFF \
   -DPROFAN_BROWSER_TESTS=OFF >/dev/null
-cmake --build build-cov -j"${PROFAN_JOBS:-2}" --target profan >/dev/null
+cmake --build build-cov -j"${PROFAN_JOBS:-2}" --target profan check_profan \
+  >/dev/null
 find build-cov -name '*.gcda' -delete
+CK_RUN_SUITE=history CK_VERBOSITY=silent build-cov/check_profan
 (cd tests/e2e && PROFAN_BIN=../../build-cov/profan python3 -m unittest \
-  test_regimes test_trace.TraceGenerations test_hostile_inputs.TraceInputs \
-  2>&1 | tail -1)
+  test_gate test_regimes test_trace.TraceGenerations \
+  test_hostile_inputs.TraceInputs test_db_open.DbErrorInFixup 2>&1 | tail -1)
 O=build-cov/CMakeFiles/profan_core.dir/src
-(cd "$O" && gcov -b -o . discover.c.o ingest.c.o parse_trace.c.o >/dev/null 2>&1)
+(cd "$O" && gcov -b -o . discover.c.o ingest.c.o parse_trace.c.o history.c.o \
+  >/dev/null 2>&1)
 # line ranges of the code in question, found from the source
 fn_range() {   # FILE FIRST-LINE-PATTERN: first line and its closing brace
   awk -v pat="$2" '$0 ~ pat && !s { s = NR } s && /^}/ { print s, NR; exit }' "$1"
 }
 B="python3 scripts/branch-cov.py"
+# the gate's decision: from the shift of the samples to hist_gate's end
+a=$(grep -n '^static void sample_shift' src/history.c | cut -d: -f1)
+# shellcheck disable=SC2046  # first and last line, split on purpose
+set -- $(fn_range src/history.c '^void hist_gate[(]')
+$B "$O/history.c.gcov" "$a" "$2" "the gate's decision (history.c: sample_shift .. hist_gate)"
 # shellcheck disable=SC2046  # first and last line, split on purpose
 set -- $(fn_range src/discover.c '^int64_t discover_rank_from_name')
 $B "$O/discover.c.gcov" "$1" "$2" "rank from the file name (discover_rank_from_name)"

@@ -516,6 +516,7 @@ static void check_params(Cli *p, sqlite3 *db, const CheckOpts *o,
                          GateParams *g, int *pnLast){
   g->thrPct = hist_gate_param(db, "threshold_pct", 5);
   g->alpha = hist_gate_param(db, "alpha", 0.05);
+  g->alphaOk = hist_gate_param(db, "alpha_ok", 0.001);
   g->zMax = hist_gate_param(db, "z", 3);
   g->minSteps = (int)hist_gate_param(db, "min_steps", 3);
   g->minHistory = (int)hist_gate_param(db, "min_history", 5);

@@ -10,8 +10,10 @@
 #include "db.h"
 #include "embedded.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int db_schema_version(void){
@@ -401,6 +403,51 @@ static int set_pragmas(sqlite3 *db, const char *zSql, PfError *pErr){
   return 0;
 }
 
+/*
+** Why the database file zPath cannot be used, from the file system: its
+** directory is missing, not a directory or not writable (SQLite keeps
+** the WAL journal, -wal and -shm, beside the database, so even a reader
+** needs that), or the file is not readable or writable.  Sets pErr to
+** one line ("cannot open database: directory D is not writable
+** (Permission denied)...", "no database here: no directory D" when it
+** does not exist and flags lack DB_OPEN_CREATE) and returns 1, or returns 0 when it finds
+** nothing wrong.  access() checks the real user, who runs profan.
+*/
+static int explain_access(const char *zPath, int exists, int flags,
+                          PfError *pErr){
+  const char *zSlash = strrchr(zPath, '/');
+  char *zDir = zSlash ? sqlite3_mprintf("%.*s",
+                          (int)(zSlash-zPath)+(zSlash==zPath), zPath)
+                      : sqlite3_mprintf(".");
+  const char *zDo = exists ? "cannot open database"
+                   : (flags & DB_OPEN_CREATE) ? "cannot create database"
+                   : "no database here";
+  struct stat st;
+  int rc = 1;
+  if( stat(zDir, &st)!=0 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s: no directory %s", zDo, zDir);
+  }else if( !S_ISDIR(st.st_mode) ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s: %s is not a directory", zDo,
+                 zDir);
+  }else if( !exists ){
+    rc = 0;
+  }else if( access(zPath, R_OK)!=0 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open database: the file is"
+                 " not readable (%s)", strerror(errno));
+  }else if( access(zPath, W_OK)!=0 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open database: the file is"
+                 " not writable (%s)", strerror(errno));
+  }else if( access(zDir, W_OK)!=0 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open database: directory %s"
+                 " is not writable (%s); profan keeps the journal (-wal,"
+                 " -shm) beside the database", zDir, strerror(errno));
+  }else{
+    rc = 0;
+  }
+  sqlite3_free(zDir);
+  return rc;
+}
+
 sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
   sqlite3 *db = NULL;
   int exists = access(zPath, F_OK)==0;
@@ -413,29 +460,37 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
 
   db_configure();
   if( !exists && !(flags & DB_OPEN_CREATE) ){
-    pf_error_set(pErr, ERRPOS_NONE, 0,
-                 "no database here (run 'profan ingest' first, or use --db)");
+    if( !explain_access(zPath, 0, flags, pErr) ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "no database here (run 'profan "
+                   "ingest' first, or use --db)");
+    }
     return NULL;
   }
   if( sqlite3_open_v2(zPath, &db, oflags, NULL)!=SQLITE_OK ){
-    const char *zSlash = strrchr(zPath, '/');
-    char *zDir = zSlash ? sqlite3_mprintf("%.*s", (int)(zSlash-zPath)+(zSlash==zPath),
-                                          zPath) : NULL;
-    if( !exists && zDir && access(zDir, F_OK)!=0 ){
-      pf_error_set(pErr, ERRPOS_NONE, 0, "cannot create database: no "
-                   "directory %s", zDir);
-    }else{
+    if( !explain_access(zPath, exists, flags, pErr) ){
       pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open database: %s",
                    db ? sqlite3_errmsg(db) : "out of memory");
     }
-    sqlite3_free(zDir);
+    sqlite3_close(db);
+    return NULL;
+  }
+  /* SQLite opens a write-protected file read-only without a word; a
+  ** writing command would only fail at its first write */
+  if( !(flags & DB_OPEN_READONLY) && sqlite3_db_readonly(db, "main")==1 ){
+    if( !explain_access(zPath, exists, flags, pErr) ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open database: the file"
+                   " is read-only");
+    }
     sqlite3_close(db);
     return NULL;
   }
   sqlite3_busy_timeout(db, 10000);
   sqlite3_extended_result_codes(db, 1);
   if( pragma_int(db, "PRAGMA application_id", &appId, pErr) ){
-    if( !is_env_error(sqlite3_extended_errcode(db)) ){
+    PfError eWhy = {0};
+    if( explain_access(zPath, exists, flags, &eWhy) ){
+      *pErr = eWhy;               /* the file system says why */
+    }else if( !is_env_error(sqlite3_extended_errcode(db)) ){
       pErr->set = 0;
       pf_error_set(pErr, ERRPOS_NONE, 0,
                    "not a database (or unreadable): %s", sqlite3_errmsg(db));

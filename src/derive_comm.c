@@ -251,13 +251,123 @@ static int64_t find_parent(sqlite3_stmt *qTs, sqlite3_stmt *qExt, int kind,
   return id;
 }
 
-/* Build the collective rows of the run. */
-static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
-  sqlite3_stmt *qK = NULL, *qArgs = NULL, *qTs = NULL, *qExt = NULL,
-               *qIns = NULL;
-  int rc = -1, src;
-  if( db_exec_run(db, zSetup, runId, pErr) ) return -1;
-  qK = db_prepare(db,
+/* The statements of build_collectives: kernels of the run, coll_args by
+** row, enclosing parents by time and by External id, the insert. */
+typedef struct CollStmts {
+  sqlite3_stmt *qK, *qArgs, *qTs, *qExt, *qIns;
+} CollStmts;
+
+/* Steps 1-3 for the kernel at qK's current row: its own args, the
+** record_param_comms op enclosing its launch, the nccl:* annotation.
+** Returns 0, or -1 on a SQLite error. */
+static int coll_gather(CollStmts *s, int64_t runId, Coll *c){
+  sqlite3_stmt *qK = s->qK;
+  int64_t kid = sqlite3_column_int64(qK, 0);
+  int64_t rank = sqlite3_column_int64(qK, 1);
+  int hasLaunch = sqlite3_column_type(qK, 10)!=SQLITE_NULL;
+  int64_t tid = sqlite3_column_int64(qK, 9);
+  int64_t tLaunch = sqlite3_column_int64(qK, 10);
+  int64_t ext = sqlite3_column_int64(qK, 8);
+  char zParent[96];
+  int r;
+  /* 1. the kernel's own args */
+  r = merge_args(s->qArgs, runId, "kernel", kid, c);
+  if( r<0 ) return -1;
+  if( r ) c->zFrom = "kernel";
+  /* 2. record_param_comms enclosing the launch */
+  c->opRow = find_parent(s->qTs, s->qExt, 0, rank, hasLaunch, tid, tLaunch,
+                         ext, zParent, sizeof(zParent));
+  if( c->opRow ){
+    r = merge_args(s->qArgs, runId, "cpu_op", c->opRow, c);
+    if( r<0 ) return -1;
+    if( r && c->zFrom==NULL ) c->zFrom = "cpu_op";
+  }
+  /* 3. the nccl:* annotation */
+  c->annRow = find_parent(s->qTs, s->qExt, 1, rank, hasLaunch, tid, tLaunch,
+                          0, zParent, sizeof(zParent));
+  if( c->annRow ){
+    if( c->zC10d[0]==0 ){
+      snprintf(c->zC10d, sizeof(c->zC10d), "%.63s", zParent);
+    }
+    r = merge_args(s->qArgs, runId, "annotation", c->annRow, c);
+    if( r<0 ) return -1;
+    if( c->zFrom==NULL ) c->zFrom = "annotation";
+  }
+  return 0;
+}
+
+/* Step 4: the op from the c10d name, else the kernel name's parse kOp,
+** else the comm_pattern op (qK column 12), else the CamelCase prefix of
+** older kernel names; then the defaults still unknown. */
+static void coll_resolve(sqlite3_stmt *qK, const char *zName,
+                         const char *kOp, const char *kDtype, int kSize,
+                         Coll *c){
+  if( c->zC10d[0] ) c->zOp = collective_op_name(c->zC10d, strlen(c->zC10d));
+  if( c->zOp==NULL || strcmp(c->zOp, "other")==0 ) c->zOp = kOp;
+  if( (c->zOp==NULL || strcmp(c->zOp, "other")==0)
+      && sqlite3_column_type(qK, 12)==SQLITE_TEXT ){
+    /* not an NCCL name: the op its comm_pattern row names */
+    const char *zP = (const char*)sqlite3_column_text(qK, 12);
+    c->zOp = collective_op_name(zP, strlen(zP));
+  }
+  if( c->zOp==NULL || strcmp(c->zOp, "other")==0 ){
+    /* older names say it in CamelCase: ncclAllReduceRingLLKernel_sum_f32 */
+    const char *zParen = strchr(zName, '(');
+    c->zOp = collective_op_name(zName, zParen ? (size_t)(zParen-zName)
+                                              : strlen(zName));
+  }
+  if( c->zDtype==NULL && kDtype ){ c->zDtype = kDtype; c->elemSize = kSize; }
+  if( c->zFrom==NULL ) c->zFrom = "name";
+  if( c->groupSize<0 && sqlite3_column_type(qK, 11)!=SQLITE_NULL
+      && c->zPgName[0]==0 ){
+    c->groupSize = sqlite3_column_int64(qK, 11);
+  }
+}
+
+/* Insert the collective row of the kernel at qK's current row.  Returns 0,
+** or -1 on a SQLite error. */
+static int coll_insert(sqlite3_stmt *qIns, sqlite3_stmt *qK, int64_t runId,
+                       const Coll *c){
+  int64_t bytes = -1;
+  if( c->elemSize>0 && (c->inN>=0 || c->outN>=0) ){
+    int64_t m = c->inN > c->outN ? c->inN : c->outN;
+    bytes = m * c->elemSize;
+  }
+  sqlite3_bind_int64(qIns, 1, runId);
+  sqlite3_bind_int64(qIns, 2, sqlite3_column_int64(qK, 1));
+  sqlite3_bind_value(qIns, 3, sqlite3_column_value(qK, 2));
+  sqlite3_bind_int64(qIns, 4, sqlite3_column_int64(qK, 0));
+  sqlite3_bind_value(qIns, 5, sqlite3_column_value(qK, 3));
+  sqlite3_bind_value(qIns, 6, sqlite3_column_value(qK, 4));
+  sqlite3_bind_value(qIns, 7, sqlite3_column_value(qK, 5));
+  sqlite3_bind_value(qIns, 8, sqlite3_column_value(qK, 6));
+  sqlite3_bind_text(qIns, 9, c->zOp, -1, SQLITE_STATIC);
+  db_bind_text_or_null(qIns, 10, c->zC10d[0] ? c->zC10d : NULL, -1);
+  db_bind_text_or_null(qIns, 11, c->zAlgo, -1);
+  db_bind_text_or_null(qIns, 12, c->zProto, -1);
+  db_bind_text_or_null(qIns, 13, c->zDtype, -1);
+  db_bind_int_or_null(qIns, 14, c->elemSize>0, c->elemSize);
+  db_bind_int_or_null(qIns, 15, c->inN>=0, c->inN);
+  db_bind_int_or_null(qIns, 16, c->outN>=0, c->outN);
+  db_bind_int_or_null(qIns, 17, bytes>=0, bytes);
+  db_bind_int_or_null(qIns, 18, c->groupSize>0, c->groupSize);
+  db_bind_text_or_null(qIns, 19, c->zPgName[0] ? c->zPgName : NULL, -1);
+  db_bind_text_or_null(qIns, 20, c->zPgDesc[0] ? c->zPgDesc : NULL, -1);
+  db_bind_text_or_null(qIns, 21, c->zPgRanks[0] ? c->zPgRanks : NULL, -1);
+  sqlite3_bind_double(qIns, 22, collective_bus_factor(c->zOp, c->groupSize));
+  sqlite3_bind_text(qIns, 23, c->zFrom, -1, SQLITE_STATIC);
+  db_bind_int_or_null(qIns, 24, c->opRow>0, c->opRow);
+  db_bind_int_or_null(qIns, 25, c->annRow>0, c->annRow);
+  if( sqlite3_step(qIns)!=SQLITE_DONE ) return -1;
+  sqlite3_reset(qIns);
+  sqlite3_clear_bindings(qIns);
+  return 0;
+}
+
+/* Prepare the statements of build_collectives into s.  Returns 0, or -1
+** with pErr set (the caller finalizes whatever was prepared). */
+static int coll_prepare(sqlite3 *db, CollStmts *s, PfError *pErr){
+  s->qK = db_prepare(db,
     "SELECT k.id, k.rank, k.file_id, k.device, k.stream, k.ts, k.dur,"
     " s.text, k.external_id, r.tid, r.ts, f.world_size, n.op"
     " FROM kernel k JOIN temp.cm_name n ON n.id=k.name_id"
@@ -266,117 +376,44 @@ static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
     " LEFT JOIN run_file f ON f.id=k.file_id"
     " WHERE k.run_id=?1"
     " ORDER BY k.rank, k.ts, k.id", pErr);
-  qArgs = db_prepare(db,
+  s->qArgs = db_prepare(db,
     "SELECT coll_name, dtype, in_nelems, out_nelems, group_size, pg_name,"
     " pg_desc, pg_ranks FROM coll_args WHERE run_id=?1 AND src=?2"
     " AND row_id=?3", pErr);
-  qTs = db_prepare(db,
+  s->qTs = db_prepare(db,
     "SELECT row_id, end_ts, name FROM temp.cm_parent WHERE kind=?1"
     " AND rank=?2 AND tid=?3 AND ts<=?4 ORDER BY ts DESC LIMIT 4", pErr);
-  qExt = db_prepare(db,
+  s->qExt = db_prepare(db,
     "SELECT row_id, name FROM temp.cm_parent WHERE kind=?1 AND rank=?2"
     " AND ext=?3 LIMIT 1", pErr);
-  qIns = db_prepare(db,
+  s->qIns = db_prepare(db,
     "INSERT INTO collective(run_id,rank,file_id,kernel_id,device,stream,ts,"
     "dur,op,c10d_name,algo,proto,dtype,elem_bytes,in_nelems,out_nelems,"
     "bytes,group_size,pg_name,pg_desc,pg_ranks,bus_factor,args_from,op_row,"
     "annotation_row) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,"
     "?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25)", pErr);
-  if( !qK || !qArgs || !qTs || !qExt || !qIns ) goto done;
-  sqlite3_bind_int64(qK, 1, runId);
-  while( (src = sqlite3_step(qK))==SQLITE_ROW ){
+  return s->qK && s->qArgs && s->qTs && s->qExt && s->qIns ? 0 : -1;
+}
+
+/* Build the collective rows of the run. */
+static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
+  CollStmts s = {0};
+  int rc = -1, src;
+  if( db_exec_run(db, zSetup, runId, pErr) ) return -1;
+  if( coll_prepare(db, &s, pErr) ) goto done;
+  sqlite3_bind_int64(s.qK, 1, runId);
+  while( (src = sqlite3_step(s.qK))==SQLITE_ROW ){
     Coll c;
-    int64_t kid = sqlite3_column_int64(qK, 0);
-    int64_t rank = sqlite3_column_int64(qK, 1);
-    const char *zName = (const char*)sqlite3_column_text(qK, 7);
-    int hasLaunch = sqlite3_column_type(qK, 10)!=SQLITE_NULL;
-    int64_t tid = sqlite3_column_int64(qK, 9);
-    int64_t tLaunch = sqlite3_column_int64(qK, 10);
-    int64_t ext = sqlite3_column_int64(qK, 8);
+    const char *zName = (const char*)sqlite3_column_text(s.qK, 7);
     const char *kOp, *kDtype;
-    int kSize, r;
-    int64_t bytes = -1;
-    char zParent[96];
+    int kSize;
     memset(&c, 0, sizeof(c));
     c.inN = c.outN = c.groupSize = -1;
     collective_parse_kernel(zName, &kOp, &c.zAlgo, &c.zProto, &kDtype,
                             &kSize);
-    /* 1. the kernel's own args */
-    r = merge_args(qArgs, runId, "kernel", kid, &c);
-    if( r<0 ) goto db_error;
-    if( r ) c.zFrom = "kernel";
-    /* 2. record_param_comms enclosing the launch */
-    c.opRow = find_parent(qTs, qExt, 0, rank, hasLaunch, tid, tLaunch, ext,
-                          zParent, sizeof(zParent));
-    if( c.opRow ){
-      r = merge_args(qArgs, runId, "cpu_op", c.opRow, &c);
-      if( r<0 ) goto db_error;
-      if( r && c.zFrom==NULL ) c.zFrom = "cpu_op";
-    }
-    /* 3. the nccl:* annotation */
-    c.annRow = find_parent(qTs, qExt, 1, rank, hasLaunch, tid, tLaunch, 0,
-                           zParent, sizeof(zParent));
-    if( c.annRow ){
-      if( c.zC10d[0]==0 ){
-        snprintf(c.zC10d, sizeof(c.zC10d), "%.63s", zParent);
-      }
-      r = merge_args(qArgs, runId, "annotation", c.annRow, &c);
-      if( r<0 ) goto db_error;
-      if( c.zFrom==NULL ) c.zFrom = "annotation";
-    }
-    /* 4. the kernel name */
-    if( c.zC10d[0] ) c.zOp = collective_op_name(c.zC10d, strlen(c.zC10d));
-    if( c.zOp==NULL || strcmp(c.zOp, "other")==0 ) c.zOp = kOp;
-    if( (c.zOp==NULL || strcmp(c.zOp, "other")==0)
-        && sqlite3_column_type(qK, 12)==SQLITE_TEXT ){
-      /* not an NCCL name: the op its comm_pattern row names */
-      const char *zP = (const char*)sqlite3_column_text(qK, 12);
-      c.zOp = collective_op_name(zP, strlen(zP));
-    }
-    if( c.zOp==NULL || strcmp(c.zOp, "other")==0 ){
-      /* older names say it in CamelCase: ncclAllReduceRingLLKernel_sum_f32 */
-      const char *zParen = strchr(zName, '(');
-      c.zOp = collective_op_name(zName, zParen ? (size_t)(zParen-zName)
-                                               : strlen(zName));
-    }
-    if( c.zDtype==NULL && kDtype ){ c.zDtype = kDtype; c.elemSize = kSize; }
-    if( c.zFrom==NULL ) c.zFrom = "name";
-    if( c.groupSize<0 && sqlite3_column_type(qK, 11)!=SQLITE_NULL
-        && c.zPgName[0]==0 ){
-      c.groupSize = sqlite3_column_int64(qK, 11);
-    }
-    if( c.elemSize>0 && (c.inN>=0 || c.outN>=0) ){
-      int64_t m = c.inN > c.outN ? c.inN : c.outN;
-      bytes = m * c.elemSize;
-    }
-    sqlite3_bind_int64(qIns, 1, runId);
-    sqlite3_bind_int64(qIns, 2, rank);
-    sqlite3_bind_value(qIns, 3, sqlite3_column_value(qK, 2));
-    sqlite3_bind_int64(qIns, 4, kid);
-    sqlite3_bind_value(qIns, 5, sqlite3_column_value(qK, 3));
-    sqlite3_bind_value(qIns, 6, sqlite3_column_value(qK, 4));
-    sqlite3_bind_value(qIns, 7, sqlite3_column_value(qK, 5));
-    sqlite3_bind_value(qIns, 8, sqlite3_column_value(qK, 6));
-    sqlite3_bind_text(qIns, 9, c.zOp, -1, SQLITE_STATIC);
-    db_bind_text_or_null(qIns, 10, c.zC10d[0] ? c.zC10d : NULL, -1);
-    db_bind_text_or_null(qIns, 11, c.zAlgo, -1);
-    db_bind_text_or_null(qIns, 12, c.zProto, -1);
-    db_bind_text_or_null(qIns, 13, c.zDtype, -1);
-    db_bind_int_or_null(qIns, 14, c.elemSize>0, c.elemSize);
-    db_bind_int_or_null(qIns, 15, c.inN>=0, c.inN);
-    db_bind_int_or_null(qIns, 16, c.outN>=0, c.outN);
-    db_bind_int_or_null(qIns, 17, bytes>=0, bytes);
-    db_bind_int_or_null(qIns, 18, c.groupSize>0, c.groupSize);
-    db_bind_text_or_null(qIns, 19, c.zPgName[0] ? c.zPgName : NULL, -1);
-    db_bind_text_or_null(qIns, 20, c.zPgDesc[0] ? c.zPgDesc : NULL, -1);
-    db_bind_text_or_null(qIns, 21, c.zPgRanks[0] ? c.zPgRanks : NULL, -1);
-    sqlite3_bind_double(qIns, 22, collective_bus_factor(c.zOp, c.groupSize));
-    sqlite3_bind_text(qIns, 23, c.zFrom, -1, SQLITE_STATIC);
-    db_bind_int_or_null(qIns, 24, c.opRow>0, c.opRow);
-    db_bind_int_or_null(qIns, 25, c.annRow>0, c.annRow);
-    if( sqlite3_step(qIns)!=SQLITE_DONE ) goto db_error;
-    sqlite3_reset(qIns);
-    sqlite3_clear_bindings(qIns);
+    if( coll_gather(&s, runId, &c) ) goto db_error;
+    coll_resolve(s.qK, zName, kOp, kDtype, kSize, &c);
+    if( coll_insert(s.qIns, s.qK, runId, &c) ) goto db_error;
   }
   if( src!=SQLITE_DONE ) goto db_error;
   /* order of each collective within its rank and process group: the
@@ -392,11 +429,11 @@ static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
 db_error:
   pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
 done:
-  sqlite3_finalize(qK);
-  sqlite3_finalize(qArgs);
-  sqlite3_finalize(qTs);
-  sqlite3_finalize(qExt);
-  sqlite3_finalize(qIns);
+  sqlite3_finalize(s.qK);
+  sqlite3_finalize(s.qArgs);
+  sqlite3_finalize(s.qTs);
+  sqlite3_finalize(s.qExt);
+  sqlite3_finalize(s.qIns);
   {
     PfError e2 = {0};
     if( db_exec_run(db, zCleanup, runId, rc ? &e2 : pErr) ) rc = -1;

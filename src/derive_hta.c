@@ -13,12 +13,20 @@
 **
 ** Memory: one run's CPU events and GPU ops (about 48 bytes a row) plus
 ** the pieces and segments of one rank at a time.
+**
+** Input: the rows the trace writer kept for this pass (trace_spans.h,
+** the values it bound, ranks and times fixed up with the files) when all
+** of them are there and the database did not redo the linkage; else the
+** rows read back from the database (the same values).  Reading them back
+** was half of this pass (callgrind, control trace: 103 M of 198 M
+** instructions in the cpu_op and runtime_call scans).
 */
 #include "derive_hta.h"
 #include "hta_path.h"
 #include "derive_hta_metric.h"
 #include "db.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,6 +291,15 @@ static int load_gpu_table(sqlite3 *db, int64_t runId, const char *zTab,
   return finish(db, p, rc, pErr);
 }
 
+/* GPU ops given their class (pK), then everything sorted (hta_path_sort). */
+static void run_finish(HtaRun *pRun, const HtaKlass *pK){
+  for(int i=0; i<pRun->nGpu; i++){
+    HpGpu *g = &pRun->aGpu[i];
+    g->klass = g->cls==HP_KERNEL ? hta_klass_of(pK, g->name) : HK_MEMORY;
+  }
+  hta_path_sort(pRun->aCpu, pRun->nCpu, pRun->aGpu, pRun->nGpu);
+}
+
 /* Every CPU event and GPU op of the run, sorted (hta_path_sort), GPU ops
 ** with their class (pK). */
 static int load_run(sqlite3 *db, int64_t runId, const HtaKlass *pK,
@@ -301,12 +318,121 @@ static int load_run(sqlite3 *db, int64_t runId, const HtaKlass *pK,
   roles_free(&roles);
   launches_free(&l);
   if( rc ) return -1;
-  for(int i=0; i<pRun->nGpu; i++){
-    HpGpu *g = &pRun->aGpu[i];
-    g->klass = g->cls==HP_KERNEL ? hta_klass_of(pK, g->name) : HK_MEMORY;
-  }
-  hta_path_sort(pRun->aCpu, pRun->nCpu, pRun->aGpu, pRun->nGpu);
+  run_finish(pRun, pK);
   return 0;
+}
+
+static void run_free(HtaRun *p){
+  free(p->aCpu);
+  free(p->aGpu);
+}
+
+static HpCpu *cpu_push(HtaRun *pRun){
+  if( pRun->nCpu==pRun->nCpuAlloc ){
+    pRun->nCpuAlloc = pRun->nCpuAlloc ? 2*pRun->nCpuAlloc : 1024;
+    pRun->aCpu = xrealloc(pRun->aCpu, sizeof(HpCpu)*(size_t)pRun->nCpuAlloc);
+  }
+  return &pRun->aCpu[pRun->nCpu++];
+}
+
+static HpGpu *gpu_push(HtaRun *pRun){
+  if( pRun->nGpu==pRun->nGpuAlloc ){
+    pRun->nGpuAlloc = pRun->nGpuAlloc ? 2*pRun->nGpuAlloc : 1024;
+    pRun->aGpu = xrealloc(pRun->aGpu, sizeof(HpGpu)*(size_t)pRun->nGpuAlloc);
+  }
+  return &pRun->aGpu[pRun->nGpu++];
+}
+
+/* The CPU rows of the store: top-level ops and the runtime calls the
+** database pass keeps into pRun, every call into pAll (for launches). */
+static void spans_cpu(const TraceSpans *pS, Roles *pRoles, HtaRun *pRun,
+                      HtaRun *pAll){
+  int64_t rank;
+  const SpanHtaCpu *aC;
+  const SpanHtaGpu *aG;
+  size_t nC, nG;
+  for(int i=0; trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG, &nG); i++){
+    for(size_t j=0; j<nC; j++){
+      const SpanHtaCpu *c = &aC[j];
+      HpCpu e;
+      e.rank = rank;
+      e.tid = c->tid;
+      e.ts = c->ts;
+      e.end = c->end;
+      e.id = c->id;
+      e.name = c->name;
+      e.role = c->isCall ? role_of(pRoles, c->name) : HP_CPU_OP;
+      if( c->isCall ) *cpu_push(pAll) = e;
+      if( e.role==HP_RUNTIME && !c->outside ) continue;
+      *cpu_push(pRun) = e;
+    }
+  }
+}
+
+/* The GPU rows of the store, with their launch calls from pL. */
+static void spans_gpu(const TraceSpans *pS, Launches *pL, HtaRun *pRun){
+  static const int aCls[3] = { HP_KERNEL, HP_MEMCPY, HP_MEMSET };
+  int64_t rank;
+  const SpanHtaCpu *aC;
+  const SpanHtaGpu *aG;
+  size_t nC, nG;
+  for(int i=0; trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG, &nG); i++){
+    for(size_t j=0; j<nG; j++){
+      const SpanHtaGpu *r = &aG[j];
+      HpGpu *g = gpu_push(pRun);
+      g->rank = rank;
+      g->device = r->device;
+      g->stream = r->stream;
+      g->ts = r->ts;
+      g->end = r->end;
+      g->id = r->id;
+      g->name = r->name;
+      g->cls = aCls[r->cls>=0 && r->cls<3 ? r->cls : 0];
+      g->hasLaunch = 0;
+      g->lts = g->ltid = 0;
+      if( r->hasRuntime ) launch_of(pL, g, r->runtimeId);
+    }
+  }
+}
+
+/* load_run from the rows the writer kept (trace_spans.h) instead of the
+** database: the same values, so the same paths.  Returns 0 or -1. */
+static int load_run_spans(sqlite3 *db, const TraceSpans *pS,
+                          const HtaKlass *pK, HtaRun *pRun, PfError *pErr){
+  Roles roles;
+  Launches l;
+  HtaRun all;
+  int rc;
+  memset(&roles, 0, sizeof(roles));
+  memset(&l, 0, sizeof(l));
+  memset(&all, 0, sizeof(all));
+  rc = roles_load(db, &roles, pErr);
+  if( rc==0 ){
+    spans_cpu(pS, &roles, pRun, &all);
+    rc = launches_init(db, &l, &all, pErr);
+  }
+  if( rc==0 ) spans_gpu(pS, &l, pRun);
+  roles_free(&roles);
+  launches_free(&l);
+  run_free(&all);
+  if( rc ) return -1;
+  run_finish(pRun, pK);
+  return 0;
+}
+
+/* 1 when every file of the store has its final rank (else its rows are
+** not yet the database's: read those). */
+static int spans_complete(const TraceSpans *pS){
+  int64_t rank;
+  const SpanHtaCpu *aC;
+  const SpanHtaGpu *aG;
+  size_t nC, nG;
+  int r;
+  for(int i=0; (r = trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG,
+                                          &nG))!=0; i++){
+    if( r<0 ) return 0;
+  }
+  return 1;
 }
 
 /* The rank's main thread: the one with its ProfilerStep ranges, else the
@@ -462,10 +588,6 @@ static int store_rank(sqlite3 *db, HtaIns *k, const HpRank *r,
   return 0;
 }
 
-static void run_free(HtaRun *p){
-  free(p->aCpu);
-  free(p->aGpu);
-}
 
 /* One rank: its slices [*piC, ...) and [*piG, ...) of the run's rows. */
 static int do_rank(sqlite3 *db, HtaRun *pRun, int *piC, int *piG,
@@ -496,7 +618,8 @@ static int do_rank(sqlite3 *db, HtaRun *pRun, int *piC, int *piG,
   return rc;
 }
 
-int derive_hta_run(sqlite3 *db, int64_t runId, PfError *pErr){
+int derive_hta_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
+                   PfError *pErr){
   HtaRun run;
   HtaIns k;
   HtaKlass klass;
@@ -515,8 +638,15 @@ int derive_hta_run(sqlite3 *db, int64_t runId, PfError *pErr){
   if( db_exec_run(db, "DELETE FROM hta_critical_path WHERE run_id=?1;"
                   "DELETE FROM hta_critical_path_op WHERE run_id=?1",
                   runId, pErr) ) return -1;
-  if( hta_klass_load(db, runId, &klass, pErr)
-      || load_run(db, runId, &klass, &run, pErr) ) goto done;
+  if( hta_klass_load(db, runId, &klass, pErr) ) goto done;
+  if( trace_spans_hta_usable(pSpans) && spans_complete(pSpans) ){
+    if( getenv("PROFAN_TIMING") ){
+      fprintf(stderr, "profan: derive hta over the rows kept while loading\n");
+    }
+    if( load_run_spans(db, pSpans, &klass, &run, pErr) ) goto done;
+  }else if( load_run(db, runId, &klass, &run, pErr) ){
+    goto done;
+  }
   pSteps = db_prepare(db, "SELECT step, ts, dur, source<>'ProfilerStep'"
                       " FROM step WHERE run_id=?1 AND rank=?2 ORDER BY ts",
                       pErr);

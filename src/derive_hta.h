@@ -12,9 +12,13 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include "util.h"
+#include "trace_spans.h"
 
-/* Replace run runId's hta_critical_path rows.  Returns 0, or -1 with
-** pErr set ("database: ..."). */
-int derive_hta_run(sqlite3 *db, int64_t runId, PfError *pErr);
+/* Replace run runId's hta_critical_path rows.  pSpans: the rows the
+** writer kept (trace_spans.h), read instead of the database when they are
+** all there and the database did not redo the linkage; NULL reads the
+** database.  Returns 0, or -1 with pErr set ("database: ..."). */
+int derive_hta_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
+                   PfError *pErr);
 
 #endif

@@ -1,6 +1,7 @@
 /*
 ** derive_hta_metric.c — the SQL side of the HTA headline numbers (see
-** derive_hta_metric.h): kernel classes from the coarse categories, and
+** derive_hta_metric.h): kernel classes from the coarse categories of
+** view kernel_category (communication: comm_pattern), and
 ** the rows of hta_run_metric that the view hta_metric (and so run_metric)
 ** reads, so `trend`, `check` and `diff` never sweep the analysis views.
 **
@@ -14,62 +15,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Coarse category of each kernel name of the run, by the rules of
-** kernel_category (lowest priority matching substring, case-insensitive),
-** matched here in C over the run's own names (kernel_category scans every
-** name in the database, and lower() per rule costs more than the rest of
-** this pass). */
-static const char zRuleSql[] =
-  "SELECT lower(pattern), category FROM category_rule"
-  " WHERE scheme='coarse' ORDER BY priority";
-static const char zNameSql[] =
-  "SELECT n.name_id, lower(s.text) FROM (SELECT DISTINCT name_id"
-  " FROM gpu_op_summary WHERE run_id=?1 AND kind='kernel') n"
-  " JOIN string s ON s.id=n.name_id ORDER BY n.name_id";
-
-typedef struct Rules { char **azPat; int *aK; int n; } Rules;
-
-static void rules_free(Rules *r){
-  for(int i=0; i<r->n; i++) free(r->azPat[i]);
-  free(r->azPat);
-  free(r->aK);
-}
-
-static int rules_load(sqlite3 *db, Rules *r, PfError *pErr){
-  sqlite3_stmt *s = db_prepare(db, zRuleSql, pErr);
-  int rc;
-  if( s==NULL ) return -1;
-  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
-    const char *zP = (const char *)sqlite3_column_text(s, 0);
-    const char *zC = (const char *)sqlite3_column_text(s, 1);
-    r->azPat = xrealloc(r->azPat, sizeof(char*)*(size_t)(r->n+1));
-    r->aK = xrealloc(r->aK, sizeof(int)*(size_t)(r->n+1));
-    r->azPat[r->n] = xstrdup(zP ? zP : "");
-    r->aK[r->n++] = zC && strcmp(zC, "comm")==0 ? HK_COMM
-                  : zC && strcmp(zC, "memory")==0 ? HK_MEMORY : HK_COMPUTE;
-  }
-  sqlite3_finalize(s);
-  if( rc!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
-    return -1;
-  }
-  return 0;
-}
+/* Class of each kernel name of the run: its coarse category in view
+** kernel_category (schema/012-verdicts.sql), the one definition that
+** the HTA views of 013 use too: communication kernels by comm_pattern,
+** the rest by the coarse category_rule substrings.  'comm' is HK_COMM,
+** 'memory' HK_MEMORY, anything else compute.  The filter on the run's
+** names keeps the per-name rule lookups to this run's kernels. */
+static const char zClassSql[] =
+  "SELECT k.name_id, k.category FROM kernel_category k"
+  " WHERE k.scheme='coarse' AND k.name_id IN (SELECT name_id"
+  " FROM gpu_op_summary WHERE run_id=?1 AND kind='kernel')"
+  " ORDER BY k.name_id";
 
 int hta_klass_load(sqlite3 *db, int64_t runId, HtaKlass *p, PfError *pErr){
-  Rules rules = { NULL, NULL, 0 };
-  sqlite3_stmt *s;
+  sqlite3_stmt *s = db_prepare(db, zClassSql, pErr);
   int nAlloc = 0, rc;
-  if( rules_load(db, &rules, pErr) ) return -1;
-  s = db_prepare(db, zNameSql, pErr);
-  if( s==NULL ){ rules_free(&rules); return -1; }
+  if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, runId);
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
-    const char *z = (const char *)sqlite3_column_text(s, 1);
-    int k = HK_COMPUTE;
-    for(int i=0; z && i<rules.n; i++){
-      if( strstr(z, rules.azPat[i]) ){ k = rules.aK[i]; break; }
-    }
+    const char *zC = (const char *)sqlite3_column_text(s, 1);
+    int k = zC && strcmp(zC, "comm")==0 ? HK_COMM
+          : zC && strcmp(zC, "memory")==0 ? HK_MEMORY : HK_COMPUTE;
     if( p->n==nAlloc ){
       nAlloc = nAlloc ? 2*nAlloc : 64;
       p->aName = xrealloc(p->aName, sizeof(int64_t)*(size_t)nAlloc);
@@ -79,7 +45,6 @@ int hta_klass_load(sqlite3 *db, int64_t runId, HtaKlass *p, PfError *pErr){
     p->aK[p->n++] = k;
   }
   sqlite3_finalize(s);
-  rules_free(&rules);
   if( rc!=SQLITE_DONE ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
     return -1;

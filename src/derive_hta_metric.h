@@ -1,7 +1,8 @@
 /*
 ** derive_hta_metric.h — SQL side of the HTA headline numbers: the coarse
 ** kernel class of each kernel name of a run (read once per ingest from
-** category_rule) and the rows of hta_run_metric.  Internal to derive_hta.c.
+** view kernel_category, scheme coarse: communication by comm_pattern)
+** and the rows of hta_run_metric.  Internal to derive_hta.c.
 **
 ** Pipeline position: "derive".
 */

@@ -12,12 +12,14 @@
 **      whose pattern occurs (case-insensitively) in the file or function
 **      name of any frame of the stack, else 'other' (each frame's best
 **      rule is found once, in frame.rule_priority);
-**   4. indexes, created here so the bulk load ran without them.
+**   4. indexes (schema/024-bulk-indexes.sql, grp 'memory'), created here
+**      so the bulk load ran without them.
 ** The classification rules are data (006-memory.sql), so these are plain
 ** SQL statements over the few thousand distinct frames and stacks of a run;
 ** the per-event work was done by the replay sweep at load time.
 */
 #include "load_kinds.h"
+#include "derive_trace.h"
 #include "db.h"
 
 #include <stdio.h>
@@ -55,17 +57,6 @@ int derive_memory_run(sqlite3 *db, int64_t runId, PfError *pErr){
               util_now_ms()-t0);
     }
   }
-  return db_exec(db,
-    "CREATE INDEX IF NOT EXISTS snapshot_run ON snapshot(run_id);"
-    "CREATE INDEX IF NOT EXISTS segment_snapshot ON segment(snapshot_id);"
-    "CREATE INDEX IF NOT EXISTS segment_run ON segment(run_id);"
-    "CREATE INDEX IF NOT EXISTS block_snapshot"
-    " ON block(snapshot_id, segment_id, idx);"
-    "CREATE INDEX IF NOT EXISTS block_run ON block(run_id);"
-    /* alloc_event needs none: its key is (snapshot_id, idx), and indexes
-    ** on it cost more than the rest of a snapshot ingest (bench/README.md) */
-    "CREATE INDEX IF NOT EXISTS memory_annotation_snapshot"
-    " ON memory_annotation(snapshot_id, time_us);"
-    "CREATE INDEX IF NOT EXISTS stack_frame_run ON stack_frame(run_id);",
-    pErr) ? -1 : 0;
+  /* the indexes of schema/024-bulk-indexes.sql, grp 'memory' */
+  return derive_bulk_indexes(db, "memory", pErr);
 }

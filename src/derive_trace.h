@@ -21,6 +21,11 @@
 ** bench/README.md has the numbers).  Returns 0 or -1 (pErr). */
 int derive_trace_indexes(sqlite3 *db, PfError *pErr);
 
+/* Build the indexes of bulk_index (schema/024-bulk-indexes.sql) whose grp
+** is zGroup ("trace" or "memory"), in seq order, each IF NOT EXISTS; with
+** PROFAN_TIMING set, print each one's time.  Returns 0 or -1 with pErr. */
+int derive_bulk_indexes(sqlite3 *db, const char *zGroup, PfError *pErr);
+
 /* Work the in-stream linker (link_trace.c) could not do for some file and
 ** that must be redone over the whole run in the database. */
 #define DERIVE_CPU_SWEEP 0x01   /* op nesting and runtime -> op */

@@ -266,33 +266,50 @@ static int all_positive(const double *a, int n){
   return 1;
 }
 
+/* The interval ends of one more level, in the units of sample_shift. */
+static void shift_at(const double *a, int na, const double *b, int nb,
+                     double alpha, double *pLo, double *pHi){
+  HistShift h = hist_hl_shift(a, na, b, nb, alpha);
+  *pLo = h.lo;
+  *pHi = h.hi;
+}
+
 /*
-** The shift of the samples as % of the baseline: on log ratios when
-** every sample is positive (a 20 % slowdown is +20 % at any speed),
-** else on differences relative to |median of a|.
+** The shift of the samples as % of the baseline, with its interval at
+** alpha and at alphaOk: on log ratios when every sample is positive (a
+** 20 % slowdown is +20 % at any speed), else on differences relative to
+** |median of a|.
 */
 static void sample_shift(const GateIn *in, GateOut *o){
   HistShift h;
+  double lo2, hi2, aOk = in->alphaOk>0 && in->alphaOk<in->alpha
+                         ? in->alphaOk : in->alpha;
   if( all_positive(in->sa, in->nA) && all_positive(in->sb, in->nB) ){
     double *la = xmalloc(sizeof(double)*(size_t)in->nA);
     double *lb = xmalloc(sizeof(double)*(size_t)in->nB);
     for(int i=0; i<in->nA; i++) la[i] = log(in->sa[i]);
     for(int i=0; i<in->nB; i++) lb[i] = log(in->sb[i]);
     h = hist_hl_shift(la, in->nA, lb, in->nB, in->alpha);
+    shift_at(la, in->nA, lb, in->nB, aOk, &lo2, &hi2);
     free(la);
     free(lb);
     o->shiftPct = 100.0*expm1(h.est);
     o->loPct = 100.0*expm1(h.lo);
     o->hiPct = 100.0*expm1(h.hi);
+    o->lo2Pct = 100.0*expm1(lo2);
+    o->hi2Pct = 100.0*expm1(hi2);
   }else{
     double *c = sorted_copy(in->sa, in->nA), ref;
     ref = fabs(hist_median(c, in->nA));
     free(c);
     if( ref==0 ) ref = 1;
     h = hist_hl_shift(in->sa, in->nA, in->sb, in->nB, in->alpha);
+    shift_at(in->sa, in->nA, in->sb, in->nB, aOk, &lo2, &hi2);
     o->shiftPct = 100.0*h.est/ref;
     o->loPct = 100.0*h.lo/ref;
     o->hiPct = 100.0*h.hi/ref;
+    o->lo2Pct = 100.0*lo2/ref;
+    o->hi2Pct = 100.0*hi2/ref;
   }
 }
 
@@ -300,16 +317,41 @@ static void sample_shift(const GateIn *in, GateOut *o){
 #define GATE_EPS 1e-9
 
 /*
-** The step test in one bad direction d (1 or -1): est, lo, hi are the
-** shift and its interval in %; the threshold thr in %.
+** The step test in one bad direction d (1 or -1) on the shift and its
+** two intervals of o (in %) against the threshold thr (in %); *pzWhy
+** gets the reason in words (static text).  The rule is hist_gate()'s.
 */
-static GateVerdict step_verdict(int d, double est, double lo, double hi,
-                                double thr){
-  double bEst = d*est, bLo = d>0 ? lo : -hi, bHi = d>0 ? hi : -lo;
+static GateVerdict step_verdict(int d, const GateOut *o, double thr,
+                                const char **pzWhy){
+  double bEst = d*o->shiftPct;
+  double bLo = d>0 ? o->loPct : -o->hiPct, bHi = d>0 ? o->hiPct : -o->loPct;
+  double bHi2 = d>0 ? o->hi2Pct : -o->lo2Pct;
   double t = thr - GATE_EPS*(1+thr);
-  if( bLo>0 && bHi>=t ) return GATE_REGRESSION;
+  if( bLo>0 && bHi>=t && bEst>=t/2 ){
+    *pzWhy = ": worse for sure, and nearer the threshold than no change";
+    return GATE_REGRESSION;
+  }
+  if( bHi<t && bEst<t/2 ){
+    if( bHi<0 && bEst<=-t ){
+      *pzWhy = ": better beyond the threshold";
+      return GATE_IMPROVED;
+    }
+    *pzWhy = ": the interval stays below the threshold";
+    return GATE_OK;
+  }
+  if( bHi<t && bHi2<t ){
+    *pzWhy = ": the wider interval stays below the threshold too";
+    return GATE_OK;
+  }
   if( bHi<t ){
-    return bHi<0 && bEst<=-t ? GATE_IMPROVED : GATE_OK;
+    *pzWhy = ": the interval stays below the threshold but the shift is"
+             " nearer the threshold than no change; more steps would tell";
+  }else if( bLo>0 ){
+    *pzWhy = ": worse for sure, but the shift is nearer no change than"
+             " the threshold; the interval reaches it";
+  }else{
+    *pzWhy = ": the interval reaches the threshold and includes no change;"
+             " the steps can neither rule out nor confirm a regression";
   }
   return GATE_INCONCLUSIVE;
 }
@@ -326,19 +368,28 @@ static int severity(GateVerdict v){
   return v==GATE_REGRESSION ? 3 : v==GATE_INCONCLUSIVE ? 2 : 1;
 }
 
-/* Worse of the two directions (dir 0) or the one direction. */
-static GateVerdict both_ways(const GateIn *in, const GateOut *o, int steps){
+/*
+** Worse of the two directions (dir 0) or the one direction; *pzWhy gets
+** the step test's reason of the direction kept ("" for values).
+*/
+static GateVerdict both_ways(const GateIn *in, const GateOut *o, int steps,
+                             const char **pzWhy){
   GateVerdict v[2];
+  const char *az[2] = { "", "" };
   int nd = in->dir==0 ? 2 : 1;
   for(int i=0; i<nd; i++){
     int d = in->dir==0 ? (i==0 ? 1 : -1) : in->dir;
-    v[i] = steps ? step_verdict(d, o->shiftPct, o->loPct, o->hiPct,
-                                in->thrPct)
+    v[i] = steps ? step_verdict(d, o, in->thrPct, &az[i])
                  : value_verdict(d, o->changePct, in->thrPct);
   }
+  *pzWhy = az[0];
   if( nd==1 ) return v[0];
-  if( severity(v[1])>severity(v[0]) ) v[0] = v[1];
-  return v[0]==GATE_IMPROVED ? GATE_OK : v[0];
+  /* one direction improved makes the other one worse: never improved */
+  if( severity(v[1])>severity(v[0]) ){
+    v[0] = v[1];
+    *pzWhy = az[1];
+  }
+  return v[0];
 }
 
 /* The history test over a regression or inconclusive verdict. */
@@ -371,6 +422,7 @@ static void history_test(const GateIn *in, GateOut *o){
 void hist_gate(const GateIn *in, GateOut *o){
   memset(o, 0, sizeof(*o));
   o->changePct = o->shiftPct = o->loPct = o->hiPct = o->z = NAN;
+  o->lo2Pct = o->hi2Pct = NAN;
   if( !in->comparable ){
     o->v = GATE_NOT_COMPARABLE;
     snprintf(o->zReason, sizeof(o->zReason), "the run is not the "
@@ -388,19 +440,16 @@ void hist_gate(const GateIn *in, GateOut *o){
   else o->changePct = in->b==0 ? 0 : (in->b>0 ? INFINITY : -INFINITY);
   if( in->nA>=in->minSteps && in->nB>=in->minSteps && in->nA>0
       && in->nB>0 ){
+    const char *zWhy;
     sample_shift(in, o);
-    o->v = both_ways(in, o, 1);
+    o->v = both_ways(in, o, 1, &zWhy);
     snprintf(o->zReason, sizeof(o->zReason), "steady steps %+.2f%% "
              "[%+.2f%%, %+.2f%%] (%d vs %d steps)%s", o->shiftPct, o->loPct,
-             o->hiPct, in->nA, in->nB,
-             o->v==GATE_REGRESSION ? ": the interval excludes no change and"
-               " reaches the threshold"
-             : o->v==GATE_INCONCLUSIVE ? ": the steps can neither rule out"
-               " a change of the threshold nor confirm one"
-             : o->v==GATE_IMPROVED ? ": better beyond the threshold"
-             : ": the interval stays below the threshold");
+             o->hiPct, in->nA, in->nB, zWhy);
   }else{
-    o->v = both_ways(in, o, 0);
+    const char *zWhy;           /* empty for the value test */
+    o->v = both_ways(in, o, 0, &zWhy);
+    (void)zWhy;
     if( in->nA>0 || in->nB>0 ){
       snprintf(o->zReason, sizeof(o->zReason), "%+.2f%%; too few steady "
                "steps to tell noise (%d in the baseline, %d in the run, "
@@ -676,6 +725,7 @@ int hist_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
   in.dir = c->dir;
   in.thrPct = g->thrPct;
   in.alpha = g->alpha;
+  in.alphaOk = g->alphaOk;
   in.zMax = g->zMax;
   in.minSteps = g->minSteps;
   in.minHistory = g->minHistory;

@@ -101,6 +101,7 @@ typedef struct GateIn {
   int dir;              /* 1 higher is worse, -1 lower is worse, 0 both */
   double thrPct;        /* threshold, % of the baseline */
   double alpha;         /* each end of the shift interval */
+  double alphaOk;       /* each end of the wider interval of "ok" */
   double zMax;          /* robust z limit of the history test */
   int minSteps;         /* fewer samples a side: no step test */
   int minHistory;       /* fewer history values: no history test */
@@ -124,6 +125,7 @@ typedef struct GateOut {
   double changePct;     /* 100 (b - a) / |a| of the values */
   double shiftPct;      /* Hodges-Lehmann shift of the samples, % of a */
   double loPct, hiPct;  /* its interval, % (NaN without a step test) */
+  double lo2Pct, hi2Pct;/* the wider interval at alphaOk, % (or NaN) */
   double z;             /* robust z in the history (NaN: no test) */
   int usedHist;         /* history values used (0: no history test) */
   char zReason[256];    /* why, in words */
@@ -134,11 +136,17 @@ typedef struct GateOut {
 const char *hist_verdict_name(GateVerdict v);
 
 /*
-** Decide one metric.  With nA and nB >= minSteps: the shift of the
-** samples in the bad direction with its interval [lo, hi]: regression
-** when lo > 0 and hi >= threshold, ok when hi < threshold (improved when
-** the whole interval is better and the shift beyond the threshold),
-** inconclusive otherwise.  Without enough samples: the values' change
+** Decide one metric.  With nA and nB >= minSteps, the step test: the
+** shift est of the samples in the bad direction, its interval [lo, hi]
+** at alpha and [lo2, hi2] at alphaOk (<= alpha), threshold t:
+**   regression    lo > 0, hi >= t and est >= t/2 (surely worse, and
+**                 nearer the threshold than no change);
+**   ok            hi < t and (est < t/2 or hi2 < t) (improved when
+**                 hi < 0 and est <= -t);
+**   inconclusive  otherwise, with the reason in zReason.
+** A true shift of t is called ok with probability at most alpha through
+** the first arm (in practice far less: est < t/2 as well) and alphaOk
+** through the second.  Without enough samples: the values' change
 ** against the threshold (beyond it: inconclusive).  A regression or
 ** inconclusive verdict goes to the history when it holds minHistory
 ** values: noise when the run's robust z there is within zMax,
@@ -202,7 +210,7 @@ void hist_window_free(HistWindow *w);
 
 /* The settings of one check (defaults: table gate_param). */
 typedef struct GateParams {
-  double thrPct, alpha, zMax;
+  double thrPct, alpha, alphaOk, zMax;
   int minSteps, minHistory;
 } GateParams;
 

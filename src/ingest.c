@@ -13,6 +13,7 @@
 #include "db.h"
 #include "derive_trace.h"
 #include "derive_hta.h"
+#include "derive_op.h"
 #include "discover.h"
 #include "ingest_trace.h"
 #include "input.h"
@@ -465,8 +466,12 @@ static int ingest_trace_files(Ingest *g){
     buf_printf(g->pMsg, "%s", g->err.zMsg);
     return -1;
   }
-  trace_spans_free(g->pSpans);          /* before the comm pass and commit */
-  g->pSpans = NULL;
+  /* the HTA pass reads the rows the writer kept, unless the database
+  ** redid the linkage (the spans are freed after it) */
+  if( pRes->fallback & (DERIVE_CPU_SWEEP|DERIVE_GPU_LINK) ){
+    trace_spans_free(g->pSpans);
+    g->pSpans = NULL;
+  }
   if( zNote && g->pOpt->pLog ){
     fprintf(g->pOpt->pLog, "profan: note: %s\n", zNote);
   }
@@ -491,11 +496,19 @@ static int ingest_derive_commit(Ingest *g){
   }
   timing("derive comm", t1);
   t1 = util_now_ms();
-  if( g->nJob>0 && derive_hta_run(g->db, g->runId, &g->err) ){
+  if( g->nJob>0 && derive_hta_run(g->db, g->runId, g->pSpans, &g->err) ){
     buf_printf(g->pMsg, "%s", g->err.zMsg);
     return -1;
   }
+  trace_spans_free(g->pSpans);          /* before the commit */
+  g->pSpans = NULL;
   timing("derive hta", t1);
+  t1 = util_now_ms();
+  if( g->nJob>0 && derive_op_run(g->db, g->runId, &g->err) ){
+    buf_printf(g->pMsg, "%s", g->err.zMsg);        /* operator model */
+    return -1;
+  }
+  timing("derive op", t1);
   g->pRes->nFiles = g->nJob + g->nOther;
   t1 = util_now_ms();
   if( db_commit(g->db, &g->err) ){

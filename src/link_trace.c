@@ -8,6 +8,15 @@
 ** its self time (dur minus direct children) is known.  Each op's interval
 ** is also appended to a temporary file of its thread.
 **
+** Traces of the 2021 profiler write each thread's ops in END order (an op
+** after the ops it encloses).  A thread's first ops are deferred until
+** they show which order the thread uses (a start going back: end order; an
+** end going back: start order).  Ops of end-order threads stay deferred in
+** a temporary file (32 bytes each in memory) until the first runtime call
+** or the end of the file, then go through the stack in start order; an op
+** that arrives after that and encloses one already placed sends the run to
+** the database sweep, as before.
+**
 ** Runtime calls: per thread, a cursor re-reads that thread's op intervals
 ** in start order alongside the (time-ordered) runtime calls, keeping the
 ** stack of ops open at the call: the innermost is the launching op, the
@@ -32,7 +41,28 @@
 #define PEND_HASH (1<<17)
 #define CACHE_SIZE (1<<16)       /* recent runtime calls by correlation */
 #define SPILL_BUF 4096            /* records read per pread (128 KiB) */
-#define EVICT_BITS (1u<<20)      /* Bloom filter of evicted correlations */
+#define EVICT_MAX (1<<20)        /* evicted correlations kept exactly */
+#define UNDECIDED_MAX 256        /* ops deferred until an order shows */
+#define DEFER_MAX (1<<21)        /* deferred ops of a file (64 MiB of index) */
+#define DEFER_WINDOW (8<<20)     /* bytes of deferred records read at once */
+
+/* Order of a thread's CPU ops in the file. */
+enum { OM_UNDECIDED = 0, OM_START, OM_END };
+
+/* A deferred op: where its record lies in the defer file. */
+typedef struct DeferRec {
+  int64_t ts, seq, off;
+  int64_t len;
+} DeferRec;
+
+/* Head of a record in the defer file; then the CollArgs when hasColl,
+** then the five strings (name, cat, dims, types, concrete inputs), each
+** NUL-terminated; the record is padded to 8 bytes. */
+typedef struct DeferHdr {
+  TraceEvent ev;
+  uint32_t n[5];
+  uint32_t hasColl;
+} DeferHdr;
 
 /* An open CPU op, with owned copies of its strings. */
 typedef struct Frame {
@@ -71,6 +101,12 @@ typedef struct Thread {
   CurFrame *aCur;
   int nCur, nCurAlloc;
   int64_t lastRtTs;
+  /* ops deferred until the thread's order is known (see the top) */
+  int mode;                   /* OM_* */
+  DeferRec *aDef;
+  int nDef, nDefAlloc;
+  int nUndecided;             /* ops seen while OM_UNDECIDED */
+  int64_t lastDefTs, lastDefEnd;
 } Thread;
 
 typedef struct Step { int64_t step, ts, end; } Step;
@@ -105,7 +141,15 @@ struct Linker {
   int pendHead, nPend;
   int *aBucket;               /* PEND_HASH chain heads */
   CacheEnt *aCache;
-  unsigned char *aEvicted;    /* EVICT_BITS/8 bytes */
+  /* correlations of GPU records evicted from the window (most never get
+  ** a launch: filtered runtime calls), as an open-addressing set; 0 is
+  ** an empty slot (correlation 0 is kept in hasEvicted0) */
+  int64_t *aEvicted;
+  int64_t nEvicted, nEvictedAlloc;
+  int hasEvicted0, evictedFull;
+  FILE *defer;                /* records of deferred ops */
+  int64_t deferOff;           /* bytes written to it */
+  int64_t nDeferred, deferSeq;
   PfError *pErr;
 };
 
@@ -132,6 +176,7 @@ static void thread_free(Thread *t){
   frames_free(t->aFrame, t->nFrameAlloc);
   frames_free(t->aHold, t->nHoldAlloc);
   free(t->aCur);
+  free(t->aDef);
   if( t->spill ) fclose(t->spill);
 }
 
@@ -150,6 +195,7 @@ void linker_free(Linker *p){
   free(p->aBucket);
   free(p->aCache);
   free(p->aEvicted);
+  if( p->defer ) fclose(p->defer);
   free(p);
 }
 
@@ -334,19 +380,25 @@ static int place_held(Linker *p, Thread *t){
   return rc;
 }
 
-static int cpu_op(Linker *p, const TraceEvent *e){
-  Thread *t = thread_get(p, e->tid);
+/* Place op e of thread t (ops of t arrive in start order).  stepDone:
+** its ProfilerStep number (2021 traces) was taken when it was deferred. */
+static int cpu_op_start(Linker *p, Thread *t, const TraceEvent *e,
+                        int stepDone){
   Frame *h;
   /* 2021-era traces record ProfilerStep#N as an op (category Operator):
   ** a step as much as the user_annotation of later generations */
-  int64_t nStep = trace_step_number(e->zName);
-  if( nStep>=0 ) step_add(p, nStep, e->ts, e->dur);
+  if( !stepDone ){
+    int64_t nStep = trace_step_number(e->zName);
+    if( nStep>=0 ) step_add(p, nStep, e->ts, e->dur);
+  }
   /* an op that starts before a runtime call already linked on this thread
   ** may enclose it: only the database sweep can fix that */
   if( e->ts<t->lastRtTs || e->ts<t->lastOpTs ) p->st.needCpuSweep = 1;
   t->lastOpTs = e->ts;
   if( t->nHold>0 && t->aHold[0].ev.ts!=e->ts && place_held(p, t) ) return 1;
-  if( t->nHold==t->nHoldAlloc ) t->aHold = frames_grow(t->aHold, &t->nHoldAlloc);
+  if( t->nHold==t->nHoldAlloc ){
+    t->aHold = frames_grow(t->aHold, &t->nHoldAlloc);
+  }
   h = &t->aHold[t->nHold++];
   h->ev = *e;
   copy_str(&h->name, e->zName);
@@ -359,8 +411,157 @@ static int cpu_op(Linker *p, const TraceEvent *e){
   return 0;
 }
 
+/* Append op e of thread t to the defer file.  Returns 0, or 1 with pErr
+** set when the file cannot be written. */
+static int defer_add(Linker *p, Thread *t, const TraceEvent *e){
+  static const char zPad[8] = {0};
+  const char *az[5];
+  DeferHdr h;
+  DeferRec *r;
+  int64_t len = sizeof(h);
+  int64_t nStep = trace_step_number(e->zName);
+  /* the step is known now; its ops are placed later */
+  if( nStep>=0 ) step_add(p, nStep, e->ts, e->dur);
+  if( p->defer==NULL && (p->defer = tmpfile())==NULL ){
+    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot create a temporary file");
+    return 1;
+  }
+  az[0] = e->zName; az[1] = e->zCat; az[2] = e->zInputDims;
+  az[3] = e->zInputTypes; az[4] = e->zConcreteInputs;
+  memset(&h, 0, sizeof(h));
+  h.ev = *e;
+  h.hasColl = e->pColl!=NULL;
+  for(int i=0; i<5; i++){
+    h.n[i] = az[i] ? (uint32_t)strlen(az[i]) : 0;
+    len += h.n[i] + 1;
+  }
+  if( h.hasColl ) len += sizeof(CollArgs);
+  if( fwrite(&h, sizeof(h), 1, p->defer)!=1
+      || (h.hasColl && fwrite(e->pColl, sizeof(CollArgs), 1, p->defer)!=1) ){
+    goto write_error;
+  }
+  for(int i=0; i<5; i++){
+    if( fwrite(az[i] ? az[i] : "", h.n[i]+1, 1, p->defer)!=1 ) goto write_error;
+  }
+  if( len & 7 ){
+    if( fwrite(zPad, 8-(len & 7), 1, p->defer)!=1 ) goto write_error;
+    len += 8-(len & 7);
+  }
+  if( t->nDef==t->nDefAlloc ){
+    t->nDefAlloc = t->nDefAlloc ? t->nDefAlloc*2 : 256;
+    t->aDef = xrealloc(t->aDef, (size_t)t->nDefAlloc*sizeof(DeferRec));
+  }
+  r = &t->aDef[t->nDef++];
+  r->ts = e->ts;
+  r->seq = p->deferSeq++;
+  r->off = p->deferOff;
+  r->len = len;
+  p->deferOff += len;
+  p->nDeferred++;
+  t->lastDefTs = e->ts;
+  t->lastDefEnd = e->ts + e->dur;
+  return 0;
+write_error:
+  pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot write a temporary file");
+  return 1;
+}
+
+static int defer_cmp(const void *a, const void *b){
+  const DeferRec *x = a, *y = b;
+  if( x->ts!=y->ts ) return x->ts<y->ts ? -1 : 1;
+  return x->seq<y->seq ? -1 : x->seq>y->seq;
+}
+
+/* Rebuild the event of the record at z (strings point into z). */
+static void defer_decode(const char *z, TraceEvent *e){
+  const DeferHdr *h = (const DeferHdr*)z;
+  const char **apz[5];
+  const char *zs = z + sizeof(DeferHdr);
+  *e = h->ev;
+  e->pColl = NULL;
+  if( h->hasColl ){
+    e->pColl = (const CollArgs*)zs;
+    zs += sizeof(CollArgs);
+  }
+  apz[0] = &e->zName; apz[1] = &e->zCat; apz[2] = &e->zInputDims;
+  apz[3] = &e->zInputTypes; apz[4] = &e->zConcreteInputs;
+  for(int i=0; i<5; i++){
+    *apz[i] = zs;
+    zs += h->n[i] + 1;
+  }
+}
+
+/* Place the deferred ops of t in start order: the records of a run of
+** them whose bytes span at most DEFER_WINDOW are read with one pread (a
+** subtree's records lie together in the file).  Returns 0 or 1 (pErr). */
+static int defer_release(Linker *p, Thread *t){
+  char *zWin = NULL;
+  int rc = 0;
+  if( t->nDef==0 ) return 0;
+  if( fflush(p->defer) ){
+    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot write a temporary file");
+    return 1;
+  }
+  qsort(t->aDef, (size_t)t->nDef, sizeof(DeferRec), defer_cmp);
+  for(int i=0; i<t->nDef && rc==0; ){
+    int64_t lo = t->aDef[i].off, hi = lo + t->aDef[i].len;
+    int j = i+1;
+    while( j<t->nDef ){
+      int64_t l2 = t->aDef[j].off<lo ? t->aDef[j].off : lo;
+      int64_t h2 = t->aDef[j].off + t->aDef[j].len;
+      if( h2<hi ) h2 = hi;
+      if( h2-l2>DEFER_WINDOW && j>i ) break;
+      lo = l2; hi = h2; j++;
+    }
+    zWin = xrealloc(zWin, (size_t)(hi-lo));
+    if( pread(fileno(p->defer), zWin, (size_t)(hi-lo), (off_t)lo)!=hi-lo ){
+      pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
+      rc = 1;
+      break;
+    }
+    for(; i<j && rc==0; i++){
+      TraceEvent ev;
+      defer_decode(zWin + (t->aDef[i].off - lo), &ev);
+      rc = cpu_op_start(p, t, &ev, 1);
+    }
+  }
+  free(zWin);
+  p->nDeferred -= t->nDef;
+  t->nDef = 0;
+  return rc;
+}
+
+/* Place every deferred op of the file. */
+static int defer_release_all(Linker *p){
+  for(int i=0; i<p->nTh; i++){
+    if( defer_release(p, &p->aTh[i]) ) return 1;
+  }
+  return 0;
+}
+
+static int cpu_op(Linker *p, const TraceEvent *e){
+  Thread *t = thread_get(p, e->tid);
+  int64_t end = e->ts + e->dur;
+  if( t->mode==OM_START ) return cpu_op_start(p, t, e, 0);
+  if( t->mode==OM_UNDECIDED && t->nDef>0 ){
+    if( e->ts<t->lastDefTs && end>=t->lastDefEnd ){
+      t->mode = OM_END;
+    }else if( end<t->lastDefEnd || t->nUndecided>=UNDECIDED_MAX ){
+      t->mode = OM_START;
+      if( defer_release(p, t) ) return 1;
+      return cpu_op_start(p, t, e, 0);
+    }
+  }else if( t->mode==OM_END && end<t->lastDefEnd ){
+    p->st.needCpuSweep = 1;           /* neither order */
+  }
+  if( t->mode==OM_UNDECIDED ) t->nUndecided++;
+  if( p->nDeferred>=DEFER_MAX && defer_release_all(p) ) return 1;
+  return defer_add(p, t, e);
+}
+
 /* Close every open op of every thread. */
 static int flush_ops(Linker *p){
+  if( defer_release_all(p) ) return 1;
   for(int i=0; i<p->nTh; i++){
     Thread *t = &p->aTh[i];
     if( place_held(p, t) ) return 1;
@@ -437,25 +638,43 @@ static unsigned corr_hash(int64_t c){
   return (unsigned)(x>>40);
 }
 
-/* The two Bloom-filter bits of correlation c. */
-static void evicted_bits(int64_t c, unsigned *pA, unsigned *pB){
-  uint64_t x = (uint64_t)c * 0x9e3779b97f4a7c15ULL;
-  *pA = (unsigned)(x>>44) & (EVICT_BITS-1);
-  *pB = (unsigned)(x>>20) & (EVICT_BITS-1);
+/* Slot of correlation c in the evicted set (its slot, or the empty one
+** where it would go). */
+static int64_t evicted_slot(const Linker *p, int64_t c){
+  uint64_t mask = (uint64_t)p->nEvictedAlloc - 1;
+  uint64_t i = ((uint64_t)c * 0x9e3779b97f4a7c15ULL >> 20) & mask;
+  while( p->aEvicted[i]!=0 && p->aEvicted[i]!=c ) i = (i+1) & mask;
+  return (int64_t)i;
 }
 
+/* Remember that the record of correlation c left the window without its
+** launch.  Past EVICT_MAX the set is full: every later launch then asks
+** for the database link. */
 static void evicted_mark(Linker *p, int64_t c){
-  unsigned a, b;
-  evicted_bits(c, &a, &b);
-  p->aEvicted[a>>3] |= (unsigned char)(1u<<(a&7));
-  p->aEvicted[b>>3] |= (unsigned char)(1u<<(b&7));
+  if( c==0 ){ p->hasEvicted0 = 1; return; }
+  if( p->evictedFull ) return;
+  if( 2*(p->nEvicted+1)>p->nEvictedAlloc ){
+    int64_t *aOld = p->aEvicted, nOld = p->nEvictedAlloc;
+    if( p->nEvicted>=EVICT_MAX ){ p->evictedFull = 1; return; }
+    p->nEvictedAlloc = nOld ? nOld*2 : 4096;
+    p->aEvicted = xcalloc((size_t)p->nEvictedAlloc, sizeof(int64_t));
+    for(int64_t i=0; i<nOld; i++){
+      if( aOld[i] ) p->aEvicted[evicted_slot(p, aOld[i])] = aOld[i];
+    }
+    free(aOld);
+  }
+  {
+    int64_t i = evicted_slot(p, c);
+    if( p->aEvicted[i]==0 ){ p->aEvicted[i] = c; p->nEvicted++; }
+  }
 }
 
-/* Non-zero when c may have been evicted (false positives possible). */
+/* Non-zero when the record of correlation c may have been evicted. */
 static int evicted_test(const Linker *p, int64_t c){
-  unsigned a, b;
-  evicted_bits(c, &a, &b);
-  return (p->aEvicted[a>>3]>>(a&7) & 1) && (p->aEvicted[b>>3]>>(b&7) & 1);
+  if( c==0 ) return p->hasEvicted0;
+  if( p->evictedFull ) return 1;
+  if( p->nEvicted==0 ) return 0;
+  return p->aEvicted[evicted_slot(p, c)]==c;
 }
 
 /* Emit a pending record (linked or not) and free its slot. */
@@ -542,6 +761,9 @@ static int runtime_call(Linker *p, const TraceEvent *e){
   Thread *t = thread_get(p, e->tid);
   TraceEvent ev = *e;
   CacheEnt *c;
+  /* the cursor needs the ops: place every deferred one (all threads, so
+  ** that each op's step is known before calls ask for it) */
+  if( p->nDeferred>0 && defer_release_all(p) ) return 1;
   if( t->nHold>0 && place_held(p, t) ) return 1;
   cursor_seek(p, t, e->ts);
   t->runtimeSeen = 1;
@@ -586,7 +808,6 @@ int linker_event(Linker *p, const TraceEvent *e, PfError *pErr){
     p->aBucket = xmalloc(PEND_HASH*sizeof(int));
     memset(p->aBucket, 0xff, PEND_HASH*sizeof(int));
     p->aCache = xcalloc(CACHE_SIZE, sizeof(CacheEnt));
-    p->aEvicted = xcalloc(EVICT_BITS/8, 1);
   }
   switch( e->kind ){
     case TEV_CPU_OP:

@@ -516,6 +516,43 @@ static int insert_op_index(TraceLoader *p, const TraceEvent *e,
   return 0;
 }
 
+/* Column i of the row just built, as sqlite3_column_int64 reads it back
+** (NULL: 0). */
+static int64_t cur_int(const Ins *b, int i){
+  return b->aCur[i].type==B_INT ? b->aCur[i].i : 0;
+}
+
+/* The HTA row of a GPU row just inserted (statement b; runtime_id at
+** column iRt). */
+static void hta_gpu_row(TraceLoader *p, const TraceTarget *t, const Ins *b,
+                        int iRt, int cls, int64_t nameId){
+  SpanHtaGpu g;
+  g.device = cur_int(b, 4);
+  g.stream = cur_int(b, 5);
+  g.ts = cur_int(b, 6);
+  g.end = g.ts + cur_int(b, 7);
+  g.id = sqlite3_last_insert_rowid(p->db);
+  g.name = nameId;
+  g.runtimeId = cur_int(b, iRt);
+  g.hasRuntime = b->aCur[iRt].type==B_INT;
+  g.cls = cls;
+  trace_spans_hta_gpu(p->pSpans, t->fileId, &g);
+}
+
+/* The HTA row of a top-level op or runtime call just inserted. */
+static void hta_cpu_row(TraceLoader *p, const TraceTarget *t, const Ins *b,
+                        const TraceEvent *e, int isCall, int64_t nameId){
+  SpanHtaCpu c;
+  c.tid = cur_int(b, 5);
+  c.ts = cur_int(b, 6);
+  c.end = c.ts + cur_int(b, 7);
+  c.id = e->rowId>0 ? e->rowId : sqlite3_last_insert_rowid(p->db);
+  c.name = nameId;
+  c.isCall = isCall;
+  c.outside = isCall && b->aCur[14].type!=B_INT;   /* op_id NULL */
+  trace_spans_hta_cpu(p->pSpans, t->fileId, &c);
+}
+
 /* After the row of e: the streaming totals and the sweep intervals. */
 static void after_row(TraceLoader *p, const TraceTarget *t,
                       const TraceEvent *e, const RowInfo *r){
@@ -525,6 +562,7 @@ static void after_row(TraceLoader *p, const TraceTarget *t,
                           sqlite3_last_insert_rowid(p->db));
       trace_spans_gpu(p->pSpans, t->fileId, SPAN_KERNEL, e->ts, e->dur,
                       r->hasDev ? r->dev : -1, r->nameId);
+      hta_gpu_row(p, t, &p->aIns[S_KERNEL], 22, 0, r->nameId);
       break;
     case TEV_MEMCPY:
     case TEV_MEMSET:
@@ -532,6 +570,8 @@ static void after_row(TraceLoader *p, const TraceTarget *t,
       trace_spans_gpu(p->pSpans, t->fileId,
                       e->kind==TEV_MEMCPY ? SPAN_MEMCPY : SPAN_MEMSET,
                       e->ts, e->dur, r->hasDev ? r->dev : -1, r->nameId);
+      hta_gpu_row(p, t, &p->aIns[S_MEMOP], 16, e->kind==TEV_MEMCPY ? 1 : 2,
+                  r->nameId);
       break;
     case TEV_CPU_OP: {
       const Bound *d = &p->aIns[S_CPU_OP].aCur[12];   /* input_dims_id */
@@ -542,6 +582,7 @@ static void after_row(TraceLoader *p, const TraceTarget *t,
       if( !e->linked ) trace_spans_give_up(p->pSpans);
       else if( e->depth==0 ){
         trace_spans_cpu(p->pSpans, t->fileId, SPAN_CPU, e->ts, e->dur);
+        hta_cpu_row(p, t, &p->aIns[S_CPU_OP], e, 0, r->nameId);
       }
       break;
     }
@@ -549,6 +590,7 @@ static void after_row(TraceLoader *p, const TraceTarget *t,
     case TEV_DRIVER:
       trace_totals_runtime(p->pTot, t, e, r->nameId);
       trace_spans_cpu(p->pSpans, t->fileId, SPAN_RUNTIME, e->ts, e->dur);
+      hta_cpu_row(p, t, &p->aIns[S_RUNTIME], e, 1, r->nameId);
       break;
     default:
       break;

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+int merge_cmd(Cli *p);   /* cmd_merge.c */
+
 static const CmdInfo aCmd[] = {
   { "ingest", ingest_cmd, "ingest [options] PATH...",
     "load traces, snapshots, NCCL logs, flight-recorder dumps as a run",
@@ -137,9 +139,13 @@ static const CmdInfo aCmd[] = {
     "Step metrics (step_time_*, step_gpu_busy_pct) compare the steady steps\n"
     "of both runs (view step_steady: warm-up and cut steps left out): the\n"
     "Hodges-Lehmann shift with its exact distribution-free interval, each\n"
-    "end wrong with probability --alpha.  regression: the whole interval\n"
-    "is worse and it reaches --threshold; ok: the interval stays below the\n"
-    "threshold; inconclusive: neither (or too few steady steps).  Metrics\n"
+    "end wrong with probability --alpha.  With T the threshold, shift and\n"
+    "interval in the bad direction: regression: the whole interval is\n"
+    "worse, reaches T, and the shift is T/2 or more; ok: the interval stays\n"
+    "below T and the shift is below T/2, or a wider interval (gate_param\n"
+    "alpha_ok, 0.001) stays below T too (a shift between T/2 and T passes\n"
+    "only with about 7 steps a side); inconclusive: anything else, the\n"
+    "reason says which (or too few steady steps).  Metrics\n"
     "without per-step samples compare values: beyond the threshold needs\n"
     "the history.  History: the baseline and the runs before it with the\n"
     "baseline's fingerprint (rank count, top kernels, top operators, the\n"
@@ -194,6 +200,23 @@ static const CmdInfo aCmd[] = {
     "                   segments, allocation churn, communication\n"
     "  --step N         the step of the HTML timeline (default: the median\n"
     "                   step of the lowest rank)\n" },
+  { "merge", merge_cmd, "merge --into DB [--name N] [--quiet] SHARD...",
+    "combine shard databases (one ingest per node) into one run",
+    "Each SHARD is a database made by `profan ingest` of some rank files of\n"
+    "one run (one node's).  Their rows are copied into one run of DB (the\n"
+    "run named N, else the first shard's run name; an existing run of that\n"
+    "name gets the shards added) with strings and ids remapped, and the\n"
+    "run's derived tables are computed again over all ranks: the result is\n"
+    "what one ingest of all the files stores.  One transaction: on any\n"
+    "error DB is left as it was.  A shard whose files DB already holds is\n"
+    "skipped with a note.  Exit 2 when the shards are not one run (world\n"
+    "sizes differ, a rank in two shards, steps apart in time, a shard of\n"
+    "several runs), 1 for an unreadable or corrupt shard.\n"
+    "\n"
+    "Options:\n"
+    "  --into DB        the target database (created when missing)\n"
+    "  --name N         name of the merged run\n"
+    "  -q, --quiet      no summary line\n" },
   { "export-trace", export_cmd,
     "export-trace RUN [--rank R|all] [--step N | --window START:END |"
     " --around ANCHOR] [-o FILE]",

@@ -28,6 +28,14 @@
 #define TOP_KERNELS 15
 /* Steps per rank drawn in the heatmap (the table lists every step). */
 #define HEATMAP_MAX_STEPS 60
+/* Runs of more ranks than this get per-rank charts summarised: the
+** distribution over the ranks and the outlier ranks (RANK_OUTLIERS at
+** most: the stragglers, the slowest, the fastest and the median rank),
+** not a bar or row per rank; the tables still list every rank. */
+#define RANK_CHART_MAX 32
+#define RANK_OUTLIERS 12
+/* Bins of the histogram of a per-rank value. */
+#define RANK_BINS 12
 /* Rows of a long table shown before "N of M rows shown". */
 #define TABLE_MAX_ROWS 400
 /* Points per device of the memory timeline. */
@@ -52,6 +60,8 @@ typedef struct Rh {
   PfError *pErr;
   int rc;               /* 0, or -1 after the first error */
   const char *zOmitted; /* "memory snapshot, steps": sections left out */
+  int64_t *aStrag;      /* straggler ranks (rank-skew), set by sec_steps */
+  int nStrag;
   char **azCat;         /* categories given a style so far (see cat_style) */
   int *aCatStyle;       /* their styles */
   int nCat;
@@ -542,6 +552,98 @@ static void sec_top_kernels(Rh *r){
 
 /* ------------------------------------------------------------ steps */
 
+/* Which of n ranks (aRank, with value aV) a summarised chart shows:
+** aKeep[i] = 1 for the stragglers, the slowest 5, the fastest 3 and the
+** median rank by aV (RANK_OUTLIERS at most).  Returns how many. */
+static int rank_outliers(const Rh *r, const int64_t *aRank, const double *aV,
+                         int n, unsigned char *aKeep){
+  int *aOrd = xmalloc(sizeof(int)*(size_t)(n+1)), nKeep = 0;
+  memset(aKeep, 0, (size_t)n);
+  for(int i=0; i<n; i++) aOrd[i] = i;
+  for(int i=1; i<n; i++){                    /* by value, largest first */
+    for(int j=i; j>0 && aV[aOrd[j-1]]<aV[aOrd[j]]; j--){
+      int x = aOrd[j]; aOrd[j] = aOrd[j-1]; aOrd[j-1] = x;
+    }
+  }
+  for(int i=0; i<n && nKeep<RANK_OUTLIERS; i++){
+    for(int k=0; k<r->nStrag; k++){
+      if( aRank[i]==r->aStrag[k] && !aKeep[i] ){ aKeep[i] = 1; nKeep++; }
+    }
+  }
+  for(int i=0; i<n && nKeep<RANK_OUTLIERS; i++){
+    int w = i<5 ? aOrd[i] : i<8 ? aOrd[n-1-(i-5)] : i==8 ? aOrd[n/2] : -1;
+    if( w<0 ) break;
+    if( !aKeep[w] ){ aKeep[w] = 1; nKeep++; }
+  }
+  free(aOrd);
+  return nKeep;
+}
+
+/* A histogram of the per-rank values aV[0..n): how many ranks fall in
+** each of RANK_BINS equal bins between the smallest and the largest. */
+static void rank_histogram(Rh *r, const char *zId, const char *zCaption,
+                           const double *aV, int n, const char *zUnit){
+  double lo = aV[0], hi = aV[0], w;
+  int aCnt[RANK_BINS] = {0}, nBin = RANK_BINS;
+  HtmlBar a[RANK_BINS];
+  char azLab[RANK_BINS][64], azTxt[RANK_BINS][32];
+  for(int i=1; i<n; i++){
+    if( aV[i]<lo ) lo = aV[i];
+    if( aV[i]>hi ) hi = aV[i];
+  }
+  if( hi<=lo ) nBin = 1;
+  w = nBin>1 ? (hi-lo)/nBin : 1;
+  for(int i=0; i<n; i++){
+    int b = nBin>1 ? (int)((aV[i]-lo)/w) : 0;
+    aCnt[b<nBin ? b : nBin-1]++;
+  }
+  for(int b=0; b<nBin; b++){
+    snprintf(azLab[b], sizeof(azLab[b]), "%.3f\xE2\x80\x93%.3f %s",
+             lo + b*w, nBin>1 ? lo + (b+1)*w : hi, zUnit);
+    snprintf(azTxt[b], sizeof(azTxt[b]), "%d rank%s", aCnt[b],
+             aCnt[b]==1 ? "" : "s");
+    a[b].zLabel = azLab[b];
+    a[b].v = aCnt[b];
+    a[b].zText = azTxt[b];
+    a[b].iStyle = 0;
+    a[b].zMark = NULL;
+  }
+  html_bar_chart(r->p, zId, zCaption, a, nBin, 0);
+}
+
+/* Many ranks: the distribution of the mean step time over the ranks and
+** the outlier ranks' bars, instead of n bars. */
+static void steps_summarised(Rh *r, HtmlBar *a, int n, const int64_t *aRank){
+  double *aV = xmalloc(sizeof(double)*(size_t)n);
+  unsigned char *aKeep = xmalloc((size_t)n);
+  HtmlBar *aOut = xmalloc(sizeof(HtmlBar)*RANK_OUTLIERS);
+  int nOut = 0;
+  char zNote[400];
+  for(int i=0; i<n; i++) aV[i] = a[i].v;
+  rank_outliers(r, aRank, aV, n, aKeep);
+  for(int i=0; i<n && nOut<RANK_OUTLIERS; i++){
+    if( aKeep[i] ) aOut[nOut++] = a[i];
+  }
+  for(int i=1; i<nOut; i++){                 /* slowest first */
+    for(int j=i; j>0 && aOut[j-1].v<aOut[j].v; j--){
+      HtmlBar x = aOut[j]; aOut[j] = aOut[j-1]; aOut[j-1] = x;
+    }
+  }
+  snprintf(zNote, sizeof(zNote), "%d ranks: the mean step time per rank"
+           " as a distribution (ranks per bin), then the outlier ranks only"
+           " (%d straggler%s of rank-skew marked \xE2\x96\xB2 straggler,"
+           " the 5 slowest, the 3 fastest and the median rank); the table"
+           " below lists every rank.", n, r->nStrag, r->nStrag==1 ? "" : "s");
+  html_note(r->p, zNote);
+  rank_histogram(r, "chart-rank-steps-hist", "Ranks by mean step time (ms)",
+                 aV, n, "ms");
+  html_bar_chart(r->p, "chart-rank-steps", "Mean step time of the outlier"
+                 " ranks (ms)", aOut, nOut, 0);
+  free(aV);
+  free(aKeep);
+  free(aOut);
+}
+
 /* Bars of the mean step time per rank with the stragglers of rank-skew;
 ** the straggler row labels go to pStrag. */
 static void steps_by_rank(Rh *r, StrList *pStrag){
@@ -549,6 +651,7 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
   HtmlBar *a = NULL;
   HtmlTable t;
   StrList lab = {0}, txt = {0};
+  int64_t *aRank = NULL;
   int n = 0, nMark = 0, iStep, iMs, iStr, iOver;
   if( s==NULL ) return;
   iStep = col_index(s, "steps");
@@ -560,6 +663,8 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
     char z[160];
     if( sqlite3_column_type(s, iMs)==SQLITE_NULL ) continue;
     a = xrealloc(a, sizeof(HtmlBar)*(size_t)(n+1));
+    aRank = xrealloc(aRank, sizeof(int64_t)*(size_t)(n+1));
+    aRank[n] = sqlite3_column_int64(s, 0);
     snprintf(z, sizeof(z), "rank %s", col_text(s, 0));
     sl_add(&lab, z);
     {
@@ -577,7 +682,9 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
     a[n].zMark = sqlite3_column_int(s, iStr) ? "straggler" : NULL;
     if( a[n].zMark ){
       sl_add(pStrag, lab.az[n]);
-      nMark++;
+      r->aStrag = xrealloc(r->aStrag, sizeof(int64_t)*(size_t)(nMark+1));
+      r->aStrag[nMark] = aRank[n];
+      r->nStrag = ++nMark;
     }
     n++;
   }
@@ -586,7 +693,9 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
     a[i].zLabel = lab.az[i];
     a[i].zText = txt.az[i];
   }
-  if( n>0 ){
+  if( n>RANK_CHART_MAX ){
+    steps_summarised(r, a, n, aRank);
+  }else if( n>0 ){
     char zNote[256];
     snprintf(zNote, sizeof(zNote), "Mean step time per rank. %d"
              " straggler%s (rank-skew: the rank that started most"
@@ -599,8 +708,39 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
   }
   html_tstmt_end(&t, r->p);
   free(a);
+  free(aRank);
   sl_free(&lab);
   sl_free(&txt);
+}
+
+/* Many ranks: only the outlier rows (rank_outliers by the mean of the
+** row) of the rank x step grid aGrid (rows labelled "rank N"), kept in
+** place.  Returns the new row count. */
+static int heat_outliers(const Rh *r, StrList *rows, int nCol, double *aGrid){
+  int n = rows->n, k = 0;
+  double *aMean = xcalloc((size_t)n, sizeof(double));
+  int64_t *aRank = xcalloc((size_t)n, sizeof(int64_t));
+  unsigned char *aKeep = xmalloc((size_t)n);
+  for(int i=0; i<n; i++){
+    int c = 0;
+    for(int j=0; j<nCol; j++){
+      double v = aGrid[i*nCol+j];
+      if( !isnan(v) ){ aMean[i] += v; c++; }
+    }
+    if( c ) aMean[i] /= c;
+    aRank[i] = strtoll(rows->az[i]+5, NULL, 10);
+  }
+  rank_outliers(r, aRank, aMean, n, aKeep);
+  for(int i=0; i<n; i++){
+    if( !aKeep[i] ){ free(rows->az[i]); continue; }
+    memmove(aGrid + k*nCol, aGrid + i*nCol, sizeof(double)*(size_t)nCol);
+    rows->az[k++] = rows->az[i];
+  }
+  rows->n = k;
+  free(aMean);
+  free(aRank);
+  free(aKeep);
+  return k;
 }
 
 /* Heatmap rank x step of the steps query (stragglers marked). */
@@ -643,6 +783,14 @@ static void steps_heatmap(Rh *r, const StrList *pStrag){
     for(int i=0; i<rows.n*cols.n; i++) aGrid[i] = NAN;
     for(int i=0; i<nCell; i++){
       aGrid[aCell[2*i]*cols.n + aCell[2*i+1]] = aV[i];
+    }
+    if( rows.n>RANK_CHART_MAX ){
+      char zNote[200];
+      snprintf(zNote, sizeof(zNote), "%d ranks: the heatmap shows the"
+               " outlier ranks only (stragglers, slowest, fastest, median"
+               " by mean step time); the table lists every rank.", rows.n);
+      html_note(r->p, zNote);
+      heat_outliers(r, &rows, cols.n, aGrid);
     }
     for(int i=0; i<rows.n; i++) aMark[i] = sl_find(pStrag, rows.az[i])>=0;
     if( nCut ){
@@ -703,14 +851,18 @@ static void run_categories(Rh *r, StrList *l){
   sqlite3_finalize(s);
 }
 
-/* One step of one rank: kernels, memcpy and memset per device and stream,
-** merged below a pixel, coloured by detailed category. */
-static void sec_timeline(Rh *r, int64_t iStep){
+/* The window of the timeline: a rank, a step (-1: none) and its span. */
+typedef struct TlWin {
+  int64_t rank, step, t0, t1;
+} TlWin;
+
+/* Step iStep (the median step when < 0) of the lowest rank, else (no
+** steps) the lowest rank's first GPU's active window.  1 when found. */
+static int timeline_window(Rh *r, int64_t iStep, TlWin *w){
   sqlite3_stmt *s;
-  StrList cats = {0}, legend = {0};
-  int64_t rank = 0, step = -1, t0 = 0, t1 = 0;
   int have = 0;
-  html_section_begin(r->p, "timeline", "GPU timeline of one step");
+  memset(w, 0, sizeof(*w));
+  w->step = -1;
   s = rh_sql(r, "WITH r AS (SELECT min(rank) AS rank FROM step"
     " WHERE run_id = ?1),"
     " c AS (SELECT count(*) AS n FROM step WHERE run_id = ?1"
@@ -724,11 +876,11 @@ static void sec_timeline(Rh *r, int64_t iStep){
   if( s ){
     sqlite3_bind_int64(s, 2, iStep);
     if( sqlite3_step(s)==SQLITE_ROW ){
-      rank = sqlite3_column_int64(s, 0);
-      step = sqlite3_column_int64(s, 1);
-      t0 = sqlite3_column_int64(s, 2);
-      t1 = t0 + sqlite3_column_int64(s, 3);
-      have = t1>t0;
+      w->rank = sqlite3_column_int64(s, 0);
+      w->step = sqlite3_column_int64(s, 1);
+      w->t0 = sqlite3_column_int64(s, 2);
+      w->t1 = w->t0 + sqlite3_column_int64(s, 3);
+      have = w->t1>w->t0;
     }
     sqlite3_finalize(s);
   }
@@ -737,14 +889,132 @@ static void sec_timeline(Rh *r, int64_t iStep){
     s = rh_sql(r, "SELECT rank, first_ts, last_end FROM gpu_busy"
                " WHERE run_id = ?1 ORDER BY rank, device LIMIT 1");
     if( s && sqlite3_step(s)==SQLITE_ROW ){
-      rank = sqlite3_column_int64(s, 0);
-      t0 = sqlite3_column_int64(s, 1);
-      t1 = sqlite3_column_int64(s, 2);
-      have = t1>t0;
+      w->rank = sqlite3_column_int64(s, 0);
+      w->t0 = sqlite3_column_int64(s, 1);
+      w->t1 = sqlite3_column_int64(s, 2);
+      have = w->t1>w->t0;
     }
     sqlite3_finalize(s);
   }
-  if( !have ){
+  return have;
+}
+
+/* The five cells of one lane's row of the timeline table. */
+static void lane_cells(StrList *cells, int64_t dev, int64_t stream,
+                       int64_t nIn, int64_t ns, int64_t nRect){
+  char z[64];
+  snprintf(z, sizeof(z), "%lld", (long long)dev);
+  sl_add(cells, z);
+  snprintf(z, sizeof(z), "%lld", (long long)stream);
+  sl_add(cells, z);
+  snprintf(z, sizeof(z), "%lld", (long long)nIn);
+  sl_add(cells, z);
+  snprintf(z, sizeof(z), "%.3f", (double)ns/1e6);
+  sl_add(cells, z);
+  snprintf(z, sizeof(z), "%lld", (long long)nRect);
+  sl_add(cells, z);
+}
+
+/* The lanes of window w (rows of s: device, stream, ts, dur, category),
+** one per device and stream, into t; the table cells into pCells. */
+static void timeline_lanes(Rh *r, sqlite3_stmt *s, HtmlTimeline *t,
+                           const StrList *cats, StrList *pCells){
+  int64_t curDev = INT64_MIN, curStream = INT64_MIN, nLaneIn = 0;
+  int64_t laneNs = 0, nLaneRect0 = 0;
+  for(;;){
+    int rc = sqlite3_step(s), iCat;
+    int64_t dev = 0, stream = 0;
+    if( rc==SQLITE_ROW ){
+      dev = sqlite3_column_int64(s, 0);
+      stream = sqlite3_column_int64(s, 1);
+    }
+    if( nLaneIn>0 && (rc!=SQLITE_ROW || dev!=curDev || stream!=curStream) ){
+      html_timeline_flush(t);
+      lane_cells(pCells, curDev, curStream, nLaneIn, laneNs,
+                 t->nRect - nLaneRect0);
+      nLaneIn = 0;
+      laneNs = 0;
+    }
+    if( rc!=SQLITE_ROW ){
+      if( rc!=SQLITE_DONE ) rh_fail(r, "timeline");
+      break;
+    }
+    if( nLaneIn==0 ){
+      char z[64];
+      snprintf(z, sizeof(z), "GPU %lld stream %lld", (long long)dev,
+               (long long)stream);
+      html_timeline_lane(t, z);
+      curDev = dev;
+      curStream = stream;
+      nLaneRect0 = t->nRect;
+    }
+    iCat = sl_find(cats, col_text(s, 4));
+    if( iCat<0 || iCat>=TIMELINE_CATS ) iCat = TIMELINE_CATS;
+    html_timeline_add(t, sqlite3_column_int64(s, 2),
+                      sqlite3_column_int64(s, 3), iCat);
+    laneNs += sqlite3_column_int64(s, 3);
+    nLaneIn++;
+  }
+}
+
+/* Draw window w: the chart, its note and the per-lane table. */
+static void timeline_draw(Rh *r, const TlWin *w, int64_t iStep,
+                          const StrList *cats, const StrList *legend){
+  HtmlTimeline t;
+  StrList cells = {0};
+  char zTitle[160];
+  static const char *const azHead[] = { "device", "stream", "activities",
+                                        "gpu_ms", "rectangles" };
+  sqlite3_stmt *s = rh_sql(r, "WITH cat AS (SELECT name_id, category FROM"
+    "   kernel_category WHERE scheme = 'detailed' AND name_id IN (SELECT"
+    "   name_id FROM gpu_op_summary WHERE run_id = ?1 AND rank = ?2)),"
+    " x AS (SELECT device, stream, ts, dur, name_id FROM kernel"
+    "   WHERE run_id = ?1 AND rank = ?2 AND ts < ?4 AND ts + dur > ?3"
+    "   UNION ALL SELECT device, stream, ts, dur, name_id FROM gpu_mem_op"
+    "   WHERE run_id = ?1 AND rank = ?2 AND ts < ?4 AND ts + dur > ?3)"
+    " SELECT x.device, x.stream, x.ts, x.dur, cat.category FROM x"
+    " LEFT JOIN cat ON cat.name_id = x.name_id"
+    " ORDER BY x.device, x.stream, x.ts");
+  if( s==NULL ) return;
+  sqlite3_bind_int64(s, 2, w->rank);
+  sqlite3_bind_int64(s, 3, w->t0);
+  sqlite3_bind_int64(s, 4, w->t1);
+  html_timeline_begin(&t, w->t0, w->t1, (const char *const *)legend->az,
+                      legend->n);
+  timeline_lanes(r, s, &t, cats, &cells);
+  sqlite3_finalize(s);
+  if( w->step>=0 ){
+    snprintf(zTitle, sizeof(zTitle), "Rank %lld, step %lld%s: %.3f ms;"
+             " %lld activities drawn as %lld rectangles",
+             (long long)w->rank, (long long)w->step,
+             iStep<0 ? " (median step duration)" : "", (w->t1-w->t0)/1e6,
+             (long long)t.nIn, (long long)t.nRect);
+  }else{
+    snprintf(zTitle, sizeof(zTitle), "Rank %lld, whole GPU window"
+             " (no steps): %.3f ms; %lld activities drawn as %lld"
+             " rectangles", (long long)w->rank, (w->t1-w->t0)/1e6,
+             (long long)t.nIn, (long long)t.nRect);
+  }
+  html_note(r->p, "Kernels, memcpy and memset per GPU stream, coloured"
+            " and patterned by detailed category; activities closer than"
+            " one pixel are merged into one rectangle in the style of the"
+            " category with the most time in it.");
+  html_timeline_end(&t, r->p, "chart-timeline", zTitle);
+  html_table_begin(r->p, "data timeline", NULL, azHead, 5);
+  for(int i=0; i+5<=cells.n; i+=5){
+    html_table_row(r->p, (const char *const *)cells.az+i, 5);
+  }
+  html_table_end(r->p);
+  sl_free(&cells);
+}
+
+/* One step of one rank: kernels, memcpy and memset per device and stream,
+** merged below a pixel, coloured by detailed category. */
+static void sec_timeline(Rh *r, int64_t iStep){
+  StrList cats = {0}, legend = {0};
+  TlWin w;
+  html_section_begin(r->p, "timeline", "GPU timeline of one step");
+  if( !timeline_window(r, iStep, &w) ){
     if( r->rc==0 ){
       html_note(r->p, iStep>=0 ? "no such step in this run"
                                : "no GPU activity in this run");
@@ -755,96 +1025,7 @@ static void sec_timeline(Rh *r, int64_t iStep){
   run_categories(r, &cats);
   for(int i=0; i<cats.n && i<TIMELINE_CATS; i++) sl_add(&legend, cats.az[i]);
   if( cats.n>TIMELINE_CATS ) sl_add(&legend, "(other categories)");
-  s = rh_sql(r, "WITH cat AS (SELECT name_id, category FROM kernel_category"
-    "   WHERE scheme = 'detailed' AND name_id IN (SELECT name_id FROM"
-    "   gpu_op_summary WHERE run_id = ?1 AND rank = ?2)),"
-    " x AS (SELECT device, stream, ts, dur, name_id FROM kernel"
-    "   WHERE run_id = ?1 AND rank = ?2 AND ts < ?4 AND ts + dur > ?3"
-    "   UNION ALL SELECT device, stream, ts, dur, name_id FROM gpu_mem_op"
-    "   WHERE run_id = ?1 AND rank = ?2 AND ts < ?4 AND ts + dur > ?3)"
-    " SELECT x.device, x.stream, x.ts, x.dur, cat.category FROM x"
-    " LEFT JOIN cat ON cat.name_id = x.name_id"
-    " ORDER BY x.device, x.stream, x.ts");
-  if( s ){
-    HtmlTimeline t;
-    StrList cells = {0};
-    int64_t curDev = INT64_MIN, curStream = INT64_MIN, nLaneIn = 0;
-    int64_t laneNs = 0, nLaneRect0 = 0;
-    char zTitle[160], z[64];
-    static const char *const azHead[] = { "device", "stream", "activities",
-                                          "gpu_ms", "rectangles" };
-    sqlite3_bind_int64(s, 2, rank);
-    sqlite3_bind_int64(s, 3, t0);
-    sqlite3_bind_int64(s, 4, t1);
-    html_timeline_begin(&t, t0, t1, (const char *const *)legend.az,
-                        legend.n);
-    for(;;){
-      int rc = sqlite3_step(s), iCat;
-      int64_t dev = 0, stream = 0;
-      if( rc==SQLITE_ROW ){
-        dev = sqlite3_column_int64(s, 0);
-        stream = sqlite3_column_int64(s, 1);
-      }
-      if( nLaneIn>0 && (rc!=SQLITE_ROW || dev!=curDev
-                        || stream!=curStream) ){
-        html_timeline_flush(&t);
-        snprintf(z, sizeof(z), "%lld", (long long)curDev);
-        sl_add(&cells, z);
-        snprintf(z, sizeof(z), "%lld", (long long)curStream);
-        sl_add(&cells, z);
-        snprintf(z, sizeof(z), "%lld", (long long)nLaneIn);
-        sl_add(&cells, z);
-        snprintf(z, sizeof(z), "%.3f", (double)laneNs/1e6);
-        sl_add(&cells, z);
-        snprintf(z, sizeof(z), "%lld", (long long)(t.nRect - nLaneRect0));
-        sl_add(&cells, z);
-        nLaneIn = 0;
-        laneNs = 0;
-      }
-      if( rc!=SQLITE_ROW ){
-        if( rc!=SQLITE_DONE ) rh_fail(r, "timeline");
-        break;
-      }
-      if( nLaneIn==0 ){
-        snprintf(z, sizeof(z), "GPU %lld stream %lld", (long long)dev,
-                 (long long)stream);
-        html_timeline_lane(&t, z);
-        curDev = dev;
-        curStream = stream;
-        nLaneRect0 = t.nRect;
-      }
-      iCat = sl_find(&cats, col_text(s, 4));
-      if( iCat<0 || iCat>=TIMELINE_CATS ) iCat = TIMELINE_CATS;
-      html_timeline_add(&t, sqlite3_column_int64(s, 2),
-                        sqlite3_column_int64(s, 3), iCat);
-      laneNs += sqlite3_column_int64(s, 3);
-      nLaneIn++;
-    }
-    sqlite3_finalize(s);
-    if( step>=0 ){
-      snprintf(zTitle, sizeof(zTitle), "Rank %lld, step %lld%s: %.3f ms;"
-               " %lld activities drawn as %lld rectangles",
-               (long long)rank, (long long)step,
-               iStep<0 ? " (median step duration)" : "", (t1-t0)/1e6,
-               (long long)t.nIn, (long long)t.nRect);
-    }else{
-      snprintf(zTitle, sizeof(zTitle), "Rank %lld, whole GPU window"
-               " (no steps): %.3f ms; %lld activities drawn as %lld"
-               " rectangles", (long long)rank, (t1-t0)/1e6,
-               (long long)t.nIn, (long long)t.nRect);
-    }
-    html_note(r->p, "Kernels, memcpy and memset per GPU stream, coloured"
-              " and patterned by detailed category; activities closer than"
-              " one pixel are merged into one rectangle in the style of the"
-              " category with the most time in it.");
-    html_timeline_end(&t, r->p, "chart-timeline", zTitle);
-    html_table_begin(r->p, "data timeline", NULL, azHead, 5);
-    for(int i=0; i+5<=cells.n; i+=5){
-      html_table_row(r->p, (const char *const *)cells.az+i, 5);
-    }
-    html_table_end(r->p);
-    sl_free(&cells);
-  }
+  timeline_draw(r, &w, iStep, &cats, &legend);
   sl_free(&cats);
   sl_free(&legend);
   html_section_end(r->p);
@@ -853,6 +1034,44 @@ static void sec_timeline(Rh *r, int64_t iStep){
 /* ------------------------------------------------------------ breakdown */
 
 /* Mean wall time per step and rank split by class (step-breakdown). */
+/* Many ranks: a stacked chart of the mean over all n rows and of the
+** outlier rows only (rank_outliers by aKey; rows labelled "rank N..."),
+** instead of n bars.  aV: n rows of nClass values; zKey says what the
+** outliers are ranked by, for the note. */
+static void stack_summarised(Rh *r, const char *zId, const char *zCaption,
+                             const StrList *rows, const double *aV,
+                             const double *aKey, const char *zKey,
+                             int nClass, const char *const *azClass){
+  int n = rows->n, k = 0;
+  int64_t *aRank = xmalloc(sizeof(int64_t)*(size_t)n);
+  unsigned char *aKeep = xmalloc((size_t)n);
+  double *aOut = xcalloc((size_t)(RANK_OUTLIERS+1)*(size_t)nClass,
+                         sizeof(double));
+  const char *azRow[RANK_OUTLIERS+1];
+  char zAll[64], zNote[300];
+  for(int i=0; i<n; i++) aRank[i] = strtoll(rows->az[i]+5, NULL, 10);
+  rank_outliers(r, aRank, aKey, n, aKeep);
+  snprintf(zAll, sizeof(zAll), "mean of %d", n);
+  azRow[k++] = zAll;
+  for(int i=0; i<n; i++){
+    for(int c=0; c<nClass; c++) aOut[c] += aV[i*nClass+c]/n;
+    if( aKeep[i] && k<=RANK_OUTLIERS ){
+      for(int c=0; c<nClass; c++) aOut[k*nClass+c] = aV[i*nClass+c];
+      azRow[k++] = rows->az[i];
+    }
+  }
+  snprintf(zNote, sizeof(zNote), "%d ranks: the mean over all of them,"
+           " then the outlier ranks only (stragglers, the largest, the"
+           " smallest and the median by %s); the table lists every rank.",
+           n, zKey);
+  html_note(r->p, zNote);
+  html_stack_chart(r->p, zId, zCaption, azRow, k, azClass, nClass, aOut,
+                   "ms");
+  free(aRank);
+  free(aKeep);
+  free(aOut);
+}
+
 static void sec_step_breakdown(Rh *r){
   static const char *const azClass[] = { "kernel", "memcpy", "memset",
     "comm", "runtime", "cpu", "idle" };
@@ -921,10 +1140,17 @@ static void sec_step_breakdown(Rh *r){
               " time outside every step left out): wall time split by what"
               " was running, by priority kernel > memcpy > memset > comm >"
               " runtime > cpu > idle.");
-    html_stack_chart(r->p, "chart-step-breakdown", "Mean step wall time by"
-                     " activity (ms per step)",
-                     (const char *const *)rows.az, rows.n, azClass, NCLASS,
-                     aV, "ms");
+    if( rows.n>RANK_CHART_MAX ){
+      for(int ir=0; ir<rows.n; ir++) aWall[ir] /= aN[ir];
+      stack_summarised(r, "chart-step-breakdown", "Mean step wall time by"
+                       " activity (ms per step), outlier ranks", &rows, aV,
+                       aWall, "wall time per step", NCLASS, azClass);
+    }else{
+      html_stack_chart(r->p, "chart-step-breakdown", "Mean step wall time"
+                       " by activity (ms per step)",
+                       (const char *const *)rows.az, rows.n, azClass, NCLASS,
+                       aV, "ms");
+    }
     {
       char azH[NCLASS][32];
       for(int k=0; k<NCLASS; k++){
@@ -1318,9 +1544,18 @@ static void sec_comm(Rh *r){
               " the part running under compute kernels and the exposed"
               " part, next to compute-only time (named query"
               " comm-overlap).");
-    html_stack_chart(r->p, "chart-comm-overlap", "Communication and compute"
-                     " per GPU (ms)", (const char *const *)rows.az, n,
-                     azSeg, 3, aV, "ms");
+    if( n>RANK_CHART_MAX ){
+      double *aEx = xmalloc(sizeof(double)*(size_t)n);
+      for(int i=0; i<n; i++) aEx[i] = aV[3*i+1];
+      stack_summarised(r, "chart-comm-overlap", "Communication and compute"
+                       " per GPU (ms), outlier ranks", &rows, aV, aEx,
+                       "exposed communication", 3, azSeg);
+      free(aEx);
+    }else{
+      html_stack_chart(r->p, "chart-comm-overlap", "Communication and"
+                       " compute per GPU (ms)", (const char *const *)rows.az,
+                       n, azSeg, 3, aV, "ms");
+    }
     html_tstmt_end(&t, r->p);
     /* collectives per op over all ranks */
     s = rh_sql(r, "SELECT op, count(*) AS kernels,"
@@ -1401,6 +1636,7 @@ static int rh_end(Rh *r){
   for(int i=0; i<r->nCat; i++) free(r->azCat[i]);
   free(r->azCat);
   free(r->aCatStyle);
+  free(r->aStrag);
   return r->rc;
 }
 
@@ -1699,6 +1935,28 @@ int report_html_diff(sqlite3 *db, int64_t idA, int64_t idB,
 
 /* ------------------------------------------------------------ trend */
 
+/* The trend's table, n rows of 6 cells that html_cell_value escaped
+** already (so written raw). */
+static void trend_table(Buf *pOut, const StrList *cells, int n){
+  static const char *const azHead[] = { "run_id", "name", "created_at",
+    "value", "change_pct", "regression" };
+  buf_puts(pOut, "<div class=\"tables\"><table class=\"data\">\n"
+           "<thead><tr>");
+  for(int i=0; i<6; i++){
+    buf_printf(pOut, "<th scope=\"col\">%s</th>", azHead[i]);
+  }
+  buf_puts(pOut, "</tr></thead>\n<tbody>\n");
+  for(int i=0; i<n; i++){
+    buf_puts(pOut, "<tr>");
+    for(int k=0; k<6; k++){
+      buf_printf(pOut, "<td%s>%s</td>", k==0 || k==3 || k==4
+                 ? " class=\"n\"" : "", cells->az[i*6+k]);
+    }
+    buf_puts(pOut, "</tr>\n");
+  }
+  html_table_end(pOut);
+}
+
 int report_html_trend(sqlite3 *db, const char *zMetric, const char *zTagKey,
                       const char *zTagVal, const char *zLast, Buf *pOut,
                       PfError *pErr){
@@ -1707,8 +1965,6 @@ int report_html_trend(sqlite3 *db, const char *zMetric, const char *zTagKey,
   int nKV = 0, dir, n = 0, nReg = 0;
   char *zTitle = xasprintf("profan trend: %s", zMetric);
   sqlite3_stmt *s;
-  static const char *const azHead[] = { "run_id", "name", "created_at",
-    "value", "change_pct", "regression" };
   if( rh_begin(&r, db, 0, pOut, pErr, zTitle) ){
     free(zTitle);
     return -1;
@@ -1758,11 +2014,17 @@ int report_html_trend(sqlite3 *db, const char *zMetric, const char *zTagKey,
         aM[nReg].zLabel = NULL;
         nReg++;
       }
-      /* the table row: values as --format csv prints them */
+      /* the table row: numbers by the one rule per unit (the value in
+      ** the metric's unit), as table output prints them */
       buf_init(&b);
       for(int i=0; i<5; i++){
+        int t = sqlite3_column_type(s, i);
         buf_reset(&b);
-        html_cell_value(&b, s, i);
+        if( i>=3 && (t==SQLITE_FLOAT || t==SQLITE_INTEGER) ){
+          output_number(&b, i==3 ? zMetric : azHead[i], s, i);
+        }else{
+          html_cell_value(&b, s, i);
+        }
         sl_add(&cells, buf_str(&b));
       }
       buf_free(&b);
@@ -1791,24 +2053,7 @@ int report_html_trend(sqlite3 *db, const char *zMetric, const char *zTagKey,
                       .aS = &ser, .nS = 1, .aM = aM, .nM = nReg,
                       .azXTick = (const char *const *)ticks.az, .nX = n });
       free(zCap);
-      /* the table: cells were escaped by html_cell_value already, so
-      ** write them raw */
-      buf_puts(pOut, "<div class=\"tables\"><table class=\"data\">\n"
-               "<thead><tr>");
-      for(int i=0; i<6; i++){
-        buf_printf(pOut, "<th scope=\"col\">%s</th>", azHead[i]);
-      }
-      buf_puts(pOut, "</tr></thead>\n<tbody>\n");
-      for(int i=0; i<n; i++){
-        buf_puts(pOut, "<tr>");
-        for(int k=0; k<6; k++){
-          const char *zC = cells.az[i*6+k];
-          buf_printf(pOut, "<td%s>%s</td>", k==0 || k==3 || k==4
-                     ? " class=\"n\"" : "", zC);
-        }
-        buf_puts(pOut, "</tr>\n");
-      }
-      html_table_end(pOut);
+      trend_table(pOut, &cells, n);
     }
     sqlite3_finalize(s);
     free(aX);

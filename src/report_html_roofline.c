@@ -68,7 +68,7 @@ static int load_roofs(sqlite3 *db, int64_t runId, Roof *a, PfError *pErr){
   sqlite3_stmt *s = NULL;
   int n = 0, rc;
   if( sqlite3_prepare_v2(db,
-      "SELECT DISTINCT gpu, (SELECT peak FROM op_dtype WHERE type = dtype),"
+      "SELECT DISTINCT gpu, peak,"
       " peak_tflops, mem_tbps FROM op_roofline_call"
       " WHERE run_id = ?1 AND peak_tflops > 0 AND mem_tbps > 0"
       " ORDER BY 3 DESC, 1, 2", -1, &s, NULL)!=SQLITE_OK ){
@@ -144,13 +144,35 @@ static void draw_axes(Buf *p, const Axis *ax, const Axis *ay){
              (PY0 + PY1) / 2, (PY0 + PY1) / 2);
 }
 
-/* One roofline (style i): the memory slope up to the ridge, then flat. */
+/* A label's box: left, baseline, width. */
+typedef struct LabelBox { double x, y, w; } LabelBox;
+#define MAX_LABELS 64
+#define LABEL_H 12.0
+/* Pixels per character of a chart label (11 px sans-serif, generous). */
+#define CHAR_W 6.5
+
+/* 1 when a box at x (left), y (baseline), w wide overlaps one of aBox. */
+static int box_overlaps(const LabelBox *aBox, int n, double x, double y,
+                        double w){
+  for(int k=0; k<n; k++){
+    const LabelBox *b = &aBox[k];
+    if( x < b->x + b->w && b->x < x + w && fabs(y - b->y) < LABEL_H ){
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* One roofline (style i): the memory slope up to the ridge, then flat.
+** Its label goes above the flat part, or under the previous labels when
+** another roofline has the same peak; its box joins aBox so that the
+** points' numbers keep clear of it. */
 static void draw_roof(Buf *p, const Axis *ax, const Axis *ay,
-                      const Roof *r, int i){
+                      const Roof *r, int i, LabelBox *aBox, int *pn){
   double xl = pow(10, ax->lo), xh = pow(10, ax->hi);
   double ridge = r->peak / r->bw;
-  double x0 = xl, y0 = r->bw * xl;
-  char zPeak[32];
+  double x0 = xl, y0 = r->bw * xl, ly, lw;
+  char zPeak[32], zLbl[160];
   if( y0 < pow(10, ay->lo) ){          /* enter at the bottom edge */
     y0 = pow(10, ay->lo);
     x0 = y0 / r->bw;
@@ -164,17 +186,26 @@ static void draw_roof(Buf *p, const Axis *ax, const Axis *ay,
   html_esc(p, r->zName);
   buf_puts(p, "</title></polyline>\n");
   html_fmt_short(r->peak, zPeak);
+  lw = CHAR_W * snprintf(zLbl, sizeof(zLbl), "%s %s TFLOP/s, %.3g TB/s",
+                         r->zName, zPeak, r->bw);
+  ly = ax_y(ay, r->peak) - 4;
+  for(int k=0; k<MAX_ROOFS && box_overlaps(aBox, *pn, PX1 - 4 - lw, ly, lw);
+      k++){
+    ly += LABEL_H + 2;
+  }
+  if( *pn<MAX_LABELS ){
+    aBox[*pn].x = PX1 - 4 - lw;
+    aBox[*pn].y = ly;
+    aBox[*pn].w = lw;
+    (*pn)++;
+  }
   buf_printf(p, "<text class=\"lbl\" x=\"%.1f\" y=\"%.1f\""
-             " text-anchor=\"end\">", PX1 - 4, ax_y(ay, r->peak) - 4);
-  html_esc(p, r->zName);
-  buf_printf(p, " %s TFLOP/s, %.3g TB/s</text>\n", zPeak, r->bw);
+             " text-anchor=\"end\">", PX1 - 4, ly);
+  html_esc(p, zLbl);
+  buf_puts(p, "</text>\n");
 }
 
 /* The chart: axes spanning points and rooflines, rooflines, points. */
-/* A label's box: left, baseline, width. */
-typedef struct LabelBox { double x, y, w; } LabelBox;
-#define MAX_LABELS 64
-#define LABEL_H 12.0
 
 /* 1 (and the box kept) when number no, drawn at (x, y), overlaps no box
 ** in aBox[0..*pn); 0 when it would, or when MAX_LABELS are drawn. */
@@ -182,12 +213,7 @@ static int label_fits(LabelBox *aBox, int *pn, double x, double y, int no){
   char z[16];
   double w = 7.0 * snprintf(z, sizeof(z), "%d", no);
   if( *pn>=MAX_LABELS ) return 0;
-  for(int k=0; k<*pn; k++){
-    const LabelBox *b = &aBox[k];
-    if( x < b->x + b->w && b->x < x + w && fabs(y - b->y) < LABEL_H ){
-      return 0;
-    }
-  }
+  if( box_overlaps(aBox, *pn, x, y, w) ) return 0;
   aBox[*pn].x = x;
   aBox[*pn].y = y;
   aBox[*pn].w = w;
@@ -220,7 +246,7 @@ static void draw_chart(Buf *p, const Pt *a, int n, const Roof *r, int nRoof,
              "</title>\n", CAPTION, HTML_CHART_W, CHART_H, HTML_CHART_W,
              CHART_H, CAPTION, CAPTION);
   draw_axes(p, &ax, &ay);
-  for(int i=0; i<nRoof; i++) draw_roof(p, &ax, &ay, &r[i], i);
+  for(int i=0; i<nRoof; i++) draw_roof(p, &ax, &ay, &r[i], i, aBox, &nBox);
   for(int i=0; i<n; i++){
     double x = ax_x(&ax, a[i].x), y = ax_y(&ay, a[i].y);
     double rad = 3 + 12 * (maxMs>0 ? sqrt(a[i].ms / maxMs) : 0);

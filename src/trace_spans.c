@@ -22,6 +22,10 @@ typedef struct SpanFile {
   size_t nGpu, nGpuAlloc;
   Span *aCpu[SPAN_NCPU];
   size_t nCpu[SPAN_NCPU], nCpuAlloc[SPAN_NCPU];
+  SpanHtaCpu *aHc;              /* HTA rows (see trace_spans.h) */
+  size_t nHc, nHcAlloc;
+  SpanHtaGpu *aHg;
+  size_t nHg, nHgAlloc;
 } SpanFile;
 
 struct TraceSpans {
@@ -30,6 +34,8 @@ struct TraceSpans {
   int iLast;                /* the file of the last row */
   size_t nBytes, nMax;      /* bytes of rows held / cap */
   int off;                  /* gave up */
+  size_t nHtaBytes, nHtaMax;  /* the HTA rows: their own cap */
+  int htaOff;                 /* the HTA part gave up */
 };
 
 TraceSpans *trace_spans_new(void){
@@ -40,12 +46,15 @@ TraceSpans *trace_spans_new(void){
   if( kb<=0 || (zSweep && strcmp(zSweep, "db")==0) ) return NULL;
   p = xcalloc(1, sizeof(*p));
   p->nMax = (size_t)kb<<10;
+  p->nHtaMax = (size_t)TRACE_SPANS_HTA_MAX_MB<<20;
   return p;
 }
 
 static void file_clear(SpanFile *f){
   free(f->aGpu);
   for(int c=0; c<SPAN_NCPU; c++) free(f->aCpu[c]);
+  free(f->aHc);
+  free(f->aHg);
 }
 
 void trace_spans_free(TraceSpans *p){
@@ -63,6 +72,7 @@ void trace_spans_give_up(TraceSpans *p){
   p->nFile = p->nFileAlloc = 0;
   p->nBytes = 0;
   p->off = 1;
+  p->htaOff = 1;
 }
 
 int trace_spans_usable(const TraceSpans *p){
@@ -156,6 +166,14 @@ void trace_spans_file_done(TraceSpans *p, int64_t fileId, int64_t dTs,
   f->rank = rank;
   f->hasRank = 1;
   if( dTs==0 ) return;
+  for(size_t i=0; i<f->nHc; i++){
+    f->aHc[i].ts += dTs;
+    f->aHc[i].end += dTs;
+  }
+  for(size_t i=0; i<f->nHg; i++){
+    f->aHg[i].ts += dTs;
+    f->aHg[i].end += dTs;
+  }
   for(size_t i=0; i<f->nGpu; i++) f->aGpu[i].ts += dTs;
   for(int c=0; c<SPAN_NCPU; c++){
     for(size_t i=0; i<f->nCpu[c]; i++){
@@ -293,4 +311,75 @@ Span *trace_spans_rank_cpu(const TraceSpans *p, int64_t rank, int cls,
 
 void trace_spans_sort(Span *a, size_t n){
   sort_runs(a, n, sizeof(Span), cmp_span);
+}
+
+/* ------------------------------------------------------- HTA rows */
+
+/* Give up the HTA rows only (the spans stay). */
+static void hta_give_up(TraceSpans *p){
+  for(int i=0; i<p->nFile; i++){
+    SpanFile *f = &p->aFile[i];
+    free(f->aHc);
+    free(f->aHg);
+    f->aHc = NULL;
+    f->aHg = NULL;
+    f->nHc = f->nHcAlloc = f->nHg = f->nHgAlloc = 0;
+  }
+  p->nHtaBytes = 0;
+  p->htaOff = 1;
+}
+
+/* Room for one more HTA row of sz bytes (see room()). */
+static int hta_room(TraceSpans *p, void **pa, size_t n, size_t *pnAlloc,
+                    size_t sz){
+  if( p->nHtaBytes + sz > p->nHtaMax ){
+    hta_give_up(p);
+    return -1;
+  }
+  p->nHtaBytes += sz;
+  if( n==*pnAlloc ){
+    size_t nNew = *pnAlloc ? *pnAlloc*2 : 1024;
+    *pa = xrealloc(*pa, nNew*sz);
+    *pnAlloc = nNew;
+  }
+  return 0;
+}
+
+void trace_spans_hta_cpu(TraceSpans *p, int64_t fileId, const SpanHtaCpu *r){
+  SpanFile *f;
+  if( p==NULL || p->htaOff ) return;
+  f = span_file(p, fileId);
+  if( hta_room(p, (void**)&f->aHc, f->nHc, &f->nHcAlloc, sizeof(*r)) ){
+    return;
+  }
+  f->aHc[f->nHc++] = *r;
+}
+
+void trace_spans_hta_gpu(TraceSpans *p, int64_t fileId, const SpanHtaGpu *r){
+  SpanFile *f;
+  if( p==NULL || p->htaOff ) return;
+  f = span_file(p, fileId);
+  if( hta_room(p, (void**)&f->aHg, f->nHg, &f->nHgAlloc, sizeof(*r)) ){
+    return;
+  }
+  f->aHg[f->nHg++] = *r;
+}
+
+int trace_spans_hta_usable(const TraceSpans *p){
+  return p!=NULL && !p->htaOff;
+}
+
+int trace_spans_hta_file(const TraceSpans *p, int i, int64_t *pRank,
+                         const SpanHtaCpu **paCpu, size_t *pnCpu,
+                         const SpanHtaGpu **paGpu, size_t *pnGpu){
+  const SpanFile *f;
+  if( p==NULL || i<0 || i>=p->nFile ) return 0;
+  f = &p->aFile[i];
+  if( !f->hasRank ) return -1;
+  *pRank = f->rank;
+  *paCpu = f->aHc;
+  *pnCpu = f->nHc;
+  *paGpu = f->aHg;
+  *pnGpu = f->nHg;
+  return 1;
 }

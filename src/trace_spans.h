@@ -78,4 +78,39 @@ Span *trace_spans_rank_cpu(const TraceSpans *p, int64_t rank, int cls,
 /* Sort a by start (a no-op when it is in order already). */
 void trace_spans_sort(Span *a, size_t n);
 
+/*
+** The rows the HTA critical-path pass reads (derive_hta.c), kept beside
+** the spans with their own cap (TRACE_SPANS_HTA_MAX_MB; past it only
+** this part gives up and that pass reads the database): top-level CPU ops
+** and every runtime call (48 bytes each), GPU rows (64 bytes), with the
+** values their columns got (a NULL column as 0, as sqlite3_column_int64
+** reads it).  ts is moved with the file's rows (trace_spans_file_done).
+*/
+#define TRACE_SPANS_HTA_MAX_MB 32
+
+typedef struct SpanHtaCpu {
+  int64_t tid, ts, end, id, name;
+  int32_t isCall;        /* 0: top-level cpu_op, 1: runtime call */
+  int32_t outside;       /* runtime call outside every op (op_id NULL) */
+} SpanHtaCpu;
+
+typedef struct SpanHtaGpu {
+  int64_t device, stream, ts, end, id, name, runtimeId;
+  int32_t cls;           /* 0 kernel, 1 memcpy, 2 memset */
+  int32_t hasRuntime;    /* runtime_id not NULL */
+} SpanHtaGpu;
+
+void trace_spans_hta_cpu(TraceSpans *p, int64_t fileId, const SpanHtaCpu *r);
+void trace_spans_hta_gpu(TraceSpans *p, int64_t fileId, const SpanHtaGpu *r);
+
+/* 1 when every HTA row of the run went in. */
+int trace_spans_hta_usable(const TraceSpans *p);
+
+/* File i's HTA rows and final rank (borrowed: valid until the store is
+** freed); 0 when there is no file i, -1 when file i has no rank yet (its
+** rows are not the database's: skip it), else 1. */
+int trace_spans_hta_file(const TraceSpans *p, int i, int64_t *pRank,
+                         const SpanHtaCpu **paCpu, size_t *pnCpu,
+                         const SpanHtaGpu **paGpu, size_t *pnGpu);
+
 #endif

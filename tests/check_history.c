@@ -183,6 +183,7 @@ static GateIn gate_in(double a, double b){
   in.dir = 1;
   in.thrPct = 5;
   in.alpha = 0.05;
+  in.alphaOk = 0.001;
   in.zMax = 3;
   in.minSteps = 3;
   in.minHistory = 5;
@@ -241,9 +242,159 @@ START_TEST(test_gate_steps){
   ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
   ck_assert(isinf(o.hiPct));
   in.alpha = 0.05;
-  /* a higher threshold turns the 20 % into ok */
+  /* a higher threshold: below it, but 3 steps cannot rule out 25 % for
+  ** a shift nearer 25 % than 0; at 45 % the 20 % is ok */
   in.thrPct = 25;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  in.thrPct = 45;
   ck_assert_int_eq(gate(&in, &o), GATE_OK);
+}
+END_TEST
+
+/* Every branch of the step rule (hist_gate's comment), one case each. */
+START_TEST(test_gate_step_rule){
+  double base4[] = { 100, 100.1, 99.9, 100 };
+  double up35[] = { 103.5, 103.6, 103.4, 103.5 };       /* +3.5 %, tight */
+  double a3[] = { 100, 100.5, 101 }, b3[] = { 101.5, 102, 107 };
+  double big_a[40], big_b[40];
+  GateIn in = gate_in(100, 103.5);
+  GateOut o;
+  /* hi < t, est >= t/2, 4 against 4 steps: no interval at alpha_ok */
+  in.sa = base4; in.nA = 4; in.sb = up35; in.nB = 4;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  ck_assert(o.loPct>0 && o.hiPct<5 && o.shiftPct>=2.5);
+  ck_assert(isinf(o.hi2Pct));
+  ck_assert(strstr(o.zReason, "more steps would tell")!=NULL);
+  /* alpha_ok 0 (or >= alpha) falls back to alpha: then the wider
+  ** interval is the interval itself and the same +3.5 % passes */
+  in.alphaOk = 0;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert(strstr(o.zReason, "wider interval stays below")!=NULL);
+  in.alphaOk = 0.001;
+  /* 40 against 40 tight steps +3 %: the wider interval decides, ok */
+  for(int i=0; i<40; i++){
+    big_a[i] = 100 + (i*7%10)/100.0;
+    big_b[i] = 103 + (i*3%10)/100.0;
+  }
+  in.sa = big_a; in.nA = 40; in.sb = big_b; in.nB = 40; in.b = 103;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert(o.hi2Pct<5 && o.hi2Pct>=o.hiPct && o.shiftPct>=2.5);
+  ck_assert(strstr(o.zReason, "wider interval stays below")!=NULL);
+  /* worse for sure (lo > 0), reaching t, estimate below t/2 */
+  {
+    GateIn w = gate_in(100.5, 102);
+    w.sa = a3; w.nA = 3; w.sb = b3; w.nB = 3;
+    ck_assert_int_eq(gate(&w, &o), GATE_INCONCLUSIVE);
+    ck_assert_double_eq_tol(o.loPct, 100*(101.5/101-1), 1e-9);
+    ck_assert(o.hiPct>=5 && o.shiftPct<2.5);
+    ck_assert(strstr(o.zReason, "nearer no change than the threshold")
+              !=NULL);
+    /* lower is worse: the same steps are better, est -1.5 %: ok */
+    w.dir = -1;
+    ck_assert_int_eq(gate(&w, &o), GATE_OK);
+    ck_assert(strstr(o.zReason, "stays below the threshold")!=NULL);
+  }
+  /* regression names its reason */
+  {
+    double s3[] = { 110, 110.5, 111 };
+    GateIn r = gate_in(100.5, 110.5);
+    r.sa = a3; r.nA = 3; r.sb = s3; r.nB = 3;
+    ck_assert_int_eq(gate(&r, &o), GATE_REGRESSION);
+    ck_assert(strstr(o.zReason, "worse for sure, and nearer the threshold")
+              !=NULL);
+  }
+  /* improved: the whole interval better and the shift beyond t */
+  {
+    double f3[] = { 90, 90.5, 91 };
+    GateIn r = gate_in(100.5, 90.5);
+    r.sa = a3; r.nA = 3; r.sb = f3; r.nB = 3;
+    ck_assert_int_eq(gate(&r, &o), GATE_IMPROVED);
+    ck_assert(strstr(o.zReason, "better beyond the threshold")!=NULL);
+    /* better but not beyond t: ok */
+    r.sb = base4; r.nB = 3;
+    ck_assert_int_eq(gate(&r, &o), GATE_OK);
+  }
+}
+END_TEST
+
+/* The remaining branches of hist_gate: zero baselines, one-sided
+** samples, minSteps / minHistory of 0, alpha_ok above alpha, history
+** over an ok verdict and over a two-sided metric. */
+START_TEST(test_gate_edges){
+  double pos[] = { 100, 101, 99 }, neg[] = { -5, 0, 5 };
+  double zero_med[] = { -1, 0, 1 };
+  double hist[] = { 100, 104, 96, 102, 98, 101 };
+  GateIn in = gate_in(0, 0);
+  GateOut o;
+  /* a baseline value of 0: change 0, +inf or -inf */
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert_double_eq(o.changePct, 0);
+  in.b = 3;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  ck_assert(isinf(o.changePct) && o.changePct>0);
+  in.b = -3;
+  ck_assert_int_eq(gate(&in, &o), GATE_IMPROVED);
+  ck_assert(isinf(o.changePct) && o.changePct<0);
+  /* only the baseline missing */
+  in.hasA = 0;
+  ck_assert_int_eq(gate(&in, &o), GATE_MISSING);
+  ck_assert_str_eq(o.zReason, "no value in the baseline");
+  /* samples in the run only: too few steps to test */
+  in = gate_in(100, 101);
+  in.sb = pos; in.nB = 2;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert(strstr(o.zReason, "(0 in the baseline, 2 in the run")!=NULL);
+  /* enough in the baseline, too few in the run */
+  in.sa = pos; in.nA = 3;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert(isnan(o.shiftPct));
+  /* minSteps 0: an empty sample still cannot be tested */
+  in.minSteps = 0; in.nB = 0;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert(isnan(o.shiftPct));
+  in.nA = 0; in.nB = 3;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert(isnan(o.shiftPct));
+  /* positive baseline, a run sample with zeros and negatives: compared
+  ** as differences relative to the baseline's median */
+  in = gate_in(100, 0);
+  in.sa = pos; in.nA = 3; in.sb = neg; in.nB = 3;
+  ck_assert_int_eq(gate(&in, &o), GATE_IMPROVED);
+  ck_assert_double_eq_tol(o.shiftPct, -100, 1e-9);
+  /* a baseline whose median is 0: differences taken as they are (% of
+  ** 1): the same steps, interval [-200 %, +200 %], cannot decide */
+  in = gate_in(0, 0);
+  in.sa = zero_med; in.nA = 3; in.sb = zero_med; in.nB = 3;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  ck_assert_double_eq_tol(o.hiPct, 200, 1e-9);    /* max diff 2, x 100 */
+  /* alpha_ok above alpha: alpha is used for both */
+  {
+    double a4[] = { 100, 100.1, 99.9, 100 }, b4[] = { 103.5, 103.6,
+                                                     103.4, 103.5 };
+    in = gate_in(100, 103.5);
+    in.sa = a4; in.nA = 4; in.sb = b4; in.nB = 4;
+    in.alphaOk = 0.2;
+    ck_assert_int_eq(gate(&in, &o), GATE_OK);
+    ck_assert_double_eq(o.hi2Pct, o.hiPct);
+  }
+  /* a history over an ok verdict: used (z computed), verdict kept */
+  in = gate_in(100, 101);
+  in.hist = hist; in.nHist = 6;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert_int_eq(o.usedHist, 6);
+  ck_assert(!isnan(o.z));
+  /* minHistory 0 with an empty history: no history test */
+  in.minHistory = 0; in.nHist = 0; in.b = 120;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  ck_assert_int_eq(o.usedHist, 0);
+  /* two-sided metric: a drop far outside the history is a regression,
+  ** a small one inside it noise */
+  in = gate_in(100, 80);
+  in.dir = 0; in.hist = hist; in.nHist = 6;
+  ck_assert_int_eq(gate(&in, &o), GATE_REGRESSION);
+  ck_assert(o.z<-3);
+  in.b = 94;
+  ck_assert_int_eq(gate(&in, &o), GATE_NOISE);
 }
 END_TEST
 
@@ -365,7 +516,9 @@ Suite *make_history_suite(void){
   tcase_add_test(tc, test_kth_diff);
   tcase_add_test(tc, test_hl_shift);
   tcase_add_test(tc, test_gate_steps);
+  tcase_add_test(tc, test_gate_step_rule);
   tcase_add_test(tc, test_gate_directions);
+  tcase_add_test(tc, test_gate_edges);
   tcase_add_test(tc, test_gate_values_and_history);
   suite_add_tcase(s, tc);
   return s;

@@ -115,6 +115,7 @@ def build_database(binary, db):
         ("before", [("traces", "kineto-h100-2026-before.json")]),
         ("after", [("traces", "kineto-h100-2026-after.json")]),
         ("snap", [("snapshots", "tomi-small.pickle")]),
+        ("a100", [("traces", "hta-diff-control-a100-rank3.json.gz")]),
     ]
     for name, parts in wanted:
         paths = [shared(*p) for p in parts]
@@ -131,10 +132,13 @@ def reports_for(names):
         return RUN_IDS if n == "h100-mem" else \
             SNAPSHOT_IDS if n == "snap" else TRACE_IDS
 
+    # the roofline chart (issue 21) on the runs whose GPUs have a spec
+    # and whose ops have shapes: sample (H100), dlrm (V100), a100
     def svg_ids(n):
         return ["memory"] if n == "snap" else \
             ["categories", "top-kernels"] + \
-            (["memory"] if n == "h100-mem" else [])
+            (["memory"] if n == "h100-mem" else []) + \
+            (["roofline"] if n in ("sample", "dlrm", "a100") else [])
     out = [Report("report-" + n, ["report", n], ids(n), svg_ids(n))
            for n in names]
     if "before" in names and "after" in names:

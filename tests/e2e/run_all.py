@@ -3,8 +3,10 @@
 
 usage: run_all.py [PROFAN_BINARY] [-k PATTERN]
 
-Prints unittest's report, then every skip with its reason, then a closing
-line "e2e: N passed, N failed, N skipped" (scripts/test.sh parses it).
+Prints unittest's report, the wall time of each module (slowest first,
+one line each: "e2e: time 123.4 s test_x (N tests)") and of the ten
+slowest tests, then every skip with its reason, then a closing line
+"e2e: N passed, N failed, N skipped" (scripts/test.sh parses it).
 
 A run fails (exit 1) on any failure or error, on an unexpected success of
 an @expectedFailure test, when nothing ran, and under CI=true also on a
@@ -12,8 +14,10 @@ test kept as an expected failure (a known bug is a red run in CI) and on
 any skip the test did not declare with common.env_unable() (a fixture
 missing, a fuzz/regress folder empty ... must not turn green silently).
 """
+import collections
 import os
 import sys
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,8 +37,58 @@ def main():
     if pattern:
         loader.testNamePatterns = ["*%s*" % pattern]
     suite = loader.discover(HERE, pattern="test_*.py", top_level_dir=HERE)
-    result = unittest.TextTestRunner(verbosity=1).run(suite)
+    runner = unittest.TextTestRunner(verbosity=1, resultclass=TimedResult)
+    result = runner.run(suite)
+    print_times(result)
     return summarize(result, ci, common.ENV_UNABLE)
+
+
+class TimedResult(unittest.TextTestResult):
+    """Records each test's wall time (setUp and tearDown included);
+    setUpClass/setUpModule time counts toward the module's total, which is
+    measured from the first test of the module to the last one's end."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.test_times = []                      # (seconds, test id)
+        self.module_span = {}                     # module: [first, last]
+        self._t0 = None
+        self._prev_end = None
+
+    def startTest(self, test):
+        now = time.monotonic()
+        mod = type(test).__module__
+        span = self.module_span.setdefault(mod, [now, now, 0])
+        # class/module fixtures ran between the last test and this one
+        if self._prev_end is not None and span[2] == 0:
+            span[0] = self._prev_end
+        self._t0 = now
+        super().startTest(test)
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        now = time.monotonic()
+        mod = type(test).__module__
+        self.test_times.append((now - self._t0, test.id()))
+        span = self.module_span[mod]
+        span[1] = now
+        span[2] += 1
+        self._prev_end = now
+
+
+def print_times(result):
+    """One line per module, slowest first, then the ten slowest tests."""
+    times = getattr(result, "module_span", None)
+    if not times:
+        return
+    total = sum(b - a for a, b, _ in times.values())
+    for mod, (a, b, n) in sorted(times.items(), key=lambda kv:
+                                 kv[1][0] - kv[1][1]):
+        print("e2e: time %7.1f s %s (%d test%s)" % (b - a, mod, n,
+                                                   "" if n == 1 else "s"))
+    print("e2e: time %7.1f s in all" % total)
+    for sec, tid in sorted(result.test_times, reverse=True)[:10]:
+        print("e2e: slowest test %6.1f s %s" % (sec, tid))
 
 
 def summarize(result, ci, unable_prefix):

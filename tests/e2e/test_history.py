@@ -289,8 +289,7 @@ class Series(HistoryTest):
         self.assertEqual(rows[0]["change_pct"], "")
         for prev, x in zip(vals, rows[1:]):
             self.assertAlmostEqual(float(x["change_pct"]),
-                                   round(100 * (float(x["value"]) - prev)
-                                         / prev, 2))
+                                   100 * (float(x["value"]) - prev) / prev)
         self.assertEqual([float(v) for v in
                           rows[-1]["series_spark"].split(",")], vals)
         self.assertTrue(all(x["series_spark"] == "" for x in rows[:-1]))
@@ -305,6 +304,36 @@ class Series(HistoryTest):
         self.assertIn("\u2588", r.out)
         self.assertEqual(self.profan("trend", "no_such_metric").rc, 1)
         self.assertEqual(self.profan("trend").rc, 2)
+
+    def test_trend_change_pct_follows_the_number_rule(self):
+        """change_pct of trend is formatted like every *_pct column
+        (README "One format per unit"): raw in CSV and JSON, one decimal
+        in tables and two significant digits below 0.1 (0.031, not the
+        0.03 of a rounding in SQL)."""
+        self.synth("a", [100.0] * 3)
+        self.synth("b", [100.031] * 3)          # +0.031 %
+        self.synth("c", [112.380] * 3)          # +12.346 %
+        want = [None, 100 * (100.031 - 100) / 100,
+                100 * (112.380 - 100.031) / 100.031]
+        r = self.profan("--format", "csv", "trend", "step_time_median_ms")
+        self.assertEqual(r.rc, 0, r.err)
+        rows = r.rows()
+        self.assertEqual(rows[0]["change_pct"], "")
+        for w, x in zip(want[1:], rows[1:]):
+            self.assertAlmostEqual(float(x["change_pct"]), w, places=9)
+        self.assertAlmostEqual(float(rows[1]["value"]), 100.031, places=9)
+        r = self.profan("--format", "json", "trend", "step_time_median_ms")
+        got = [x["change_pct"] for x in json.loads(r.out)]
+        self.assertIsNone(got[0])
+        for w, g in zip(want[1:], got[1:]):
+            self.assertAlmostEqual(g, w, places=9)
+        r = self.profan("trend", "step_time_median_ms")
+        self.assertEqual(r.rc, 0, r.err)
+        lines = r.out.splitlines()
+        head = lines[0].split()
+        k = head.index("change_pct")
+        cells = [ln.split()[k] for ln in lines[3:]]
+        self.assertEqual(cells, ["0.031", "12.3"])
 
     def test_check_noise_step_and_creep(self):
         rnd = random.Random(5)
@@ -398,12 +427,19 @@ class Series(HistoryTest):
         self.assertTrue(r.out.startswith("REGRESSION: run 2 vs baseline 1: "
                                          "step_time_median_ms +20.00%"), r.out)
         self.assertIn("regression", r.out.splitlines()[-1])
+        # +20 % against 25 %: below it, but nearer 25 % than 0 and 5
+        # steps a side are too few for the wider interval (alpha_ok)
         r = self.profan("check", "--baseline", "a", "--run", "b",
                         "--threshold", "25%")
+        self.assertEqual(r.rc, 5, r.out)
+        self.assertTrue(r.out.startswith("INCONCLUSIVE:"), r.out)
+        self.assertIn("more steps would tell", r.out)
+        r = self.profan("check", "--baseline", "a", "--run", "b",
+                        "--threshold", "45%")
         self.assertEqual(r.rc, 0, r.out)
         self.assertTrue(r.out.startswith("OK:"), r.out)
         r = self.profan("check", "--baseline", "a", "--run", "b",
-                        "--threshold", "0.25")
+                        "--threshold", "0.45")
         self.assertEqual(r.rc, 0, r.out)
         r = self.profan("--format", "csv", "check", "--baseline", "a",
                         "--run", "b", "-m", "step_time_median_ms",

@@ -713,8 +713,19 @@ class DiffTrend(HtmlTest):
         t = page.table("trend")
         self.assertEqual(t["head"], ["run_id", "name", "created_at", "value",
                                      "change_pct", "regression"])
-        self.assertEqual([row[:5] for row in t["rows"]],
-                         csv_cells(want, t["head"][:5]))
+        self.assertEqual([row[:3] for row in t["rows"]],
+                         csv_cells(want, t["head"][:3]))
+        # value and change_pct by the one rule per unit (README "One
+        # format per unit"): up to 3 decimals, pct one decimal
+        def other(v):
+            d = 3 if abs(v) >= 1 or v == 0 else \
+                2 - math.floor(math.log10(abs(v)))
+            return ("%.*f" % (d, v)).rstrip("0").rstrip(".")
+        self.assertEqual([row[3] for row in t["rows"]],
+                         [other(float(w["value"])) for w in want])
+        self.assertEqual([row[4] for row in t["rows"]],
+                         ["%.1f" % float(w["change_pct"])
+                          if w["change_pct"] else "" for w in want])
         # gpu_ms: higher is worse; regression = more than +5 %
         reg = ["regression" if w["change_pct"] and
                float(w["change_pct"]) > 5 else "" for w in want]

@@ -206,9 +206,17 @@ class OpModelTest(ProfanTest):
         roof = max(fl / (H100["bf16"] * 1e3), by / (H100["bw"] * 1e3))
         self.assertAlmostEqual(float(r["roofline_pct"]),
                                100 * roof / 40_000, places=1)
+        # device-to-device copies are modeled (copy kind, memory bound);
+        # their GPU time is the memcpy each launched
+        r = rows["aten::copy_[[1024],[1024],[]]"]
+        cp = sum(union(v) for n, v in self.t.gpu.items()
+                 if n.startswith("copy#"))
+        self.assertEqual(r["calls"], "4")
+        self.assertAlmostEqual(float(r["gpu_ms"]), cp / 1e6, places=4)
+        self.assertEqual(r["bound"], "memory")
         # the addmm whose shapes do not fit is not modeled, nor the
         # unknown op; the outer SDPA op launched nothing itself
-        self.assertEqual(len(rows), 5)
+        self.assertEqual(len(rows), 6)
 
     def test_op_kinds_union_and_unknown(self):
         rows = {r["kind"]: r for r in self.query("op-kinds")}
@@ -283,7 +291,7 @@ class OpModelTest(ProfanTest):
         drawable = [x for x in rows if float(x["intensity"] or 0) > 0
                     and float(x["tflops"] or 0) > 0]
         self.assertEqual(len(pts), len(drawable))
-        self.assertEqual(len(pts), 5)
+        self.assertEqual(len(pts), 5)           # copies: 0 FLOPs, no point
         # point N is table row N
         for cx, cy, no, title in pts:
             row = rows[int(no) - 1]

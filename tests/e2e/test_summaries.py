@@ -361,10 +361,11 @@ class WriterTotals(ProfanTest):
             self.db, shared("traces", "hta-diff-control-a100-rank3.json.gz")),
             "writer")
         self.assertEqual(self.ingest_path(self.db, local("sample-run")), "writer")
-        # the database links: its pass runs
+        # the 2021 layout (ops in end order) is linked in-stream too
         self.assertEqual(self.ingest_path(
             self.db, shared("traces", "kineto-resnet50-2021.pt.trace.json.gz")),
-            "db")
+            "writer")
+        # the database links: its pass runs
         self.assertEqual(self.ingest_path(self.db, self.two_files_one_rank(),
                                           {"PROFAN_DB_LINK": "1"}), "db")
         self.assert_tables_match_group_by()
@@ -425,14 +426,14 @@ class WriterTotals(ProfanTest):
         paths = traces + [shared("runs", "dlrm-8rank"), local("sample-run"),
                           self.two_files_one_rank()]
         taken = self.compare(paths)
-        # most fixtures are linked in-stream; the 2021 resnet trace (ops
-        # not in start order) is not; dlrm's ProfilerStep annotations come
-        # late (steps are redone in the database, and the writer's kernels
-        # per step counted again)
+        # every fixture is linked in-stream, the 2021 resnet trace (ops in
+        # end order) included; dlrm's ProfilerStep annotations come late
+        # (steps are redone in the database, and the writer's kernels per
+        # step counted again)
         writer = sorted(k for k, v in taken.items() if v == "writer")
         self.assertIn("hta-diff-control-a100-rank3.json.gz", writer)
         self.assertIn("sample-run", writer)
         self.assertIn("run", writer)
-        self.assertEqual(taken["kineto-resnet50-2021.pt.trace.json.gz"], "db")
+        self.assertEqual(taken["kineto-resnet50-2021.pt.trace.json.gz"], "writer")
         self.assertEqual(taken["dlrm-8rank"], "writer")
         self.assertGreaterEqual(len(writer), len(traces) - 3, taken)

@@ -305,6 +305,67 @@ class Communication(ProfanTest):
         self.assertAlmostEqual(f[0]["value"], pct, places=2)
 
 
+    def test_b200_multimem_in_stored_hta_metrics(self):
+        """hta_compute_pct / hta_non_compute_pct (stored at ingest by
+        derive_hta_metric.c, read by run_metric, trend and check) class
+        multimem_all_reduce_kernel as communication, like the views: a
+        temporal sweep per device over the trace JSON here."""
+        path = shared("traces", "tracelens-b200-vllm-rank0.json.gz")
+        gpu = [e for e in common.events(path)
+               if kind_of(e) in ("kernel", "memcpy", "memset")
+               and isinstance(e.get("ts"), (int, float))]
+
+        def klass(e, mm_comm=True):
+            n = e["name"]
+            if kind_of(e) != "kernel" or "memcpy" in n.lower() \
+                    or "memset" in n.lower():
+                return 2                                   # memory
+            if n.startswith(("ncclKernel_", "ncclDevKernel_")) or (
+                    mm_comm and "multimem_all_reduce" in n):
+                return 1                                   # communication
+            return 0                                       # compute
+
+        def breakdown(mm_comm):
+            span = comp = non = 0
+            for dev in sorted(set(e["pid"] for e in gpu), key=str):
+                delta = {}
+                for e in gpu:
+                    if e["pid"] != dev:
+                        continue
+                    a = us_to_ns(e["ts"])
+                    b = a + us_to_ns(e.get("dur", 0))
+                    k = klass(e, mm_comm)
+                    delta.setdefault(a, [0, 0, 0])[k] += 1
+                    delta.setdefault(b, [0, 0, 0])[k] -= 1
+                live = [0, 0, 0]
+                pts = sorted(delta)
+                for a, b in zip(pts, pts[1:]):
+                    live = [x + d for x, d in zip(live, delta[a])]
+                    span += b - a
+                    if live[0] > 0:
+                        comp += b - a
+                    elif live[1] > 0 or live[2] > 0:
+                        non += b - a
+            return 100.0 * comp / span, 100.0 * non / span
+
+        self.assertTrue(any("multimem_all_reduce_kernel" in e["name"]
+                            for e in gpu))
+        want = breakdown(True)
+        as_compute = breakdown(False)
+        self.assertGreater(want[1] - as_compute[1], 1.0)   # it matters
+        self.ingest_ok(path)
+        m = {x["metric"]: float(x["value"]) for x in self.sql(
+            "SELECT metric, value FROM run_metric WHERE metric IN"
+            " ('hta_compute_pct', 'hta_non_compute_pct')")}
+        self.assertAlmostEqual(m["hta_compute_pct"], want[0], places=6)
+        self.assertAlmostEqual(m["hta_non_compute_pct"], want[1], places=6)
+        # the view that sweeps on demand agrees (rounded to 2 decimals)
+        tb = self.query("temporal-breakdown")
+        self.assertEqual(len(tb), 1)
+        self.assertAlmostEqual(float(tb[0]["compute_pct"]), want[0], places=2)
+        self.assertAlmostEqual(float(tb[0]["non_compute_pct"]), want[1],
+                               places=2)
+
 class Thresholds(ProfanTest):
 
     def test_fragmentation_query_and_rule_agree(self):
