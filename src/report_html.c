@@ -2021,7 +2021,7 @@ int report_html_trend(sqlite3 *db, const char *zMetric, const char *zTagKey,
         int t = sqlite3_column_type(s, i);
         buf_reset(&b);
         if( i>=3 && (t==SQLITE_FLOAT || t==SQLITE_INTEGER) ){
-          output_number(&b, i==3 ? zMetric : azHead[i], s, i);
+          output_number(&b, i==3 ? zMetric : "change_pct", s, i);
         }else{
           html_cell_value(&b, s, i);
         }
