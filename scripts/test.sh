@@ -31,6 +31,11 @@ EXTRA="clang valgrind cppcheck libclang-rt-14-dev util-linux e2fsprogs"
 [ "$BROWSER" = ON ] && EXTRA="$EXTRA chromium"
 PROFAN_SETUP_EXTRA="$EXTRA" sh scripts/setup.sh || exit 1
 
+# The e2e modules run in parallel, one process per module (run_all.py -j),
+# as many as there are cores unless PROFAN_E2E_JOBS says otherwise.
+PROFAN_E2E_JOBS=${PROFAN_E2E_JOBS:-$(nproc)}
+export PROFAN_E2E_JOBS
+
 L=build-logs
 mkdir -p "$L"
 : > "$L/summary.txt"

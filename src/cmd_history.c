@@ -8,8 +8,9 @@
 ** and the named queries diff-metrics, diff-categories, diff-kernels,
 ** diff-ops, diff-tensors and trend; this file resolves runs and
 ** baselines, binds parameters and, for `check`, parses the options and
-** prints what history.c decides (the gate's logic lives there).  `diff` and `trend` with --html FILE write the HTML page of
-** report_html.c instead of printing.
+** prints what history.c decides (the gate's logic lives there).  `diff`
+** and `trend` with --html FILE write the HTML page of report_html.c
+** instead of printing.
 */
 #include "cli.h"
 #include "db.h"
@@ -501,7 +502,9 @@ static void check_parse(Cli *p, CheckOpts *o){
     o->azMetric[o->nMetric++] = z;
   }
   while( (z = cli_option(p, "same-tag", NULL, 1))!=NULL ){
-    if( o->nSame==CHECK_MAX_SAME_TAG ) cli_usage_error(p, "too many --same-tag");
+    if( o->nSame==CHECK_MAX_SAME_TAG ){
+      cli_usage_error(p, "too many --same-tag");
+    }
     if( z[0]==0 ) cli_usage_error(p, "--same-tag needs a KEY");
     o->azSame[o->nSame++] = z;
   }

@@ -410,8 +410,9 @@ static int set_pragmas(sqlite3 *db, const char *zSql, PfError *pErr){
 ** needs that), or the file is not readable or writable.  Sets pErr to
 ** one line ("cannot open database: directory D is not writable
 ** (Permission denied)...", "no database here: no directory D" when it
-** does not exist and flags lack DB_OPEN_CREATE) and returns 1, or returns 0 when it finds
-** nothing wrong.  access() checks the real user, who runs profan.
+** does not exist and flags lack DB_OPEN_CREATE) and returns 1, or
+** returns 0 when it finds nothing wrong.  access() checks the real user,
+** who runs profan.
 */
 static int explain_access(const char *zPath, int exists, int flags,
                           PfError *pErr){
@@ -448,17 +449,21 @@ static int explain_access(const char *zPath, int exists, int flags,
   return rc;
 }
 
-sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
+/*
+** The connection of db_open(): opened with the SQLite flags of flags,
+** write access checked when asked for, application_id read into
+** *pAppId.  Returns it, or NULL with pErr set (the file system's reason
+** when it has one).  The caller closes it.
+*/
+static sqlite3 *open_conn(const char *zPath, int flags, int *pAppId,
+                          PfError *pErr){
   sqlite3 *db = NULL;
   int exists = access(zPath, F_OK)==0;
   /* NOMUTEX: a connection is only ever used by one thread (the writer). */
   int oflags = SQLITE_OPEN_NOMUTEX | ((flags & DB_OPEN_READONLY)
              ? SQLITE_OPEN_READONLY
-             : SQLITE_OPEN_READWRITE | ((flags & DB_OPEN_CREATE) ? SQLITE_OPEN_CREATE : 0));
-  int appId, ver;
-  int want = db_schema_version();
-
-  db_configure();
+             : SQLITE_OPEN_READWRITE
+               | ((flags & DB_OPEN_CREATE) ? SQLITE_OPEN_CREATE : 0));
   if( !exists && !(flags & DB_OPEN_CREATE) ){
     if( !explain_access(zPath, 0, flags, pErr) ){
       pf_error_set(pErr, ERRPOS_NONE, 0, "no database here (run 'profan "
@@ -486,7 +491,7 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
   }
   sqlite3_busy_timeout(db, 10000);
   sqlite3_extended_result_codes(db, 1);
-  if( pragma_int(db, "PRAGMA application_id", &appId, pErr) ){
+  if( pragma_int(db, "PRAGMA application_id", pAppId, pErr) ){
     PfError eWhy = {0};
     if( explain_access(zPath, exists, flags, &eWhy) ){
       *pErr = eWhy;               /* the file system says why */
@@ -498,6 +503,17 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
     sqlite3_close(db);
     return NULL;
   }
+  return db;
+}
+
+sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
+  sqlite3 *db;
+  int appId, ver;
+  int want = db_schema_version();
+
+  db_configure();
+  db = open_conn(zPath, flags, &appId, pErr);
+  if( db==NULL ) return NULL;
   if( pragma_int(db, "PRAGMA user_version", &ver, pErr) ){
     sqlite3_close(db);
     return NULL;

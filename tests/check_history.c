@@ -103,7 +103,8 @@ START_TEST(test_mw_exact){
   /* large samples: the normal approximation, symmetric about nm/2 */
   ck_assert_double_eq_tol(hist_mw_cdf(300, 300, 45000-0.5), 0.5, 1e-3);
   ck_assert(hist_mw_cdf(300, 300, 30000)<1e-9);
-  ck_assert_double_eq_tol(hist_mw_cdf(300, 300, 40000), 0.5*erfc((45000-40000.5)/sqrt(90000*601/12.0)/sqrt(2.0)), 1e-12);
+  ck_assert_double_eq_tol(hist_mw_cdf(300, 300, 40000),
+      0.5*erfc((45000-40000.5)/sqrt(90000*601/12.0)/sqrt(2.0)), 1e-12);
   ck_assert(isnan(hist_mw_cdf(0, 3, 1)));
 }
 END_TEST
@@ -444,8 +445,8 @@ START_TEST(test_gate_values_and_history){
   ** data cannot tell noise */
   in.sa = few_a; in.nA = 2; in.sb = few_b; in.nB = 2;
   ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
-  ck_assert(strstr(o.zReason, "too few steady steps to tell noise (2 in the baseline, 2"
-                   " in the run")!=NULL);
+  ck_assert(strstr(o.zReason, "too few steady steps to tell noise (2 in"
+                   " the baseline, 2 in the run")!=NULL);
   ck_assert(isnan(o.shiftPct));
   in.b = 101;
   ck_assert_int_eq(gate(&in, &o), GATE_OK);

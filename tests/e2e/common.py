@@ -30,6 +30,13 @@ def env_unable(reason):
     raise unittest.SkipTest(ENV_UNABLE + reason)
 
 
+# PROFAN_LONG=1 runs the long versions of the loops that have one (a
+# series of 100 runs instead of 20, 50 kill points instead of 20); CI and
+# a plain run use the short seeded versions, which take every branch the
+# long ones do.
+LONG = os.environ.get("PROFAN_LONG") == "1"
+
+
 def shared(*parts):
     """Path of a real-world fixture in ../shared/fixtures.
 

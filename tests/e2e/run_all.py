@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """run_all.py — runs every tests/e2e/test_*.py module against a profan binary.
 
-usage: run_all.py [PROFAN_BINARY] [-k PATTERN]
+usage: run_all.py [PROFAN_BINARY] [-k PATTERN] [-j JOBS]
+
+-j JOBS (default: $PROFAN_E2E_JOBS, else 1) runs the modules in JOBS
+processes at once, one module per process, the slowest known modules
+first; each module's report is printed whole when it ends.  Tests of one
+module never run at the same time as each other.
 
 Prints unittest's report, the wall time of each module (slowest first,
 one line each: "e2e: time 123.4 s test_x (N tests)") and of the ten
@@ -14,33 +19,146 @@ test kept as an expected failure (a known bug is a red run in CI) and on
 any skip the test did not declare with common.env_unable() (a fixture
 missing, a fuzz/regress folder empty ... must not turn green silently).
 """
-import collections
+import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 import unittest
+from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def main():
-    args = sys.argv[1:]
+# Modules known to take longest (measured by this runner's time lines),
+# started first when running in parallel; the rest follow by name.
+SLOW_FIRST = ("test_gate", "test_hostile_inputs", "test_verdicts",
+              "test_durability", "test_bad_traces", "test_history",
+              "test_html", "test_trace", "test_hta", "test_report")
+
+
+def parse_args(args):
+    opts = {"pattern": None, "jobs": None, "module": None, "result": None}
     if args and not args[0].startswith("-"):
         os.environ["PROFAN_BIN"] = os.path.abspath(args.pop(0))
-    pattern = None
-    if len(args) >= 2 and args[0] == "-k":
-        pattern = args[1]
+    while len(args) >= 2:
+        key = {"-k": "pattern", "-j": "jobs", "--module": "module",
+               "--result": "result"}.get(args[0])
+        if key is None:
+            break
+        opts[key] = args[1]
+        del args[:2]
+    if opts["jobs"] is None:
+        opts["jobs"] = os.environ.get("PROFAN_E2E_JOBS", "1")
+    opts["jobs"] = max(1, int(opts["jobs"]))
+    return opts
+
+
+def main():
+    opts = parse_args(sys.argv[1:])
     sys.path.insert(0, HERE)
     import common                     # after PROFAN_BIN is set
     ci = os.environ.get("CI") == "true"
-    loader = unittest.TestLoader()
-    if pattern:
-        loader.testNamePatterns = ["*%s*" % pattern]
-    suite = loader.discover(HERE, pattern="test_*.py", top_level_dir=HERE)
-    runner = unittest.TextTestRunner(verbosity=1, resultclass=TimedResult)
-    result = runner.run(suite)
+    if opts["module"]:
+        return run_worker(opts)
+    if opts["jobs"] > 1:
+        result = run_parallel(opts)
+    else:
+        loader = unittest.TestLoader()
+        if opts["pattern"]:
+            loader.testNamePatterns = ["*%s*" % opts["pattern"]]
+        suite = loader.discover(HERE, pattern="test_*.py", top_level_dir=HERE)
+        runner = unittest.TextTestRunner(verbosity=1,
+                                         resultclass=TimedResult)
+        result = runner.run(suite)
     print_times(result)
     return summarize(result, ci, common.ENV_UNABLE)
+
+
+class Done:
+    """A finished test as summarize() sees it: only its id."""
+
+    def __init__(self, tid):
+        self.tid = tid
+
+    def id(self):
+        return self.tid
+
+
+def run_worker(opts):
+    """Run one module; write what summarize/print_times need as JSON."""
+    loader = unittest.TestLoader()
+    if opts["pattern"]:
+        loader.testNamePatterns = ["*%s*" % opts["pattern"]]
+    suite = loader.loadTestsFromName(opts["module"])
+    result = unittest.TextTestRunner(verbosity=1, stream=sys.stdout,
+                                     resultclass=TimedResult).run(suite)
+    ids = lambda pairs: [[t.id(), str(x)] for t, x in pairs]
+    with open(opts["result"], "w") as fh:
+        json.dump({"run": result.testsRun,
+                   "failures": ids(result.failures),
+                   "errors": ids(result.errors),
+                   "skipped": ids(result.skipped),
+                   "expected": ids(result.expectedFailures),
+                   "unexpected": [t.id() for t in result.unexpectedSuccesses],
+                   "span": result.module_span,
+                   "times": result.test_times}, fh)
+    return 0
+
+
+def run_parallel(opts):
+    """Every module in its own process, opts["jobs"] at a time."""
+    mods = sorted(f[:-3] for f in os.listdir(HERE)
+                  if f.startswith("test_") and f.endswith(".py"))
+    mods.sort(key=lambda m: (SLOW_FIRST.index(m) if m in SLOW_FIRST
+                             else len(SLOW_FIRST)))
+    tmp = tempfile.mkdtemp(prefix="run_all-")
+    agg = unittest.TestResult()
+    agg.module_span, agg.test_times = {}, []
+    t0 = time.monotonic()
+
+    def one(mod):
+        out = os.path.join(tmp, mod + ".json")
+        cmd = [sys.executable, os.path.abspath(__file__), "--module", mod,
+               "--result", out]
+        if opts["pattern"]:
+            cmd += ["-k", opts["pattern"]]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        res = None
+        if os.path.exists(out):
+            with open(out) as fh:
+                res = json.load(fh)
+        return mod, p, res
+
+    try:
+        with ThreadPoolExecutor(max_workers=opts["jobs"]) as ex:
+            for mod, p, res in ex.map(one, mods):
+                if res is None or res["run"]:
+                    sys.stdout.write("== %s\n%s%s" % (mod, p.stdout,
+                                                       p.stderr))
+                    sys.stdout.flush()
+                if res is None:
+                    agg.errors.append((Done(mod), "the module's process "
+                                       "ended with %d" % p.returncode))
+                    agg.testsRun += 1
+                    continue
+                agg.testsRun += res["run"]
+                agg.failures += [(Done(t), x) for t, x in res["failures"]]
+                agg.errors += [(Done(t), x) for t, x in res["errors"]]
+                agg.skipped += [(Done(t), x) for t, x in res["skipped"]]
+                agg.expectedFailures += [(Done(t), x)
+                                         for t, x in res["expected"]]
+                agg.unexpectedSuccesses += [Done(t)
+                                            for t in res["unexpected"]]
+                agg.module_span.update(res["span"])
+                agg.test_times += [tuple(x) for x in res["times"]]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("e2e: %d modules in %d processes, %.1f s wall"
+          % (len(mods), opts["jobs"], time.monotonic() - t0))
+    return agg
 
 
 class TimedResult(unittest.TextTestResult):

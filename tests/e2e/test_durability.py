@@ -213,7 +213,8 @@ def integrity(db):
 
 
 class KillNineRandom(ProfanTest):
-    """SIGKILL at 50 seeded random moments of an ingest (15 under ASan):
+    """SIGKILL at 15 seeded random moments of an ingest (50 with
+    PROFAN_LONG=1 on a build without sanitizers):
     after each, integrity_check is ok, the completed runs are all there and
     every run present is complete."""
 
@@ -223,7 +224,7 @@ class KillNineRandom(ProfanTest):
         total = measure_ingest(self, big)
         want_kernels = self.sql("SELECT count(*) AS n FROM kernel")[0]["n"]
         rnd = random.Random(2026)
-        loops = 15 if sanitized_build() else 50
+        loops = 50 if common.LONG and not sanitized_build() else 15
         inside = 0
         for k in range(loops):
             # a random point of the reading, or past its end (the ingest
