@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """run_all.py — runs every tests/e2e/test_*.py module against a profan binary.
 
-usage: run_all.py [PROFAN_BINARY] [-k PATTERN] [-j JOBS]
+usage: run_all.py [PROFAN_BINARY] [-k PATTERN]... [-j JOBS]
 
 -j JOBS (default: $PROFAN_E2E_JOBS, else 1) runs the modules in JOBS
 processes at once, one module per process, the slowest known modules
@@ -40,20 +40,32 @@ SLOW_FIRST = ("test_gate", "test_hostile_inputs", "test_verdicts",
 
 
 def parse_args(args):
-    opts = {"pattern": None, "jobs": None, "module": None, "result": None}
+    """-k may be given several times: a test runs when any pattern matches
+    (unittest's own -k rule).  An unknown argument is a usage error."""
+    opts = {"pattern": [], "jobs": None, "module": None, "result": None}
     if args and not args[0].startswith("-"):
         os.environ["PROFAN_BIN"] = os.path.abspath(args.pop(0))
-    while len(args) >= 2:
+    while args:
         key = {"-k": "pattern", "-j": "jobs", "--module": "module",
                "--result": "result"}.get(args[0])
-        if key is None:
-            break
-        opts[key] = args[1]
+        if key is None or len(args) < 2:
+            sys.stderr.write("run_all.py: bad argument %r\n%s\n"
+                             % (args[0], __doc__.split("\n\n")[1]))
+            sys.exit(2)
+        if key == "pattern":
+            opts["pattern"].append(args[1])
+        else:
+            opts[key] = args[1]
         del args[:2]
     if opts["jobs"] is None:
         opts["jobs"] = os.environ.get("PROFAN_E2E_JOBS", "1")
     opts["jobs"] = max(1, int(opts["jobs"]))
     return opts
+
+
+def name_patterns(opts):
+    """unittest's testNamePatterns for the -k patterns (None: all)."""
+    return ["*%s*" % k for k in opts["pattern"]] or None
 
 
 def main():
@@ -67,8 +79,7 @@ def main():
         result = run_parallel(opts)
     else:
         loader = unittest.TestLoader()
-        if opts["pattern"]:
-            loader.testNamePatterns = ["*%s*" % opts["pattern"]]
+        loader.testNamePatterns = name_patterns(opts)
         suite = loader.discover(HERE, pattern="test_*.py", top_level_dir=HERE)
         runner = unittest.TextTestRunner(verbosity=1,
                                          resultclass=TimedResult)
@@ -90,8 +101,7 @@ class Done:
 def run_worker(opts):
     """Run one module; write what summarize/print_times need as JSON."""
     loader = unittest.TestLoader()
-    if opts["pattern"]:
-        loader.testNamePatterns = ["*%s*" % opts["pattern"]]
+    loader.testNamePatterns = name_patterns(opts)
     suite = loader.loadTestsFromName(opts["module"])
     result = unittest.TextTestRunner(verbosity=1, stream=sys.stdout,
                                      resultclass=TimedResult).run(suite)
@@ -123,8 +133,8 @@ def run_parallel(opts):
         out = os.path.join(tmp, mod + ".json")
         cmd = [sys.executable, os.path.abspath(__file__), "--module", mod,
                "--result", out]
-        if opts["pattern"]:
-            cmd += ["-k", opts["pattern"]]
+        for k in opts["pattern"]:
+            cmd += ["-k", k]
         p = subprocess.run(cmd, capture_output=True, text=True)
         res = None
         if os.path.exists(out):
