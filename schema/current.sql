@@ -1575,68 +1575,6 @@ CREATE TABLE op_tf32_kernel(pattern TEXT PRIMARY KEY);
 -- table op_target: 022
 CREATE TABLE op_target(run_id INTEGER PRIMARY KEY);
 
--- view op_call_time_calc: 022
-CREATE VIEW op_call_time_calc AS
-WITH ev AS (
-  SELECT k.run_id, k.op_id, k.device, k.ts, k.ts + k.dur AS te, 0 AS host,
-    EXISTS (SELECT 1 FROM string s, op_tf32_kernel p
-            WHERE s.id = k.name_id AND lower(s.text) GLOB p.pattern) AS tf32
-  FROM kernel k WHERE k.run_id IN (SELECT run_id FROM op_target)
-    AND k.op_id IS NOT NULL
-  UNION ALL
-  SELECT run_id, op_id, device, ts, ts + dur,
-    kind = 'memcpy' AND coalesce(direction, '') <> 'DtoD', 0
-  FROM gpu_mem_op WHERE run_id IN (SELECT run_id FROM op_target)
-    AND op_id IS NOT NULL
-),
-w AS (
-  SELECT run_id, op_id, device, ts, te, host, tf32,
-    max(te) OVER (PARTITION BY run_id, op_id ORDER BY ts, te
-                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev
-  FROM ev
-)
-SELECT op_id, run_id,
-  (SELECT rank FROM cpu_op WHERE id = op_id) AS rank,
-  (SELECT name_id FROM cpu_op WHERE id = op_id) AS name_id,
-  min(device) AS device, count(*) AS n_gpu,
-  sum(max(0, te - max(ts, coalesce(prev, ts)))) AS union_ns,
-  sum(te - ts) AS sum_ns, sum(host) AS host_copies, max(tf32) AS tf32
-FROM w GROUP BY run_id, op_id;
-
--- view memcpy_exposed_calc: 022
-CREATE VIEW memcpy_exposed_calc AS
-WITH ev AS (
-  SELECT run_id, rank, device, 'all' AS part, ts, ts + dur AS te
-  FROM kernel WHERE run_id IN (SELECT run_id FROM op_target)
-  UNION ALL
-  SELECT run_id, rank, device, 'kernel', ts, ts + dur FROM kernel
-  WHERE run_id IN (SELECT run_id FROM op_target)
-  UNION ALL
-  SELECT run_id, rank, device, 'all', ts, ts + dur FROM gpu_mem_op
-  WHERE run_id IN (SELECT run_id FROM op_target) AND kind = 'memcpy'
-  UNION ALL
-  SELECT run_id, rank, device, 'memcpy', ts, ts + dur FROM gpu_mem_op
-  WHERE run_id IN (SELECT run_id FROM op_target) AND kind = 'memcpy'
-),
-w AS (
-  SELECT run_id, rank, device, part, ts, te,
-    max(te) OVER (PARTITION BY run_id, rank, device, part ORDER BY ts, te
-                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev
-  FROM ev
-),
-u AS (
-  SELECT run_id, rank, device, part,
-    sum(max(0, te - max(ts, coalesce(prev, ts)))) AS ns
-  FROM w GROUP BY run_id, rank, device, part
-)
-SELECT a.run_id, a.rank, a.device, m.ns AS memcpy_ns,
-  a.ns - coalesce(k.ns, 0) AS exposed_ns
-FROM u a JOIN u m ON m.run_id = a.run_id AND m.rank = a.rank
-  AND m.device IS a.device AND m.part = 'memcpy'
-LEFT JOIN u k ON k.run_id = a.run_id AND k.rank = a.rank
-  AND k.device IS a.device AND k.part = 'kernel'
-WHERE a.part = 'all';
-
 -- table op_gpu_time: 022
 CREATE TABLE op_gpu_time(
   op_id INTEGER PRIMARY KEY,       -- cpu_op.id
@@ -1731,6 +1669,71 @@ CREATE TABLE bulk_index(
   ddl    TEXT NOT NULL,
   reader TEXT NOT NULL
 ) WITHOUT ROWID;
+
+-- view memcpy_exposed_calc: created in 022, 027; this is 027's definition
+CREATE VIEW memcpy_exposed_calc AS
+WITH ev AS (
+  SELECT run_id, rank, device, 0 AS cp, ts, ts + dur AS te FROM kernel
+  WHERE run_id IN (SELECT run_id FROM op_target)
+  UNION ALL
+  SELECT run_id, rank, device, 1, ts, ts + dur FROM gpu_mem_op
+  WHERE run_id IN (SELECT run_id FROM op_target) AND kind = 'memcpy'
+),
+w AS (
+  SELECT run_id, rank, device, cp, ts, te,
+    max(te) OVER win AS prev_a,
+    max(CASE WHEN cp = 0 THEN te END) OVER win AS prev_k,
+    max(CASE WHEN cp = 1 THEN te END) OVER win AS prev_m
+  FROM ev
+  WINDOW win AS (PARTITION BY run_id, rank, device ORDER BY ts, te
+                 ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+),
+u AS (
+  SELECT run_id, rank, device,
+    sum(max(0, te - max(ts, coalesce(prev_a, ts)))) AS a_ns,
+    sum(CASE WHEN cp = 0 THEN max(0, te - max(ts, coalesce(prev_k, ts)))
+        END) AS k_ns,
+    sum(CASE WHEN cp = 1 THEN max(0, te - max(ts, coalesce(prev_m, ts)))
+        END) AS m_ns
+  FROM w GROUP BY run_id, rank, device
+)
+SELECT run_id, rank, device, m_ns AS memcpy_ns,
+  a_ns - coalesce(k_ns, 0) AS exposed_ns
+FROM u WHERE m_ns IS NOT NULL;
+
+-- view op_call_time_calc: created in 022, 027; this is 027's definition
+CREATE VIEW op_call_time_calc AS
+WITH tn AS MATERIALIZED (
+  SELECT s.id AS name_id, EXISTS (SELECT 1 FROM op_tf32_kernel p
+                                  WHERE lower(s.text) GLOB p.pattern) AS tf32
+  FROM string s WHERE s.id IN (
+    SELECT name_id FROM kernel WHERE run_id IN (SELECT run_id FROM op_target)
+      AND op_id IS NOT NULL)
+),
+ev AS (
+  SELECT k.run_id, k.op_id, k.device, k.ts, k.ts + k.dur AS te, 0 AS host,
+    (SELECT tf32 FROM tn WHERE tn.name_id = k.name_id) AS tf32
+  FROM kernel k WHERE k.run_id IN (SELECT run_id FROM op_target)
+    AND k.op_id IS NOT NULL
+  UNION ALL
+  SELECT run_id, op_id, device, ts, ts + dur,
+    kind = 'memcpy' AND coalesce(direction, '') <> 'DtoD', 0
+  FROM gpu_mem_op WHERE run_id IN (SELECT run_id FROM op_target)
+    AND op_id IS NOT NULL
+),
+w AS (
+  SELECT run_id, op_id, device, ts, te, host, tf32,
+    max(te) OVER (PARTITION BY run_id, op_id ORDER BY ts, te
+                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev
+  FROM ev
+)
+SELECT op_id, run_id,
+  (SELECT rank FROM cpu_op WHERE id = op_id) AS rank,
+  (SELECT name_id FROM cpu_op WHERE id = op_id) AS name_id,
+  min(device) AS device, count(*) AS n_gpu,
+  sum(max(0, te - max(ts, coalesce(prev, ts)))) AS union_ns,
+  sum(te - ts) AS sum_ns, sum(host) AS host_copies, max(tf32) AS tf32
+FROM w GROUP BY run_id, op_id;
 
 -- view op_scope: 027
 CREATE VIEW op_scope AS
@@ -2163,7 +2166,10 @@ WITH r AS MATERIALIZED (
     max(flops / (peak_tflops * 1e3), bytes / (mem_tbps * 1e3)) AS roof_ns
   FROM op_roofline_call
   WHERE run_id IN (SELECT run_id FROM op_target)
-    AND peak_tflops > 0 AND mem_tbps > 0
+    -- coalesce: a filter SQLite reads as "not NULL" turns the LEFT JOIN
+    -- of the device spec into a join it may run first (every call of the
+    -- rank once per device of it)
+    AND peak_tflops > 0 AND coalesce(mem_tbps, 0) > 0
     AND matmul AND (kind GLOB 'gemm*' OR kind GLOB 'attention*')
 )
 SELECT run_id, fam || '_efficiency_pct' AS metric,
