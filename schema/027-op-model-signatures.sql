@@ -13,7 +13,7 @@
 -- "Input Dims", "Input type" and "Concrete Inputs" strings: its
 -- signature.  A run repeats few of them (A100 fixture: 40,506 calls,
 -- 1,867 signatures).  So:
---   op_sig        every signature of a call that launched GPU work
+--   op_sig        every signature of a call
 --                 (string ids; 0 for a field not recorded), once per
 --                 database; modeled = 0 until the arms have run on it
 --   op_sig_scope  the signatures not yet modeled, in the columns of
@@ -141,14 +141,12 @@ CREATE TABLE op_sig(
 );
 CREATE INDEX op_sig_todo ON op_sig(id) WHERE modeled = 0;
 
--- The signatures of the op_target runs' calls that launched GPU work
--- (op_gpu_time: fill it first).
+-- The signatures of the op_target runs' calls.
 CREATE VIEW op_sig_calc AS
 SELECT DISTINCT o.name_id, coalesce(o.input_dims_id, 0) AS dims_id,
   coalesce(o.input_types_id, 0) AS types_id,
   coalesce(o.concrete_inputs_id, 0) AS conc_id
-FROM op_gpu_time t JOIN cpu_op o ON o.id = t.op_id
-WHERE t.run_id IN (SELECT run_id FROM op_target);
+FROM cpu_op o WHERE o.run_id IN (SELECT run_id FROM op_target);
 
 CREATE VIEW op_sig_scope AS
 SELECT id, NULL AS run_id, NULL AS rank, name_id,
@@ -498,7 +496,7 @@ CREATE TABLE op_sig_model(
 );
 CREATE INDEX op_sig_model_sig ON op_sig_model(sig_id);
 
--- Every modeled operator call that launched GPU work (025's columns).
+-- Every modeled operator call (025's columns).
 CREATE VIEW op_model AS
 SELECT m.matmul, o.id AS op_id, o.run_id, o.rank, s.text AS name, m.kind,
   d.text AS dims, m.dtype, m.flops, m.bytes

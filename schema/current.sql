@@ -1768,8 +1768,7 @@ CREATE VIEW op_sig_calc AS
 SELECT DISTINCT o.name_id, coalesce(o.input_dims_id, 0) AS dims_id,
   coalesce(o.input_types_id, 0) AS types_id,
   coalesce(o.concrete_inputs_id, 0) AS conc_id
-FROM op_gpu_time t JOIN cpu_op o ON o.id = t.op_id
-WHERE t.run_id IN (SELECT run_id FROM op_target);
+FROM cpu_op o WHERE o.run_id IN (SELECT run_id FROM op_target);
 
 -- view op_sig_scope: 027
 CREATE VIEW op_sig_scope AS
