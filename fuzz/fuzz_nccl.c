@@ -4,8 +4,8 @@
 **
 ** The input is split at '\n' and each physical line (without the newline,
 ** not NUL-terminated: it is copied into a heap buffer of exactly its
-** length so ASan catches any read past it) goes to nccl_parser_line();
-** then nccl_parser_finish().  Every sink callback reads every field of
+** length so ASan catches any read past it) goes to parse_nccl_line();
+** then parse_nccl_finish().  Every sink callback reads every field of
 ** the prefix and of its record, including the borrowed zText / zDtype /
 ** zRedop strings.
 **
@@ -119,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   size_t i = 0;
   int64_t lineno = 0;
   memset(&err, 0, sizeof(err));
-  p = nccl_parser_new(&sink, NULL, &stats);
+  p = parse_nccl_new(&sink, NULL, &stats);
   while( i<size ){
     const uint8_t *nl = memchr(data+i, '\n', size-i);
     size_t n = nl ? (size_t)(nl-(data+i)) : size-i;
@@ -127,13 +127,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     char *z = malloc(n ? n : 1);
     if( z==NULL ) break;
     memcpy(z, data+i, n);
-    (void)nccl_parser_line(p, z, n, ++lineno);
+    (void)parse_nccl_line(p, z, n, ++lineno);
     free(z);
     i += n + (nl ? 1 : 0);
   }
-  (void)nccl_parser_finish(p, &err);
+  (void)parse_nccl_finish(p, &err);
   fuzz_touch(&stats, sizeof(stats));
   fuzz_touch_str(err.zMsg);
-  nccl_parser_free(p);
+  parse_nccl_free(p);
   return 0;
 }

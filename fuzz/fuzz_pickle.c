@@ -1,15 +1,15 @@
 /*
 ** fuzz_pickle.c — libFuzzer harness for the strict pickle decoder
 ** (src/pickle.c) and the snapshot / flight-recorder shape checks
-** (snapshot_is_snapshot in src/load_snapshot.c, fr_is_dump in
+** (load_snapshot_is_snapshot in src/load_snapshot.c, load_fr_is_dump in
 ** src/load_fr.c).
 **
 ** pickle_decode() runs on the raw input.  When it succeeds the value tree
 ** (a DAG: memo references share nodes) is walked recursively, touching
 ** every string/bytes/bigint payload, and exercising pk_len, pk_as_int,
 ** pk_as_double, pk_type_name and pk_dict_get on every dict; then
-** snapshot_is_snapshot() and fr_is_dump() are called on the root.  The
-** document is freed with pickle_free().
+** load_snapshot_is_snapshot() and load_fr_is_dump() are called on the
+** root.  The document is freed with pickle_free().
 **
 ** The walk is bounded by PICKLE_MAX_DEPTH (the decoder refuses deeper
 ** trees) and by a visit budget, because a DAG with shared nodes can have
@@ -73,8 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   if( pickle_decode(data, size, &pDoc, &pRoot, &err)==0 ){
     walk(pRoot, 0, &budget);
     fuzz_touch_i64((int64_t)pickle_mem_used(pDoc));
-    fuzz_touch_i64(snapshot_is_snapshot(pRoot));
-    fuzz_touch_i64(fr_is_dump(pRoot));
+    fuzz_touch_i64(load_snapshot_is_snapshot(pRoot));
+    fuzz_touch_i64(load_fr_is_dump(pRoot));
     pickle_free(pDoc);
   }else{
     fuzz_touch_str(err.zMsg);

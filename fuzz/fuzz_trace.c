@@ -5,7 +5,7 @@
 **
 ** The input is written to an anonymous memfd and opened through
 ** input_open("/proc/self/fd/N") exactly as a trace file would be (so a
-** gzip input goes through the zlib path too).  trace_parse() hands each
+** gzip input goes through the zlib path too).  parse_trace() hands each
 ** event to a sink that touches every field and string of the event
 ** (name, category, list args, collective args) and then, like ingest_trace.c,
 ** passes the non-OTHER events to linker_event(); linker_finish() and
@@ -115,7 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   if( pIn==NULL ){ close(fd); return 0; }
   c.pLink = linker_new(1, emit_nothing, &c);
   c.pInfo = &info;
-  rc = trace_parse(pIn, sink, &c, &info, &err);
+  rc = parse_trace(pIn, sink, &c, &info, &err);
   if( rc==0 && c.pLink && !c.linkFailed ){
     (void)linker_finish(c.pLink, &c.linkErr);
   }

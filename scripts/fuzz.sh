@@ -20,8 +20,11 @@ set -u
 CI=0
 if [ "${1:-}" = "--ci" ]; then CI=1; shift; fi
 if [ $CI = 1 ]; then SECS=${1:-20}; else SECS=${1:-60}; fi
-HARNESSES="jscan trace pickle snapshot fr nccl ingest"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# every fuzz/fuzz_NAME.c is a harness (CMakeLists.txt builds them the same
+# way)
+HARNESSES=$(cd "$ROOT/fuzz" && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//' \
+            | tr '\n' ' ')
 B="$ROOT/build-fuzz"
 cd "$ROOT" || exit 2
 CC=clang cmake -S . -B "$B" -DPROFAN_FUZZ=ON -DPROFAN_TESTS=OFF >/dev/null \

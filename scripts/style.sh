@@ -64,13 +64,13 @@ for f in sys.argv[2:]:
         # function length: from the line that opens a definition to the
         # closing brace in column 0
         if start is None:
-            m = FUNC.match(l)
-            if m and not l.rstrip().endswith(';') and '=' not in l.split('(')[0]:
+            m = FUNC.match(c)
+            if m and not c.rstrip().endswith(';') and '=' not in c.split('(')[0]:
                 j = i - 1
-                while j < len(lines) and not lines[j].rstrip().endswith('{') \
-                        and not lines[j].rstrip().endswith(';'):
+                while j < len(lines) and \
+                        not code_part(lines[j]).rstrip().endswith(('{', ';')):
                     j += 1
-                if j < len(lines) and lines[j].rstrip().endswith('{'):
+                if j < len(lines) and code_part(lines[j]).rstrip().endswith('{'):
                     start, name = i, m.group(1)
         elif l.startswith('}'):
             n = i - start + 1

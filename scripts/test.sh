@@ -27,7 +27,7 @@ fi
 # clang for the sanitizer build; valgrind, cppcheck and the libFuzzer
 # runtime for the reliability steps; setpriv/unshare (util-linux) and
 # chattr (e2fsprogs) for the permission and full-filesystem tests
-EXTRA="clang valgrind cppcheck libclang-rt-14-dev util-linux e2fsprogs"
+EXTRA="clang valgrind cppcheck libclang-rt-14-dev util-linux e2fsprogs zsh"
 [ "$BROWSER" = ON ] && EXTRA="$EXTRA chromium"
 PROFAN_SETUP_EXTRA="$EXTRA" sh scripts/setup.sh || exit 1
 

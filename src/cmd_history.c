@@ -103,33 +103,33 @@ static int print_named(sqlite3 *db, OutDoc *d, const char *zSec,
   sqlite3_stmt *pStmt;
   PfError e = {0};
   int rc;
-  if( nq_load_all(&list, &e) ){
+  if( named_query_load_all(&list, &e) ){
     cli_error("%s", e.zMsg);
     return EXIT_SQL;
   }
-  q = nq_find(&list, zName);
+  q = named_query_find(&list, zName);
   if( q==NULL ){
     cli_error("no query named '%s'", zName);
-    nq_list_free(&list);
+    named_query_list_free(&list);
     return EXIT_SQL;
   }
-  if( nq_check(db, q, runId, azKey, azVal, nKV, &e) ){
+  if( named_query_check(db, q, runId, azKey, azVal, nKV, &e) ){
     /* a value its type refuses, an unknown parameter: a usage error */
     cli_error("%s", e.zMsg);
-    nq_list_free(&list);
+    named_query_list_free(&list);
     return EXIT_USAGE;
   }
-  pStmt = nq_prepare(db, q, runId, azKey, azVal, nKV, limit, &e);
+  pStmt = named_query_prepare(db, q, runId, azKey, azVal, nKV, limit, &e);
   if( pStmt==NULL ){
     cli_error("%s", e.zMsg);
-    nq_list_free(&list);
+    named_query_list_free(&list);
     return EXIT_SQL;
   }
   rc = output_doc_section(d, zSec, pStmt, NULL);
   if( rc!=SQLITE_DONE ) cli_error("query '%s': %s", zName,
                                   sqlite3_errmsg(db));
   sqlite3_finalize(pStmt);
-  nq_list_free(&list);
+  named_query_list_free(&list);
   return rc==SQLITE_DONE ? EXIT_OK : EXIT_SQL;
 }
 

@@ -94,16 +94,16 @@ int query_cmd(Cli *p){
   cli_verify_options(p);
   if( p->argc!=2 ) cli_usage_error(p, "give exactly one query NAME");
   if( zRun && zBase ) cli_usage_error(p, "give --run or --baseline, not both");
-  if( nq_load_all(&list, &e) ){
+  if( named_query_load_all(&list, &e) ){
     cli_error("%s", e.zMsg);
     return EXIT_SQL;
   }
-  q = nq_find(&list, p->argv[1]);
+  q = named_query_find(&list, p->argv[1]);
   if( q==NULL ){
     char zName[64];
     util_sanitize(p->argv[1], strlen(p->argv[1]), zName, sizeof(zName));
     cli_error("no query named '%s' ('profan queries' lists them)", zName);
-    nq_list_free(&list);
+    named_query_list_free(&list);
     for(int i=0; i<nKV; i++) free(azKeyCopy[i]);
     return EXIT_USAGE;
   }
@@ -114,25 +114,25 @@ int query_cmd(Cli *p){
     if( runId<0 ){
       cli_error("%s", e.zMsg);
       db_close(db);
-      nq_list_free(&list);
+      named_query_list_free(&list);
       for(int i=0; i<nKV; i++) free(azKeyCopy[i]);
       return EXIT_BAD;
     }
   }
-  if( nq_check(db, q, runId, azKey, azVal, nKV, &e) ){
+  if( named_query_check(db, q, runId, azKey, azVal, nKV, &e) ){
     /* unknown parameter, a value its type refuses, a missing baseline */
     for(int i=0; i<nKV; i++) free(azKeyCopy[i]);
     cli_error("%s", e.zMsg);
     db_close(db);
-    nq_list_free(&list);
+    named_query_list_free(&list);
     return EXIT_USAGE;
   }
-  pStmt = nq_prepare(db, q, runId, azKey, azVal, nKV, limit, &e);
+  pStmt = named_query_prepare(db, q, runId, azKey, azVal, nKV, limit, &e);
   for(int i=0; i<nKV; i++) free(azKeyCopy[i]);
   if( pStmt==NULL ){
     cli_error("%s", e.zMsg);
     db_close(db);
-    nq_list_free(&list);
+    named_query_list_free(&list);
     return EXIT_SQL;
   }
   rc = output_stmt(pStmt, p->eFmt, stdout, &nRow);
@@ -143,7 +143,7 @@ int query_cmd(Cli *p){
   }
   sqlite3_finalize(pStmt);
   db_close(db);
-  nq_list_free(&list);
+  named_query_list_free(&list);
   return rc==SQLITE_DONE ? EXIT_OK : EXIT_SQL;
 }
 
@@ -205,13 +205,13 @@ int queries_cmd(Cli *p){
   int rc = EXIT_OK;
   cli_verify_options(p);
   if( p->argc!=1 ) cli_usage_error(p, "no arguments expected");
-  if( nq_load_all(&list, &e) ){
+  if( named_query_load_all(&list, &e) ){
     cli_error("%s", e.zMsg);
     return EXIT_SQL;
   }
   if( p->eFmt!=OUT_TABLE ){
     rc = print_query_list(p, &list);
-    nq_list_free(&list);
+    named_query_list_free(&list);
     return rc;
   }
   for(int i=0; i<list.n; i++){
@@ -241,6 +241,6 @@ int queries_cmd(Cli *p){
     }
     printf("\n");
   }
-  nq_list_free(&list);
+  named_query_list_free(&list);
   return EXIT_OK;
 }

@@ -45,20 +45,20 @@ static int print_summary(sqlite3 *db, OutDoc *d, int64_t runId){
   PfError e = {0};
   int rc = EXIT_SQL;
   if( !output_doc_wants(d, "summary") ) return EXIT_OK;
-  if( nq_load_all(&list, &e) ){
+  if( named_query_load_all(&list, &e) ){
     cli_error("%s", e.zMsg);
     return EXIT_SQL;
   }
-  q = nq_find(&list, "report-summary");
+  q = named_query_find(&list, "report-summary");
   if( q==NULL ) cli_error("no query named 'report-summary'");
-  else s = nq_prepare(db, q, runId, NULL, NULL, 0, -1, &e);
+  else s = named_query_prepare(db, q, runId, NULL, NULL, 0, -1, &e);
   if( q && s==NULL ) cli_error("%s", e.zMsg);
   if( s ){
     if( output_doc_section(d, "summary", s, NULL)==SQLITE_DONE ) rc = EXIT_OK;
     else cli_error("query 'report-summary': %s", sqlite3_errmsg(db));
     sqlite3_finalize(s);
   }
-  nq_list_free(&list);
+  named_query_list_free(&list);
   return rc;
 }
 
@@ -176,13 +176,13 @@ int report_cmd(Cli *p){
   }
   if( rules_check(db, &rules, runId, azKey, azVal, nKV, &e) ){
     /* an unknown parameter or a value its type refuses: nothing ran */
-    nq_list_free(&rules);
+    named_query_list_free(&rules);
     cli_error("%s", e.zMsg);
     rc = EXIT_USAGE;
     goto done;
   }
   nFind = rules_run(db, &rules, runId, azKey, azVal, nKV, &e);
-  nq_list_free(&rules);
+  named_query_list_free(&rules);
   if( nFind<0 ){
     cli_error("%s", e.zMsg);
     rc = EXIT_SQL;

@@ -27,7 +27,7 @@
 **
 ** When the in-stream linker did all the linking, the trace writer
 ** (load_trace.c) keeps these totals while inserting and writes them
-** through summary_totals_write(); this pass is then skipped and only the
+** through derive_summary_totals_write(); this pass is then skipped and only the
 ** kernels inserted without a step (SUMMARY_PENDING_TABLE) are added to
 ** step_kernel_summary by the step derive_trace.c gave them.  The pass runs
 ** when the database redoes some linkage (ingest.c's fallback flags,
@@ -130,7 +130,7 @@ typedef struct Summary {
 } Summary;
 
 static void summary_free(Summary *p){
-  summary_totals_free(&p->t);
+  derive_summary_totals_free(&p->t);
   free(p->opIds.a);
   free(p->aOpGroup);
   free(p->aOpName);
@@ -206,7 +206,7 @@ static int op_total(Summary *p, sqlite3_stmt *s, int pos, int lastPass){
     if( k>=0 ) parentName = p->aOpName[k];
     else if( !lastPass ) return 1;
   }
-  o = group_get(&p->t.ops, sqlite3_column_int64(s, OP_RANK),
+  o = group_map_get(&p->t.ops, sqlite3_column_int64(s, OP_RANK),
                 sqlite3_column_int64(s, OP_NAME), parentName, 0,
                 &p->aOpGroup[pos]);
   o->calls++;
@@ -229,7 +229,7 @@ static void op_row(Summary *p, sqlite3_stmt *s){
   p->aOpName[pos] = (int)name;
   p->aOpGroup[pos] = -1;
   if( dims!=0 ){
-    ShapeSum *sh = group_get(&p->t.shapes, rank, name, dims, 0, NULL);
+    ShapeSum *sh = group_map_get(&p->t.shapes, rank, name, dims, 0, NULL);
     sh->calls++;
   }
   if( sqlite3_column_type(s, OP_FLOPS)!=SQLITE_NULL ){
@@ -241,8 +241,8 @@ static void op_row(Summary *p, sqlite3_stmt *s){
       p->aFl = xrealloc(p->aFl, (size_t)p->nFlAlloc*sizeof(FlopsOp));
     }
     f = &p->aFl[p->nFl++];
-    fs = group_get(&p->t.flops, rank, name,
-                   text_code(&p->t.src, (const char*)sqlite3_column_text(s, OP_SRC)), 0,
+    fs = group_map_get(&p->t.flops, rank, name,
+                   group_map_text_code(&p->t.src, (const char*)sqlite3_column_text(s, OP_SRC)), 0,
                    &f->group);
     fs->calls++;
     fs->flops += v;
@@ -289,8 +289,8 @@ static int scan_runtime(sqlite3 *db, Summary *p, PfError *pErr){
       p->aRtGroup = xrealloc(p->aRtGroup, (size_t)p->nRtAlloc*sizeof(int));
       p->aRtRc = xrealloc(p->aRtRc, (size_t)p->nRtAlloc);
     }
-    r = group_get(&p->t.rt, sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2),
-                  text_code(&p->t.kind, (const char*)sqlite3_column_text(s, 3)), 0,
+    r = group_map_get(&p->t.rt, sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2),
+                  group_map_text_code(&p->t.kind, (const char*)sqlite3_column_text(s, 3)), 0,
                   &p->aRtGroup[pos]);
     r->calls++;
     r->totalNs += dur;
@@ -324,7 +324,7 @@ static void gpu_row(Summary *p, sqlite3_stmt *s, int isKernel){
   if( opId!=0 ){
     int pos = id_find(&p->opIds, opId);
     if( pos>=0 && p->aOpGroup[pos]>=0 ){
-      OpSum *o = group_val(&p->t.ops, p->aOpGroup[pos]);
+      OpSum *o = group_map_val(&p->t.ops, p->aOpGroup[pos]);
       o->gpuN++;
       o->gpuNs += dur;
       if( isKernel && p->nFl>0 ){
@@ -336,7 +336,7 @@ static void gpu_row(Summary *p, sqlite3_stmt *s, int isKernel){
   if( rtId!=0 ){
     int pos = id_find(&p->rtIds, rtId);
     if( pos>=0 ){
-      RtSum *r = group_val(&p->t.rt, p->aRtGroup[pos]);
+      RtSum *r = group_map_val(&p->t.rt, p->aRtGroup[pos]);
       int64_t d = sqlite3_column_int64(s, G_TS) - p->aRtTs[pos];
       if( r->launches==0 || d>r->maxDelay ) r->maxDelay = d;
       r->launches++;
@@ -346,7 +346,7 @@ static void gpu_row(Summary *p, sqlite3_stmt *s, int isKernel){
     }
   }
   if( isKernel && sqlite3_column_type(s, G_STEP)!=SQLITE_NULL ){
-    StepSum *st = group_get(&p->t.steps, sqlite3_column_int64(s, G_RANK),
+    StepSum *st = group_map_get(&p->t.steps, sqlite3_column_int64(s, G_RANK),
                             sqlite3_column_int64(s, G_STEP), 0, 0, NULL);
     st->n++;
     st->ns += dur;
@@ -375,7 +375,7 @@ static int write_ops(sqlite3 *db, int64_t runId, const SummaryTotals *p,
   sqlite3_bind_int64(s, 1, runId);
   for(int g=0; g<p->ops.nGroup; g++){
     const GroupKey *k = &p->ops.aKey[g];
-    const OpSum *o = group_val(&p->ops, g);
+    const OpSum *o = group_map_val(&p->ops, g);
     sqlite3_bind_int64(s, 2, k->a);
     sqlite3_bind_int64(s, 3, k->b);
     sqlite3_bind_int64(s, 4, k->c);
@@ -401,7 +401,7 @@ static int write_shapes(sqlite3 *db, int64_t runId, const SummaryTotals *p,
     sqlite3_bind_int64(s, 2, k->a);
     sqlite3_bind_int64(s, 3, k->b);
     sqlite3_bind_int64(s, 4, k->c);
-    sqlite3_bind_int64(s, 5, ((const ShapeSum*)group_val(&p->shapes, g))->calls);
+    sqlite3_bind_int64(s, 5, ((const ShapeSum*)group_map_val(&p->shapes, g))->calls);
     if( db_step_done(db, s, pErr) ){ sqlite3_finalize(s); return -1; }
   }
   sqlite3_finalize(s);
@@ -416,10 +416,10 @@ static int write_flops(sqlite3 *db, int64_t runId, const SummaryTotals *p,
   sqlite3_bind_int64(s, 1, runId);
   for(int g=0; g<p->flops.nGroup; g++){
     const GroupKey *k = &p->flops.aKey[g];
-    const FlopsSum *fs = group_val(&p->flops, g);
+    const FlopsSum *fs = group_map_val(&p->flops, g);
     sqlite3_bind_int64(s, 2, k->a);
     sqlite3_bind_int64(s, 3, k->b);
-    db_bind_text_or_null(s, 4, text_of(&p->src, k->c), -1);
+    db_bind_text_or_null(s, 4, group_map_text_of(&p->src, k->c), -1);
     sqlite3_bind_int64(s, 5, fs->calls);
     sqlite3_bind_double(s, 6, fs->flops);
     sqlite3_bind_int64(s, 7, fs->kCalls);
@@ -440,10 +440,10 @@ static int write_runtime(sqlite3 *db, int64_t runId,
   sqlite3_bind_int64(s, 1, runId);
   for(int g=0; g<p->rt.nGroup; g++){
     const GroupKey *k = &p->rt.aKey[g];
-    const RtSum *r = group_val(&p->rt, g);
+    const RtSum *r = group_map_val(&p->rt, g);
     sqlite3_bind_int64(s, 2, k->a);
     sqlite3_bind_int64(s, 3, k->b);
-    db_bind_text_or_null(s, 4, text_of(&p->kind, k->c), -1);
+    db_bind_text_or_null(s, 4, group_map_text_of(&p->kind, k->c), -1);
     sqlite3_bind_int64(s, 5, r->calls);
     sqlite3_bind_int64(s, 6, r->totalNs);
     sqlite3_bind_int64(s, 7, r->maxNs);
@@ -467,7 +467,7 @@ static int write_steps(sqlite3 *db, int64_t runId, const SummaryTotals *p,
   sqlite3_bind_int64(s, 1, runId);
   for(int g=0; g<p->steps.nGroup; g++){
     const GroupKey *k = &p->steps.aKey[g];
-    const StepSum *st = group_val(&p->steps, g);
+    const StepSum *st = group_map_val(&p->steps, g);
     sqlite3_bind_int64(s, 2, k->a);
     sqlite3_bind_int64(s, 3, k->b);
     sqlite3_bind_int64(s, 4, st->n);
@@ -478,26 +478,26 @@ static int write_steps(sqlite3 *db, int64_t runId, const SummaryTotals *p,
   return 0;
 }
 
-void summary_totals_init(SummaryTotals *p){
+void derive_summary_totals_init(SummaryTotals *p){
   memset(p, 0, sizeof(*p));
-  group_init(&p->ops, sizeof(OpSum));
-  group_init(&p->shapes, sizeof(ShapeSum));
-  group_init(&p->flops, sizeof(FlopsSum));
-  group_init(&p->rt, sizeof(RtSum));
-  group_init(&p->steps, sizeof(StepSum));
+  group_map_init(&p->ops, sizeof(OpSum));
+  group_map_init(&p->shapes, sizeof(ShapeSum));
+  group_map_init(&p->flops, sizeof(FlopsSum));
+  group_map_init(&p->rt, sizeof(RtSum));
+  group_map_init(&p->steps, sizeof(StepSum));
 }
 
-void summary_totals_free(SummaryTotals *p){
-  group_free(&p->ops);
-  group_free(&p->shapes);
-  group_free(&p->flops);
-  group_free(&p->rt);
-  group_free(&p->steps);
-  text_free(&p->src);
-  text_free(&p->kind);
+void derive_summary_totals_free(SummaryTotals *p){
+  group_map_free(&p->ops);
+  group_map_free(&p->shapes);
+  group_map_free(&p->flops);
+  group_map_free(&p->rt);
+  group_map_free(&p->steps);
+  group_map_text_free(&p->src);
+  group_map_text_free(&p->kind);
 }
 
-int summary_totals_write(sqlite3 *db, int64_t runId, const SummaryTotals *p,
+int derive_summary_totals_write(sqlite3 *db, int64_t runId, const SummaryTotals *p,
                          PfError *pErr){
   if( write_ops(db, runId, p, pErr)
       || write_shapes(db, runId, p, pErr)
@@ -515,7 +515,7 @@ static void flops_kernels(Summary *p){
   for(int i=0; i<p->nFl; i++){
     const FlopsOp *f = &p->aFl[i];
     if( f->hasKernel ){
-      FlopsSum *fs = group_val(&p->t.flops, f->group);
+      FlopsSum *fs = group_map_val(&p->t.flops, f->group);
       fs->kCalls++;
       fs->kFlops += f->flops;
       fs->kNs += f->kNs;
@@ -523,7 +523,7 @@ static void flops_kernels(Summary *p){
   }
 }
 
-int summary_pending_create(sqlite3 *db, PfError *pErr){
+int derive_summary_pending_create(sqlite3 *db, PfError *pErr){
   return db_exec(db, "CREATE TABLE IF NOT EXISTS " SUMMARY_PENDING_TABLE
                  "(run_id INTEGER, first INTEGER, last INTEGER)", pErr);
 }
@@ -533,7 +533,7 @@ int summary_pending_create(sqlite3 *db, PfError *pErr){
 static int writer_wrote(sqlite3 *db, int64_t runId, PfError *pErr){
   sqlite3_stmt *s;
   int r;
-  if( summary_pending_create(db, pErr) ) return -1;
+  if( derive_summary_pending_create(db, pErr) ) return -1;
   s = db_prepare(db, "SELECT 1 FROM " SUMMARY_PENDING_TABLE
                  " WHERE run_id=?1 LIMIT 1", pErr);
   if( s==NULL ) return -1;
@@ -590,13 +590,13 @@ int derive_summary_run(sqlite3 *db, int64_t runId, int stepsRedone,
   }
   memset(&sum, 0, sizeof(sum));
   sum.runId = runId;
-  summary_totals_init(&sum.t);
+  derive_summary_totals_init(&sum.t);
   if( scan_ops(db, &sum, pErr)==0
       && scan_runtime(db, &sum, pErr)==0
       && scan_gpu(db, &sum, "kernel", 1, pErr)==0
       && scan_gpu(db, &sum, "gpu_mem_op", 0, pErr)==0 ){
     flops_kernels(&sum);
-    rc = summary_totals_write(db, runId, &sum.t, pErr);
+    rc = derive_summary_totals_write(db, runId, &sum.t, pErr);
   }
   summary_free(&sum);
   return rc;

@@ -9,7 +9,7 @@
 ** every linkage (op_id, runtime_id, parent_id, in_recompute, step) of the
 ** run is final.  When the in-stream linker did all the linking, the trace
 ** writer (load_trace.c) totals them while inserting and writes them with
-** summary_totals_write(); this step then only adds the kernels whose step
+** derive_summary_totals_write(); this step then only adds the kernels whose step
 ** the database assigned.
 */
 #ifndef PROFAN_DERIVE_SUMMARY_H
@@ -44,12 +44,12 @@ typedef struct SummaryTotals {
   TextCodes kind;        /* runtime_call.kind texts */
 } SummaryTotals;
 
-void summary_totals_init(SummaryTotals *p);
-void summary_totals_free(SummaryTotals *p);    /* what p holds, not p */
+void derive_summary_totals_init(SummaryTotals *p);
+void derive_summary_totals_free(SummaryTotals *p);    /* what p holds, not p */
 
 /* Insert the rows of p for run runId into the five tables.  Returns 0 or
 ** -1 with pErr set. */
-int summary_totals_write(sqlite3 *db, int64_t runId, const SummaryTotals *p,
+int derive_summary_totals_write(sqlite3 *db, int64_t runId, const SummaryTotals *p,
                          PfError *pErr);
 
 /* Kernel rows first..last (rowids) of a run whose step was NULL when
@@ -57,7 +57,7 @@ int summary_totals_write(sqlite3 *db, int64_t runId, const SummaryTotals *p,
 ** summaries are final.  Recorded by the trace writer, with a row
 ** (first = 0, last = -1) saying that it wrote the summaries of the run. */
 #define SUMMARY_PENDING_TABLE "temp.summary_kernel_pending"
-int summary_pending_create(sqlite3 *db, PfError *pErr);
+int derive_summary_pending_create(sqlite3 *db, PfError *pErr);
 
 /* Fill the summary tables for run runId.  When the trace writer wrote them
 ** (a row for the run in SUMMARY_PENDING_TABLE), only the kernels listed

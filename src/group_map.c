@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-void group_init(GroupMap *p, size_t szVal){
+void group_map_init(GroupMap *p, size_t szVal){
   memset(p, 0, sizeof(*p));
   p->szVal = szVal;
 }
 
-void group_free(GroupMap *p){
+void group_map_free(GroupMap *p){
   free(p->aKey);
   free(p->aVal);
   free(p->aSlot);
@@ -47,7 +47,7 @@ static void group_rehash(GroupMap *p){
   }
 }
 
-void *group_get(GroupMap *p, int64_t a, int64_t b, int64_t c, int64_t d,
+void *group_map_get(GroupMap *p, int64_t a, int64_t b, int64_t c, int64_t d,
                 int *piGroup){
   GroupKey k;
   unsigned i, mask;
@@ -73,11 +73,11 @@ found:
   return p->aVal + (size_t)g*p->szVal;
 }
 
-void *group_val(const GroupMap *p, int g){
+void *group_map_val(const GroupMap *p, int g){
   return p->aVal + (size_t)g*p->szVal;
 }
 
-int64_t text_code(TextCodes *p, const char *z){
+int64_t group_map_text_code(TextCodes *p, const char *z){
   if( z==NULL ) return 0;
   for(int i=0; i<p->n; i++){
     if( strcmp(p->az[i], z)==0 ) return i+1;
@@ -87,11 +87,11 @@ int64_t text_code(TextCodes *p, const char *z){
   return p->n;
 }
 
-const char *text_of(const TextCodes *p, int64_t code){
+const char *group_map_text_of(const TextCodes *p, int64_t code){
   return code>0 && code<=p->n ? p->az[code-1] : NULL;
 }
 
-void text_free(TextCodes *p){
+void group_map_text_free(TextCodes *p){
   for(int i=0; i<p->n; i++) free(p->az[i]);
   free(p->az);
 }

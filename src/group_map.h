@@ -28,16 +28,16 @@ typedef struct GroupMap {
   int nSlot;             /* a power of two, at least 2 * nGroup */
 } GroupMap;
 
-void group_init(GroupMap *p, size_t szVal);
-void group_free(GroupMap *p);          /* frees what p holds, not p */
+void group_map_init(GroupMap *p, size_t szVal);
+void group_map_free(GroupMap *p);          /* frees what p holds, not p */
 
 /* The value of group (a, b, c, d), created zeroed when new; *piGroup, when
-** not NULL, receives its index.  Valid until the next group_get(). */
-void *group_get(GroupMap *p, int64_t a, int64_t b, int64_t c, int64_t d,
+** not NULL, receives its index.  Valid until the next group_map_get(). */
+void *group_map_get(GroupMap *p, int64_t a, int64_t b, int64_t c, int64_t d,
                 int *piGroup);
 
 /* The value of group g (0 <= g < nGroup). */
-void *group_val(const GroupMap *p, int g);
+void *group_map_val(const GroupMap *p, int g);
 
 /* The distinct texts of a column with few values as small codes: 0 is
 ** NULL, i > 0 is az[i-1]. */
@@ -47,9 +47,9 @@ typedef struct TextCodes {
 } TextCodes;
 
 /* Code of text z (NULL: 0), added when new. */
-int64_t text_code(TextCodes *p, const char *z);
+int64_t group_map_text_code(TextCodes *p, const char *z);
 /* Text of code, or NULL for 0 or an unknown code. */
-const char *text_of(const TextCodes *p, int64_t code);
-void text_free(TextCodes *p);          /* frees what p holds, not p */
+const char *group_map_text_of(const TextCodes *p, int64_t code);
+void group_map_text_free(TextCodes *p);          /* frees what p holds, not p */
 
 #endif

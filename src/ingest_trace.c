@@ -246,7 +246,7 @@ static void worker_parse(Worker *w, TraceJob *j){
   }
   w->pLink = linker_new(j->fileId, worker_link_emit, w);
   if( j->hashInStream ) input_hash_begin(w->pIn);
-  j->rc = trace_parse(w->pIn, worker_sink, w, &j->info, &j->err);
+  j->rc = parse_trace(w->pIn, worker_sink, w, &j->info, &j->err);
   j->bytesRead = input_offset(w->pIn);
   if( j->rc==0 && j->hashInStream ){
     j->rc = input_hash_end(w->pIn, &j->hash, &j->err);

@@ -61,7 +61,7 @@ const InputKind aInputKind[KIND_N] = {
   { KIND_FR_JSON, "flight_recorder", fr_json_sniff, load_fr_json_file,
     "fr_dump fr_group fr_pg_status fr_entry" },
   /* the strict check of parse_nccl.c: a line with an NCCL prefix */
-  { KIND_NCCL_LOG, "nccl_log", nccl_sniff, load_nccl_file,
+  { KIND_NCCL_LOG, "nccl_log", parse_nccl_sniff, load_nccl_file,
     "nccl_comm nccl_link nccl_coll nccl_algo nccl_warning" },
 };
 

@@ -20,8 +20,8 @@
 **      strict enough that no other kind's file passes it.
 **   4. A row in aInputKind[] (input_kinds.c), before any kind whose sniff
 **      would also accept it, and a value in the InputKindId enum below.
-**   5. fuzz/fuzz_<kind>.c and its seeds (fuzz/README.md); the harness
-**      list in CMakeLists.txt.
+**   5. fuzz/fuzz_<kind>.c and its seeds (fuzz/README.md); CMakeLists.txt
+**      and scripts/fuzz.sh find it by its name.
 **   6. docs/formats.md: the facts of the format the loader relies on.
 **   7. tests/e2e/test_<kind>.py: ingest a real fixture and compare with
 **      numbers computed in Python from the input.

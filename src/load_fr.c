@@ -544,7 +544,7 @@ static int load_fr_tree(sqlite3 *db, const LoadTarget *t, const PkValue *pRoot,
   return 0;
 }
 
-int fr_is_dump(const PkValue *pRoot){
+int load_fr_is_dump(const PkValue *pRoot){
   if( pRoot==NULL || pRoot->t!=PK_DICT ) return 0;
   if( pk_dict_get(pRoot, "entries") ) return 1;
   return pk_dict_get(pRoot, "version")!=NULL
@@ -774,7 +774,7 @@ int load_fr_json_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
   st = jscan_feed(h, data, n);
   if( st!=JSCAN_OK || jscan_finish(h)!=JSCAN_OK ){
     json_error(h, b, st, n, pErr);
-  }else if( b->pRoot==NULL || !fr_is_dump(b->pRoot) ){
+  }else if( b->pRoot==NULL || !load_fr_is_dump(b->pRoot) ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "JSON is not a flight-recorder dump "
                  "(no \"entries\", or no \"version\" and \"pg_config\")");
   }else{

@@ -47,25 +47,25 @@ int load_pickle_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
 
 /* Memory snapshot (dict with segments/device_traces, or a bare segment
 ** list).  Returns 0, or -1 with pErr.  (load_snapshot.c) */
-int snapshot_is_snapshot(const PkValue *pRoot);
+int load_snapshot_is_snapshot(const PkValue *pRoot);
 int load_snapshot(sqlite3 *db, const LoadTarget *t, const PkValue *pRoot,
                   LoadStats *pStats, PfError *pErr);
 
 /* The same in steps, so that the device traces can be streamed in while
-** the pickle is decoded (pickle_decode_stream with snapshot_loader_item
+** the pickle is decoded (pickle_decode_stream with load_snapshot_item
 ** and the loader as context), then the rest loaded from the tree by
-** snapshot_loader_finish.  new returns NULL with pErr on a database error;
-** free the loader (accepts NULL) with snapshot_loader_free. */
+** load_snapshot_finish.  new returns NULL with pErr on a database error;
+** free the loader (accepts NULL) with load_snapshot_free. */
 typedef struct SnapLoader SnapLoader;
-SnapLoader *snapshot_loader_new(sqlite3 *db, const LoadTarget *t,
+SnapLoader *load_snapshot_new(sqlite3 *db, const LoadTarget *t,
                                 LoadStats *pStats, PfError *pErr);
-int snapshot_loader_item(void *pLoader, size_t iDev, const PkValue *pEntry);
-int snapshot_loader_finish(SnapLoader *pLoader, const PkValue *pRoot);
-void snapshot_loader_free(SnapLoader *pLoader);
+int load_snapshot_item(void *pLoader, size_t iDev, const PkValue *pEntry);
+int load_snapshot_finish(SnapLoader *pLoader, const PkValue *pRoot);
+void load_snapshot_free(SnapLoader *pLoader);
 
 /* Flight-recorder dump (dict with "entries"/"pg_config"/"version").  The
 ** JSON variant is handled in the same file.  (load_fr.c) */
-int fr_is_dump(const PkValue *pRoot);
+int load_fr_is_dump(const PkValue *pRoot);
 int load_fr_dump(sqlite3 *db, const LoadTarget *t, const PkValue *pRoot,
                  LoadStats *pStats, PfError *pErr);
 

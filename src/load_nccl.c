@@ -547,7 +547,7 @@ int load_nccl_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
       rc = -1;
     }
   }
-  if( rc==0 && nccl_parse_file(t->zPath, &sink, &L, &st, pErr) ) rc = -1;
+  if( rc==0 && parse_nccl_file(t->zPath, &sink, &L, &st, pErr) ) rc = -1;
   if( rc==0 && comms_flush(&L) ) rc = -1;
   if( rc==0 && L.nComm>0 && links_adopt(&L) ) rc = -1;
   if( rc==0 ){

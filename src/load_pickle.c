@@ -58,12 +58,12 @@ static int decode_streaming(sqlite3 *db, const LoadTarget *t,
   LoadStats saved = *pStats;
   int rc;
   if( db_exec(db, "SAVEPOINT snapshot_stream", pErr) ) return -1;
-  *ppSnap = snapshot_loader_new(db, t, pStats, pErr);
+  *ppSnap = load_snapshot_new(db, t, pStats, pErr);
   rc = *ppSnap==NULL ? -1
-       : pickle_decode_stream(data, n, "device_traces", snapshot_loader_item,
+       : pickle_decode_stream(data, n, "device_traces", load_snapshot_item,
                               *ppSnap, ppDoc, ppRoot, pErr);
   if( rc==1 ){
-    snapshot_loader_free(*ppSnap);
+    load_snapshot_free(*ppSnap);
     *ppSnap = NULL;
     *pStats = saved;
     if( db_exec(db, "ROLLBACK TO snapshot_stream", pErr) ) rc = -1;
@@ -89,14 +89,14 @@ int load_pickle_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
   if( rc ){
     /* a decode that succeeded before a failed RELEASE left its document */
     pickle_free(pDoc);
-    snapshot_loader_free(pSnap);
+    load_snapshot_free(pSnap);
     free(data);
     return -1;
   }
-  if( snapshot_is_snapshot(pRoot) ){
-    rc = pSnap ? snapshot_loader_finish(pSnap, pRoot)
+  if( load_snapshot_is_snapshot(pRoot) ){
+    rc = pSnap ? load_snapshot_finish(pSnap, pRoot)
                : load_snapshot(db, t, pRoot, pStats, pErr);
-  }else if( fr_is_dump(pRoot) ){
+  }else if( load_fr_is_dump(pRoot) ){
     rc = load_fr_dump(db, t, pRoot, pStats, pErr);
   }else{
     char zWhat[256];
@@ -106,7 +106,7 @@ int load_pickle_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
       "it holds %s", zWhat);
     rc = -1;
   }
-  snapshot_loader_free(pSnap);
+  load_snapshot_free(pSnap);
   pickle_free(pDoc);
   free(data);
   return rc;

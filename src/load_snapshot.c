@@ -1585,7 +1585,7 @@ static int write_segment(Loader *L, int64_t snapId, size_t iSeg,
 
 /* ------------------------------------------------------------ entry */
 
-int snapshot_is_snapshot(const PkValue *pRoot){
+int load_snapshot_is_snapshot(const PkValue *pRoot){
   const PkValue *s;
   if( pRoot==NULL ) return 0;
   if( pRoot->t==PK_DICT ){
@@ -1697,7 +1697,7 @@ static int device_used(const Loader *L, const PkValue *pSegs,
   return tr->t==PK_LIST && tr->u.seq.n>0;
 }
 
-SnapLoader *snapshot_loader_new(sqlite3 *db, const LoadTarget *t,
+SnapLoader *load_snapshot_new(sqlite3 *db, const LoadTarget *t,
                                 LoadStats *pStats, PfError *pErr){
   Loader *L = xcalloc(1, sizeof(Loader));
   L->db = db;
@@ -1705,13 +1705,13 @@ SnapLoader *snapshot_loader_new(sqlite3 *db, const LoadTarget *t,
   L->pStats = pStats;
   L->pErr = pErr;
   if( loader_open(L) ){
-    snapshot_loader_free(L);
+    load_snapshot_free(L);
     return NULL;
   }
   return L;
 }
 
-void snapshot_loader_free(SnapLoader *L){
+void load_snapshot_free(SnapLoader *L){
   if( L==NULL ) return;
   for(size_t i=0; i<L->nDev; i++) trace_free(&L->aDev[i]);
   free(L->aDev);
@@ -1719,7 +1719,7 @@ void snapshot_loader_free(SnapLoader *L){
   free(L);
 }
 
-int snapshot_loader_item(void *pCtx, size_t iDev, const PkValue *pEntry){
+int load_snapshot_item(void *pCtx, size_t iDev, const PkValue *pEntry){
   Loader *L = pCtx;
   if( iDev>=L->nDev ){
     L->aDev = xrealloc(L->aDev, (iDev+1)*sizeof(DevTrace));
@@ -1733,9 +1733,9 @@ int snapshot_loader_item(void *pCtx, size_t iDev, const PkValue *pEntry){
 
 int load_snapshot(sqlite3 *db, const LoadTarget *t, const PkValue *pRoot,
                   LoadStats *pStats, PfError *pErr){
-  SnapLoader *L = snapshot_loader_new(db, t, pStats, pErr);
-  int rc = L ? snapshot_loader_finish(L, pRoot) : -1;
-  snapshot_loader_free(L);
+  SnapLoader *L = load_snapshot_new(db, t, pStats, pErr);
+  int rc = L ? load_snapshot_finish(L, pRoot) : -1;
+  load_snapshot_free(L);
   return rc;
 }
 
@@ -1842,7 +1842,7 @@ static int write_annotations(SnapLoader *L, int64_t snapId,
   return 0;
 }
 
-int snapshot_loader_finish(SnapLoader *L, const PkValue *pRoot){
+int load_snapshot_finish(SnapLoader *L, const PkValue *pRoot){
   DevTrace dt;
   LoadStats *pStats = L->pStats;
   const PkValue *pSegs, *pTraces = NULL, *pSet = NULL, *pAnn = NULL;

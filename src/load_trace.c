@@ -124,7 +124,7 @@ TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
               "(id INTEGER PRIMARY KEY);"
               "CREATE TEMP TABLE IF NOT EXISTS step_op"
               "(id INTEGER PRIMARY KEY)", pErr)
-      || summary_pending_create(db, pErr) ){
+      || derive_summary_pending_create(db, pErr) ){
     trace_totals_free(p->pTot);
     free(p);
     return NULL;

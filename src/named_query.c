@@ -3,7 +3,7 @@
 ** parameters.
 **
 ** Pipeline position: read side.  A parameter declared with a type
-** ("-- param: rank:rank =") only takes values of that type (nq_check,
+** ("-- param: rank:rank =") only takes values of that type (named_query_check,
 ** checked before any SQL runs); values are bound as integers or reals
 ** when they look like numbers, else as text, and a run parameter as the
 ** id its reference resolves to.
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void nq_clear(NamedQuery *p){
+void named_query_clear(NamedQuery *p){
   free(p->zName); free(p->zDesc); free(p->zSql); free(p->zSource);
   for(int i=0; i<p->nParam; i++){
     free(p->aParam[i].zName); free(p->aParam[i].zDefault);
@@ -51,7 +51,7 @@ static void split_desc(const char *z, char **pzHead, char **pzDesc){
   *pzDesc = trimmed(zSep, strlen(zSep));
 }
 
-int nq_parse(const char *zText, const char *zSource, NamedQuery *p,
+int named_query_parse(const char *zText, const char *zSource, NamedQuery *p,
              PfError *pErr){
   const char *z = zText;
   int line = 0;
@@ -155,7 +155,7 @@ static int cmp_nq(const void *a, const void *b){
   return strcmp(((const NamedQuery*)a)->zName, ((const NamedQuery*)b)->zName);
 }
 
-const NamedQuery *nq_find(const NqList *pList, const char *zName){
+const NamedQuery *named_query_find(const NqList *pList, const char *zName){
   for(int i=0; i<pList->n; i++){
     if( strcmp(pList->a[i].zName, zName)==0 ) return &pList->a[i];
   }
@@ -166,7 +166,7 @@ const NamedQuery *nq_find(const NqList *pList, const char *zName){
 static void list_put(NqList *pList, NamedQuery *q){
   for(int i=0; i<pList->n; i++){
     if( strcmp(pList->a[i].zName, q->zName)==0 ){
-      nq_clear(&pList->a[i]);
+      named_query_clear(&pList->a[i]);
       pList->a[i] = *q;
       return;
     }
@@ -202,13 +202,13 @@ static int load_user_dir(NqList *pList, const char *zEnv, const char *zDir,
       buf_append(&text, chunk, r);
     }
     fclose(f);
-    if( nq_parse(buf_str(&text), zPath, &q, &e) ){
+    if( named_query_parse(buf_str(&text), zPath, &q, &e) ){
       Buf m;
       buf_init(&m);
       pf_error_format(&e, zPath, &m);
       pf_error_set(pErr, ERRPOS_NONE, 0, "%s", buf_str(&m));
       buf_free(&m);
-      nq_clear(&q);
+      named_query_clear(&q);
       buf_free(&text);
       free(zPath);
       closedir(d);
@@ -223,14 +223,14 @@ static int load_user_dir(NqList *pList, const char *zEnv, const char *zDir,
   return 0;
 }
 
-int nq_load_catalogue(NqList *pList, const EmbeddedFile *aBuiltin,
-                      const char *zEnv, PfError *pErr){
+int named_query_load_catalogue(NqList *pList, const EmbeddedFile *aBuiltin,
+                               const char *zEnv, PfError *pErr){
   const char *zDir = getenv(zEnv);
   memset(pList, 0, sizeof(*pList));
   for(int i=0; aBuiltin[i].zName; i++){
     NamedQuery q;
-    if( nq_parse(aBuiltin[i].zText, "builtin", &q, pErr) ){
-      nq_clear(&q);
+    if( named_query_parse(aBuiltin[i].zText, "builtin", &q, pErr) ){
+      named_query_clear(&q);
       return -1;
     }
     q.zKind = strcmp(zEnv, "PROFAN_RULES")==0 ? "rule" : "query";
@@ -241,12 +241,13 @@ int nq_load_catalogue(NqList *pList, const EmbeddedFile *aBuiltin,
   return 0;
 }
 
-int nq_load_all(NqList *pList, PfError *pErr){
-  return nq_load_catalogue(pList, embedded_query, "PROFAN_QUERIES", pErr);
+int named_query_load_all(NqList *pList, PfError *pErr){
+  return named_query_load_catalogue(pList, embedded_query, "PROFAN_QUERIES",
+                                    pErr);
 }
 
-void nq_list_free(NqList *pList){
-  for(int i=0; i<pList->n; i++) nq_clear(&pList->a[i]);
+void named_query_list_free(NqList *pList){
+  for(int i=0; i<pList->n; i++) named_query_clear(&pList->a[i]);
   free(pList->a);
   memset(pList, 0, sizeof(*pList));
 }
@@ -315,8 +316,8 @@ static int sql_has(sqlite3 *db, const char *zSql, const char *z,
   return found;
 }
 
-const char *nq_type_words(sqlite3 *db, const char *zType, int64_t runId,
-                          char *zBuf, size_t nBuf){
+const char *named_query_type_words(sqlite3 *db, const char *zType,
+                                   int64_t runId, char *zBuf, size_t nBuf){
   if( zType==NULL || strcmp(zType, "text")==0 ) return "any text";
   if( strcmp(zType, "int")==0 ) return "an integer";
   if( strcmp(zType, "int>=0")==0 ) return "an integer >= 0";
@@ -423,7 +424,7 @@ static const NqParam *param_named(const NamedQuery *q, const char *zName){
 static void refuse(sqlite3 *db, const NamedQuery *q, const NqParam *pp,
                    const char *z, int64_t runId, PfError *pErr){
   char zBuf[300], zV[64];
-  const char *zWords = nq_type_words(db, pp->zType, runId, zBuf,
+  const char *zWords = named_query_type_words(db, pp->zType, runId, zBuf,
                                      sizeof(zBuf));
   if( z==NULL || z[0]==0 ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "%s '%s' needs parameter '%s'"
@@ -437,7 +438,7 @@ static void refuse(sqlite3 *db, const NamedQuery *q, const NqParam *pp,
                zWords);
 }
 
-int nq_check(sqlite3 *db, const NamedQuery *q, int64_t runId,
+int named_query_check(sqlite3 *db, const NamedQuery *q, int64_t runId,
              const char **azKey, const char **azVal, int nKV, PfError *pErr){
   for(int k=0; k<nKV; k++){
     const NqParam *pp = param_named(q, azKey[k]);
@@ -477,9 +478,10 @@ int nq_check(sqlite3 *db, const NamedQuery *q, int64_t runId,
   return 0;
 }
 
-sqlite3_stmt *nq_prepare(sqlite3 *db, const NamedQuery *q, int64_t runId,
-                         const char **azKey, const char **azVal, int nKV,
-                         int64_t limit, PfError *pErr){
+sqlite3_stmt *named_query_prepare(sqlite3 *db, const NamedQuery *q,
+                                  int64_t runId, const char **azKey,
+                                  const char **azVal, int nKV,
+                                  int64_t limit, PfError *pErr){
   sqlite3_stmt *p = NULL;
   char *zSql;
   int hasLimitParam = 0;
@@ -487,7 +489,7 @@ sqlite3_stmt *nq_prepare(sqlite3 *db, const NamedQuery *q, int64_t runId,
     if( strcmp(q->aParam[i].zName, "limit")==0 ) hasLimitParam = 1;
   }
   /* unknown names and values that do not fit the declared types */
-  if( nq_check(db, q, runId, azKey, azVal, nKV, pErr) ) return NULL;
+  if( named_query_check(db, q, runId, azKey, azVal, nKV, pErr) ) return NULL;
   if( limit>=0 && !hasLimitParam ){
     zSql = xasprintf("SELECT * FROM (%s\n) LIMIT %lld", q->zSql,
                      (long long)limit);

@@ -11,7 +11,7 @@
 **
 ** ":run" is always bound to the run id.  Parameters are bound, never
 ** pasted into SQL.  "NAME:TYPE" declares what a parameter accepts; a
-** value that does not fit is refused before anything runs (nq_check):
+** value that does not fit is refused before anything runs (named_query_check):
 **   int, int>=0, int>=1      an integer (in that range)
 **   number, number>=0        a finite decimal number (no unit, no '%')
 **   bool                     0 or 1
@@ -65,23 +65,25 @@ typedef struct NqList {
 } NqList;
 
 /* Parse the header of zText.  Returns 0 or -1 with pErr (ERRPOS_LINE). */
-int nq_parse(const char *zText, const char *zSource, NamedQuery *p,
+int named_query_parse(const char *zText, const char *zSource, NamedQuery *p,
              PfError *pErr);
-void nq_clear(NamedQuery *p);
+void named_query_clear(NamedQuery *p);
 
 /* Load the built-in queries and those in $PROFAN_QUERIES (a directory;
 ** a user query with a built-in's name replaces it).  Sorted by name.
-** Returns 0 or -1 with pErr naming the bad file.  Free with nq_list_free. */
-int nq_load_all(NqList *pList, PfError *pErr);
-void nq_list_free(NqList *pList);
+** Returns 0 or -1 with pErr naming the bad file.  Free with
+** named_query_list_free. */
+int named_query_load_all(NqList *pList, PfError *pErr);
+void named_query_list_free(NqList *pList);
 
 /* The same for any catalogue of header + SQL files: the built-in files
 ** aBuiltin (ending with a {0,0} entry) and the *.sql files of the
 ** directory named by environment variable zEnv (report rules use it). */
 struct EmbeddedFile;
-int nq_load_catalogue(NqList *pList, const struct EmbeddedFile *aBuiltin,
-                      const char *zEnv, PfError *pErr);
-const NamedQuery *nq_find(const NqList *pList, const char *zName);
+int named_query_load_catalogue(NqList *pList,
+                               const struct EmbeddedFile *aBuiltin,
+                               const char *zEnv, PfError *pErr);
+const NamedQuery *named_query_find(const NqList *pList, const char *zName);
 
 /*
 ** Check the overrides azKey/azVal (nKV pairs, keys already mapped to q's
@@ -90,22 +92,23 @@ const NamedQuery *nq_find(const NqList *pList, const char *zName);
 ** line naming the parameter, the value and what it accepts (a usage
 ** error: exit 2).  An unknown parameter name is such an error too.
 */
-int nq_check(sqlite3 *db, const NamedQuery *q, int64_t runId,
+int named_query_check(sqlite3 *db, const NamedQuery *q, int64_t runId,
              const char **azKey, const char **azVal, int nKV, PfError *pErr);
 
 /* What a parameter of type zType accepts, in words (static or in zBuf of
 ** nBuf bytes; rank and scheme list their values from db for runId). */
-const char *nq_type_words(sqlite3 *db, const char *zType, int64_t runId,
-                          char *zBuf, size_t nBuf);
+const char *named_query_type_words(sqlite3 *db, const char *zType,
+                                   int64_t runId, char *zBuf, size_t nBuf);
 
 /*
 ** Prepare q for run runId with the given "name=value" overrides and an
 ** optional row limit (<0: none).  Returns the statement (caller finalizes)
-** or NULL with pErr set (unknown parameter or bad value: nq_check; SQL
+** or NULL with pErr set (unknown parameter or bad value: named_query_check; SQL
 ** error).
 */
-sqlite3_stmt *nq_prepare(sqlite3 *db, const NamedQuery *q, int64_t runId,
-                         const char **azKey, const char **azVal, int nKV,
-                         int64_t limit, PfError *pErr);
+sqlite3_stmt *named_query_prepare(sqlite3 *db, const NamedQuery *q,
+                                  int64_t runId, const char **azKey,
+                                  const char **azVal, int nKV,
+                                  int64_t limit, PfError *pErr);
 
 #endif

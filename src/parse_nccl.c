@@ -241,7 +241,7 @@ static int is_launcher(const char *z, const char *e){
 
 /* ----------------------------------------------------- code tables */
 
-const char *nccl_dtype_name(int code, int *pSize){
+const char *parse_nccl_dtype_name(int code, int *pSize){
   static const struct { const char *z; int n; } a[] = {
     {"int8", 1}, {"uint8", 1}, {"int32", 4}, {"uint32", 4},
     {"int64", 8}, {"uint64", 8}, {"float16", 2}, {"float32", 4},
@@ -255,7 +255,7 @@ const char *nccl_dtype_name(int code, int *pSize){
   return a[code].z;
 }
 
-const char *nccl_redop_name(int code){
+const char *parse_nccl_redop_name(int code){
   static const char *const a[] = {"sum", "prod", "max", "min", "avg"};
   if( code>=0 && code<5 ) return a[code];
   if( code>=5 ) return "dynamic";
@@ -675,7 +675,7 @@ static int parse_coll(NcclParser *p, const NcclPrefix *x, const char *zOp,
   copy_fixed(c.zOp, sizeof(c.zOp), zOp, nOp);
   c.count = cnt;
   c.dtype = dt;
-  c.zDtype = nccl_dtype_name(dt, &c.dtypeSize);
+  c.zDtype = parse_nccl_dtype_name(dt, &c.dtypeSize);
   if( dt>=10 && p->verMajor==2 && p->verMinor>=0 && p->verMinor<24 ){
     c.zDtype = "unknown";     /* fp8 codes do not exist before 2.24 */
     c.dtypeSize = 0;
@@ -684,7 +684,7 @@ static int parse_coll(NcclParser *p, const NcclPrefix *x, const char *zOp,
   c.bytes = -1;
   if( c.dtypeSize && cnt>=0 && cnt<=INT64_MAX/8 ) c.bytes = cnt * c.dtypeSize;
   c.redop = op;
-  c.zRedop = nccl_redop_name(op);
+  c.zRedop = parse_nccl_redop_name(op);
   c.root = root;
   c.peer = -1;
   c.buf = c.sendbuff;
@@ -1519,7 +1519,7 @@ static int parse_line(NcclParser *p, const char *z, size_t n,
 
 /* ------------------------------------------------------- public API */
 
-NcclParser *nccl_parser_new(const NcclSink *pSink, void *ctx,
+NcclParser *parse_nccl_new(const NcclSink *pSink, void *ctx,
                             NcclStats *pStats){
   NcclParser *p = xcalloc(1, sizeof(*p));
   p->pSink = pSink;
@@ -1531,11 +1531,11 @@ NcclParser *nccl_parser_new(const NcclSink *pSink, void *ctx,
   return p;
 }
 
-int nccl_parser_line(NcclParser *p, const char *z, size_t n, int64_t lineno){
+int parse_nccl_line(NcclParser *p, const char *z, size_t n, int64_t lineno){
   return parse_line(p, z, n, lineno);
 }
 
-int nccl_parser_finish(NcclParser *p, PfError *pErr){
+int parse_nccl_finish(NcclParser *p, PfError *pErr){
   if( p->nPrefixed==0 ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "no NCCL INFO/WARN line found");
     return 1;
@@ -1543,13 +1543,13 @@ int nccl_parser_finish(NcclParser *p, PfError *pErr){
   return 0;
 }
 
-void nccl_parser_free(NcclParser *p){
+void parse_nccl_free(NcclParser *p){
   if( p==0 ) return;
   buf_free(&p->text);
   free(p);
 }
 
-int nccl_parse_file(const char *zPath, const NcclSink *pSink, void *ctx,
+int parse_nccl_file(const char *zPath, const NcclSink *pSink, void *ctx,
                     NcclStats *pStats, PfError *pErr){
   FILE *f = fopen(zPath, "rb");
   NcclParser *p;
@@ -1561,7 +1561,7 @@ int nccl_parse_file(const char *zPath, const NcclSink *pSink, void *ctx,
     pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open: %s", strerror(errno));
     return 1;
   }
-  p = nccl_parser_new(pSink, ctx, pStats);
+  p = parse_nccl_new(pSink, ctx, pStats);
   buf = xmalloc(READ_BUF);
   while( !eof && rc==0 ){
     int failed = fault_input_read_fails();
@@ -1603,15 +1603,15 @@ int nccl_parse_file(const char *zPath, const NcclSink *pSink, void *ctx,
   free(buf);
   fclose(f);
   if( rc==0 && !pErr->set ){
-    rc = nccl_parser_finish(p, pErr);
+    rc = parse_nccl_finish(p, pErr);
   }else if( rc && !pErr->set ){
     pf_error_set(pErr, ERRPOS_LINE, lineno, "parse stopped by the consumer");
   }
-  nccl_parser_free(p);
+  parse_nccl_free(p);
   return rc;
 }
 
-int nccl_sniff(const char *buf, size_t n){
+int parse_nccl_sniff(const char *buf, size_t n){
   const char *e = buf+n, *k = buf;
   NcclParser dummy;
   memset(&dummy, 0, sizeof(dummy));

@@ -25,7 +25,7 @@
 ** prefix is flagged (bCut) and counted as cut, never also as malformed,
 ** so nCut + nMalformed + nTruncated is the warning total.
 **
-** Memory: one heap object per parser (nccl_parser_new / _free) plus a
+** Memory: one heap object per parser (parse_nccl_new / _free) plus a
 ** few scratch buffers that grow to the longest message; nothing is
 ** allocated per line.  Strings in records are either fixed arrays in the
 ** record or borrowed pointers valid only during the callback: copy what
@@ -241,7 +241,7 @@ typedef struct NcclColl {
 /*
 ** The sink.  Any callback may be NULL (records of that kind are still
 ** counted).  A callback returns 0 to continue; a non-zero value stops
-** the parse and is returned by nccl_parser_line / nccl_parse_file.
+** the parse and is returned by parse_nccl_line / parse_nccl_file.
 */
 typedef struct NcclSink {
   int (*xVersion)(void *ctx, const NcclPrefix *, const NcclVersion *);
@@ -290,9 +290,9 @@ typedef struct NcclParser NcclParser;
 /*
 ** Make a parser delivering to pSink with ctx.  pSink is borrowed and must
 ** outlive the parser; pStats (may be NULL) is zeroed and then updated as
-** lines are fed.  Free with nccl_parser_free().  Never returns NULL.
+** lines are fed.  Free with parse_nccl_free().  Never returns NULL.
 */
-NcclParser *nccl_parser_new(const NcclSink *pSink, void *ctx,
+NcclParser *parse_nccl_new(const NcclSink *pSink, void *ctx,
                             NcclStats *pStats);
 
 /*
@@ -301,17 +301,17 @@ NcclParser *nccl_parser_new(const NcclSink *pSink, void *ctx,
 ** line number reported in records.  Lines longer than NCCL_LINE_CAP are
 ** cut (counted).  Returns 0, or the non-zero value a callback returned.
 */
-int nccl_parser_line(NcclParser *p, const char *z, size_t n, int64_t lineno);
+int parse_nccl_line(NcclParser *p, const char *z, size_t n, int64_t lineno);
 
 /*
 ** End of input.  Returns 0 if at least one NCCL INFO/WARN/TRACE/CALL line
 ** was seen; otherwise sets pErr ("no NCCL INFO/WARN line found",
 ** ERRPOS_NONE) and returns 1.
 */
-int nccl_parser_finish(NcclParser *p, PfError *pErr);
+int parse_nccl_finish(NcclParser *p, PfError *pErr);
 
 /* Free the parser (NULL is fine).  Does not touch the stats. */
-void nccl_parser_free(NcclParser *p);
+void parse_nccl_free(NcclParser *p);
 
 /*
 ** Parse a whole file with bounded memory (1 MiB read buffer; lines over
@@ -321,20 +321,20 @@ void nccl_parser_free(NcclParser *p);
 ** callback returned non-zero (that value is returned; pErr gets "parse
 ** stopped by the consumer" at the line, ERRPOS_LINE, unless already set).
 */
-int nccl_parse_file(const char *zPath, const NcclSink *pSink, void *ctx,
+int parse_nccl_file(const char *zPath, const NcclSink *pSink, void *ctx,
                     NcclStats *pStats, PfError *pErr);
 
 /*
 ** Non-zero if the n bytes at buf (typically the first 64 KB of a file)
 ** contain a prefixed "NCCL INFO" or "NCCL WARN" line.
 */
-int nccl_sniff(const char *buf, size_t n);
+int parse_nccl_sniff(const char *buf, size_t n);
 
 /* Datatype code to name; *pSize gets bytes per element (0 if unknown).
 ** Codes 10/11 (fp8) exist from 2.24.  Returns "unknown" for others. */
-const char *nccl_dtype_name(int code, int *pSize);
+const char *parse_nccl_dtype_name(int code, int *pSize);
 
 /* Reduction op code to name; codes >= 5 are "dynamic" (PreMulSum). */
-const char *nccl_redop_name(int code);
+const char *parse_nccl_redop_name(int code);
 
 #endif

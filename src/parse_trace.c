@@ -263,7 +263,7 @@ static uint64_t digits8_value(uint64_t w){
 }
 #endif
 
-int trace_us_to_ns(const char *z, size_t n, int64_t *pNs, int *pFrac){
+int parse_trace_us_to_ns(const char *z, size_t n, int64_t *pNs, int *pFrac){
   size_t i = 0;
   int neg = 0, nFrac = 0, roundUp = 0;
   uint64_t ip = 0, fp = 0;
@@ -578,7 +578,8 @@ static void scalar_event(Parser *p, int key, const unsigned char *z,
     case E_ARGS: bad_field(p, key); break;
     case E_TS: {
       int frac = 0;
-      if( isNum==1 && trace_us_to_ns((const char*)z, n, &e->ts, &frac)==0 ){
+      if( isNum==1
+       && parse_trace_us_to_ns((const char*)z, n, &e->ts, &frac)==0 ){
         int64_t a = e->ts<0 ? -e->ts : e->ts;
         e->has |= TF_TS;
         if( frac ) p->pInfo->sawFractionalTs = 1;
@@ -587,7 +588,8 @@ static void scalar_event(Parser *p, int key, const unsigned char *z,
       break;
     }
     case E_DUR:
-      if( isNum==1 && trace_us_to_ns((const char*)z, n, &e->dur, NULL)==0 ){
+      if( isNum==1
+       && parse_trace_us_to_ns((const char*)z, n, &e->dur, NULL)==0 ){
         e->has |= TF_DUR;
       }
       break;
@@ -960,7 +962,7 @@ static void json_fail(Parser *p, int atEnd){
   }
 }
 
-int trace_parse(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,
+int parse_trace(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,
                 PfError *pErr){
   Parser p;
   unsigned char *buf = xmalloc(CHUNK);

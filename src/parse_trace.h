@@ -122,7 +122,7 @@ typedef struct TraceInfo {
   int sawFractionalTs;      /* some ts had a fraction */
   int64_t maxAbsTs;         /* largest |ts| in ns seen */
   char zHostName[128];
-  char zTimeRegime[24];     /* filled by trace_parse at the end */
+  char zTimeRegime[24];     /* filled by parse_trace at the end */
   int isLegacyArray;        /* top level was an array (old exporter) */
   int nDevices;
   TraceDevice aDevice[64];
@@ -140,7 +140,7 @@ typedef int (*TraceSinkFn)(void *ctx, const TraceEvent *pEv);
 ** (ERRPOS_BYTE, offset in uncompressed bytes) on bad input or when the sink
 ** stopped.  pInfo is filled in either case.
 */
-int trace_parse(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,
+int parse_trace(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,
                 PfError *pErr);
 
 /*
@@ -150,7 +150,7 @@ int trace_parse(Input *pIn, TraceSinkFn xSink, void *ctx, TraceInfo *pInfo,
 ** Returns 0, or -1 when z is not a number that fits.  Digits past the third
 ** fraction digit are rounded.  *pFrac is set when a fraction was present.
 */
-int trace_us_to_ns(const char *z, size_t n, int64_t *pNs, int *pFrac);
+int parse_trace_us_to_ns(const char *z, size_t n, int64_t *pNs, int *pFrac);
 
 
 #endif

@@ -111,13 +111,13 @@ static sqlite3_stmt *rh_named(Rh *r, const char *zName, const char **azK,
   const NamedQuery *q;
   sqlite3_stmt *s;
   if( r->rc ) return NULL;
-  q = nq_find(&r->q, zName);
+  q = named_query_find(&r->q, zName);
   if( q==NULL ){
     pf_error_set(r->pErr, ERRPOS_NONE, 0, "no query named '%s'", zName);
     r->rc = -1;
     return NULL;
   }
-  s = nq_prepare(r->db, q, r->run, azK, azV, nKV, limit, r->pErr);
+  s = named_query_prepare(r->db, q, r->run, azK, azV, nKV, limit, r->pErr);
   if( s==NULL ) r->rc = -1;
   return s;
 }
@@ -1633,7 +1633,7 @@ static int rh_begin(Rh *r, sqlite3 *db, int64_t run, Buf *pOut,
   r->p = pOut;
   r->run = run;
   r->pErr = pErr;
-  if( nq_load_all(&r->q, pErr) ) return -1;
+  if( named_query_load_all(&r->q, pErr) ) return -1;
   html_page_begin(pOut, zTitle);
   return 0;
 }
@@ -1641,7 +1641,7 @@ static int rh_begin(Rh *r, sqlite3 *db, int64_t run, Buf *pOut,
 /* Finish a page; returns r->rc. */
 static int rh_end(Rh *r){
   html_page_end(r->p);
-  nq_list_free(&r->q);
+  named_query_list_free(&r->q);
   for(int i=0; i<r->nCat; i++) free(r->azCat[i]);
   free(r->azCat);
   free(r->aCatStyle);

@@ -47,13 +47,13 @@ static sqlite3_stmt *hx_named(Hx *x, const char *zName, int64_t limit){
   const NamedQuery *q;
   sqlite3_stmt *s;
   if( x->rc ) return NULL;
-  q = nq_find(x->q, zName);
+  q = named_query_find(x->q, zName);
   if( q==NULL ){
     pf_error_set(x->pErr, ERRPOS_NONE, 0, "no query named '%s'", zName);
     x->rc = -1;
     return NULL;
   }
-  s = nq_prepare(x->db, q, x->run, NULL, NULL, 0, limit, x->pErr);
+  s = named_query_prepare(x->db, q, x->run, NULL, NULL, 0, limit, x->pErr);
   if( s==NULL ) x->rc = -1;
   return s;
 }

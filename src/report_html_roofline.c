@@ -274,7 +274,7 @@ static void draw_chart(Buf *p, const Pt *a, int n, const Roof *r, int nRoof,
 
 int report_html_roofline(sqlite3 *db, const NqList *pQ, int64_t runId,
                          Buf *p, PfError *pErr){
-  const NamedQuery *q = nq_find(pQ, "op-roofline");
+  const NamedQuery *q = named_query_find(pQ, "op-roofline");
   sqlite3_stmt *s;
   HtmlTable t;
   Roof aRoof[MAX_ROOFS];
@@ -285,7 +285,8 @@ int report_html_roofline(sqlite3 *db, const NqList *pQ, int64_t runId,
     pf_error_set(pErr, ERRPOS_NONE, 0, "no query named 'op-roofline'");
     return -1;
   }
-  s = nq_prepare(db, q, runId, NULL, NULL, 0, ROOFLINE_MAX_POINTS, pErr);
+  s = named_query_prepare(db, q, runId, NULL, NULL, 0, ROOFLINE_MAX_POINTS,
+                          pErr);
   if( s==NULL ) return -1;
   nRoof = load_roofs(db, runId, aRoof, pErr);
   if( nRoof<0 ){

@@ -3,7 +3,8 @@
 ** (see rules.h for the rule contract).
 **
 ** Pipeline position: read side.  Parsing and binding are those of the
-** named queries (nq_parse, nq_prepare); this file adds the catalogue
+** named queries (named_query_parse, named_query_prepare); this file adds
+** the catalogue
 ** (embedded_rule[] and $PROFAN_RULES) and the collection of the rows into
 ** temp.finding, so the report prints them in any --format.
 */
@@ -29,7 +30,7 @@ int rules_severity_rank(const char *z){
 }
 
 int rules_load_all(NqList *pList, PfError *pErr){
-  return nq_load_catalogue(pList, embedded_rule, "PROFAN_RULES", pErr);
+  return named_query_load_catalogue(pList, embedded_rule, "PROFAN_RULES", pErr);
 }
 
 /*
@@ -101,7 +102,7 @@ int rules_check(sqlite3 *db, const NqList *pList, int64_t runId,
   }
   for(int i=0; i<pList->n && rc==0; i++){
     int n = rule_overrides(&pList->a[i], azKey, azVal, nKV, azK, azV);
-    rc = nq_check(db, &pList->a[i], runId, azK, azV, n, pErr);
+    rc = named_query_check(db, &pList->a[i], runId, azK, azV, n, pErr);
   }
   free(azK);
   free(azV);
@@ -120,7 +121,7 @@ static int run_one(sqlite3 *db, const NamedQuery *q, int64_t runId,
   sqlite3_stmt *s;
   int n, rc;
   n = rule_overrides(q, azKey, azVal, nKV, azK, azV);
-  s = nq_prepare(db, q, runId, azK, azV, n, -1, pErr);
+  s = named_query_prepare(db, q, runId, azK, azV, n, -1, pErr);
   free(azK);
   free(azV);
   if( s==NULL ) return -1;

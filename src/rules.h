@@ -28,7 +28,8 @@
 /*
 ** Load the built-in rules and those in $PROFAN_RULES (a user rule with a
 ** built-in's name replaces it), sorted by name.  Returns 0, or -1 with
-** pErr naming the bad file.  The caller frees pList with nq_list_free().
+** pErr naming the bad file.  The caller frees pList with
+** named_query_list_free().
 */
 int rules_load_all(NqList *pList, PfError *pErr);
 
@@ -49,7 +50,7 @@ int rules_run(sqlite3 *db, const NqList *pList, int64_t runId,
 /*
 ** Check the overrides before anything runs: every key applies to some
 ** rule, and each value fits the type every rule taking it declares
-** (nq_check).  Returns 0, or -1 with pErr set to one line naming the
+** (named_query_check).  Returns 0, or -1 with pErr set to one line naming the
 ** parameter, the value and what it accepts (a usage error: exit 2).
 */
 int rules_check(sqlite3 *db, const NqList *pList, int64_t runId,

@@ -140,7 +140,7 @@ static void sumstate_free(SumState *p){
   free(p->aPend);
   free(p->aFl);
   free(p->aRun);
-  summary_totals_free(&p->t);
+  derive_summary_totals_free(&p->t);
 }
 
 /* The state of file fileId, created when new. */
@@ -182,7 +182,7 @@ static void op_slots(SumFile *f, int seq){
 static int op_add(SumState *p, int64_t fileId, int64_t name,
                   int64_t parentName, int64_t dur, int64_t self){
   int g;
-  OpSum *o = group_get(&p->t.ops, fileId, name, parentName, 0, &g);
+  OpSum *o = group_map_get(&p->t.ops, fileId, name, parentName, 0, &g);
   o->calls++;
   o->totalNs += dur;
   o->selfNs += self;
@@ -211,7 +211,7 @@ static void sum_op(SumState *p, const TraceTarget *t, const TraceEvent *e,
   int seq = id_seq(f, e->rowId), chain, slot;
   int64_t self = e->linked ? e->selfDur : e->dur;
   if( dims!=0 ){
-    ShapeSum *sh = group_get(&p->t.shapes, t->fileId, name, dims, 0, NULL);
+    ShapeSum *sh = group_map_get(&p->t.shapes, t->fileId, name, dims, 0, NULL);
     sh->calls++;
   }
   if( seq==0 || !e->linked ){ p->bad = 1; return; }
@@ -271,7 +271,7 @@ static void sum_runtime(SumState *p, const TraceTarget *t,
   int seq = id_seq(f, e->rowId), g;
   RtSum *r;
   if( seq==0 || !e->linked ){ p->bad = 1; return; }
-  r = group_get(&p->t.rt, t->fileId, name, e->kind==TEV_RUNTIME ? 1 : 2, 0,
+  r = group_map_get(&p->t.rt, t->fileId, name, e->kind==TEV_RUNTIME ? 1 : 2, 0,
                 &g);
   r->calls++;
   r->totalNs += e->dur;
@@ -294,7 +294,7 @@ static void sum_runtime(SumState *p, const TraceTarget *t,
 /* What a GPU row launched by call seq of file f adds to the call. */
 static void rt_launch(SumState *p, SumFile *f, int seq, int64_t ts,
                       int64_t dur, int isKernel){
-  RtSum *r = group_val(&p->t.rt, f->aRtGroup[seq-1]);
+  RtSum *r = group_map_val(&p->t.rt, f->aRtGroup[seq-1]);
   int64_t d = ts - f->aRtTs[seq-1];
   if( r->launches==0 || d>r->maxDelay ) r->maxDelay = d;
   r->launches++;
@@ -334,7 +334,7 @@ static void sum_gpu(SumState *p, const TraceTarget *t, const TraceEvent *e,
   }
   if( !isKernel ) return;
   if( e->linked && e->step>=0 ){
-    StepSum *st = group_get(&p->t.steps, t->fileId, e->step, 0, 0, NULL);
+    StepSum *st = group_map_get(&p->t.steps, t->fileId, e->step, 0, 0, NULL);
     st->n++;
     st->ns += e->dur;
   }else if( p->nRun>0 && p->aRun[p->nRun-1].last+1==rowid ){
@@ -382,7 +382,7 @@ static void sum_file_end(SumState *p, int64_t fileId){
     const GpuRef *g = &f->aGpu[k];
     OpSum *o;
     if( g->seq>f->nOp || f->aOp[g->seq-1]<0 ) continue;  /* no such op */
-    o = group_val(&p->t.ops, f->aOp[g->seq-1]);
+    o = group_map_val(&p->t.ops, f->aOp[g->seq-1]);
     o->gpuN++;
     o->gpuNs += g->dur;
     if( g->isKernel && f->nFl>0 ){
@@ -414,7 +414,7 @@ struct TraceTotals {
 
 TraceTotals *trace_totals_new(void){
   TraceTotals *p = xcalloc(1, sizeof(*p));
-  summary_totals_init(&p->sum.t);
+  derive_summary_totals_init(&p->sum.t);
   p->sum.iFree = -1;
   return p;
 }
@@ -566,11 +566,11 @@ static int sum_by_rank(const TraceTotals *p, SummaryTotals *pT){
   const SummaryTotals *s = &p->sum.t;
   for(int g=0; g<s->ops.nGroup; g++){
     const GroupKey *k = &s->ops.aKey[g];
-    const OpSum *o = group_val(&s->ops, g);
+    const OpSum *o = group_map_val(&s->ops, g);
     int64_t rank = file_rank(p, k->a);
     OpSum *d;
     if( rank<0 ) return -1;
-    d = group_get(&pT->ops, rank, k->b, k->c, 0, NULL);
+    d = group_map_get(&pT->ops, rank, k->b, k->c, 0, NULL);
     d->calls += o->calls;
     d->totalNs += o->totalNs;
     d->selfNs += o->selfNs;
@@ -582,16 +582,16 @@ static int sum_by_rank(const TraceTotals *p, SummaryTotals *pT){
     int64_t rank = file_rank(p, k->a);
     ShapeSum *d;
     if( rank<0 ) return -1;
-    d = group_get(&pT->shapes, rank, k->b, k->c, 0, NULL);
-    d->calls += ((const ShapeSum*)group_val(&s->shapes, g))->calls;
+    d = group_map_get(&pT->shapes, rank, k->b, k->c, 0, NULL);
+    d->calls += ((const ShapeSum*)group_map_val(&s->shapes, g))->calls;
   }
   for(int g=0; g<s->rt.nGroup; g++){
     const GroupKey *k = &s->rt.aKey[g];
-    const RtSum *r = group_val(&s->rt, g);
+    const RtSum *r = group_map_val(&s->rt, g);
     int64_t rank = file_rank(p, k->a);
     RtSum *d;
     if( rank<0 ) return -1;
-    d = group_get(&pT->rt, rank, k->b, k->c, 0, NULL);
+    d = group_map_get(&pT->rt, rank, k->b, k->c, 0, NULL);
     if( d->calls==0 ){ *d = *r; continue; }
     d->calls += r->calls;
     d->totalNs += r->totalNs;
@@ -607,11 +607,11 @@ static int sum_by_rank(const TraceTotals *p, SummaryTotals *pT){
   }
   for(int g=0; g<s->steps.nGroup; g++){
     const GroupKey *k = &s->steps.aKey[g];
-    const StepSum *st = group_val(&s->steps, g);
+    const StepSum *st = group_map_val(&s->steps, g);
     int64_t rank = file_rank(p, k->a);
     StepSum *d;
     if( rank<0 ) return -1;
-    d = group_get(&pT->steps, rank, k->b, 0, 0, NULL);
+    d = group_map_get(&pT->steps, rank, k->b, 0, 0, NULL);
     d->n += st->n;
     d->ns += st->ns;
   }
@@ -629,7 +629,7 @@ static int sum_flops(TraceTotals *p, SummaryTotals *pT){
       int64_t rank = file_rank(p, f->rowId>>32);
       FlopsSum *fs;
       if( rank<0 ) return -1;
-      fs = group_get(&pT->flops, rank, f->name, f->src, 0, NULL);
+      fs = group_map_get(&pT->flops, rank, f->name, f->src, 0, NULL);
       if( pass==0 ){
         fs->calls++;
         fs->flops += f->flops;
@@ -668,19 +668,19 @@ int trace_totals_write_summaries(TraceTotals *p, sqlite3 *db,
   int rc;
   if( dbLinks || p->sum.bad || p->sum.nFile>0
       || (zEnv && strcmp(zEnv, "db")==0) ) return 0;
-  summary_totals_init(&t);
+  derive_summary_totals_init(&t);
   /* the codes sum_op() and sum_runtime() use */
-  text_code(&t.src, "arg");
-  text_code(&t.src, "estimate");
-  text_code(&t.kind, "runtime");
-  text_code(&t.kind, "driver");
+  group_map_text_code(&t.src, "arg");
+  group_map_text_code(&t.src, "estimate");
+  group_map_text_code(&t.kind, "runtime");
+  group_map_text_code(&t.kind, "driver");
   if( sum_by_rank(p, &t) || sum_flops(p, &t) ){
-    summary_totals_free(&t);
+    derive_summary_totals_free(&t);
     return 0;
   }
-  rc = summary_totals_write(db, runId, &t, pErr)
+  rc = derive_summary_totals_write(db, runId, &t, pErr)
        || sum_pending(p, db, runId, pErr) ? -1 : 1;
-  summary_totals_free(&t);
+  derive_summary_totals_free(&t);
   return rc;
 }
 

@@ -396,7 +396,7 @@ static sqlite3 *one_empty_run(void){
                            " 'r<1>', 'now', 'h', 'v')", &e), SQLITE_OK);
   ck_assert_int_eq(rules_load_all(&rules, &e), 0);
   ck_assert_int_eq(rules_run(db, &rules, 1, NULL, NULL, 0, &e), 0);
-  nq_list_free(&rules);
+  named_query_list_free(&rules);
   return db;
 }
 

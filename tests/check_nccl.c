@@ -148,21 +148,21 @@ static Col *col_new(void){
   return c;
 }
 
-/* Feed a multi-line string through nccl_parser_line; returns finish(). */
+/* Feed a multi-line string through parse_nccl_line; returns finish(). */
 static int feed(Col *c, NcclStats *st, const char *zText, PfError *pErr){
-  NcclParser *p = nccl_parser_new(&SINK, c, st);
+  NcclParser *p = parse_nccl_new(&SINK, c, st);
   const char *z = zText;
   int64_t ln = 0;
   int rc = 0;
   while( *z ){
     const char *e = strchr(z, '\n');
     size_t n = e ? (size_t)(e-z) : strlen(z);
-    rc = nccl_parser_line(p, z, n, ++ln);
+    rc = parse_nccl_line(p, z, n, ++ln);
     ck_assert_int_eq(rc, 0);
     z += n + (e ? 1 : 0);
   }
-  rc = nccl_parser_finish(p, pErr);
-  nccl_parser_free(p);
+  rc = parse_nccl_finish(p, pErr);
+  parse_nccl_free(p);
   return rc;
 }
 
@@ -214,7 +214,7 @@ START_TEST(test_real_nccl_tests){
   if( zPath==NULL ) return;
   c = col_new();
   memset(&err, 0, sizeof(err));
-  ck_assert_int_eq(nccl_parse_file(zPath, &SINK, c, &st, &err), 0);
+  ck_assert_int_eq(parse_nccl_file(zPath, &SINK, c, &st, &err), 0);
   ck_assert_int_eq(err.set, 0);
   ck_assert_int_eq(st.nLines, 3143);
   ck_assert_int_eq(st.nBlank, 1);
@@ -299,7 +299,7 @@ START_TEST(test_real_ddp_interleaved){
   if( zPath==NULL ) return;
   c = col_new();
   memset(&err, 0, sizeof(err));
-  ck_assert_int_eq(nccl_parse_file(zPath, &SINK, c, &st, &err), 0);
+  ck_assert_int_eq(parse_nccl_file(zPath, &SINK, c, &st, &err), 0);
   ck_assert_int_eq(st.nLines, 17);
   ck_assert_int_eq(st.nSegments, 20);
   ck_assert_int_eq(st.nCut, 4);
@@ -336,7 +336,7 @@ START_TEST(test_init_variants){
   NcclStats st;
   PfError err;
   memset(&err, 0, sizeof(err));
-  ck_assert_int_eq(nccl_parse_file(FIX_DIR "init-variants.log", &SINK, c,
+  ck_assert_int_eq(parse_nccl_file(FIX_DIR "init-variants.log", &SINK, c,
                                    &st, &err), 0);
   /* bare <=2.22 version line */
   ck_assert_int_eq(c->nVer, 1);
@@ -411,7 +411,7 @@ START_TEST(test_p2p_fp8){
   NcclStats st;
   PfError err;
   memset(&err, 0, sizeof(err));
-  ck_assert_int_eq(nccl_parse_file(FIX_DIR "p2p-fp8-2.24.log", &SINK, c,
+  ck_assert_int_eq(parse_nccl_file(FIX_DIR "p2p-fp8-2.24.log", &SINK, c,
                                    &st, &err), 0);
   ck_assert_str_eq(c->ver[0].zVersion, "2.24.3+cuda12.4");
   ck_assert_int_eq(c->ver[0].bBare, 0);
@@ -459,7 +459,7 @@ START_TEST(test_ts_warn_launcher){
   NcclStats st;
   PfError err;
   memset(&err, 0, sizeof(err));
-  ck_assert_int_eq(nccl_parse_file(FIX_DIR "warn-ts-2.26.log", &SINK, c,
+  ck_assert_int_eq(parse_nccl_file(FIX_DIR "warn-ts-2.26.log", &SINK, c,
                                    &st, &err), 0);
   ck_assert_int_eq(st.nBlank, 2);
   ck_assert_int_eq(st.nGlued, 0);
@@ -526,7 +526,7 @@ START_TEST(test_not_nccl){
   PfError err;
   Buf b;
   memset(&err, 0, sizeof(err));
-  ck_assert_int_ne(nccl_parse_file(FIX_DIR "not-nccl.txt", &SINK, c, &st,
+  ck_assert_int_ne(parse_nccl_file(FIX_DIR "not-nccl.txt", &SINK, c, &st,
                                    &err), 0);
   ck_assert_int_eq(err.set, 1);
   ck_assert_int_eq(err.ePos, ERRPOS_NONE);
@@ -539,7 +539,7 @@ START_TEST(test_not_nccl){
   ck_assert_int_eq(c->nVer, 0);
   /* unreadable file */
   memset(&err, 0, sizeof(err));
-  ck_assert_int_ne(nccl_parse_file(FIX_DIR "no-such-file.log", &SINK, c,
+  ck_assert_int_ne(parse_nccl_file(FIX_DIR "no-such-file.log", &SINK, c,
                                    NULL, &err), 0);
   ck_assert_str_eq(err.zMsg, "cannot open: No such file or directory");
   free(c);
@@ -596,7 +596,7 @@ START_TEST(test_long_line_cap){
         "[nranks=1] stream 0x4\n", f);
   fclose(f);
   memset(&err, 0, sizeof(err));
-  ck_assert_int_eq(nccl_parse_file(zPath, &SINK, c, &st, &err), 0);
+  ck_assert_int_eq(parse_nccl_file(zPath, &SINK, c, &st, &err), 0);
   unlink(zPath);
   ck_assert_int_eq(st.nLines, 2);
   ck_assert_int_eq(st.nTruncated, 1);
@@ -871,37 +871,37 @@ START_TEST(test_sniff){
   static const char zCall[] = "h:1:2 NCCL CALL ncclGroupStart()\n";
   static const char zNoHost[] = "[3] NCCL INFO Trees [0] 1/-1/-1->0->-1\n";
   static const char zDevText[] = "see [3] NCCL INFO above\n";
-  ck_assert_int_ne(nccl_sniff(zNoHost, sizeof(zNoHost)-1), 0);
-  ck_assert_int_eq(nccl_sniff(zDevText, sizeof(zDevText)-1), 0);
-  ck_assert_int_ne(nccl_sniff(zInfo, sizeof(zInfo)-1), 0);
-  ck_assert_int_ne(nccl_sniff(zWarn, sizeof(zWarn)-1), 0);
-  ck_assert_int_eq(nccl_sniff(zBare, sizeof(zBare)-1), 0);
-  ck_assert_int_eq(nccl_sniff(zProse, sizeof(zProse)-1), 0);
-  ck_assert_int_eq(nccl_sniff(zCall, sizeof(zCall)-1), 0);
+  ck_assert_int_ne(parse_nccl_sniff(zNoHost, sizeof(zNoHost)-1), 0);
+  ck_assert_int_eq(parse_nccl_sniff(zDevText, sizeof(zDevText)-1), 0);
+  ck_assert_int_ne(parse_nccl_sniff(zInfo, sizeof(zInfo)-1), 0);
+  ck_assert_int_ne(parse_nccl_sniff(zWarn, sizeof(zWarn)-1), 0);
+  ck_assert_int_eq(parse_nccl_sniff(zBare, sizeof(zBare)-1), 0);
+  ck_assert_int_eq(parse_nccl_sniff(zProse, sizeof(zProse)-1), 0);
+  ck_assert_int_eq(parse_nccl_sniff(zCall, sizeof(zCall)-1), 0);
   /* a line cut at the end of the sniff window still counts */
-  ck_assert_int_ne(nccl_sniff(zInfo, 43), 0);
-  ck_assert_int_eq(nccl_sniff(zInfo, 42), 0);
-  ck_assert_int_eq(nccl_sniff(zInfo, 0), 0);
+  ck_assert_int_ne(parse_nccl_sniff(zInfo, 43), 0);
+  ck_assert_int_eq(parse_nccl_sniff(zInfo, 42), 0);
+  ck_assert_int_eq(parse_nccl_sniff(zInfo, 0), 0);
 }
 END_TEST
 
 START_TEST(test_code_tables){
   int n;
-  ck_assert_str_eq(nccl_dtype_name(0, &n), "int8");
+  ck_assert_str_eq(parse_nccl_dtype_name(0, &n), "int8");
   ck_assert_int_eq(n, 1);
-  ck_assert_str_eq(nccl_dtype_name(5, &n), "uint64");
+  ck_assert_str_eq(parse_nccl_dtype_name(5, &n), "uint64");
   ck_assert_int_eq(n, 8);
-  ck_assert_str_eq(nccl_dtype_name(6, &n), "float16");
+  ck_assert_str_eq(parse_nccl_dtype_name(6, &n), "float16");
   ck_assert_int_eq(n, 2);
-  ck_assert_str_eq(nccl_dtype_name(9, &n), "bfloat16");
-  ck_assert_str_eq(nccl_dtype_name(11, &n), "fp8_e5m2");
+  ck_assert_str_eq(parse_nccl_dtype_name(9, &n), "bfloat16");
+  ck_assert_str_eq(parse_nccl_dtype_name(11, &n), "fp8_e5m2");
   ck_assert_int_eq(n, 1);
-  ck_assert_str_eq(nccl_dtype_name(12, &n), "unknown");
+  ck_assert_str_eq(parse_nccl_dtype_name(12, &n), "unknown");
   ck_assert_int_eq(n, 0);
-  ck_assert_str_eq(nccl_dtype_name(-1, &n), "unknown");
-  ck_assert_str_eq(nccl_redop_name(4), "avg");
-  ck_assert_str_eq(nccl_redop_name(5), "dynamic");
-  ck_assert_str_eq(nccl_redop_name(-2), "unknown");
+  ck_assert_str_eq(parse_nccl_dtype_name(-1, &n), "unknown");
+  ck_assert_str_eq(parse_nccl_redop_name(4), "avg");
+  ck_assert_str_eq(parse_nccl_redop_name(5), "dynamic");
+  ck_assert_str_eq(parse_nccl_redop_name(-2), "unknown");
 }
 END_TEST
 
@@ -911,7 +911,7 @@ START_TEST(test_callback_stop){
   PfError err;
   memset(&err, 0, sizeof(err));
   c->stopAt = 3;
-  ck_assert_int_eq(nccl_parse_file(FIX_DIR "p2p-fp8-2.24.log", &SINK, c,
+  ck_assert_int_eq(parse_nccl_file(FIX_DIR "p2p-fp8-2.24.log", &SINK, c,
                                    NULL, &err), 42);
   ck_assert_int_eq(c->nColl, 3);
   ck_assert_int_eq(err.ePos, ERRPOS_LINE);

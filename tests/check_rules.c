@@ -2,7 +2,7 @@
 ** check_rules.c — unit tests of rules.c: every built-in rule parses,
 ** is named after its file, returns the six finding columns and runs
 ** cleanly on an empty database; severity ranks; a bad rule is refused;
-** typed parameters (named_query.c nq_check): the header syntax, every
+** typed parameters (named_query.c named_query_check): the header syntax, every
 ** type's accepted and refused values, required parameters, and that every
 ** built-in query and rule declares a type for each parameter.
 */
@@ -33,13 +33,13 @@ START_TEST(test_builtin_rules_parse){
   for(int i=0; embedded_rule[i].zName; i++){
     char *zBase = strdup(embedded_rule[i].zName);
     zBase[strlen(zBase)-4] = 0;                  /* drop ".sql" */
-    ck_assert_msg(nq_find(&list, zBase)!=NULL, "rule %s", zBase);
+    ck_assert_msg(named_query_find(&list, zBase)!=NULL, "rule %s", zBase);
     free(zBase);
   }
   for(int i=1; i<list.n; i++){
     ck_assert(strcmp(list.a[i-1].zName, list.a[i].zName)<0);
   }
-  nq_list_free(&list);
+  named_query_list_free(&list);
 }
 END_TEST
 
@@ -59,7 +59,7 @@ START_TEST(test_rules_run_empty){
   ck_assert(!rules_accepts(&list, "straggler.threshold_pct"));
   ck_assert(!rules_accepts(&list, "straggler.min_steps"));
   ck_assert(!rules_accepts(&list, "nosuch.threshold_pct"));
-  nq_list_free(&list);
+  named_query_list_free(&list);
   db_close(db);
 }
 END_TEST
@@ -69,29 +69,29 @@ START_TEST(test_bad_rules){
   NqList list = {0};
   PfError e = {0};
   NamedQuery q;
-  ck_assert_int_eq(nq_parse("-- name: two-cols\nSELECT 'high' AS severity,"
+  ck_assert_int_eq(named_query_parse("-- name: two-cols\nSELECT 'high' AS severity,"
                             " 'x' AS rule;\n", "test", &q, &e), 0);
   list.a = &q;
   list.n = 1;
   ck_assert_int_eq(rules_run(db, &list, 1, NULL, NULL, 0, &e), -1);
   ck_assert(strstr(e.zMsg, "returns 2 columns")!=NULL);
-  nq_clear(&q);
+  named_query_clear(&q);
   memset(&e, 0, sizeof(e));            /* the first error set is kept */
-  ck_assert_int_eq(nq_parse("-- name: bad-sev\nSELECT 'urgent' AS severity,"
+  ck_assert_int_eq(named_query_parse("-- name: bad-sev\nSELECT 'urgent' AS severity,"
                             " 'x' AS rule, 'm' AS message, 1 AS value,"
                             " 0 AS threshold, 'h' AS hint;\n", "test", &q,
                             &e), 0);
   ck_assert_int_eq(rules_run(db, &list, 1, NULL, NULL, 0, &e), -1);
   ck_assert_msg(strstr(e.zMsg, "'urgent'")!=NULL, "%s", e.zMsg);
-  nq_clear(&q);
-  ck_assert_int_eq(nq_parse("-- name: ok\n-- param: t = 5  x\n"
+  named_query_clear(&q);
+  ck_assert_int_eq(named_query_parse("-- name: ok\n-- param: t = 5  x\n"
                             "SELECT 'low' AS severity, 'ok' AS rule,"
                             " 'm' AS message, :run AS value, :t AS threshold,"
                             " 'h' AS hint;\n", "test", &q, &e), 0);
   ck_assert_int_eq(rules_run(db, &list, 7, NULL, NULL, 0, &e), 1);
   ck_assert_int_eq(db_int(db, 0, "SELECT value*100 + threshold"
                           " FROM temp.finding"), 705);
-  nq_clear(&q);
+  named_query_clear(&q);
   db_close(db);
 }
 END_TEST
@@ -107,7 +107,7 @@ START_TEST(test_severity_rank){
 END_TEST
 
 
-/* nq_check of one value for parameter "p" declared as zDecl. */
+/* named_query_check of one value for parameter "p" declared as zDecl. */
 static int check_one(sqlite3 *db, const char *zDecl, const char *zVal,
                      PfError *pErr){
   NamedQuery q;
@@ -118,9 +118,9 @@ static int check_one(sqlite3 *db, const char *zDecl, const char *zVal,
   ck_assert_int_ne(asprintf(&zText, "-- name: t\n-- param: %s\nSELECT :p;\n",
                             zDecl), -1);
   memset(pErr, 0, sizeof(*pErr));
-  ck_assert_int_eq(nq_parse(zText, "test", &q, pErr), 0);
-  rc = nq_check(db, &q, 1, azK, azV, 1, pErr);
-  nq_clear(&q);
+  ck_assert_int_eq(named_query_parse(zText, "test", &q, pErr), 0);
+  rc = named_query_check(db, &q, 1, azK, azV, 1, pErr);
+  named_query_clear(&q);
   free(zText);
   return rc;
 }
@@ -129,7 +129,7 @@ START_TEST(test_typed_params){
   sqlite3 *db = empty_db();
   PfError e = {0};
   NamedQuery q;
-  ck_assert_int_eq(nq_parse("-- name: t\n-- param: lim:int>=0 = 20  rows\n"
+  ck_assert_int_eq(named_query_parse("-- name: t\n-- param: lim:int>=0 = 20  rows\n"
                             "-- param: b:run! =   base\n-- param: u = 5  x\n"
                             "SELECT 1;\n", "test", &q, &e), 0);
   ck_assert_str_eq(q.aParam[0].zName, "lim");
@@ -141,10 +141,10 @@ START_TEST(test_typed_params){
   ck_assert_ptr_null(q.aParam[1].zDefault);
   ck_assert_ptr_null(q.aParam[2].zType);
   /* the required baseline is missing */
-  ck_assert_int_eq(nq_check(db, &q, 1, NULL, NULL, 0, &e), -1);
+  ck_assert_int_eq(named_query_check(db, &q, 1, NULL, NULL, 0, &e), -1);
   ck_assert_str_eq(e.zMsg, "query 't' needs parameter 'b' (--param b=...):"
                    " it accepts a run id, run name or 'latest'");
-  nq_clear(&q);
+  named_query_clear(&q);
   /* accepted */
   ck_assert_int_eq(check_one(db, "p:int = 1  x", "-3", &e), 0);
   ck_assert_int_eq(check_one(db, "p:int>=1 = 1  x", "3", &e), 0);
@@ -191,7 +191,7 @@ START_TEST(test_builtin_params_typed){
   static const char *const azUntyped[] = { 0 };
   NqList lists[2];
   PfError e = {0};
-  ck_assert_int_eq(nq_load_all(&lists[0], &e), 0);
+  ck_assert_int_eq(named_query_load_all(&lists[0], &e), 0);
   ck_assert_int_eq(rules_load_all(&lists[1], &e), 0);
   for(int l=0; l<2; l++){
     for(int i=0; i<lists[l].n; i++){
@@ -204,7 +204,7 @@ START_TEST(test_builtin_params_typed){
                       q->zName, q->aParam[k].zName);
       }
     }
-    nq_list_free(&lists[l]);
+    named_query_list_free(&lists[l]);
   }
 }
 END_TEST

@@ -107,21 +107,21 @@ static int load_x(sqlite3 *db, Pw *p, int bStream, LoadStats *pSt,
   int rc;
   memset(pSt, 0, sizeof(*pSt));
   if( bStream ){
-    SnapLoader *L = snapshot_loader_new(db, &t, pSt, pErr);
+    SnapLoader *L = load_snapshot_new(db, &t, pSt, pErr);
     ck_assert_ptr_nonnull(L);
     ck_assert_int_eq(pickle_decode_stream((const unsigned char*)p->b.z,
                                           p->b.n, "device_traces",
-                                          snapshot_loader_item, L, &pDoc,
+                                          load_snapshot_item, L, &pDoc,
                                           &pRoot, pErr), 0);
     /* the trace lists were handed over, not kept */
     ck_assert_uint_eq(pk_len(pk_dict_get(pRoot, "device_traces")->u.seq.a[0]),
                       0);
-    rc = snapshot_loader_finish(L, pRoot);
-    snapshot_loader_free(L);
+    rc = load_snapshot_finish(L, pRoot);
+    load_snapshot_free(L);
   }else{
     ck_assert_int_eq(pickle_decode((const unsigned char*)p->b.z, p->b.n,
                                    &pDoc, &pRoot, pErr), 0);
-    ck_assert_int_ne(snapshot_is_snapshot(pRoot), 0);
+    ck_assert_int_ne(load_snapshot_is_snapshot(pRoot), 0);
     rc = load_snapshot(db, &t, pRoot, pSt, pErr);
   }
   if( rc==0 ) ck_assert_int_eq(derive_memory_run(db, 1, pErr), 0);
@@ -165,7 +165,7 @@ START_TEST(test_recognise){
     PfError err = {0};
     ck_assert_msg(pickle_decode((const unsigned char*)a[i].z, a[i].n, &pDoc,
                                 &pRoot, &err)==0, "case %zu: %s", i, err.zMsg);
-    ck_assert_msg(snapshot_is_snapshot(pRoot)==a[i].want, "case %zu", i);
+    ck_assert_msg(load_snapshot_is_snapshot(pRoot)==a[i].want, "case %zu", i);
     pickle_free(pDoc);
   }
 }

@@ -15,29 +15,29 @@
 START_TEST(test_us_to_ns){
   int64_t ns;
   int frac;
-  ck_assert_int_eq(trace_us_to_ns("1669783687464181", 16, &ns, &frac), 0);
+  ck_assert_int_eq(parse_trace_us_to_ns("1669783687464181", 16, &ns, &frac), 0);
   ck_assert_int_eq(ns, 1669783687464181000LL);
   ck_assert_int_eq(frac, 0);
-  ck_assert_int_eq(trace_us_to_ns("4458676522690.655", 17, &ns, &frac), 0);
+  ck_assert_int_eq(parse_trace_us_to_ns("4458676522690.655", 17, &ns, &frac), 0);
   ck_assert_int_eq(ns, 4458676522690655LL);
   ck_assert_int_eq(frac, 1);
   /* 19 significant digits survive (a double would not) */
-  ck_assert_int_eq(trace_us_to_ns("1712195495519689.047", 20, &ns, NULL), 0);
+  ck_assert_int_eq(parse_trace_us_to_ns("1712195495519689.047", 20, &ns, NULL), 0);
   ck_assert_int_eq(ns, 1712195495519689047LL);
-  ck_assert_int_eq(trace_us_to_ns("1712195495519695.8", 18, &ns, NULL), 0);
+  ck_assert_int_eq(parse_trace_us_to_ns("1712195495519695.8", 18, &ns, NULL), 0);
   ck_assert_int_eq(ns, 1712195495519695800LL);
-  ck_assert_int_eq(trace_us_to_ns("607904.0", 8, &ns, NULL), 0);
+  ck_assert_int_eq(parse_trace_us_to_ns("607904.0", 8, &ns, NULL), 0);
   ck_assert_int_eq(ns, 607904000LL);
-  ck_assert_int_eq(trace_us_to_ns("1.5e3", 5, &ns, NULL), 0);
+  ck_assert_int_eq(parse_trace_us_to_ns("1.5e3", 5, &ns, NULL), 0);
   ck_assert_int_eq(ns, 1500000LL);
-  ck_assert_int_eq(trace_us_to_ns("0.0004", 6, &ns, NULL), 0);
+  ck_assert_int_eq(parse_trace_us_to_ns("0.0004", 6, &ns, NULL), 0);
   ck_assert_int_eq(ns, 0);
-  ck_assert_int_eq(trace_us_to_ns("0.0006", 6, &ns, NULL), 0);
+  ck_assert_int_eq(parse_trace_us_to_ns("0.0006", 6, &ns, NULL), 0);
   ck_assert_int_eq(ns, 1);
-  ck_assert_int_eq(trace_us_to_ns("-3", 2, &ns, NULL), 0);
+  ck_assert_int_eq(parse_trace_us_to_ns("-3", 2, &ns, NULL), 0);
   ck_assert_int_eq(ns, -3000);
-  ck_assert_int_eq(trace_us_to_ns("abc", 3, &ns, NULL), -1);
-  ck_assert_int_eq(trace_us_to_ns("99999999999999999999", 20, &ns, NULL), -1);
+  ck_assert_int_eq(parse_trace_us_to_ns("abc", 3, &ns, NULL), -1);
+  ck_assert_int_eq(parse_trace_us_to_ns("99999999999999999999", 20, &ns, NULL), -1);
 }
 END_TEST
 
@@ -134,7 +134,7 @@ static int parse_text(const char *zText, Collect *c, TraceInfo *pInfo,
   memset(c, 0, sizeof(*c));
   in = input_open(zPath, pErr);
   ck_assert_ptr_nonnull(in);
-  rc = trace_parse(in, collect_sink, c, pInfo, pErr);
+  rc = parse_trace(in, collect_sink, c, pInfo, pErr);
   input_close(in);
   unlink(zPath);
   return rc;
@@ -239,7 +239,7 @@ START_TEST(test_parse_control_chars_in_name){
 }
 END_TEST
 
-/* The conversion digit by digit, as trace_us_to_ns() did before it took
+/* The conversion digit by digit, as parse_trace_us_to_ns() did before it took
 ** eight digits at a time (no exponent form): the reference below. */
 static int ref_us_to_ns(const char *z, size_t n, int64_t *pNs){
   size_t i = 0;
@@ -295,7 +295,7 @@ START_TEST(test_us_to_ns_words){
       if( rand()%50==0 ) z[rand()%n] = 'x';
     }
     z[n] = 0;
-    ra = trace_us_to_ns(z, n, &a, NULL);
+    ra = parse_trace_us_to_ns(z, n, &a, NULL);
     rb = ref_us_to_ns(z, n, &b);
     if( ra!=rb || (ra==0 && a!=b) ){
       ck_abort_msg("%s: %d %lld, reference %d %lld", z, ra, (long long)a, rb,

@@ -76,7 +76,9 @@ class Docs(unittest.TestCase):
         for c in commands():
             self.assertIn("\n    %s) opts=(" % c, r.out)
         if shutil.which("zsh") is None:
-            common.env_unable("no zsh to check the script's syntax")
+            # a missing tool, not an unable machine: scripts/test.sh
+            # installs zsh, so under CI=true this skip fails the run
+            self.skipTest("zsh not installed (scripts/test.sh installs it)")
         z = subprocess.run(["zsh", "-n"], input=r.out, capture_output=True,
                            text=True)
         self.assertEqual(z.returncode, 0, z.stderr)
