@@ -15,12 +15,17 @@
 -- column: roofline_pct   roofline time / GPU time of the modeled calls, %
 -- column: recoverable_ms GPU time - roofline time of the modeled calls, ms
 -- column: not_modeled    why the other calls are not: no formula for the kind, no shapes / types recorded, host copy, no GPU spec or type peak, arguments missing or shapes not fitting
-WITH t AS (
+-- each name's kind once (op_name_kind, schema 027), not per call
+WITH kn AS MATERIALIZED (
+  SELECT name_id, kind FROM op_name_kind
+  WHERE name_id IN (SELECT name_id FROM op_gpu_time WHERE run_id = :run)
+),
+t AS (
   SELECT t.op_id, k.kind, o.name_id, t.union_ns, t.sum_ns,
     o.input_dims_id IS NULL AS noshape, t.host_copies > 0 AS host,
     coalesce(ty.text, '[]') = '[]' AS notype
   FROM op_call_time t JOIN cpu_op o ON o.id = t.op_id
-  JOIN op_kind k ON k.name_id = o.name_id
+  CROSS JOIN kn k ON k.name_id = o.name_id  -- after the calls
   LEFT JOIN string ty ON ty.id = o.input_types_id
   WHERE t.run_id = :run AND (:rank IS NULL OR t.rank = :rank)
 ),

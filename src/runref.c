@@ -90,7 +90,15 @@ int runref_delete(sqlite3 *db, int64_t runId, PfError *pErr){
       " UNION SELECT name_id FROM gpu_sync UNION SELECT name_id FROM annotation"
       " UNION SELECT name_id FROM python_function"
       " UNION SELECT before_name_id FROM gpu_gap"
-      " UNION SELECT after_name_id FROM gpu_gap)", pErr) ? -1 : 0;
+      " UNION SELECT after_name_id FROM gpu_gap);"
+      /* operator signatures (schema 027) naming a string gone: a new
+      ** string may take its id */
+      "DELETE FROM op_sig WHERE name_id NOT IN (SELECT id FROM string)"
+      " OR dims_id NOT IN (SELECT id FROM string UNION SELECT 0)"
+      " OR types_id NOT IN (SELECT id FROM string UNION SELECT 0)"
+      " OR conc_id NOT IN (SELECT id FROM string UNION SELECT 0);"
+      "DELETE FROM op_sig_model WHERE sig_id NOT IN (SELECT id FROM op_sig)",
+      pErr) ? -1 : 0;
   }
   return rc;
 }

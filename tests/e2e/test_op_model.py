@@ -345,7 +345,9 @@ class OpModelFixtureTest(ProfanTest):
             if o["name"] == "aten::addmm":
                 bias, a, b = o["args"]["Input Dims"][:3]
                 want += 2 * a[0] * a[1] * b[1] + a[0] * b[1]
-        got = self.sql("SELECT sum(flops) AS f FROM op_gemm"
+        # op_model: per call (op_gemm, an arm, models the signatures an
+        # ingest adds, schema 027)
+        got = self.sql("SELECT sum(flops) AS f FROM op_model"
                        " WHERE name = 'aten::addmm'")
         self.assertAlmostEqual(float(got[0]["f"]) / want, 1.0, places=9)
 
