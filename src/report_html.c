@@ -61,6 +61,9 @@ typedef struct Rh {
   int rc;               /* 0, or -1 after the first error */
   const char *zOmitted; /* "memory snapshot, steps": sections left out */
   int64_t *aStrag;      /* straggler ranks (rank-skew), set by sec_steps */
+  int64_t *aShow;       /* many ranks: the outlier ranks the per-rank
+                        ** sections show (ascending), set by sec_steps */
+  int nShow;            /* 0: every rank */
   int nStrag;
   char **azCat;         /* categories given a style so far (see cat_style) */
   int *aCatStyle;       /* their styles */
@@ -620,6 +623,24 @@ static void rank_histogram(Rh *r, const char *zId, const char *zCaption,
   html_bar_chart(r->p, zId, zCaption, a, nBin, 0);
 }
 
+/* Remember the outlier ranks (aKeep) in ascending order: the sections
+** that list ranks one by one show only these (report_html_hta). */
+static void keep_shown_ranks(Rh *r, const int64_t *aRank,
+                             const unsigned char *aKeep, int n){
+  free(r->aShow);
+  r->aShow = xmalloc(sizeof(int64_t)*(size_t)(n+1));
+  r->nShow = 0;
+  for(int i=0; i<n; i++){
+    int j;
+    if( !aKeep[i] ) continue;
+    for(j=r->nShow; j>0 && r->aShow[j-1]>aRank[i]; j--){
+      r->aShow[j] = r->aShow[j-1];
+    }
+    r->aShow[j] = aRank[i];
+    r->nShow++;
+  }
+}
+
 /* Many ranks: the distribution of the mean step time over the ranks and
 ** the outlier ranks' bars, instead of n bars. */
 static void steps_summarised(Rh *r, HtmlBar *a, int n, const int64_t *aRank){
@@ -633,6 +654,7 @@ static void steps_summarised(Rh *r, HtmlBar *a, int n, const int64_t *aRank){
   for(int i=0; i<n && nOut<RANK_OUTLIERS; i++){
     if( aKeep[i] ) aOut[nOut++] = a[i];
   }
+  keep_shown_ranks(r, aRank, aKeep, n);
   for(int i=1; i<nOut; i++){                 /* slowest first */
     for(int j=i; j>0 && aOut[j-1].v<aOut[j].v; j--){
       HtmlBar x = aOut[j]; aOut[j] = aOut[j-1]; aOut[j-1] = x;
@@ -1646,6 +1668,7 @@ static int rh_end(Rh *r){
   free(r->azCat);
   free(r->aCatStyle);
   free(r->aStrag);
+  free(r->aShow);
   return r->rc;
 }
 
@@ -1783,7 +1806,7 @@ int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep, Buf *pOut,
   }
   if( r.rc==0 && hasGpu ){
     double t0 = util_now_ms();
-    r.rc = report_html_hta(db, &r.q, runId, pOut, pErr);
+    r.rc = report_html_hta(db, &r.q, runId, r.aShow, r.nShow, pOut, pErr);
     section_time("hta sections", t0);
   }
   if( r.rc==0 && hasGpu ){

@@ -29,6 +29,8 @@ typedef struct Hx {
   sqlite3 *db;
   const NqList *q;
   int64_t run;
+  const int64_t *aRank;  /* ranks the per-rank sections show */
+  int nRank;             /* 0: every rank */
   Buf *p;
   PfError *pErr;
   int rc;
@@ -42,10 +44,15 @@ static void hx_fail(Hx *x, const char *zWhat){
   x->rc = -1;
 }
 
-/* Named query zName with its defaults and limit (<0: its own). */
-static sqlite3_stmt *hx_named(Hx *x, const char *zName, int64_t limit){
+/* Named query zName with its defaults and limit (<0: its own); with
+** iRank >= 0, for rank x->aRank[iRank] only. */
+static sqlite3_stmt *hx_named_rank(Hx *x, const char *zName, int64_t limit,
+                                   int iRank){
   const NamedQuery *q;
   sqlite3_stmt *s;
+  const char *azKey[1] = { "rank" };
+  const char *azVal[1];
+  char zRank[24];
   if( x->rc ) return NULL;
   q = named_query_find(x->q, zName);
   if( q==NULL ){
@@ -53,9 +60,17 @@ static sqlite3_stmt *hx_named(Hx *x, const char *zName, int64_t limit){
     x->rc = -1;
     return NULL;
   }
-  s = named_query_prepare(x->db, q, x->run, NULL, NULL, 0, limit, x->pErr);
+  snprintf(zRank, sizeof(zRank), "%lld",
+           iRank>=0 ? (long long)x->aRank[iRank] : 0LL);
+  azVal[0] = zRank;
+  s = named_query_prepare(x->db, q, x->run, azKey, azVal, iRank>=0,
+                          limit, x->pErr);
   if( s==NULL ) x->rc = -1;
   return s;
+}
+
+static sqlite3_stmt *hx_named(Hx *x, const char *zName, int64_t limit){
+  return hx_named_rank(x, zName, limit, -1);
 }
 
 static int hx_step(Hx *x, sqlite3_stmt *s, HtmlTable *t, const char *zWhat){
@@ -67,6 +82,41 @@ static int hx_step(Hx *x, sqlite3_stmt *s, HtmlTable *t, const char *zWhat){
   if( rc!=SQLITE_DONE ) hx_fail(x, zWhat);
   return 0;
 }
+
+/* A per-rank section's rows: query zName once (every rank), or once per
+** rank of x->aRank, into one table t; xRow sees each row.  Returns the
+** number of rows; *pBegun says whether t was begun. */
+static int hx_rows(Hx *x, const char *zName, HtmlTable *t, int *pBegun,
+                   void (*xRow)(sqlite3_stmt*, void*), void *pArg){
+  int nPass = x->nRank>0 ? x->nRank : 1, n = 0;
+  *pBegun = 0;
+  for(int i=0; i<nPass && x->rc==0; i++){
+    sqlite3_stmt *s = hx_named_rank(x, zName, -1, x->nRank>0 ? i : -1);
+    if( s==NULL ) break;
+    if( !*pBegun ){
+      html_tstmt_begin(t, s, zName, -1);
+      *pBegun = 1;
+    }
+    while( hx_step(x, s, t, zName) ){
+      if( xRow ) xRow(s, pArg);
+      n++;
+    }
+    sqlite3_finalize(s);
+  }
+  return n;
+}
+
+/* The note of a per-rank section of a run shown by its outlier ranks. */
+static void hx_rank_note(Hx *x){
+  if( x->nRank>0 ){
+    char z[200];
+    snprintf(z, sizeof(z), "Many ranks: the %d outlier ranks of the steps"
+             " section only (stragglers, the slowest, the fastest and the"
+             " median rank).", x->nRank);
+    html_note(x->p, z);
+  }
+}
+
 
 static int col(sqlite3_stmt *s, const char *zName){
   for(int i=0; i<sqlite3_column_count(s); i++){
@@ -103,34 +153,43 @@ static void stack_free(Stack *k){
 
 /* ------------------------------------------------------- idle breakdown */
 
-static void sec_idle(Hx *x){
-  static const char *const azSeg[] = { "host wait", "kernel wait", "other" };
+/* Rows of idle-breakdown summed into the stack chart's rows. */
+typedef struct IdleAcc {
+  Stack k;
+  char zPrev[96];
+  double *aRow;
+} IdleAcc;
+
+static void idle_row(sqlite3_stmt *s, void *pArg){
   static const char *const azCat[] = { "host_wait", "kernel_wait", "other" };
-  Stack k = { NULL, NULL, 0, 3 };
-  char zPrev[96] = "";
-  double *aRow = NULL;
-  HtmlTable t;
-  sqlite3_stmt *s = hx_named(x, "idle-breakdown", -1);
-  html_section_begin(x->p, "idle-breakdown", "Idle breakdown");
-  if( s==NULL ){ html_section_end(x->p); return; }
-  html_tstmt_begin(&t, s, "idle-breakdown", -1);
-  while( hx_step(x, s, &t, "idle-breakdown") ){
-    char z[96];
-    const char *zCat = ctext(s, col(s, "category"));
-    snprintf(z, sizeof(z), "rank %s stream %s", ctext(s, col(s, "rank")),
-             ctext(s, col(s, "stream")));
-    if( aRow==NULL || strcmp(z, zPrev)!=0 ){
-      aRow = stack_row(&k, z);
-      snprintf(zPrev, sizeof(zPrev), "%s", z);
-    }
-    for(int i=0; i<3; i++){
-      if( strcmp(zCat, azCat[i])==0 ){
-        aRow[i] += sqlite3_column_double(s, col(s, "idle_ms"));
-      }
+  IdleAcc *a = (IdleAcc*)pArg;
+  char z[96];
+  const char *zCat = ctext(s, col(s, "category"));
+  snprintf(z, sizeof(z), "rank %s stream %s", ctext(s, col(s, "rank")),
+           ctext(s, col(s, "stream")));
+  if( a->aRow==NULL || strcmp(z, a->zPrev)!=0 ){
+    a->aRow = stack_row(&a->k, z);
+    snprintf(a->zPrev, sizeof(a->zPrev), "%s", z);
+  }
+  for(int i=0; i<3; i++){
+    if( strcmp(zCat, azCat[i])==0 ){
+      a->aRow[i] += sqlite3_column_double(s, col(s, "idle_ms"));
     }
   }
-  sqlite3_finalize(s);
-  if( k.n==0 ){
+}
+
+static void sec_idle(Hx *x){
+  static const char *const azSeg[] = { "host wait", "kernel wait", "other" };
+  IdleAcc a = { { NULL, NULL, 0, 3 }, "", NULL };
+  HtmlTable t;
+  int begun;
+  html_section_begin(x->p, "idle-breakdown", "Idle breakdown");
+  hx_rows(x, "idle-breakdown", &t, &begun, idle_row, &a);
+  if( !begun ){
+    html_section_end(x->p);
+    return;
+  }
+  if( a.k.n==0 ){
     html_tstmt_end(&t, NULL);
     if( x->rc==0 ) html_note(x->p, "no idle interval on any stream (no"
                              " stream ran two GPU ops one after the other)");
@@ -141,12 +200,13 @@ static void sec_idle(Hx *x){
               " (below hta_setting kernel_wait_ns) between ops already"
               " launched; other = the rest (waits on other streams or"
               " events).");
+    hx_rank_note(x);
     html_stack_chart(x->p, "chart-idle-breakdown", "GPU idle time per"
-                     " stream (ms)", (const char *const *)k.azRow, k.n,
-                     azSeg, 3, k.aV, "ms");
+                     " stream (ms)", (const char *const *)a.k.azRow, a.k.n,
+                     azSeg, 3, a.k.aV, "ms");
     html_tstmt_end(&t, x->p);
   }
-  stack_free(&k);
+  stack_free(&a.k);
   html_section_end(x->p);
 }
 
@@ -223,14 +283,14 @@ static void queue_chart(Hx *x){
 }
 
 static void sec_queue(Hx *x){
-  sqlite3_stmt *s = hx_named(x, "queue-length", -1);
   HtmlTable t;
-  int n = 0;
+  int begun, n;
   html_section_begin(x->p, "queue-length", "Launch queue");
-  if( s==NULL ){ html_section_end(x->p); return; }
-  html_tstmt_begin(&t, s, "queue-length", -1);
-  while( hx_step(x, s, &t, "queue-length") ) n++;
-  sqlite3_finalize(s);
+  n = hx_rows(x, "queue-length", &t, &begun, NULL, NULL);
+  if( !begun ){
+    html_section_end(x->p);
+    return;
+  }
   if( n==0 ){
     html_tstmt_end(&t, NULL);
     if( x->rc==0 ) html_note(x->p, "no GPU op with a launch call in this"
@@ -241,6 +301,7 @@ static void sec_queue(Hx *x){
               " empty (empty_pct high) is a CPU-bound stream: the GPU runs"
               " each op as soon as it is launched.  A queue at 1024 blocks"
               " the CPU in the launch call (blocked_ms).");
+    hx_rank_note(x);
     queue_chart(x);
     html_tstmt_end(&t, x->p);
   }
@@ -300,13 +361,15 @@ static void sec_critical_path(Hx *x){
   html_section_end(x->p);
 }
 
-int report_html_hta(sqlite3 *db, const NqList *pQ, int64_t run, Buf *p,
-                    PfError *pErr){
+int report_html_hta(sqlite3 *db, const NqList *pQ, int64_t run,
+                    const int64_t *aRank, int nRank, Buf *p, PfError *pErr){
   Hx x;
   memset(&x, 0, sizeof(x));
   x.db = db;
   x.q = pQ;
   x.run = run;
+  x.aRank = aRank;
+  x.nRank = nRank;
   x.p = p;
   x.pErr = pErr;
   sec_idle(&x);

@@ -19,9 +19,11 @@
   "idle-breakdown", "Idle breakdown", "queue-length", "Launch queue", \
   "critical-path", "Critical path"
 
-/* Append the three sections for run `run` to p.  Returns 0, or -1 with
+/* Append the three sections for run `run` to p.  aRank[0..nRank): the
+** ranks the idle-breakdown and launch-queue sections show (a run of many
+** ranks: its outlier ranks); nRank 0: every rank.  Returns 0, or -1 with
 ** pErr set (SQL error). */
-int report_html_hta(sqlite3 *db, const NqList *pQ, int64_t run, Buf *p,
-                    PfError *pErr);
+int report_html_hta(sqlite3 *db, const NqList *pQ, int64_t run,
+                    const int64_t *aRank, int nRank, Buf *p, PfError *pErr);
 
 #endif
