@@ -14,8 +14,9 @@
 ** rank from the file name) and "nccl.log" (a file's kind is found from
 ** its content, so any part may turn out to be any kind).  Each input is
 ** ingested into the same template database: an in-memory profan database
-** with the full schema, made once and restored with sqlite3_deserialize()
-** before each input (building the schema per input would dominate).  The
+** with the full schema, made once and copied into a new connection with
+** sqlite3_deserialize() before each input (building the schema per input
+** would dominate; see fresh_db for why a new connection).  The
 ** harness checks what ingest promises: after a failure the database is
 ** not inside a transaction (sqlite3_get_autocommit) and holds no run;
 ** after a success it holds exactly one run.
@@ -56,6 +57,35 @@ static void setup(void){
   if( db==NULL ){ fprintf(stderr, "fuzz_ingest: %s\n", err.zMsg); abort(); }
   pTemplate = sqlite3_serialize(db, "main", &nTemplate, 0);
   if( pTemplate==NULL ){ fprintf(stderr, "fuzz_ingest: serialize\n"); abort(); }
+}
+
+/* A new connection holding a copy of the template, set up as db_open()
+** sets one up.  A new connection, not the template restored into the
+** same one: SQLite 3.40.1 (Debian 12) crashes in sqlite3SchemaToIndex
+** preparing the operator model's nested views (schema 027) once
+** sqlite3_deserialize() has replaced the schema of the connection that
+** built the template (fuzz/regress/ingest/crash-51144a49...); profan
+** itself never deserializes. */
+static void fresh_db(void){
+  unsigned char *pCopy;
+  sqlite3_close(db);
+  if( sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE
+                      | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) ){
+    abort();
+  }
+  /* a copy of the empty database (SQLite frees it) */
+  pCopy = sqlite3_malloc64((sqlite3_uint64)nTemplate);
+  if( pCopy==NULL ) abort();
+  memcpy(pCopy, pTemplate, (size_t)nTemplate);
+  if( sqlite3_deserialize(db, "main", pCopy, nTemplate, nTemplate,
+        SQLITE_DESERIALIZE_FREEONCLOSE|SQLITE_DESERIALIZE_RESIZEABLE) ){
+    abort();
+  }
+  sqlite3_extended_result_codes(db, 1);
+  if( sqlite3_exec(db, "PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768;"
+                   " PRAGMA secure_delete=OFF", NULL, NULL, NULL) ){
+    abort();
+  }
 }
 
 /* Write the n bytes at z to file i of the run directory (or remove it
@@ -107,18 +137,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   IngestResult res;
   Buf msg;
   const char *azPath[1];
-  unsigned char *pCopy;
   int rc;
   setup();
   if( split_input(data, size)<0 ) return 0;
-  /* a fresh copy of the empty database (SQLite frees it) */
-  pCopy = sqlite3_malloc64((sqlite3_uint64)nTemplate);
-  if( pCopy==NULL ) abort();
-  memcpy(pCopy, pTemplate, (size_t)nTemplate);
-  if( sqlite3_deserialize(db, "main", pCopy, nTemplate, nTemplate,
-        SQLITE_DESERIALIZE_FREEONCLOSE|SQLITE_DESERIALIZE_RESIZEABLE) ){
-    abort();
-  }
+  fresh_db();
   memset(&opt, 0, sizeof(opt));
   memset(&res, 0, sizeof(res));
   buf_init(&msg);
