@@ -212,12 +212,14 @@ static void sec_idle(Hx *x){
 
 /* ---------------------------------------------------------- launch queue */
 
-/* Queue length over time of the lowest rank's busiest streams: the
-** largest value in each of HTA_QUEUE_POINTS time buckets. */
+/* Queue length over time of one rank's busiest streams (?4: the lowest
+** rank shown; bound, since a subquery there would not reach the view's
+** per-rank scans): the largest value in each of HTA_QUEUE_POINTS time
+** buckets. */
 static const char zQueueSql[] =
   "WITH q AS (SELECT rank, device, stream, ts, queue_length"
   "  FROM hta_queue_length WHERE run_id = ?1"
-  "  AND rank = (SELECT min(rank) FROM kernel WHERE run_id = ?1)),"
+  "  AND rank = ?4),"
   " top AS (SELECT device, stream FROM q GROUP BY device, stream"
   "  ORDER BY count(*) DESC, stream LIMIT ?2),"
   " b AS (SELECT min(ts) AS t0, max(max(ts) - min(ts), 1) AS w FROM q)"
@@ -244,6 +246,9 @@ static void queue_chart(Hx *x){
   sqlite3_bind_int64(s, 1, x->run);
   sqlite3_bind_int(s, 2, HTA_QUEUE_SERIES);
   sqlite3_bind_int(s, 3, HTA_QUEUE_POINTS);
+  sqlite3_bind_int64(s, 4, x->nRank>0 ? x->aRank[0]
+                     : db_int(x->db, 0, "SELECT min(rank) FROM kernel"
+                              " WHERE run_id = %lld", (long long)x->run));
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
     HtmlSeries *c;
     char z[48];
@@ -318,25 +323,31 @@ static const char *const azCpCol[] = {
   "comm_pct", "memory_pct", "gpu_wait_pct", "idle_pct" };
 #define HTA_CP_NSEG 9
 
+/* One row of critical-path into the stack chart (HTA_CP_ROWS at most). */
+static void cp_row(sqlite3_stmt *s, void *pArg){
+  Stack *k = (Stack*)pArg;
+  char z[64];
+  double ms = sqlite3_column_double(s, col(s, "step_ms")), *a;
+  if( k->n==HTA_CP_ROWS ) return;
+  snprintf(z, sizeof(z), "rank %s step %s", ctext(s, col(s, "rank")),
+           ctext(s, col(s, "step")));
+  a = stack_row(k, z);
+  for(int i=0; i<HTA_CP_NSEG; i++){
+    a[i] = ms * sqlite3_column_double(s, col(s, azCpCol[i])) / 100.0;
+  }
+}
+
 static void sec_critical_path(Hx *x){
   Stack k = { NULL, NULL, 0, HTA_CP_NSEG };
   HtmlTable t;
-  sqlite3_stmt *s = hx_named(x, "critical-path", -1);
+  sqlite3_stmt *s;
+  int begun;
   html_section_begin(x->p, "critical-path", "Critical path");
-  if( s==NULL ){ html_section_end(x->p); return; }
-  html_tstmt_begin(&t, s, "critical-path", -1);
-  while( hx_step(x, s, &t, "critical-path") ){
-    char z[64];
-    double ms = sqlite3_column_double(s, col(s, "step_ms")), *a;
-    if( k.n==HTA_CP_ROWS ) continue;
-    snprintf(z, sizeof(z), "rank %s step %s", ctext(s, col(s, "rank")),
-             ctext(s, col(s, "step")));
-    a = stack_row(&k, z);
-    for(int i=0; i<HTA_CP_NSEG; i++){
-      a[i] = ms * sqlite3_column_double(s, col(s, azCpCol[i])) / 100.0;
-    }
+  hx_rows(x, "critical-path", &t, &begun, cp_row, &k);
+  if( !begun ){
+    html_section_end(x->p);
+    return;
   }
-  sqlite3_finalize(s);
   if( k.n==0 ){
     html_tstmt_end(&t, NULL);
     if( x->rc==0 ) html_note(x->p, "no step with a critical path in this"
@@ -346,6 +357,7 @@ static void sec_critical_path(Hx *x){
               " time, walked back from the step end (named query"
               " critical-path): only what lies on it makes the step"
               " shorter when made faster.  Each bar adds up to the step.");
+    hx_rank_note(x);
     html_stack_chart(x->p, "chart-critical-path", "Critical path per step"
                      " by class (ms)", (const char *const *)k.azRow, k.n,
                      azCpSeg, HTA_CP_NSEG, k.aV, "ms");

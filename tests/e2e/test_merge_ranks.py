@@ -79,15 +79,16 @@ class ManyRanks(ProfanTest):
             self.assertIn("mean of %d" % N, c)
             self.assertLessEqual(len(set(re.findall(r">rank (\d+)", c))),
                                  12, cid)
-        # the per-stream HTA sections list the outlier ranks only: the
+        # the per-rank HTA sections list the outlier ranks only: the
         # ranks of the step bars, every one of them, no other
         for sec, nxt in (("idle-breakdown", "queue-length"),
-                         ("queue-length", "critical-path")):
+                         ("queue-length", "critical-path"),
+                         ("critical-path", "roofline")):
             part = page[page.index('id="h-%s"' % sec):
                         page.index('id="h-%s"' % nxt)]
             self.assertTrue("the %d outlier ranks" % len(ranks) in part,
                             "%s: no note on the outlier ranks" % sec)
-            body = part[part.index("<tbody>"):]
+            body = part[part.index("<tbody>"):part.index("</tbody>")]
             shown = set(re.findall(r'<tr><td class="n" data-v="(\d+)"',
                                    body))
             self.assertEqual(shown, set(ranks), sec)
