@@ -128,6 +128,11 @@ def clone_runs(hist, n_total, seed=19):
                 exprs.append("?1 + k.i")
             elif c in ("dur", "ns") or c.endswith("_ns"):
                 exprs.append('CAST(round("%s" * k.f) AS INTEGER)' % c)
+            elif c == "value" and t.endswith("_run_metric"):
+                # stored metrics (schema 026 and the hta/op tables): the
+                # times scale with the durations, shares and counts not
+                exprs.append("CASE WHEN t.metric GLOB '*_ms'"
+                             " THEN t.value * k.f ELSE t.value END")
             else:
                 exprs.append('t."%s"' % c)
         con.execute('INSERT INTO "%s"(%s) SELECT %s FROM "%s" t, k'
