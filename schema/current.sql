@@ -1942,7 +1942,7 @@ CREATE INDEX op_run_metric_metric ON op_run_metric(metric, run_id);
 CREATE VIEW run_metric_core_calc AS
 WITH
 tg AS MATERIALIZED (SELECT run_id FROM core_target),
-steady AS (
+steady AS MATERIALIZED (
   SELECT run_id, rank, step, dur FROM step_steady
   WHERE steady = 1 AND run_id IN (SELECT run_id FROM tg)
 ),
@@ -1957,13 +1957,13 @@ nstep AS (
   WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id
 ),
 perrank AS (
-  SELECT run_id, max(n) AS n, max(ns) AS ns FROM (
-    SELECT s.run_id, s.rank, count(*) AS n,
-      (SELECT count(*) FROM steady x WHERE x.run_id = s.run_id
-         AND x.rank = s.rank) AS ns
-    FROM step s WHERE s.run_id IN (SELECT run_id FROM tg)
-    GROUP BY s.run_id, s.rank)
-  GROUP BY run_id
+  SELECT a.run_id, max(a.n) AS n, max(coalesce(b.ns, 0)) AS ns
+  FROM (SELECT run_id, rank, count(*) AS n FROM step
+        WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id, rank) a
+  LEFT JOIN (SELECT run_id, rank, count(*) AS ns FROM steady
+             GROUP BY run_id, rank) b
+    ON b.run_id = a.run_id AND b.rank = a.rank
+  GROUP BY a.run_id
 ),
 busy AS (
   SELECT t.run_id,
@@ -2108,7 +2108,9 @@ FROM (
                 row_number() OVER (PARTITION BY run_id, rank
                                    ORDER BY dur, ts) AS i,
                 count(*) OVER (PARTITION BY run_id, rank) AS n
-              FROM step)))))));
+              FROM step
+              WHERE NOT EXISTS (SELECT 1 FROM core_target)
+                 OR run_id IN (SELECT run_id FROM core_target))))))));
 
 -- view run_step_sample: created in 011, 026; this is 026's definition
 CREATE VIEW run_step_sample AS
