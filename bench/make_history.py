@@ -173,11 +173,19 @@ def history_bench(profan, db, n, run_dir, work):
           % (n, time.perf_counter() - t0, os.path.getsize(db) / 1e6))
     subprocess.run([profan, "--db", db, "baseline", "set", "main", "r0"],
                    check=True, stdout=subprocess.DEVNULL)
+    # a baseline near the end: check's history window (the runs before
+    # it) is then full, and each of its runs' fingerprints is compared
+    subprocess.run([profan, "--db", db, "baseline", "set", "late",
+                    "r%d" % max(0, n - 10)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for cmd in (["trend", "step_time_median_ms"],
                 ["trend", "step_time_median_ms", "--tag", "branch=main"],
                 ["check", "--baseline", "main", "--run", "latest"],
                 ["check", "--baseline", "main", "--run", "r%d" % (n - 1),
                  "--tag", "branch=main"],
+                ["check", "--baseline", "late", "--run", "latest"],
+                ["query", "diff-metrics", "--run", "latest", "--param",
+                 "baseline=%d" % max(1, n - 10)],
                 ["runs"]):
         secs, rc = timed([profan, "--db", db] + cmd)
         print("%-60s %6.3f s (exit %d)" % (" ".join(cmd), secs, rc))
