@@ -128,6 +128,11 @@ def clone_runs(hist, n_total, seed=19):
                 exprs.append("?1 + k.i")
             elif c in ("dur", "ns") or c.endswith("_ns"):
                 exprs.append('CAST(round("%s" * k.f) AS INTEGER)' % c)
+            elif c == "value" and t.endswith("_run_metric"):
+                # stored metrics (schema 026 and the hta/op tables): the
+                # times scale with the durations, shares and counts not
+                exprs.append("CASE WHEN t.metric GLOB '*_ms'"
+                             " THEN t.value * k.f ELSE t.value END")
             else:
                 exprs.append('t."%s"' % c)
         con.execute('INSERT INTO "%s"(%s) SELECT %s FROM "%s" t, k'
@@ -168,11 +173,19 @@ def history_bench(profan, db, n, run_dir, work):
           % (n, time.perf_counter() - t0, os.path.getsize(db) / 1e6))
     subprocess.run([profan, "--db", db, "baseline", "set", "main", "r0"],
                    check=True, stdout=subprocess.DEVNULL)
+    # a baseline near the end: check's history window (the runs before
+    # it) is then full, and each of its runs' fingerprints is compared
+    subprocess.run([profan, "--db", db, "baseline", "set", "late",
+                    "r%d" % max(0, n - 10)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for cmd in (["trend", "step_time_median_ms"],
                 ["trend", "step_time_median_ms", "--tag", "branch=main"],
                 ["check", "--baseline", "main", "--run", "latest"],
                 ["check", "--baseline", "main", "--run", "r%d" % (n - 1),
                  "--tag", "branch=main"],
+                ["check", "--baseline", "late", "--run", "latest"],
+                ["query", "diff-metrics", "--run", "latest", "--param",
+                 "baseline=%d" % max(1, n - 10)],
                 ["runs"]):
         secs, rc = timed([profan, "--db", db] + cmd)
         print("%-60s %6.3f s (exit %d)" % (" ".join(cmd), secs, rc))

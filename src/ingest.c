@@ -14,6 +14,7 @@
 #include "derive_trace.h"
 #include "derive_hta.h"
 #include "derive_op.h"
+#include "derive_core.h"
 #include "discover.h"
 #include "ingest_trace.h"
 #include "input.h"
@@ -487,7 +488,8 @@ static void timing(const char *zWhat, double t1){
 }
 
 /* Phase 9: collectives, overlap, fits (after the trace linkage), the
-** critical path, then commit.  Returns 0 or -1. */
+** critical path, the operator model, the core metrics (every run: a
+** snapshot-only run has memory metrics), then commit.  Returns 0 or -1. */
 static int ingest_derive_commit(Ingest *g){
   double t1 = util_now_ms();
   if( derive_comm_run(g->db, g->runId, &g->err) ){
@@ -509,6 +511,12 @@ static int ingest_derive_commit(Ingest *g){
     return -1;
   }
   timing("derive op", t1);
+  t1 = util_now_ms();
+  if( derive_core_run(g->db, g->runId, &g->err) ){
+    buf_printf(g->pMsg, "%s", g->err.zMsg);        /* run_metric's core */
+    return -1;
+  }
+  timing("derive core", t1);
   g->pRes->nFiles = g->nJob + g->nOther;
   t1 = util_now_ms();
   if( db_commit(g->db, &g->err) ){

@@ -33,6 +33,7 @@
 #include "derive_trace.h"
 #include "derive_hta.h"
 #include "derive_op.h"
+#include "derive_core.h"
 #include "load_kinds.h"
 
 #include <stdlib.h>
@@ -43,16 +44,18 @@
 /* Tables that span ranks: not copied, rebuilt over the whole run by the
 ** derive passes (derive_comm_run: collectives matched across ranks and
 ** the fits over them; derive_hta_run: critical paths and the run's HTA
-** metrics; derive_op_run: the operator model's tables).  The other
-** derived tables (steps, step_time, gpu_busy, gpu_gap, comm_overlap, the
-** 009 summaries) are per rank or per device, so a shard's rows are what
-** one ingest of all the files computes: they are copied (the merge ==
-** ingest test compares every named query).
+** metrics; derive_op_run: the operator model's tables; derive_core_run:
+** the run's core metrics, steps per rank and step times over all ranks).
+** The other derived tables (steps, step_time, gpu_busy, gpu_gap,
+** comm_overlap, the 009 summaries) are per rank or per device, so a
+** shard's rows are what one ingest of all the files computes: they are
+** copied (the merge == ingest test compares every named query).
 ** Recomputing them from the rows instead (derive_trace_run without the
 ** spans kept while loading) took 32 s of a 37 s merge at 256 ranks. */
 static const char *const azDerived[] = {
   "collective", "collective_window", "comm_fit", "hta_critical_path",
-  "hta_critical_path_op", "hta_run_metric", "op_gpu_time", "op_run_metric"
+  "hta_critical_path_op", "hta_run_metric", "op_gpu_time", "op_run_metric",
+  "core_run_metric"
 };
 
 /* --summaries-only: the run's identity (run_file, run_tag, baseline) and
@@ -61,7 +64,7 @@ static const char *const azDerived[] = {
 static const char *const azSummary[] = {
   "run_file", "run_tag", "baseline", "step", "step_time", "gpu_busy",
   "comm_overlap", "gpu_op_summary", "cpu_op_summary", "step_kernel_summary",
-  "hta_run_metric", "op_run_metric", "device", "snapshot"
+  "hta_run_metric", "op_run_metric", "core_run_metric", "device", "snapshot"
 };
 #define N_SUMMARY ((int)(sizeof(azSummary)/sizeof(azSummary[0])))
 
@@ -725,6 +728,7 @@ static int run_derive(Merge *m, PfError *pErr){
   if( derive_comm_run(m->db, runId, pErr) ) return -1;
   if( nTrace>0 && derive_hta_run(m->db, runId, NULL, pErr) ) return -1;
   if( nTrace>0 && derive_op_run(m->db, runId, pErr) ) return -1;
+  if( derive_core_run(m->db, runId, pErr) ) return -1;
   return run_hash_update(m, pErr);
 }
 
