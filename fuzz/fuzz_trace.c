@@ -8,8 +8,8 @@
 ** gzip input goes through the zlib path too).  parse_trace() hands each
 ** event to a sink that touches every field and string of the event
 ** (name, category, list args, collective args) and then, like ingest_trace.c,
-** passes the non-OTHER events to linker_event(); linker_finish() and
-** linker_stats() are called at the end.  The emit callback does nothing.
+** passes the non-OTHER events to link_trace_event(); link_trace_finish() and
+** link_trace_stats() are called at the end.  The emit callback does nothing.
 **
 ** Build and run (see fuzz/README.md):
 **   CC=clang cmake -S . -B build-fuzz -DPROFAN_FUZZ=ON
@@ -85,7 +85,7 @@ static int sink(void *ctx, const TraceEvent *e){
   touch_event(e);
   if( e->kind==TEV_OTHER ) return 0;     /* as ingest_trace.c:worker_sink */
   if( c->pLink && !c->linkFailed ){
-    if( linker_event(c->pLink, e, &c->linkErr) ) c->linkFailed = 1;
+    if( link_trace_event(c->pLink, e, &c->linkErr) ) c->linkFailed = 1;
   }
   return 0;
 }
@@ -113,16 +113,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   memset(&err, 0, sizeof(err));
   pIn = input_open(zPath, &err);
   if( pIn==NULL ){ close(fd); return 0; }
-  c.pLink = linker_new(1, emit_nothing, &c);
+  c.pLink = link_trace_new(1, emit_nothing, &c);
   c.pInfo = &info;
   rc = parse_trace(pIn, sink, &c, &info, &err);
   if( rc==0 && c.pLink && !c.linkFailed ){
-    (void)linker_finish(c.pLink, &c.linkErr);
+    (void)link_trace_finish(c.pLink, &c.linkErr);
   }
   if( c.pLink ){
-    const LinkStats *s = linker_stats(c.pLink);
+    const LinkStats *s = link_trace_stats(c.pLink);
     fuzz_touch(s, sizeof(*s));
-    linker_free(c.pLink);
+    link_trace_free(c.pLink);
   }
   fuzz_touch_i64(input_offset(pIn));
   input_close(pIn);

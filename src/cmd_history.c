@@ -84,7 +84,7 @@ static int finish_html(int rcBuild, Buf *pPage, PfError *pErr,
 /* Resolve a run reference or print the error; returns -1 on failure. */
 static int64_t resolve_or_report(sqlite3 *db, const char *zRef, int isBase){
   PfError e = {0};
-  int64_t id = isBase ? hist_resolve_baseline(db, zRef, &e)
+  int64_t id = isBase ? history_resolve_baseline(db, zRef, &e)
                       : runref_resolve(db, zRef, &e);
   if( id<0 ) cli_error("%s", e.zMsg);
   return id;
@@ -517,13 +517,13 @@ static void check_parse(Cli *p, CheckOpts *o){
 /* The settings: gate_param defaults, then the options (exit 2 if bad). */
 static void check_params(Cli *p, sqlite3 *db, const CheckOpts *o,
                          GateParams *g, int *pnLast){
-  g->thrPct = hist_gate_param(db, "threshold_pct", 5);
-  g->alpha = hist_gate_param(db, "alpha", 0.05);
-  g->alphaOk = hist_gate_param(db, "alpha_ok", 0.001);
-  g->zMax = hist_gate_param(db, "z", 3);
-  g->minSteps = (int)hist_gate_param(db, "min_steps", 3);
-  g->minHistory = (int)hist_gate_param(db, "min_history", 5);
-  *pnLast = (int)hist_gate_param(db, "last", 10);
+  g->thrPct = history_gate_param(db, "threshold_pct", 5);
+  g->alpha = history_gate_param(db, "alpha", 0.05);
+  g->alphaOk = history_gate_param(db, "alpha_ok", 0.001);
+  g->zMax = history_gate_param(db, "z", 3);
+  g->minSteps = (int)history_gate_param(db, "min_steps", 3);
+  g->minHistory = (int)history_gate_param(db, "min_history", 5);
+  *pnLast = (int)history_gate_param(db, "last", 10);
   if( o->zThr ){
     g->thrPct = parse_number(p, "--threshold", o->zThr);
     if( g->thrPct<1.0 && strchr(o->zThr, '%')==NULL ) g->thrPct *= 100.0;
@@ -547,7 +547,7 @@ static void check_params(Cli *p, sqlite3 *db, const CheckOpts *o,
 static void check_resolve(Cli *p, sqlite3 *db, const CheckOpts *o,
                           int64_t *pidA, int64_t *pidB){
   PfError e = {0};
-  *pidA = hist_resolve_baseline(db, o->zBase, &e);
+  *pidA = history_resolve_baseline(db, o->zBase, &e);
   if( *pidA<0 ){
     db_close(db);
     cli_usage_error(p, "--baseline: %s", e.zMsg);
@@ -663,7 +663,7 @@ static int check_print_table(Cli *p, sqlite3 *db, const GateParams *g,
     sqlite3_bind_int(s, 12, r->nB);
     sqlite3_bind_int(s, 13, r->o.usedHist);
     bind_num(s, 14, r->o.z);
-    sqlite3_bind_text(s, 15, hist_verdict_name(r->o.v), -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 15, history_verdict_name(r->o.v), -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 16, r->o.zReason, -1, SQLITE_STATIC);
     sqlite3_step(s);
     sqlite3_reset(s);
@@ -715,15 +715,15 @@ int check_cmd(Cli *p){
   check_params(p, db, &o, &g, &nLast);
   check_resolve(p, db, &o, &idA, &idB);
   memset(aChk, 0, sizeof(aChk));
-  if( hist_comparable(db, idA, idB, o.azSame, o.nSame, &compat, &e)
-      || hist_window(db, idA, idB, nLast, zTagKey, zTagVal, o.azSame,
+  if( history_comparable(db, idA, idB, o.azSame, o.nSame, &compat, &e)
+      || history_window(db, idA, idB, nLast, zTagKey, zTagVal, o.azSame,
                      o.nSame, &w, &e) ){
     rc = EXIT_SQL;
   }
   if( idA==idB ) compat.ok = 1;
   for(int i=0; rc==EXIT_OK && i<o.nMetric; i++){
     aChk[i].zMetric = o.azMetric[i];
-    if( hist_check_metric(db, idA, idB, compat.ok, &w, &g, &aChk[i], &e) ){
+    if( history_check_metric(db, idA, idB, compat.ok, &w, &g, &aChk[i], &e) ){
       rc = EXIT_SQL;
     }else if( !compat.ok ){
       snprintf(aChk[i].o.zReason, sizeof(aChk[i].o.zReason),
@@ -733,14 +733,14 @@ int check_cmd(Cli *p){
   free(zTagKey);
   if( rc!=EXIT_OK ){
     cli_error("%s", e.zMsg);
-    hist_window_free(&w);
+    history_window_free(&w);
     db_close(db);
     return rc;
   }
   /* the verdict: stdout above a table, stderr for csv and json */
   pVerdict = (p->eFmt==OUT_CSV || p->eFmt==OUT_JSON) ? stderr : stdout;
   rc = check_print_verdict(pVerdict, &o, idA, idB, &g, aChk, o.nMetric, &w);
-  hist_window_free(&w);
+  history_window_free(&w);
   if( p->eFmt==OUT_TABLE || p->eFmt==OUT_MARKDOWN ) fputc('\n', stdout);
   if( check_print_table(p, db, &g, aChk, o.nMetric)!=EXIT_OK ) rc = EXIT_SQL;
   db_close(db);

@@ -109,7 +109,7 @@ int query_cmd(Cli *p){
   }
   db = cli_open_db(p, DB_OPEN_READONLY);
   if( q->needsRun ){
-    runId = zBase ? hist_resolve_baseline(db, zBase, &e)
+    runId = zBase ? history_resolve_baseline(db, zBase, &e)
                   : runref_resolve(db, zRun ? zRun : "latest", &e);
     if( runId<0 ){
       cli_error("%s", e.zMsg);

@@ -162,7 +162,7 @@ int report_cmd(Cli *p){
     cli_usage_error(p, "give one RUN or --baseline NAME");
   }
   db = cli_open_db(p, DB_OPEN_READONLY);
-  runId = zBase ? hist_resolve_baseline(db, zBase, &e)
+  runId = zBase ? history_resolve_baseline(db, zBase, &e)
                 : runref_resolve(db, p->argc==2 ? p->argv[1] : "latest", &e);
   if( runId<0 ){
     cli_error("%s", e.zMsg);

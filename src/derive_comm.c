@@ -192,7 +192,7 @@ static int merge_args(sqlite3_stmt *q, int64_t runId, const char *zSrc,
     }
     if( (z = (const char*)sqlite3_column_text(q, 1))!=0 && c->zDtype==NULL ){
       int sz;
-      const char *zD = collective_dtype(z, strlen(z), &sz);
+      const char *zD = load_collective_dtype(z, strlen(z), &sz);
       if( zD ){ c->zDtype = zD; c->elemSize = sz; }
     }
     if( c->inN<0 && sqlite3_column_type(q, 2)!=SQLITE_NULL ){
@@ -302,18 +302,20 @@ static int coll_gather(CollStmts *s, int64_t runId, Coll *c){
 static void coll_resolve(sqlite3_stmt *qK, const char *zName,
                          const char *kOp, const char *kDtype, int kSize,
                          Coll *c){
-  if( c->zC10d[0] ) c->zOp = collective_op_name(c->zC10d, strlen(c->zC10d));
+  if( c->zC10d[0] ){
+    c->zOp = load_collective_op_name(c->zC10d, strlen(c->zC10d));
+  }
   if( c->zOp==NULL || strcmp(c->zOp, "other")==0 ) c->zOp = kOp;
   if( (c->zOp==NULL || strcmp(c->zOp, "other")==0)
       && sqlite3_column_type(qK, 12)==SQLITE_TEXT ){
     /* not an NCCL name: the op its comm_pattern row names */
     const char *zP = (const char*)sqlite3_column_text(qK, 12);
-    c->zOp = collective_op_name(zP, strlen(zP));
+    c->zOp = load_collective_op_name(zP, strlen(zP));
   }
   if( c->zOp==NULL || strcmp(c->zOp, "other")==0 ){
     /* older names say it in CamelCase: ncclAllReduceRingLLKernel_sum_f32 */
     const char *zParen = strchr(zName, '(');
-    c->zOp = collective_op_name(zName, zParen ? (size_t)(zParen-zName)
+    c->zOp = load_collective_op_name(zName, zParen ? (size_t)(zParen-zName)
                                               : strlen(zName));
   }
   if( c->zDtype==NULL && kDtype ){ c->zDtype = kDtype; c->elemSize = kSize; }
@@ -354,7 +356,8 @@ static int coll_insert(sqlite3_stmt *qIns, sqlite3_stmt *qK, int64_t runId,
   db_bind_text_or_null(qIns, 19, c->zPgName[0] ? c->zPgName : NULL, -1);
   db_bind_text_or_null(qIns, 20, c->zPgDesc[0] ? c->zPgDesc : NULL, -1);
   db_bind_text_or_null(qIns, 21, c->zPgRanks[0] ? c->zPgRanks : NULL, -1);
-  sqlite3_bind_double(qIns, 22, collective_bus_factor(c->zOp, c->groupSize));
+  sqlite3_bind_double(qIns, 22,
+                      load_collective_bus_factor(c->zOp, c->groupSize));
   sqlite3_bind_text(qIns, 23, c->zFrom, -1, SQLITE_STATIC);
   db_bind_int_or_null(qIns, 24, c->opRow>0, c->opRow);
   db_bind_int_or_null(qIns, 25, c->annRow>0, c->annRow);
@@ -409,7 +412,7 @@ static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
     int kSize;
     memset(&c, 0, sizeof(c));
     c.inN = c.outN = c.groupSize = -1;
-    collective_parse_kernel(zName, &kOp, &c.zAlgo, &c.zProto, &kDtype,
+    load_collective_parse_kernel(zName, &kOp, &c.zAlgo, &c.zProto, &kDtype,
                             &kSize);
     if( coll_gather(&s, runId, &c) ) goto db_error;
     coll_resolve(s.qK, zName, kOp, kDtype, kSize, &c);

@@ -221,7 +221,7 @@ static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
   if( pIns==NULL ){ sqlite3_finalize(pSel); return -1; }
   sqlite3_bind_int64(pSel, 1, runId);
   while( sqlite3_step(pSel)==SQLITE_ROW ){
-    int64_t n = trace_step_number((const char*)sqlite3_column_text(pSel, 2));
+    int64_t n = trace_args_step_number((const char*)sqlite3_column_text(pSel, 2));
     if( n<0 ) continue;
     sqlite3_bind_int64(pIns, 1, runId);
     sqlite3_bind_int64(pIns, 2, sqlite3_column_int64(pSel, 1));

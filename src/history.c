@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int64_t hist_resolve_baseline(sqlite3 *db, const char *zRef, PfError *pErr){
+int64_t history_resolve_baseline(sqlite3 *db, const char *zRef, PfError *pErr){
   sqlite3_stmt *p;
   int64_t id = -1;
   if( zRef==NULL || zRef[0]==0 ){
@@ -42,28 +42,28 @@ static int cmp_double(const void *a, const void *b){
   return x<y ? -1 : x>y;
 }
 
-double hist_median(double *a, int n){
+double history_median(double *a, int n){
   if( n<=0 ) return NAN;
   qsort(a, (size_t)n, sizeof(double), cmp_double);
   return n%2 ? a[n/2] : (a[n/2-1]+a[n/2])/2.0;
 }
 
-double hist_mad(double *a, int n){
+double history_mad(double *a, int n){
   double med, mad, *d;
   if( n<=0 ) return NAN;
-  med = hist_median(a, n);
+  med = history_median(a, n);
   d = xmalloc(sizeof(double)*(size_t)n);
   for(int i=0; i<n; i++) d[i] = fabs(a[i]-med);
-  mad = hist_median(d, n);
+  mad = history_median(d, n);
   free(d);
   return mad;
 }
 
-double hist_robust_z(double x, double *a, int n){
+double history_robust_z(double x, double *a, int n){
   double med, s;
   if( n<=0 ) return NAN;
-  s = 1.4826*hist_mad(a, n);          /* sorts a: median is then cheap */
-  med = hist_median(a, n);
+  s = 1.4826*history_mad(a, n);          /* sorts a: median is then cheap */
+  med = history_median(a, n);
   if( s<=0 ) s = fabs(med)>0 ? 1e-6*fabs(med) : 1e-12;
   return (x-med)/s;
 }
@@ -78,7 +78,7 @@ static int cmp_obs(const void *a, const void *b){
   return cmp_double(&((const Obs*)a)->v, &((const Obs*)b)->v);
 }
 
-HistMw hist_mann_whitney(const double *a, int na, const double *b, int nb){
+HistMw history_mann_whitney(const double *a, int na, const double *b, int nb){
   HistMw r = { NAN, NAN, NAN };
   int n = na+nb;
   Obs *o;
@@ -145,7 +145,7 @@ static double *mw_counts(int n, int m){
   return c;
 }
 
-double hist_mw_cdf(int n, int m, double u){
+double history_mw_cdf(int n, int m, double u){
   int64_t nm = (int64_t)n*m;
   double mean, sd;
   if( n<=0 || m<=0 ) return NAN;
@@ -165,7 +165,7 @@ double hist_mw_cdf(int n, int m, double u){
   return norm_cdf((floor(u)+0.5-mean)/sd);
 }
 
-int64_t hist_hl_k(int n, int m, double alpha){
+int64_t history_hl_k(int n, int m, double alpha){
   int64_t nm = (int64_t)n*m, lo, hi;
   if( n<=0 || m<=0 || !(alpha>0) ) return 0;
   if( nm<=HIST_EXACT_MAX ){
@@ -182,12 +182,12 @@ int64_t hist_hl_k(int n, int m, double alpha){
     return k;
   }
   /* normal approximation: the largest u with cdf(u) <= alpha, plus 1 */
-  if( hist_mw_cdf(n, m, 0)>alpha ) return 0;
+  if( history_mw_cdf(n, m, 0)>alpha ) return 0;
   lo = 0;
   hi = nm/2;
   while( lo<hi ){
     int64_t mid = lo+(hi-lo+1)/2;
-    if( hist_mw_cdf(n, m, (double)mid)<=alpha ) lo = mid;
+    if( history_mw_cdf(n, m, (double)mid)<=alpha ) lo = mid;
     else hi = mid-1;
   }
   return lo+1;
@@ -205,7 +205,7 @@ static int64_t count_le(const double *a, int na, const double *b, int nb,
   return n;
 }
 
-double hist_kth_diff(const double *a, int na, const double *b, int nb,
+double history_kth_diff(const double *a, int na, const double *b, int nb,
                      int64_t k){
   double lo = b[0]-a[na-1], hi = b[nb-1]-a[0];
   if( count_le(a, na, b, nb, lo)>=k ) return lo;
@@ -228,7 +228,7 @@ static double *sorted_copy(const double *a, int n){
   return c;
 }
 
-HistShift hist_hl_shift(const double *a, int na, const double *b, int nb,
+HistShift history_hl_shift(const double *a, int na, const double *b, int nb,
                         double alpha){
   HistShift r = { NAN, NAN, NAN, 0 };
   double *sa, *sb;
@@ -236,13 +236,13 @@ HistShift hist_hl_shift(const double *a, int na, const double *b, int nb,
   if( na<1 || nb<1 ) return r;
   sa = sorted_copy(a, na);
   sb = sorted_copy(b, nb);
-  if( nm%2 ) r.est = hist_kth_diff(sa, na, sb, nb, (nm+1)/2);
-  else r.est = (hist_kth_diff(sa, na, sb, nb, nm/2)
-                + hist_kth_diff(sa, na, sb, nb, nm/2+1))/2.0;
-  r.k = hist_hl_k(na, nb, alpha);
+  if( nm%2 ) r.est = history_kth_diff(sa, na, sb, nb, (nm+1)/2);
+  else r.est = (history_kth_diff(sa, na, sb, nb, nm/2)
+                + history_kth_diff(sa, na, sb, nb, nm/2+1))/2.0;
+  r.k = history_hl_k(na, nb, alpha);
   if( r.k>0 ){
-    r.lo = hist_kth_diff(sa, na, sb, nb, r.k);
-    r.hi = hist_kth_diff(sa, na, sb, nb, nm+1-r.k);
+    r.lo = history_kth_diff(sa, na, sb, nb, r.k);
+    r.hi = history_kth_diff(sa, na, sb, nb, nm+1-r.k);
   }else{
     r.lo = -INFINITY;
     r.hi = INFINITY;
@@ -254,7 +254,7 @@ HistShift hist_hl_shift(const double *a, int na, const double *b, int nb,
 
 /* ------------------------------------------------------------ the gate */
 
-const char *hist_verdict_name(GateVerdict v){
+const char *history_verdict_name(GateVerdict v){
   static const char *az[] = { "ok", "improved", "noise", "inconclusive",
                               "regression", "missing", "not comparable" };
   return (unsigned)v<sizeof(az)/sizeof(az[0]) ? az[v] : "?";
@@ -269,7 +269,7 @@ static int all_positive(const double *a, int n){
 /* The interval ends of one more level, in the units of sample_shift. */
 static void shift_at(const double *a, int na, const double *b, int nb,
                      double alpha, double *pLo, double *pHi){
-  HistShift h = hist_hl_shift(a, na, b, nb, alpha);
+  HistShift h = history_hl_shift(a, na, b, nb, alpha);
   *pLo = h.lo;
   *pHi = h.hi;
 }
@@ -289,7 +289,7 @@ static void sample_shift(const GateIn *in, GateOut *o){
     double *lb = xmalloc(sizeof(double)*(size_t)in->nB);
     for(int i=0; i<in->nA; i++) la[i] = log(in->sa[i]);
     for(int i=0; i<in->nB; i++) lb[i] = log(in->sb[i]);
-    h = hist_hl_shift(la, in->nA, lb, in->nB, in->alpha);
+    h = history_hl_shift(la, in->nA, lb, in->nB, in->alpha);
     shift_at(la, in->nA, lb, in->nB, aOk, &lo2, &hi2);
     free(la);
     free(lb);
@@ -300,10 +300,10 @@ static void sample_shift(const GateIn *in, GateOut *o){
     o->hi2Pct = 100.0*expm1(hi2);
   }else{
     double *c = sorted_copy(in->sa, in->nA), ref;
-    ref = fabs(hist_median(c, in->nA));
+    ref = fabs(history_median(c, in->nA));
     free(c);
     if( ref==0 ) ref = 1;
-    h = hist_hl_shift(in->sa, in->nA, in->sb, in->nB, in->alpha);
+    h = history_hl_shift(in->sa, in->nA, in->sb, in->nB, in->alpha);
     shift_at(in->sa, in->nA, in->sb, in->nB, aOk, &lo2, &hi2);
     o->shiftPct = 100.0*h.est/ref;
     o->loPct = 100.0*h.lo/ref;
@@ -319,7 +319,7 @@ static void sample_shift(const GateIn *in, GateOut *o){
 /*
 ** The step test in one bad direction d (1 or -1) on the shift and its
 ** two intervals of o (in %) against the threshold thr (in %); *pzWhy
-** gets the reason in words (static text).  The rule is hist_gate()'s.
+** gets the reason in words (static text).  The rule is history_gate()'s.
 */
 static GateVerdict step_verdict(int d, const GateOut *o, double thr,
                                 const char **pzWhy){
@@ -399,7 +399,7 @@ static void history_test(const GateIn *in, GateOut *o){
   if( n<in->minHistory || n<1 ) return;
   h = xmalloc(sizeof(double)*(size_t)n);
   memcpy(h, in->hist, sizeof(double)*(size_t)n);
-  o->z = hist_robust_z(in->b, h, n);
+  o->z = history_robust_z(in->b, h, n);
   free(h);
   o->usedHist = n;
   if( o->v!=GATE_REGRESSION && o->v!=GATE_INCONCLUSIVE ) return;
@@ -419,7 +419,7 @@ static void history_test(const GateIn *in, GateOut *o){
   }
 }
 
-void hist_gate(const GateIn *in, GateOut *o){
+void history_gate(const GateIn *in, GateOut *o){
   memset(o, 0, sizeof(*o));
   o->changePct = o->shiftPct = o->loPct = o->hiPct = o->z = NAN;
   o->lo2Pct = o->hi2Pct = NAN;
@@ -471,7 +471,7 @@ void hist_gate(const GateIn *in, GateOut *o){
 
 /* ------------------------------------------------- comparable history */
 
-double hist_gate_param(sqlite3 *db, const char *zName, double dflt){
+double history_gate_param(sqlite3 *db, const char *zName, double dflt){
   sqlite3_stmt *s = NULL;
   double v = dflt;
   if( sqlite3_prepare_v2(db, "SELECT value FROM gate_param WHERE name=?1",
@@ -548,10 +548,10 @@ static int same_tag(sqlite3 *db, int64_t idA, int64_t idB, const char *zKey,
   return same;
 }
 
-int hist_comparable(sqlite3 *db, int64_t idA, int64_t idB,
+int history_comparable(sqlite3 *db, int64_t idA, int64_t idB,
                     const char *const *azTag, int nTag, HistCompat *p,
                     PfError *pErr){
-  double minPct = hist_gate_param(db, "fingerprint_min_shared_pct", 50);
+  double minPct = history_gate_param(db, "fingerprint_min_shared_pct", 50);
   memset(p, 0, sizeof(*p));
   p->ranksA = (int)db_int(db, 0, "SELECT ranks FROM run_rank_count"
                           " WHERE run_id=%lld", (long long)idA);
@@ -599,7 +599,7 @@ static void window_leave_out(HistWindow *w, int64_t id, const char *zName,
   }
 }
 
-int hist_window(sqlite3 *db, int64_t idA, int64_t idB, int nLast,
+int history_window(sqlite3 *db, int64_t idA, int64_t idB, int nLast,
                 const char *zTagKey, const char *zTagVal,
                 const char *const *azSame, int nSame, HistWindow *w,
                 PfError *pErr){
@@ -629,7 +629,7 @@ int hist_window(sqlite3 *db, int64_t idA, int64_t idB, int nLast,
       window_leave_out(w, id, zName, z);
       continue;
     }
-    if( hist_comparable(db, idA, id, azSame, nSame, &c, pErr) ){
+    if( history_comparable(db, idA, id, azSame, nSame, &c, pErr) ){
       sqlite3_finalize(s);
       return -1;
     }
@@ -640,7 +640,7 @@ int hist_window(sqlite3 *db, int64_t idA, int64_t idB, int nLast,
   return 0;
 }
 
-void hist_window_free(HistWindow *w){
+void history_window_free(HistWindow *w){
   free(w->aId);
   w->aId = NULL;
   w->n = 0;
@@ -696,7 +696,7 @@ static int load_value(sqlite3 *db, int64_t id, const char *zMetric,
   return n>0;
 }
 
-int hist_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
+int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
                       const HistWindow *w, const GateParams *g, HistCheck *c,
                       PfError *pErr){
   double *sa = NULL, *sb = NULL, *h;
@@ -721,7 +721,9 @@ int hist_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
     if( k<0 ) goto done;
     if( k ) h[nh++] = v;
   }
-  if( c->nA>=2 && c->nB>=2 ) c->p = hist_mann_whitney(sa, c->nA, sb, c->nB).p;
+  if( c->nA>=2 && c->nB>=2 ){
+    c->p = history_mann_whitney(sa, c->nA, sb, c->nB).p;
+  }
   in.dir = c->dir;
   in.thrPct = g->thrPct;
   in.alpha = g->alpha;
@@ -740,7 +742,7 @@ int hist_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
   in.nB = c->nB;
   in.hist = h;
   in.nHist = nh;
-  hist_gate(&in, &c->o);
+  history_gate(&in, &c->o);
   rc = 0;
 done:
   free(h);

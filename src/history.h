@@ -2,8 +2,8 @@
 ** history.h — comparison and history helpers: named baselines, the
 ** statistics of the regression gate (median, MAD, robust z-score,
 ** Mann-Whitney U, the Hodges-Lehmann shift with its distribution-free
-** confidence interval), the gate's decision (hist_gate) and the choice
-** of comparable runs for its history (hist_comparable).
+** confidence interval), the gate's decision (history_gate) and the choice
+** of comparable runs for its history (history_comparable).
 **
 ** Pipeline position: read side, used by cmd_history.c (`profan tag`,
 ** `baseline`, `diff`, `trend`, `check`).  Nothing here prints.
@@ -20,19 +20,19 @@
 ** else anything runref_resolve() accepts (id, run name, "latest").
 ** Returns the run id, or -1 with pErr set.
 */
-int64_t hist_resolve_baseline(sqlite3 *db, const char *zRef, PfError *pErr);
+int64_t history_resolve_baseline(sqlite3 *db, const char *zRef, PfError *pErr);
 
 /*
 ** Median of the n values in a (n >= 1); a is sorted in place.  Returns
 ** NaN when n == 0.
 */
-double hist_median(double *a, int n);
+double history_median(double *a, int n);
 
 /*
 ** Median absolute deviation of the n values in a (unscaled); a is sorted
 ** in place and left sorted.  Returns NaN when n == 0.
 */
-double hist_mad(double *a, int n);
+double history_mad(double *a, int n);
 
 /*
 ** Robust z-score of x against the n values in a: (x - median) /
@@ -40,9 +40,9 @@ double hist_mad(double *a, int n);
 ** so any real difference from a constant history is a large z.  a is
 ** sorted in place.  Returns NaN when n == 0.
 */
-double hist_robust_z(double x, double *a, int n);
+double history_robust_z(double x, double *a, int n);
 
-/* Result of hist_mann_whitney(). */
+/* Result of history_mann_whitney(). */
 typedef struct HistMw {
   double u;         /* U statistic of sample b (pairs where b > a, ties 0.5) */
   double z;         /* normal approximation, tie- and continuity-corrected */
@@ -54,7 +54,7 @@ typedef struct HistMw {
 ** approximation with tie correction and continuity correction).  Neither
 ** input is modified.  z > 0 means b tends to be larger than a.
 */
-HistMw hist_mann_whitney(const double *a, int na, const double *b, int nb);
+HistMw history_mann_whitney(const double *a, int na, const double *b, int nb);
 
 /*
 ** P(U <= u) for the Mann-Whitney U statistic of samples of sizes n and m
@@ -63,7 +63,7 @@ HistMw hist_mann_whitney(const double *a, int na, const double *b, int nb);
 ** the normal approximation with continuity correction.  0 for u < 0.
 */
 #define HIST_EXACT_MAX 40000
-double hist_mw_cdf(int n, int m, double u);
+double history_mw_cdf(int n, int m, double u);
 
 /*
 ** The k of the Hodges-Lehmann interval: the largest k with
@@ -71,14 +71,14 @@ double hist_mw_cdf(int n, int m, double u);
 ** pairwise differences covers the true shift with probability at least
 ** 1 - 2 alpha.  0 when no k qualifies (the interval is unbounded).
 */
-int64_t hist_hl_k(int n, int m, double alpha);
+int64_t history_hl_k(int n, int m, double alpha);
 
 /*
 ** The k-th smallest (1-based, 1 <= k <= na*nb) of the differences
 ** b[j] - a[i], with a and b sorted ascending.  Bisection over the value
 ** with a counting pass: no n*m array, so 1,000 steps a side are cheap.
 */
-double hist_kth_diff(const double *a, int na, const double *b, int nb,
+double history_kth_diff(const double *a, int na, const double *b, int nb,
                      int64_t k);
 
 /* Hodges-Lehmann shift of b against a with its confidence interval. */
@@ -93,10 +93,10 @@ typedef struct HistShift {
 ** interval at level 1 - 2 alpha.  Exact in the order statistics, no
 ** randomness: the same input always gives the same interval.
 */
-HistShift hist_hl_shift(const double *a, int na, const double *b, int nb,
+HistShift history_hl_shift(const double *a, int na, const double *b, int nb,
                         double alpha);
 
-/* Everything hist_gate() decides from (one metric of one check). */
+/* Everything history_gate() decides from (one metric of one check). */
 typedef struct GateIn {
   int dir;              /* 1 higher is worse, -1 lower is worse, 0 both */
   double thrPct;        /* threshold, % of the baseline */
@@ -114,7 +114,7 @@ typedef struct GateIn {
   int nHist;
 } GateIn;
 
-/* hist_gate()'s verdict; exit codes come from hist_gate_exit(). */
+/* history_gate()'s verdict; exit codes come from hist_gate_exit(). */
 typedef enum GateVerdict {
   GATE_OK, GATE_IMPROVED, GATE_NOISE, GATE_INCONCLUSIVE, GATE_REGRESSION,
   GATE_MISSING, GATE_NOT_COMPARABLE
@@ -133,7 +133,7 @@ typedef struct GateOut {
 
 /* The verdict's name: ok, improved, noise, inconclusive, regression,
 ** missing, not comparable. */
-const char *hist_verdict_name(GateVerdict v);
+const char *history_verdict_name(GateVerdict v);
 
 /*
 ** Decide one metric.  With nA and nB >= minSteps, the step test: the
@@ -155,7 +155,7 @@ const char *hist_verdict_name(GateVerdict v);
 ** positive (they are compared as ratios); others are compared as
 ** differences relative to |a|.
 */
-void hist_gate(const GateIn *in, GateOut *out);
+void history_gate(const GateIn *in, GateOut *out);
 
 /* Whether two runs are the same workload, and why not. */
 typedef struct HistCompat {
@@ -172,7 +172,7 @@ typedef struct HistCompat {
 ** tags named in azTag[0..nTag) (equal values, or absent in both).
 ** Returns 0, or -1 with pErr set on an SQL error.
 */
-int hist_comparable(sqlite3 *db, int64_t idA, int64_t idB,
+int history_comparable(sqlite3 *db, int64_t idA, int64_t idB,
                     const char *const *azTag, int nTag, HistCompat *p,
                     PfError *pErr);
 
@@ -198,15 +198,15 @@ typedef struct HistWindow {
 ** The history of a check of run idB against baseline idA: the baseline
 ** and the runs before it (id < idA, never idB), newest first, that carry
 ** tag zTagKey=zTagVal (when zTagKey is not NULL) and are comparable with
-** the baseline (hist_comparable with azSame), at most nLast.  Runs looked
+** the baseline (history_comparable with azSame), at most nLast.  Runs looked
 ** at and left out are recorded with the reason.  Returns 0, or -1 with
-** pErr set; free the window with hist_window_free() either way.
+** pErr set; free the window with history_window_free() either way.
 */
-int hist_window(sqlite3 *db, int64_t idA, int64_t idB, int nLast,
+int history_window(sqlite3 *db, int64_t idA, int64_t idB, int nLast,
                 const char *zTagKey, const char *zTagVal,
                 const char *const *azSame, int nSame, HistWindow *w,
                 PfError *pErr);
-void hist_window_free(HistWindow *w);
+void history_window_free(HistWindow *w);
 
 /* The settings of one check (defaults: table gate_param). */
 typedef struct GateParams {
@@ -228,10 +228,10 @@ typedef struct HistCheck {
 /*
 ** Load metric c->zMetric of baseline idA and run idB (run_metric,
 ** run_step_sample, metric_direction) and of the history runs in w, and
-** decide with hist_gate().  comparable: the run has the baseline's
+** decide with history_gate().  comparable: the run has the baseline's
 ** fingerprint.  Returns 0, or -1 with pErr set.
 */
-int hist_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
+int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
                       const HistWindow *w, const GateParams *g, HistCheck *c,
                       PfError *pErr);
 
@@ -245,6 +245,6 @@ int hist_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
 ** A gate parameter from table gate_param, or dflt when the row is
 ** missing (an older database).
 */
-double hist_gate_param(sqlite3 *db, const char *zName, double dflt);
+double history_gate_param(sqlite3 *db, const char *zName, double dflt);
 
 #endif

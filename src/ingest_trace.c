@@ -230,7 +230,7 @@ static int worker_sink(void *ctx, const TraceEvent *pEv){
   ev = *pEv;
   if( j->info.hasBaseTime ) ev.ts += j->info.baseTimeNs;
   else j->nNoBase++;
-  return linker_event(w->pLink, &ev, &j->err);
+  return link_trace_event(w->pLink, &ev, &j->err);
 }
 
 static int worker_link_emit(void *ctx, const TraceEvent *e){
@@ -244,17 +244,17 @@ static void worker_parse(Worker *w, TraceJob *j){
     j->rc = -1;
     return;
   }
-  w->pLink = linker_new(j->fileId, worker_link_emit, w);
+  w->pLink = link_trace_new(j->fileId, worker_link_emit, w);
   if( j->hashInStream ) input_hash_begin(w->pIn);
   j->rc = parse_trace(w->pIn, worker_sink, w, &j->info, &j->err);
   j->bytesRead = input_offset(w->pIn);
   if( j->rc==0 && j->hashInStream ){
     j->rc = input_hash_end(w->pIn, &j->hash, &j->err);
   }
-  if( j->rc==0 ) j->rc = linker_finish(w->pLink, &j->err);
+  if( j->rc==0 ) j->rc = link_trace_finish(w->pLink, &j->err);
   if( j->rc==0 ) worker_flush(w);
-  j->link = *linker_stats(w->pLink);
-  linker_free(w->pLink);
+  j->link = *link_trace_stats(w->pLink);
+  link_trace_free(w->pLink);
   input_close(w->pIn);
 }
 

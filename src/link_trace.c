@@ -153,7 +153,7 @@ struct Linker {
   PfError *pErr;
 };
 
-Linker *linker_new(int64_t fileId, LinkEmitFn xEmit, void *ctx){
+Linker *link_trace_new(int64_t fileId, LinkEmitFn xEmit, void *ctx){
   Linker *p = xcalloc(1, sizeof(*p));
   p->fileId = fileId;
   p->xEmit = xEmit;
@@ -180,7 +180,7 @@ static void thread_free(Thread *t){
   if( t->spill ) fclose(t->spill);
 }
 
-void linker_free(Linker *p){
+void link_trace_free(Linker *p){
   if( p==NULL ) return;
   for(int i=0; i<p->nTh; i++) thread_free(&p->aTh[i]);
   free(p->aTh);
@@ -199,7 +199,7 @@ void linker_free(Linker *p){
   free(p);
 }
 
-const LinkStats *linker_stats(const Linker *p){ return &p->st; }
+const LinkStats *link_trace_stats(const Linker *p){ return &p->st; }
 
 static Thread *thread_get(Linker *p, int64_t tid){
   Thread *t;
@@ -388,7 +388,7 @@ static int cpu_op_start(Linker *p, Thread *t, const TraceEvent *e,
   /* 2021-era traces record ProfilerStep#N as an op (category Operator):
   ** a step as much as the user_annotation of later generations */
   if( !stepDone ){
-    int64_t nStep = trace_step_number(e->zName);
+    int64_t nStep = trace_args_step_number(e->zName);
     if( nStep>=0 ) step_add(p, nStep, e->ts, e->dur);
   }
   /* an op that starts before a runtime call already linked on this thread
@@ -419,7 +419,7 @@ static int defer_add(Linker *p, Thread *t, const TraceEvent *e){
   DeferHdr h;
   DeferRec *r;
   int64_t len = sizeof(h);
-  int64_t nStep = trace_step_number(e->zName);
+  int64_t nStep = trace_args_step_number(e->zName);
   /* the step is known now; its ops are placed later */
   if( nStep>=0 ) step_add(p, nStep, e->ts, e->dur);
   if( p->defer==NULL && (p->defer = tmpfile())==NULL ){
@@ -806,7 +806,7 @@ static int runtime_call(Linker *p, const TraceEvent *e){
 
 /* ------------------------------------------------------------------ API */
 
-int linker_event(Linker *p, const TraceEvent *e, PfError *pErr){
+int link_trace_event(Linker *p, const TraceEvent *e, PfError *pErr){
   p->pErr = pErr;
   if( p->aPend==NULL ){
     p->aPend = xcalloc(PEND_MAX, sizeof(Pend));
@@ -825,7 +825,7 @@ int linker_event(Linker *p, const TraceEvent *e, PfError *pErr){
     case TEV_MEMSET:
       return gpu_record(p, e);
     case TEV_USER_ANNOTATION: {
-      int64_t n = trace_step_number(e->zName);
+      int64_t n = trace_args_step_number(e->zName);
       if( n>=0 ) step_add(p, n, e->ts, e->dur);
       return emit(p, e);
     }
@@ -834,7 +834,7 @@ int linker_event(Linker *p, const TraceEvent *e, PfError *pErr){
   }
 }
 
-int linker_finish(Linker *p, PfError *pErr){
+int link_trace_finish(Linker *p, PfError *pErr){
   p->pErr = pErr;
   if( flush_ops(p) ) return 1;
   if( p->aPend ){

@@ -34,18 +34,18 @@ typedef struct LinkStats {
 } LinkStats;
 
 /* New linker for file fileId (row ids are (fileId << 32) + sequence).
-** Free with linker_free(). */
-Linker *linker_new(int64_t fileId, LinkEmitFn xEmit, void *ctx);
-void linker_free(Linker *p);                    /* accepts NULL */
+** Free with link_trace_free(). */
+Linker *link_trace_new(int64_t fileId, LinkEmitFn xEmit, void *ctx);
+void link_trace_free(Linker *p);                    /* accepts NULL */
 
 /* Feed one parsed event (kinds other than TEV_OTHER).  Returns 0, or
 ** non-zero when the emit callback asked to stop or a temporary file could
 ** not be written (pErr set). */
-int linker_event(Linker *p, const TraceEvent *e, PfError *pErr);
+int link_trace_event(Linker *p, const TraceEvent *e, PfError *pErr);
 
 /* Emit everything still held.  Returns 0 or non-zero as above. */
-int linker_finish(Linker *p, PfError *pErr);
+int link_trace_finish(Linker *p, PfError *pErr);
 
-const LinkStats *linker_stats(const Linker *p);
+const LinkStats *link_trace_stats(const Linker *p);
 
 #endif

@@ -3,8 +3,8 @@
 ** value capture, the coll_args writer, and the collective vocabulary
 ** (op names, dtypes, NCCL kernel names, bus-bandwidth factors).
 **
-** Pipeline position: "parse" (the trace parser calls collective_args_key
-** / collective_args_set for args keys it does not model itself) and
+** Pipeline position: "parse" (the trace parser calls load_collective_args_key
+** / load_collective_args_set for args keys it does not model itself) and
 ** "load" (load_collective_row).  derive_comm.c uses the vocabulary.
 */
 #include "load_collective.h"
@@ -14,7 +14,7 @@
 
 /* ------------------------------------------------------------ keys */
 
-int collective_args_key(const unsigned char *zKey, size_t n){
+int load_collective_args_key(const unsigned char *zKey, size_t n){
   static const struct { const char *z; int id; } a[] = {
     {"Collective name", CA_COLL_NAME},
     {"dtype", CA_DTYPE},
@@ -41,7 +41,7 @@ int collective_args_key(const unsigned char *zKey, size_t n){
   return 0;
 }
 
-void collective_args_reset(CollArgs *p){
+void load_collective_args_reset(CollArgs *p){
   memset(p, 0, sizeof(*p));
 }
 
@@ -80,7 +80,7 @@ static int set_text(char *zOut, size_t nOut, const unsigned char *z,
   return 0;
 }
 
-int collective_args_set(CollArgs *p, int key, const unsigned char *z,
+int load_collective_args_set(CollArgs *p, int key, const unsigned char *z,
                         size_t n, int isNum){
   int rc = 0;
   (void)isNum;
@@ -111,7 +111,7 @@ int collective_args_set(CollArgs *p, int key, const unsigned char *z,
   return rc;
 }
 
-int collective_args_from_dims(CollArgs *p, const char *zInputDims,
+int load_collective_args_from_dims(CollArgs *p, const char *zInputDims,
                               const char *zInputTypes){
   /* Walk "[[a, b], [c], []]": product per inner list, summed. */
   const char *z = zInputDims;
@@ -226,7 +226,7 @@ static void squash(const char *z, size_t n, char *zOut, size_t nOut){
   zOut[j] = 0;
 }
 
-const char *collective_op_name(const char *z, size_t n){
+const char *load_collective_op_name(const char *z, size_t n){
   static const struct { const char *zSub; const char *zOp; } a[] = {
     {"allreduce", "all_reduce"}, {"allgather", "all_gather"},
     {"reducescatter", "reduce_scatter"}, {"alltoall", "all_to_all"},
@@ -243,7 +243,7 @@ const char *collective_op_name(const char *z, size_t n){
   return "other";
 }
 
-const char *collective_dtype(const char *z, size_t n, int *pSize){
+const char *load_collective_dtype(const char *z, size_t n, int *pSize){
   static const struct { const char *z; const char *zName; int size; } a[] = {
     {"float", "float32", 4}, {"float32", "float32", 4}, {"f32", "float32", 4},
     {"double", "float64", 8}, {"float64", "float64", 8}, {"f64", "float64", 8},
@@ -299,7 +299,7 @@ static int tok_is(const char *p, const char *e, const char *zTok){
          && (p+n==e || p[n]=='_');
 }
 
-int collective_parse_kernel(const char *zName, const char **pzOp,
+int load_collective_parse_kernel(const char *zName, const char **pzOp,
                             const char **pzAlgo, const char **pzProto,
                             const char **pzDtype, int *pElemSize){
   static const char *const azAlgo[] = {"COLLNET_DIRECT", "COLLNET_CHAIN",
@@ -323,7 +323,7 @@ int collective_parse_kernel(const char *zName, const char **pzOp,
   {
     const char *t = p;
     while( t<e && *t!='_' ) t++;
-    *pzOp = collective_op_name(p, (size_t)(t-p));
+    *pzOp = load_collective_op_name(p, (size_t)(t-p));
     p = t<e ? t+1 : e;
   }
   while( p<e ){
@@ -350,12 +350,12 @@ int collective_parse_kernel(const char *zName, const char **pzOp,
       /* the type: the rest of the name (old form: "int8_t",
       ** "__nv_bfloat16"), else one token (new form: "f32") */
       int sz;
-      const char *zD = collective_dtype(p, (size_t)(e-p), &sz);
+      const char *zD = load_collective_dtype(p, (size_t)(e-p), &sz);
       if( zD ){
         *pzDtype = zD; *pElemSize = sz; p = e; hit = 1;
       }else{
         for(t=p; t<e && *t!='_'; t++){}
-        zD = collective_dtype(p, (size_t)(t-p), &sz);
+        zD = load_collective_dtype(p, (size_t)(t-p), &sz);
         if( zD ){ *pzDtype = zD; *pElemSize = sz; p = t; hit = 1; }
       }
     }
@@ -368,7 +368,7 @@ int collective_parse_kernel(const char *zName, const char **pzOp,
   return 1;
 }
 
-double collective_bus_factor(const char *zOp, int64_t n){
+double load_collective_bus_factor(const char *zOp, int64_t n){
   if( zOp==NULL || n<1 ) return 1.0;
   if( strcmp(zOp, "all_reduce")==0 ) return 2.0*(double)(n-1)/(double)n;
   if( strcmp(zOp, "all_gather")==0 || strcmp(zOp, "reduce_scatter")==0

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include "util.h"
 
-/* Argument ids returned by collective_args_key() (0: not a collective
+/* Argument ids returned by load_collective_args_key() (0: not a collective
 ** arg).  The has-bit of id k in CollArgs.has is (1u<<k). */
 enum {
   CA_NONE = 0,
@@ -48,7 +48,7 @@ enum { COLL_SRC_CPU_OP = 0, COLL_SRC_KERNEL = 1, COLL_SRC_ANNOTATION = 2 };
 /*
 ** The collective arguments of one event.  Plain data, copyable by value
 ** (a TraceEvent may embed it); every string is a NUL-terminated copy.
-** Zero it (memset or collective_args_reset) before each event.
+** Zero it (memset or load_collective_args_reset) before each event.
 */
 typedef struct CollArgs {
   uint32_t has;               /* (1u<<CA_*) for each arg seen */
@@ -67,18 +67,18 @@ typedef struct CollArgs {
 ** Id (> 0) of the args key zKey[0..n) when it is one of the collective
 ** keys above, old names included; 0 otherwise.  Exact, case-sensitive.
 */
-int collective_args_key(const unsigned char *zKey, size_t n);
+int load_collective_args_key(const unsigned char *zKey, size_t n);
 
 /* Forget every value (has = 0). */
-void collective_args_reset(CollArgs *p);
+void load_collective_args_reset(CollArgs *p);
 
 /*
 ** Store the scalar value z[0..n) of the arg with id key (from
-** collective_args_key) in p.  isNum: z is JSON number text, else the
+** load_collective_args_key) in p.  isNum: z is JSON number text, else the
 ** string's bytes.  Numbers given as strings ("8") are accepted; values
 ** that do not parse are ignored.  Returns 0 when stored, -1 otherwise.
 */
-int collective_args_set(CollArgs *p, int key, const unsigned char *z,
+int load_collective_args_set(CollArgs *p, int key, const unsigned char *z,
                         size_t n, int isNum);
 
 /*
@@ -88,7 +88,7 @@ int collective_args_set(CollArgs *p, int key, const unsigned char *z,
 ** first non-empty type.  Leaves p unchanged when no tensor has dims.
 ** Returns 0 if something was filled, -1 otherwise.
 */
-int collective_args_from_dims(CollArgs *p, const char *zInputDims,
+int load_collective_args_from_dims(CollArgs *p, const char *zInputDims,
                               const char *zInputTypes);
 
 /*
@@ -110,7 +110,7 @@ int load_collective_row(sqlite3 *db, int64_t runId, int64_t rank,
 ** all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, reduce,
 ** gather, scatter, send, recv, send_recv, barrier, or "other".
 */
-const char *collective_op_name(const char *z, size_t n);
+const char *load_collective_op_name(const char *z, size_t n);
 
 /*
 ** Canonical dtype for a c10 ScalarType name ("BFloat16"), an "Input type"
@@ -119,7 +119,7 @@ const char *collective_op_name(const char *z, size_t n);
 ** string ("float32", "bfloat16", ...) and sets *pSize to the element size
 ** in bytes; NULL and *pSize = 0 when unknown.
 */
-const char *collective_dtype(const char *z, size_t n, int *pSize);
+const char *load_collective_dtype(const char *z, size_t n, int *pSize);
 
 /*
 ** Parse an NCCL/RCCL kernel name: "ncclKernel_AllReduce_RING_LL_Sum_float(
@@ -127,13 +127,13 @@ const char *collective_dtype(const char *z, size_t n, int *pSize);
 ** "ncclDevKernel_Generic" (2.19+).  Returns 1 for an NCCL kernel and fills
 ** the outputs (static strings, NULL when the name does not say), else 0.
 */
-int collective_parse_kernel(const char *zName, const char **pzOp,
+int load_collective_parse_kernel(const char *zName, const char **pzOp,
                             const char **pzAlgo, const char **pzProto,
                             const char **pzDtype, int *pElemSize);
 
 /* busbw / algbw for op and group size n (nccl-tests PERFORMANCE.md):
 ** all_reduce 2(n-1)/n; all_gather, reduce_scatter, all_to_all (n-1)/n;
 ** everything else 1.  n < 1 gives 1. */
-double collective_bus_factor(const char *zOp, int64_t n);
+double load_collective_bus_factor(const char *zOp, int64_t n);
 
 #endif

@@ -317,8 +317,8 @@ static int load_trace_coll(TraceLoader *p, const TraceTarget *t,
     if( eSrc!=COLL_SRC_ANNOTATION || strncmp(e->zName, "nccl:", 5)!=0 ){
       return 0;
     }
-    collective_args_reset(&a);
-    if( collective_args_from_dims(&a, e->zInputDims, e->zInputTypes) ){
+    load_collective_args_reset(&a);
+    if( load_collective_args_from_dims(&a, e->zInputDims, e->zInputTypes) ){
       return 0;
     }
     pa = &a;
@@ -367,7 +367,7 @@ static void bind_memop(TraceLoader *p, Ins *b, const TraceTarget *t,
   gpu_place(e, &r->dev, &r->hasDev, &stream, &hasStream);
   bind_head(b, t, e, r->hasDev, r->dev, hasStream, stream, r->nameId);
   b_static(b, 9, e->kind==TEV_MEMCPY ? "memcpy" : "memset");
-  trace_memcpy_kind(e->zName, &r->mk);
+  trace_args_memcpy_kind(e->zName, &r->mk);
   b_text_or_null(b, 10, r->mk.zDirection, -1);
   b_text_or_null(b, 11, r->mk.zSrc, -1);
   b_text_or_null(b, 12, r->mk.zDst, -1);
@@ -389,7 +389,7 @@ static int bind_cpu_op(TraceLoader *p, Ins *b, const TraceTarget *t,
       || bind_interned(p, b, 14, e->zConcreteInputs, pErr) ) return -1;
   if( HAS(TF_FLOPS) ){ r->fl = e->flops; r->zSrc = "arg"; }
   else{
-    r->fl = trace_estimate_flops(e->zName, e->zInputDims);
+    r->fl = trace_args_estimate_flops(e->zName, e->zInputDims);
     if( r->fl>=0 ) r->zSrc = "estimate";
   }
   b_real_or_null(b, 15, r->zSrc!=NULL, r->fl);

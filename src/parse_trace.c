@@ -441,7 +441,7 @@ static int raw_active(Parser *p){
 
 static void event_reset(Parser *p, int64_t offset){
   memset(&p->ev, 0, sizeof(p->ev));
-  if( p->coll.has ) collective_args_reset(&p->coll);
+  if( p->coll.has ) load_collective_args_reset(&p->coll);
   p->ev.offset = offset;
   p->ev.pid = p->ev.tid = -1;
   buf_reset(&p->name);
@@ -630,7 +630,7 @@ static void scalar_arg(Parser *p, int key, const unsigned char *z, size_t n,
 #undef DBL_ARG
     default:
       if( key>A_COLL_BASE ){
-        collective_args_set(&p->coll, key-A_COLL_BASE, z, n, isNum);
+        load_collective_args_set(&p->coll, key-A_COLL_BASE, z, n, isNum);
       }
       break;
   }

@@ -17,7 +17,7 @@ static void copy_word(const char *z, size_t n, char *zOut, size_t nOut){
   zOut[n] = 0;
 }
 
-void trace_memcpy_kind(const char *zName, MemcpyKind *p){
+void trace_args_memcpy_kind(const char *zName, MemcpyKind *p){
   const char *z, *zOpen, *zArrow, *zClose;
   memset(p, 0, sizeof(*p));
   z = strstr(zName, "Memcpy ");
@@ -39,7 +39,7 @@ void trace_memcpy_kind(const char *zName, MemcpyKind *p){
   }
 }
 
-int64_t trace_step_number(const char *zName){
+int64_t trace_args_step_number(const char *zName){
   const char *z;
   char *zEnd;
   long long v;
@@ -55,7 +55,7 @@ int64_t trace_step_number(const char *zName){
   return v;
 }
 
-int trace_parse_dims(const char *z, int nMax, int64_t aDims[][8],
+int trace_args_parse_dims(const char *z, int nMax, int64_t aDims[][8],
                      int *anDim){
   int n = 0;
   while( *z==' ' ) z++;
@@ -97,29 +97,29 @@ static double mm_flops(const int64_t *a, int na, const int64_t *b, int nb,
   return 2.0 * batch * (double)a[0] * (double)a[1] * (double)b[1];
 }
 
-double trace_estimate_flops(const char *zOpName, const char *zInputDims){
+double trace_args_estimate_flops(const char *zOpName, const char *zInputDims){
   int64_t aDims[4][8];
   int anDim[4] = {0, 0, 0, 0};
   int n;
   if( zInputDims==NULL || zInputDims[0]==0 ) return -1;
   if( strcmp(zOpName, "aten::mm")==0 || strcmp(zOpName, "aten::_scaled_mm")==0 ){
-    n = trace_parse_dims(zInputDims, 2, aDims, anDim);
+    n = trace_args_parse_dims(zInputDims, 2, aDims, anDim);
     return n==2 ? mm_flops(aDims[0], anDim[0], aDims[1], anDim[1], 0) : -1;
   }
   if( strcmp(zOpName, "aten::addmm")==0 ){
-    n = trace_parse_dims(zInputDims, 3, aDims, anDim);
+    n = trace_args_parse_dims(zInputDims, 3, aDims, anDim);
     return n==3 ? mm_flops(aDims[1], anDim[1], aDims[2], anDim[2], 0) : -1;
   }
   if( strcmp(zOpName, "aten::bmm")==0 ){
-    n = trace_parse_dims(zInputDims, 2, aDims, anDim);
+    n = trace_args_parse_dims(zInputDims, 2, aDims, anDim);
     return n==2 ? mm_flops(aDims[0], anDim[0], aDims[1], anDim[1], 1) : -1;
   }
   if( strcmp(zOpName, "aten::baddbmm")==0 ){
-    n = trace_parse_dims(zInputDims, 3, aDims, anDim);
+    n = trace_args_parse_dims(zInputDims, 3, aDims, anDim);
     return n==3 ? mm_flops(aDims[1], anDim[1], aDims[2], anDim[2], 1) : -1;
   }
   if( strcmp(zOpName, "aten::addbmm")==0 ){
-    n = trace_parse_dims(zInputDims, 3, aDims, anDim);
+    n = trace_args_parse_dims(zInputDims, 3, aDims, anDim);
     return n==3 ? mm_flops(aDims[1], anDim[1], aDims[2], anDim[2], 1) : -1;
   }
   return -1;

@@ -17,11 +17,11 @@ typedef struct MemcpyKind {
   char zSrc[16];          /* Pageable, Pinned, Device, Host, ... */
   char zDst[16];
 } MemcpyKind;
-void trace_memcpy_kind(const char *zName, MemcpyKind *p);
+void trace_args_memcpy_kind(const char *zName, MemcpyKind *p);
 
 /* N of "ProfilerStep#N" (spaces allowed around '#'); -1 when zName is not
 ** a step annotation. */
-int64_t trace_step_number(const char *zName);
+int64_t trace_args_step_number(const char *zName);
 
 /*
 ** Estimated floating-point operations of a matrix-multiply operator from
@@ -30,12 +30,12 @@ int64_t trace_step_number(const char *zName);
 ** Only these leaf ops are estimated so that nested ops (linear -> addmm,
 ** matmul -> mm) are never counted twice.  Returns -1 when not estimable.
 */
-double trace_estimate_flops(const char *zOpName, const char *zInputDims);
+double trace_args_estimate_flops(const char *zOpName, const char *zInputDims);
 
 /* Parse the first nMax top-level lists of ints of a JSON text like
 ** "[[8, 256], [256], []]" into aDims[i][0..anDim[i]).  Returns the number
 ** of lists read (nested lists and non-integers end the parse early). */
-int trace_parse_dims(const char *z, int nMax, int64_t aDims[][8],
+int trace_args_parse_dims(const char *z, int nMax, int64_t aDims[][8],
                      int *anDim);
 
 #endif

@@ -5,7 +5,7 @@
 ** continuity correction, as scipy.stats.mannwhitneyu(method="asymptotic")),
 ** the exact U distribution and the Hodges-Lehmann interval (against brute
 ** force enumeration here), and every branch of the gate's decision
-** hist_gate().
+** history_gate().
 */
 #include <check.h>
 #include <math.h>
@@ -17,11 +17,11 @@ START_TEST(test_median_mad){
   double a[] = { 5, 1, 3 };
   double b[] = { 4, 1, 3, 2 };
   double c[] = { 1, 2, 3, 4, 100 };
-  ck_assert_double_eq_tol(hist_median(a, 3), 3.0, 1e-12);
-  ck_assert_double_eq_tol(hist_median(b, 4), 2.5, 1e-12);
+  ck_assert_double_eq_tol(history_median(a, 3), 3.0, 1e-12);
+  ck_assert_double_eq_tol(history_median(b, 4), 2.5, 1e-12);
   /* |c - 3| = 2 1 0 1 97: MAD is 1, the outlier does not move it */
-  ck_assert_double_eq_tol(hist_mad(c, 5), 1.0, 1e-12);
-  ck_assert(isnan(hist_median(a, 0)));
+  ck_assert_double_eq_tol(history_mad(c, 5), 1.0, 1e-12);
+  ck_assert(isnan(history_median(a, 0)));
 }
 END_TEST
 
@@ -29,12 +29,12 @@ START_TEST(test_robust_z){
   double a[] = { 10, 11, 9, 10, 10.5, 9.5 };
   double k[] = { 7, 7, 7, 7, 7 };
   /* median 10, |a - 10| = 0 1 1 0 .5 .5: MAD 0.5, scale 0.7413 */
-  ck_assert_double_eq_tol(hist_robust_z(12, a, 6), 2.0/(1.4826*0.5), 1e-9);
-  ck_assert_double_eq_tol(hist_robust_z(10, a, 6), 0.0, 1e-12);
+  ck_assert_double_eq_tol(history_robust_z(12, a, 6), 2.0/(1.4826*0.5), 1e-9);
+  ck_assert_double_eq_tol(history_robust_z(10, a, 6), 0.0, 1e-12);
   /* a constant history: any difference is far outside it */
-  ck_assert(hist_robust_z(7.01, k, 5)>1000);
-  ck_assert_double_eq_tol(hist_robust_z(7, k, 5), 0.0, 1e-12);
-  ck_assert(isnan(hist_robust_z(1, k, 0)));
+  ck_assert(history_robust_z(7.01, k, 5)>1000);
+  ck_assert_double_eq_tol(history_robust_z(7, k, 5), 0.0, 1e-12);
+  ck_assert(isnan(history_robust_z(1, k, 0)));
 }
 END_TEST
 
@@ -43,26 +43,26 @@ START_TEST(test_mann_whitney){
   double c[] = { 1, 2, 2, 3 }, d[] = { 2, 3, 3, 4 };
   double e[] = { 5, 3, 9, 1, 7, 2 }, f[] = { 4, 8, 6, 10, 0, 11 };
   double g[] = { 4, 4, 4 };
-  HistMw r = hist_mann_whitney(a, 5, b, 5);
+  HistMw r = history_mann_whitney(a, 5, b, 5);
   ck_assert_double_eq_tol(r.u, 25, 1e-12);
   ck_assert_double_eq_tol(r.z, 2.5067182457620487, 1e-9);
   ck_assert_double_eq_tol(r.p, 0.012185780355344818, 1e-9);
-  r = hist_mann_whitney(b, 5, a, 5);              /* symmetric */
+  r = history_mann_whitney(b, 5, a, 5);              /* symmetric */
   ck_assert_double_eq_tol(r.u, 0, 1e-12);
   ck_assert_double_eq_tol(r.z, -2.5067182457620487, 1e-9);
   ck_assert_double_eq_tol(r.p, 0.012185780355344818, 1e-9);
-  r = hist_mann_whitney(c, 4, d, 4);              /* ties */
+  r = history_mann_whitney(c, 4, d, 4);              /* ties */
   ck_assert_double_eq_tol(r.u, 13, 1e-12);
   ck_assert_double_eq_tol(r.z, 1.365698202000489, 1e-9);
   ck_assert_double_eq_tol(r.p, 0.17203370892182296, 1e-9);
-  r = hist_mann_whitney(e, 6, f, 6);
+  r = history_mann_whitney(e, 6, f, 6);
   ck_assert_double_eq_tol(r.u, 24, 1e-12);
   ck_assert_double_eq_tol(r.p, 0.37847759324467894, 1e-9);
-  r = hist_mann_whitney(g, 3, g, 3);              /* all equal */
+  r = history_mann_whitney(g, 3, g, 3);              /* all equal */
   ck_assert_double_eq_tol(r.p, 1.0, 1e-12);
-  r = hist_mann_whitney(a, 1, b, 5);              /* too small: no p */
+  r = history_mann_whitney(a, 1, b, 5);              /* too small: no p */
   ck_assert(isnan(r.p));
-  r = hist_mann_whitney(a, 0, b, 5);
+  r = history_mann_whitney(a, 0, b, 5);
   ck_assert(isnan(r.u));
 }
 END_TEST
@@ -87,43 +87,43 @@ static double brute_cdf(int n, int m, int u){
 
 START_TEST(test_mw_exact){
   /* [6 choose 3]_q = 1 1 2 3 3 3 3 2 1 1 (20 splits) */
-  ck_assert_double_eq_tol(hist_mw_cdf(3, 3, 0), 0.05, 1e-12);
-  ck_assert_double_eq_tol(hist_mw_cdf(3, 3, 1), 0.10, 1e-12);
-  ck_assert_double_eq_tol(hist_mw_cdf(3, 3, 2), 0.20, 1e-12);
-  ck_assert_double_eq_tol(hist_mw_cdf(3, 3, 9), 1.0, 1e-12);
-  ck_assert_double_eq_tol(hist_mw_cdf(3, 3, -1), 0.0, 1e-12);
+  ck_assert_double_eq_tol(history_mw_cdf(3, 3, 0), 0.05, 1e-12);
+  ck_assert_double_eq_tol(history_mw_cdf(3, 3, 1), 0.10, 1e-12);
+  ck_assert_double_eq_tol(history_mw_cdf(3, 3, 2), 0.20, 1e-12);
+  ck_assert_double_eq_tol(history_mw_cdf(3, 3, 9), 1.0, 1e-12);
+  ck_assert_double_eq_tol(history_mw_cdf(3, 3, -1), 0.0, 1e-12);
   for(int n=1; n<=7; n++){
     for(int m=1; m<=7; m++){
       for(int u=0; u<=n*m; u++){
-        ck_assert_double_eq_tol(hist_mw_cdf(n, m, u), brute_cdf(n, m, u),
+        ck_assert_double_eq_tol(history_mw_cdf(n, m, u), brute_cdf(n, m, u),
                                 1e-12);
       }
     }
   }
   /* large samples: the normal approximation, symmetric about nm/2 */
-  ck_assert_double_eq_tol(hist_mw_cdf(300, 300, 45000-0.5), 0.5, 1e-3);
-  ck_assert(hist_mw_cdf(300, 300, 30000)<1e-9);
-  ck_assert_double_eq_tol(hist_mw_cdf(300, 300, 40000),
+  ck_assert_double_eq_tol(history_mw_cdf(300, 300, 45000-0.5), 0.5, 1e-3);
+  ck_assert(history_mw_cdf(300, 300, 30000)<1e-9);
+  ck_assert_double_eq_tol(history_mw_cdf(300, 300, 40000),
       0.5*erfc((45000-40000.5)/sqrt(90000*601/12.0)/sqrt(2.0)), 1e-12);
-  ck_assert(isnan(hist_mw_cdf(0, 3, 1)));
+  ck_assert(isnan(history_mw_cdf(0, 3, 1)));
 }
 END_TEST
 
 START_TEST(test_hl_k){
   /* k: the largest with P(U <= k-1) <= alpha */
-  ck_assert_int_eq(hist_hl_k(3, 3, 0.05), 1);       /* P(U<=0) = .05 */
-  ck_assert_int_eq(hist_hl_k(3, 3, 0.049), 0);
-  ck_assert_int_eq(hist_hl_k(2, 3, 0.05), 0);       /* P(U<=0) = .1 */
+  ck_assert_int_eq(history_hl_k(3, 3, 0.05), 1);       /* P(U<=0) = .05 */
+  ck_assert_int_eq(history_hl_k(3, 3, 0.049), 0);
+  ck_assert_int_eq(history_hl_k(2, 3, 0.05), 0);       /* P(U<=0) = .1 */
   for(int n=3; n<=8; n++){
     for(int m=3; m<=8; m++){
-      int64_t k = hist_hl_k(n, m, 0.05);
+      int64_t k = history_hl_k(n, m, 0.05);
       if( k>0 ) ck_assert(brute_cdf(n, m, (int)k-1)<=0.05+1e-12);
       ck_assert(brute_cdf(n, m, (int)k)>0.05);
     }
   }
   /* normal approximation beyond HIST_EXACT_MAX: nm/2 - 1.645 sd */
   {
-    int64_t k = hist_hl_k(1000, 1000, 0.05);
+    int64_t k = history_hl_k(1000, 1000, 0.05);
     double sd = sqrt(1e6*2001/12.0);
     ck_assert(fabs((double)k-(5e5-1.6449*sd))<2);
   }
@@ -149,7 +149,7 @@ START_TEST(test_kth_diff){
     for(int i=0; i<7; i++) for(int j=0; j<9; j++) d[n++] = b[j]-a[i];
     qsort(d, 63, sizeof(double), cmp_d);
     for(int k=1; k<=63; k++){
-      ck_assert_double_eq(hist_kth_diff(a, 7, b, 9, k), d[k-1]);
+      ck_assert_double_eq(history_kth_diff(a, 7, b, 9, k), d[k-1]);
     }
   }
 }
@@ -158,20 +158,20 @@ END_TEST
 START_TEST(test_hl_shift){
   double a[] = { 3, 1, 2 }, b[] = { 13, 11, 12 };
   double big_a[1000], big_b[1000];
-  HistShift h = hist_hl_shift(a, 3, b, 3, 0.05);
+  HistShift h = history_hl_shift(a, 3, b, 3, 0.05);
   ck_assert_double_eq_tol(h.est, 10, 1e-12);     /* differences 8..12 */
   ck_assert_double_eq_tol(h.lo, 8, 1e-12);       /* k = 1: min and max */
   ck_assert_double_eq_tol(h.hi, 12, 1e-12);
   ck_assert_int_eq(h.k, 1);
   ck_assert(a[0]==3 && b[0]==13);               /* input untouched */
-  h = hist_hl_shift(a, 2, b, 3, 0.05);           /* too small: unbounded */
+  h = history_hl_shift(a, 2, b, 3, 0.05);           /* too small: unbounded */
   ck_assert(isinf(h.lo) && h.lo<0 && isinf(h.hi) && h.hi>0);
   /* 1,000 steps a side: a shift of exactly 2 with uniform noise */
   for(int i=0; i<1000; i++){
     big_a[i] = 100 + (i*37%1000)/1000.0;
     big_b[i] = 102 + (i*91%1000)/1000.0;
   }
-  h = hist_hl_shift(big_a, 1000, big_b, 1000, 0.05);
+  h = history_hl_shift(big_a, 1000, big_b, 1000, 0.05);
   ck_assert_double_eq_tol(h.est, 2, 2e-3);
   ck_assert(h.lo>1.97 && h.lo<2 && h.hi>2 && h.hi<2.03);
 }
@@ -196,7 +196,7 @@ static GateIn gate_in(double a, double b){
 }
 
 static GateVerdict gate(const GateIn *in, GateOut *o){
-  hist_gate(in, o);
+  history_gate(in, o);
   return o->v;
 }
 
@@ -252,7 +252,7 @@ START_TEST(test_gate_steps){
 }
 END_TEST
 
-/* Every branch of the step rule (hist_gate's comment), one case each. */
+/* Every branch of the step rule (history_gate's comment), one case each. */
 START_TEST(test_gate_step_rule){
   double base4[] = { 100, 100.1, 99.9, 100 };
   double up35[] = { 103.5, 103.6, 103.4, 103.5 };       /* +3.5 %, tight */
@@ -318,7 +318,7 @@ START_TEST(test_gate_step_rule){
 }
 END_TEST
 
-/* The remaining branches of hist_gate: zero baselines, one-sided
+/* The remaining branches of history_gate: zero baselines, one-sided
 ** samples, minSteps / minHistory of 0, alpha_ok above alpha, history
 ** over an ok verdict and over a two-sided metric. */
 START_TEST(test_gate_edges){
@@ -501,8 +501,8 @@ START_TEST(test_gate_values_and_history){
   ck_assert_str_eq(o.zReason, "no value in the baseline nor the run");
   in.hasA = in.hasB = 1; in.comparable = 0;
   ck_assert_int_eq(gate(&in, &o), GATE_NOT_COMPARABLE);
-  ck_assert_str_eq(hist_verdict_name(GATE_NOT_COMPARABLE), "not comparable");
-  ck_assert_str_eq(hist_verdict_name(GATE_INCONCLUSIVE), "inconclusive");
+  ck_assert_str_eq(history_verdict_name(GATE_NOT_COMPARABLE), "not comparable");
+  ck_assert_str_eq(history_verdict_name(GATE_INCONCLUSIVE), "inconclusive");
 }
 END_TEST
 

@@ -52,7 +52,7 @@ static TraceEvent ev(TraceEventKind k, const char *zName, int64_t tid,
 
 static void feed(Linker *p, TraceEvent e){
   PfError err = {0};
-  ck_assert_int_eq(linker_event(p, &e, &err), 0);
+  ck_assert_int_eq(link_trace_event(p, &e, &err), 0);
 }
 
 START_TEST(test_nesting_self_time_and_launch){
@@ -60,7 +60,7 @@ START_TEST(test_nesting_self_time_and_launch){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = linker_new(1, collect, &o);
+  p = link_trace_new(1, collect, &o);
   feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#7", 1, 0, 1000, 0));
   feed(p, ev(TEV_CPU_OP, "outer", 1, 10, 100, 0));
   feed(p, ev(TEV_CPU_OP, "inner", 1, 20, 30, 0));
@@ -74,7 +74,7 @@ START_TEST(test_nesting_self_time_and_launch){
   feed(p, ev(TEV_KERNEL, "k2", 7, 600, 5, 43));
   /* a kernel whose launch never comes */
   feed(p, ev(TEV_KERNEL, "k3", 7, 700, 5, 99));
-  ck_assert_int_eq(linker_finish(p, &err), 0);
+  ck_assert_int_eq(link_trace_finish(p, &err), 0);
   {
     const TraceEvent *outer = find(&o, "outer"), *inner = find(&o, "inner");
     const TraceEvent *inner2 = find(&o, "inner2"), *after = find(&o, "after");
@@ -100,11 +100,11 @@ START_TEST(test_nesting_self_time_and_launch){
     ck_assert_int_eq(k2->runtimeId, rt2->rowId);
     ck_assert_int_eq(k2->opId, inner2->rowId);
     ck_assert(!k3->linked);
-    ck_assert(!linker_stats(p)->needCpuSweep);
-    ck_assert(!linker_stats(p)->needGpuLink);
-    ck_assert(!linker_stats(p)->needSteps);
+    ck_assert(!link_trace_stats(p)->needCpuSweep);
+    ck_assert(!link_trace_stats(p)->needGpuLink);
+    ck_assert(!link_trace_stats(p)->needSteps);
   }
-  linker_free(p);
+  link_trace_free(p);
 }
 END_TEST
 
@@ -113,16 +113,16 @@ START_TEST(test_equal_start_longest_is_parent){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = linker_new(2, collect, &o);
+  p = link_trace_new(2, collect, &o);
   /* the child comes first in the file, with the same start */
   feed(p, ev(TEV_CPU_OP, "child", 1, 10, 5, 0));
   feed(p, ev(TEV_CPU_OP, "parent", 1, 10, 50, 0));
   feed(p, ev(TEV_RUNTIME, "launch", 1, 12, 1, 5));
-  ck_assert_int_eq(linker_finish(p, &err), 0);
+  ck_assert_int_eq(link_trace_finish(p, &err), 0);
   ck_assert_int_eq(find(&o, "child")->parentId, find(&o, "parent")->rowId);
   ck_assert_int_eq(find(&o, "parent")->selfDur, 45);
   ck_assert_int_eq(find(&o, "launch")->opId, find(&o, "child")->rowId);
-  linker_free(p);
+  link_trace_free(p);
 }
 END_TEST
 
@@ -131,16 +131,16 @@ START_TEST(test_graph_launch_fans_out){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = linker_new(3, collect, &o);
+  p = link_trace_new(3, collect, &o);
   feed(p, ev(TEV_CPU_OP, "replay", 1, 0, 100, 0));
   feed(p, ev(TEV_RUNTIME, "cudaGraphLaunch", 1, 10, 5, 77));
   feed(p, ev(TEV_KERNEL, "ga", 7, 20, 5, 77));
   feed(p, ev(TEV_KERNEL, "gb", 7, 30, 5, 77));
-  ck_assert_int_eq(linker_finish(p, &err), 0);
+  ck_assert_int_eq(link_trace_finish(p, &err), 0);
   ck_assert_int_eq(find(&o, "ga")->runtimeId, find(&o, "cudaGraphLaunch")->rowId);
   ck_assert_int_eq(find(&o, "gb")->runtimeId, find(&o, "cudaGraphLaunch")->rowId);
   ck_assert_int_eq(find(&o, "gb")->opId, find(&o, "replay")->rowId);
-  linker_free(p);
+  link_trace_free(p);
 }
 END_TEST
 
@@ -149,17 +149,17 @@ START_TEST(test_out_of_order_flags){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = linker_new(4, collect, &o);
+  p = link_trace_new(4, collect, &o);
   feed(p, ev(TEV_CPU_OP, "a", 1, 100, 10, 0));
   feed(p, ev(TEV_RUNTIME, "r", 1, 105, 1, 1));
   /* an op that starts before a call already linked: db sweep needed */
   feed(p, ev(TEV_CPU_OP, "late", 1, 50, 100, 0));
   /* a step annotation covering times already assigned */
   feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#1", 1, 0, 1000, 0));
-  ck_assert_int_eq(linker_finish(p, &err), 0);
-  ck_assert(linker_stats(p)->needCpuSweep);
-  ck_assert(linker_stats(p)->needSteps);
-  linker_free(p);
+  ck_assert_int_eq(link_trace_finish(p, &err), 0);
+  ck_assert(link_trace_stats(p)->needCpuSweep);
+  ck_assert(link_trace_stats(p)->needSteps);
+  link_trace_free(p);
 }
 END_TEST
 
@@ -168,16 +168,16 @@ START_TEST(test_runtime_rewind){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = linker_new(5, collect, &o);
+  p = link_trace_new(5, collect, &o);
   feed(p, ev(TEV_CPU_OP, "a", 1, 0, 10, 0));
   feed(p, ev(TEV_CPU_OP, "b", 1, 20, 10, 0));
   feed(p, ev(TEV_RUNTIME, "rb", 1, 25, 1, 1));
   feed(p, ev(TEV_RUNTIME, "ra", 1, 5, 1, 2));     /* earlier than rb */
-  ck_assert_int_eq(linker_finish(p, &err), 0);
+  ck_assert_int_eq(link_trace_finish(p, &err), 0);
   ck_assert_int_eq(find(&o, "rb")->opId, find(&o, "b")->rowId);
   ck_assert_int_eq(find(&o, "ra")->opId, find(&o, "a")->rowId);
-  ck_assert_int_eq(linker_stats(p)->nRewinds, 1);
-  linker_free(p);
+  ck_assert_int_eq(link_trace_stats(p)->nRewinds, 1);
+  link_trace_free(p);
 }
 END_TEST
 
@@ -185,17 +185,17 @@ static int drop(void *ctx, const TraceEvent *e){ (void)ctx; (void)e; return 0; }
 
 START_TEST(test_evicted_records_need_db_link_only_if_launched){
   PfError err = {0};
-  Linker *p = linker_new(6, drop, NULL);
+  Linker *p = link_trace_new(6, drop, NULL);
   /* 5000 kernels whose launch never comes: evicted, no fallback */
   for(int i=1; i<=5000; i++) feed(p, ev(TEV_KERNEL, "orphan", 7, i, 1, i));
   feed(p, ev(TEV_RUNTIME, "unrelated", 1, 9000, 1, 999999));
-  ck_assert(!linker_stats(p)->needGpuLink);
-  ck_assert_int_eq(linker_stats(p)->nPendingMax, 4096);
+  ck_assert(!link_trace_stats(p)->needGpuLink);
+  ck_assert_int_eq(link_trace_stats(p)->nPendingMax, 4096);
   /* the launch of an evicted kernel arrives: only the db can link it */
   feed(p, ev(TEV_RUNTIME, "late", 1, 9001, 1, 1));
-  ck_assert(linker_stats(p)->needGpuLink);
-  ck_assert_int_eq(linker_finish(p, &err), 0);
-  linker_free(p);
+  ck_assert(link_trace_stats(p)->needGpuLink);
+  ck_assert_int_eq(link_trace_finish(p, &err), 0);
+  link_trace_free(p);
 }
 END_TEST
 

@@ -14,8 +14,8 @@
 
 #include "load_collective.h"
 
-#define KEY(s) collective_args_key((const unsigned char*)(s), strlen(s))
-#define SET(p, k, s) collective_args_set(p, k, (const unsigned char*)(s), \
+#define KEY(s) load_collective_args_key((const unsigned char*)(s), strlen(s))
+#define SET(p, k, s) load_collective_args_set(p, k, (const unsigned char*)(s), \
                                          strlen(s), 0)
 
 START_TEST(test_keys){
@@ -36,7 +36,7 @@ END_TEST
 
 START_TEST(test_set_values){
   CollArgs a;
-  collective_args_reset(&a);
+  load_collective_args_reset(&a);
   ck_assert_int_eq(SET(&a, CA_IN_NELEMS, "25136"), 0);
   ck_assert_int_eq(SET(&a, CA_GROUP_SIZE, "8"), 0);          /* string */
   ck_assert_int_eq(SET(&a, CA_OUT_NELEMS, "abc"), -1);
@@ -60,25 +60,26 @@ END_TEST
 
 START_TEST(test_from_dims){
   CollArgs a;
-  collective_args_reset(&a);
-  ck_assert_int_eq(collective_args_from_dims(&a, "[[394241]]", "[\"float\"]"),
-                   0);
+  load_collective_args_reset(&a);
+  ck_assert_int_eq(load_collective_args_from_dims(&a, "[[394241]]",
+                                                  "[\"float\"]"), 0);
   ck_assert(a.inNelems==394241);
   ck_assert_str_eq(a.zDtype, "float");
-  collective_args_reset(&a);
-  ck_assert_int_eq(collective_args_from_dims(&a, "[[2, 3], [4], []]",
+  load_collective_args_reset(&a);
+  ck_assert_int_eq(load_collective_args_from_dims(&a, "[[2, 3], [4], []]",
                    "[\"\", \"c10::BFloat16\", \"\"]"), 0);
   ck_assert(a.inNelems==10);
   ck_assert_str_eq(a.zDtype, "c10::BFloat16");
-  collective_args_reset(&a);
-  ck_assert_int_eq(collective_args_from_dims(&a, "[[], [], []]", "[]"), -1);
+  load_collective_args_reset(&a);
+  ck_assert_int_eq(load_collective_args_from_dims(&a, "[[], [], []]", "[]"),
+                   -1);
   ck_assert_int_eq(a.has, 0);
-  ck_assert_int_eq(collective_args_from_dims(&a, "", ""), -1);
+  ck_assert_int_eq(load_collective_args_from_dims(&a, "", ""), -1);
 }
 END_TEST
 
 START_TEST(test_op_names){
-#define OP(s) collective_op_name(s, strlen(s))
+#define OP(s) load_collective_op_name(s, strlen(s))
   ck_assert_str_eq(OP("allreduce"), "all_reduce");
   ck_assert_str_eq(OP("nccl:all_reduce"), "all_reduce");
   ck_assert_str_eq(OP("_allgather_base"), "all_gather");
@@ -101,7 +102,7 @@ END_TEST
 
 START_TEST(test_dtypes){
   int sz;
-#define DT(s) collective_dtype(s, strlen(s), &sz)
+#define DT(s) load_collective_dtype(s, strlen(s), &sz)
   ck_assert_str_eq(DT("Float"), "float32"); ck_assert_int_eq(sz, 4);
   ck_assert_str_eq(DT("BFloat16"), "bfloat16"); ck_assert_int_eq(sz, 2);
   ck_assert_str_eq(DT("c10::Half"), "float16"); ck_assert_int_eq(sz, 2);
@@ -118,7 +119,7 @@ END_TEST
 START_TEST(test_kernel_names){
   const char *op, *algo, *proto, *dt;
   int sz;
-  ck_assert_int_eq(collective_parse_kernel(
+  ck_assert_int_eq(load_collective_parse_kernel(
     "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, "
     "ncclWork*)", &op, &algo, &proto, &dt, &sz), 1);
   ck_assert_str_eq(op, "all_reduce");
@@ -126,48 +127,49 @@ START_TEST(test_kernel_names){
   ck_assert_str_eq(proto, "LL");
   ck_assert_str_eq(dt, "float32");
   ck_assert_int_eq(sz, 4);
-  ck_assert_int_eq(collective_parse_kernel(
+  ck_assert_int_eq(load_collective_parse_kernel(
     "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long,"
     " ncclWork*)", &op, &algo, &proto, &dt, &sz), 1);
   ck_assert_str_eq(op, "send_recv");
   ck_assert_str_eq(proto, "SIMPLE");
   ck_assert_str_eq(dt, "int8");
-  ck_assert_int_eq(collective_parse_kernel(
+  ck_assert_int_eq(load_collective_parse_kernel(
     "ncclKernel_AllGather_COLLNET_DIRECT_LL128_Sum___nv_bfloat16(x)",
     &op, &algo, &proto, &dt, &sz), 1);
   ck_assert_str_eq(op, "all_gather");
   ck_assert_str_eq(algo, "COLLNET_DIRECT");
   ck_assert_str_eq(proto, "LL128");
   ck_assert_str_eq(dt, "bfloat16");
-  ck_assert_int_eq(collective_parse_kernel(
+  ck_assert_int_eq(load_collective_parse_kernel(
     "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
     &op, &algo, &proto, &dt, &sz), 1);
   ck_assert_str_eq(op, "all_gather");
   ck_assert_str_eq(algo, "RING");
   ck_assert_str_eq(proto, "LL");
   ck_assert_ptr_null(dt);
-  ck_assert_int_eq(collective_parse_kernel(
+  ck_assert_int_eq(load_collective_parse_kernel(
     "ncclDevKernel_AllReduce_Sum_bf16_NVLS_TREE_SIMPLE(x)",
     &op, &algo, &proto, &dt, &sz), 1);
   ck_assert_str_eq(algo, "NVLS_TREE");
   ck_assert_str_eq(dt, "bfloat16");
-  ck_assert_int_eq(collective_parse_kernel(
+  ck_assert_int_eq(load_collective_parse_kernel(
     "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)",
     &op, &algo, &proto, &dt, &sz), 1);
   ck_assert_str_eq(op, "other");
-  ck_assert_int_eq(collective_parse_kernel("volta_sgemm_128x64_nn",
+  ck_assert_int_eq(load_collective_parse_kernel("volta_sgemm_128x64_nn",
     &op, &algo, &proto, &dt, &sz), 0);
 }
 END_TEST
 
 START_TEST(test_bus_factor){
-  ck_assert(fabs(collective_bus_factor("all_reduce", 8) - 1.75) < 1e-12);
-  ck_assert(fabs(collective_bus_factor("all_gather", 8) - 0.875) < 1e-12);
-  ck_assert(fabs(collective_bus_factor("reduce_scatter", 2) - 0.5) < 1e-12);
-  ck_assert(fabs(collective_bus_factor("all_to_all", 4) - 0.75) < 1e-12);
-  ck_assert(collective_bus_factor("broadcast", 8)==1.0);
-  ck_assert(collective_bus_factor("all_reduce", 0)==1.0);
-  ck_assert(collective_bus_factor("all_reduce", 1)==0.0);
+  ck_assert(fabs(load_collective_bus_factor("all_reduce", 8) - 1.75) < 1e-12);
+  ck_assert(fabs(load_collective_bus_factor("all_gather", 8) - 0.875) < 1e-12);
+  ck_assert(fabs(load_collective_bus_factor("reduce_scatter", 2) - 0.5)
+            < 1e-12);
+  ck_assert(fabs(load_collective_bus_factor("all_to_all", 4) - 0.75) < 1e-12);
+  ck_assert(load_collective_bus_factor("broadcast", 8)==1.0);
+  ck_assert(load_collective_bus_factor("all_reduce", 0)==1.0);
+  ck_assert(load_collective_bus_factor("all_reduce", 1)==0.0);
 }
 END_TEST
 

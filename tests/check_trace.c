@@ -43,40 +43,40 @@ END_TEST
 
 START_TEST(test_memcpy_kind){
   MemcpyKind k;
-  trace_memcpy_kind("Memcpy HtoD (Pageable -> Device)", &k);
+  trace_args_memcpy_kind("Memcpy HtoD (Pageable -> Device)", &k);
   ck_assert_str_eq(k.zDirection, "HtoD");
   ck_assert_str_eq(k.zSrc, "Pageable");
   ck_assert_str_eq(k.zDst, "Device");
-  trace_memcpy_kind("Memcpy DtoH (Device -> Pinned)", &k);
+  trace_args_memcpy_kind("Memcpy DtoH (Device -> Pinned)", &k);
   ck_assert_str_eq(k.zDirection, "DtoH");
   ck_assert_str_eq(k.zDst, "Pinned");
-  trace_memcpy_kind("Memset (Device)", &k);
+  trace_args_memcpy_kind("Memset (Device)", &k);
   ck_assert_str_eq(k.zDirection, "");
   ck_assert_str_eq(k.zDst, "Device");
 }
 END_TEST
 
 START_TEST(test_step_number){
-  ck_assert_int_eq(trace_step_number("ProfilerStep#12"), 12);
-  ck_assert_int_eq(trace_step_number("ProfilerStep # 7"), 7);
-  ck_assert_int_eq(trace_step_number("ProfilerStep#"), -1);
-  ck_assert_int_eq(trace_step_number("ProfilerStep#3x"), -1);
-  ck_assert_int_eq(trace_step_number("## forward ##"), -1);
+  ck_assert_int_eq(trace_args_step_number("ProfilerStep#12"), 12);
+  ck_assert_int_eq(trace_args_step_number("ProfilerStep # 7"), 7);
+  ck_assert_int_eq(trace_args_step_number("ProfilerStep#"), -1);
+  ck_assert_int_eq(trace_args_step_number("ProfilerStep#3x"), -1);
+  ck_assert_int_eq(trace_args_step_number("## forward ##"), -1);
 }
 END_TEST
 
 START_TEST(test_flops_estimate){
-  ck_assert_double_eq(trace_estimate_flops("aten::mm", "[[8, 16], [16, 4]]"),
+  ck_assert_double_eq(trace_args_estimate_flops("aten::mm", "[[8, 16], [16, 4]]"),
                       2.0*8*16*4);
-  ck_assert_double_eq(trace_estimate_flops("aten::addmm",
+  ck_assert_double_eq(trace_args_estimate_flops("aten::addmm",
                       "[[4], [8, 16], [16, 4], [], []]"), 2.0*8*16*4);
-  ck_assert_double_eq(trace_estimate_flops("aten::bmm",
+  ck_assert_double_eq(trace_args_estimate_flops("aten::bmm",
                       "[[3, 8, 16], [3, 16, 4]]"), 2.0*3*8*16*4);
-  ck_assert_double_eq(trace_estimate_flops("aten::mm", "[[8, 16], [15, 4]]"), -1);
+  ck_assert_double_eq(trace_args_estimate_flops("aten::mm", "[[8, 16], [15, 4]]"), -1);
   /* nested ops are not estimated (their children are) */
-  ck_assert_double_eq(trace_estimate_flops("aten::linear",
+  ck_assert_double_eq(trace_args_estimate_flops("aten::linear",
                       "[[8, 16], [4, 16], [4]]"), -1);
-  ck_assert_double_eq(trace_estimate_flops("aten::mm", ""), -1);
+  ck_assert_double_eq(trace_args_estimate_flops("aten::mm", ""), -1);
 }
 END_TEST
 
