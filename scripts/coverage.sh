@@ -28,11 +28,11 @@ fn_range() {   # FILE FIRST-LINE-PATTERN: first line and its closing brace
   awk -v pat="$2" '$0 ~ pat && !s { s = NR } s && /^}/ { print s, NR; exit }' "$1"
 }
 B="python3 scripts/branch-cov.py"
-# the gate's decision: from the shift of the samples to hist_gate's end
+# the gate's decision: from the shift of the samples to history_gate's end
 a=$(grep -n '^static void sample_shift' src/history.c | cut -d: -f1)
 # shellcheck disable=SC2046  # first and last line, split on purpose
-set -- $(fn_range src/history.c '^void hist_gate[(]')
-$B "$O/history.c.gcov" "$a" "$2" "the gate's decision (history.c: sample_shift .. hist_gate)"
+set -- $(fn_range src/history.c '^void history_gate[(]')
+$B "$O/history.c.gcov" "$a" "$2" "the gate's decision (history.c: sample_shift .. history_gate)"
 # shellcheck disable=SC2046  # first and last line, split on purpose
 set -- $(fn_range src/discover.c '^int64_t discover_rank_from_name')
 $B "$O/discover.c.gcov" "$1" "$2" "rank from the file name (discover_rank_from_name)"

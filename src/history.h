@@ -114,7 +114,8 @@ typedef struct GateIn {
   int nHist;
 } GateIn;
 
-/* history_gate()'s verdict; exit codes come from hist_gate_exit(). */
+/* history_gate()'s verdict; cmd_history.c (check_print_verdict) turns the
+** verdicts of a check into its exit code. */
 typedef enum GateVerdict {
   GATE_OK, GATE_IMPROVED, GATE_NOISE, GATE_INCONCLUSIVE, GATE_REGRESSION,
   GATE_MISSING, GATE_NOT_COMPARABLE
