@@ -18,6 +18,7 @@ import re
 import unittest
 
 from common import ProfanTest, shared, events
+from trace_reference import union_ns as union
 
 # H100 SXM, dense (NVIDIA H100 datasheet): TFLOP/s and TB/s
 H100 = {"bf16": 989.4, "fp32": 67.0, "bw": 3.35}
@@ -26,18 +27,6 @@ BASE = 1767189312000000000
 
 def us(ns):
     return float("%d.%03d" % (ns // 1000, ns % 1000))
-
-
-def union(iv):
-    tot, end = 0, None
-    for a, b in sorted(iv):
-        if end is None or a >= end:
-            tot += b - a
-            end = b
-        elif b > end:
-            tot += b - end
-            end = b
-    return tot
 
 
 class Trace:

@@ -13,6 +13,7 @@ import bisect
 import json
 
 from common import ProfanTest, shared, events
+from trace_reference import union_ns as union
 
 GEMM = ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm")
 FIXTURES = (("traces", "tracelens-b200-vllm-rank0.json.gz"),
@@ -22,16 +23,6 @@ FIXTURES = (("traces", "tracelens-b200-vllm-rank0.json.gz"),
 
 def ns(x):
     return int(round(float(x) * 1000))
-
-
-def union(iv):
-    tot, end = 0, None
-    for a, b in sorted(iv):
-        if end is None or a >= end:
-            tot, end = tot + b - a, b
-        elif b > end:
-            tot, end = tot + b - end, b
-    return tot
 
 
 def gemm_flops(name, dims):

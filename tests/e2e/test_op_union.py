@@ -11,6 +11,7 @@ call the union of its records' [ts, ts+dur), summed per operator name.
 import unittest
 
 from common import ProfanTest, shared, events
+from trace_reference import union_ns as union
 
 B200 = ("traces", "tracelens-b200-vllm-rank0.json.gz")
 GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset")
@@ -18,16 +19,6 @@ GPU_CATS = ("kernel", "gpu_memcpy", "gpu_memset")
 
 def ns(x):
     return int(round(float(x) * 1000))
-
-
-def union(iv):
-    tot, end = 0, None
-    for a, b in sorted(iv):
-        if end is None or a >= end:
-            tot, end = tot + b - a, b
-        elif b > end:
-            tot, end = tot + b - end, b
-    return tot
 
 
 def per_name(path):
