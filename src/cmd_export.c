@@ -338,7 +338,9 @@ int export_cmd(Cli *p){
     ** to a base just before it) */
     int64_t lo, hi;
     run_extent(db, spec.runId, &lo, &hi);
-    if( lo>hi ) bad_value(db, "run %lld has no trace rows", (long long)spec.runId);
+    if( lo>hi ){
+      bad_value(db, "run %lld has no trace rows", (long long)spec.runId);
+    }
     for(int i=0; i<spec.nRank; i++){
       spec.aRank[i].lo = lo;
       spec.aRank[i].hi = hi + 1;

@@ -80,7 +80,9 @@ static int seg_cmp(const void *x, const void *y){
 }
 
 static void id_sort(IdIndex *p){
-  if( !p->sorted && p->nSeg>1 ) qsort(p->a, (size_t)p->nSeg, sizeof(IdSeg), seg_cmp);
+  if( !p->sorted && p->nSeg>1 ){
+    qsort(p->a, (size_t)p->nSeg, sizeof(IdSeg), seg_cmp);
+  }
   p->sorted = 1;
 }
 
@@ -242,8 +244,9 @@ static void op_row(Summary *p, sqlite3_stmt *s){
     }
     f = &p->aFl[p->nFl++];
     fs = group_map_get(&p->t.flops, rank, name,
-                   group_map_text_code(&p->t.src, (const char*)sqlite3_column_text(s, OP_SRC)), 0,
-                   &f->group);
+                       group_map_text_code(&p->t.src,
+                           (const char*)sqlite3_column_text(s, OP_SRC)),
+                       0, &f->group);
     fs->calls++;
     fs->flops += v;
     f->pos = pos;
@@ -275,8 +278,7 @@ static int scan_ops(sqlite3 *db, Summary *p, PfError *pErr){
 /* Every runtime/driver call of the run. */
 static int scan_runtime(sqlite3 *db, Summary *p, PfError *pErr){
   sqlite3_stmt *s = scan_run(db, "runtime_call",
-                             "id, rank, name_id, kind, ts, dur, in_recompute IS 1",
-                             p->runId, pErr);
+      "id, rank, name_id, kind, ts, dur, in_recompute IS 1", p->runId, pErr);
   int rc;
   if( s==NULL ) return -1;
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
@@ -289,9 +291,11 @@ static int scan_runtime(sqlite3 *db, Summary *p, PfError *pErr){
       p->aRtGroup = xrealloc(p->aRtGroup, (size_t)p->nRtAlloc*sizeof(int));
       p->aRtRc = xrealloc(p->aRtRc, (size_t)p->nRtAlloc);
     }
-    r = group_map_get(&p->t.rt, sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2),
-                  group_map_text_code(&p->t.kind, (const char*)sqlite3_column_text(s, 3)), 0,
-                  &p->aRtGroup[pos]);
+    r = group_map_get(&p->t.rt, sqlite3_column_int64(s, 1),
+                      sqlite3_column_int64(s, 2),
+                      group_map_text_code(&p->t.kind,
+                          (const char*)sqlite3_column_text(s, 3)),
+                      0, &p->aRtGroup[pos]);
     r->calls++;
     r->totalNs += dur;
     if( r->calls==1 || dur>r->maxNs ) r->maxNs = dur;
@@ -356,8 +360,9 @@ static void gpu_row(Summary *p, sqlite3_stmt *s, int isKernel){
 static int scan_gpu(sqlite3 *db, Summary *p, const char *zTab, int isKernel,
                     PfError *pErr){
   sqlite3_stmt *s = scan_run(db, zTab,
-      isKernel ? "rank, coalesce(op_id, 0), coalesce(runtime_id, 0), ts, dur, step"
-               : "rank, coalesce(op_id, 0), coalesce(runtime_id, 0), ts, dur, NULL",
+      isKernel
+        ? "rank, coalesce(op_id, 0), coalesce(runtime_id, 0), ts, dur, step"
+        : "rank, coalesce(op_id, 0), coalesce(runtime_id, 0), ts, dur, NULL",
       p->runId, pErr);
   int rc;
   if( s==NULL ) return -1;
@@ -401,7 +406,8 @@ static int write_shapes(sqlite3 *db, int64_t runId, const SummaryTotals *p,
     sqlite3_bind_int64(s, 2, k->a);
     sqlite3_bind_int64(s, 3, k->b);
     sqlite3_bind_int64(s, 4, k->c);
-    sqlite3_bind_int64(s, 5, ((const ShapeSum*)group_map_val(&p->shapes, g))->calls);
+    sqlite3_bind_int64(s, 5,
+                       ((const ShapeSum*)group_map_val(&p->shapes, g))->calls);
     if( db_step_done(db, s, pErr) ){ sqlite3_finalize(s); return -1; }
   }
   sqlite3_finalize(s);
@@ -411,7 +417,8 @@ static int write_shapes(sqlite3 *db, int64_t runId, const SummaryTotals *p,
 static int write_flops(sqlite3 *db, int64_t runId, const SummaryTotals *p,
                        PfError *pErr){
   sqlite3_stmt *s = db_prepare(db,
-    "INSERT INTO cpu_op_flops_summary VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)", pErr);
+    "INSERT INTO cpu_op_flops_summary VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+    pErr);
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, runId);
   for(int g=0; g<p->flops.nGroup; g++){
@@ -497,8 +504,8 @@ void derive_summary_totals_free(SummaryTotals *p){
   group_map_text_free(&p->kind);
 }
 
-int derive_summary_totals_write(sqlite3 *db, int64_t runId, const SummaryTotals *p,
-                         PfError *pErr){
+int derive_summary_totals_write(sqlite3 *db, int64_t runId,
+                                const SummaryTotals *p, PfError *pErr){
   if( write_ops(db, runId, p, pErr)
       || write_shapes(db, runId, p, pErr)
       || write_flops(db, runId, p, pErr)

@@ -9,8 +9,8 @@
 ** every linkage (op_id, runtime_id, parent_id, in_recompute, step) of the
 ** run is final.  When the in-stream linker did all the linking, the trace
 ** writer (load_trace.c) totals them while inserting and writes them with
-** derive_summary_totals_write(); this step then only adds the kernels whose step
-** the database assigned.
+** derive_summary_totals_write(); this step then only adds the kernels
+** whose step the database assigned.
 */
 #ifndef PROFAN_DERIVE_SUMMARY_H
 #define PROFAN_DERIVE_SUMMARY_H
@@ -49,8 +49,8 @@ void derive_summary_totals_free(SummaryTotals *p);    /* what p holds, not p */
 
 /* Insert the rows of p for run runId into the five tables.  Returns 0 or
 ** -1 with pErr set. */
-int derive_summary_totals_write(sqlite3 *db, int64_t runId, const SummaryTotals *p,
-                         PfError *pErr);
+int derive_summary_totals_write(sqlite3 *db, int64_t runId,
+                                const SummaryTotals *p, PfError *pErr);
 
 /* Kernel rows first..last (rowids) of a run whose step was NULL when
 ** inserted: the database may assign them one (derive_trace.c) before the

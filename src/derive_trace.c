@@ -221,7 +221,8 @@ static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
   if( pIns==NULL ){ sqlite3_finalize(pSel); return -1; }
   sqlite3_bind_int64(pSel, 1, runId);
   while( sqlite3_step(pSel)==SQLITE_ROW ){
-    int64_t n = trace_args_step_number((const char*)sqlite3_column_text(pSel, 2));
+    int64_t n = trace_args_step_number(
+                  (const char*)sqlite3_column_text(pSel, 2));
     if( n<0 ) continue;
     sqlite3_bind_int64(pIns, 1, runId);
     sqlite3_bind_int64(pIns, 2, sqlite3_column_int64(pSel, 1));
@@ -729,7 +730,8 @@ static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
   g.pSteps = pSteps;
   g.pErr = pErr;
   g.pBusy = db_prepare(db,
-    "INSERT INTO gpu_busy VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)", pErr);
+    "INSERT INTO gpu_busy VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
+    pErr);
   g.pGap = db_prepare(db,
     "INSERT INTO gpu_gap VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
   g.ov.pIns = db_prepare(db,
@@ -900,7 +902,8 @@ static void wall_start(WallSweep *w, const StepList *pS, int64_t rank){
 ** an index (no sort), merged on the fly into disjoint busy segments.
 */
 typedef struct ClassCursor {
-  sqlite3_stmt *pStmt;     /* SELECT ts, ts+dur ... WHERE run_id=?1 AND rank=?2 ORDER BY ts */
+  sqlite3_stmt *pStmt;     /* SELECT ts, ts+dur ... WHERE run_id=?1 AND
+                           ** rank=?2 ORDER BY ts */
   Span *a;                 /* or, when pStmt is NULL, these, sorted */
   size_t n, i;
   int hasNext;             /* a row is waiting in (nextS, nextE) */
@@ -1092,7 +1095,8 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
     w.tLast = INT64_MIN;
     wall_rank(&w, pS, aC);
     cc_free_arrays(aC);
-    if( w.tLast!=INT64_MIN && wall_end(db, runId, &w, pS, w.tLast, pIns, pErr) ){
+    if( w.tLast!=INT64_MIN
+     && wall_end(db, runId, &w, pS, w.tLast, pIns, pErr) ){
       rc = -1;
       goto done;
     }
@@ -1158,8 +1162,9 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
         && (db_exec_run(db, "UPDATE kernel SET step=r.step FROM runtime_call r"
                      " WHERE kernel.run_id=?1 AND r.id=kernel.runtime_id"
                      " AND kernel.step IS NOT r.step", runId, pErr)
-            || db_exec_run(db, "UPDATE gpu_mem_op SET step=r.step FROM runtime_call r"
-                        " WHERE gpu_mem_op.run_id=?1 AND r.id=gpu_mem_op.runtime_id"
+            || db_exec_run(db, "UPDATE gpu_mem_op SET step=r.step"
+                        " FROM runtime_call r WHERE gpu_mem_op.run_id=?1"
+                        " AND r.id=gpu_mem_op.runtime_id"
                         " AND gpu_mem_op.step IS NOT r.step", runId, pErr)) ){
       goto done;
     }

@@ -40,8 +40,9 @@ int derive_bulk_indexes(sqlite3 *db, const char *zGroup, PfError *pErr);
 ** wall-time sweep reads; eFallback (DERIVE_* bits)
 ** says which linkage must be redone from the rows.  pSpans: the intervals
 ** kept while loading (trace_spans.h), or NULL; the sweeps read the rows
-** back when it is NULL, gave up, or the CPU nesting is redone.  *pzNote receives a note
-** for the user (e.g. steps found by gap detection), or NULL; caller frees
+** back when it is NULL, gave up, or the CPU nesting is redone.  *pzNote
+** receives a note for the user (e.g. steps found by gap detection), or
+** NULL; caller frees
 ** it with free().  Returns 0 or -1 with pErr set. */
 int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
                      const TraceSpans *pSpans, char **pzNote, PfError *pErr);

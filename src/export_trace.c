@@ -605,7 +605,9 @@ static int write_head(Ex *x){
   ws = db_int(x->db, -1, "SELECT max(world_size) FROM run_file WHERE "
               "run_id=%lld", (long long)p->runId);
   buf_puts(&x->b, "\"distributedInfo\":{");
-  if( !p->merged ) buf_printf(&x->b, "\"rank\":%lld,", (long long)p->aRank[0].rank);
+  if( !p->merged ){
+    buf_printf(&x->b, "\"rank\":%lld,", (long long)p->aRank[0].rank);
+  }
   if( ws>0 ) buf_printf(&x->b, "\"world_size\":%lld,", (long long)ws);
   buf_puts(&x->b, "\"ranks\":[");
   for(int r=0; r<p->nRank; r++){
@@ -640,8 +642,11 @@ static void write_names(Ex *x){
       buf_printf(&x->b, ",\n{\"ph\":\"M\",\"name\":\"process_name\","
                  "\"pid\":%lld,\"tid\":0,\"args\":{\"name\":\"rank %lld: ",
                  (long long)e->out, (long long)e->rank);
-      if( e->kind==EXPORT_PID_GPU ) buf_printf(&x->b, "GPU %lld", (long long)e->orig);
-      else if( e->kind==EXPORT_PID_HOST ) buf_printf(&x->b, "pid %lld", (long long)e->orig);
+      if( e->kind==EXPORT_PID_GPU ){
+        buf_printf(&x->b, "GPU %lld", (long long)e->orig);
+      }else if( e->kind==EXPORT_PID_HOST ){
+        buf_printf(&x->b, "pid %lld", (long long)e->orig);
+      }
       else buf_puts(&x->b, "profan (derived)");
       buf_puts(&x->b, "\"}}");
       buf_printf(&x->b, ",\n{\"ph\":\"M\",\"name\":\"process_sort_index\","

@@ -95,7 +95,8 @@ int64_t export_pid(ExportPids *p, int64_t rank, int kind, int64_t pid,
 /* Derived tracks (export_derived.c): steps, GPU idle gaps, exposed
 ** communication of every rank of pSpec, appended to pOut as events (each
 ** preceded by a comma, ts relative to base ns) and flushed to pSink as it
-** grows.  Needs temp.export_win (rank, lo, hi) filled by the caller.  Returns the number of events, or -1 with pErr set. */
+** grows.  Needs temp.export_win (rank, lo, hi) filled by the caller.
+** Returns the number of events, or -1 with pErr set. */
 int64_t export_derived_write(sqlite3 *db, const ExportSpec *pSpec,
                              int64_t base, ExportPids *pPids,
                              ExportSink *pSink, Buf *pOut, PfError *pErr);

@@ -106,7 +106,9 @@ static void write_counts(void){
   FILE *f;
   if( gzCounts==NULL || (f = fopen(gzCounts, "w"))==NULL ) return;
   fprintf(f, "malloc %ld\nio %ld\nsync %ld\n", gnMalloc, gnIo, gnSync);
-  for(int k=0; k<IO_NKIND; k++) fprintf(f, "io.%s %ld\n", azIoKind[k], ganIo[k]);
+  for(int k=0; k<IO_NKIND; k++){
+    fprintf(f, "io.%s %ld\n", azIoKind[k], ganIo[k]);
+  }
   if( gzFired ) fprintf(f, "fired %s\n", gzFired);
   fclose(f);
 }
@@ -294,7 +296,8 @@ static int f_sector(sqlite3_file *p){
 static int f_devchar(sqlite3_file *p){
   return REAL(p)->pMethods->xDeviceCharacteristics(REAL(p));
 }
-static int f_shmmap(sqlite3_file *p, int i, int sz, int ext, void volatile **pp){
+static int f_shmmap(sqlite3_file *p, int i, int sz, int ext,
+                    void volatile **pp){
   if( io_fails(IO_SHMMAP) ) return SQLITE_IOERR_SHMMAP;
   return REAL(p)->pMethods->xShmMap(REAL(p), i, sz, ext, pp);
 }

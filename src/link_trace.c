@@ -313,7 +313,9 @@ static int place_op(Linker *p, Thread *t, Frame *h){
                          || t->aFrame[t->nFrame-1].end<end) ){
     if( frame_pop(p, t) ) return 1;
   }
-  if( t->nFrame==t->nFrameAlloc ) t->aFrame = frames_grow(t->aFrame, &t->nFrameAlloc);
+  if( t->nFrame==t->nFrameAlloc ){
+    t->aFrame = frames_grow(t->aFrame, &t->nFrameAlloc);
+  }
   f = &t->aFrame[t->nFrame];
   f->ev = *e;
   buf_swap(&f->name, &h->name);

@@ -102,7 +102,8 @@ double trace_args_estimate_flops(const char *zOpName, const char *zInputDims){
   int anDim[4] = {0, 0, 0, 0};
   int n;
   if( zInputDims==NULL || zInputDims[0]==0 ) return -1;
-  if( strcmp(zOpName, "aten::mm")==0 || strcmp(zOpName, "aten::_scaled_mm")==0 ){
+  if( strcmp(zOpName, "aten::mm")==0
+   || strcmp(zOpName, "aten::_scaled_mm")==0 ){
     n = trace_args_parse_dims(zInputDims, 2, aDims, anDim);
     return n==2 ? mm_flops(aDims[0], anDim[0], aDims[1], anDim[1], 0) : -1;
   }
