@@ -9,6 +9,7 @@ import gzip
 import io
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -75,6 +76,24 @@ class Result:
 
     def json(self):
         return json.loads(self.out)
+
+
+def run_unprivileged(*args, db):
+    """Run profan with args and --db db as a user that file permissions
+    bind: nobody through setpriv when the tests run as root (for whom
+    chmod 000 blocks nothing), else the current user itself.  A missing
+    setpriv under root is a setup defect (scripts/test.sh installs
+    util-linux): AssertionError."""
+    cmd = [PROFAN, "--db", db] + [str(a) for a in args]
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            raise AssertionError("setpriv (util-linux) is not installed:"
+                                 " run scripts/setup.sh")
+        cmd = ["setpriv", "--reuid=65534", "--regid=65534",
+               "--clear-groups"] + cmd
+    p = subprocess.run(cmd, capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL, timeout=120)
+    return Result(p.returncode, p.stdout, p.stderr)
 
 
 def run(*args, db=None, env=None, stdin=None):

@@ -1153,10 +1153,10 @@ class FlightRecorderInputs(PickleHostile):
 # ------------------------------------------------- unreadable files in a dir
 
 class UnreadableFiles(Hostile):
-    """A run directory holding a file profan cannot read.  The tests run as
-    root, for whom chmod 000 blocks nothing, so profan is run as user
-    nobody through setpriv (skipped where setpriv is missing); a dangling
-    symbolic link is a second unreadable entry that works for root too."""
+    """A run directory holding a file profan cannot read.  chmod 000
+    blocks nothing for root, so under root profan runs as user nobody
+    through setpriv (common.run_unprivileged), otherwise as the user
+    itself; a dangling symbolic link is a second unreadable entry."""
 
     def make_run(self):
         run = os.path.join(self.tmp.name, "run")
@@ -1165,27 +1165,14 @@ class UnreadableFiles(Hostile):
             f.write(json.dumps(trace_doc()).encode())
         return run
 
-    def need_setpriv(self):
-        """Root and setpriv, to run profan as nobody: not being root is a
-        declared inability; a missing setpriv is a setup defect
-        (scripts/test.sh installs util-linux): a failure."""
-        if os.geteuid() != 0:
-            common.env_unable("not root: cannot run profan as another user")
-        self.assertIsNotNone(shutil.which("setpriv"),
-                             "setpriv (util-linux) is not installed:"
-                             " run scripts/setup.sh")
-
     def as_nobody(self, *args):
+        """profan as a user chmod binds (common.run_unprivileged)."""
         os.chmod(self.tmp.name, 0o777)
         shutil.copyfile(self.base_db, self.db)
         os.chmod(self.db, 0o666)
-        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534",
-                            "--clear-groups", common.PROFAN, "--db", self.db] + list(args),
-                           capture_output=True, text=True, timeout=60)
-        return common.Result(p.returncode, p.stdout, p.stderr)
+        return common.run_unprivileged(*args, db=self.db)
 
     def test_chmod_000_file_is_skipped_then_strict_refuses(self):
-        self.need_setpriv()
         run = self.make_run()
         bad = os.path.join(run, "b.json")
         with open(bad, "wb") as f:
@@ -1219,7 +1206,6 @@ class UnreadableFiles(Hostile):
                          "unreadable file is an error)\n" % link)
 
     def test_unreadable_subdirectory(self):
-        self.need_setpriv()
         run = self.make_run()
         sub = os.path.join(run, "sub")
         os.mkdir(sub, 0)
