@@ -12,9 +12,7 @@
 #include "ingest.h"
 #include "db.h"
 #include "derive_trace.h"
-#include "derive_hta.h"
-#include "derive_op.h"
-#include "derive_core.h"
+#include "derive_run.h"
 #include "discover.h"
 #include "ingest_trace.h"
 #include "input.h"
@@ -491,32 +489,14 @@ static void timing(const char *zWhat, double t1){
 ** critical path, the operator model, the core metrics (every run: a
 ** snapshot-only run has memory metrics), then commit.  Returns 0 or -1. */
 static int ingest_derive_commit(Ingest *g){
-  double t1 = util_now_ms();
-  if( derive_comm_run(g->db, g->runId, &g->err) ){
-    buf_printf(g->pMsg, "%s", g->err.zMsg);
-    return -1;
-  }
-  timing("derive comm", t1);
-  t1 = util_now_ms();
-  if( g->nJob>0 && derive_hta_run(g->db, g->runId, g->pSpans, &g->err) ){
+  double t1;
+  if( derive_run_after_load(g->db, g->runId, g->nJob>0, g->pSpans,
+                            &g->err) ){
     buf_printf(g->pMsg, "%s", g->err.zMsg);
     return -1;
   }
   trace_spans_free(g->pSpans);          /* before the commit */
   g->pSpans = NULL;
-  timing("derive hta", t1);
-  t1 = util_now_ms();
-  if( g->nJob>0 && derive_op_run(g->db, g->runId, &g->err) ){
-    buf_printf(g->pMsg, "%s", g->err.zMsg);        /* operator model */
-    return -1;
-  }
-  timing("derive op", t1);
-  t1 = util_now_ms();
-  if( derive_core_run(g->db, g->runId, &g->err) ){
-    buf_printf(g->pMsg, "%s", g->err.zMsg);        /* run_metric's core */
-    return -1;
-  }
-  timing("derive core", t1);
   g->pRes->nFiles = g->nJob + g->nOther;
   t1 = util_now_ms();
   if( db_commit(g->db, &g->err) ){

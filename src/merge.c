@@ -31,9 +31,7 @@
 #include "merge.h"
 #include "db.h"
 #include "derive_trace.h"
-#include "derive_hta.h"
-#include "derive_op.h"
-#include "derive_core.h"
+#include "derive_run.h"
 #include "load_kinds.h"
 
 #include <stdlib.h>
@@ -725,10 +723,9 @@ static int run_derive(Merge *m, PfError *pErr){
                   " AND kind<>'trace'", (long long)runId);
   if( nOther>0 && derive_memory_run(m->db, runId, pErr) ) return -1;
   if( nTrace>0 && derive_trace_indexes(m->db, pErr) ) return -1;
-  if( derive_comm_run(m->db, runId, pErr) ) return -1;
-  if( nTrace>0 && derive_hta_run(m->db, runId, NULL, pErr) ) return -1;
-  if( nTrace>0 && derive_op_run(m->db, runId, pErr) ) return -1;
-  if( derive_core_run(m->db, runId, pErr) ) return -1;
+  if( derive_run_after_load(m->db, runId, nTrace>0, NULL, pErr) ){
+    return -1;
+  }
   return run_hash_update(m, pErr);
 }
 
