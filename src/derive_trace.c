@@ -752,20 +752,27 @@ static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
   return rc;
 }
 
-/*
-** Ranks with no ProfilerStep annotation: split their GPU timeline at idle
-** gaps of at least max(1 ms, half the largest gap); with no such gap the
-** whole profiled window is one step.  CPU-only ranks get one step spanning
-** their CPU ops.  Returns the number of ranks handled this way.
-*/
-static int derive_gap_steps(sqlite3 *db, int64_t runId, int *pnRanks,
-                            PfError *pErr){
-  sqlite3_stmt *pRank, *pGaps, *pIns;
-  int rc = 0;
-  *pnRanks = 0;
-  /* only the ranks without steps are read (usually none: the span of a
-  ** rank's ops costs a pass over them) */
-  pRank = db_prepare(db,
+/* The first start and last end of rank's CPU ops, from the top-level ops
+** kept in pSpans (they enclose every op: the linker makes an op that sticks
+** out of its parent a sibling).  0 when the rank has none. */
+static int spans_cpu_range(const TraceSpans *pSpans, int64_t rank,
+                           int64_t *pT0, int64_t *pT1){
+  size_t n = 0;
+  Span *a = trace_spans_rank_cpu(pSpans, rank, SPAN_CPU, &n);
+  if( n==0 ){ free(a); return 0; }
+  *pT0 = a[0].ts;
+  *pT1 = a[0].end;
+  for(size_t i=1; i<n; i++) if( a[i].end>*pT1 ) *pT1 = a[i].end;
+  free(a);
+  return 1;
+}
+
+/* The statement giving (rank, first start, last end) of every rank with no
+** step; the span of a rank's CPU ops comes from the rows when pSpans is
+** NULL (a pass over them), else the caller merges it in. */
+static sqlite3_stmt *nostep_ranks(sqlite3 *db, const TraceSpans *pSpans,
+                                  PfError *pErr){
+  char *z = sqlite3_mprintf(
     "WITH nostep(rank) AS ("
     "  SELECT rank FROM gpu_busy WHERE run_id=?1"
     "  UNION SELECT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
@@ -774,10 +781,32 @@ static int derive_gap_steps(sqlite3 *db, int64_t runId, int *pnRanks,
     "SELECT r.rank, min(r.t0), max(r.t1) FROM ("
     "  SELECT rank, first_ts AS t0, last_end AS t1 FROM gpu_busy"
     "   WHERE run_id=?1 AND rank IN nostep"
-    "  UNION ALL SELECT c.rank, min(c.ts), max(c.ts+c.dur)"
-    "   FROM nostep n CROSS JOIN cpu_op c"
-    "   WHERE c.run_id=?1 AND c.rank=n.rank GROUP BY c.rank) r"
-    " GROUP BY r.rank", pErr);
+    "  UNION ALL %s) r"
+    " GROUP BY r.rank", pSpans
+    ? "SELECT rank, NULL, NULL FROM nostep"
+    : "SELECT c.rank, min(c.ts), max(c.ts+c.dur)"
+      "   FROM nostep n CROSS JOIN cpu_op c"
+      "   WHERE c.run_id=?1 AND c.rank=n.rank GROUP BY c.rank");
+  sqlite3_stmt *s = db_prepare(db, z, pErr);
+  sqlite3_free(z);
+  return s;
+}
+
+/*
+** Ranks with no ProfilerStep annotation: split their GPU timeline at idle
+** gaps of at least max(1 ms, half the largest gap); with no such gap the
+** whole profiled window is one step.  CPU-only ranks get one step spanning
+** their CPU ops.  The span of a rank's CPU ops comes from pSpans when
+** given, else from the rows.  Returns the number of ranks handled this way.
+*/
+static int derive_gap_steps(sqlite3 *db, int64_t runId,
+                            const TraceSpans *pSpans, int *pnRanks,
+                            PfError *pErr){
+  sqlite3_stmt *pRank, *pGaps, *pIns;
+  int rc = 0;
+  *pnRanks = 0;
+  /* only the ranks without steps are read (usually none) */
+  pRank = nostep_ranks(db, pSpans, pErr);
   pGaps = db_prepare(db,
     "SELECT ts, dur FROM gpu_gap WHERE run_id=?1 AND rank=?2"
     " AND dur >= max(1000000, (SELECT max(largest_gap_ns)/2 FROM gpu_busy"
@@ -791,7 +820,14 @@ static int derive_gap_steps(sqlite3 *db, int64_t runId, int *pnRanks,
     int64_t rank = sqlite3_column_int64(pRank, 0);
     int64_t t = sqlite3_column_int64(pRank, 1);
     int64_t tEnd = sqlite3_column_int64(pRank, 2);
-    int64_t n = 0;
+    int64_t n = 0, c0, c1;
+    int hasGpu = sqlite3_column_type(pRank, 1)!=SQLITE_NULL;
+    if( pSpans && spans_cpu_range(pSpans, rank, &c0, &c1) ){
+      if( !hasGpu || c0<t ) t = c0;
+      if( !hasGpu || c1>tEnd ) tEnd = c1;
+    }else if( pSpans && !hasGpu ){
+      continue;                 /* neither GPU rows nor CPU ops */
+    }
     (*pnRanks)++;
     sqlite3_bind_int64(pGaps, 1, runId);
     sqlite3_bind_int64(pGaps, 2, rank);
@@ -1175,7 +1211,7 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
   ** inserting (load_trace_summary) */
   if( derive_gpu_busy(db, runId, &steps, pSpans, pErr) ) goto done;
   phase("gpu sweep");
-  if( derive_gap_steps(db, runId, &nGapRanks, pErr) ) goto done;
+  if( derive_gap_steps(db, runId, pSpans, &nGapRanks, pErr) ) goto done;
   if( nGapRanks>0 ){
     if( steps_load(db, runId, &steps, pErr) ) goto done;
     /* assign the gap steps to rows that have none */
@@ -1183,6 +1219,7 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
     *pzNote = xasprintf("%d rank%s had no ProfilerStep annotations: steps "
                         "were found by GPU idle-gap detection", nGapRanks,
                         nGapRanks==1 ? "" : "s");
+    phase("gap steps");
   }
   if( derive_wall(db, runId, &steps, pSpans, pErr) ) goto done;
   phase("wall sweep");

@@ -6,6 +6,7 @@
 ** Pipeline position: "derive" (called by derive_hta.c).  No SQL here.
 */
 #include "hta_metric.h"
+#include "msort.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -20,6 +21,8 @@ static int cmp_ev(const void *a, const void *b){
   return y->d - x->d;                  /* +1 before -1 (launches first) */
 }
 
+DEFINE_MSORT(sort_ev, HmEv, cmp_ev)
+
 /* Temporal breakdown of one device's ops a[0..n). */
 static void temporal(const HpGpu *a, int n, HmEv *ev, HtaTotals *pT){
   int m = 0, live[3] = {0, 0, 0};
@@ -27,7 +30,7 @@ static void temporal(const HpGpu *a, int n, HmEv *ev, HtaTotals *pT){
     ev[m].t = a[i].ts; ev[m].d = 1; ev[m++].k = a[i].klass;
     ev[m].t = a[i].end; ev[m].d = -1; ev[m++].k = a[i].klass;
   }
-  qsort(ev, (size_t)m, sizeof(HmEv), cmp_ev);
+  sort_ev(ev, (size_t)m);
   for(int i=0; i<m; ){
     int64_t t = ev[i].t, len;
     while( i<m && ev[i].t==t ){ live[ev[i].k] += ev[i].d; i++; }
@@ -67,7 +70,7 @@ static double stream_queue(const HpGpu *a, int n, HmEv *ev, int64_t full,
   }
   if( m==0 ) return -1.0;
   pT->nQueueStream++;
-  qsort(ev, (size_t)m, sizeof(HmEv), cmp_ev);
+  sort_ev(ev, (size_t)m);
   for(int i=0; i<m; i++){
     q += ev[i].d;
     if( i+1<m ){

@@ -29,6 +29,7 @@
 ** that stops making progress ends the walk with idle (never loops).
 */
 #include "hta_path.h"
+#include "msort.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -148,9 +149,14 @@ static void build_threads(HpRank *r, int nCpu){
   free(aEnd);
 }
 
+/* Typed sorts (msort.h): the compares inline, whole structs moved. */
+DEFINE_MSORT(sort_cpu, HpCpu, cmp_cpu)
+DEFINE_MSORT(sort_gpu, HpGpu, cmp_gpu)
+DEFINE_MSORT(sort_end, int, cmp_end)
+
 void hta_path_sort(HpCpu *aCpu, int nCpu, HpGpu *aGpu, int nGpu){
-  if( nCpu>0 ) qsort(aCpu, (size_t)nCpu, sizeof(HpCpu), cmp_cpu);
-  if( nGpu>0 ) qsort(aGpu, (size_t)nGpu, sizeof(HpGpu), cmp_gpu);
+  if( nCpu>0 ) sort_cpu(aCpu, (size_t)nCpu);
+  if( nGpu>0 ) sort_gpu(aGpu, (size_t)nGpu);
 }
 
 HpRank *hta_path_rank_init(const HpCpu *aCpu, int nCpu, const HpGpu *aGpu,
@@ -165,7 +171,7 @@ HpRank *hta_path_rank_init(const HpCpu *aCpu, int nCpu, const HpGpu *aGpu,
   r->aByEnd = xmalloc(sizeof(int)*((size_t)nGpu+1));
   for(int i=0; i<nGpu; i++) r->aByEnd[i] = i;
   g_sortGpu = aGpu;
-  if( nGpu>0 ) qsort(r->aByEnd, (size_t)nGpu, sizeof(int), cmp_end);
+  if( nGpu>0 ) sort_end(r->aByEnd, (size_t)nGpu);
   return r;
 }
 

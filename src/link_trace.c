@@ -17,6 +17,14 @@
 ** that arrives after that and encloses one already placed sends the run to
 ** the database sweep, as before.
 **
+** A runtime call that comes before every op of the file may be enclosed by
+** ops that come later (a 2021 trace that writes its ops after the calls).
+** From such a call to the end of the file every runtime call and GPU
+** record goes to a second temporary file instead (call-defer mode); at the
+** end of the file, once every op is placed, they are replayed in file
+** order through the same paths, so that the cursor sees every op.  Ops
+** are still placed (and numbered) when a call comes, as without it.
+**
 ** Runtime calls: per thread, a cursor re-reads that thread's op intervals
 ** in start order alongside the (time-ordered) runtime calls, keeping the
 ** stack of ops open at the call: the innermost is the launching op, the
@@ -150,6 +158,10 @@ struct Linker {
   FILE *defer;                /* records of deferred ops */
   int64_t deferOff;           /* bytes written to it */
   int64_t nDeferred, deferSeq;
+  FILE *callDefer;            /* runtime calls and GPU records, in order */
+  int64_t nCallDeferred;
+  int64_t nOpsSeen;           /* CPU ops fed so far */
+  int callDeferMode, replaying;
   PfError *pErr;
 };
 
@@ -196,6 +208,7 @@ void link_trace_free(Linker *p){
   free(p->aCache);
   free(p->aEvicted);
   if( p->defer ) fclose(p->defer);
+  if( p->callDefer ) fclose(p->callDefer);
   free(p);
 }
 
@@ -413,18 +426,16 @@ static int cpu_op_start(Linker *p, Thread *t, const TraceEvent *e,
   return 0;
 }
 
-/* Append op e of thread t to the defer file.  Returns 0, or 1 with pErr
-** set when the file cannot be written. */
-static int defer_add(Linker *p, Thread *t, const TraceEvent *e){
+/* Append the record of event e (the TraceEvent, its CollArgs, its five
+** strings, padded to 8 bytes) to f, creating f when NULL.  Sets *pLen to
+** the record's length.  Returns 0, or 1 with pErr set. */
+static int record_write(Linker *p, FILE **pf, const TraceEvent *e,
+                        int64_t *pLen){
   static const char zPad[8] = {0};
   const char *az[5];
   DeferHdr h;
-  DeferRec *r;
   int64_t len = sizeof(h);
-  int64_t nStep = trace_args_step_number(e->zName);
-  /* the step is known now; its ops are placed later */
-  if( nStep>=0 ) step_add(p, nStep, e->ts, e->dur);
-  if( p->defer==NULL && (p->defer = tmpfile())==NULL ){
+  if( *pf==NULL && (*pf = tmpfile())==NULL ){
     pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot create a temporary file");
     return 1;
   }
@@ -438,17 +449,41 @@ static int defer_add(Linker *p, Thread *t, const TraceEvent *e){
     len += h.n[i] + 1;
   }
   if( h.hasColl ) len += sizeof(CollArgs);
-  if( fwrite(&h, sizeof(h), 1, p->defer)!=1
-      || (h.hasColl && fwrite(e->pColl, sizeof(CollArgs), 1, p->defer)!=1) ){
+  if( fwrite(&h, sizeof(h), 1, *pf)!=1
+      || (h.hasColl && fwrite(e->pColl, sizeof(CollArgs), 1, *pf)!=1) ){
     goto write_error;
   }
   for(int i=0; i<5; i++){
-    if( fwrite(az[i] ? az[i] : "", h.n[i]+1, 1, p->defer)!=1 ) goto write_error;
+    if( fwrite(az[i] ? az[i] : "", h.n[i]+1, 1, *pf)!=1 ) goto write_error;
   }
   if( len & 7 ){
-    if( fwrite(zPad, 8-(len & 7), 1, p->defer)!=1 ) goto write_error;
+    if( fwrite(zPad, 8-(len & 7), 1, *pf)!=1 ) goto write_error;
     len += 8-(len & 7);
   }
+  *pLen = len;
+  return 0;
+write_error:
+  pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot write a temporary file");
+  return 1;
+}
+
+/* Length of the record whose head is h (as record_write wrote it). */
+static int64_t record_len(const DeferHdr *h){
+  int64_t len = sizeof(*h);
+  for(int i=0; i<5; i++) len += h->n[i] + 1;
+  if( h->hasColl ) len += sizeof(CollArgs);
+  return (len + 7) & ~(int64_t)7;
+}
+
+/* Append op e of thread t to the defer file.  Returns 0, or 1 with pErr
+** set when the file cannot be written. */
+static int defer_add(Linker *p, Thread *t, const TraceEvent *e){
+  DeferRec *r;
+  int64_t len;
+  int64_t nStep = trace_args_step_number(e->zName);
+  /* the step is known now; its ops are placed later */
+  if( nStep>=0 ) step_add(p, nStep, e->ts, e->dur);
+  if( record_write(p, &p->defer, e, &len) ) return 1;
   if( t->nDef==t->nDefAlloc ){
     t->nDefAlloc = t->nDefAlloc ? t->nDefAlloc*2 : 256;
     t->aDef = xrealloc(t->aDef, (size_t)t->nDefAlloc*sizeof(DeferRec));
@@ -463,9 +498,6 @@ static int defer_add(Linker *p, Thread *t, const TraceEvent *e){
   t->lastDefTs = e->ts;
   t->lastDefEnd = e->ts + e->dur;
   return 0;
-write_error:
-  pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot write a temporary file");
-  return 1;
 }
 
 static int defer_cmp(const void *a, const void *b){
@@ -544,6 +576,7 @@ static int defer_release_all(Linker *p){
 static int cpu_op(Linker *p, const TraceEvent *e){
   Thread *t = thread_get(p, e->tid);
   int64_t end = e->ts + e->dur;
+  p->nOpsSeen++;
   if( t->mode==OM_START ) return cpu_op_start(p, t, e, 0);
   if( t->mode==OM_UNDECIDED && t->nDef>0 ){
     if( e->ts<t->lastDefTs && end>=t->lastDefEnd ){
@@ -806,25 +839,96 @@ static int runtime_call(Linker *p, const TraceEvent *e){
   return 0;
 }
 
+/* ------------------------------------------------------ call deferral */
+
+/* Does runtime call e start call-defer mode?  Yes when the file has had
+** no op yet (a trace that writes its ops after the calls): an op that
+** comes later may enclose it.  (Not for a thread with no op in a file
+** whose ops came first: such threads usually never get one.) */
+static int call_starts_defer(Linker *p, const TraceEvent *e){
+  (void)e;
+  return p->nOpsSeen==0;
+}
+
+static int call_defer(Linker *p, const TraceEvent *e){
+  int64_t len;
+  /* the ops are placed (and numbered) when the call comes, as in
+  ** runtime_call(): the call waits, the ops do not */
+  if( e->kind==TEV_RUNTIME || e->kind==TEV_DRIVER ){
+    Thread *t;
+    if( p->nDeferred>0 && defer_release_all(p) ) return 1;
+    t = thread_get(p, e->tid);
+    if( t->nHold>0 && place_held(p, t) ) return 1;
+  }
+  p->callDeferMode = 1;
+  p->nCallDeferred++;
+  return record_write(p, &p->callDefer, e, &len);
+}
+
+static int link_event(Linker *p, const TraceEvent *e);
+
+/* Replay the records of the call-defer file in file order (every op is
+** placed by now).  Reads DEFER_WINDOW bytes at a time; a record longer
+** than the window grows it.  Returns 0 or 1 (pErr). */
+static int call_replay(Linker *p){
+  size_t nAlloc = DEFER_WINDOW, n = 0, i = 0;
+  char *z;
+  int rc = 0;
+  if( p->callDefer==NULL ) return 0;
+  if( fflush(p->callDefer) || fseek(p->callDefer, 0, SEEK_SET) ){
+    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
+    return 1;
+  }
+  p->replaying = 1;
+  z = xmalloc(nAlloc);
+  while( rc==0 ){
+    size_t got;
+    if( i>0 ){                        /* keep the partial record */
+      memmove(z, z+i, n-i);
+      n -= i;
+      i = 0;
+    }
+    if( n==nAlloc ) z = xrealloc(z, nAlloc *= 2);
+    got = fread(z+n, 1, nAlloc-n, p->callDefer);
+    if( got==0 ) break;
+    n += got;
+    while( rc==0 && n-i>=sizeof(DeferHdr) ){
+      int64_t len = record_len((const DeferHdr*)(z+i));
+      TraceEvent ev;
+      if( (int64_t)(n-i)<len ) break;
+      defer_decode(z+i, &ev);
+      rc = link_event(p, &ev);
+      i += (size_t)len;
+    }
+  }
+  if( rc==0 && (ferror(p->callDefer) || i!=n) ){
+    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
+    rc = 1;
+  }
+  free(z);
+  fclose(p->callDefer);
+  p->callDefer = NULL;
+  p->replaying = 0;
+  return rc;
+}
+
 /* ------------------------------------------------------------------ API */
 
-int link_trace_event(Linker *p, const TraceEvent *e, PfError *pErr){
-  p->pErr = pErr;
-  if( p->aPend==NULL ){
-    p->aPend = xcalloc(PEND_MAX, sizeof(Pend));
-    p->aBucket = xmalloc(PEND_HASH*sizeof(int));
-    memset(p->aBucket, 0xff, PEND_HASH*sizeof(int));
-    p->aCache = xcalloc(CACHE_SIZE, sizeof(CacheEnt));
-  }
+static int link_event(Linker *p, const TraceEvent *e){
   switch( e->kind ){
     case TEV_CPU_OP:
       return cpu_op(p, e);
     case TEV_RUNTIME:
     case TEV_DRIVER:
+      if( !p->replaying
+          && (p->callDeferMode || call_starts_defer(p, e)) ){
+        return call_defer(p, e);
+      }
       return runtime_call(p, e);
     case TEV_KERNEL:
     case TEV_MEMCPY:
     case TEV_MEMSET:
+      if( p->callDeferMode && !p->replaying ) return call_defer(p, e);
       return gpu_record(p, e);
     case TEV_USER_ANNOTATION: {
       int64_t n = trace_args_step_number(e->zName);
@@ -836,9 +940,25 @@ int link_trace_event(Linker *p, const TraceEvent *e, PfError *pErr){
   }
 }
 
+int link_trace_event(Linker *p, const TraceEvent *e, PfError *pErr){
+  p->pErr = pErr;
+  if( p->aPend==NULL ){
+    p->aPend = xcalloc(PEND_MAX, sizeof(Pend));
+    p->aBucket = xmalloc(PEND_HASH*sizeof(int));
+    memset(p->aBucket, 0xff, PEND_HASH*sizeof(int));
+    p->aCache = xcalloc(CACHE_SIZE, sizeof(CacheEnt));
+  }
+  return link_event(p, e);
+}
+
 int link_trace_finish(Linker *p, PfError *pErr){
   p->pErr = pErr;
   if( flush_ops(p) ) return 1;
+  if( p->nCallDeferred>0 && getenv("PROFAN_TIMING") ){
+    fprintf(stderr, "profan: linker: %lld runtime calls and GPU records"
+            " replayed after the ops\n", (long long)p->nCallDeferred);
+  }
+  if( call_replay(p) ) return 1;
   if( p->aPend ){
     /* records whose runtime call never came: no launch in this file */
     while( p->nPend>0 ){

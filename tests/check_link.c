@@ -181,11 +181,46 @@ START_TEST(test_runtime_rewind){
 }
 END_TEST
 
+/* A 2021 trace that writes its ops after the calls, in END order: the
+** calls and GPU records wait until the end of the file, then are linked to
+** the ops (no database sweep). */
+START_TEST(test_calls_before_ops){
+  Out o;
+  PfError err = {0};
+  Linker *p;
+  memset(&o, 0, sizeof(o));
+  p = link_trace_new(7, collect, &o);
+  feed(p, ev(TEV_KERNEL, "k1", 7, 500, 5, 42));
+  feed(p, ev(TEV_RUNTIME, "r1", 1, 25, 2, 42));
+  feed(p, ev(TEV_RUNTIME, "r2", 1, 65, 2, 43));
+  feed(p, ev(TEV_KERNEL, "k2", 7, 600, 5, 43));
+  feed(p, ev(TEV_CPU_OP, "inner", 1, 20, 30, 0));
+  feed(p, ev(TEV_CPU_OP, "outer", 1, 10, 100, 0));
+  ck_assert_int_eq(link_trace_finish(p, &err), 0);
+  {
+    const TraceEvent *outer = find(&o, "outer"), *inner = find(&o, "inner");
+    const TraceEvent *r1 = find(&o, "r1"), *r2 = find(&o, "r2");
+    ck_assert_int_eq(inner->parentId, outer->rowId);
+    ck_assert_int_eq(r1->opId, inner->rowId);
+    ck_assert_int_eq(r1->topOpId, outer->rowId);
+    ck_assert_int_eq(r2->opId, outer->rowId);
+    ck_assert_int_eq(find(&o, "k1")->runtimeId, r1->rowId);
+    ck_assert_int_eq(find(&o, "k1")->opId, inner->rowId);
+    ck_assert_int_eq(find(&o, "k2")->opId, outer->rowId);
+  }
+  ck_assert(!link_trace_stats(p)->needCpuSweep);
+  ck_assert(!link_trace_stats(p)->needGpuLink);
+  link_trace_free(p);
+}
+END_TEST
+
 static int drop(void *ctx, const TraceEvent *e){ (void)ctx; (void)e; return 0; }
 
 START_TEST(test_evicted_records_need_db_link_only_if_launched){
   PfError err = {0};
   Linker *p = link_trace_new(6, drop, NULL);
+  /* an op first: calls are linked as they come (no call-defer mode) */
+  feed(p, ev(TEV_CPU_OP, "op", 1, 0, 1, 0));
   /* 5000 kernels whose launch never comes: evicted, no fallback */
   for(int i=1; i<=5000; i++) feed(p, ev(TEV_KERNEL, "orphan", 7, i, 1, i));
   feed(p, ev(TEV_RUNTIME, "unrelated", 1, 9000, 1, 999999));
@@ -207,6 +242,7 @@ Suite *make_link_suite(void){
   tcase_add_test(tc, test_graph_launch_fans_out);
   tcase_add_test(tc, test_out_of_order_flags);
   tcase_add_test(tc, test_runtime_rewind);
+  tcase_add_test(tc, test_calls_before_ops);
   tcase_add_test(tc, test_evicted_records_need_db_link_only_if_launched);
   suite_add_tcase(s, tc);
   return s;

@@ -86,8 +86,8 @@ class EndOrderedOps(common.ProfanTest):
         got_s, calls_s, err_s = self.ingest_rows(evs, "start.json")
         moved = end_ordered(evs)
         if calls_first:
-            # runtime calls before every op of their thread: only the
-            # database sweep can give them their op
+            # runtime calls before every op of the file: they wait in the
+            # linker's call-defer file until the ops are placed
             rt = [e for e in moved if e.get("cat") == "cuda_runtime"]
             moved = rt + [e for e in moved if e.get("cat") != "cuda_runtime"]
         got_e, calls_e, err_e = self.ingest_rows(moved, "end.json")
@@ -99,11 +99,10 @@ class EndOrderedOps(common.ProfanTest):
             self.assertGreater(calls_s[1], 0)
         self.assertEqual(calls_e, calls_s)
         if calls_first:
-            self.assertIn("derive cpu sweep", err_e)
-        else:
-            # in-stream: no database sweep of the ops
-            self.assertIn("linker cpu=0", err_e)
-            self.assertNotIn("derive cpu sweep", err_e)
+            self.assertIn("replayed after the ops", err_e)
+        # in-stream: no database sweep of the ops
+        self.assertIn("linker cpu=0", err_e)
+        self.assertNotIn("derive cpu sweep", err_e)
 
     def test_hand_made_nesting(self):
         def X(name, ts, dur, tid=1):
