@@ -152,6 +152,7 @@ def scaled(src, name, scale, work):
 # (otherwise they walk the spans the writer kept in memory).  Issue 15:
 # where one remains it may cost at most 10 % of that ingest.
 ROW_PASSES = ("derive cpu sweep", "derive late steps", "derive gpu links",
+              "derive gap steps",
               "derive summaries", "derive comm", "derive op")
 ROW_SWEEPS = ("derive gpu sweep", "derive wall sweep")
 
