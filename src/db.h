@@ -40,12 +40,16 @@ int db_step_checked(sqlite3_stmt *p);
 enum {                       /* db_open() flags */
   DB_OPEN_CREATE = 0x01,     /* create the file when missing */
   DB_OPEN_READONLY = 0x02,   /* never write (query commands) */
-  DB_OPEN_BULK = 0x04        /* a new file no other process sees yet: journal
+  DB_OPEN_BULK = 0x04,       /* a new file no other process sees yet: journal
                              ** in memory, no syncs (see db_finish_bulk) */
+  DB_OPEN_REPLAY = 0x08      /* with BULK: create by replaying every schema
+                             ** file, not from the image of the database
+                             ** they make (tools/schema_image.c uses it) */
 };
 
 /*
-** Open the database at zPath.  A new file gets the whole schema; an older
+** Open the database at zPath.  A new file gets the whole schema (with
+** DB_OPEN_BULK: written from embedded_image in one go); an older
 ** profan database is migrated in place; a newer one, or a file that is not
 ** a profan database, is refused.  Returns the handle or NULL with the
 ** reason in pErr (ERRPOS_NONE).  Close with db_close().
