@@ -123,8 +123,12 @@ void db_configure(void){
   static int done = 0;
   if( done ) return;
   done = 1;
-  /* fails harmlessly (SQLITE_MISUSE) once SQLite is initialised */
+  /* fail harmlessly (SQLITE_MISUSE) once SQLite is initialised */
   sqlite3_config(SQLITE_CONFIG_LOG, log_error, NULL);
+  /* no bulk allocation of 20 pages when a page cache opens: the derive
+  ** statements open dozens of ephemeral tables (materialised CTEs, sorts)
+  ** that each touched 20 fresh pages, most of them never used */
+  sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void*)0, 0, 0);
 }
 
 /* The rollback hook of an armed guard: profan's own ROLLBACK disarms it
