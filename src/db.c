@@ -288,6 +288,35 @@ sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr){
   return p;
 }
 
+/* z past word zWord (any case) and the blanks after it; NULL when z does
+** not start with the word and at least one blank. */
+static const char *skip_word(const char *z, const char *zWord){
+  size_t n = strlen(zWord);
+  const char *zEnd = z+n;
+  if( sqlite3_strnicmp(z, zWord, (int)n)!=0 ) return NULL;
+  while( *zEnd==' ' || *zEnd=='\t' || *zEnd=='\n' || *zEnd=='\r' ) zEnd++;
+  return zEnd>z+n ? zEnd : NULL;
+}
+
+char *db_view_select(sqlite3 *db, const char *zView){
+  sqlite3_stmt *p = NULL;
+  const char *z = NULL;
+  char *zOut = NULL;
+  if( sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE"
+                         " type='view' AND name=?1", -1, &p, NULL)==SQLITE_OK
+      && sqlite3_bind_text(p, 1, zView, -1, SQLITE_STATIC)==SQLITE_OK
+      && sqlite3_step(p)==SQLITE_ROW ){
+    z = (const char *)sqlite3_column_text(p, 0);
+  }
+  if( z ) z = skip_word(z, "CREATE");
+  if( z ) z = skip_word(z, "VIEW");
+  if( z ) z = skip_word(z, zView);
+  if( z ) z = skip_word(z, "AS");
+  if( z ) zOut = sqlite3_mprintf("%s", z);
+  sqlite3_finalize(p);
+  return zOut;
+}
+
 int64_t db_int(sqlite3 *db, int64_t dflt, const char *zSql, ...){
   va_list ap;
   char *z;

@@ -128,6 +128,16 @@ int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
 ** says why): a default must not stand in for a value in a write. */
 int64_t db_int(sqlite3 *db, int64_t dflt, const char *zSql, ...);
 
+/* The SELECT of view zView: its text in sqlite_schema after "CREATE VIEW
+** zView AS".  sqlite3_malloc'ed, the caller frees it (sqlite3_free).
+** NULL when there is no such view, its text has another shape, or out of
+** memory: the caller then uses the view itself.  Compiling a statement
+** over this text skips what naming the view costs on a connection's first
+** use (SQLite resolves the whole view, nested views included, to learn
+** its column names: 7 M of the 19 M instructions of derive_core's
+** INSERT). */
+char *db_view_select(sqlite3 *db, const char *zView);
+
 /* Bind helpers that treat a negative/absent value as NULL. */
 void db_bind_int_or_null(sqlite3_stmt *p, int i, int has, int64_t v);
 void db_bind_double_or_null(sqlite3_stmt *p, int i, int has, double v);
