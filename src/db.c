@@ -123,8 +123,12 @@ void db_configure(void){
   static int done = 0;
   if( done ) return;
   done = 1;
-  /* fails harmlessly (SQLITE_MISUSE) once SQLite is initialised */
+  /* fail harmlessly (SQLITE_MISUSE) once SQLite is initialised */
   sqlite3_config(SQLITE_CONFIG_LOG, log_error, NULL);
+  /* no bulk allocation of 20 pages when a page cache opens: the derive
+  ** statements open dozens of ephemeral tables (materialised CTEs, sorts)
+  ** that each touched 20 fresh pages, most of them never used */
+  sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void*)0, 0, 0);
 }
 
 /* The rollback hook of an armed guard: profan's own ROLLBACK disarms it
@@ -282,6 +286,35 @@ sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr){
     return NULL;
   }
   return p;
+}
+
+/* z past word zWord (any case) and the blanks after it; NULL when z does
+** not start with the word and at least one blank. */
+static const char *skip_word(const char *z, const char *zWord){
+  size_t n = strlen(zWord);
+  const char *zEnd = z+n;
+  if( sqlite3_strnicmp(z, zWord, (int)n)!=0 ) return NULL;
+  while( *zEnd==' ' || *zEnd=='\t' || *zEnd=='\n' || *zEnd=='\r' ) zEnd++;
+  return zEnd>z+n ? zEnd : NULL;
+}
+
+char *db_view_select(sqlite3 *db, const char *zView){
+  sqlite3_stmt *p = NULL;
+  const char *z = NULL;
+  char *zOut = NULL;
+  if( sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE"
+                         " type='view' AND name=?1", -1, &p, NULL)==SQLITE_OK
+      && sqlite3_bind_text(p, 1, zView, -1, SQLITE_STATIC)==SQLITE_OK
+      && sqlite3_step(p)==SQLITE_ROW ){
+    z = (const char *)sqlite3_column_text(p, 0);
+  }
+  if( z ) z = skip_word(z, "CREATE");
+  if( z ) z = skip_word(z, "VIEW");
+  if( z ) z = skip_word(z, zView);
+  if( z ) z = skip_word(z, "AS");
+  if( z ) zOut = sqlite3_mprintf("%s", z);
+  sqlite3_finalize(p);
+  return zOut;
 }
 
 int64_t db_int(sqlite3 *db, int64_t dflt, const char *zSql, ...){
@@ -506,12 +539,74 @@ static sqlite3 *open_conn(const char *zPath, int flags, int *pAppId,
   return db;
 }
 
+/*
+** Create the database file zPath, which does not exist, from
+** embedded_image: the file that replaying every schema file makes (see
+** tools/schema_image.c), written through SQLite's default VFS (the fault
+** build's I/O shim sees each write) instead of parsing and running 200 kB
+** of DDL.  No sync: a bulk file is private until its owner syncs and
+** publishes it.  Returns 0 (made), 1 (not made, nothing left behind: no
+** image in this binary, or the file cannot be created here; the caller
+** goes the usual way, which says why), or -1 with "cannot create
+** database: MSG" in pErr after removing what it wrote.
+*/
+static int image_write(const char *zPath, PfError *pErr){
+  const EmbeddedImage *pImg = &embedded_image;
+  const unsigned char *pByte = pImg->aByte;
+  const int oflags = SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_READWRITE
+                   | SQLITE_OPEN_CREATE | SQLITE_OPEN_EXCLUSIVE;
+  sqlite3_vfs *pVfs = sqlite3_vfs_find(NULL);
+  sqlite3_file *pFile = NULL;
+  char *zFull = NULL;
+  sqlite3_filename zName = NULL;
+  int rc = SQLITE_NOMEM, outFlags = 0, opened = 0;
+  if( pImg->nRun==0 || pImg->version!=db_schema_version() || pVfs==NULL ){
+    return 1;
+  }
+  zFull = sqlite3_malloc(pVfs->mxPathname+1);
+  pFile = sqlite3_malloc(pVfs->szOsFile);
+  if( zFull && pFile ){
+    memset(pFile, 0, (size_t)pVfs->szOsFile);
+    rc = pVfs->xFullPathname(pVfs, zPath, pVfs->mxPathname+1, zFull);
+  }
+  if( rc==SQLITE_OK ){
+    zName = sqlite3_create_filename(zFull, "", "", 0, NULL);
+    rc = zName ? pVfs->xOpen(pVfs, zName, pFile, oflags, &outFlags)
+               : SQLITE_NOMEM;
+    opened = rc==SQLITE_OK;
+  }
+  for(int i=0; rc==SQLITE_OK && i<pImg->nRun; i++){
+    int n = (int)pImg->aRun[2*i+1];
+    rc = pFile->pMethods->xWrite(pFile, pByte, n, pImg->aRun[2*i]);
+    pByte += n;
+  }
+  if( rc==SQLITE_OK ) rc = pFile->pMethods->xTruncate(pFile, pImg->nSize);
+  if( pFile && pFile->pMethods ) pFile->pMethods->xClose(pFile);
+  if( opened && rc!=SQLITE_OK ) pVfs->xDelete(pVfs, zFull, 0);
+  sqlite3_free_filename(zName);
+  sqlite3_free(zFull);
+  sqlite3_free(pFile);
+  if( rc==SQLITE_OK ) return 0;
+  if( !opened && (rc & 0xff)!=SQLITE_NOMEM ) return 1;
+  pf_error_set(pErr, ERRPOS_NONE, 0, "cannot create database: %s",
+               (rc & 0xff)==SQLITE_NOMEM || rc==SQLITE_IOERR_NOMEM
+               ? "out of memory" : sqlite3_errstr(rc));
+  return -1;
+}
+
 sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
   sqlite3 *db;
   int appId, ver;
   int want = db_schema_version();
 
   db_configure();
+  /* a new private file: written from the image, then opened as any
+  ** database at this profan's schema version */
+  if( (flags & DB_OPEN_BULK) && (flags & DB_OPEN_CREATE)
+      && !(flags & DB_OPEN_REPLAY) && access(zPath, F_OK)!=0
+      && image_write(zPath, pErr)<0 ){
+    return NULL;
+  }
   db = open_conn(zPath, flags, &appId, pErr);
   if( db==NULL ) return NULL;
   if( pragma_int(db, "PRAGMA user_version", &ver, pErr) ){

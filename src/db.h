@@ -40,12 +40,16 @@ int db_step_checked(sqlite3_stmt *p);
 enum {                       /* db_open() flags */
   DB_OPEN_CREATE = 0x01,     /* create the file when missing */
   DB_OPEN_READONLY = 0x02,   /* never write (query commands) */
-  DB_OPEN_BULK = 0x04        /* a new file no other process sees yet: journal
+  DB_OPEN_BULK = 0x04,       /* a new file no other process sees yet: journal
                              ** in memory, no syncs (see db_finish_bulk) */
+  DB_OPEN_REPLAY = 0x08      /* with BULK: create by replaying every schema
+                             ** file, not from the image of the database
+                             ** they make (tools/schema_image.c uses it) */
 };
 
 /*
-** Open the database at zPath.  A new file gets the whole schema; an older
+** Open the database at zPath.  A new file gets the whole schema (with
+** DB_OPEN_BULK: written from embedded_image in one go); an older
 ** profan database is migrated in place; a newer one, or a file that is not
 ** a profan database, is refused.  Returns the handle or NULL with the
 ** reason in pErr (ERRPOS_NONE).  Close with db_close().
@@ -123,6 +127,16 @@ int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
 ** dflt too, and ends a transaction of db_begin() (db_lost_reason() then
 ** says why): a default must not stand in for a value in a write. */
 int64_t db_int(sqlite3 *db, int64_t dflt, const char *zSql, ...);
+
+/* The SELECT of view zView: its text in sqlite_schema after "CREATE VIEW
+** zView AS".  sqlite3_malloc'ed, the caller frees it (sqlite3_free).
+** NULL when there is no such view, its text has another shape, or out of
+** memory: the caller then uses the view itself.  Compiling a statement
+** over this text skips what naming the view costs on a connection's first
+** use (SQLite resolves the whole view, nested views included, to learn
+** its column names: 7 M of the 19 M instructions of derive_core's
+** INSERT). */
+char *db_view_select(sqlite3 *db, const char *zView);
 
 /* Bind helpers that treat a negative/absent value as NULL. */
 void db_bind_int_or_null(sqlite3_stmt *p, int i, int has, int64_t v);

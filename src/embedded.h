@@ -5,6 +5,10 @@
 ** named queries from queries/NAME.sql; embedded_rule[]: the findings
 ** rules of `profan report` from rules/NAME.sql.  Each ends with a {0,0}
 ** entry.
+**
+** embedded_image: the database file that replaying every schema file
+** makes (tools/schema_image.c at build time), as its runs of non-zero
+** bytes; db_open() writes it to create a new database.
 */
 #ifndef PROFAN_EMBEDDED_H
 #define PROFAN_EMBEDDED_H
@@ -17,5 +21,16 @@ typedef struct EmbeddedFile {
 extern const EmbeddedFile embedded_schema[];
 extern const EmbeddedFile embedded_query[];
 extern const EmbeddedFile embedded_rule[];
+
+typedef struct EmbeddedImage {
+  long long nSize;             /* bytes of the file (nPage * pageSize) */
+  int pageSize;                /* its page size */
+  int nRun;                    /* runs of non-zero bytes; 0: no image */
+  const unsigned int *aRun;    /* nRun pairs (offset, length) */
+  const unsigned char *aByte;  /* the runs' bytes, one after another */
+  int version;                 /* its user_version (schema files applied) */
+} EmbeddedImage;
+
+extern const EmbeddedImage embedded_image;
 
 #endif

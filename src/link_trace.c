@@ -147,6 +147,7 @@ struct Linker {
   int64_t maxStepTs;          /* latest ts given a step so far */
   Pend *aPend;                /* ring of PEND_MAX */
   int pendHead, nPend;
+  int nPendUsed;              /* slots [0, nPendUsed) ever filled */
   int *aBucket;               /* PEND_HASH chain heads */
   CacheEnt *aCache;
   /* correlations of GPU records evicted from the window (most never get
@@ -198,7 +199,8 @@ void link_trace_free(Linker *p){
   free(p->aTh);
   free(p->aStep);
   if( p->aPend ){
-    for(int i=0; i<PEND_MAX; i++){
+    /* the rest were never touched: reading them would fault pages in */
+    for(int i=0; i<p->nPendUsed; i++){
       buf_free(&p->aPend[i].name);
       buf_free(&p->aPend[i].cat);
     }
@@ -781,6 +783,7 @@ static int gpu_record(Linker *p, const TraceEvent *e){
   }
   if( pend_make_room(p) ) return 1;
   i = (p->pendHead + p->nPend) % PEND_MAX;
+  if( i>=p->nPendUsed ) p->nPendUsed = i+1;
   q = &p->aPend[i];
   q->ev = ev;
   copy_str(&q->name, e->zName);

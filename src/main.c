@@ -9,10 +9,14 @@
 #include "cli.h"
 #include "db.h"
 
+#include <malloc.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 int merge_cmd(Cli *p);   /* cmd_merge.c */
 
@@ -317,6 +321,42 @@ static const char *global_option(Cli *p, const char *zName,
   return zVal;
 }
 
+/* The start of the heap set up with transparent huge pages. */
+#define HEAP_THP_BYTES (16u<<20)
+#define THP_BYTES (2u<<20)
+
+/*
+** Fewer page faults.  A command touches a few MB of fresh memory (SQLite
+** compiling the derive statements, its page cache, the parser's
+** buffers), one 4 KiB page fault at a time; on a virtual machine each
+** costs far more than on bare metal (measured here: 25-35 us per 4 KiB
+** page touched, 0.3 us per 4 KiB of a 2 MiB huge page).  So glibc's main
+** heap grows once by 16 MiB (M_TOP_PAD for that growth only: address
+** space), advised for transparent huge pages: one fault per 2 MiB
+** touched where the kernel has THP in "madvise" mode, as usual where it
+** has not.  A trim threshold above that keeps the stretch from being
+** given back (and taken again with 4 KiB pages) as blocks are freed.
+** Every thread allocates there (M_ARENA_MAX 1): a parser thread's own
+** arena would be fresh memory again.  Under valgrind or ASan, whose
+** allocators ignore all this, nothing changes.
+*/
+static void heap_setup(void){
+  char *p, *zLo, *zHi;
+  mallopt(M_ARENA_MAX, 1);
+  mallopt(M_TRIM_THRESHOLD, 2*HEAP_THP_BYTES);
+  mallopt(M_TOP_PAD, HEAP_THP_BYTES);
+  p = malloc(64<<10);               /* grows the heap by the pad */
+  mallopt(M_TOP_PAD, 128<<10);      /* glibc's default again */
+  zHi = sbrk(0);
+  /* [p, break) is the heap when p came from it (not from mmap) */
+  if( p && zHi!=(char*)-1 ){
+    zLo = (char*)(((uintptr_t)p + THP_BYTES-1) & ~(uintptr_t)(THP_BYTES-1));
+    zHi = (char*)((uintptr_t)zHi & ~(uintptr_t)(THP_BYTES-1));
+    if( zHi>zLo ) madvise(zLo, (size_t)(zHi-zLo), MADV_HUGEPAGE);
+  }
+  free(p);
+}
+
 int main(int argc, char **argv){
   Cli cli;
   const char *zFmt, *zDb, *zWidth, *z;
@@ -327,6 +367,7 @@ int main(int argc, char **argv){
   ** "database or disk is full" and the transaction rolls back), not kill
   ** the process half-way through a commit. */
   signal(SIGXFSZ, SIG_IGN);
+  heap_setup();
   /* No allocation statistics: they cost a global mutex per malloc. */
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   db_configure();           /* before SQLite initialises: its error log */

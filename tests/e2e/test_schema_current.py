@@ -4,6 +4,16 @@ scripts/schema_current.py has the built profan create a database and
 compares its schema (read back with Python's sqlite3) with the committed
 schema/current.sql; a migration added without regenerating the file, or a
 hand edit of it, fails here.
+
+SchemaImage: a new database is written from the image of the database
+the migrations make (tools/schema_image.c, built in; db.c image_write)
+instead of replaying them.  The test makes one database that way (ingest
+into a path that does not exist) and one by replaying every migration
+(ingest into an existing empty file: db.c migrates it from version 0),
+ingests the same trace into both and removes the run again, then
+compares everything Python's sqlite3 reads: the header settings, every
+sqlite_schema row (rowid, type, name, table, SQL, in rowid order) and
+every row of every table.
 """
 import glob
 import os
@@ -11,6 +21,8 @@ import re
 import subprocess
 import sys
 import unittest
+
+import sqlite3
 
 import common
 
@@ -37,6 +49,57 @@ class SchemaCurrent(unittest.TestCase):
                       " definition\nCREATE VIEW run_metric"
                       % (", ".join(nums), nums[-1]), text)
         self.assertEqual(text.count("CREATE VIEW run_metric AS"), 1)
+
+TRACE = ('{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k",'
+         ' "pid": 0, "tid": 7, "ts": 1, "dur": 1}]}')
+
+
+def everything(path):
+    """{what: value} of the database at path: PRAGMA settings, the
+    sqlite_schema rows in order and each table's rows (sorted)."""
+    con = sqlite3.connect(path)
+    out = {}
+    for k in ("user_version", "application_id", "page_size", "encoding",
+              "auto_vacuum", "journal_mode", "page_count",
+              "freelist_count"):
+        out["pragma " + k] = con.execute("PRAGMA %s" % k).fetchone()[0]
+    out["integrity_check"] = con.execute(
+        "PRAGMA integrity_check").fetchall()
+    out["sqlite_schema"] = con.execute(
+        "SELECT rowid, type, name, tbl_name, sql FROM sqlite_schema"
+        " ORDER BY rowid").fetchall()
+    for (t,) in con.execute("SELECT name FROM sqlite_schema"
+                            " WHERE type='table'").fetchall():
+        rows = con.execute('SELECT * FROM "%s"' % t).fetchall()
+        out["table " + t] = sorted(rows, key=repr)
+    con.close()
+    return out
+
+
+class SchemaImage(common.ProfanTest):
+    def test_image_is_the_replayed_database(self):
+        trace = os.path.join(self.tmp.name, "t.json")
+        with open(trace, "w") as f:
+            f.write(TRACE)
+        image = os.path.join(self.tmp.name, "image.db")
+        replay = os.path.join(self.tmp.name, "replay.db")
+        open(replay, "w").close()       # empty: migrated from version 0
+        for db in (image, replay):
+            r = common.run("ingest", "-q", "--name", "t", trace, db=db)
+            self.assertEqual(r.rc, 0, r.err)
+            r = common.run("rm", "t", db=db)
+            self.assertEqual(r.rc, 0, r.err)
+        a, b = everything(image), everything(replay)
+        self.assertEqual(sorted(a), sorted(b))
+        for k in a:
+            self.assertEqual(a[k], b[k], k)
+        # the rows the migrations insert are there (rule tables, ...)
+        self.assertGreater(len(a["table category_rule"]), 10)
+        self.assertGreater(len(a["table bulk_index"]), 5)
+        self.assertGreater(len(a["sqlite_schema"]), 100)
+        self.assertEqual(a["integrity_check"], [("ok",)])
+        self.assertEqual(a["pragma user_version"], len(glob.glob(
+            os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql"))))
 
 if __name__ == "__main__":
     unittest.main()
