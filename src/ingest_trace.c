@@ -25,7 +25,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define BATCH_EVENTS 4096
+#ifndef BATCH_EVENTS
+#define BATCH_EVENTS 1024
+#endif
 #define QUEUE_CAP 8
 #define MAX_THREADS 16
 
@@ -260,6 +262,7 @@ static void worker_parse(Worker *w, TraceJob *j){
 
 static void *worker_main(void *arg){
   Shared *s = arg;
+  pthread_setname_np(pthread_self(), "profan-parse");  /* for perf, top */
   for(;;){
     Worker w;
     TraceJob *j;

@@ -51,10 +51,12 @@ TraceSpans *trace_spans_new(void){
 }
 
 static void file_clear(SpanFile *f){
-  free(f->aGpu);
-  for(int c=0; c<SPAN_NCPU; c++) free(f->aCpu[c]);
-  free(f->aHc);
-  free(f->aHg);
+  util_array_free(f->aGpu, f->nGpuAlloc*sizeof(SpanGpu));
+  for(int c=0; c<SPAN_NCPU; c++){
+    util_array_free(f->aCpu[c], f->nCpuAlloc[c]*sizeof(Span));
+  }
+  util_array_free(f->aHc, f->nHcAlloc*sizeof(SpanHtaCpu));
+  util_array_free(f->aHg, f->nHgAlloc*sizeof(SpanHtaGpu));
 }
 
 void trace_spans_free(TraceSpans *p){
@@ -115,7 +117,7 @@ static int room(TraceSpans *p, void **pa, size_t n, size_t *pnAlloc,
   p->nBytes += sz;
   if( n==*pnAlloc ){
     size_t nNew = *pnAlloc ? *pnAlloc*2 : 1024;
-    *pa = xrealloc(*pa, nNew*sz);
+    *pa = util_array_grow(*pa, *pnAlloc*sz, nNew*sz);
     *pnAlloc = nNew;
   }
   return 0;
@@ -319,8 +321,8 @@ void trace_spans_sort(Span *a, size_t n){
 static void hta_give_up(TraceSpans *p){
   for(int i=0; i<p->nFile; i++){
     SpanFile *f = &p->aFile[i];
-    free(f->aHc);
-    free(f->aHg);
+    util_array_free(f->aHc, f->nHcAlloc*sizeof(SpanHtaCpu));
+    util_array_free(f->aHg, f->nHgAlloc*sizeof(SpanHtaGpu));
     f->aHc = NULL;
     f->aHg = NULL;
     f->nHc = f->nHcAlloc = f->nHg = f->nHgAlloc = 0;
@@ -339,7 +341,7 @@ static int hta_room(TraceSpans *p, void **pa, size_t n, size_t *pnAlloc,
   p->nHtaBytes += sz;
   if( n==*pnAlloc ){
     size_t nNew = *pnAlloc ? *pnAlloc*2 : 1024;
-    *pa = xrealloc(*pa, nNew*sz);
+    *pa = util_array_grow(*pa, *pnAlloc*sz, nNew*sz);
     *pnAlloc = nNew;
   }
   return 0;

@@ -115,31 +115,33 @@ typedef struct SumState {
 } SumState;
 
 /* Array a of *pnAlloc elements of sz bytes, grown to hold n (the array
-** returned replaces a, which the caller owns). */
+** returned replaces a, which the caller owns and frees with
+** util_array_free(a, nAlloc*sz)). */
 static void *grow(void *a, int *pnAlloc, int n, size_t sz){
   int nNew = *pnAlloc ? *pnAlloc : 64;
   if( n<=*pnAlloc ) return a;
   while( nNew<n ) nNew *= 2;
+  a = util_array_grow(a, (size_t)*pnAlloc*sz, (size_t)nNew*sz);
   *pnAlloc = nNew;
-  return xrealloc(a, (size_t)nNew*sz);
+  return a;
 }
 
 static void sumfile_free(SumFile *f){
-  free(f->aOp);
-  free(f->aRtTs);
+  util_array_free(f->aOp, (size_t)f->nOpAlloc*sizeof(int));
+  util_array_free(f->aRtTs, (size_t)f->nRtAlloc*sizeof(int64_t));
   free(f->aRtGroup);
   free(f->aRtRc);
-  free(f->aGpu);
-  free(f->aLate);
-  free(f->aFl);
+  util_array_free(f->aGpu, (size_t)f->nGpuAlloc*sizeof(GpuRef));
+  util_array_free(f->aLate, (size_t)f->nLateAlloc*sizeof(LateGpu));
+  util_array_free(f->aFl, (size_t)f->nFlAlloc*sizeof(FlopsOp));
 }
 
 static void sumstate_free(SumState *p){
   for(int i=0; i<p->nFile; i++) sumfile_free(&p->aFile[i]);
-  free(p->aFile);
-  free(p->aPend);
-  free(p->aFl);
-  free(p->aRun);
+  util_array_free(p->aFile, (size_t)p->nFileAlloc*sizeof(SumFile));
+  util_array_free(p->aPend, (size_t)p->nPendAlloc*sizeof(Pend));
+  util_array_free(p->aFl, (size_t)p->nFlAlloc*sizeof(FlopsOp));
+  util_array_free(p->aRun, (size_t)p->nRunAlloc*sizeof(RowRun));
   derive_summary_totals_free(&p->t);
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static void (*gFatalCleanup)(void);
@@ -54,6 +55,63 @@ void *xrealloc(void *p, size_t n){
   void *q = fault_alloc_fails() ? NULL : realloc(p, n ? n : 1);
   if( q==NULL ) util_fatal("out of memory (wanted %zu bytes)", n);
   return q;
+}
+
+/* A page fault costs more on a VM than the copy it saves: an array that
+** realloc grows is copied into fresh pages, each 4 KiB page faulted.  A
+** mapped array is moved by mremap (page tables, not bytes) and its length
+** is a multiple of 2 MiB at a 2 MiB boundary, so that with
+** transparent_hugepage=madvise it is faulted in 2 MiB pages. */
+#define ARRAY_HUGE ((size_t)2<<20)
+
+static size_t array_len(size_t n){
+  return (n + ARRAY_HUGE - 1) & ~(ARRAY_HUGE - 1);
+}
+
+/* A new mapping of array_len(n) bytes (PROT_NONE: a reservation) at an
+** address the kernel aligns for huge pages (anonymous, >= 2 MiB). */
+static void *array_map(size_t n, int prot){
+  void *q = fault_alloc_fails() ? MAP_FAILED
+          : mmap(NULL, array_len(n), prot,
+                 MAP_PRIVATE|MAP_ANONYMOUS|(prot ? 0 : MAP_NORESERVE), -1, 0);
+  if( q==MAP_FAILED ) util_fatal("out of memory (wanted %zu bytes)", n);
+  return q;
+}
+
+static void array_advise(void *q, size_t n){
+#ifdef MADV_HUGEPAGE
+  madvise(q, array_len(n), MADV_HUGEPAGE);  /* advice: failure is harmless */
+#else
+  (void)q; (void)n;
+#endif
+}
+
+void *util_array_grow(void *p, size_t nOld, size_t nNew){
+  void *q;
+  if( nNew<UTIL_ARRAY_MAP ) return xrealloc(p, nNew);
+  if( p==NULL || nOld<UTIL_ARRAY_MAP ){
+    q = array_map(nNew, PROT_READ|PROT_WRITE);
+    array_advise(q, nNew);
+    if( p ){
+      memcpy(q, p, nOld<nNew ? nOld : nNew);
+      free(p);
+    }
+    return q;
+  }
+  if( array_len(nNew)==array_len(nOld) ) return p;
+  /* move the pages onto a new aligned reservation of the new length */
+  q = array_map(nNew, PROT_NONE);
+  q = mremap(p, array_len(nOld), array_len(nNew),
+             MREMAP_MAYMOVE|MREMAP_FIXED, q);
+  if( q==MAP_FAILED ) util_fatal("out of memory (wanted %zu bytes)", nNew);
+  array_advise(q, nNew);
+  return q;
+}
+
+void util_array_free(void *p, size_t nAlloc){
+  if( p==NULL ) return;
+  if( nAlloc<UTIL_ARRAY_MAP ) free(p);
+  else munmap(p, array_len(nAlloc));
 }
 
 char *xstrdup(const char *z){

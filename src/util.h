@@ -26,6 +26,15 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* Arrays that grow to many MB while a trace loads (trace_spans.c,
+** trace_totals.c).  util_array_grow returns p, holding nOld bytes, resized
+** to nNew bytes; from UTIL_ARRAY_MAP bytes up the array is a mapping of
+** its own, grown by mremap (pages are moved, not copied: each page is
+** faulted once) and advised for transparent huge pages.  The caller frees
+** with util_array_free(p, nAlloc), nAlloc the size of the last grow. */
+#define UTIL_ARRAY_MAP ((size_t)1<<20)
+void *util_array_grow(void *p, size_t nOld, size_t nNew);
+void util_array_free(void *p, size_t nAlloc);       /* accepts NULL */
 /* Returns a copy of z (NULL gives NULL); caller frees with free(). */
 char *xstrdup(const char *z);
 /* Returns a copy of the n bytes at z plus a NUL; caller frees with free(). */
