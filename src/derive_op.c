@@ -118,6 +118,19 @@ static int memcpy_from_spans(const TraceSpans *pSpans, sqlite3 *db,
   return rc;
 }
 
+/* 1 when op_sig has a signature not modeled yet (or on an error, which
+** the statements after it then report). */
+static int has_unmodeled(sqlite3 *db){
+  sqlite3_stmt *s = NULL;
+  int r = 1;
+  if( sqlite3_prepare_v2(db, "SELECT 1 FROM op_sig WHERE modeled=0",
+                         -1, &s, NULL)==SQLITE_OK ){
+    r = sqlite3_step(s)!=SQLITE_DONE;
+  }
+  sqlite3_finalize(s);
+  return r;
+}
+
 /* The calls, signatures and launch counts from the store, the model and
 ** roofline metrics from the views, the exposed memcpy time from the spans
 ** (or its view when the spans gave up). */
@@ -130,7 +143,10 @@ static int derive_op_store(sqlite3 *db, int64_t runId, OpStore *pOps,
         "DELETE FROM op_gpu_time WHERE run_id=?1", runId, pErr)
       || op_store_write_calls(pOps, db, runId, pErr) ) return -1;
   timing("calls", &t1);
-  if( db_exec_run(db,
+  /* a run whose signatures are all modeled already (the same model
+  ** traced again) skips preparing and running the arms */
+  if( has_unmodeled(db)
+      && db_exec_run(db,
         "INSERT INTO op_sig_model SELECT * FROM op_sig_model_calc;"
         "UPDATE op_sig SET modeled=1 WHERE modeled=0", runId, pErr) ){
     return -1;
