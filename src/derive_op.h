@@ -12,10 +12,14 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include "trace_spans.h"
 #include "util.h"
 
-/* Replace run runId's op_gpu_time and op_run_metric rows.  Returns 0, or
-** -1 with pErr set ("database: ..."). */
-int derive_op_run(sqlite3 *db, int64_t runId, PfError *pErr);
+/* Replace run runId's op_gpu_time and op_run_metric rows (from what the
+** writer kept in pSpans' operator store when it is usable, else from the
+** views; pSpans may be NULL).  Returns 0, or -1 with pErr set
+** ("database: ..."). */
+int derive_op_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
+                  PfError *pErr);
 
 #endif

@@ -34,7 +34,7 @@ int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
     if( derive_hta_run(db, runId, pSpans, pErr) ) return -1;
     timing("derive hta", t1);
     t1 = util_now_ms();
-    if( derive_op_run(db, runId, pErr) ) return -1;
+    if( derive_op_run(db, runId, pSpans, pErr) ) return -1;
     timing("derive op", t1);
   }
   t1 = util_now_ms();

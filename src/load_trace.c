@@ -15,6 +15,7 @@
 #include "derive_summary.h"
 #include "trace_totals.h"
 #include "trace_args.h"
+#include "op_store.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,7 @@ struct TraceLoader {
 
 void load_trace_set_spans(TraceLoader *p, TraceSpans *pSpans){
   p->pSpans = pSpans;
+  op_store_begin(trace_spans_ops(pSpans), p->db);    /* opfast's hook */
 }
 
 TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
@@ -553,6 +555,26 @@ static void hta_cpu_row(TraceLoader *p, const TraceTarget *t, const Ins *b,
   trace_spans_hta_cpu(p->pSpans, t->fileId, &c);
 }
 
+/* The operator model's record of a GPU row just inserted (op_store.c,
+** helper opfast's hook): the values its columns got. */
+static void op_gpu_row(TraceLoader *p, const TraceTarget *t,
+                       const TraceEvent *e, const RowInfo *r){
+  OpGpuRow g;
+  g.opId = e->linked && e->opId>0 ? e->opId : 0;
+  g.ts = e->ts;
+  g.dur = e->dur;
+  g.device = r->dev;
+  g.hasDev = r->hasDev;
+  g.zName = e->zName;
+  g.nName = e->nName;
+  g.nameId = r->nameId;
+  g.isKernel = e->kind==TEV_KERNEL;
+  g.isMemcpy = e->kind==TEV_MEMCPY;
+  g.host = g.isMemcpy && strcmp(r->mk.zDirection, "DtoD")!=0;
+  g.hasRuntime = e->linked && e->runtimeId>0;
+  op_store_gpu(trace_spans_ops(p->pSpans), t->fileId, &g);
+}
+
 /* After the row of e: the streaming totals and the sweep intervals. */
 static void after_row(TraceLoader *p, const TraceTarget *t,
                       const TraceEvent *e, const RowInfo *r){
@@ -563,6 +585,7 @@ static void after_row(TraceLoader *p, const TraceTarget *t,
       trace_spans_gpu(p->pSpans, t->fileId, SPAN_KERNEL, e->ts, e->dur,
                       r->hasDev ? r->dev : -1, r->nameId);
       hta_gpu_row(p, t, &p->aIns[S_KERNEL], 22, 0, r->nameId);
+      op_gpu_row(p, t, e, r);
       break;
     case TEV_MEMCPY:
     case TEV_MEMSET:
@@ -572,9 +595,13 @@ static void after_row(TraceLoader *p, const TraceTarget *t,
                       e->ts, e->dur, r->hasDev ? r->dev : -1, r->nameId);
       hta_gpu_row(p, t, &p->aIns[S_MEMOP], 16, e->kind==TEV_MEMCPY ? 1 : 2,
                   r->nameId);
+      op_gpu_row(p, t, e, r);
       break;
     case TEV_CPU_OP: {
-      const Bound *d = &p->aIns[S_CPU_OP].aCur[12];   /* input_dims_id */
+      const Ins *o = &p->aIns[S_CPU_OP];
+      const Bound *d = &o->aCur[12];                  /* input_dims_id */
+      op_store_cpu(trace_spans_ops(p->pSpans), t->fileId, e->rowId,
+                   r->nameId, cur_int(o, 12), cur_int(o, 13), cur_int(o, 14));
       trace_totals_op(p->pTot, t, e, r->nameId, d->type==B_INT ? d->i : 0,
                       r->fl, r->zSrc==NULL ? 0
                              : r->zSrc[0]=='a' ? 1 : 2); /* arg, estimate */

@@ -9,6 +9,7 @@
 ** is not sorted again.
 */
 #include "trace_spans.h"
+#include "op_store.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -36,6 +37,7 @@ struct TraceSpans {
   int off;                  /* gave up */
   size_t nHtaBytes, nHtaMax;  /* the HTA rows: their own cap */
   int htaOff;                 /* the HTA part gave up */
+  OpStore *pOps;              /* operator calls (op_store.c) */
 };
 
 TraceSpans *trace_spans_new(void){
@@ -47,6 +49,7 @@ TraceSpans *trace_spans_new(void){
   p = xcalloc(1, sizeof(*p));
   p->nMax = (size_t)kb<<10;
   p->nHtaMax = (size_t)TRACE_SPANS_HTA_MAX_MB<<20;
+  p->pOps = op_store_new();
   return p;
 }
 
@@ -63,7 +66,12 @@ void trace_spans_free(TraceSpans *p){
   if( p==NULL ) return;
   for(int i=0; i<p->nFile; i++) file_clear(&p->aFile[i]);
   free(p->aFile);
+  op_store_free(p->pOps);
   free(p);
+}
+
+OpStore *trace_spans_ops(const TraceSpans *p){
+  return p ? p->pOps : NULL;
 }
 
 void trace_spans_give_up(TraceSpans *p){
@@ -163,7 +171,9 @@ void trace_spans_cpu(TraceSpans *p, int64_t fileId, int cls, int64_t ts,
 void trace_spans_file_done(TraceSpans *p, int64_t fileId, int64_t dTs,
                            int64_t rank){
   SpanFile *f;
-  if( p==NULL || p->off ) return;
+  if( p==NULL ) return;
+  op_store_file_done(p->pOps, fileId, rank);
+  if( p->off ) return;
   f = span_file(p, fileId);
   f->rank = rank;
   f->hasRank = 1;

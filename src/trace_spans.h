@@ -51,6 +51,10 @@ void trace_spans_gpu(TraceSpans *p, int64_t fileId, int kind, int64_t ts,
 void trace_spans_cpu(TraceSpans *p, int64_t fileId, int cls, int64_t ts,
                      int64_t dur);
 
+/* The operator calls the writer keeps beside the spans (op_store.c), or
+** NULL; owned by p (created and freed with it, not given up with it). */
+struct OpStore *trace_spans_ops(const TraceSpans *p);
+
 /* Give up: free everything; the sweeps will read the database. */
 void trace_spans_give_up(TraceSpans *p);
 

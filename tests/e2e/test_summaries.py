@@ -225,6 +225,7 @@ class OldRuns(ProfanTest):
         names = [os.path.basename(f) for f in files]
         k = names.index("009-query-summaries.sql")
         drops = []
+        created = set()         # tables 009 and later create: dropped whole
         for f in files[k:]:
             text = open(f).read()
             # objects a file drops before creating them again (run_metric,
@@ -238,10 +239,13 @@ class OldRuns(ProfanTest):
                 if name in replaced:
                     continue
                 drops.append("DROP %s IF EXISTS %s;" % (kind.upper(), name))
+                if kind.upper() == "TABLE":
+                    created.add(name)
             # columns later files add to older tables go too
             for table, col in re.findall(
                     r"ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+(\w+)", text, re.I):
-                drops.append("ALTER TABLE %s DROP COLUMN %s;" % (table, col))
+                if table not in created:
+                    drops.append("ALTER TABLE %s DROP COLUMN %s;" % (table, col))
         # columns first: ALTER TABLE checks every view, which must still
         # find what it reads
         alters = [d for d in drops if d.startswith("ALTER")]
