@@ -108,6 +108,14 @@ void *util_array_grow(void *p, size_t nOld, size_t nNew){
   return q;
 }
 
+void *util_array_zeroed(size_t n){
+  void *q;
+  if( n<UTIL_ARRAY_MAP ) return xcalloc(1, n);
+  q = array_map(n, PROT_READ|PROT_WRITE);
+  array_advise(q, n);
+  return q;
+}
+
 void util_array_free(void *p, size_t nAlloc){
   if( p==NULL ) return;
   if( nAlloc<UTIL_ARRAY_MAP ) free(p);

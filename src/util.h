@@ -35,6 +35,10 @@ void *xrealloc(void *p, size_t n);
 #define UTIL_ARRAY_MAP ((size_t)1<<20)
 void *util_array_grow(void *p, size_t nOld, size_t nNew);
 void util_array_free(void *p, size_t nAlloc);       /* accepts NULL */
+/* Returns n zeroed bytes for a table of fixed size; from UTIL_ARRAY_MAP
+** bytes up a mapping of its own, whose pages cost only when touched.
+** The caller frees with util_array_free(p, n). */
+void *util_array_zeroed(size_t n);
 /* Returns a copy of z (NULL gives NULL); caller frees with free(). */
 char *xstrdup(const char *z);
 /* Returns a copy of the n bytes at z plus a NUL; caller frees with free(). */

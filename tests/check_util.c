@@ -72,6 +72,27 @@ START_TEST(test_sanitize){
 }
 END_TEST
 
+/* Zeroed tables below and above the mapping threshold, after a dirty
+** chunk of the same size was freed: every byte zero,
+** writable to the last byte, freed by util_array_free with their size. */
+START_TEST(test_array_zeroed){
+  size_t an[] = {64, UTIL_ARRAY_MAP-8, UTIL_ARRAY_MAP, 3*UTIL_ARRAY_MAP+5};
+  for(size_t i=0; i<sizeof(an)/sizeof(an[0]); i++){
+    unsigned char *p = xmalloc(an[i]);
+    size_t nz = 0;
+    memset(p, 0xa5, an[i]);        /* a chunk malloc may hand out again */
+    free(p);
+    p = util_array_zeroed(an[i]);
+    for(size_t j=0; j<an[i]; j++) nz += p[j]!=0;
+    ck_assert_uint_eq(nz, 0);
+    p[0] = 1;
+    p[an[i]-1] = 2;
+    ck_assert_uint_eq(p[an[i]-1], 2);
+    util_array_free(p, an[i]);
+  }
+}
+END_TEST
+
 Suite *make_util_suite(void){
   Suite *s = suite_create("util");
   TCase *tc = tcase_create("core");
@@ -79,6 +100,7 @@ Suite *make_util_suite(void){
   tcase_add_test(tc, test_error_first_wins);
   tcase_add_test(tc, test_xxh64_known_values);
   tcase_add_test(tc, test_sanitize);
+  tcase_add_test(tc, test_array_zeroed);
   suite_add_tcase(s, tc);
   return s;
 }
