@@ -22,11 +22,20 @@
 ** A missing group size falls back to the file's distributedInfo
 ** world_size (the default group), a missing dtype to the kernel name's.
 **
-** Memory: the fit holds one (op, group size) sample set.
+** Both passes that need every kernel of the run (which kernels are
+** collectives, the compute time before each) read the GPU rows the writer
+** kept for the HTA pass (trace_spans.h) when that store is whole, and
+** look the collectives up by id; otherwise they scan the run's kernels.
+** On the 10x A100 bench trace (85,680 kernels, 600 collectives) the two
+** scans took ~35 ms of the pass's ~41 ms.
+**
+** Memory: the fit holds one (op, group size) sample set; the kept-rows
+** path the run's communication name ids and collective kernel ids.
 */
 #include "load_kinds.h"
 #include "db.h"
 #include "load_collective.h"
+#include "trace_spans.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -37,6 +46,8 @@
 static const char zSetup[] =
   "DROP TABLE IF EXISTS temp.cm_name;"
   "DROP TABLE IF EXISTS temp.cm_parent;"
+  "DROP TABLE IF EXISTS temp.cm_kernel;"
+  "CREATE TEMP TABLE cm_kernel(id INTEGER PRIMARY KEY);"
   "CREATE TEMP TABLE cm_name(id INTEGER PRIMARY KEY, op TEXT);"
   /* ids of the record_param_comms ops, noted by the trace loader */
   "CREATE TEMP TABLE IF NOT EXISTS rpc_op(id INTEGER PRIMARY KEY);"
@@ -66,7 +77,62 @@ static const char zSetup[] =
 
 static const char zCleanup[] =
   "DROP TABLE IF EXISTS temp.cm_parent;"
+  "DROP TABLE IF EXISTS temp.cm_kernel;"
   "DROP TABLE IF EXISTS temp.rpc_op;";
+
+/* The name ids of temp.cm_name, sorted, in *paId (caller frees).  Returns
+** their count, or -1 with pErr set. */
+static int cm_names(sqlite3 *db, int64_t **paId, PfError *pErr){
+  sqlite3_stmt *q = db_prepare(db, "SELECT id FROM temp.cm_name ORDER BY id",
+                               pErr);
+  int n = 0, nAlloc = 0;
+  *paId = NULL;
+  if( q==NULL ) return -1;
+  while( sqlite3_step(q)==SQLITE_ROW ){
+    if( n==nAlloc ){
+      nAlloc = nAlloc ? nAlloc*2 : 16;
+      *paId = xrealloc(*paId, (size_t)nAlloc*sizeof(int64_t));
+    }
+    (*paId)[n++] = sqlite3_column_int64(q, 0);
+  }
+  if( sqlite3_finalize(q)!=SQLITE_OK ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
+    free(*paId);
+    *paId = NULL;
+    return -1;
+  }
+  return n;
+}
+
+/* Is id in the sorted a[n]? */
+static int id_in(const int64_t *a, int n, int64_t id){
+  int lo = 0, hi = n;
+  while( lo<hi ){
+    int mid = (lo+hi)/2;
+    if( a[mid]<id ) lo = mid+1; else hi = mid;
+  }
+  return lo<n && a[lo]==id;
+}
+
+/* The kept kernels (SpanHtaGpu class 0) of the run, one callback each
+** with its rank, until xKernel returns non-zero (returned). */
+static int kept_kernels(const TraceSpans *pSpans,
+                        int (*xKernel)(void*, int64_t, const SpanHtaGpu*),
+                        void *ctx){
+  int64_t rank;
+  const SpanHtaCpu *aC;
+  const SpanHtaGpu *aG;
+  size_t nC, nG;
+  for(int i=0; trace_spans_hta_file(pSpans, i, &rank, &aC, &nC, &aG, &nG);
+      i++){
+    for(size_t j=0; j<nG; j++){
+      int rc;
+      if( aG[j].cls!=0 ) continue;
+      if( (rc = xKernel(ctx, rank, &aG[j]))!=0 ) return rc;
+    }
+  }
+  return 0;
+}
 
 /*
 ** What each rank did before each of its collectives (the straggler
@@ -75,13 +141,22 @@ static const char zCleanup[] =
 ** start, the compute (non-communication) kernel time that ended inside
 ** it, at most the window, and the rest: GPU idle, the host did not feed
 ** it.  The windows of a rank are disjoint and sorted; one pass over the
-** run's kernels in rowid order (no sort, no index) adds each kernel to
-** the window holding its end (binary search).  A running sum in SQL took
-** 0.4 s on the 10x bench trace, this 30 ms.
+** run's kernels (the kept rows, else the table in rowid order: no sort,
+** no index) adds each kernel to the window holding its end (binary
+** search).  A running sum in SQL took 0.4 s on the 10x bench trace, the
+** table pass 16 ms, the kept rows ~1 ms.
 */
 typedef struct CollWin {
   int64_t id, rank, t0, t1, comp;
 } CollWin;
+
+/* The windows being filled and the communication names to leave out. */
+typedef struct WinFill {
+  CollWin *a;
+  int n;
+  const int64_t *aName;
+  int nName;
+} WinFill;
 
 /* The first window of a (sorted by rank, t1) with (rank, t1) >= the key. */
 static int win_lower(const CollWin *a, int n, int64_t rank, int64_t t){
@@ -94,15 +169,55 @@ static int win_lower(const CollWin *a, int n, int64_t rank, int64_t t){
   return lo;
 }
 
-static int build_windows(sqlite3 *db, int64_t runId, PfError *pErr){
+/* Add a compute kernel of rank ending at end to the window holding end. */
+static void win_add(WinFill *w, int64_t rank, int64_t end, int64_t dur){
+  int i = win_lower(w->a, w->n, rank, end);
+  if( i<w->n && w->a[i].rank==rank && w->a[i].t0<end ) w->a[i].comp += dur;
+}
+
+/* kept_kernels callback: a kernel that is not a collective fills in. */
+static int win_kept(void *ctx, int64_t rank, const SpanHtaGpu *g){
+  WinFill *w = ctx;
+  if( !id_in(w->aName, w->nName, g->name) ) win_add(w, rank, g->end, g->end-g->ts);
+  return 0;
+}
+
+/* The compute kernels of the run into the windows, from the table. */
+static int win_scan(sqlite3 *db, int64_t runId, WinFill *w, PfError *pErr){
+  sqlite3_stmt *k;
+  int64_t lo, hi;
+  int st;
+  if( db_run_rowids(db, "kernel", runId, &lo, &hi, pErr) ) return -1;
+  k = db_prepare(db, "SELECT rank, ts+dur, dur FROM kernel"
+    " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1"
+    " AND name_id NOT IN (SELECT id FROM temp.cm_name)", pErr);
+  if( k==NULL ) return -1;
+  sqlite3_bind_int64(k, 1, runId);
+  sqlite3_bind_int64(k, 2, lo);
+  sqlite3_bind_int64(k, 3, hi);
+  while( (st = sqlite3_step(k))==SQLITE_ROW ){
+    win_add(w, sqlite3_column_int64(k, 0), sqlite3_column_int64(k, 1),
+            sqlite3_column_int64(k, 2));
+  }
+  sqlite3_finalize(k);
+  if( st!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
+}
+
+static int build_windows(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
+                         const int64_t *aName, int nName, PfError *pErr){
   sqlite3_stmt *q = db_prepare(db,
     "SELECT x.id, x.rank, x.ts, x.ts+x.dur, (SELECT min(b.first_ts) FROM"
     " gpu_busy b WHERE b.run_id=x.run_id AND b.rank=x.rank)"
     " FROM collective x WHERE x.run_id=?1 ORDER BY x.rank, x.ts, x.id", pErr);
-  sqlite3_stmt *k = NULL, *ins = NULL;
+  sqlite3_stmt *ins = NULL;
   CollWin *a = NULL;
-  int n = 0, nAlloc = 0, rc = -1, st;
-  int64_t prevRank = INT64_MIN, prevEnd = 0, lo, hi;
+  WinFill w;
+  int n = 0, nAlloc = 0, rc = -1;
+  int64_t prevRank = INT64_MIN, prevEnd = 0;
   if( q==NULL ) return -1;
   sqlite3_bind_int64(q, 1, runId);
   while( sqlite3_step(q)==SQLITE_ROW ){
@@ -125,27 +240,15 @@ static int build_windows(sqlite3 *db, int64_t runId, PfError *pErr){
   }
   sqlite3_finalize(q);
   if( n==0 ){ free(a); return 0; }
-  if( db_run_rowids(db, "kernel", runId, &lo, &hi, pErr) ) goto done;
-  k = db_prepare(db, "SELECT rank, ts+dur, dur FROM kernel"
-    " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1"
-    " AND name_id NOT IN (SELECT id FROM temp.cm_name)", pErr);
+  w.a = a;
+  w.n = n;
+  w.aName = aName;
+  w.nName = nName;
+  if( pSpans ) kept_kernels(pSpans, win_kept, &w);
+  else if( win_scan(db, runId, &w, pErr) ) goto done;
   ins = db_prepare(db, "INSERT INTO collective_window(collective_id, run_id,"
     " window_ns, compute_ns, idle_ns) VALUES(?1,?2,?3,?4,?5)", pErr);
-  if( k==NULL || ins==NULL ) goto done;
-  sqlite3_bind_int64(k, 1, runId);
-  sqlite3_bind_int64(k, 2, lo);
-  sqlite3_bind_int64(k, 3, hi);
-  while( (st = sqlite3_step(k))==SQLITE_ROW ){
-    int64_t rank = sqlite3_column_int64(k, 0), end = sqlite3_column_int64(k, 1);
-    int i = win_lower(a, n, rank, end);
-    if( i<n && a[i].rank==rank && a[i].t0<end ){
-      a[i].comp += sqlite3_column_int64(k, 2);
-    }
-  }
-  if( st!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
-    goto done;
-  }
+  if( ins==NULL ) goto done;
   for(int i=0; i<n; i++){
     int64_t w = a[i].t1 - a[i].t0, c = a[i].comp<w ? a[i].comp : w;
     sqlite3_bind_int64(ins, 1, a[i].id);
@@ -157,7 +260,6 @@ static int build_windows(sqlite3 *db, int64_t runId, PfError *pErr){
   }
   rc = 0;
 done:
-  sqlite3_finalize(k);
   sqlite3_finalize(ins);
   free(a);
   return rc;
@@ -369,16 +471,22 @@ static int coll_insert(sqlite3_stmt *qIns, sqlite3_stmt *qK, int64_t runId,
 
 /* Prepare the statements of build_collectives into s.  Returns 0, or -1
 ** with pErr set (the caller finalizes whatever was prepared). */
-static int coll_prepare(sqlite3 *db, CollStmts *s, PfError *pErr){
-  s->qK = db_prepare(db,
+/* The statements; bKept: the collective kernels' ids are in
+** temp.cm_kernel (else every kernel of the run is read). */
+static int coll_prepare(sqlite3 *db, int bKept, CollStmts *s, PfError *pErr){
+  char *zK = sqlite3_mprintf(
     "SELECT k.id, k.rank, k.file_id, k.device, k.stream, k.ts, k.dur,"
     " s.text, k.external_id, r.tid, r.ts, f.world_size, n.op"
-    " FROM kernel k JOIN temp.cm_name n ON n.id=k.name_id"
+    " FROM %s JOIN temp.cm_name n ON n.id=k.name_id"
     " JOIN string s ON s.id=k.name_id"
     " LEFT JOIN runtime_call r ON r.id=k.runtime_id"
     " LEFT JOIN run_file f ON f.id=k.file_id"
     " WHERE k.run_id=?1"
-    " ORDER BY k.rank, k.ts, k.id", pErr);
+    " ORDER BY k.rank, k.ts, k.id",
+    bKept ? "temp.cm_kernel x CROSS JOIN kernel k ON k.id=x.id"
+          : "kernel k");
+  s->qK = db_prepare(db, zK, pErr);
+  sqlite3_free(zK);
   s->qArgs = db_prepare(db,
     "SELECT coll_name, dtype, in_nelems, out_nelems, group_size, pg_name,"
     " pg_desc, pg_ranks FROM coll_args WHERE run_id=?1 AND src=?2"
@@ -398,12 +506,53 @@ static int coll_prepare(sqlite3 *db, CollStmts *s, PfError *pErr){
   return s->qK && s->qArgs && s->qTs && s->qExt && s->qIns ? 0 : -1;
 }
 
-/* Build the collective rows of the run. */
-static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
+/* The kernel ids of temp.cm_kernel and the names they must have. */
+typedef struct KeptColl {
+  sqlite3_stmt *qIns;
+  const int64_t *aName;
+  int nName;
+} KeptColl;
+
+/* kept_kernels callback: a collective's id into temp.cm_kernel. */
+static int coll_kept(void *ctx, int64_t rank, const SpanHtaGpu *g){
+  KeptColl *k = ctx;
+  (void)rank;
+  if( !id_in(k->aName, k->nName, g->name) ) return 0;
+  sqlite3_bind_int64(k->qIns, 1, g->id);
+  sqlite3_step(k->qIns);
+  return sqlite3_reset(k->qIns)!=SQLITE_OK;
+}
+
+/* temp.cm_kernel from the kept rows.  Returns 0 or -1 with pErr set. */
+static int coll_kernels_kept(sqlite3 *db, const TraceSpans *pSpans,
+                             const int64_t *aName, int nName, PfError *pErr){
+  KeptColl k;
+  int rc;
+  k.qIns = db_prepare(db, "INSERT INTO temp.cm_kernel(id) VALUES(?1)", pErr);
+  if( k.qIns==NULL ) return -1;
+  k.aName = aName;
+  k.nName = nName;
+  rc = kept_kernels(pSpans, coll_kept, &k);
+  if( rc ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
+  }
+  sqlite3_finalize(k.qIns);
+  return rc ? -1 : 0;
+}
+
+/* Build the collective rows of the run (pSpans: the kept rows, or NULL
+** to read the kernel table). */
+static int build_collectives(sqlite3 *db, int64_t runId,
+                             const TraceSpans *pSpans, PfError *pErr){
   CollStmts s = {0};
-  int rc = -1, src;
+  int rc = -1, src, nName = 0;
+  int64_t *aName = NULL;
   if( db_exec_run(db, zSetup, runId, pErr) ) return -1;
-  if( coll_prepare(db, &s, pErr) ) goto done;
+  if( pSpans ){
+    if( (nName = cm_names(db, &aName, pErr))<0
+        || coll_kernels_kept(db, pSpans, aName, nName, pErr) ) goto done;
+  }
+  if( coll_prepare(db, pSpans!=NULL, &s, pErr) ) goto done;
   sqlite3_bind_int64(s.qK, 1, runId);
   while( (src = sqlite3_step(s.qK))==SQLITE_ROW ){
     Coll c;
@@ -426,7 +575,7 @@ static int build_collectives(sqlite3 *db, int64_t runId, PfError *pErr){
       " (PARTITION BY rank, coalesce(pg_name, '') ORDER BY ts, id) - 1 AS rn"
       " FROM collective WHERE run_id=?1) AS x WHERE collective.id = x.id;",
       runId, pErr) ) goto done;
-  if( build_windows(db, runId, pErr) ) goto done;
+  if( build_windows(db, runId, pSpans, aName, nName, pErr) ) goto done;
   rc = 0;
   goto done;
 db_error:
@@ -437,6 +586,7 @@ done:
   sqlite3_finalize(s.qTs);
   sqlite3_finalize(s.qExt);
   sqlite3_finalize(s.qIns);
+  free(aName);
   {
     PfError e2 = {0};
     if( db_exec_run(db, zCleanup, runId, rc ? &e2 : pErr) ) rc = -1;
@@ -551,16 +701,21 @@ done:
   return rc;
 }
 
-int derive_comm_run(sqlite3 *db, int64_t runId, PfError *pErr){
+int derive_comm_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
+                    PfError *pErr){
   if( db_exec_run(db,
       "DELETE FROM collective WHERE run_id=?1;"
       "DELETE FROM collective_window WHERE run_id=?1;"
       "DELETE FROM comm_fit WHERE run_id=?1;", runId, pErr) ) return -1;
-  if( db_int(db, 0, "SELECT count(*) FROM kernel WHERE run_id=%lld",
+  if( db_int(db, 0, "SELECT EXISTS(SELECT 1 FROM kernel WHERE run_id=%lld)",
              (long long)runId)==0 ){
     return 0;
   }
-  if( build_collectives(db, runId, pErr) ) return -1;
+  if( !trace_spans_hta_usable(pSpans) ) pSpans = NULL;
+  if( pSpans && getenv("PROFAN_TIMING") ){
+    fprintf(stderr, "profan: derive comm over the rows kept while loading\n");
+  }
+  if( build_collectives(db, runId, pSpans, pErr) ) return -1;
   if( build_fit(db, runId, pErr) ) return -1;
   return db_exec_run(db, "DROP TABLE IF EXISTS temp.cm_name;", runId, pErr);
 }

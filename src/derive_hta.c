@@ -420,21 +420,6 @@ static int load_run_spans(sqlite3 *db, const TraceSpans *pS,
   return 0;
 }
 
-/* 1 when every file of the store has its final rank (else its rows are
-** not yet the database's: read those). */
-static int spans_complete(const TraceSpans *pS){
-  int64_t rank;
-  const SpanHtaCpu *aC;
-  const SpanHtaGpu *aG;
-  size_t nC, nG;
-  int r;
-  for(int i=0; (r = trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG,
-                                          &nG))!=0; i++){
-    if( r<0 ) return 0;
-  }
-  return 1;
-}
-
 /* The rank's main thread: the one with its ProfilerStep ranges, else the
 ** thread with the most CPU events. */
 static int64_t main_tid(sqlite3 *db, int64_t runId, int64_t rank,
@@ -639,7 +624,7 @@ int derive_hta_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
                   "DELETE FROM hta_critical_path_op WHERE run_id=?1",
                   runId, pErr) ) return -1;
   if( hta_klass_load(db, runId, &klass, pErr) ) goto done;
-  if( trace_spans_hta_usable(pSpans) && spans_complete(pSpans) ){
+  if( trace_spans_hta_usable(pSpans) ){
     if( getenv("PROFAN_TIMING") ){
       fprintf(stderr, "profan: derive hta over the rows kept while loading\n");
     }

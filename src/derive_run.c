@@ -27,7 +27,7 @@ static void timing(const char *zWhat, double t1){
 int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
                           const TraceSpans *pSpans, PfError *pErr){
   double t1 = util_now_ms();
-  if( derive_comm_run(db, runId, pErr) ) return -1;
+  if( derive_comm_run(db, runId, pSpans, pErr) ) return -1;
   timing("derive comm", t1);
   if( hasTrace ){
     t1 = util_now_ms();

@@ -82,6 +82,10 @@ int load_nccl_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
 ** derive_comm_run (derive_comm.c) needs the trace tables and their
 ** derived columns: call it after derive_trace_run. */
 int derive_memory_run(sqlite3 *db, int64_t runId, PfError *pErr);
-int derive_comm_run(sqlite3 *db, int64_t runId, PfError *pErr);
+/* pSpans: the rows the writer kept (trace_spans.h), read instead of the
+** kernel table when whole; NULL reads the table (a merge). */
+struct TraceSpans;
+int derive_comm_run(sqlite3 *db, int64_t runId,
+                    const struct TraceSpans *pSpans, PfError *pErr);
 
 #endif

@@ -378,7 +378,16 @@ void trace_spans_hta_gpu(TraceSpans *p, int64_t fileId, const SpanHtaGpu *r){
 }
 
 int trace_spans_hta_usable(const TraceSpans *p){
-  return p!=NULL && !p->htaOff;
+  if( p==NULL || p->htaOff ) return 0;
+  /* a file without its final rank: its rows are not yet the database's */
+  for(int i=0; i<p->nFile; i++){
+    int64_t rank;
+    const SpanHtaCpu *aC;
+    const SpanHtaGpu *aG;
+    size_t nC, nG;
+    if( trace_spans_hta_file(p, i, &rank, &aC, &nC, &aG, &nG)<0 ) return 0;
+  }
+  return 1;
 }
 
 int trace_spans_hta_file(const TraceSpans *p, int i, int64_t *pRank,

@@ -107,7 +107,8 @@ typedef struct SpanHtaGpu {
 void trace_spans_hta_cpu(TraceSpans *p, int64_t fileId, const SpanHtaCpu *r);
 void trace_spans_hta_gpu(TraceSpans *p, int64_t fileId, const SpanHtaGpu *r);
 
-/* 1 when every HTA row of the run went in. */
+/* 1 when every HTA row of the run went in and every file has its final
+** rank (the kept rows are the database's: derive_hta.c, derive_comm.c). */
 int trace_spans_hta_usable(const TraceSpans *p);
 
 /* File i's HTA rows and final rank (borrowed: valid until the store is

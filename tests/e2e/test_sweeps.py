@@ -35,6 +35,19 @@ TABLES = {
     "comm_overlap": "SELECT * FROM comm_overlap ORDER BY rank, device",
     "step_time": "SELECT * FROM step_time ORDER BY rank, step, class",
     "step": "SELECT * FROM step ORDER BY rank, step",
+    # derive_comm.c: which kernels are collectives and the compute time
+    # before each, from the kept rows or the kernel table (row ids left
+    # out: they depend on which rank's parser came first)
+    "collective": "SELECT run_id, rank, device, stream, ts, dur, op,"
+                  " c10d_name, algo, proto, dtype, elem_bytes, in_nelems,"
+                  " out_nelems, bytes, group_size, pg_name, pg_desc,"
+                  " pg_ranks, bus_factor, seq, args_from FROM collective"
+                  " ORDER BY rank, ts, device, stream",
+    "collective_window": "SELECT c.rank, c.ts, c.device, c.stream,"
+                         " w.window_ns, w.compute_ns, w.idle_ns"
+                         " FROM collective_window w JOIN collective c"
+                         " ON c.id = w.collective_id ORDER BY 1, 2, 3, 4",
+    "comm_fit": "SELECT * FROM comm_fit ORDER BY op, group_size",
 }
 
 PATHS = {
@@ -87,6 +100,11 @@ class SweepPaths(ProfanTest):
                           in r.err else None)
             out[name] = {t: common.run("--format", "csv", "sql", q, db=db).out
                          for t, q in TABLES.items()}
+            comm_kept = ("profan: derive comm over the rows kept while "
+                         "loading\n" in r.err)
+            if name == "rows":
+                self.assertFalse(comm_kept, paths)
+            used[name + " comm"] = comm_kept
             nested_in_db = nested_in_db or ": linker cpu=1 " in r.err
         # the spans hold the in-stream nesting: not used when the database
         # redoes it (ops out of order in the 2021 trace)
@@ -114,6 +132,10 @@ class SweepPaths(ProfanTest):
         out, used = self.ingest_three_ways(shared("runs", "dlrm-8rank"))
         self.assertEqual(used["gave up"], "rows")
         self.assertSame(out, "dlrm-8rank")
+        # 8 ranks' collectives found from the kept rows (derive_comm.c)
+        self.assertTrue(used["spans comm"])
+        # (not empty; test_comm_oracle.py checks them against the JSON)
+        self.assertGreater(out["spans"]["collective"].count("\n"), 1)
         ranks = {line.split(",")[1] for line in
                  out["spans"]["gpu_busy"].splitlines()[1:]}
         self.assertEqual(ranks, {str(r) for r in range(8)})
