@@ -178,7 +178,9 @@ static void win_add(WinFill *w, int64_t rank, int64_t end, int64_t dur){
 /* kept_kernels callback: a kernel that is not a collective fills in. */
 static int win_kept(void *ctx, int64_t rank, const SpanHtaGpu *g){
   WinFill *w = ctx;
-  if( !id_in(w->aName, w->nName, g->name) ) win_add(w, rank, g->end, g->end-g->ts);
+  if( !id_in(w->aName, w->nName, g->name) ){
+    win_add(w, rank, g->end, g->end - g->ts);
+  }
   return 0;
 }
 
