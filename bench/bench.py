@@ -154,6 +154,13 @@ def scaled(src, name, scale, work):
 ROW_PASSES = ("derive cpu sweep", "derive late steps", "derive gpu links",
               "derive gap steps",
               "derive summaries", "derive comm", "derive op")
+# derive op's parts (its "  op NAME" lines) that read stored rows back:
+# the roofline metrics (a view over the run's op_gpu_time rows).  The
+# others write rows kept in memory (calls), model the run's new
+# signatures (model) or sweep the kept GPU spans (memcpy); when the parts
+# are printed only these count, else the whole of "derive op" (the views'
+# path, PROFAN_OP_SQL=1 or a store that gave up).
+OP_ROW_PARTS = ("roofline",)
 ROW_SWEEPS = ("derive gpu sweep", "derive wall sweep")
 
 
@@ -178,6 +185,10 @@ def phases(stderr):
         if body.startswith("writer waited"):
             ph["_writer"] = float(body.split("cpu")[1].split()[0])
             continue
+        if body.startswith("  op "):            # a part of derive op
+            part = body.split()
+            ph["_op:" + " ".join(part[1:-2])] = float(part[-2])
+            continue
         name, _, rest = body.partition("  ")
         try:
             ph[name.strip()] = float(rest.split()[0])
@@ -194,7 +205,11 @@ def timed(ph):
 def row_pass_ms(ph):
     """ms spent in derive phases that read the rows back (ROW_PASSES)."""
     names = ROW_PASSES + (ROW_SWEEPS if ph.get("_rows") else ())
-    return sum(v for k, v in timed(ph).items() if k in names)
+    parts = {k[4:]: v for k, v in ph.items() if k.startswith("_op:")}
+    if parts:
+        names = tuple(n for n in names if n != "derive op")
+    return (sum(v for k, v in timed(ph).items() if k in names)
+            + sum(v for k, v in parts.items() if k in OP_ROW_PARTS))
 
 
 def profan_run(profan, db, path):
