@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -267,6 +268,31 @@ int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
     sqlite3_finalize(s);
   }
   return 0;
+}
+
+int64_t *db_id_set(sqlite3 *db, const char *zSql, int64_t runId, int *pn,
+                   PfError *pErr){
+  sqlite3_stmt *s = db_prepare(db, zSql, pErr);
+  int64_t *a = NULL;
+  int n = 0, nAlloc = 0;
+  int rc;
+  if( s==NULL ) return NULL;
+  if( sqlite3_bind_parameter_count(s)>0 ) sqlite3_bind_int64(s, 1, runId);
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    if( n==nAlloc ){
+      nAlloc = nAlloc ? nAlloc*2 : 16;
+      a = xrealloc(a, (size_t)nAlloc*sizeof(int64_t));
+    }
+    a[n++] = sqlite3_column_int64(s, 0);
+  }
+  sqlite3_finalize(s);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    free(a);
+    return NULL;
+  }
+  *pn = n;
+  return a ? a : xmalloc(sizeof(int64_t));
 }
 
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr){

@@ -113,6 +113,12 @@ int db_step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr);
 ** sqlite3_mprintf) is out of memory. */
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr);
 
+/* The ids selected by zSql (?1 bound to runId, when it has one), in a new
+** array of *pn (never NULL when it succeeds; caller frees with free()).
+** NULL with pErr set on error.  With ORDER BY, util_id_in searches it. */
+int64_t *db_id_set(sqlite3 *db, const char *zSql, int64_t runId, int *pn,
+                   PfError *pErr);
+
 /* The rowid range [*pLo, *pHi] of run runId's rows in table zTab (a trace
 ** table: ids are (file id << 32) + n, so a run's rows are one range), from
 ** the first and last entry of the run on its run_id index: two B-tree

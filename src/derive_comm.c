@@ -80,40 +80,6 @@ static const char zCleanup[] =
   "DROP TABLE IF EXISTS temp.cm_kernel;"
   "DROP TABLE IF EXISTS temp.rpc_op;";
 
-/* The name ids of temp.cm_name, sorted, in *paId (caller frees).  Returns
-** their count, or -1 with pErr set. */
-static int cm_names(sqlite3 *db, int64_t **paId, PfError *pErr){
-  sqlite3_stmt *q = db_prepare(db, "SELECT id FROM temp.cm_name ORDER BY id",
-                               pErr);
-  int n = 0, nAlloc = 0;
-  *paId = NULL;
-  if( q==NULL ) return -1;
-  while( sqlite3_step(q)==SQLITE_ROW ){
-    if( n==nAlloc ){
-      nAlloc = nAlloc ? nAlloc*2 : 16;
-      *paId = xrealloc(*paId, (size_t)nAlloc*sizeof(int64_t));
-    }
-    (*paId)[n++] = sqlite3_column_int64(q, 0);
-  }
-  if( sqlite3_finalize(q)!=SQLITE_OK ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
-    free(*paId);
-    *paId = NULL;
-    return -1;
-  }
-  return n;
-}
-
-/* Is id in the sorted a[n]? */
-static int id_in(const int64_t *a, int n, int64_t id){
-  int lo = 0, hi = n;
-  while( lo<hi ){
-    int mid = (lo+hi)/2;
-    if( a[mid]<id ) lo = mid+1; else hi = mid;
-  }
-  return lo<n && a[lo]==id;
-}
-
 /* The kept kernels (SpanHtaGpu class 0) of the run, one callback each
 ** with its rank, until xKernel returns non-zero (returned). */
 static int kept_kernels(const TraceSpans *pSpans,
@@ -178,7 +144,7 @@ static void win_add(WinFill *w, int64_t rank, int64_t end, int64_t dur){
 /* kept_kernels callback: a kernel that is not a collective fills in. */
 static int win_kept(void *ctx, int64_t rank, const SpanHtaGpu *g){
   WinFill *w = ctx;
-  if( !id_in(w->aName, w->nName, g->name) ){
+  if( !util_id_in(w->aName, w->nName, g->name) ){
     win_add(w, rank, g->end, g->end - g->ts);
   }
   return 0;
@@ -519,7 +485,7 @@ typedef struct KeptColl {
 static int coll_kept(void *ctx, int64_t rank, const SpanHtaGpu *g){
   KeptColl *k = ctx;
   (void)rank;
-  if( !id_in(k->aName, k->nName, g->name) ) return 0;
+  if( !util_id_in(k->aName, k->nName, g->name) ) return 0;
   sqlite3_bind_int64(k->qIns, 1, g->id);
   sqlite3_step(k->qIns);
   return sqlite3_reset(k->qIns)!=SQLITE_OK;
@@ -551,7 +517,9 @@ static int build_collectives(sqlite3 *db, int64_t runId,
   int64_t *aName = NULL;
   if( db_exec_run(db, zSetup, runId, pErr) ) return -1;
   if( pSpans ){
-    if( (nName = cm_names(db, &aName, pErr))<0
+    aName = db_id_set(db, "SELECT id FROM temp.cm_name ORDER BY id", runId,
+                      &nName, pErr);
+    if( aName==NULL
         || coll_kernels_kept(db, pSpans, aName, nName, pErr) ) goto done;
   }
   if( coll_prepare(db, pSpans!=NULL, &s, pErr) ) goto done;

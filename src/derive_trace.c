@@ -625,44 +625,6 @@ static int gpu_feed(GpuSweep *g, int64_t rank, int64_t dev, int64_t ts,
   return 0;
 }
 
-/* The ids selected by zSql (?1 bound to runId, when it has one), in
-** a new array of *pn (caller frees with free()).  NULL with pErr set on
-** error. */
-static int64_t *id_set(sqlite3 *db, const char *zSql, int64_t runId, int *pn,
-                       PfError *pErr){
-  sqlite3_stmt *s = db_prepare(db, zSql, pErr);
-  int64_t *a = NULL;
-  int n = 0, nAlloc = 0;
-  int rc;
-  if( s==NULL ) return NULL;
-  if( sqlite3_bind_parameter_count(s)>0 ) sqlite3_bind_int64(s, 1, runId);
-  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
-    if( n==nAlloc ){
-      nAlloc = nAlloc ? nAlloc*2 : 16;
-      a = xrealloc(a, (size_t)nAlloc*sizeof(int64_t));
-    }
-    a[n++] = sqlite3_column_int64(s, 0);
-  }
-  sqlite3_finalize(s);
-  if( rc!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
-    free(a);
-    return NULL;
-  }
-  *pn = n;
-  return a ? a : xmalloc(sizeof(int64_t));
-}
-
-/* 1 when id is in the sorted array a of n. */
-static int id_in(const int64_t *a, int n, int64_t id){
-  int lo = 0, hi = n;
-  while( lo<hi ){
-    int mid = (lo+hi)/2;
-    if( a[mid]<id ) lo = mid+1; else hi = mid;
-  }
-  return lo<n && a[lo]==id;
-}
-
 /* The run's communication kernels: the comm_kernel view of
 ** schema/012-verdicts.sql (comm_pattern), the one definition shared with
 ** the categories and the collectives.  ?1 is the run id. */
@@ -672,8 +634,8 @@ static int id_in(const int64_t *a, int n, int64_t id){
 /* The GPU rows from the spans kept while loading. */
 static int gpu_rows_spans(GpuSweep *g, const TraceSpans *pSpans){
   int nRank = 0, nNccl = 0, rc = 0;
-  int64_t *aRank, *aNccl = id_set(g->db, NCCL_NAMES_SQL, g->runId, &nNccl,
-                                  g->pErr);
+  int64_t *aRank, *aNccl = db_id_set(g->db, NCCL_NAMES_SQL, g->runId,
+                                     &nNccl, g->pErr);
   if( aNccl==NULL ) return -1;
   aRank = trace_spans_ranks(pSpans, &nRank);
   for(int r=0; r<nRank && rc==0; r++){
@@ -681,7 +643,7 @@ static int gpu_rows_spans(GpuSweep *g, const TraceSpans *pSpans){
     SpanGpu *a = trace_spans_rank_gpu(pSpans, aRank[r], &n);
     for(size_t i=0; i<n && rc==0; i++){
       int kind = a[i].kind==SPAN_MEMCPY ? 1 : a[i].kind==SPAN_MEMSET ? 2
-               : id_in(aNccl, nNccl, a[i].name) ? 3 : 0;
+               : util_id_in(aNccl, nNccl, a[i].name) ? 3 : 0;
       rc = gpu_feed(g, aRank[r], a[i].device, a[i].ts, a[i].dur, a[i].name,
                     kind);
     }
@@ -1048,7 +1010,7 @@ static void wall_rank(WallSweep *w, const StepList *pS, ClassCursor *aC){
 ** (freed by cc_free_arrays). */
 static int gpu_class(const SpanGpu *g, const int64_t *aComm, int nComm){
   return g->kind==SPAN_MEMCPY ? C_MEMCPY : g->kind==SPAN_MEMSET ? C_MEMSET
-       : id_in(aComm, nComm, g->name) ? C_COMM : C_KERNEL;
+       : util_id_in(aComm, nComm, g->name) ? C_COMM : C_KERNEL;
 }
 
 static void cc_load_spans(ClassCursor *aC, const TraceSpans *pSpans,
@@ -1106,8 +1068,8 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
     return -1;
   }
   if( pSpans ){
-    aComm = id_set(db, "SELECT name_id FROM temp.comm_name ORDER BY name_id",
-                   0, &nComm, pErr);
+    aComm = db_id_set(db, "SELECT name_id FROM temp.comm_name ORDER BY name_id",
+                      0, &nComm, pErr);
     if( aComm==NULL ){ rc = -1; goto done; }
   }else{
     for(int k=0; k<C_IDLE; k++){

@@ -108,6 +108,15 @@ void *util_array_grow(void *p, size_t nOld, size_t nNew){
   return q;
 }
 
+int util_id_in(const int64_t *a, int n, int64_t id){
+  int lo = 0, hi = n;
+  while( lo<hi ){
+    int mid = lo + (hi-lo)/2;
+    if( a[mid]<id ) lo = mid+1; else hi = mid;
+  }
+  return lo<n && a[lo]==id;
+}
+
 void *util_array_zeroed(size_t n){
   void *q;
   if( n<UTIL_ARRAY_MAP ) return xcalloc(1, n);

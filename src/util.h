@@ -35,6 +35,8 @@ void *xrealloc(void *p, size_t n);
 #define UTIL_ARRAY_MAP ((size_t)1<<20)
 void *util_array_grow(void *p, size_t nOld, size_t nNew);
 void util_array_free(void *p, size_t nAlloc);       /* accepts NULL */
+/* 1 when id is in the sorted (ascending) array a of n. */
+int util_id_in(const int64_t *a, int n, int64_t id);
 /* Returns n zeroed bytes for a table of fixed size; from UTIL_ARRAY_MAP
 ** bytes up a mapping of its own, whose pages cost only when touched.
 ** The caller frees with util_array_free(p, n). */
