@@ -20,42 +20,52 @@ WITH kn AS MATERIALIZED (
   SELECT name_id, kind FROM op_name_kind
   WHERE name_id IN (SELECT name_id FROM op_gpu_time WHERE run_id = :run)
 ),
-t AS (
-  SELECT t.op_id, k.kind, o.name_id, t.union_ns, t.sum_ns,
-    o.input_dims_id IS NULL AS noshape, t.host_copies > 0 AS host,
-    coalesce(ty.text, '[]') = '[]' AS notype
-  FROM op_call_time t JOIN cpu_op o ON o.id = t.op_id
-  CROSS JOIN kn k ON k.name_id = o.name_id  -- after the calls
-  LEFT JOIN string ty ON ty.id = o.input_types_id
-  WHERE t.run_id = :run AND (:rank IS NULL OR t.rank = :rank)
-),
-r AS (
+r AS MATERIALIZED (
   SELECT op_id, gpu_ns,
     coalesce(peak_tflops > 0 AND mem_tbps > 0, 0) AS spec,
     max(flops / (peak_tflops * 1e3), bytes / (mem_tbps * 1e3)) AS roof_ns
-  FROM op_roofline_call
+  FROM op_roofline_core
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+),
+-- each call with why it is or is not modeled, then totals per operator
+-- name, then per kind (a kind per name: joined after the calls are
+-- summed, not once a call)
+n AS (
+  SELECT o.name_id, count(*) AS calls,
+    sum(t.union_ns) AS union_ns, sum(t.sum_ns) AS sum_ns,
+    sum(r.spec) AS modeled,
+    sum(CASE WHEN r.spec THEN r.roof_ns END) AS roof_ns,
+    sum(CASE WHEN r.spec THEN r.gpu_ns END) AS mgpu_ns,
+    sum(CASE WHEN r.spec THEN max(0, r.gpu_ns - r.roof_ns) END) AS rec_ns,
+    sum(o.input_dims_id IS NULL) AS noshape,
+    sum(t.host_copies > 0 AND o.input_dims_id IS NOT NULL) AS host,
+    sum(r.op_id IS NOT NULL AND NOT r.spec) AS nospec,
+    sum(r.op_id IS NULL AND o.input_dims_id IS NOT NULL
+        AND NOT t.host_copies > 0 AND coalesce(ty.text, '[]') = '[]')
+      AS notype,
+    sum(r.op_id IS NULL AND o.input_dims_id IS NOT NULL
+        AND NOT t.host_copies > 0 AND coalesce(ty.text, '[]') <> '[]')
+      AS noargs
+  FROM op_call_time t JOIN cpu_op o ON o.id = t.op_id
+  LEFT JOIN string ty ON ty.id = o.input_types_id
+  LEFT JOIN r ON r.op_id = t.op_id
+  WHERE t.run_id = :run AND (:rank IS NULL OR t.rank = :rank)
+  GROUP BY o.name_id
 ),
 -- kinds some formula of op_model covers (the others are timed only)
 f AS (SELECT DISTINCT kind FROM op_kind_rule
       WHERE kind NOT IN ('unknown', 'reduction', 'moe', 'moe_dispatch',
                          'attention_paged', 'kv_cache')),
 k AS (
-  SELECT t.kind, count(DISTINCT t.name_id) AS ops, count(*) AS calls,
-    sum(t.union_ns) AS union_ns, sum(t.sum_ns) AS sum_ns,
-    sum(r.spec) AS modeled,
-    sum(CASE WHEN r.spec THEN r.roof_ns END) AS roof_ns,
-    sum(CASE WHEN r.spec THEN r.gpu_ns END) AS mgpu_ns,
-    sum(CASE WHEN r.spec THEN max(0, r.gpu_ns - r.roof_ns) END) AS rec_ns,
-    sum(t.noshape) AS noshape, sum(t.host AND NOT t.noshape) AS host,
-    sum(r.op_id IS NOT NULL AND NOT r.spec) AS nospec,
-    sum(r.op_id IS NULL AND NOT t.noshape AND NOT t.host AND t.notype)
-      AS notype,
-    sum(r.op_id IS NULL AND NOT t.noshape AND NOT t.host AND NOT t.notype)
-      AS noargs,
-    t.kind IN (SELECT kind FROM f) AS formula
-  FROM t LEFT JOIN r ON r.op_id = t.op_id
-  GROUP BY t.kind
+  SELECT kn.kind, count(*) AS ops, sum(n.calls) AS calls,
+    sum(n.union_ns) AS union_ns, sum(n.sum_ns) AS sum_ns,
+    sum(n.modeled) AS modeled, sum(n.roof_ns) AS roof_ns,
+    sum(n.mgpu_ns) AS mgpu_ns, sum(n.rec_ns) AS rec_ns,
+    sum(n.noshape) AS noshape, sum(n.host) AS host, sum(n.nospec) AS nospec,
+    sum(n.notype) AS notype, sum(n.noargs) AS noargs,
+    kn.kind IN (SELECT kind FROM f) AS formula
+  FROM n JOIN kn ON kn.name_id = n.name_id
+  GROUP BY kn.kind
 )
 SELECT kind, ops, calls, round(union_ns / 1e6, 4) AS gpu_ms,
   round(sum_ns / 1e6, 4) AS summed_ms, coalesce(modeled, 0) AS modeled_calls,
