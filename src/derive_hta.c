@@ -24,6 +24,7 @@
 #include "derive_hta.h"
 #include "hta_path.h"
 #include "derive_hta_metric.h"
+#include "derive_hta_annot.h"
 #include "db.h"
 
 #include <stdio.h>
@@ -246,6 +247,7 @@ static void launch_of(Launches *l, HpGpu *g, int64_t rt){
       g->hasLaunch = 1;
       g->lts = e->ts;
       g->ltid = e->tid;
+      g->rt = rt;
       return;
     }
     h = (h+1) & l->mask;
@@ -255,6 +257,7 @@ static void launch_of(Launches *l, HpGpu *g, int64_t rt){
     g->hasLaunch = 1;
     g->lts = sqlite3_column_int64(l->pGet, 0);
     g->ltid = sqlite3_column_int64(l->pGet, 1);
+    g->rt = rt;
   }
   sqlite3_reset(l->pGet);
 }
@@ -641,6 +644,16 @@ int derive_hta_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   k.pOp = db_prepare(db, "INSERT INTO hta_critical_path_op(run_id,rank,step,"
                      "class,name_id,ns,segments) VALUES(?,?,?,?,?,?,?)", pErr);
   if( pSteps==NULL || k.pRun==NULL || k.pOp==NULL ) goto done;
+  {
+    double t1 = util_now_ms();
+    if( derive_hta_annot_run(db, runId, run.aGpu, run.nGpu, pErr) ){
+      goto done;
+    }
+    if( getenv("PROFAN_TIMING") ){
+      fprintf(stderr, "profan:   hta annotations %14.1f ms\n",
+              util_now_ms()-t1);
+    }
+  }
   while( iC<run.nCpu || iG<run.nGpu ){
     if( do_rank(db, &run, &iC, &iG, waitNs, &k, pSteps, pErr) ) goto done;
   }

@@ -32,6 +32,7 @@ typedef struct HpGpu {
   int klass;                  /* 0 compute, 1 comm, 2 memory (hta_metric.h) */
   int hasLaunch;
   int64_t lts, ltid;          /* launch call start and thread */
+  int64_t rt;                 /* launch call's runtime_call.id */
 } HpGpu;
 
 /* Where a segment comes from (the row it is the time of). */

@@ -41,9 +41,10 @@
 
 /* Tables that span ranks: not copied, rebuilt over the whole run by the
 ** derive passes (derive_comm_run: collectives matched across ranks and
-** the fits over them; derive_hta_run: critical paths and the run's HTA
-** metrics; derive_op_run: the operator model's tables; derive_core_run:
-** the run's core metrics, steps per rank and step times over all ranks).
+** the fits over them; derive_hta_run: critical paths, the run's HTA
+** metrics and the annotation nesting, whose rows hold row ids;
+** derive_op_run: the operator model's tables; derive_core_run: the run's
+** core metrics, steps per rank and step times over all ranks).
 ** The other derived tables (steps, step_time, gpu_busy, gpu_gap,
 ** comm_overlap, the 009 summaries) are per rank or per device, so a
 ** shard's rows are what one ingest of all the files computes: they are
@@ -52,8 +53,8 @@
 ** spans kept while loading) took 32 s of a 37 s merge at 256 ranks. */
 static const char *const azDerived[] = {
   "collective", "collective_window", "comm_fit", "hta_critical_path",
-  "hta_critical_path_op", "hta_run_metric", "op_gpu_time", "op_run_metric",
-  "core_run_metric"
+  "hta_critical_path_op", "hta_run_metric", "hta_annotation_parent",
+  "hta_launch_annotation", "op_gpu_time", "op_run_metric", "core_run_metric"
 };
 
 /* --summaries-only: the run's identity (run_file, run_tag, baseline) and

@@ -27,7 +27,8 @@ static HpCpu cpu(int64_t tid, int64_t ts, int64_t end, int64_t id, int role){
 
 static HpGpu gpu(int64_t stream, int64_t ts, int64_t end, int64_t id,
                  int64_t lts){
-  HpGpu g = { 0, 0, stream, ts, end, id, id, HP_KERNEL, 0, lts>=0, lts, 1 };
+  HpGpu g = { 0, 0, stream, ts, end, id, id, HP_KERNEL, 0, lts>=0, lts, 1,
+              0 };
   return g;
 }
 
