@@ -92,7 +92,11 @@ QUERIES = [("operators", "--param", "limit=1000"),
            ("operators", "--param", "order=calls", "--param", "rank=0"),
            ("launch-overhead", "--param", "limit=1000"),
            ("tflops",), ("checkpoint-recompute",), ("steps",),
-           ("diff-ops", "--param", "baseline=1", "--param", "floor_pct=0")]
+           ("diff-ops", "--param", "baseline=1", "--param", "floor_pct=0"),
+           # schema 030 backfills the annotation of each launch
+           ("annotation-kernels", "--param", "limit=1000"),
+           ("annotation-kernels", "--param", "by_step=1",
+            "--param", "limit=1000")]
 
 
 def sqlite3(db, sql):
