@@ -480,9 +480,10 @@ static void writer_count(Writer *w, const TraceJob *j){
   w->nBytesDone += j->bytesRead;
   if( getenv("PROFAN_TIMING") ){
     fprintf(stderr, "profan: %s: linker cpu=%d gpu=%d steps=%d rewinds=%lld"
-            " pending=%lld\n", j->zPath, j->link.needCpuSweep,
+            " pending=%lld held=%lld\n", j->zPath, j->link.needCpuSweep,
             j->link.needGpuLink, j->link.needSteps,
-            (long long)j->link.nRewinds, (long long)j->link.nPendingMax);
+            (long long)j->link.nRewinds, (long long)j->link.nPendingMax,
+            (long long)j->link.nHeld);
   }
   if( j->link.needCpuSweep ) pRes->fallback |= DERIVE_CPU_SWEEP;
   if( j->link.needGpuLink ) pRes->fallback |= DERIVE_GPU_LINK;

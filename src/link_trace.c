@@ -31,6 +31,18 @@
 ** outermost the top-level op.  A call earlier than the previous one on the
 ** same thread rewinds the cursor (rare; counted).
 **
+** Steps: ops, runtime calls and GPU records get the ProfilerStep holding
+** their start (a GPU record: its launch's).  Kineto writes each thread's
+** events in turn, so another thread's ops can come before the main
+** thread's ProfilerStep annotation (dlrm).  A row that would go out
+** without a step waits in a step-hold temporary file instead; the next
+** step annotation (or the end of the file) sends the held rows out, in
+** order, with the steps known then.  The hold is bounded (HOLD_MAX bytes;
+** HOLD_MAX_NOSTEP before the file's first step: a trace without steps
+** stops holding there).  Only a row that did go out without a step and
+** lies in a step that comes later, or steps that overlap, leave the steps
+** to the database (LinkStats.needSteps).
+**
 ** GPU records: Kineto writes a kernel a few records before or after its
 ** runtime call.  Records whose call has not arrived wait in a bounded
 ** window keyed by correlation id; calls seen recently are kept in a small
@@ -53,6 +65,8 @@
 #define UNDECIDED_MAX 256        /* ops deferred until an order shows */
 #define DEFER_MAX (1<<21)        /* deferred ops of a file (64 MiB of index) */
 #define DEFER_WINDOW (8<<20)     /* bytes of deferred records read at once */
+#define HOLD_MAX (64<<20)        /* step-hold bytes once the file has a step */
+#define HOLD_MAX_NOSTEP (4<<20)  /* ... before its first step */
 
 /* Order of a thread's CPU ops in the file. */
 enum { OM_UNDECIDED = 0, OM_START, OM_END };
@@ -144,7 +158,12 @@ struct Linker {
   int64_t opSeq, rtSeq;
   Step *aStep;
   int nStep, nStepAlloc;
-  int64_t maxStepTs;          /* latest ts given a step so far */
+  int64_t minNullTs, maxNullTs;  /* ops and calls that went out stepless */
+  FILE *hold;                 /* step-hold file: rows waiting for a step */
+  int64_t nHeld, holdBytes, holdMax;
+  int holdOff;                /* this file holds no more */
+  int holdEnv;                /* holdMax from PROFAN_HOLD_KB */
+  int releasePending;         /* a step came: send the held rows out */
   Pend *aPend;                /* ring of PEND_MAX */
   int pendHead, nPend;
   int nPendUsed;              /* slots [0, nPendUsed) ever filled */
@@ -172,7 +191,19 @@ Linker *link_trace_new(int64_t fileId, LinkEmitFn xEmit, void *ctx){
   p->xEmit = xEmit;
   p->ctx = ctx;
   p->iLastTh = -1;
-  p->maxStepTs = INT64_MIN;
+  p->minNullTs = INT64_MAX;
+  p->maxNullTs = INT64_MIN;
+  p->holdMax = HOLD_MAX_NOSTEP;
+  {
+    /* PROFAN_HOLD_KB: the cap in KiB (0: no hold, the database pass
+    ** gives late steps: the tests compare both ways) */
+    const char *z = getenv("PROFAN_HOLD_KB");
+    if( z && *z ){
+      p->holdMax = (int64_t)atoll(z)*1024;
+      p->holdOff = p->holdMax<=0;
+      p->holdEnv = 1;
+    }
+  }
   return p;
 }
 
@@ -211,6 +242,7 @@ void link_trace_free(Linker *p){
   free(p->aEvicted);
   if( p->defer ) fclose(p->defer);
   if( p->callDefer ) fclose(p->callDefer);
+  if( p->hold ) fclose(p->hold);
   free(p);
 }
 
@@ -235,16 +267,13 @@ static Thread *thread_get(Linker *p, int64_t tid){
   return t;
 }
 
-static int emit(Linker *p, const TraceEvent *e){
-  return p->xEmit(p->ctx, e);
-}
+static int emit(Linker *p, const TraceEvent *e);
 
 /* ---------------------------------------------------------------- steps */
 
-/* Step number containing t, or -1; records the latest time assigned. */
-static int64_t step_of(Linker *p, int64_t t){
+/* Step number containing t, or -1. */
+static int64_t step_of(const Linker *p, int64_t t){
   int lo = 0, hi = p->nStep;
-  if( t>p->maxStepTs ) p->maxStepTs = t;
   while( lo<hi ){
     int mid = (lo+hi)/2;
     if( p->aStep[mid].ts<=t ) lo = mid+1; else hi = mid;
@@ -255,8 +284,21 @@ static int64_t step_of(Linker *p, int64_t t){
 }
 
 static void step_add(Linker *p, int64_t step, int64_t ts, int64_t dur){
+  int64_t end = ts + dur;
   int i;
-  if( ts<=p->maxStepTs ) p->st.needSteps = 1;
+  for(i=p->nStep; i>0 && p->aStep[i-1].ts>ts; i--){}
+  /* the same step twice (two ProfilerStep records of one range) */
+  if( i>0 && p->aStep[i-1].ts==ts && p->aStep[i-1].end==end
+      && p->aStep[i-1].step==step ) return;
+  /* a row that went out without a step may lie in it, or it overlaps a
+  ** step rows were given: only the database can redo those */
+  if( (p->maxNullTs>=ts && p->minNullTs<end)
+      || (i>0 && p->aStep[i-1].end>ts)
+      || (i<p->nStep && p->aStep[i].ts<end) ){
+    p->st.needSteps = 1;
+  }
+  if( p->nHeld>0 ) p->releasePending = 1;
+  if( !p->holdEnv ) p->holdMax = HOLD_MAX;
   if( p->nStep==p->nStepAlloc ){
     p->nStepAlloc = p->nStepAlloc ? p->nStepAlloc*2 : 16;
     p->aStep = xrealloc(p->aStep, (size_t)p->nStepAlloc*sizeof(Step));
@@ -525,6 +567,145 @@ static void defer_decode(const char *z, TraceEvent *e){
     *apz[i] = zs;
     zs += h->n[i] + 1;
   }
+}
+
+/* ------------------------------------------------------------ step hold */
+
+/* Does e's row carry a step: of its own start (an op, a runtime call) or
+** of its launch (a GPU record)? 1, 2, or 0. */
+static int step_kind(const TraceEvent *e){
+  switch( e->kind ){
+    case TEV_CPU_OP: case TEV_RUNTIME: case TEV_DRIVER: return 1;
+    case TEV_KERNEL: case TEV_MEMCPY: case TEV_MEMSET: return 2;
+    default: return 0;
+  }
+}
+
+/* An op or call going out without a step: a later step holding ts sends
+** the run to the database. */
+static void null_note(Linker *p, int64_t ts){
+  if( ts<p->minNullTs ) p->minNullTs = ts;
+  if( ts>p->maxNullTs ) p->maxNullTs = ts;
+}
+
+static int hold_release(Linker *p);
+static unsigned corr_hash(int64_t c);
+
+/* The emit callback, for rows the linker has finished.  A row without a
+** step waits in the step-hold file while the file holds. */
+static int emit(Linker *p, const TraceEvent *e){
+  int k = step_kind(e);
+  TraceEvent ev;
+  int64_t len;
+  if( k==0 ) return p->xEmit(p->ctx, e);
+  if( k==1 && e->step<0 && p->nStep>0 ){
+    ev = *e;                      /* a step may have come since it opened */
+    ev.step = step_of(p, e->ts);
+    e = &ev;
+  }
+  /* a GPU record without a launch gets no step here: the database gives
+  ** it the step holding its own start */
+  if( e->step<0 && !p->holdOff && (k==1 || (e->linked && e->runtimeId)) ){
+    if( record_write(p, &p->hold, e, &len) ) return 1;
+    p->nHeld++;
+    p->holdBytes += len;
+    if( p->holdBytes<=p->holdMax ) return 0;
+    /* full: a file with no step so far likely has none */
+    if( p->nStep==0 ) p->holdOff = 1;
+    return hold_release(p);
+  }
+  if( k==1 && e->step<0 ) null_note(p, e->ts);
+  return p->xEmit(p->ctx, e);
+}
+
+/* Runtime call row id -> its step, for the GPU records held after it. */
+typedef struct StepMap { int64_t *aKey, *aVal; size_t mask; } StepMap;
+
+static void map_put(StepMap *m, int64_t key, int64_t val){
+  size_t h = (size_t)(key*0x9E3779B97F4A7C15ULL) & m->mask;
+  while( m->aKey[h]!=0 && m->aKey[h]!=key ) h = (h+1) & m->mask;
+  m->aKey[h] = key;
+  m->aVal[h] = val;
+}
+
+static int64_t map_get(const StepMap *m, int64_t key){
+  size_t h = (size_t)(key*0x9E3779B97F4A7C15ULL) & m->mask;
+  while( m->aKey[h]!=0 ){
+    if( m->aKey[h]==key ) return m->aVal[h];
+    h = (h+1) & m->mask;
+  }
+  return -1;
+}
+
+/* Give held record e its step now, remember a call's, note it. */
+static void hold_step(Linker *p, TraceEvent *e, StepMap *m){
+  if( step_kind(e)==1 ){
+    e->step = step_of(p, e->ts);
+    if( e->kind!=TEV_CPU_OP && e->rowId!=0 ){
+      map_put(m, e->rowId, e->step);
+      if( e->has & TF_CORRELATION ){   /* later kernels of the call */
+        CacheEnt *c = &p->aCache[corr_hash(e->correlation) & (CACHE_SIZE-1)];
+        if( c->valid && c->runtimeId==e->rowId ) c->step = e->step;
+      }
+    }
+    if( e->step<0 ) null_note(p, e->ts);
+  }else if( e->linked && e->runtimeId!=0 ){
+    e->step = map_get(m, e->runtimeId);
+  }
+}
+
+/* Send the held rows out in order with the steps known now (the calls of
+** GPU records held after them came before them in the file).  Returns 0
+** or 1 (pErr, or the emit callback's stop). */
+static int hold_release(Linker *p){
+  size_t nAlloc = DEFER_WINDOW, n = 0, i = 0, nSlot = 16;
+  char *z;
+  StepMap m;
+  int rc = 0;
+  p->releasePending = 0;
+  if( p->nHeld==0 ) return 0;
+  if( fflush(p->hold) || fseek(p->hold, 0, SEEK_SET) ){
+    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
+    return 1;
+  }
+  while( nSlot<2*(size_t)p->nHeld ) nSlot *= 2;
+  m.mask = nSlot-1;
+  m.aKey = xcalloc(nSlot, sizeof(int64_t));
+  m.aVal = xmalloc(nSlot*sizeof(int64_t));
+  z = xmalloc(nAlloc);
+  while( rc==0 ){
+    size_t got;
+    if( i>0 ){                        /* keep the partial record */
+      memmove(z, z+i, n-i);
+      n -= i;
+      i = 0;
+    }
+    if( n==nAlloc ) z = xrealloc(z, nAlloc *= 2);
+    got = fread(z+n, 1, nAlloc-n, p->hold);
+    if( got==0 ) break;
+    n += got;
+    while( rc==0 && n-i>=sizeof(DeferHdr) ){
+      int64_t len = record_len((const DeferHdr*)(z+i));
+      TraceEvent ev;
+      if( (int64_t)(n-i)<len ) break;
+      defer_decode(z+i, &ev);
+      hold_step(p, &ev, &m);
+      rc = p->xEmit(p->ctx, &ev);
+      i += (size_t)len;
+    }
+  }
+  if( rc==0 && (ferror(p->hold) || i!=n) ){
+    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
+    rc = 1;
+  }
+  free(z);
+  free(m.aKey);
+  free(m.aVal);
+  fclose(p->hold);
+  p->hold = NULL;
+  p->st.nHeld += p->nHeld;
+  p->nHeld = p->holdBytes = 0;
+  return rc;
 }
 
 /* Place the deferred ops of t in start order: the records of a run of
@@ -953,7 +1134,8 @@ int link_trace_event(Linker *p, const TraceEvent *e, PfError *pErr){
     p->aBucket = util_array_zeroed(PEND_HASH*sizeof(int));
     p->aCache = util_array_zeroed(CACHE_SIZE*sizeof(CacheEnt));
   }
-  return link_event(p, e);
+  if( link_event(p, e) ) return 1;
+  return p->releasePending ? hold_release(p) : 0;
 }
 
 int link_trace_finish(Linker *p, PfError *pErr){
@@ -964,6 +1146,9 @@ int link_trace_finish(Linker *p, PfError *pErr){
             " replayed after the ops\n", (long long)p->nCallDeferred);
   }
   if( call_replay(p) ) return 1;
+  /* every step of the file is known: the held rows go out */
+  p->holdOff = 1;
+  if( hold_release(p) ) return 1;
   if( p->aPend ){
     /* records whose runtime call never came: no launch in this file */
     while( p->nPend>0 ){

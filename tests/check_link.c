@@ -6,6 +6,7 @@
 */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "link_trace.h"
 
@@ -154,10 +155,84 @@ START_TEST(test_out_of_order_flags){
   feed(p, ev(TEV_RUNTIME, "r", 1, 105, 1, 1));
   /* an op that starts before a call already linked: db sweep needed */
   feed(p, ev(TEV_CPU_OP, "late", 1, 50, 100, 0));
-  /* a step annotation covering times already assigned */
+  /* a step annotation after the rows it holds: they waited for it */
   feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#1", 1, 0, 1000, 0));
   ck_assert_int_eq(link_trace_finish(p, &err), 0);
   ck_assert(link_trace_stats(p)->needCpuSweep);
+  ck_assert(!link_trace_stats(p)->needSteps);
+  ck_assert_int_eq(find(&o, "a")->step, 1);
+  ck_assert_int_eq(find(&o, "r")->step, 1);
+  link_trace_free(p);
+}
+END_TEST
+
+/* dlrm's order: another thread's ops, calls and kernels before the main
+** thread's ProfilerStep annotations.  The rows wait in the step hold and
+** go out with their step, the kernels with their launch's (through the
+** held call, and through the call cache for a kernel that comes after
+** the release); rows outside every step go out at the end without one. */
+START_TEST(test_step_after_other_threads_rows){
+  Out o;
+  PfError err = {0};
+  Linker *p;
+  memset(&o, 0, sizeof(o));
+  p = link_trace_new(5, collect, &o);
+  feed(p, ev(TEV_CPU_OP, "bw", 2, 120, 50, 0));
+  feed(p, ev(TEV_KERNEL, "kb", 7, 400, 5, 11));      /* before its launch */
+  feed(p, ev(TEV_RUNTIME, "launch_b", 2, 130, 2, 11));
+  feed(p, ev(TEV_CPU_OP, "bw2", 2, 200, 10, 0));
+  feed(p, ev(TEV_CPU_OP, "bw_out", 2, 5000, 10, 0)); /* in no step */
+  /* bw went out (closed by bw2) before the step: it waited */
+  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#3", 1, 100, 200, 0));
+  feed(p, ev(TEV_CPU_OP, "fw", 1, 110, 5, 0));
+  feed(p, ev(TEV_KERNEL, "kb2", 7, 420, 5, 11));     /* the call, cached */
+  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#4", 1, 300, 200, 0));
+  ck_assert_int_eq(link_trace_finish(p, &err), 0);
+  ck_assert_int_eq(find(&o, "bw")->step, 3);
+  ck_assert_int_eq(find(&o, "launch_b")->step, 3);
+  ck_assert_int_eq(find(&o, "kb")->step, 3);
+  ck_assert_int_eq(find(&o, "kb2")->step, 3);
+  ck_assert_int_eq(find(&o, "kb")->runtimeId, find(&o, "launch_b")->rowId);
+  ck_assert_int_eq(find(&o, "fw")->step, 3);
+  ck_assert_int_eq(find(&o, "bw_out")->step, -1);
+  ck_assert(!link_trace_stats(p)->needSteps);
+  ck_assert_int_gt(link_trace_stats(p)->nHeld, 0);
+  link_trace_free(p);
+}
+END_TEST
+
+/* Without the hold (PROFAN_HOLD_KB=0) the same late step leaves the
+** steps to the database; so do overlapping steps. */
+START_TEST(test_late_step_without_hold_and_overlap){
+  Out o;
+  PfError err = {0};
+  Linker *p;
+  memset(&o, 0, sizeof(o));
+  setenv("PROFAN_HOLD_KB", "0", 1);
+  p = link_trace_new(6, collect, &o);
+  unsetenv("PROFAN_HOLD_KB");
+  feed(p, ev(TEV_CPU_OP, "bw", 2, 120, 50, 0));
+  feed(p, ev(TEV_CPU_OP, "bw2", 2, 200, 10, 0));
+  feed(p, ev(TEV_CPU_OP, "bw3", 2, 300, 10, 0));
+  feed(p, ev(TEV_RUNTIME, "r2", 2, 305, 1, 0));     /* bw, bw2 went out */
+  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#3", 1, 100, 200, 0));
+  ck_assert_int_eq(link_trace_finish(p, &err), 0);
+  ck_assert_int_eq(find(&o, "bw")->step, -1);
+  ck_assert(link_trace_stats(p)->needSteps);
+  ck_assert_int_eq(link_trace_stats(p)->nHeld, 0);
+  link_trace_free(p);
+  memset(&o, 0, sizeof(o));
+  p = link_trace_new(7, collect, &o);
+  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#3", 1, 100, 200, 0));
+  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#3", 1, 100, 200, 0));
+  ck_assert_int_eq(link_trace_finish(p, &err), 0);
+  ck_assert(!link_trace_stats(p)->needSteps);     /* the same range twice */
+  link_trace_free(p);
+  memset(&o, 0, sizeof(o));
+  p = link_trace_new(8, collect, &o);
+  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#3", 1, 100, 200, 0));
+  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#4", 1, 250, 200, 0));
+  ck_assert_int_eq(link_trace_finish(p, &err), 0);
   ck_assert(link_trace_stats(p)->needSteps);
   link_trace_free(p);
 }
@@ -241,6 +316,8 @@ Suite *make_link_suite(void){
   tcase_add_test(tc, test_equal_start_longest_is_parent);
   tcase_add_test(tc, test_graph_launch_fans_out);
   tcase_add_test(tc, test_out_of_order_flags);
+  tcase_add_test(tc, test_step_after_other_threads_rows);
+  tcase_add_test(tc, test_late_step_without_hold_and_overlap);
   tcase_add_test(tc, test_runtime_rewind);
   tcase_add_test(tc, test_calls_before_ops);
   tcase_add_test(tc, test_evicted_records_need_db_link_only_if_launched);
