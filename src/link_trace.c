@@ -569,6 +569,51 @@ static void defer_decode(const char *z, TraceEvent *e){
   }
 }
 
+/* Read the records of temporary file *pf in order, calling xRecord for
+** each (its strings point into a window of DEFER_WINDOW bytes, grown for
+** a longer record), then close it and set *pf to NULL.  Returns 0, or
+** what xRecord returned, or 1 with pErr set when the file cannot be read. */
+static int records_replay(Linker *p, FILE **pf,
+                          int (*xRecord)(Linker*, TraceEvent*, void*),
+                          void *ctx){
+  size_t nAlloc = DEFER_WINDOW, n = 0, i = 0;
+  char *z;
+  int rc = 0;
+  if( fflush(*pf) || fseek(*pf, 0, SEEK_SET) ){
+    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
+    return 1;
+  }
+  z = xmalloc(nAlloc);
+  while( rc==0 ){
+    size_t got;
+    if( i>0 ){                        /* keep the partial record */
+      memmove(z, z+i, n-i);
+      n -= i;
+      i = 0;
+    }
+    if( n==nAlloc ) z = xrealloc(z, nAlloc *= 2);
+    got = fread(z+n, 1, nAlloc-n, *pf);
+    if( got==0 ) break;
+    n += got;
+    while( rc==0 && n-i>=sizeof(DeferHdr) ){
+      int64_t len = record_len((const DeferHdr*)(z+i));
+      TraceEvent ev;
+      if( (int64_t)(n-i)<len ) break;
+      defer_decode(z+i, &ev);
+      rc = xRecord(p, &ev, ctx);
+      i += (size_t)len;
+    }
+  }
+  if( rc==0 && (ferror(*pf) || i!=n) ){
+    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
+    rc = 1;
+  }
+  free(z);
+  fclose(*pf);
+  *pf = NULL;
+  return rc;
+}
+
 /* ------------------------------------------------------------ step hold */
 
 /* Does e's row carry a step: of its own start (an op, a runtime call) or
@@ -654,55 +699,28 @@ static void hold_step(Linker *p, TraceEvent *e, StepMap *m){
   }
 }
 
+/* records_replay callback of hold_release: step, then the emit callback. */
+static int hold_record(Linker *p, TraceEvent *e, void *ctx){
+  hold_step(p, e, (StepMap*)ctx);
+  return p->xEmit(p->ctx, e);
+}
+
 /* Send the held rows out in order with the steps known now (the calls of
 ** GPU records held after them came before them in the file).  Returns 0
 ** or 1 (pErr, or the emit callback's stop). */
 static int hold_release(Linker *p){
-  size_t nAlloc = DEFER_WINDOW, n = 0, i = 0, nSlot = 16;
-  char *z;
+  size_t nSlot = 16;
   StepMap m;
-  int rc = 0;
+  int rc;
   p->releasePending = 0;
   if( p->nHeld==0 ) return 0;
-  if( fflush(p->hold) || fseek(p->hold, 0, SEEK_SET) ){
-    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
-    return 1;
-  }
   while( nSlot<2*(size_t)p->nHeld ) nSlot *= 2;
   m.mask = nSlot-1;
   m.aKey = xcalloc(nSlot, sizeof(int64_t));
   m.aVal = xmalloc(nSlot*sizeof(int64_t));
-  z = xmalloc(nAlloc);
-  while( rc==0 ){
-    size_t got;
-    if( i>0 ){                        /* keep the partial record */
-      memmove(z, z+i, n-i);
-      n -= i;
-      i = 0;
-    }
-    if( n==nAlloc ) z = xrealloc(z, nAlloc *= 2);
-    got = fread(z+n, 1, nAlloc-n, p->hold);
-    if( got==0 ) break;
-    n += got;
-    while( rc==0 && n-i>=sizeof(DeferHdr) ){
-      int64_t len = record_len((const DeferHdr*)(z+i));
-      TraceEvent ev;
-      if( (int64_t)(n-i)<len ) break;
-      defer_decode(z+i, &ev);
-      hold_step(p, &ev, &m);
-      rc = p->xEmit(p->ctx, &ev);
-      i += (size_t)len;
-    }
-  }
-  if( rc==0 && (ferror(p->hold) || i!=n) ){
-    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
-    rc = 1;
-  }
-  free(z);
+  rc = records_replay(p, &p->hold, hold_record, &m);
   free(m.aKey);
   free(m.aVal);
-  fclose(p->hold);
-  p->hold = NULL;
   p->st.nHeld += p->nHeld;
   p->nHeld = p->holdBytes = 0;
   return rc;
@@ -1051,47 +1069,19 @@ static int call_defer(Linker *p, const TraceEvent *e){
 
 static int link_event(Linker *p, const TraceEvent *e);
 
+/* records_replay callback of call_replay: through the linker again. */
+static int call_record(Linker *p, TraceEvent *e, void *ctx){
+  (void)ctx;
+  return link_event(p, e);
+}
+
 /* Replay the records of the call-defer file in file order (every op is
-** placed by now).  Reads DEFER_WINDOW bytes at a time; a record longer
-** than the window grows it.  Returns 0 or 1 (pErr). */
+** placed by now).  Returns 0 or 1 (pErr). */
 static int call_replay(Linker *p){
-  size_t nAlloc = DEFER_WINDOW, n = 0, i = 0;
-  char *z;
-  int rc = 0;
+  int rc;
   if( p->callDefer==NULL ) return 0;
-  if( fflush(p->callDefer) || fseek(p->callDefer, 0, SEEK_SET) ){
-    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
-    return 1;
-  }
   p->replaying = 1;
-  z = xmalloc(nAlloc);
-  while( rc==0 ){
-    size_t got;
-    if( i>0 ){                        /* keep the partial record */
-      memmove(z, z+i, n-i);
-      n -= i;
-      i = 0;
-    }
-    if( n==nAlloc ) z = xrealloc(z, nAlloc *= 2);
-    got = fread(z+n, 1, nAlloc-n, p->callDefer);
-    if( got==0 ) break;
-    n += got;
-    while( rc==0 && n-i>=sizeof(DeferHdr) ){
-      int64_t len = record_len((const DeferHdr*)(z+i));
-      TraceEvent ev;
-      if( (int64_t)(n-i)<len ) break;
-      defer_decode(z+i, &ev);
-      rc = link_event(p, &ev);
-      i += (size_t)len;
-    }
-  }
-  if( rc==0 && (ferror(p->callDefer) || i!=n) ){
-    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
-    rc = 1;
-  }
-  free(z);
-  fclose(p->callDefer);
-  p->callDefer = NULL;
+  rc = records_replay(p, &p->callDefer, call_record, NULL);
   p->replaying = 0;
   return rc;
 }
