@@ -50,6 +50,7 @@
 ** launch many kernels from one call).
 */
 #include "link_trace.h"
+#include "group_map.h"
 #include "trace_args.h"
 
 #include <stdio.h>
@@ -663,31 +664,14 @@ static int emit(Linker *p, const TraceEvent *e){
   return p->xEmit(p->ctx, e);
 }
 
-/* Runtime call row id -> its step, for the GPU records held after it. */
-typedef struct StepMap { int64_t *aKey, *aVal; size_t mask; } StepMap;
-
-static void map_put(StepMap *m, int64_t key, int64_t val){
-  size_t h = (size_t)(key*0x9E3779B97F4A7C15ULL) & m->mask;
-  while( m->aKey[h]!=0 && m->aKey[h]!=key ) h = (h+1) & m->mask;
-  m->aKey[h] = key;
-  m->aVal[h] = val;
-}
-
-static int64_t map_get(const StepMap *m, int64_t key){
-  size_t h = (size_t)(key*0x9E3779B97F4A7C15ULL) & m->mask;
-  while( m->aKey[h]!=0 ){
-    if( m->aKey[h]==key ) return m->aVal[h];
-    h = (h+1) & m->mask;
-  }
-  return -1;
-}
-
 /* Give held record e its step now, remember a call's, note it. */
-static void hold_step(Linker *p, TraceEvent *e, StepMap *m){
+/* m maps a held runtime call's row id to its step + 1 (GroupMap: a group
+** created by a lookup is 0, "no step"). */
+static void hold_step(Linker *p, TraceEvent *e, GroupMap *m){
   if( step_kind(e)==1 ){
     e->step = step_of(p, e->ts);
     if( e->kind!=TEV_CPU_OP && e->rowId!=0 ){
-      map_put(m, e->rowId, e->step);
+      *(int64_t*)group_map_get(m, e->rowId, 0, 0, 0, NULL) = e->step + 1;
       if( e->has & TF_CORRELATION ){   /* later kernels of the call */
         CacheEnt *c = &p->aCache[corr_hash(e->correlation) & (CACHE_SIZE-1)];
         if( c->valid && c->runtimeId==e->rowId ) c->step = e->step;
@@ -695,13 +679,13 @@ static void hold_step(Linker *p, TraceEvent *e, StepMap *m){
     }
     if( e->step<0 ) null_note(p, e->ts);
   }else if( e->linked && e->runtimeId!=0 ){
-    e->step = map_get(m, e->runtimeId);
+    e->step = *(int64_t*)group_map_get(m, e->runtimeId, 0, 0, 0, NULL) - 1;
   }
 }
 
 /* records_replay callback of hold_release: step, then the emit callback. */
 static int hold_record(Linker *p, TraceEvent *e, void *ctx){
-  hold_step(p, e, (StepMap*)ctx);
+  hold_step(p, e, (GroupMap*)ctx);
   return p->xEmit(p->ctx, e);
 }
 
@@ -709,18 +693,13 @@ static int hold_record(Linker *p, TraceEvent *e, void *ctx){
 ** GPU records held after them came before them in the file).  Returns 0
 ** or 1 (pErr, or the emit callback's stop). */
 static int hold_release(Linker *p){
-  size_t nSlot = 16;
-  StepMap m;
+  GroupMap m;
   int rc;
   p->releasePending = 0;
   if( p->nHeld==0 ) return 0;
-  while( nSlot<2*(size_t)p->nHeld ) nSlot *= 2;
-  m.mask = nSlot-1;
-  m.aKey = xcalloc(nSlot, sizeof(int64_t));
-  m.aVal = xmalloc(nSlot*sizeof(int64_t));
+  group_map_init(&m, sizeof(int64_t));
   rc = records_replay(p, &p->hold, hold_record, &m);
-  free(m.aKey);
-  free(m.aVal);
+  group_map_free(&m);
   p->st.nHeld += p->nHeld;
   p->nHeld = p->holdBytes = 0;
   return rc;
