@@ -16,6 +16,7 @@
 #include "derive_hta_annot.h"
 #include "hta_annot.h"
 #include "db.h"
+#include "msort.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -111,44 +112,13 @@ static int null_tid(sqlite3 *db, sqlite3_stmt **pp, const HpGpu *g,
 ** innermost annotation (0: none). */
 typedef struct Placed { int64_t tab, id, annot; } Placed;
 
-static int placed_cmp(const void *pA, const void *pB){
-  const Placed *a = pA, *b = pB;
+static int placed_cmp(const Placed *a, const Placed *b){
   if( a->tab!=b->tab ) return a->tab<b->tab ? -1 : 1;
   return a->id<b->id ? -1 : a->id>b->id;
 }
 
-/* Sort a by (table, row id).  The row ids of a run are nearly dense:
-** usually placed by id into a table of slots, not sorted. */
-static void placed_sort(Placed *a, size_t n){
-  int64_t lo[2] = { INT64_MAX, INT64_MAX }, hi[2] = { 0, 0 };
-  size_t nTab[2] = { 0, 0 }, nSlot;
-  Placed *aSlot;
-  for(size_t i=0; i<n; i++){
-    int t = (int)a[i].tab;
-    nTab[t]++;
-    if( a[i].id<lo[t] ) lo[t] = a[i].id;
-    if( a[i].id>hi[t] ) hi[t] = a[i].id;
-  }
-  for(int t=0; t<2; t++){
-    if( nTab[t]>0 && (uint64_t)(hi[t]-lo[t]) >= 4*(uint64_t)nTab[t]+1024 ){
-      if( n>1 ) qsort(a, n, sizeof(a[0]), placed_cmp);   /* sparse */
-      return;
-    }
-  }
-  nSlot = (nTab[0] ? (size_t)(hi[0]-lo[0]+1) : 0)
-        + (nTab[1] ? (size_t)(hi[1]-lo[1]+1) : 0);
-  aSlot = xmalloc(sizeof(Placed)*(nSlot ? nSlot : 1));
-  for(size_t i=0; i<nSlot; i++) aSlot[i].tab = -1;
-  for(size_t i=0; i<n; i++){
-    int t = (int)a[i].tab;
-    size_t k = (size_t)(a[i].id-lo[t])
-             + (t==1 && nTab[0] ? (size_t)(hi[0]-lo[0]+1) : 0);
-    aSlot[k] = a[i];
-  }
-  n = 0;
-  for(size_t i=0; i<nSlot; i++) if( aSlot[i].tab>=0 ) a[n++] = aSlot[i];
-  free(aSlot);
-}
+/* Sort by (table, row id). */
+DEFINE_MSORT(placed_sort, Placed, placed_cmp)
 
 /* The placed ops, sorted, as ranges of one annotation. */
 static int store_ranges(sqlite3 *db, int64_t runId, const Placed *a,

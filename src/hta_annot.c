@@ -19,6 +19,7 @@
 ** Pipeline position: "derive" (called by derive_hta.c).
 */
 #include "hta_annot.h"
+#include "msort.h"
 #include "util.h"
 
 #include <stdint.h>
@@ -28,8 +29,7 @@ static int cmp_i64(int64_t x, int64_t y){
   return x<y ? -1 : x>y;
 }
 
-static int annot_cmp(const void *pA, const void *pB){
-  const HaAnnot *a = pA, *b = pB;
+static int annot_cmp(const HaAnnot *a, const HaAnnot *b){
   int c = cmp_i64(a->rank, b->rank);
   if( c==0 ) c = cmp_i64(a->tid, b->tid);
   if( c==0 ) c = cmp_i64(a->ts, b->ts);
@@ -38,8 +38,10 @@ static int annot_cmp(const void *pA, const void *pB){
   return c;
 }
 
+DEFINE_MSORT(annot_msort, HaAnnot, annot_cmp)
+
 void hta_annot_sort(HaAnnot *a, size_t n){
-  if( n>1 ) qsort(a, n, sizeof(a[0]), annot_cmp);
+  annot_msort(a, n);
 }
 
 /* The stack of candidates: indexes into the annotations, ends falling. */

@@ -1,6 +1,7 @@
 /*
 ** msort.h — DEFINE_MSORT(NAME, T, CMP): a typed merge sort for the arrays
-** of the derive passes (hta_path.c, hta_metric.c).
+** of the derive passes (hta_path.c, hta_metric.c, hta_annot.c,
+** derive_hta_annot.c).
 **
 ** Pipeline position: helper of "derive"; no state.
 */
