@@ -6,13 +6,16 @@
 ** CPU ops: a stack per thread; an op's parent is the innermost open op
 ** that has not ended when it starts.  An op is emitted when it closes, so
 ** its self time (dur minus direct children) is known.  Each op's interval
-** is also appended to a temporary file of its thread.
+** is also appended to a spool of its thread.  (A spool, spool.h, is
+** memory while the linker's spools hold at most SPOOL_BUDGET bytes, a
+** temporary file beyond it; events in spools are compact records,
+** trace_record.h.)
 **
 ** Traces of the 2021 profiler write each thread's ops in END order (an op
 ** after the ops it encloses).  A thread's first ops are deferred until
 ** they show which order the thread uses (a start going back: end order; an
 ** end going back: start order).  Ops of end-order threads stay deferred in
-** a temporary file (32 bytes each in memory) until the first runtime call
+** a spool (32 bytes each in an index) until the first runtime call
 ** or the end of the file, then go through the stack in start order; an op
 ** that arrives after that and encloses one already placed sends the run to
 ** the database sweep, as before.
@@ -20,7 +23,7 @@
 ** A runtime call that comes before every op of the file may be enclosed by
 ** ops that come later (a 2021 trace that writes its ops after the calls).
 ** From such a call to the end of the file every runtime call and GPU
-** record goes to a second temporary file instead (call-defer mode); at the
+** record goes to a second spool instead (call-defer mode); at the
 ** end of the file, once every op is placed, they are replayed in file
 ** order through the same paths, so that the cursor sees every op.  Ops
 ** are still placed (and numbered) when a call comes, as without it.
@@ -35,7 +38,7 @@
 ** their start (a GPU record: its launch's).  Kineto writes each thread's
 ** events in turn, so another thread's ops can come before the main
 ** thread's ProfilerStep annotation (dlrm).  A row that would go out
-** without a step waits in a step-hold temporary file instead; the next
+** without a step waits in a step-hold spool instead; the next
 ** step annotation (or the end of the file) sends the held rows out, in
 ** order, with the steps known then.  The hold is bounded (HOLD_MAX bytes;
 ** HOLD_MAX_NOSTEP before the file's first step: a trace without steps
@@ -51,6 +54,8 @@
 */
 #include "link_trace.h"
 #include "group_map.h"
+#include "spool.h"
+#include "trace_record.h"
 #include "trace_args.h"
 
 #include <stdio.h>
@@ -61,31 +66,21 @@
 #define PEND_MAX 4096            /* GPU records waiting for their launch */
 #define PEND_HASH (1<<17)
 #define CACHE_SIZE (1<<16)       /* recent runtime calls by correlation */
-#define SPILL_BUF 4096            /* records read per pread (128 KiB) */
 #define EVICT_MAX (1<<20)        /* evicted correlations kept exactly */
 #define UNDECIDED_MAX 256        /* ops deferred until an order shows */
 #define DEFER_MAX (1<<21)        /* deferred ops of a file (64 MiB of index) */
-#define DEFER_WINDOW (8<<20)     /* bytes of deferred records read at once */
+#define SPOOL_BUDGET (32<<20)    /* bytes of temporary records in memory */
 #define HOLD_MAX (64<<20)        /* step-hold bytes once the file has a step */
 #define HOLD_MAX_NOSTEP (4<<20)  /* ... before its first step */
 
 /* Order of a thread's CPU ops in the file. */
 enum { OM_UNDECIDED = 0, OM_START, OM_END };
 
-/* A deferred op: where its record lies in the defer file. */
+/* A deferred op: where its record lies in the defer spool. */
 typedef struct DeferRec {
   int64_t ts, seq, off;
   int64_t len;
 } DeferRec;
-
-/* Head of a record in the defer file; then the CollArgs when hasColl,
-** then the five strings (name, cat, dims, types, concrete inputs), each
-** NUL-terminated; the record is padded to 8 bytes. */
-typedef struct DeferHdr {
-  TraceEvent ev;
-  uint32_t n[5];
-  uint32_t hasColl;
-} DeferHdr;
 
 /* An open CPU op, with owned copies of its strings. */
 typedef struct Frame {
@@ -97,7 +92,7 @@ typedef struct Frame {
   int recompute;
 } Frame;
 
-/* One op interval in a thread's temporary file. */
+/* One op interval in a thread's spool. */
 typedef struct SpillRec {
   int64_t ts, end, id;
   int64_t recompute;
@@ -113,14 +108,11 @@ typedef struct Thread {
   Frame *aHold;               /* ops sharing one start time, not yet placed */
   int nHold, nHoldAlloc;
   int64_t lastOpTs;
-  FILE *spill;                /* op intervals in start order */
+  Spool spill;                /* op intervals (SpillRec) in start order */
   int64_t nSpill;             /* records written */
-  int64_t nFlushed;           /* records flushed to the file */
   int runtimeSeen;
   /* runtime cursor */
   int64_t iRead;              /* index of the next record to read */
-  SpillRec aBuf[SPILL_BUF];
-  int nBuf, iBuf;
   CurFrame *aCur;
   int nCur, nCurAlloc;
   int64_t lastRtTs;
@@ -160,7 +152,8 @@ struct Linker {
   Step *aStep;
   int nStep, nStepAlloc;
   int64_t minNullTs, maxNullTs;  /* ops and calls that went out stepless */
-  FILE *hold;                 /* step-hold file: rows waiting for a step */
+  SpoolBudget budget;         /* memory of the spools below and aTh's */
+  Spool hold;                 /* step hold: rows waiting for a step */
   int64_t nHeld, holdBytes, holdMax;
   int holdOff;                /* this file holds no more */
   int holdEnv;                /* holdMax from PROFAN_HOLD_KB */
@@ -176,10 +169,9 @@ struct Linker {
   int64_t *aEvicted;
   int64_t nEvicted, nEvictedAlloc;
   int hasEvicted0, evictedFull;
-  FILE *defer;                /* records of deferred ops */
-  int64_t deferOff;           /* bytes written to it */
+  Spool defer;                /* records of deferred ops */
   int64_t nDeferred, deferSeq;
-  FILE *callDefer;            /* runtime calls and GPU records, in order */
+  Spool callDefer;            /* runtime calls and GPU records, in order */
   int64_t nCallDeferred;
   int64_t nOpsSeen;           /* CPU ops fed so far */
   int callDeferMode, replaying;
@@ -195,6 +187,10 @@ Linker *link_trace_new(int64_t fileId, LinkEmitFn xEmit, void *ctx){
   p->minNullTs = INT64_MAX;
   p->maxNullTs = INT64_MIN;
   p->holdMax = HOLD_MAX_NOSTEP;
+  spool_budget_init(&p->budget, SPOOL_BUDGET);
+  spool_init(&p->hold, &p->budget);
+  spool_init(&p->defer, &p->budget);
+  spool_init(&p->callDefer, &p->budget);
   {
     /* PROFAN_HOLD_KB: the cap in KiB (0: no hold, the database pass
     ** gives late steps: the tests compare both ways) */
@@ -222,7 +218,7 @@ static void thread_free(Thread *t){
   frames_free(t->aHold, t->nHoldAlloc);
   free(t->aCur);
   free(t->aDef);
-  if( t->spill ) fclose(t->spill);
+  spool_free(&t->spill);
 }
 
 void link_trace_free(Linker *p){
@@ -241,9 +237,9 @@ void link_trace_free(Linker *p){
   util_array_free(p->aBucket, PEND_HASH*sizeof(int));
   util_array_free(p->aCache, CACHE_SIZE*sizeof(CacheEnt));
   free(p->aEvicted);
-  if( p->defer ) fclose(p->defer);
-  if( p->callDefer ) fclose(p->callDefer);
-  if( p->hold ) fclose(p->hold);
+  spool_free(&p->defer);
+  spool_free(&p->callDefer);
+  spool_free(&p->hold);
   free(p);
 }
 
@@ -262,6 +258,7 @@ static Thread *thread_get(Linker *p, int64_t tid){
   t = &p->aTh[p->nTh];
   memset(t, 0, sizeof(*t));
   t->tid = tid;
+  spool_init(&t->spill, &p->budget);
   t->lastOpTs = INT64_MIN;
   t->lastRtTs = INT64_MIN;
   p->iLastTh = p->nTh++;
@@ -395,18 +392,11 @@ static int place_op(Linker *p, Thread *t, Frame *h){
   if( t->nFrame>0 ) t->aFrame[t->nFrame-1].childDur += e->dur;
   t->nFrame++;
   /* remember the interval for the runtime cursor */
-  if( t->spill==NULL ){
-    t->spill = tmpfile();
-    if( t->spill==NULL ){
-      pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot create a temporary file");
-      return 1;
-    }
-  }
   rec.ts = e->ts;
   rec.end = end;
   rec.id = f->ev.rowId;
   rec.recompute = f->recompute;
-  if( fwrite(&rec, sizeof(rec), 1, t->spill)!=1 ){
+  if( spool_append(&t->spill, &rec, sizeof(rec)) ){
     pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot write a temporary file");
     return 1;
   }
@@ -471,56 +461,16 @@ static int cpu_op_start(Linker *p, Thread *t, const TraceEvent *e,
   return 0;
 }
 
-/* Append the record of event e (the TraceEvent, its CollArgs, its five
-** strings, padded to 8 bytes) to f, creating f when NULL.  Sets *pLen to
-** the record's length.  Returns 0, or 1 with pErr set. */
-static int record_write(Linker *p, FILE **pf, const TraceEvent *e,
+/* Append the record of e to spool s (trace_record.h); *pLen gets its
+** length.  Returns 0, or 1 with pErr set. */
+static int record_write(Linker *p, Spool *s, const TraceEvent *e,
                         int64_t *pLen){
-  static const char zPad[8] = {0};
-  const char *az[5];
-  DeferHdr h;
-  int64_t len = sizeof(h);
-  if( *pf==NULL && (*pf = tmpfile())==NULL ){
-    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot create a temporary file");
-    return 1;
-  }
-  az[0] = e->zName; az[1] = e->zCat; az[2] = e->zInputDims;
-  az[3] = e->zInputTypes; az[4] = e->zConcreteInputs;
-  memset(&h, 0, sizeof(h));
-  h.ev = *e;
-  h.hasColl = e->pColl!=NULL;
-  for(int i=0; i<5; i++){
-    h.n[i] = az[i] ? (uint32_t)strlen(az[i]) : 0;
-    len += h.n[i] + 1;
-  }
-  if( h.hasColl ) len += sizeof(CollArgs);
-  if( fwrite(&h, sizeof(h), 1, *pf)!=1
-      || (h.hasColl && fwrite(e->pColl, sizeof(CollArgs), 1, *pf)!=1) ){
-    goto write_error;
-  }
-  for(int i=0; i<5; i++){
-    if( fwrite(az[i] ? az[i] : "", h.n[i]+1, 1, *pf)!=1 ) goto write_error;
-  }
-  if( len & 7 ){
-    if( fwrite(zPad, 8-(len & 7), 1, *pf)!=1 ) goto write_error;
-    len += 8-(len & 7);
-  }
-  *pLen = len;
-  return 0;
-write_error:
+  if( trace_record_append(s, e, pLen)==0 ) return 0;
   pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot write a temporary file");
   return 1;
 }
 
-/* Length of the record whose head is h (as record_write wrote it). */
-static int64_t record_len(const DeferHdr *h){
-  int64_t len = sizeof(*h);
-  for(int i=0; i<5; i++) len += h->n[i] + 1;
-  if( h->hasColl ) len += sizeof(CollArgs);
-  return (len + 7) & ~(int64_t)7;
-}
-
-/* Append op e of thread t to the defer file.  Returns 0, or 1 with pErr
+/* Append op e of thread t to the defer spool.  Returns 0, or 1 with pErr
 ** set when the file cannot be written. */
 static int defer_add(Linker *p, Thread *t, const TraceEvent *e){
   DeferRec *r;
@@ -536,9 +486,8 @@ static int defer_add(Linker *p, Thread *t, const TraceEvent *e){
   r = &t->aDef[t->nDef++];
   r->ts = e->ts;
   r->seq = p->deferSeq++;
-  r->off = p->deferOff;
+  r->off = p->defer.n - len;
   r->len = len;
-  p->deferOff += len;
   p->nDeferred++;
   t->lastDefTs = e->ts;
   t->lastDefEnd = e->ts + e->dur;
@@ -551,67 +500,32 @@ static int defer_cmp(const void *a, const void *b){
   return x->seq<y->seq ? -1 : x->seq>y->seq;
 }
 
-/* Rebuild the event of the record at z (strings point into z). */
-static void defer_decode(const char *z, TraceEvent *e){
-  const DeferHdr *h = (const DeferHdr*)z;
-  const char **apz[5];
-  const char *zs = z + sizeof(DeferHdr);
-  *e = h->ev;
-  e->pColl = NULL;
-  if( h->hasColl ){
-    e->pColl = (const CollArgs*)zs;
-    zs += sizeof(CollArgs);
-  }
-  apz[0] = &e->zName; apz[1] = &e->zCat; apz[2] = &e->zInputDims;
-  apz[3] = &e->zInputTypes; apz[4] = &e->zConcreteInputs;
-  for(int i=0; i<5; i++){
-    *apz[i] = zs;
-    zs += h->n[i] + 1;
-  }
-}
-
-/* Read the records of temporary file *pf in order, calling xRecord for
-** each (its strings point into a window of DEFER_WINDOW bytes, grown for
-** a longer record), then close it and set *pf to NULL.  Returns 0, or
-** what xRecord returned, or 1 with pErr set when the file cannot be read. */
-static int records_replay(Linker *p, FILE **pf,
+/* Read the records of spool s in order, calling xRecord for each (its
+** strings point into the spool), then empty it.  Returns 0, or what
+** xRecord returned, or 1 with pErr set when the spool cannot be read. */
+static int records_replay(Linker *p, Spool *s,
                           int (*xRecord)(Linker*, TraceEvent*, void*),
                           void *ctx){
-  size_t nAlloc = DEFER_WINDOW, n = 0, i = 0;
-  char *z;
+  int64_t off = 0;
   int rc = 0;
-  if( fflush(*pf) || fseek(*pf, 0, SEEK_SET) ){
-    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
-    return 1;
-  }
-  z = xmalloc(nAlloc);
-  while( rc==0 ){
-    size_t got;
-    if( i>0 ){                        /* keep the partial record */
-      memmove(z, z+i, n-i);
-      n -= i;
-      i = 0;
+  while( rc==0 && off<s->n ){
+    const char *z = spool_get(s, off, TRACE_RECORD_HEAD);
+    int64_t len;
+    TraceEvent ev;
+    if( z ){
+      len = trace_record_len(z);
+      z = off+len<=s->n ? spool_get(s, off, (size_t)len) : NULL;
     }
-    if( n==nAlloc ) z = xrealloc(z, nAlloc *= 2);
-    got = fread(z+n, 1, nAlloc-n, *pf);
-    if( got==0 ) break;
-    n += got;
-    while( rc==0 && n-i>=sizeof(DeferHdr) ){
-      int64_t len = record_len((const DeferHdr*)(z+i));
-      TraceEvent ev;
-      if( (int64_t)(n-i)<len ) break;
-      defer_decode(z+i, &ev);
-      rc = xRecord(p, &ev, ctx);
-      i += (size_t)len;
+    if( z==NULL ){
+      pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
+      rc = 1;
+      break;
     }
+    trace_record_decode(z, &ev);
+    rc = xRecord(p, &ev, ctx);
+    off += len;
   }
-  if( rc==0 && (ferror(*pf) || i!=n) ){
-    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
-    rc = 1;
-  }
-  free(z);
-  fclose(*pf);
-  *pf = NULL;
+  spool_reset(s);
   return rc;
 }
 
@@ -638,7 +552,7 @@ static int hold_release(Linker *p);
 static unsigned corr_hash(int64_t c);
 
 /* The emit callback, for rows the linker has finished.  A row without a
-** step waits in the step-hold file while the file holds. */
+** step waits in the step-hold spool while the file holds. */
 static int emit(Linker *p, const TraceEvent *e){
   int k = step_kind(e);
   TraceEvent ev;
@@ -705,43 +619,27 @@ static int hold_release(Linker *p){
   return rc;
 }
 
-/* Place the deferred ops of t in start order: the records of a run of
-** them whose bytes span at most DEFER_WINDOW are read with one pread (a
-** subtree's records lie together in the file).  Returns 0 or 1 (pErr). */
+/* Place the deferred ops of t in start order (a subtree's records lie
+** together in the spool: its reads stay in one window).  Returns 0 or 1
+** (pErr). */
 static int defer_release(Linker *p, Thread *t){
-  char *zWin = NULL;
   int rc = 0;
   if( t->nDef==0 ) return 0;
-  if( fflush(p->defer) ){
-    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot write a temporary file");
-    return 1;
-  }
   qsort(t->aDef, (size_t)t->nDef, sizeof(DeferRec), defer_cmp);
-  for(int i=0; i<t->nDef && rc==0; ){
-    int64_t lo = t->aDef[i].off, hi = lo + t->aDef[i].len;
-    int j = i+1;
-    while( j<t->nDef ){
-      int64_t l2 = t->aDef[j].off<lo ? t->aDef[j].off : lo;
-      int64_t h2 = t->aDef[j].off + t->aDef[j].len;
-      if( h2<hi ) h2 = hi;
-      if( h2-l2>DEFER_WINDOW && j>i ) break;
-      lo = l2; hi = h2; j++;
-    }
-    zWin = xrealloc(zWin, (size_t)(hi-lo));
-    if( pread(fileno(p->defer), zWin, (size_t)(hi-lo), (off_t)lo)!=hi-lo ){
+  for(int i=0; i<t->nDef && rc==0; i++){
+    const char *z = spool_get(&p->defer, t->aDef[i].off,
+                              (size_t)t->aDef[i].len);
+    TraceEvent ev;
+    if( z==NULL ){
       pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
-      rc = 1;
-      break;
+      return 1;
     }
-    for(; i<j && rc==0; i++){
-      TraceEvent ev;
-      defer_decode(zWin + (t->aDef[i].off - lo), &ev);
-      rc = cpu_op_start(p, t, &ev, 1);
-    }
+    trace_record_decode(z, &ev);
+    rc = cpu_op_start(p, t, &ev, 1);
   }
-  free(zWin);
   p->nDeferred -= t->nDef;
   t->nDef = 0;
+  if( p->nDeferred==0 ) spool_reset(&p->defer);
   return rc;
 }
 
@@ -790,21 +688,15 @@ static int flush_ops(Linker *p){
 /* The spill record at t's read position, without consuming it; 0 at the
 ** end (or on a read error, with pErr set). */
 static int spill_peek(Linker *p, Thread *t, SpillRec *pRec){
-  if( t->iBuf==t->nBuf ){
-    int64_t left = t->nSpill - t->iRead;
-    ssize_t n;
-    if( left<=0 ) return 0;
-    if( left>SPILL_BUF ) left = SPILL_BUF;
-    n = pread(fileno(t->spill), t->aBuf, (size_t)left*sizeof(SpillRec),
-              (off_t)(t->iRead*(int64_t)sizeof(SpillRec)));
-    if( n<(ssize_t)sizeof(SpillRec) ){
-      pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
-      return 0;
-    }
-    t->nBuf = (int)(n/(ssize_t)sizeof(SpillRec));
-    t->iBuf = 0;
+  const char *z;
+  if( t->iRead>=t->nSpill ) return 0;
+  z = spool_get(&t->spill, t->iRead*(int64_t)sizeof(SpillRec),
+                sizeof(SpillRec));
+  if( z==NULL ){
+    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
+    return 0;
   }
-  *pRec = t->aBuf[t->iBuf];
+  memcpy(pRec, z, sizeof(SpillRec));
   return 1;
 }
 
@@ -823,26 +715,20 @@ static void cur_push(Thread *t, const SpillRec *r){
 /* Move t's cursor to time ts; afterwards aCur holds the ops open at ts. */
 static void cursor_seek(Linker *p, Thread *t, int64_t ts){
   SpillRec r;
-  if( t->spill==NULL ){
+  if( t->nSpill==0 ){
     /* no op yet: an op that comes later and starts before ts may enclose
     ** this call (cpu_op_start sends the run to the database sweep) */
     if( ts>t->lastRtTs ) t->lastRtTs = ts;
     return;
   }
-  if( t->nFlushed<t->nSpill ){
-    fflush(t->spill);
-    t->nFlushed = t->nSpill;
-  }
   if( ts<t->lastRtTs ){
     /* out of order: start again from the first op */
     t->iRead = 0;
-    t->nBuf = t->iBuf = 0;
     t->nCur = 0;
     p->st.nRewinds++;
   }
   t->lastRtTs = ts;
   while( spill_peek(p, t, &r) && r.ts<=ts ){
-    t->iBuf++;
     t->iRead++;
     while( t->nCur>0 && (t->aCur[t->nCur-1].end<=r.ts
                          || t->aCur[t->nCur-1].end<r.end) ) t->nCur--;
@@ -1054,11 +940,11 @@ static int call_record(Linker *p, TraceEvent *e, void *ctx){
   return link_event(p, e);
 }
 
-/* Replay the records of the call-defer file in file order (every op is
+/* Replay the records of the call-defer spool in file order (every op is
 ** placed by now).  Returns 0 or 1 (pErr). */
 static int call_replay(Linker *p){
   int rc;
-  if( p->callDefer==NULL ) return 0;
+  if( p->callDefer.n==0 ) return 0;
   p->replaying = 1;
   rc = records_replay(p, &p->callDefer, call_record, NULL);
   p->replaying = 0;

@@ -9,7 +9,8 @@
 ** then runtime calls (sorted per thread) interleaved with the GPU records
 ** they launch.  Memory is bounded: open ops per thread, a window of GPU
 ** records waiting for their launch, and a fixed-size cache; op intervals
-** go to a temporary file per thread.  Whenever an assumption does not
+** and deferred events go to spools (memory up to a budget per linker,
+** then temporary files: spool.h).  Whenever an assumption does not
 ** hold, it says so in LinkStats and the ingest falls back to the database
 ** sweeps of derive_trace.c for the run.
 */

@@ -212,7 +212,8 @@ class StepHold(common.ProfanTest):
     the linker's step hold (src/link_trace.c) and get their step in-stream;
     with PROFAN_HOLD_KB=0 they go out without one and the database pass
     ('derive late steps') gives it.  Both ways must store the same step on
-    every row, on every trace fixture and the 8-rank run."""
+    every row, on every trace fixture and the 8-rank run; and so must the
+    hold kept in a temporary file (PROFAN_SPOOL_KB=0, src/spool.c)."""
 
     # step of every row; GPU rows by their content (their row ids follow
     # the order rows reached the writer, which the hold changes)
@@ -229,7 +230,8 @@ class StepHold(common.ProfanTest):
 
     def both(self, path):
         out, err = {}, {}
-        for name, env in (("hold", {}), ("db", {"PROFAN_HOLD_KB": "0"})):
+        for name, env in (("hold", {}), ("db", {"PROFAN_HOLD_KB": "0"}),
+                          ("file", {"PROFAN_SPOOL_KB": "0"})):
             db = os.path.join(self.tmp.name, "%s-%s.db"
                               % (name, os.path.basename(path)))
             r = common.run("ingest", path, db=db,
@@ -240,6 +242,7 @@ class StepHold(common.ProfanTest):
                          for t, q in self.STEPS.items()}
         for t in self.STEPS:
             self.assertEqual(out["hold"][t], out["db"][t], (path, t))
+            self.assertEqual(out["hold"][t], out["file"][t], (path, t))
         return out, err
 
     def test_every_trace_fixture(self):
