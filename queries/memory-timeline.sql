@@ -88,16 +88,28 @@ prof_points2 AS (
     -1 - p.device, 1, p.slice
   FROM prof_points p JOIN mem m ON m.rank = p.device AND m.i = p.last_i
 ),
+-- the last event of each step (events and step ends in one time order:
+-- at equal times the event first, as it counts as inside the step);
+-- materialized, so that each step is looked up once
+prof_marks AS (
+  SELECT rank, ts, i, NULL AS step FROM mem
+  UNION ALL
+  SELECT rank, ts + dur, NULL, step FROM step WHERE run_id = :run
+),
+prof_step_end AS MATERIALIZED (
+  SELECT rank, step, last_i FROM (
+    SELECT rank, step, max(i) OVER (PARTITION BY rank ORDER BY ts, i IS NULL
+                                    ROWS UNBOUNDED PRECEDING) AS last_i
+    FROM prof_marks)
+  WHERE step IS NOT NULL
+),
 prof_steps AS (
-  SELECT 'step' AS section, 'profiler' AS source, st.rank AS device,
-    st.step, NULL AS event_idx,
+  SELECT 'step' AS section, 'profiler' AS source, e.rank AS device,
+    e.step, NULL AS event_idx,
     round((m.ts - m.t0) / 1e6, 3) AS time_ms,
     m.total_allocated AS allocated_bytes, NULL AS max_allocated_bytes,
-    m.total_reserved AS reserved_bytes, -1 - st.rank AS sid
-  FROM step st JOIN mem m ON m.rank = st.rank
-    AND m.i = (SELECT max(m2.i) FROM mem m2 WHERE m2.rank = st.rank
-               AND m2.ts <= st.ts + st.dur)
-  WHERE st.run_id = :run
+    m.total_reserved AS reserved_bytes, -1 - e.rank AS sid
+  FROM prof_step_end e JOIN mem m ON m.rank = e.rank AND m.i = e.last_i
 ),
 steps AS (
   SELECT x.*, x.allocated_bytes - lag(x.allocated_bytes)

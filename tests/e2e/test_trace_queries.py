@@ -1,11 +1,13 @@
 """test_trace_queries.py — values of the trace named queries.
 
 The focus of this file is the numbers printed by operators, launch-overhead,
-memcpy, tflops, fill-by-size and checkpoint-recompute, checked against
+memcpy, tflops, fill-by-size, checkpoint-recompute and memory-timeline's
+profiler rows, checked against
 independent Python computations over the fixture JSON (its own nesting
 sweep, its own FLOP formula) and against a small hand-written trace whose
 answers are known exactly.
 """
+import gzip
 import json
 import os
 import re
@@ -213,3 +215,103 @@ class HandWritten(ProfanTest):
         self.assertEqual(rows["aten::mm"]["kernels"], "1")
         self.assertEqual(float(rows["CheckpointFunctionBackward"]["self_ms"]), 0.23)
         self.assertEqual(rows["aten::zero_"]["top_shapes"], "[[1024,1024]] x1")
+
+
+def memory_event(e, ts, total, reserved=4 << 30, device_type=1):
+    """A profiler [memory] instant on e's thread."""
+    return {"ph": "i", "cat": "cpu_instant_event", "s": "t",
+            "name": "[memory]", "pid": e["pid"], "tid": e["tid"], "ts": ts,
+            "args": {"Total Reserved": reserved, "Total Allocated": total,
+                     "Bytes": 512, "Addr": 0x7f0000000000,
+                     "Device Id": 0, "Device Type": device_type}}
+
+
+def step_end_memory(evs):
+    """[(step, allocated, reserved, time_ms)] computed from the JSON: for
+    each ProfilerStep#N annotation, the last CUDA [memory] event (by time,
+    then file order) at or before the step's end; time_ms from the first
+    such event.  Steps with none before their end have no row."""
+    mem = [(ref.us_to_ns(e["ts"]), i, e["args"]) for i, e in enumerate(evs)
+           if e.get("name") == "[memory]" and e["args"].get("Device Type") == 1
+           and "Total Allocated" in e["args"]]
+    mem.sort(key=lambda m: (m[0], m[1]))
+    t0 = mem[0][0]
+    out = []
+    for e in evs:
+        if e.get("cat") != "user_annotation" or e.get("ph") != "X" \
+                or not e["name"].startswith("ProfilerStep#"):
+            continue
+        end = ref.us_to_ns(e["ts"]) + ref.us_to_ns(e["dur"])
+        last = None
+        for m in mem:
+            if m[0] > end:
+                break
+            last = m
+        if last is not None:
+            out.append((int(e["name"].split("#")[1]),
+                        last[2]["Total Allocated"], last[2]["Total Reserved"],
+                        round((last[0] - t0) / 1e6, 3)))
+    return sorted(out)
+
+
+class MemoryTimeline(ProfanTest):
+    """memory-timeline's profiler 'step' rows: the memory allocated and
+    reserved at the end of each step, from the profiler's [memory] events.
+    Until 2026-11-28 the query looked the step end up once per event and
+    step: minutes on the control trace with two events per op (the
+    synthetic-memory bench shape at x10 ran for over 13 minutes without
+    an answer); run()'s timeout bounds it here."""
+
+    def rows(self, path):
+        self.ingest_ok(path)
+        got = [r for r in self.query("memory-timeline")
+               if r["section"] == "step" and r["source"] == "profiler"]
+        return sorted((int(r["step"]), int(r["allocated_bytes"]),
+                       int(r["reserved_bytes"]), float(r["time_ms"]))
+                      for r in got)
+
+    def test_control_trace_two_events_per_op(self):
+        with gzip.open(shared("traces", "hta-diff-control-a100-rank3.json.gz"),
+                       "rt") as f:
+            doc = json.load(f)
+        evs = doc["traceEvents"]
+        total, mem = 1 << 30, []
+        for n, e in enumerate(evs):
+            if e.get("cat") == "cpu_op" and e.get("ph") == "X":
+                size = 512 * (1 + n % 64)
+                for ts, b in ((e["ts"] + 1, size),
+                              (e["ts"] + max(e.get("dur", 2), 2) - 1, -size)):
+                    total += b
+                    mem.append(memory_event(e, ts, total, 4 << 30 | n % 7))
+        evs.extend(mem)
+        path = os.path.join(self.tmp.name, "memory.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        want = step_end_memory(evs)
+        self.assertGreaterEqual(len(want), 3)
+        self.assertGreater(len(mem), 80000)
+        self.assertEqual(self.rows(path), want)
+
+    def test_edges(self):
+        # an event exactly at a step's end counts (the step holds it);
+        # of two events at one time the later in the file is the last;
+        # a step that ends before every event has no row; a CPU-device
+        # event (Device Type 0) is not GPU memory
+        def X(name, ts, dur):
+            return {"ph": "X", "cat": "user_annotation", "name": name,
+                    "pid": 1, "tid": 1, "ts": ts, "dur": dur, "args": {}}
+        op = {"pid": 1, "tid": 1}
+        evs = [X("ProfilerStep#1", 0, 5), X("ProfilerStep#2", 10, 10),
+               X("ProfilerStep#3", 20, 10), X("ProfilerStep#4", 30, 10),
+               memory_event(op, 8, 100), memory_event(op, 20, 200),
+               memory_event(op, 20, 300), memory_event(op, 21, 400),
+               memory_event(op, 35, 999, device_type=0),
+               memory_event(op, 40, 500, reserved=7 << 30)]
+        path = os.path.join(self.tmp.name, "edges.json")
+        with open(path, "w") as f:
+            json.dump({"traceEvents": evs, "distributedInfo": {"rank": 0}}, f)
+        want = step_end_memory(evs)
+        self.assertEqual(want, [(2, 300, 4 << 30, 0.012),
+                                (3, 400, 4 << 30, 0.013),
+                                (4, 500, 7 << 30, 0.032)])
+        self.assertEqual(self.rows(path), want)
