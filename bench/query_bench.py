@@ -10,9 +10,14 @@ Prints one table: query, best ms, rows, the run that took longest.
 usage: python3 bench/query_bench.py --db DB [--profan build/profan]
                                     [--runs 1,2,...] [--baseline RUN]
                                     [--repeat N] [--only NAME,...]
+                                    [--timeout S]
 
 --runs defaults to every run of the database, --baseline to the second
-run (the run itself when there is one).  As a module: query_times(profan, db, runs, baseline, repeat) returns
+run (the run itself when there is one).  A query still running after
+--timeout seconds (default 120) is stopped and reported as a timeout (a
+query of profan's that never answers on some trace shape is a bug: the
+memory-timeline query took over 13 minutes on a trace with 810,000
+[memory] events until 2026-11-28).  As a module: query_times(profan, db, runs, baseline, repeat) returns
 [(query, seconds, rows, run)], slowest first.
 """
 import argparse
@@ -44,9 +49,9 @@ def run_ids(profan, db):
     return [int(x) for x in out.split() if x.isdigit()]
 
 
-def time_query(profan, db, name, run, baseline, repeat):
+def time_query(profan, db, name, run, baseline, repeat, timeout=120):
     """Best wall seconds of `profan query NAME --run RUN` and its row count
-    (None when the query failed)."""
+    (None when the query failed; inf seconds when it ran past timeout)."""
     cmd = [profan, "--db", db, "--format", "csv", "query", name, "--run", str(run)]
     if name.startswith("diff-") and baseline is not None:
         cmd += ["--param", "baseline=%d" % baseline]
@@ -55,7 +60,11 @@ def time_query(profan, db, name, run, baseline, repeat):
     env.pop("PROFAN_QUERIES", None)
     for _ in range(repeat):
         t0 = time.perf_counter()
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                               timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return float("inf"), None
         dt = time.perf_counter() - t0
         if p.returncode != 0:
             sys.stderr.write("query %s --run %s failed: %s" % (name, run, p.stderr))
@@ -65,7 +74,8 @@ def time_query(profan, db, name, run, baseline, repeat):
     return best, rows
 
 
-def query_times(profan, db, runs=None, baseline=None, repeat=3, only=None):
+def query_times(profan, db, runs=None, baseline=None, repeat=3, only=None,
+                timeout=120):
     """[(query, best seconds over its slowest run, rows, run)], slowest first."""
     if runs is None:
         runs = run_ids(profan, db)
@@ -77,7 +87,8 @@ def query_times(profan, db, runs=None, baseline=None, repeat=3, only=None):
             continue
         worst = (None, None, None)
         for run in runs:
-            secs, rows = time_query(profan, db, name, run, baseline, repeat)
+            secs, rows = time_query(profan, db, name, run, baseline, repeat,
+                                    timeout)
             if secs is not None and (worst[0] is None or secs > worst[0]):
                 worst = (secs, rows, run)
         res.append((name,) + worst)
@@ -93,15 +104,19 @@ def main():
     ap.add_argument("--baseline", type=int, help="baseline run of diff-* (default: 2nd run)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", help="comma-separated query names")
+    ap.add_argument("--timeout", type=float, default=120,
+                    help="seconds before a query is stopped (default 120)")
     a = ap.parse_args()
     runs = [int(x) for x in a.runs.split(",")] if a.runs else None
     only = set(a.only.split(",")) if a.only else None
-    res = query_times(a.profan, a.db, runs, a.baseline, a.repeat, only)
+    res = query_times(a.profan, a.db, runs, a.baseline, a.repeat, only,
+                      a.timeout)
     print("| query | best ms | rows | run |")
     print("|---|---:|---:|---:|")
     for name, secs, rows, run in res:
         print("| %s | %s | %s | %s |" % (
-            name, "%.0f" % (secs * 1000) if secs is not None else "failed",
+            name, "failed" if secs is None else "timeout (> %g s)" % a.timeout
+            if secs == float("inf") else "%.0f" % (secs * 1000),
             rows if rows is not None else "", run if run is not None else ""))
     slow = [r for r in res if r[1] is not None and r[1] > 0.1]
     print("\n%d of %d queries over 100 ms" % (len(slow), len(res)))
