@@ -10,7 +10,8 @@ beyond (scripts/fault.sh); the default "short" mode takes PROFAN_FAULT_POINTS
 loop always takes every sync.
 
 A scenario is one command on one database: ingest of a trace, of a
-multi-rank run, of a memory snapshot, of an NCCL log, of a flight-recorder
+multi-rank run, of a trace in the 2021 layout (calls before ops, ops in
+end order), of a memory snapshot, of an NCCL log, of a flight-recorder
 dump (pickle and JSON), the first ingest into a new database, rm, tag and
 baseline.  Its oracle is the same command run without a fault: the table
 row counts, runs, tags and baselines it leaves are what every successful
@@ -19,7 +20,9 @@ byte-for-byte as they were (a new database: no file at all).
 """
 import atexit
 import concurrent.futures
+import gzip
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -56,6 +59,35 @@ def shared_or_skip(*parts):
     return common.shared(*parts)
 
 
+_LAYOUT_2021 = []
+
+
+def layout_2021():
+    """Rank 0 of the sample run in the 2021 profiler's layout, written once
+    per process: its runtime calls first, then its CPU ops in end order
+    (an op after the ops it encloses), then the rest.  Its ingest takes
+    the in-stream linker's deferred paths (ops waiting for their start
+    order, calls waiting for their ops: src/spool.c)."""
+    if not _LAYOUT_2021:
+        d = tempfile.mkdtemp(prefix="profan-fault-")
+        atexit.register(shutil.rmtree, d, True)
+        doc = json.loads(gzip.open(local(
+            "sample-run", "host_4000.1767189312000000000.pt.trace.json.gz"),
+            "rt").read())
+        evs = doc["traceEvents"]
+        calls = [e for e in evs if e.get("cat") == "cuda_runtime"]
+        ops = [e for e in evs if e.get("cat") == "cpu_op"
+               and e.get("ph") == "X"]
+        rest = [e for e in evs if e not in calls and e not in ops]
+        ops.sort(key=lambda e: (e["ts"] + e.get("dur", 0), -e["ts"]))
+        doc["traceEvents"] = calls + ops + rest
+        path = os.path.join(d, "layout-2021.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        _LAYOUT_2021.append(path)
+    return _LAYOUT_2021[0]
+
+
 def scenarios():
     """name -> (setup commands, the command, new database?).  Setup
     commands run without faults on the database first."""
@@ -70,6 +102,7 @@ def scenarios():
         "ingest-trace": (base, ["ingest", "--name", "t", "--tag", "k=v",
                                 trace_b], False),
         "ingest-multirank": (base[:1], ["ingest", local("sample-run")], False),
+        "ingest-2021-layout": (base[:1], ["ingest", layout_2021()], False),
         "ingest-snapshot": (base, ["ingest", shared_or_skip(
             "snapshots", "empty-snapshot.pickle")], False),
         "ingest-nccl": (base, ["ingest", shared_or_skip(
@@ -330,7 +363,7 @@ class FaultLoop(unittest.TestCase):
 
 # The commands every loop runs, one test per scenario (and variant).
 SCENARIOS = ("ingest-new-db", "ingest-trace", "ingest-multirank",
-             "ingest-snapshot", "ingest-nccl", "ingest-fr-pickle",
+             "ingest-2021-layout", "ingest-snapshot", "ingest-nccl", "ingest-fr-pickle",
              "ingest-fr-json", "ingest-replace", "rm", "tag", "baseline")
 
 
