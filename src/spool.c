@@ -5,13 +5,11 @@
 ** Pipeline position: under link_trace.c, in the parser threads.
 */
 #include "spool.h"
-#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define SPOOL_MIN (64<<10)        /* first allocation of a spool's memory */
 #define SPOOL_WINDOW (1<<20)      /* bytes read from the file at once */
 #define SPOOL_FILE_BUF (256<<10)  /* stdio buffer of a spool's file */
 
@@ -28,10 +26,8 @@ void spool_init(Spool *s, SpoolBudget *b){
 
 /* Give s's memory back to the budget. */
 static void release_memory(Spool *s){
-  free(s->a);
-  s->a = NULL;
-  s->pBudget->used -= s->nAlloc;
-  s->nAlloc = 0;
+  s->pBudget->used -= (int64_t)s->mem.cap;
+  buf_free(&s->mem);
 }
 
 /* Move the bytes held in memory to a new temporary file.  0 or -1. */
@@ -39,7 +35,7 @@ static int spill(Spool *s){
   s->f = tmpfile();
   if( s->f==NULL ) return -1;
   setvbuf(s->f, NULL, _IOFBF, SPOOL_FILE_BUF);
-  if( s->n>0 && fwrite(s->a, (size_t)s->n, 1, s->f)!=1 ) return -1;
+  if( s->n>0 && fwrite(s->mem.z, (size_t)s->n, 1, s->f)!=1 ) return -1;
   s->dirty = 1;
   release_memory(s);
   return 0;
@@ -47,13 +43,12 @@ static int spill(Spool *s){
 
 int spool_append(Spool *s, const void *z, size_t n){
   if( n==0 ) return 0;
-  if( s->f==NULL && s->n+(int64_t)n>s->nAlloc ){
-    int64_t nNew = s->nAlloc ? s->nAlloc*2 : SPOOL_MIN;
-    while( nNew<s->n+(int64_t)n ) nNew *= 2;
-    if( s->pBudget->used - s->nAlloc + nNew <= s->pBudget->max ){
-      s->a = xrealloc(s->a, (size_t)nNew);
-      s->pBudget->used += nNew - s->nAlloc;
-      s->nAlloc = nNew;
+  if( s->f==NULL && s->mem.n + n + 1 > s->mem.cap ){
+    int64_t cap = (int64_t)s->mem.cap;
+    int64_t need = (int64_t)buf_reserved_cap(&s->mem, n);
+    if( s->pBudget->used - cap + need <= s->pBudget->max ){
+      buf_reserve(&s->mem, n);
+      s->pBudget->used += (int64_t)s->mem.cap - cap;
     }else if( spill(s) ){
       return -1;
     }
@@ -62,7 +57,7 @@ int spool_append(Spool *s, const void *z, size_t n){
     if( fwrite(z, n, 1, s->f)!=1 ) return -1;
     s->dirty = 1;
   }else{
-    memcpy(s->a + s->n, z, n);
+    buf_append(&s->mem, z, n);
   }
   s->n += (int64_t)n;
   return 0;
@@ -70,9 +65,9 @@ int spool_append(Spool *s, const void *z, size_t n){
 
 const char *spool_get(Spool *s, int64_t off, size_t n){
   int64_t offWant = off, len;
-  if( s->f==NULL ) return s->a + off;
+  if( s->f==NULL ) return s->mem.z + off;
   if( off>=s->winOff && off+(int64_t)n<=s->winOff+s->winLen ){
-    return s->zWin + (off - s->winOff);
+    return s->win.z + (off - s->winOff);
   }
   if( s->dirty ){
     if( fflush(s->f) ) return NULL;
@@ -85,20 +80,19 @@ const char *spool_get(Spool *s, int64_t off, size_t n){
   if( s->winLen>0 && off<s->winOff ){
     int64_t start = (off + (int64_t)n - len) & ~(int64_t)7;  /* aligned */
     if( start<0 ) start = 0;
-    len += off - start - (len - (int64_t)n);
+    len = off - start + (int64_t)n;
     if( len<SPOOL_WINDOW ) len = SPOOL_WINDOW;
     off = start;
   }
   if( len>s->n-off ) len = s->n-off;
-  if( len>s->winAlloc ){
-    s->zWin = xrealloc(s->zWin, (size_t)len);
-    s->winAlloc = len;
-  }
+  buf_reserve(&s->win, (size_t)len);
   s->winLen = 0;
-  if( pread(fileno(s->f), s->zWin, (size_t)len, (off_t)off)!=len ) return NULL;
+  if( pread(fileno(s->f), s->win.z, (size_t)len, (off_t)off)!=len ){
+    return NULL;
+  }
   s->winOff = off;
   s->winLen = len;
-  return s->zWin + (offWant - off);
+  return s->win.z + (offWant - off);
 }
 
 void spool_reset(Spool *s){
@@ -108,13 +102,12 @@ void spool_reset(Spool *s){
   }
   s->dirty = 0;
   s->n = 0;
+  buf_reset(&s->mem);
   s->winOff = s->winLen = 0;
 }
 
 void spool_free(Spool *s){
   spool_reset(s);
   release_memory(s);
-  free(s->zWin);
-  s->zWin = NULL;
-  s->winAlloc = 0;
+  buf_free(&s->win);
 }

@@ -13,6 +13,8 @@
 #ifndef PROFAN_SPOOL_H
 #define PROFAN_SPOOL_H
 
+#include "util.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,13 +26,13 @@ typedef struct SpoolBudget {
 
 typedef struct Spool {
   SpoolBudget *pBudget;
-  char *a;                /* the bytes, while in memory */
-  int64_t nAlloc;         /* bytes allocated to a (counted in the budget) */
+  Buf mem;                /* the bytes, while in memory (mem.cap counted
+                          ** in the budget) */
   int64_t n;              /* bytes appended since the last reset */
   FILE *f;                /* once spilled: every byte is in f */
   int dirty;              /* f has writes not flushed yet */
-  char *zWin;             /* file mode: the window read last */
-  int64_t winOff, winLen, winAlloc;
+  Buf win;                /* file mode: the window read last */
+  int64_t winOff, winLen;
 } Spool;
 
 /* The budget for spools: PROFAN_SPOOL_KB KiB when set (0: every spool is

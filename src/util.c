@@ -161,10 +161,15 @@ void buf_free(Buf *p){
   memset(p, 0, sizeof(*p));
 }
 
+size_t buf_reserved_cap(const Buf *p, size_t n){
+  size_t cap = p->cap ? p->cap : 64;
+  while( cap < p->n + n + 1 ) cap *= 2;
+  return cap;
+}
+
 void buf_reserve(Buf *p, size_t n){
   if( p->n + n + 1 > p->cap ){
-    size_t cap = p->cap ? p->cap : 64;
-    while( cap < p->n + n + 1 ) cap *= 2;
+    size_t cap = buf_reserved_cap(p, n);
     p->z = xrealloc(p->z, cap);
     p->cap = cap;
   }

@@ -70,6 +70,8 @@ void buf_free(Buf *p);                     /* accepts a zeroed Buf */
 void buf_puts(Buf *p, const char *z);
 /* Make room for n more bytes plus the NUL. */
 void buf_reserve(Buf *p, size_t n);
+/* The capacity buf_reserve(p, n) leaves p with (p->cap when it fits). */
+size_t buf_reserved_cap(const Buf *p, size_t n);
 
 /* The three below run for every byte range the trace parser keeps: inline
 ** (as calls they were 6 % of its instructions). */
