@@ -1,6 +1,6 @@
 /*
 ** fuzz_fr.c — libFuzzer harness for the flight-recorder JSON path:
-** load_fr_json_file() (src/load_fr.c) reads the input with jscan into a
+** load_fr_json_file() (src/comm/load_fr.c) reads the input with jscan into a
 ** value tree and maps it (process groups, status, entries) into an
 ** in-memory profan database; derive_comm_run() then joins the rows as the
 ** ingest does at the end of a run.  (Flight-recorder pickles are covered
@@ -18,7 +18,7 @@
 #include "fuzz_db.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
-  static const FuzzDeriveFn axDerive[] = { derive_comm_run };
+  static const FuzzDeriveFn axDerive[] = { fuzz_derive_comm };
   return fuzz_load("fuzz_fr", data, size, load_fr_json_file, axDerive,
                    (int)(sizeof(axDerive)/sizeof(axDerive[0])));
 }

@@ -1,9 +1,9 @@
 /*
 ** fuzz_ingest.c — libFuzzer harness for a whole ingest: ingest_run()
-** (src/ingest.c) on one to three files made from the input, exactly as
+** (src/ingest/ingest.c) on one to three files made from the input, exactly as
 ** `profan ingest DIR` would run it: discovery, the trace parser + linker in
-** a worker thread, the trace writer (src/load_trace.c, with its
-** per-name duration totals), the NCCL log loader (src/load_nccl.c), the
+** a worker thread, the trace writer (src/trace/load_trace.c, with its
+** per-name duration totals), the NCCL log loader (src/comm/load_nccl.c), the
 ** snapshot and flight-recorder loaders, the derive steps and the commit.
 ** fuzz_trace and fuzz_nccl stop at the parsers; this one reaches the
 ** database layer behind them.
@@ -30,8 +30,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "db.h"
-#include "ingest.h"
+#include "core/db.h"
+#include "ingest/ingest.h"
 #include "fuzz_common.h"
 
 #define N_PART 3

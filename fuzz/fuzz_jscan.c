@@ -1,6 +1,6 @@
 /*
 ** fuzz_jscan.c — libFuzzer harness for the streaming JSON scanner
-** (src/jscan.c).
+** (src/input/jscan.c).
 **
 ** The input is fed to jscan_new()/jscan_feed()/jscan_finish() in two or
 ** three chunks, split at points derived from the input's first and last
@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "jscan.h"
+#include "input/jscan.h"
 #include "fuzz_common.h"
 
 typedef struct Ctx { Jscan *p; int64_t n; } Ctx;

@@ -1,6 +1,6 @@
 /*
 ** fuzz_nccl.c — libFuzzer harness for the NCCL debug-log parser
-** (src/parse_nccl.c).
+** (src/comm/parse_nccl.c).
 **
 ** The input is split at '\n' and each physical line (without the newline,
 ** not NUL-terminated: it is copied into a heap buffer of exactly its
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse_nccl.h"
+#include "comm/parse_nccl.h"
 #include "fuzz_common.h"
 
 static void touch_prefix(const NcclPrefix *p){

@@ -1,8 +1,8 @@
 /*
 ** fuzz_pickle.c — libFuzzer harness for the strict pickle decoder
-** (src/pickle.c) and the snapshot / flight-recorder shape checks
-** (load_snapshot_is_snapshot in src/load_snapshot.c, load_fr_is_dump in
-** src/load_fr.c).
+** (src/input/pickle.c) and the snapshot / flight-recorder shape checks
+** (load_snapshot_is_snapshot in src/memory/load_snapshot.c, load_fr_is_dump in
+** src/comm/load_fr.c).
 **
 ** pickle_decode() runs on the raw input.  When it succeeds the value tree
 ** (a DAG: memo references share nodes) is walked recursively, touching
@@ -25,8 +25,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pickle.h"
-#include "load_kinds.h"
+#include "input/pickle.h"
+#include "input/load_kinds.h"
 #include "fuzz_common.h"
 
 #define VISIT_BUDGET 200000

@@ -1,7 +1,8 @@
 /*
 ** fuzz_trace.c — libFuzzer harness for the Kineto trace parser
-** (src/parse_trace.c, with src/input.c, src/jscan.c, src/trace_args.c)
-** and the in-stream linker (src/link_trace.c).
+** (src/trace/parse_trace.c, with src/input/input.c, src/input/jscan.c,
+** src/trace/trace_args.c) and the in-stream linker
+** (src/trace/link_trace.c).
 **
 ** The input is written to an anonymous memfd and opened through
 ** input_open("/proc/self/fd/N") exactly as a trace file would be (so a
@@ -24,9 +25,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "input.h"
-#include "parse_trace.h"
-#include "link_trace.h"
+#include "input/input.h"
+#include "trace/parse_trace.h"
+#include "trace/link_trace.h"
 #include "fuzz_common.h"
 
 typedef struct Ctx {

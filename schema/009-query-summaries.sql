@@ -3,7 +3,7 @@
 -- tflops, checkpoint-recompute, steps, diff-ops), so that they read a few
 -- hundred rows instead of every CPU op and runtime call of a run.
 --
--- Filled at the end of each trace ingest (src/derive_summary.c, one pass
+-- Filled at the end of each trace ingest (src/trace/derive_summary.c, one pass
 -- over the run's rows) and, for runs ingested before this file existed,
 -- by the INSERT ... SELECT statements at the end of this file: the same
 -- totals as a GROUP BY over the raw tables.  Deleting a run deletes its

@@ -1,5 +1,5 @@
 -- 022-op-model-stored.sql — the operator model's per-call GPU time and
--- its headline numbers, stored per run at ingest (src/derive_op.c) so
+-- its headline numbers, stored per run at ingest (src/analysis/derive_op.c) so
 -- that `operators`, `diff-ops`, `op-roofline`, and `trend`/`check`/
 -- `diff-metrics` through run_metric read a few rows instead of sweeping
 -- every kernel of every run (the views of 016 recomputed kernel unions:

@@ -15,7 +15,7 @@
 -- attention efficiency), op_metric_launch_calc (kernels without a
 -- launch) and op_metric_memcpy_calc (exposed memcpy time), same
 -- definitions, so that derive_op.c can evaluate some of them from the
--- rows it kept while loading (src/op_store.c, src/derive_op.c: equal to
+-- rows it kept while loading (src/trace/op_store.c, src/analysis/derive_op.c: equal to
 -- the views' rows, tests/e2e/test_op_store.py) and the others here.
 
 ALTER TABLE op_gpu_time ADD COLUMN sig_id INTEGER;  -- op_sig.id

@@ -30,7 +30,7 @@ cppcheck --enable=warning,performance,portability --std=c11 -q -j2 -I src \
   --library=scripts/cppcheck.cfg \
   --suppressions-list=scripts/cppcheck-suppressions.txt --inline-suppr \
   --error-exitcode=1 --template='{file}:{line}: {severity}: {id}: {message}' \
-  src/*.c fuzz/*.c
+  src/*/*.c fuzz/*.c
 echo "cppcheck: clean ($(( $(now) - t0 )) s)"
 
 VG="valgrind -q --error-exitcode=99 --leak-check=full \

@@ -5,7 +5,10 @@
 #   - SQLite-style conditions: `if( x )`, `while( x )`, `switch( x )`
 #     (a space inside the parentheses, none before them);
 #   - no function longer than 120 lines, except pickle.c:step and
-#     jscan.c:run (state machines kept whole).
+#     jscan.c:run (state machines kept whole);
+#   - layering: a file in src/LAYER/ includes only "LAYER/..." headers of
+#     its own layer or of a layer listed before it in LAYERS below (the
+#     order of CONTRIBUTING.md's Layout), and always as "folder/file.h".
 # Checks the C files of src/, tests/, fuzz/ and tools/.  Prints one line
 # per problem (FILE:LINE: what) and exits 1 when there is any.
 # scripts/style-known.txt lists problems known and not yet fixed, as
@@ -17,7 +20,7 @@ cd "$(dirname "$0")/.."
 if [ $# -gt 0 ]; then
   FILES="$*"
 else
-  FILES=$(ls src/*.c src/*.h tests/*.c fuzz/*.c fuzz/*.h tools/*.c \
+  FILES=$(ls src/*/*.c src/*/*.h tests/*.c fuzz/*.c fuzz/*.h tools/*.c \
           2>/dev/null)
 fi
 # shellcheck disable=SC2086
@@ -34,6 +37,9 @@ except FileNotFoundError:
     pass
 
 ALLOWED_LONG = {("pickle.c", "step"), ("jscan.c", "run")}
+LAYERS = ["core", "input", "trace", "memory", "comm", "analysis", "history",
+          "ingest", "report", "cli"]
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 COND_NO_SPACE = re.compile(r'\b(if|while|switch)\((?! )')
 COND_SPACE_BEFORE = re.compile(r'\b(if|while|switch) \(')
 FUNC = re.compile(r'^[A-Za-z_][\w \*]*?\b(\w+)\s*\(')
@@ -58,6 +64,17 @@ for f in sys.argv[2:]:
             problems.append("%s:%d: tab character" % (f, i))
         if len(l) > 80 and (f, 'width') not in known:
             problems.append("%s:%d: %d columns (at most 80)" % (f, i, len(l)))
+        inc = INCLUDE.match(l)
+        if inc:
+            target = inc.group(1)
+            layer = f.split('/')[1] if f.startswith('src/') else None
+            tl = target.split('/')[0] if '/' in target else None
+            if tl not in LAYERS and not f.startswith(('fuzz/', 'tests/')):
+                problems.append('%s:%d: include "%s" as "folder/file.h"'
+                                % (f, i, target))
+            elif tl in LAYERS and layer in LAYERS and LAYERS.index(tl) > LAYERS.index(layer):
+                problems.append("%s:%d: %s/ includes %s, a layer above it"
+                                % (f, i, layer, target))
         c = code_part(l)
         if COND_NO_SPACE.search(c) or COND_SPACE_BEFORE.search(c):
             problems.append("%s:%d: write conditions as `if( x )`" % (f, i))

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "export_trace.h"
+#include "report/export_trace.h"
 
 START_TEST(test_json_str){
   Buf b;

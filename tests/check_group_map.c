@@ -4,7 +4,7 @@
 */
 #include <check.h>
 #include <stdint.h>
-#include "group_map.h"
+#include "core/group_map.h"
 
 typedef struct Tot { int64_t n, sum; } Tot;
 

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "history.h"
+#include "history/history.h"
 
 START_TEST(test_median_mad){
   double a[] = { 5, 1, 3 };

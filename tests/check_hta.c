@@ -7,7 +7,7 @@
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "hta_path.h"
+#include "analysis/hta_path.h"
 
 /* Segments in time order, contiguous, covering [t0, t1]. */
 static void check_tiles(const HpSeg *a, int n, int64_t t0, int64_t t1){

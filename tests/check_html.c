@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "db.h"
-#include "html.h"
-#include "report_html.h"
-#include "rules.h"
+#include "core/db.h"
+#include "report/html.h"
+#include "report/report_html.h"
+#include "report/rules.h"
 
 /* Escape z (n bytes) into a new string (caller frees). */
 static char *esc(const char *z, size_t n){

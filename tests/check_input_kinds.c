@@ -5,9 +5,9 @@
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
-#include "db.h"
-#include "discover.h"
-#include "input_kinds.h"
+#include "core/db.h"
+#include "ingest/discover.h"
+#include "ingest/input_kinds.h"
 
 /* Tables with a file_id that no loader fills: derived per run. */
 static const char *azDerived[] = { "collective", 0 };

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "jscan.h"
+#include "input/jscan.h"
 
 /* ------------------------------------------------------------ recorder */
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "link_trace.h"
+#include "trace/link_trace.h"
 
 typedef struct Out {
   int n;

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "load_collective.h"
+#include "trace/load_collective.h"
 
 #define KEY(s) load_collective_args_key((const unsigned char*)(s), strlen(s))
 #define SET(p, k, s) load_collective_args_set(p, k, (const unsigned char*)(s), \

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "parse_nccl.h"
+#include "comm/parse_nccl.h"
 
 #define REAL_DIR "../shared/fixtures/nccl/"
 #define FIX_DIR "fixtures/nccl/"

@@ -1,5 +1,5 @@
 /*
-** check_output.c — unit tests for src/output.c.
+** check_output.c — unit tests for src/report/output.c.
 **
 ** Pipeline position: tests the last stage (printing query results).  Each
 ** test prepares a SELECT on an in-memory database, renders it into an
@@ -8,7 +8,7 @@
 ** and sanitizing of text, CSV quoting, JSON escaping, NULL and empty
 ** results, markdown escaping, step errors and the row-buffer limit.
 */
-#include "output.h"
+#include "report/output.h"
 
 #include <check.h>
 #include <stdlib.h>

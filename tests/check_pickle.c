@@ -1,5 +1,5 @@
 /*
-** check_pickle.c — unit tests for the safe pickle decoder (src/pickle.c).
+** check_pickle.c — unit tests for the safe pickle decoder (src/input/pickle.c).
 **
 ** Pipeline position: tests the first stage of snapshot and flight-recorder
 ** ingest.  Three groups:
@@ -28,8 +28,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "pickle.h"
-#include "util.h"
+#include "input/pickle.h"
+#include "core/util.h"
 
 #define FIXDIR "../shared/fixtures/snapshots"
 

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "db.h"
-#include "embedded.h"
-#include "rules.h"
+#include "core/db.h"
+#include "core/embedded.h"
+#include "report/rules.h"
 
 /* An empty database with the full schema, in memory (caller closes). */
 static sqlite3 *empty_db(void){

@@ -1,6 +1,6 @@
 /*
 ** check_snapshot.c — unit tests for the memory-snapshot loader
-** (src/load_snapshot.c) and its derive step (src/derive_memory.c).
+** (src/memory/load_snapshot.c) and its derive step (src/memory/derive_memory.c).
 **
 ** Pipeline position: tests "normalize" + "load" + "derive" for snapshots.
 ** The pickles are built inline with a tiny protocol-2 writer (below), so
@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db.h"
-#include "load_kinds.h"
-#include "pickle.h"
+#include "core/db.h"
+#include "input/load_kinds.h"
+#include "input/pickle.h"
 
 /* ------------------------------------------------------------ writer */
 

@@ -6,7 +6,7 @@
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "trace_spans.h"
+#include "trace/trace_spans.h"
 
 static int cmp_ts_end(const void *a, const void *b){
   const Span *x = a, *y = b;

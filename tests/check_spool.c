@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "spool.h"
-#include "trace_record.h"
+#include "core/spool.h"
+#include "trace/trace_record.h"
 
 /* Byte i of the test stream. */
 static char byte_at(int64_t i){ return (char)((i*131 + (i>>9)) & 0xff); }

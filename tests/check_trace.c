@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "discover.h"
-#include "input.h"
-#include "parse_trace.h"
-#include "trace_args.h"
+#include "ingest/discover.h"
+#include "input/input.h"
+#include "trace/parse_trace.h"
+#include "trace/trace_args.h"
 
 START_TEST(test_us_to_ns){
   int64_t ns;
@@ -94,11 +94,11 @@ START_TEST(test_sniff){
 END_TEST
 
 START_TEST(test_rank_from_name){
-  ck_assert_int_eq(discover_rank_from_name("run/worker3_step_12.1694.pt.trace.json.gz"), 3);
-  ck_assert_int_eq(discover_rank_from_name("trace_rank_12.json"), 12);
-  ck_assert_int_eq(discover_rank_from_name("rank-5.json"), 5);
-  ck_assert_int_eq(discover_rank_from_name("host_1234.1694.pt.trace.json"), -1);
-  ck_assert_int_eq(discover_rank_from_name("franky7.json"), -1);
+  ck_assert_int_eq(input_rank_from_name("run/worker3_step_12.1694.pt.trace.json.gz"), 3);
+  ck_assert_int_eq(input_rank_from_name("trace_rank_12.json"), 12);
+  ck_assert_int_eq(input_rank_from_name("rank-5.json"), 5);
+  ck_assert_int_eq(input_rank_from_name("host_1234.1694.pt.trace.json"), -1);
+  ck_assert_int_eq(input_rank_from_name("franky7.json"), -1);
 }
 END_TEST
 

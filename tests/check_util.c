@@ -4,7 +4,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "util.h"
+#include "core/util.h"
 
 START_TEST(test_buf){
   Buf b;

@@ -40,7 +40,7 @@ sys.path.insert(0, HERE)
 import cdp          # noqa: E402
 import page_check   # noqa: E402
 
-# Section ids of each page (src/report_html.h) and those that must hold
+# Section ids of each page (src/report/report_html.h) and those that must hold
 # a chart for the fixture used here.
 RUN_IDS = ["summary", "findings", "categories", "top-kernels", "steps",
            "timeline", "step-breakdown", "memory", "segments", "churn",

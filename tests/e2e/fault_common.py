@@ -2,7 +2,7 @@
 loops (fault_malloc.py, fault_io.py, fault_crash.py).
 
 The binary under test is a fault build (cmake -DPROFAN_FAULT=ON, see
-src/fault.c): PROFAN_FAULT_BIN, else build-fault/profan, else PROFAN_BIN;
+src/core/fault.c): PROFAN_FAULT_BIN, else build-fault/profan, else PROFAN_BIN;
 the tests skip when it has no fault hooks.  PROFAN_FAULT_MODE=full runs
 every injection point up to PROFAN_FAULT_MAX (6000) and evenly spaced ones
 beyond (scripts/fault.sh); the default "short" mode takes PROFAN_FAULT_POINTS
@@ -67,7 +67,7 @@ def layout_2021():
     per process: its runtime calls first, then its CPU ops in end order
     (an op after the ops it encloses), then the rest.  Its ingest takes
     the in-stream linker's deferred paths (ops waiting for their start
-    order, calls waiting for their ops: src/spool.c)."""
+    order, calls waiting for their ops: src/core/spool.c)."""
     if not _LAYOUT_2021:
         d = tempfile.mkdtemp(prefix="profan-fault-")
         atexit.register(shutil.rmtree, d, True)

@@ -1,6 +1,6 @@
 """test_annotation_sweep.py — the innermost CPU user annotation of every
 launched GPU op and the parent of every annotation, decided at ingest by
-a sweep and stored (schema 030, src/hta_annot.c, src/derive_hta_annot.c),
+a sweep and stored (schema 030, src/analysis/hta_annot.c, src/analysis/derive_hta_annot.c),
 read by hta_annotation_kernel / hta_annotation_tree and annotation-kernels.
 
 Expected values come from the trace JSON with brute-force Python (every

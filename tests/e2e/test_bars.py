@@ -2,7 +2,7 @@
 
 Columns named *_bar (0..1), *_pct_bar (0..100) and *_spark (a list of
 numbers) are drawn as bars and sparklines by `--format table` and printed
-raw by csv/json (src/output.c).  Here: their raw values against shares and
+raw by csv/json (src/report/output.c).  Here: their raw values against shares and
 series computed in Python from the fixture JSON (trace_reference.py, the
 nesting sweep of test_trace_queries.py, the snapshot reference numbers in
 expected/), and the glyphs the table draws for a small hand-written trace

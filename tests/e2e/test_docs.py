@@ -2,7 +2,7 @@
 command table (`profan --man`, `profan --completion bash|zsh`).
 
 The commands and options expected are read from `profan --help` and each
-command's --help output here, independently of how src/cli_docs.c reads
+command's --help output here, independently of how src/cli/cli_docs.c reads
 the table; the bash completion is run in bash on simulated command lines.
 """
 import re

@@ -40,7 +40,7 @@ def _trim(z):
 
 
 def fmt_float(r):
-    """The float rule of the table output (src/output.c), written again:
+    """The float rule of the table output (src/report/output.c), written again:
     up to 3 decimals, trailing zeros dropped; below 1 three significant
     digits in fixed notation; %g below 1e-9 and from 1e15."""
     a = abs(r)

@@ -62,7 +62,7 @@ class EndOrderedOps(common.ProfanTest):
 
     # the linker's records (op intervals, deferred ops and calls) in
     # memory (default), in temporary files from the first byte, and moved
-    # to a file part-way (src/spool.c)
+    # to a file part-way (src/core/spool.c)
     SPOOLS = ({}, {"PROFAN_SPOOL_KB": "0"}, {"PROFAN_SPOOL_KB": "64"})
 
     def ingest_rows(self, evs, name, env=None):

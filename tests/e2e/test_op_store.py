@@ -1,6 +1,6 @@
 """test_op_store.py — the operator model's ingest pass computes op_sig,
 op_gpu_time and the launch and memcpy arms of op_run_metric from the rows
-the writer kept in memory (src/op_store.c, src/derive_op.c); the views of
+the writer kept in memory (src/trace/op_store.c, src/analysis/derive_op.c); the views of
 schema 022/027/028 stay their definition.  On every trace fixture (one
 file a run, and the 8 dlrm ranks in one run) the stored rows equal the
 views' rows (op_target set to the run, EXCEPT both ways), and the

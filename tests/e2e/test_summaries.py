@@ -2,7 +2,7 @@
 (cpu_op_summary, cpu_op_shape_summary, cpu_op_flops_summary,
 runtime_summary, step_kernel_summary).
 
-They are filled at ingest by src/derive_summary.c in one pass over the
+They are filled at ingest by src/trace/derive_summary.c in one pass over the
 raw rows.  The checks here are consistency checks (profan's summary rows
 against GROUP BYs over profan's own raw rows, and one code path against
 another); the numbers themselves are checked from the JSON in
@@ -16,7 +16,7 @@ schema version set back) gets them back, equal, when a writing command
 upgrades it, and the named queries that read them answer the same.
 
 When the in-stream linker did all the linking, the trace writer
-(src/load_trace.c) totals the tables while inserting instead of
+(src/trace/load_trace.c) totals the tables while inserting instead of
 derive_summary.c reading the rows back; WriterTotals checks that this path
 is taken and that it writes exactly what the database pass
 (PROFAN_SUMMARY=db) writes, on every real fixture.

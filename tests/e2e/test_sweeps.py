@@ -1,5 +1,5 @@
 """test_sweeps.py — the GPU and wall-time sweeps get the same answers from
-the intervals the writer keeps in memory (src/trace_spans.c, the default)
+the intervals the writer keeps in memory (src/trace/trace_spans.c, the default)
 as from the rows read back from the database (PROFAN_SWEEP=db), and when
 the store gives up part-way through a file (PROFAN_SPANS_KB=64 is below
 what all but the smallest fixtures need).
@@ -209,11 +209,11 @@ class GpuStepsByStart(ProfanTest):
 class StepHold(common.ProfanTest):
     """Rows that go out before the ProfilerStep holding them (dlrm writes
     other threads' ops before the main thread's step annotations) wait in
-    the linker's step hold (src/link_trace.c) and get their step in-stream;
+    the linker's step hold (src/trace/link_trace.c) and get their step in-stream;
     with PROFAN_HOLD_KB=0 they go out without one and the database pass
     ('derive late steps') gives it.  Both ways must store the same step on
     every row, on every trace fixture and the 8-rank run; and so must the
-    hold kept in a temporary file (PROFAN_SPOOL_KB=0, src/spool.c)."""
+    hold kept in a temporary file (PROFAN_SPOOL_KB=0, src/core/spool.c)."""
 
     # step of every row; GPU rows by their content (their row ids follow
     # the order rows reached the writer, which the hold changes)

@@ -1,0 +1,183 @@
+/*
+** derive_op.c — fills the operator model's per-run tables of schema
+** 022-op-model-stored.sql from their definitions there (027, 028): the
+** run's operator signatures (op_sig from op_sig_calc) and their model
+** (op_sig_model from op_sig_model_calc), op_gpu_time from the view
+** op_call_time_calc (each call's kernel/memset/memcpy union and
+** signature) and op_run_metric from op_metric_calc (GEMM and attention
+** efficiency, kernels without a launch, exposed memcpy time).
+**
+** Two ways, same rows.  When the writer kept the run's calls in memory
+** (op_store.c, owned by the spans of trace_spans.c), op_sig, op_gpu_time
+** and the kernels-without-launch metric come from there, and the exposed
+** memcpy time from the GPU spans kept for the sweeps: on the 10x A100
+** bench trace the views took 1.0 s of CPU here, mostly sorting and
+** reading back rows the writer had just written.  Otherwise (a merge, a
+** linkage redone in the database, a store past its cap, PROFAN_OP_SQL
+** set) the views compute them.  tests/e2e/test_op_store.py checks that
+** both give the views' rows on every trace fixture.  The model and the
+** roofline metrics are always the views' (op_sig_model_calc,
+** op_metric_roof_calc).
+**
+** Pipeline position: "derive", called by derive_run.c after
+** derive_hta_run, inside the ingest transaction.  Writes only op_gpu_time,
+** op_sig, op_sig_model, op_run_metric and (emptied again) op_target.
+** Every view it reads is scoped to the op_target run (or to the
+** signatures not yet modeled), so its cost does not grow with the runs
+** already stored.
+*/
+#include "analysis/derive_op.h"
+#include "core/db.h"
+#include "trace/op_store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* With PROFAN_TIMING set, print the time since *pT1 and reset it. */
+static void timing(const char *zWhat, double *pT1){
+  if( getenv("PROFAN_TIMING") ){
+    double t = util_now_ms();
+    fprintf(stderr, "profan:   op %-24s%8.1f ms\n", zWhat, t - *pT1);
+    *pT1 = t;
+  }
+}
+
+/* Everything from the views (the *_calc views compute the runs of
+** op_target: an outer run_id filter would not reach their kernel scans);
+** op_sig first: op_call_time_calc reads it; op_gpu_time before the
+** metrics, which read it. */
+static int derive_op_sql(sqlite3 *db, int64_t runId, PfError *pErr){
+  return db_exec_run(db,
+      "DELETE FROM op_target;"
+      "INSERT INTO op_target VALUES(?1);"
+      "INSERT OR IGNORE INTO op_sig(name_id, dims_id, types_id, conc_id)"
+      " SELECT * FROM op_sig_calc;"
+      "DELETE FROM op_gpu_time WHERE run_id=?1;"
+      "INSERT INTO op_gpu_time SELECT * FROM op_call_time_calc;"
+      "INSERT INTO op_sig_model SELECT * FROM op_sig_model_calc;"
+      "UPDATE op_sig SET modeled=1 WHERE modeled=0;"
+      "DELETE FROM op_run_metric WHERE run_id=?1;"
+      "INSERT INTO op_run_metric SELECT * FROM op_metric_calc;"
+      "DELETE FROM op_target", runId, pErr);
+}
+
+/* Add [ts, te) to a union whose spans so far started at or before ts
+** (*pEnd: their running end, when *pHas). */
+static void union_add(int64_t *pEnd, int64_t *pNs, int *pHas, int64_t ts,
+                      int64_t te){
+  int64_t lo = (*pHas && *pEnd>ts) ? *pEnd : ts;
+  if( te>lo ) *pNs += te - lo;
+  if( !*pHas || te>*pEnd ) *pEnd = te;
+  *pHas = 1;
+}
+
+/* The exposed memcpy time of op_metric_memcpy_calc from the GPU spans:
+** per (rank, device), |kernels U copies| - |kernels| when it has a copy
+** (memsets are neither), summed.  Spans come sorted by device and start,
+** so each union is the sum of what a span adds past the running end. */
+static int memcpy_from_spans(const TraceSpans *pSpans, sqlite3 *db,
+                             int64_t runId, PfError *pErr){
+  int nRank = 0, any = 0, rc = 0;
+  int64_t *aRank = trace_spans_ranks(pSpans, &nRank);
+  int64_t exposed = 0;
+  sqlite3_stmt *s;
+  for(int i=0; i<nRank; i++){
+    size_t n = 0, j = 0;
+    SpanGpu *a = trace_spans_rank_gpu(pSpans, aRank[i], &n);
+    while( j<n ){
+      int32_t dev = a[j].device;
+      int64_t end[3] = {0, 0, 0}, ns[3] = {0, 0, 0};
+      int has[3] = {0, 0, 0};        /* all, kernels, copies */
+      for(; j<n && a[j].device==dev; j++){
+        int64_t ts = a[j].ts, te = a[j].ts + a[j].dur;
+        int c = a[j].kind==SPAN_KERNEL ? 1 : a[j].kind==SPAN_MEMCPY ? 2 : 0;
+        if( c==0 ) continue;
+        union_add(&end[0], &ns[0], &has[0], ts, te);
+        union_add(&end[c], &ns[c], &has[c], ts, te);
+      }
+      if( has[2] ){
+        exposed += ns[0] - ns[1];
+        any = 1;
+      }
+    }
+    free(a);
+  }
+  free(aRank);
+  if( !any ) return 0;
+  s = db_prepare(db, "INSERT INTO op_run_metric(run_id, metric, value)"
+                 " VALUES(?1, 'exposed_memcpy_ms', ?2)", pErr);
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, runId);
+  sqlite3_bind_double(s, 2, (double)exposed/1e6);
+  if( sqlite3_step(s)!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s",
+                 sqlite3_errmsg(db));
+    rc = -1;
+  }
+  sqlite3_finalize(s);
+  return rc;
+}
+
+/* 1 when op_sig has a signature not modeled yet (or on an error, which
+** the statements after it then report). */
+static int has_unmodeled(sqlite3 *db){
+  sqlite3_stmt *s = NULL;
+  int r = 1;
+  if( sqlite3_prepare_v2(db, "SELECT 1 FROM op_sig WHERE modeled=0",
+                         -1, &s, NULL)==SQLITE_OK ){
+    r = sqlite3_step(s)!=SQLITE_DONE;
+  }
+  sqlite3_finalize(s);
+  return r;
+}
+
+/* The calls, signatures and launch counts from the store, the model and
+** roofline metrics from the views, the exposed memcpy time from the spans
+** (or its view when the spans gave up). */
+static int derive_op_store(sqlite3 *db, int64_t runId, OpStore *pOps,
+                           const TraceSpans *pSpans, PfError *pErr){
+  double t1 = util_now_ms();
+  if( db_exec_run(db,
+        "DELETE FROM op_target;"
+        "INSERT INTO op_target VALUES(?1);"
+        "DELETE FROM op_gpu_time WHERE run_id=?1", runId, pErr)
+      || op_store_write_calls(pOps, db, runId, pErr) ) return -1;
+  timing("calls", &t1);
+  /* a run whose signatures are all modeled already (the same model
+  ** traced again) skips preparing and running the arms */
+  if( has_unmodeled(db)
+      && db_exec_run(db,
+        "INSERT INTO op_sig_model SELECT * FROM op_sig_model_calc;"
+        "UPDATE op_sig SET modeled=1 WHERE modeled=0", runId, pErr) ){
+    return -1;
+  }
+  timing("model", &t1);
+  if( db_exec_run(db,
+        "DELETE FROM op_run_metric WHERE run_id=?1;"
+        "INSERT INTO op_run_metric SELECT * FROM op_metric_roof_calc",
+        runId, pErr)
+      || op_store_write_unlaunched(pOps, db, runId, pErr) ){
+    return -1;
+  }
+  timing("roofline", &t1);
+  if( op_store_has_memcpy(pOps) ){
+    if( trace_spans_usable(pSpans) ){
+      if( memcpy_from_spans(pSpans, db, runId, pErr) ) return -1;
+    }else if( db_exec_run(db, "INSERT INTO op_run_metric"
+                          " SELECT * FROM op_metric_memcpy_calc",
+                          runId, pErr) ){
+      return -1;
+    }
+  }
+  timing("memcpy", &t1);
+  return db_exec_run(db, "DELETE FROM op_target", runId, pErr);
+}
+
+int derive_op_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
+                  PfError *pErr){
+  OpStore *pOps = pSpans ? trace_spans_ops(pSpans) : NULL;
+  if( getenv("PROFAN_OP_SQL") || !op_store_usable(pOps) ){
+    return derive_op_sql(db, runId, pErr);
+  }
+  return derive_op_store(db, runId, pOps, pSpans, pErr);
+}

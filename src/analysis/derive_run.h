@@ -1,0 +1,22 @@
+/*
+** derive_run.h — the derive passes that follow the load of a run, in
+** their order, for the two places that build a run: ingest.c and merge.c.
+*/
+#ifndef PROFAN_DERIVE_RUN_H
+#define PROFAN_DERIVE_RUN_H
+
+#include "trace/trace_spans.h"
+#include "core/util.h"
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+/* Communication, HTA analyses (critical path and metrics; pSpans: the
+** rows kept while loading, or NULL to read them back), operator model
+** and core run metrics of run runId; the trace passes only when
+** hasTrace.  Prints each pass's time under PROFAN_TIMING.  Returns 0, or
+** -1 with pErr set. */
+int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
+                          const TraceSpans *pSpans, PfError *pErr);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+** hta_metric.h — the headline numbers of the HTA analyses for one run,
+** accumulated rank by rank over the GPU ops derive_hta.c loaded, so that
+** hta_metric (and run_metric) read a few stored rows instead of sweeping
+** the views over every run.  The definitions are the views' (schema
+** 013-hta-analyses.sql): temporal breakdown, host-wait share of stream
+** idle time, time-weighted launch queue, time at a full queue.
+**
+** Pipeline position: "derive" (called by derive_hta.c).  No SQL here.
+*/
+#ifndef PROFAN_HTA_METRIC_H
+#define PROFAN_HTA_METRIC_H
+
+#include <stdint.h>
+#include "analysis/hta_path.h"
+
+/* Kernel classes of the coarse categories (HpGpu.klass). */
+enum { HK_COMPUTE, HK_COMM, HK_MEMORY };
+
+typedef struct HtaTotals {
+  int64_t spanNs, idleNs, computeNs, nonComputeNs;   /* temporal */
+  int64_t streamIdleNs, hostWaitNs;                  /* idle breakdown */
+  double queueMeanSum; int nQueueRank;               /* busiest streams */
+  int64_t blockedNs;                                 /* queue >= full */
+  int nQueueStream;                                  /* streams with launches */
+} HtaTotals;
+
+/* Add one rank's GPU ops (sorted by device, stream, start: hta_path_sort)
+** to *pT.  queueFull: hta_setting queue_full. */
+void hta_metric_rank(const HpGpu *a, int n, int64_t queueFull,
+                     HtaTotals *pT);
+
+#endif

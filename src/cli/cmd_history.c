@@ -1,0 +1,748 @@
+/*
+** cmd_history.c — comparison and history commands: `profan tag`,
+** `profan baseline`, `profan diff`, `profan trend`, `profan check`
+** (`profan report` is cmd_report.c).
+**
+** Pipeline position: read side (tag and baseline write run metadata).
+** The numbers come from SQL: the run_metric view (schema/008-history.sql)
+** and the named queries diff-metrics, diff-categories, diff-kernels,
+** diff-ops, diff-tensors and trend; this file resolves runs and
+** baselines, binds parameters and, for `check`, parses the options and
+** prints what history.c decides (the gate's logic lives there).  `diff`
+** and `trend` with --html FILE write the HTML page of report_html.c
+** instead of printing.
+*/
+#include "cli/cli.h"
+#include "core/db.h"
+#include "history/history.h"
+#include "report/html.h"
+#include "report/named_query.h"
+#include "report/report_html.h"
+#include "core/runref.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Limits of `profan check` (its defaults are rows of table gate_param). */
+#define CHECK_MAX_METRICS 64
+#define CHECK_MAX_SAME_TAG 16
+
+/*
+** Split "K=V" into a new key string (caller frees with free()) and a
+** pointer to the value inside z.  Exits 2 when there is no '=' or no key.
+*/
+static char *split_kv(Cli *p, const char *zOpt, const char *z,
+                      const char **pzVal){
+  const char *zEq = strchr(z, '=');
+  if( zEq==NULL || zEq==z ) cli_usage_error(p, "%s needs K=V, got '%s'",
+                                            zOpt, z);
+  *pzVal = zEq+1;
+  return xstrndup(z, (size_t)(zEq-z));
+}
+
+/* Parse a non-negative integer option value or exit 2. */
+static int64_t parse_count(Cli *p, const char *zOpt, const char *z){
+  char *zEnd;
+  long long v = strtoll(z, &zEnd, 10);
+  if( *z==0 || *zEnd || v<0 ) cli_usage_error(p, "%s needs a number >= 0",
+                                              zOpt);
+  return v;
+}
+
+/* Parse a number option value ("5", "5%", "0.05") or exit 2. */
+static double parse_number(Cli *p, const char *zOpt, const char *z){
+  char *zEnd;
+  double v = strtod(z, &zEnd);
+  if( zEnd==z || (*zEnd && strcmp(zEnd, "%")) || !(v>=0) ){
+    cli_usage_error(p, "%s needs a number >= 0, got '%s'", zOpt, z);
+  }
+  return v;
+}
+
+/*
+** Write the finished HTML page (built into pPage, or -1 from the builder
+** with pErr set) to zPath ("-": stdout), free it, and return an exit code.
+*/
+static int finish_html(int rcBuild, Buf *pPage, PfError *pErr,
+                       const char *zPath){
+  int rc = EXIT_OK;
+  if( rcBuild ){
+    cli_error("%s", pErr->zMsg);
+    rc = EXIT_SQL;
+  }else if( html_write_file(zPath, pPage, pErr) ){
+    cli_error("%s", pErr->zMsg);
+    rc = EXIT_BAD;
+  }else if( strcmp(zPath, "-") ){
+    fprintf(stderr, "profan: wrote %s (%zu bytes)\n", zPath, pPage->n);
+  }
+  buf_free(pPage);
+  return rc;
+}
+
+/* Resolve a run reference or print the error; returns -1 on failure. */
+static int64_t resolve_or_report(sqlite3 *db, const char *zRef, int isBase){
+  PfError e = {0};
+  int64_t id = isBase ? history_resolve_baseline(db, zRef, &e)
+                      : runref_resolve(db, zRef, &e);
+  if( id<0 ) cli_error("%s", e.zMsg);
+  return id;
+}
+
+/*
+** Run the named query zName for run runId with nKV "key=value" overrides
+** and print it in p->eFmt.  Returns an exit code (EXIT_OK, EXIT_SQL).
+*/
+static int print_named(sqlite3 *db, OutDoc *d, const char *zSec,
+                       const char *zName, int64_t runId,
+                       const char **azKey, const char **azVal, int nKV,
+                       int64_t limit){
+  NqList list;
+  const NamedQuery *q;
+  sqlite3_stmt *pStmt;
+  PfError e = {0};
+  int rc;
+  if( named_query_load_all(&list, &e) ){
+    cli_error("%s", e.zMsg);
+    return EXIT_SQL;
+  }
+  q = named_query_find(&list, zName);
+  if( q==NULL ){
+    cli_error("no query named '%s'", zName);
+    named_query_list_free(&list);
+    return EXIT_SQL;
+  }
+  if( named_query_check(db, q, runId, azKey, azVal, nKV, &e) ){
+    /* a value its type refuses, an unknown parameter: a usage error */
+    cli_error("%s", e.zMsg);
+    named_query_list_free(&list);
+    return EXIT_USAGE;
+  }
+  pStmt = named_query_prepare(db, q, runId, azKey, azVal, nKV, limit, &e);
+  if( pStmt==NULL ){
+    cli_error("%s", e.zMsg);
+    named_query_list_free(&list);
+    return EXIT_SQL;
+  }
+  rc = output_doc_section(d, zSec, pStmt, NULL);
+  if( rc!=SQLITE_DONE ) cli_error("query '%s': %s", zName,
+                                  sqlite3_errmsg(db));
+  sqlite3_finalize(pStmt);
+  named_query_list_free(&list);
+  return rc==SQLITE_DONE ? EXIT_OK : EXIT_SQL;
+}
+
+/* Run a writing statement inside the caller's transaction; 0 or -1. */
+static int exec_bound(sqlite3 *db, const char *zSql, int64_t id,
+                      const char *z1, const char *z2){
+  PfError e = {0};
+  sqlite3_stmt *s = db_prepare(db, zSql, &e);
+  int rc;
+  if( s==NULL ){
+    cli_error("%s", e.zMsg);
+    return -1;
+  }
+  sqlite3_bind_int64(s, 1, id);
+  db_bind_text_or_null(s, 2, z1, -1);
+  db_bind_text_or_null(s, 3, z2, -1);
+  rc = sqlite3_step(s);
+  if( rc!=SQLITE_DONE ){
+    cli_error("%s", db_lost_reason(db) ? db_lost_reason(db)
+                                       : sqlite3_errmsg(db));
+  }
+  sqlite3_finalize(s);
+  return rc==SQLITE_DONE ? 0 : -1;
+}
+
+/* BEGIN IMMEDIATE, or print the error and return -1. */
+static int begin_write(Cli *p, sqlite3 *db){
+  PfError e = {0};
+  if( db_begin(db, &e) ){
+    cli_error("%s: %s", p->zDb, e.zMsg);
+    return -1;
+  }
+  return 0;
+}
+
+/* COMMIT when ok, else ROLLBACK; returns EXIT_OK or EXIT_BAD.  (The
+** transaction's guard, db.h, keeps anything after an error from
+** committing on its own.) */
+static int end_write(Cli *p, sqlite3 *db, int ok){
+  PfError e = {0};
+  if( ok && db_commit(db, &e)==0 ) return EXIT_OK;
+  if( ok ) cli_error("%s: %s", p->zDb, e.zMsg);
+  db_rollback(db);
+  return EXIT_BAD;
+}
+
+/*
+** profan tag RUN K=V... [--rm K]...   (or --baseline NAME instead of RUN)
+** Adds or replaces tags of an existing run; --rm removes a tag.
+*/
+int tag_cmd(Cli *p){
+  const char *zBase = cli_option(p, "baseline", NULL, 1);
+  const char *azRm[64];
+  const char *z;
+  int nRm = 0, iFirst, ok = 1, rc;
+  int64_t runId;
+  sqlite3 *db;
+  while( (z = cli_option(p, "rm", NULL, 1))!=NULL ){
+    if( nRm==64 ) cli_usage_error(p, "too many --rm options");
+    azRm[nRm++] = z;
+  }
+  cli_verify_options(p);
+  iFirst = zBase ? 1 : 2;
+  if( p->argc<iFirst ) cli_usage_error(p, "give a RUN (or --baseline NAME)");
+  if( p->argc==iFirst && nRm==0 ) cli_usage_error(p, "give at least one K=V");
+  for(int i=iFirst; i<p->argc; i++){
+    if( strchr(p->argv[i], '=')==NULL || p->argv[i][0]=='=' ){
+      cli_usage_error(p, "tags are K=V, got '%s'", p->argv[i]);
+    }
+  }
+  db = cli_open_db(p, 0);
+  runId = resolve_or_report(db, zBase ? zBase : p->argv[1], zBase!=NULL);
+  if( runId<0 || begin_write(p, db) ){
+    db_close(db);
+    return EXIT_BAD;
+  }
+  for(int i=0; ok && i<nRm; i++){
+    ok = exec_bound(db, "DELETE FROM run_tag WHERE run_id=?1 AND key=?2",
+                    runId, azRm[i], NULL)==0;
+  }
+  for(int i=iFirst; ok && i<p->argc; i++){
+    const char *zVal;
+    char *zKey = split_kv(p, "a tag", p->argv[i], &zVal);
+    ok = exec_bound(db, "INSERT OR REPLACE INTO run_tag(run_id, key, value)"
+                    " VALUES(?1, ?2, ?3)", runId, zKey, zVal)==0;
+    free(zKey);
+  }
+  rc = end_write(p, db, ok);
+  if( rc==EXIT_OK ){
+    fprintf(stderr, "profan: run %lld: %d tag%s set, %d removed\n",
+            (long long)runId, p->argc-iFirst, p->argc-iFirst==1 ? "" : "s",
+            nRm);
+  }
+  db_close(db);
+  return rc;
+}
+
+/*
+** profan baseline set NAME RUN | list | rm NAME
+*/
+int baseline_cmd(Cli *p){
+  sqlite3 *db;
+  int rc;
+  const char *zVerb;
+  cli_verify_options(p);
+  if( p->argc<2 ) cli_usage_error(p, "give set, list or rm");
+  zVerb = p->argv[1];
+  if( strcmp(zVerb, "list")==0 ){
+    sqlite3_stmt *s;
+    PfError e = {0};
+    if( p->argc!=2 ) cli_usage_error(p, "baseline list takes no arguments");
+    db = cli_open_db(p, DB_OPEN_READONLY);
+    s = db_prepare(db,
+      "SELECT b.name, b.run_id, r.name AS run_name, r.created_at, b.set_at,"
+      " (SELECT group_concat(key||'='||value, ' ') FROM run_tag t"
+      "  WHERE t.run_id=b.run_id) AS tags"
+      " FROM baseline b LEFT JOIN run r ON r.id=b.run_id ORDER BY b.name",
+      &e);
+    if( s==NULL ){
+      cli_error("%s", e.zMsg);
+      db_close(db);
+      return EXIT_SQL;
+    }
+    rc = output_stmt(s, p->eFmt, stdout, NULL);
+    if( rc!=SQLITE_DONE ) cli_error("%s", sqlite3_errmsg(db));
+    sqlite3_finalize(s);
+    db_close(db);
+    return rc==SQLITE_DONE ? EXIT_OK : EXIT_SQL;
+  }
+  if( strcmp(zVerb, "set")==0 ){
+    int64_t runId;
+    if( p->argc!=4 ) cli_usage_error(p, "baseline set needs NAME RUN");
+    if( p->argv[2][0]==0 ) cli_usage_error(p, "empty baseline NAME");
+    db = cli_open_db(p, 0);
+    runId = resolve_or_report(db, p->argv[3], 0);
+    if( runId<0 || begin_write(p, db) ){
+      db_close(db);
+      return EXIT_BAD;
+    }
+    rc = end_write(p, db, exec_bound(db,
+      "INSERT OR REPLACE INTO baseline(name, run_id, set_at)"
+      " VALUES(?2, ?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+      runId, p->argv[2], NULL)==0);
+    if( rc==EXIT_OK ){
+      fprintf(stderr, "profan: baseline '%s' is run %lld\n", p->argv[2],
+              (long long)runId);
+    }
+    db_close(db);
+    return rc;
+  }
+  if( strcmp(zVerb, "rm")==0 ){
+    if( p->argc!=3 ) cli_usage_error(p, "baseline rm needs NAME");
+    db = cli_open_db(p, 0);
+    if( db_int(db, 0, "SELECT count(*) FROM baseline WHERE name=%Q",
+               p->argv[2])==0 ){
+      cli_error("no baseline named '%s'", p->argv[2]);
+      db_close(db);
+      return EXIT_BAD;
+    }
+    if( begin_write(p, db) ){
+      db_close(db);
+      return EXIT_BAD;
+    }
+    rc = end_write(p, db, exec_bound(db,
+      "DELETE FROM baseline WHERE name=?2", 0, p->argv[2], NULL)==0);
+    db_close(db);
+    return rc;
+  }
+  cli_usage_error(p, "unknown baseline command '%s' (set, list, rm)", zVerb);
+}
+
+/*
+** profan diff A B [--by metrics|category|kernel|op|memory|tensors]
+**                 [--scheme S] [--floor PCT] [--limit N] [--html FILE]
+** A may be given as --baseline NAME instead.  B is bound as :run and A as
+** :baseline of the diff-* named queries.  Without --by: metrics,
+** categories and kernels; op (diff-ops) and tensors (diff-tensors) only
+** with --by.
+*/
+int diff_cmd(Cli *p){
+  const char *zBy = cli_option(p, "by", NULL, 1);
+  const char *zScheme = cli_option(p, "scheme", NULL, 1);
+  const char *zFloor = cli_option(p, "floor", NULL, 1);
+  const char *zLimit = cli_option(p, "limit", NULL, 1);
+  const char *zBase = cli_option(p, "baseline", NULL, 1);
+  const char *zHtml = cli_option(p, "html", NULL, 1);
+  const char *zA, *zB, *azKey[4], *azVal[4];
+  char zIdA[32], zFloorV[32];
+  int64_t idA, idB, limit = -1;
+  int nKV = 0, rc = EXIT_OK, all;
+  sqlite3 *db;
+  OutDoc doc;
+  cli_verify_options(p);
+  if( zBase ){
+    if( p->argc!=2 ) cli_usage_error(p, "give RUN B after --baseline NAME");
+    zA = zBase;
+    zB = p->argv[1];
+  }else{
+    if( p->argc!=3 ) cli_usage_error(p, "give two runs A B");
+    zA = p->argv[1];
+    zB = p->argv[2];
+  }
+  if( zBy && strcmp(zBy, "metrics") && strcmp(zBy, "category")
+      && strcmp(zBy, "kernel") && strcmp(zBy, "memory")
+      && strcmp(zBy, "op") && strcmp(zBy, "tensors") ){
+    cli_usage_error(p, "--by is metrics, category, kernel, op, memory or"
+                    " tensors");
+  }
+  if( zFloor ){
+    snprintf(zFloorV, sizeof(zFloorV), "%g",
+             parse_number(p, "--floor", zFloor));
+  }
+  if( zLimit ) limit = parse_count(p, "--limit", zLimit);
+  all = zBy==NULL;
+  if( zHtml && (zBy || zLimit) ){
+    cli_usage_error(p, "--html writes every section: no --by or --limit");
+  }
+  if( zHtml && zHtml[0]==0 ) cli_usage_error(p, "--html needs a FILE");
+  if( all && !zHtml && p->eFmt==OUT_CSV ){
+    cli_usage_error(p, "--format csv prints one table: add --by"
+                    " (metrics, category, kernel, op, memory, tensors)");
+  }
+  db = cli_open_db(p, DB_OPEN_READONLY);
+  idA = resolve_or_report(db, zA, zBase!=NULL);
+  idB = idA<0 ? -1 : resolve_or_report(db, zB, 0);
+  if( idB<0 ){
+    db_close(db);
+    return EXIT_BAD;
+  }
+  if( zHtml ){
+    Buf page;
+    PfError e = {0};
+    buf_init(&page);
+    rc = report_html_diff(db, idA, idB, zScheme, zFloor ? zFloorV : NULL,
+                          &page, &e);
+    rc = finish_html(rc, &page, &e, zHtml);
+    db_close(db);
+    return rc;
+  }
+  snprintf(zIdA, sizeof(zIdA), "%lld", (long long)idA);
+  azKey[nKV] = "baseline"; azVal[nKV++] = zIdA;
+  output_doc_begin(&doc, p->eFmt, stdout, all ? NULL : zBy);
+  if( p->eFmt==OUT_TABLE ){
+    printf("diff: run %lld -> run %lld (per step; A = %lld, B = %lld)\n",
+           (long long)idA, (long long)idB, (long long)idA, (long long)idB);
+    doc.bText = !all;
+  }
+  if( all || strcmp(zBy, "metrics")==0 || strcmp(zBy, "memory")==0 ){
+    const char *azK[2] = { "baseline", "like" };
+    const char *azV[2] = { zIdA, "%" };
+    if( zBy && strcmp(zBy, "memory")==0 ){
+      azK[1] = "memory";
+      azV[1] = "1";
+    }
+    rc = print_named(db, &doc, zBy ? zBy : "metrics", "diff-metrics",
+                     idB, azK, azV, 2, -1);
+  }
+  if( rc==EXIT_OK && (all || strcmp(zBy, "category")==0) ){
+    int n = nKV;
+    if( zScheme ){ azKey[n] = "scheme"; azVal[n++] = zScheme; }
+    if( zFloor ){ azKey[n] = "floor_pct"; azVal[n++] = zFloorV; }
+    rc = print_named(db, &doc, all ? "categories" : zBy,
+                     "diff-categories", idB,
+                     azKey, azVal, n, -1);
+  }
+  if( rc==EXIT_OK && (all || strcmp(zBy, "kernel")==0) ){
+    int n = nKV;
+    if( zFloor ){ azKey[n] = "floor_pct"; azVal[n++] = zFloorV; }
+    rc = print_named(db, &doc, all ? "kernels" : zBy,
+                     "diff-kernels", idB, azKey,
+                     azVal, n, limit);
+  }
+  if( rc==EXIT_OK && zBy && strcmp(zBy, "op")==0 ){
+    int n = nKV;
+    if( zFloor ){ azKey[n] = "floor_pct"; azVal[n++] = zFloorV; }
+    rc = print_named(db, &doc, "op", "diff-ops", idB, azKey, azVal, n,
+                     limit);
+  }
+  if( rc==EXIT_OK && zBy && strcmp(zBy, "tensors")==0 ){
+    rc = print_named(db, &doc, "tensors", "diff-tensors", idB, azKey,
+                     azVal, nKV, limit);
+  }
+  if( rc==EXIT_OK ) output_doc_end(&doc);
+  db_close(db);
+  return rc;
+}
+
+/*
+** profan trend METRIC [--tag K=V] [--last N] [--html FILE]
+** The series of one run_metric through the `trend` named query.
+*/
+int trend_cmd(Cli *p){
+  const char *zTag = cli_option(p, "tag", NULL, 1);
+  const char *zLast = cli_option(p, "last", NULL, 1);
+  const char *zHtml = cli_option(p, "html", NULL, 1);
+  const char *azKey[4], *azVal[4], *zTagVal = NULL;
+  char *zTagKey = NULL;
+  int nKV = 0, rc;
+  sqlite3 *db;
+  cli_verify_options(p);
+  if( p->argc!=2 ) cli_usage_error(p, "give one METRIC");
+  if( zLast ) parse_count(p, "--last", zLast);
+  if( zHtml && zHtml[0]==0 ) cli_usage_error(p, "--html needs a FILE");
+  if( zTag ) zTagKey = split_kv(p, "--tag", zTag, &zTagVal);
+  db = cli_open_db(p, DB_OPEN_READONLY);
+  if( db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM run_metric WHERE"
+             " metric=%Q)", p->argv[1])==0 ){
+    char z[80];
+    util_sanitize(p->argv[1], strlen(p->argv[1]), z, sizeof(z));
+    cli_error("no run has the metric '%s' ('profan query run-metrics'"
+              " lists them)", z);
+    free(zTagKey);
+    db_close(db);
+    return EXIT_BAD;
+  }
+  if( zHtml ){
+    Buf page;
+    PfError e = {0};
+    buf_init(&page);
+    rc = report_html_trend(db, p->argv[1], zTagKey, zTagVal, zLast, &page,
+                           &e);
+    rc = finish_html(rc, &page, &e, zHtml);
+    free(zTagKey);
+    db_close(db);
+    return rc;
+  }
+  azKey[nKV] = "metric"; azVal[nKV++] = p->argv[1];
+  if( zTagKey ){
+    azKey[nKV] = "tag_key"; azVal[nKV++] = zTagKey;
+    azKey[nKV] = "tag_value"; azVal[nKV++] = zTagVal;
+  }
+  if( zLast ){ azKey[nKV] = "last"; azVal[nKV++] = zLast; }
+  {
+    OutDoc doc;
+    output_doc_begin(&doc, p->eFmt, stdout, "trend");
+    rc = print_named(db, &doc, "trend", "trend", 0, azKey, azVal, nKV, -1);
+  }
+  free(zTagKey);
+  db_close(db);
+  return rc;
+}
+
+/* Bind a double or NULL when it is not finite. */
+static void bind_num(sqlite3_stmt *s, int i, double v){
+  db_bind_double_or_null(s, i, isfinite(v), v);
+}
+
+/* Options of `profan check` as given (NULL: the gate_param default). */
+typedef struct CheckOpts {
+  const char *zRun, *zBase, *zThr, *zAlpha, *zZ, *zLast, *zTag;
+  const char *azMetric[CHECK_MAX_METRICS];
+  const char *azSame[CHECK_MAX_SAME_TAG];
+  int nMetric, nSame, allowMissing;
+} CheckOpts;
+
+/* Parse the options of `profan check` or exit 2. */
+static void check_parse(Cli *p, CheckOpts *o){
+  const char *z;
+  memset(o, 0, sizeof(*o));
+  o->zRun = cli_option(p, "run", NULL, 1);
+  o->zBase = cli_option(p, "baseline", NULL, 1);
+  o->zThr = cli_option(p, "threshold", NULL, 1);
+  o->zAlpha = cli_option(p, "alpha", NULL, 1);
+  o->zZ = cli_option(p, "z", NULL, 1);
+  o->zLast = cli_option(p, "last", NULL, 1);
+  o->zTag = cli_option(p, "tag", NULL, 1);
+  o->allowMissing = cli_option(p, "allow-missing", NULL, 0)!=NULL;
+  while( (z = cli_option(p, "metric", "m", 1))!=NULL ){
+    if( o->nMetric==CHECK_MAX_METRICS ) cli_usage_error(p, "too many --metric");
+    o->azMetric[o->nMetric++] = z;
+  }
+  while( (z = cli_option(p, "same-tag", NULL, 1))!=NULL ){
+    if( o->nSame==CHECK_MAX_SAME_TAG ){
+      cli_usage_error(p, "too many --same-tag");
+    }
+    if( z[0]==0 ) cli_usage_error(p, "--same-tag needs a KEY");
+    o->azSame[o->nSame++] = z;
+  }
+  cli_verify_options(p);
+  if( p->argc!=1 ) cli_usage_error(p, "no positional arguments expected");
+  if( o->zBase==NULL ) cli_usage_error(p, "--baseline is required");
+  if( o->nMetric==0 ) o->azMetric[o->nMetric++] = "step_time_median_ms";
+}
+
+/* The settings: gate_param defaults, then the options (exit 2 if bad). */
+static void check_params(Cli *p, sqlite3 *db, const CheckOpts *o,
+                         GateParams *g, int *pnLast){
+  g->thrPct = history_gate_param(db, "threshold_pct", 5);
+  g->alpha = history_gate_param(db, "alpha", 0.05);
+  g->alphaOk = history_gate_param(db, "alpha_ok", 0.001);
+  g->zMax = history_gate_param(db, "z", 3);
+  g->minSteps = (int)history_gate_param(db, "min_steps", 3);
+  g->minHistory = (int)history_gate_param(db, "min_history", 5);
+  *pnLast = (int)history_gate_param(db, "last", 10);
+  if( o->zThr ){
+    g->thrPct = parse_number(p, "--threshold", o->zThr);
+    if( g->thrPct<1.0 && strchr(o->zThr, '%')==NULL ) g->thrPct *= 100.0;
+  }
+  if( o->zAlpha ){
+    g->alpha = parse_number(p, "--alpha", o->zAlpha);
+    if( !(g->alpha>0 && g->alpha<0.5) ){
+      cli_usage_error(p, "--alpha needs a number between 0 and 0.5, got"
+                      " '%s'", o->zAlpha);
+    }
+  }
+  if( o->zZ ){
+    g->zMax = parse_number(p, "--z", o->zZ);
+    if( !(g->zMax>0) ) cli_usage_error(p, "--z needs a number > 0, got '%s'",
+                                       o->zZ);
+  }
+  if( o->zLast ) *pnLast = (int)parse_count(p, "--last", o->zLast);
+}
+
+/* Resolve --baseline and --run or exit 2 naming the bad reference. */
+static void check_resolve(Cli *p, sqlite3 *db, const CheckOpts *o,
+                          int64_t *pidA, int64_t *pidB){
+  PfError e = {0};
+  *pidA = history_resolve_baseline(db, o->zBase, &e);
+  if( *pidA<0 ){
+    db_close(db);
+    cli_usage_error(p, "--baseline: %s", e.zMsg);
+  }
+  *pidB = runref_resolve(db, o->zRun ? o->zRun : "latest", &e);
+  if( *pidB<0 ){
+    db_close(db);
+    cli_usage_error(p, "--run: %s", e.zMsg);
+  }
+  for(int i=0; i<o->nMetric; i++){
+    if( db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM run_metric WHERE"
+               " metric=%Q)", o->azMetric[i])==0 ){
+      char zM[80];
+      util_sanitize(o->azMetric[i], strlen(o->azMetric[i]), zM, sizeof(zM));
+      db_close(db);
+      cli_usage_error(p, "no run has the metric '%s' ('profan query"
+                      " run-metrics' lists them)", zM);
+    }
+  }
+}
+
+/* The first check with verdict v, or NULL. */
+static const HistCheck *first_with(const HistCheck *a, int n, GateVerdict v){
+  for(int i=0; i<n; i++) if( a[i].o.v==v ) return &a[i];
+  return NULL;
+}
+
+/*
+** Print the one-line verdict and the history to f; returns the exit
+** code: 1 regression, else 4 missing / not comparable (0 with
+** --allow-missing), else 5 inconclusive, else 0.
+*/
+static int check_print_verdict(FILE *f, const CheckOpts *o, int64_t idA,
+                               int64_t idB, const GateParams *g,
+                               const HistCheck *a, int n,
+                               const HistWindow *w){
+  const HistCheck *r;
+  int rc = GATE_EXIT_PASS;
+  char zPre[64];
+  snprintf(zPre, sizeof(zPre), "run %lld vs baseline %lld", (long long)idB,
+           (long long)idA);
+  if( (r = first_with(a, n, GATE_REGRESSION))!=NULL ){
+    int nReg = 0;
+    for(int i=0; i<n; i++) nReg += a[i].o.v==GATE_REGRESSION;
+    fprintf(f, "REGRESSION: %s: %s %+.2f%% (threshold %g%%)%s\n", zPre,
+            r->zMetric, r->o.changePct, g->thrPct,
+            nReg>1 ? " and more" : "");
+    rc = GATE_EXIT_REGRESSION;
+  }else if( (r = first_with(a, n, GATE_NOT_COMPARABLE))!=NULL
+            || (r = first_with(a, n, GATE_MISSING))!=NULL ){
+    fprintf(f, "%s: %s: %s: %s%s\n", r->o.v==GATE_MISSING ? "MISSING"
+            : "NOT COMPARABLE", zPre, r->zMetric, r->o.zReason,
+            o->allowMissing ? " (allowed by --allow-missing)"
+            : "; nothing to check");
+    rc = o->allowMissing ? GATE_EXIT_PASS : GATE_EXIT_MISSING;
+  }
+  if( rc==GATE_EXIT_PASS
+      && (r = first_with(a, n, GATE_INCONCLUSIVE))!=NULL ){
+    fprintf(f, "INCONCLUSIVE: %s: %s: %s\n", zPre, r->zMetric,
+            r->o.zReason);
+    rc = GATE_EXIT_INCONCLUSIVE;
+  }else if( rc==GATE_EXIT_PASS && !o->allowMissing ){
+    fprintf(f, "OK: %s: no regression in %d metric%s (threshold %g%%)\n",
+            zPre, n, n==1 ? "" : "s", g->thrPct);
+  }
+  fprintf(f, "history: %d comparable run%s", w->n, w->n==1 ? "" : "s");
+  for(int i=0; i<w->n; i++){
+    fprintf(f, "%s%lld", i ? ", " : " (", (long long)w->aId[i]);
+  }
+  fprintf(f, "%s; the noise test needs %d\n", w->n ? ")" : "",
+          g->minHistory);
+  for(int i=0; i<w->nOut; i++){
+    fprintf(f, "left out: run %lld %s: %s\n", (long long)w->aOut[i].id,
+            w->aOut[i].zName, w->aOut[i].zWhy);
+  }
+  if( w->nOutTotal>w->nOut ){
+    fprintf(f, "left out: %d more runs\n", w->nOutTotal-w->nOut);
+  }
+  return rc;
+}
+
+/* The table of the checks, through a temporary table (every --format). */
+static int check_print_table(Cli *p, sqlite3 *db, const GateParams *g,
+                             const HistCheck *a, int n){
+  PfError e = {0};
+  sqlite3_stmt *s = NULL;
+  int rc = EXIT_OK;
+  if( db_exec(db,
+        "CREATE TEMP TABLE check_result(metric TEXT, baseline_value REAL,"
+        " value REAL, change_pct REAL, shift_pct REAL, shift_lo_pct REAL,"
+        " shift_hi_pct REAL, threshold_pct REAL, direction INT,"
+        " p_value REAL, n_baseline INT, n_run INT, history_runs INT,"
+        " robust_z REAL, verdict TEXT, reason TEXT)", &e)
+      || (s = db_prepare(db, "INSERT INTO check_result VALUES(?1, ?2,"
+                " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
+                " ?16)", &e))==NULL ){
+    cli_error("%s", e.zMsg);
+    return EXIT_SQL;
+  }
+  for(int i=0; i<n; i++){
+    const HistCheck *r = &a[i];
+    sqlite3_bind_text(s, 1, r->zMetric, -1, SQLITE_STATIC);
+    db_bind_double_or_null(s, 2, r->hasA, r->a);
+    db_bind_double_or_null(s, 3, r->hasB, r->b);
+    bind_num(s, 4, r->o.changePct);
+    bind_num(s, 5, r->o.shiftPct);
+    bind_num(s, 6, r->o.loPct);
+    bind_num(s, 7, r->o.hiPct);
+    sqlite3_bind_double(s, 8, g->thrPct);
+    sqlite3_bind_int(s, 9, r->dir);
+    bind_num(s, 10, r->p);
+    sqlite3_bind_int(s, 11, r->nA);
+    sqlite3_bind_int(s, 12, r->nB);
+    sqlite3_bind_int(s, 13, r->o.usedHist);
+    bind_num(s, 14, r->o.z);
+    sqlite3_bind_text(s, 15, history_verdict_name(r->o.v), -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 16, r->o.zReason, -1, SQLITE_STATIC);
+    sqlite3_step(s);
+    sqlite3_reset(s);
+  }
+  sqlite3_finalize(s);
+  s = db_prepare(db, "SELECT metric, round(baseline_value, 4) AS"
+    " baseline_value, round(value, 4) AS value, round(change_pct, 2) AS"
+    " change_pct, round(shift_pct, 2) AS shift_pct, round(shift_lo_pct, 2)"
+    " AS shift_lo_pct, round(shift_hi_pct, 2) AS shift_hi_pct,"
+    " threshold_pct, direction, p_value, n_baseline, n_run, history_runs,"
+    " round(robust_z, 2) AS robust_z, verdict, reason FROM check_result",
+    &e);
+  if( s==NULL ){
+    cli_error("%s", e.zMsg);
+    return EXIT_SQL;
+  }
+  if( output_stmt(s, p->eFmt, stdout, NULL)!=SQLITE_DONE ){
+    cli_error("%s", sqlite3_errmsg(db));
+    rc = EXIT_SQL;
+  }
+  sqlite3_finalize(s);
+  return rc;
+}
+
+/*
+** profan check --baseline B [--run R] [--metric M]... [--threshold 5%]
+**               [--alpha A] [--z Z] [--last N] [--tag K=V]
+**               [--same-tag KEY]... [--allow-missing]
+** Exit 0 pass, 1 regression, 2 usage or bad reference, 3 SQL error,
+** 4 missing or not comparable (0 with --allow-missing), 5 inconclusive.
+*/
+int check_cmd(Cli *p){
+  CheckOpts o;
+  GateParams g;
+  HistWindow w;
+  HistCompat compat;
+  HistCheck aChk[CHECK_MAX_METRICS];
+  const char *zTagVal = NULL;
+  char *zTagKey = NULL;
+  int nLast, rc = EXIT_OK;
+  int64_t idA, idB;
+  sqlite3 *db;
+  PfError e = {0};
+  FILE *pVerdict;
+
+  check_parse(p, &o);
+  if( o.zTag ) zTagKey = split_kv(p, "--tag", o.zTag, &zTagVal);
+  db = cli_open_db(p, DB_OPEN_READONLY);
+  check_params(p, db, &o, &g, &nLast);
+  check_resolve(p, db, &o, &idA, &idB);
+  memset(aChk, 0, sizeof(aChk));
+  if( history_comparable(db, idA, idB, o.azSame, o.nSame, &compat, &e)
+      || history_window(db, idA, idB, nLast, zTagKey, zTagVal, o.azSame,
+                     o.nSame, &w, &e) ){
+    rc = EXIT_SQL;
+  }
+  if( idA==idB ) compat.ok = 1;
+  for(int i=0; rc==EXIT_OK && i<o.nMetric; i++){
+    aChk[i].zMetric = o.azMetric[i];
+    if( history_check_metric(db, idA, idB, compat.ok, &w, &g, &aChk[i], &e) ){
+      rc = EXIT_SQL;
+    }else if( !compat.ok ){
+      snprintf(aChk[i].o.zReason, sizeof(aChk[i].o.zReason),
+               "not the baseline's workload: %s", compat.zWhy);
+    }
+  }
+  free(zTagKey);
+  if( rc!=EXIT_OK ){
+    cli_error("%s", e.zMsg);
+    history_window_free(&w);
+    db_close(db);
+    return rc;
+  }
+  /* the verdict: stdout above a table, stderr for csv and json */
+  pVerdict = (p->eFmt==OUT_CSV || p->eFmt==OUT_JSON) ? stderr : stdout;
+  rc = check_print_verdict(pVerdict, &o, idA, idB, &g, aChk, o.nMetric, &w);
+  history_window_free(&w);
+  if( p->eFmt==OUT_TABLE || p->eFmt==OUT_MARKDOWN ) fputc('\n', stdout);
+  if( check_print_table(p, db, &g, aChk, o.nMetric)!=EXIT_OK ) rc = EXIT_SQL;
+  db_close(db);
+  return rc;
+}

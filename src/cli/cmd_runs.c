@@ -1,0 +1,249 @@
+/*
+** cmd_runs.c — `profan runs`, `profan show RUN`, `profan rm RUN...`.
+**
+** Pipeline position: read side (runs, show) and maintenance (rm).
+*/
+#include "cli/cli.h"
+#include "core/db.h"
+#include "core/runref.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Prepare zSql and bind ?1 (int64) and ?2/?3 (text, may be NULL); the
+** caller finalizes.  NULL after printing the error. */
+static sqlite3_stmt *prepare_bound(sqlite3 *db, const char *zSql, int64_t v,
+                                   const char *z2, const char *z3){
+  sqlite3_stmt *s;
+  if( sqlite3_prepare_v2(db, zSql, -1, &s, NULL)!=SQLITE_OK ){
+    cli_error("%s", sqlite3_errmsg(db));
+    return NULL;
+  }
+  if( sqlite3_bind_parameter_count(s)>=1 ) sqlite3_bind_int64(s, 1, v);
+  if( sqlite3_bind_parameter_count(s)>=2 ) db_bind_text_or_null(s, 2, z2, -1);
+  if( sqlite3_bind_parameter_count(s)>=3 ) db_bind_text_or_null(s, 3, z3, -1);
+  return s;
+}
+
+/* Prepare, bind and print one statement; an exit code. */
+static int print_sql(sqlite3 *db, Cli *p, const char *zSql, int64_t v,
+                     const char *z2, const char *z3){
+  sqlite3_stmt *s = prepare_bound(db, zSql, v, z2, z3);
+  int rc;
+  if( s==NULL ) return EXIT_SQL;
+  rc = output_stmt(s, p->eFmt, stdout, NULL);
+  if( rc!=SQLITE_DONE ) cli_error("%s", sqlite3_errmsg(db));
+  sqlite3_finalize(s);
+  return rc==SQLITE_DONE ? EXIT_OK : EXIT_SQL;
+}
+
+/* Print one section of a document; an exit code. */
+static int print_section(sqlite3 *db, OutDoc *d, const char *zName,
+                         const char *zSql, int64_t v){
+  sqlite3_stmt *s;
+  int rc;
+  if( !output_doc_wants(d, zName) ) return EXIT_OK;
+  s = prepare_bound(db, zSql, v, NULL, NULL);
+  if( s==NULL ) return EXIT_SQL;
+  rc = output_doc_section(d, zName, s, NULL);
+  if( rc!=SQLITE_DONE ) cli_error("%s", sqlite3_errmsg(db));
+  sqlite3_finalize(s);
+  return rc==SQLITE_DONE ? EXIT_OK : EXIT_SQL;
+}
+int runs_cmd(Cli *p){
+  const char *zTag = cli_option(p, "tag", NULL, 1);
+  char *zKey = NULL;
+  const char *zVal = NULL;
+  sqlite3 *db;
+  int rc;
+  cli_verify_options(p);
+  if( p->argc!=1 ) cli_usage_error(p, "no arguments expected");
+  if( zTag ){
+    const char *zEq = strchr(zTag, '=');
+    if( zEq==NULL ) cli_usage_error(p, "--tag needs KEY=VALUE");
+    zKey = xstrndup(zTag, (size_t)(zEq-zTag));
+    zVal = zEq+1;
+  }
+  db = cli_open_db(p, DB_OPEN_READONLY);
+  rc = print_sql(db, p,
+    "SELECT r.id, r.name, r.created_at,"
+    " (SELECT count(*) FROM run_file f WHERE f.run_id=r.id) AS files,"
+    " (SELECT count(DISTINCT rank) FROM run_file f WHERE f.run_id=r.id"
+    "  AND f.rank IS NOT NULL) AS ranks,"
+    " (SELECT group_concat(key||'='||value, ' ') FROM run_tag t"
+    "  WHERE t.run_id=r.id) AS tags,"
+    " r.source_path"
+    " FROM run r"
+    " WHERE ?2 IS NULL OR EXISTS (SELECT 1 FROM run_tag t WHERE t.run_id=r.id"
+    "  AND t.key=?2 AND t.value=?3)"
+    " ORDER BY r.id", 0, zKey, zVal);
+  free(zKey);
+  db_close(db);
+  return rc;
+}
+
+/* The sections of `profan show`, in order. */
+static const char *const azShowSection[] = { "run", "files", "devices",
+                                            "steps" };
+
+/*
+** The devices of a run: each rank's own GPU (the device its GPU activity
+** ran on; every listed device when the rank has none), or with bAll every
+** device each rank's trace lists.
+*/
+static const char zShowDevices[] =
+  "SELECT rank, device, name, total_mem_bytes, num_sms,"
+  " compute_major||'.'||compute_minor AS compute"
+  " FROM device d WHERE run_id=?1 AND (?2 IS NOT NULL"
+  "  OR NOT EXISTS (SELECT 1 FROM gpu_busy b WHERE b.run_id=d.run_id"
+  "                 AND b.rank=d.rank)"
+  "  OR EXISTS (SELECT 1 FROM gpu_busy b WHERE b.run_id=d.run_id"
+  "             AND b.rank=d.rank AND b.device=d.device))"
+  " ORDER BY rank, device";
+
+int show_cmd(Cli *p){
+  int bAll = cli_option(p, "all-devices", NULL, 0)!=NULL;
+  const char *zOnly = cli_section(p, azShowSection, 4);
+  sqlite3 *db;
+  sqlite3_stmt *s;
+  int64_t runId, nShown = 0, nAll;
+  PfError e = {0};
+  OutDoc d;
+  int rc;
+  cli_verify_options(p);
+  if( p->argc!=2 ) cli_usage_error(p, "give one RUN");
+  db = cli_open_db(p, DB_OPEN_READONLY);
+  runId = runref_resolve(db, p->argv[1], &e);
+  if( runId<0 ){
+    cli_error("%s", e.zMsg);
+    db_close(db);
+    return EXIT_BAD;
+  }
+  output_doc_begin(&d, p->eFmt, stdout, zOnly);
+  rc = print_section(db, &d, "run",
+    "SELECT id, name, created_at, source_path, content_hash, tool_version,"
+    " (SELECT group_concat(key||'='||value, ' ') FROM run_tag"
+    "  WHERE run_id=run.id) AS tags FROM run WHERE id=?1", runId);
+  if( rc==EXIT_OK ) rc = print_section(db, &d, "files",
+    "SELECT id AS file_id, path, kind, rank, rank_source, bytes, n_records,"
+    " warnings, round(parse_ms, 1) AS parse_ms, time_regime"
+    " FROM run_file WHERE run_id=?1 ORDER BY id", runId);
+  if( rc==EXIT_OK && output_doc_wants(&d, "devices") ){
+    s = prepare_bound(db, zShowDevices, runId, bAll ? "all" : NULL, NULL);
+    if( s==NULL ) rc = EXIT_SQL;
+    else if( output_doc_section(&d, "devices", s, &nShown)!=SQLITE_DONE ){
+      cli_error("%s", sqlite3_errmsg(db));
+      rc = EXIT_SQL;
+    }
+    sqlite3_finalize(s);
+    nAll = db_int(db, 0, "SELECT count(*) FROM device WHERE run_id=%lld",
+                  (long long)runId);
+    if( rc==EXIT_OK && nAll>nShown ){
+      fprintf(stderr, "profan: devices: %lld of %lld listed (each rank's own"
+              " GPU); --all-devices lists every GPU the traces saw\n",
+              (long long)nShown, (long long)nAll);
+    }
+  }
+  if( rc==EXIT_OK ) rc = print_section(db, &d, "steps",
+    "SELECT rank, count(*) AS steps, min(step) AS first_step,"
+    " max(step) AS last_step, source, round(avg(dur)/1e6, 3) AS avg_ms"
+    " FROM step WHERE run_id=?1 GROUP BY rank, source ORDER BY rank", runId);
+  output_doc_end(&d);
+  db_close(db);
+  return rc;
+}
+
+/* Names of the baselines pointing at run runId, ", "-separated, into pOut
+** (empty when none).  Returns the number of names. */
+static int baselines_of(sqlite3 *db, int64_t runId, Buf *pOut){
+  sqlite3_stmt *s = prepare_bound(db,
+    "SELECT name FROM baseline WHERE run_id=?1 ORDER BY name", runId,
+    NULL, NULL);
+  int n = 0;
+  buf_reset(pOut);
+  while( s && sqlite3_step(s)==SQLITE_ROW ){
+    buf_printf(pOut, "%s'%s'", n++ ? ", " : "",
+               (const char *)sqlite3_column_text(s, 0));
+  }
+  sqlite3_finalize(s);
+  return n;
+}
+
+/*
+** profan rm RUN...: every RUN is resolved first, and only when all exist
+** are they deleted, in one transaction; then one line per run removed
+** (with the baselines that named it).  Any error deletes nothing.
+*/
+int rm_cmd(Cli *p){
+  sqlite3 *db;
+  PfError e = {0};
+  int64_t *aId;
+  char **azDone;
+  int nId = 0, nBad = 0;
+  Buf names;
+  cli_verify_options(p);
+  if( p->argc<2 ) cli_usage_error(p, "give at least one RUN");
+  db = cli_open_db(p, 0);
+  if( db_begin(db, &e) ){
+    cli_error("%s: %s", p->zDb, e.zMsg);
+    db_close(db);
+    return EXIT_BAD;
+  }
+  /* every RUN is checked before anything is removed: all or nothing */
+  aId = xcalloc((size_t)p->argc, sizeof(int64_t));
+  for(int i=1; i<p->argc; i++){
+    int64_t id = runref_resolve(db, p->argv[i], &e);
+    int dup = 0;
+    if( id<0 ){
+      cli_error("%s", db_lost_reason(db) ? db_lost_reason(db) : e.zMsg);
+      nBad++;
+      continue;
+    }
+    for(int k=0; k<nId; k++) dup |= aId[k]==id;
+    if( !dup ) aId[nId++] = id;
+  }
+  if( nBad>0 ){
+    cli_error("nothing removed (%d of %d RUN%s not found)", nBad, p->argc-1,
+              p->argc-1==1 ? "" : "s");
+    db_rollback(db);
+    db_close(db);
+    free(aId);
+    return EXIT_BAD;
+  }
+  buf_init(&names);
+  azDone = xcalloc((size_t)nId+1, sizeof(char *));
+  for(int k=0; k<nId && nBad==0; k++){
+    int nBase = baselines_of(db, aId[k], &names);
+    sqlite3_stmt *s = prepare_bound(db, "SELECT name FROM run WHERE id=?1",
+                                    aId[k], NULL, NULL);
+    const char *zName = s && sqlite3_step(s)==SQLITE_ROW
+                      ? (const char *)sqlite3_column_text(s, 0) : NULL;
+    azDone[k] = xasprintf("removed run %lld (%s)%s%s%s", (long long)aId[k],
+                          zName ? zName : "?",
+                          nBase ? " and its baseline" : "",
+                          nBase>1 ? "s " : nBase ? " " : "",
+                          buf_str(&names));
+    sqlite3_finalize(s);
+    if( runref_delete(db, aId[k], &e) ){
+      cli_error("%s; nothing removed",
+                db_lost_reason(db) ? db_lost_reason(db) : e.zMsg);
+      nBad++;
+    }
+  }
+  if( nBad==0 && db_commit(db, &e) ){
+    cli_error("%s: %s; nothing removed", p->zDb, e.zMsg);
+    nBad++;
+  }
+  if( nBad ) db_rollback(db);
+  /* said once it is done, not before a commit that may fail */
+  for(int k=0; k<nId; k++){
+    if( nBad==0 ) fprintf(stderr, "profan: %s\n", azDone[k]);
+    free(azDone[k]);
+  }
+  free(azDone);
+  db_close(db);
+  free(aId);
+  buf_free(&names);
+  return nBad ? EXIT_BAD : EXIT_OK;
+}

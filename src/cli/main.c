@@ -1,0 +1,460 @@
+/*
+** main.c — profan's entry point: the command table, global options,
+** dispatch and top-level help.
+**
+** Pipeline position: front end.  The command table below is the only list
+** of commands: dispatch, `profan --help` and each command's --help come
+** from it (a test checks every command is also in the README).
+*/
+#include "cli/cli.h"
+#include "core/db.h"
+
+#include <malloc.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int merge_cmd(Cli *p);   /* cmd_merge.c */
+
+static const CmdInfo aCmd[] = {
+  { "ingest", ingest_cmd, "ingest [options] PATH...",
+    "load traces, snapshots, NCCL logs, flight-recorder dumps as a run",
+    "Each PATH is a file or a directory walked recursively; every file's\n"
+    "kind is decided by its content, not its name:\n"
+    "  trace            PyTorch profiler (Kineto) trace JSON, optionally\n"
+    "                   gzip (one per rank)\n"
+    "  memory snapshot  torch.cuda.memory._snapshot() pickle (or a bare\n"
+    "                   segment list)\n"
+    "  NCCL log         text with NCCL_DEBUG=INFO/WARN lines\n"
+    "  flight recorder  NCCL flight-recorder dump (pickle or JSON)\n"
+    "Files of no known kind are listed as skipped.  All PATHs form one\n"
+    "run; a file given twice (or two files of the same content) is loaded\n"
+    "once, with a note.  The ingest is one transaction: on any error or\n"
+    "Ctrl-C nothing is stored.  Identical content already in the database\n"
+    "is reported and not stored twice.  While another ingest writes to\n"
+    "the database, this one says so and waits for it.\n"
+    "\n"
+    "Options:\n"
+    "  --name NAME      run name (default: the first PATH's base name; a\n"
+    "                   name in use becomes NAME-2, and the ingest says so)\n"
+    "  --tag K=V        attach a tag (repeatable): git sha, config, ...\n"
+    "  --replace        replace a run with the same content or name (the\n"
+    "                   runs and baselines removed are listed)\n"
+    "  --strict         treat skipped/repaired records as errors\n"
+    "  --threads N      parser threads (default: number of CPUs)\n"
+    "  --timeout S      give up after waiting S seconds for another\n"
+    "                   ingest (default: wait as long as it takes)\n"
+    "  --quiet          no summary line\n" },
+  { "query", query_cmd,
+    "query NAME [--run RUN | --baseline NAME] [--param K=V]... [--limit N]",
+    "run a named query (see 'profan queries')",
+    "RUN is a run id, a run name, or 'latest' (the default).\n"
+    "\n"
+    "Options:\n"
+    "  --run RUN        the run to query (default: latest)\n"
+    "  --baseline NAME  the run a named baseline points at\n"
+    "  --param K=V      set a query parameter (repeatable)\n"
+    "  --limit N        at most N rows\n"
+    "  --format F       table, csv, json or markdown\n" },
+  { "queries", queries_cmd, "queries [--verbose]",
+    "list the named queries",
+    "Built-in queries plus those in $PROFAN_QUERIES (a directory of .sql\n"
+    "files with the same header).  --verbose also lists each query's\n"
+    "parameters with defaults and its output columns.\n" },
+  { "runs", runs_cmd, "runs [--tag K=V]",
+    "list the runs in the database",
+    "One table (a JSON array with --format json).\n"
+    "\n"
+    "Options:\n"
+    "  --tag K=V        only runs with this tag\n" },
+  { "show", show_cmd, "show RUN [--all-devices] [--section NAME]",
+    "show one run: files, ranks, devices, steps, tags",
+    "Sections: run, files, devices (each rank's own GPU), steps.  With\n"
+    "--format json one object with a key per section; --format csv needs\n"
+    "--section (one table).\n"
+    "\n"
+    "Options:\n"
+    "  --all-devices    every GPU each rank's trace lists, not only its own\n"
+    "  --section NAME   print only this section\n" },
+  { "sql", sql_cmd, "sql \"SELECT ...\"",
+    "run SQL against the database (read-only)",
+    "The statement runs on a read-only connection; output follows --format.\n"
+    "Every built-in view works the same in the stock sqlite3 shell.\n" },
+  { "rm", rm_cmd, "rm RUN...",
+    "delete runs and everything derived from them",
+    "Every RUN is checked first; when one does not exist nothing is\n"
+    "removed.  Prints each run removed, with the baselines that named it\n"
+    "(they are removed too).\n" },
+  { "tag", tag_cmd, "tag RUN K=V... [--rm K]...",
+    "add, replace or remove tags of a run after its ingest",
+    "RUN may be replaced by --baseline NAME.\n"
+    "\n"
+    "Options:\n"
+    "  --rm K           remove tag K (repeatable)\n"
+    "  --baseline NAME  tag the run this baseline names\n" },
+  { "baseline", baseline_cmd, "baseline set NAME RUN | list | rm NAME",
+    "name a run as a baseline (main, release, ...) or list the names",
+    "A baseline name is accepted wherever --baseline is: 'profan diff\n"
+    "--baseline main RUN', 'profan check --baseline main'.  Deleting the\n"
+    "run deletes its baselines.\n" },
+  { "diff", diff_cmd,
+    "diff A B [--by metrics|category|kernel|op|memory|tensors]",
+    "compare two runs: step time, categories, kernels, ops, memory",
+    "Every time is per step (GPU time / number of (rank, step) rows), so\n"
+    "runs with a different number of profiled steps compare.  Rows under\n"
+    "the noise floor (--floor, % of the mean step time) in both runs are\n"
+    "folded into one '(other: N)' row.  A may be --baseline NAME.  The\n"
+    "sections are the named queries diff-metrics, diff-categories and\n"
+    "diff-kernels (:run = B, --param baseline = A).  --format json prints\n"
+    "one object with a key per section (metrics, categories, kernels), or\n"
+    "the one --by section; --format csv needs --by.  --by op compares CPU\n"
+    "operators (diff-ops: calls, self CPU and launched GPU time per step);\n"
+    "--by tensors the largest allocation per memory source category of\n"
+    "the snapshots (diff-tensors: ratio, scales when above 1.05).\n"
+    "\n"
+    "Options:\n"
+    "  --by WHAT        only one section: metrics, category, kernel, op,\n"
+    "                   memory, tensors\n"
+    "  --baseline NAME  baseline (or run) to compare against, instead of A\n"
+    "  --scheme S       category scheme (default: detailed)\n"
+    "  --floor PCT      noise floor, % of step time (default: 0.3)\n"
+    "  --limit N        at most N kernel or op rows (default: 50)\n"
+    "  --html FILE      write a self-contained HTML page with charts\n"
+    "                   (every section; '-' = stdout) instead of printing\n" },
+  { "trend", trend_cmd, "trend METRIC [--tag K=V] [--last N] [--html FILE]",
+    "one metric over the runs, with change and a sparkline",
+    "METRIC is a metric of the run_metric view ('profan query run-metrics'\n"
+    "lists a run's).  Columns: run_id, name, created_at, value, change_pct\n"
+    "(vs the previous run of the series), level_bar (the value within the\n"
+    "series' range) and series_spark (the whole series, on the last row).\n"
+    "\n"
+    "Options:\n"
+    "  --tag K=V        only runs with this tag\n"
+    "  --last N         only the last N runs (default: 50)\n"
+    "  --html FILE      write an HTML page: the series as a line chart,\n"
+    "                   changes over 5% in the bad direction marked as\n"
+    "                   regressions ('-' = stdout)\n" },
+  { "check", check_cmd, "check --baseline B [--run R] [--metric M]...",
+    "regression gate: exit 1 when a metric got worse beyond the noise",
+    "Step metrics (step_time_*, step_gpu_busy_pct) compare the steady steps\n"
+    "of both runs (view step_steady: warm-up and cut steps left out): the\n"
+    "Hodges-Lehmann shift with its exact distribution-free interval, each\n"
+    "end wrong with probability --alpha.  With T the threshold, shift and\n"
+    "interval in the bad direction: regression: the whole interval is\n"
+    "worse, reaches T, and the shift is T/2 or more; ok: the interval stays\n"
+    "below T and the shift is below T/2, or a wider interval (gate_param\n"
+    "alpha_ok, 0.001) stays below T too (a shift between T/2 and T passes\n"
+    "only with about 7 steps a side); inconclusive: anything else, the\n"
+    "reason says which (or too few steady steps).  Metrics\n"
+    "without per-step samples compare values: beyond the threshold needs\n"
+    "the history.  History: the baseline and the runs before it with the\n"
+    "baseline's fingerprint (rank count, top kernels, top operators, the\n"
+    "--same-tag tags); with 5 or more, a run inside their spread (robust\n"
+    "z <= --z) is noise.  Prints a one-line verdict and the history (stderr\n"
+    "for csv/json) then a table.\n"
+    "Exit: 0 pass (ok, improved, noise), 1 regression, 2 usage or an\n"
+    "unknown run/baseline/metric, 3 SQL error, 4 missing or not comparable\n"
+    "(nothing to check; 0 with --allow-missing), 5 inconclusive.\n"
+    "\n"
+    "Options:\n"
+    "  --baseline B     baseline name or run (required)\n"
+    "  --run R          run to check (default: latest)\n"
+    "  --metric M       metric to check (repeatable; default:\n"
+    "                   step_time_median_ms)\n"
+    "  --threshold T    relative change, '5%' or 0.05 (default: 5%)\n"
+    "  --alpha A        error of each end of the interval, 0 < A < 0.5\n"
+    "                   (default: 0.05)\n"
+    "  --z Z            robust z-score limit of the history (default: 3)\n"
+    "  --last N         history window in comparable runs (default: 10)\n"
+    "  --tag K=V        history: only runs with this tag\n"
+    "  --same-tag KEY   comparable runs have the baseline's value of tag\n"
+    "                   KEY (repeatable)\n"
+    "  --allow-missing  exit 0 instead of 4 when there is nothing to check\n"
+    "Defaults are rows of table gate_param.\n" },
+  { "report", report_cmd,
+    "report [RUN] [--baseline NAME] [--param K=V]... [--section S]"
+    " [--html FILE [--step N]]",
+    "summary of a run and ranked findings with hints",
+    "RUN is a run id, a run name or 'latest' (the default); --baseline\n"
+    "NAME reports on the run a baseline names.  Prints a summary (the\n"
+    "named query report-summary) then the findings of the rules, most\n"
+    "severe first: severity (high, medium, low, info), rule, message,\n"
+    "value, threshold, hint.  Rules are SQL files with the header of a\n"
+    "named query: the built-in rules/*.sql plus those in $PROFAN_RULES (a\n"
+    "directory; a rule with a built-in's name replaces it).  --format json\n"
+    "prints one object {summary, findings}; --format csv needs --section.\n"
+    "Exit 0 whatever is found; 2 for a --step the run does not have.\n"
+    "\n"
+    "Options:\n"
+    "  --baseline NAME  report on this baseline's run\n"
+    "  --param K=V      set parameter K of every rule that has it\n"
+    "                   (repeatable), e.g. --param threshold_pct=20;\n"
+    "                   RULE.K=V sets it in one rule only, e.g.\n"
+    "                   --param straggler.late_pct=40; a value the\n"
+    "                   parameter's type refuses is exit 2\n"
+    "  --section NAME   print only summary or findings\n"
+    "  --html FILE      write a self-contained HTML report instead ('-' =\n"
+    "                   stdout): summary, findings, categories, top kernels,\n"
+    "                   step times per rank (stragglers marked), one step's\n"
+    "                   GPU timeline, step breakdown, memory timeline,\n"
+    "                   segments, allocation churn, communication\n"
+    "  --step N         the step of the HTML timeline (default: the median\n"
+    "                   step of the lowest rank)\n" },
+  { "merge", merge_cmd,
+    "merge --into DB [--name N] [--summaries-only] [--quiet] SHARD...",
+    "combine shard databases (one ingest per node) into one run",
+    "Each SHARD is a database made by `profan ingest` of some rank files of\n"
+    "one run (one node's).  Their rows are copied into one run of DB (the\n"
+    "run named N, else the first shard's run name; an existing run of that\n"
+    "name gets the shards added) with strings and ids remapped, and the\n"
+    "tables that span ranks (collectives, critical paths) are computed\n"
+    "again over all ranks: the result is what one ingest of all the files\n"
+    "stores.  One transaction: on any error DB is left as it was.  A\n"
+    "shard whose files DB already holds is\n"
+    "skipped with a note.  Exit 2 when the shards are not one run (world\n"
+    "sizes differ, a rank in two shards, steps apart in time, a shard of\n"
+    "several runs), 1 for an unreadable or corrupt shard.\n"
+    "--summaries-only makes DB a history: every run of each SHARD becomes\n"
+    "a run of DB with its tags, files, steps and summary tables, not its\n"
+    "event rows (trend, check, diff-metrics and runs work on it).\n"
+    "\n"
+    "Options:\n"
+    "  --into DB        the target database (created when missing)\n"
+    "  --name N         name of the merged run\n"
+    "  --summaries-only\n"
+    "                   copy runs without their event rows (a history)\n"
+    "  -q, --quiet      no summary line\n" },
+  { "export-trace", export_cmd,
+    "export-trace RUN [--rank R|all] [--step N | --window START:END |"
+    " --around ANCHOR] [-o FILE]",
+    "write a Chrome/Kineto trace of a step or time range for Perfetto",
+    "Writes the rows of the run that overlap the chosen range as a trace\n"
+    "that Perfetto UI and chrome://tracing open (gzip when FILE ends in\n"
+    ".gz; stdout without -o): CPU ops, Python functions, runtime calls,\n"
+    "kernels, memcpy/memset, syncs, annotations, memory events and\n"
+    "counters, ac2g launch flows, deviceProperties, distributedInfo, and\n"
+    "profan's own tracks (steps, largest GPU idle gaps, exposed\n"
+    "communication).  Several ranks go into one trace, one process group\n"
+    "per rank on the common clock.  Exit 2 on an unknown run, rank, step\n"
+    "or anchor or an empty window, with the valid choices.\n"
+    "\n"
+    "Options:\n"
+    "  --rank R|all     one rank or every rank (default: all)\n"
+    "  --step N         each rank's step N (ProfilerStep number)\n"
+    "  --window S:E     S to E ms after the run's first event (units ns,\n"
+    "                   us, ms, s may follow each number)\n"
+    "  --around ANCHOR  a named place (view export_anchor): slowest-step,\n"
+    "                   slowest-step-rank-R, gap-1 .. gap-10\n"
+    "  -o, --output F   output file (default: stdout)\n" },
+};
+#define N_CMD ((int)(sizeof(aCmd)/sizeof(aCmd[0])))
+
+/* The global options: `profan --help`, the manual page and the
+** completions list them from here. */
+static const CliGlobal aGlobal[] = {
+  { "--db", "PATH", "database file (default: $PROFAN_DB, else ./profan.db)" },
+  { "--format", "F", "output format: table, csv, json, markdown" },
+  { "--width", "N", "fit table lines in N columns, cutting long text\n"
+    "                   (default: the terminal's width when stdout is one;\n"
+    "                   never cut otherwise)" },
+  { "--no-truncate", "", "never cut text in tables" },
+  { "--help", "", "help for profan or for a command" },
+  { "--version", "", "print the version and schema version" },
+  { "--man", "", "print the manual page (troff)" },
+  { "--completion", "SH", "print the completion script for SH: bash or zsh" },
+};
+#define N_GLOBAL ((int)(sizeof(aGlobal)/sizeof(aGlobal[0])))
+static const CliTable tab = { aCmd, N_CMD, aGlobal, N_GLOBAL };
+
+static void print_help(FILE *out){
+  fprintf(out,
+    "profan %s — profile database for GPU training runs\n"
+    "\n"
+    "usage: profan [--db PATH] [--format F] COMMAND [ARGS]\n"
+    "\n"
+    "Commands:\n", PROFAN_VERSION);
+  for(int i=0; i<N_CMD; i++){
+    fprintf(out, "  %-12s %s\n", aCmd[i].zName, aCmd[i].zSummary);
+  }
+  fputs("\nGlobal options:\n", out);
+  for(int i=0; i<N_GLOBAL; i++){
+    char zOpt[32];
+    snprintf(zOpt, sizeof(zOpt), "%s%s%s", aGlobal[i].zName,
+             aGlobal[i].zArg[0] ? " " : "", aGlobal[i].zArg);
+    fprintf(out, "  %-16s %s\n", zOpt, aGlobal[i].zHelp);
+  }
+  fprintf(out,
+    "\n"
+    "Exit codes: 0 ok, 1 bad input or runtime error, 2 usage error,\n"
+    "3 SQL or query error.\n");
+}
+
+static void print_cmd_help(const CmdInfo *c, FILE *out){
+  fprintf(out, "usage: profan %s\n\n%s.\n", c->zUsage, c->zSummary);
+  if( c->zHelp[0] ) fprintf(out, "\n%s", c->zHelp);
+  fprintf(out, "\nGlobal options --db and --format apply; exit codes: 0 ok, "
+          "1 bad input, 2 usage, 3 SQL error.\n");
+}
+
+/*
+** A global option with a value, which may be given more than once (the
+** last one counts).  A value missing at the end of the line or taken by
+** another option ("--db --format json") is a usage error naming what the
+** option needs, zWhat.  Returns the value or NULL.
+*/
+static const char *global_option(Cli *p, const char *zName,
+                                 const char *zWhat){
+  const char *zVal = NULL, *z;
+  for(int i=1; i<p->argc; i++){
+    if( strcmp(p->argv[i], "--")==0 ) break;
+    if( p->argv[i][0]=='-' && p->argv[i][1]=='-'
+     && strcmp(p->argv[i]+2, zName)==0
+     && (i+1>=p->argc || strncmp(p->argv[i+1], "--", 2)==0) ){
+      cli_usage_error(p, "option --%s needs a value (%s)", zName, zWhat);
+    }
+  }
+  while( (z = cli_option(p, zName, NULL, 1))!=NULL ) zVal = z;
+  return zVal;
+}
+
+/* The start of the heap set up with transparent huge pages. */
+#define HEAP_THP_BYTES (16u<<20)
+#define THP_BYTES (2u<<20)
+
+/*
+** Fewer page faults.  A command touches a few MB of fresh memory (SQLite
+** compiling the derive statements, its page cache, the parser's
+** buffers), one 4 KiB page fault at a time; on a virtual machine each
+** costs far more than on bare metal (measured here: 25-35 us per 4 KiB
+** page touched, 0.3 us per 4 KiB of a 2 MiB huge page).  So glibc's main
+** heap grows once by 16 MiB (M_TOP_PAD for that growth only: address
+** space), advised for transparent huge pages: one fault per 2 MiB
+** touched where the kernel has THP in "madvise" mode, as usual where it
+** has not.  A trim threshold above that keeps the stretch from being
+** given back (and taken again with 4 KiB pages) as blocks are freed.
+** Every thread allocates there (M_ARENA_MAX 1): a parser thread's own
+** arena would be fresh memory again.  Under valgrind or ASan, whose
+** allocators ignore all this, nothing changes.
+*/
+static void heap_setup(void){
+  char *p, *zLo, *zHi;
+  mallopt(M_ARENA_MAX, 1);
+  mallopt(M_TRIM_THRESHOLD, 2*HEAP_THP_BYTES);
+  mallopt(M_TOP_PAD, HEAP_THP_BYTES);
+  p = malloc(64<<10);               /* grows the heap by the pad */
+  mallopt(M_TOP_PAD, 128<<10);      /* glibc's default again */
+  zHi = sbrk(0);
+  /* [p, break) is the heap when p came from it (not from mmap) */
+  if( p && zHi!=(char*)-1 ){
+    zLo = (char*)(((uintptr_t)p + THP_BYTES-1) & ~(uintptr_t)(THP_BYTES-1));
+    zHi = (char*)((uintptr_t)zHi & ~(uintptr_t)(THP_BYTES-1));
+    if( zHi>zLo ) madvise(zLo, (size_t)(zHi-zLo), MADV_HUGEPAGE);
+  }
+  free(p);
+}
+
+int main(int argc, char **argv){
+  Cli cli;
+  const char *zFmt, *zDb, *zWidth, *z;
+  const CmdInfo *pCmd = NULL;
+  int iCmd = 0;
+
+  /* A write past RLIMIT_FSIZE must fail with EFBIG (SQLite then reports
+  ** "database or disk is full" and the transaction rolls back), not kill
+  ** the process half-way through a commit. */
+  signal(SIGXFSZ, SIG_IGN);
+  heap_setup();
+  /* No allocation statistics: they cost a global mutex per malloc. */
+  sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+  db_configure();           /* before SQLite initialises: its error log */
+  memset(&cli, 0, sizeof(cli));
+  cli.argc = argc;
+  cli.argv = argv;
+  /* global options may appear anywhere */
+  zDb = global_option(&cli, "db", "a database PATH");
+  zFmt = global_option(&cli, "format", "table, csv, json or markdown");
+  zWidth = global_option(&cli, "width", "a number of columns");
+  if( cli_option(&cli, "no-truncate", NULL, 0) ){
+    if( zWidth ){
+      cli_usage_error(&cli, "give --width or --no-truncate, not both");
+    }
+    output_set_width(0);
+  }
+  if( zWidth ){
+    char *zEnd;
+    long n = strtol(zWidth, &zEnd, 10);
+    if( *zWidth==0 || *zEnd || n<20 || n>100000 ){
+      cli_usage_error(&cli, "--width needs a number of columns >= 20, got '%s'",
+                      zWidth);
+    }
+    output_set_width((int)n);
+  }
+  if( cli_option(&cli, "man", NULL, 0) ){
+    cli_write_man(stdout, &tab);
+    return EXIT_OK;
+  }
+  if( (z = global_option(&cli, "completion", "bash or zsh"))!=NULL ){
+    if( cli_write_completion(stdout, z, &tab) ){
+      cli_usage_error(&cli, "no completion for shell '%s' (bash, zsh)", z);
+    }
+    return EXIT_OK;
+  }
+  if( cli_option(&cli, "version", NULL, 0) ){
+    printf("profan %s (schema %d)\n", PROFAN_VERSION, db_schema_version());
+    return EXIT_OK;
+  }
+  cli.zDb = zDb ? zDb : getenv("PROFAN_DB");
+  if( cli.zDb==NULL || cli.zDb[0]==0 ) cli.zDb = "profan.db";
+  cli.eFmt = OUT_TABLE;
+  if( zFmt ){
+    if( output_parse_format(zFmt, &cli.eFmt) ){
+      cli_usage_error(&cli, "unknown format '%s' (table, csv, json, markdown)",
+                      zFmt);
+    }
+    cli.fmtGiven = 1;
+  }
+  for(iCmd=1; iCmd<cli.argc && cli.argv[iCmd][0]=='-'; iCmd++){
+    if( strcmp(cli.argv[iCmd], "--help")==0
+     || strcmp(cli.argv[iCmd], "-h")==0 ){
+      print_help(stdout);
+      return EXIT_OK;
+    }
+    cli_usage_error(&cli, "unknown option %s", cli.argv[iCmd]);
+  }
+  if( iCmd>=cli.argc ){
+    print_help(stderr);
+    return EXIT_USAGE;
+  }
+  if( strcmp(cli.argv[iCmd], "help")==0 ){
+    if( iCmd+1<cli.argc ){
+      for(int i=0; i<N_CMD; i++){
+        if( strcmp(aCmd[i].zName, cli.argv[iCmd+1])==0 ){
+          print_cmd_help(&aCmd[i], stdout);
+          return EXIT_OK;
+        }
+      }
+    }
+    print_help(stdout);
+    return EXIT_OK;
+  }
+  for(int i=0; i<N_CMD; i++){
+    if( strcmp(aCmd[i].zName, cli.argv[iCmd])==0 ) pCmd = &aCmd[i];
+  }
+  if( pCmd==NULL ){
+    char z[64];
+    util_sanitize(cli.argv[iCmd], strlen(cli.argv[iCmd]), z, sizeof(z));
+    cli_usage_error(&cli, "unknown command '%s'", z);
+  }
+  cli.pCmd = pCmd;
+  cli.argc -= iCmd;
+  cli.argv += iCmd;
+  if( cli_option(&cli, "help", "h", 0) ){
+    print_cmd_help(pCmd, stdout);
+    return EXIT_OK;
+  }
+  return pCmd->xCmd(&cli);
+}

@@ -1,0 +1,152 @@
+/*
+** db.h — the one database layer: open/create a profan database, apply the
+** embedded schema, prepare/step helpers with a sticky error, transactions.
+**
+** Pipeline position: "load" and every command that reads results.  Only
+** this module and schema.c talk to sqlite3_open.
+*/
+#ifndef PROFAN_DB_H
+#define PROFAN_DB_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include "core/util.h"
+
+#define PROFAN_APPLICATION_ID 0x50524f46   /* "PROF" */
+
+/*
+** Checked binds.  A bind that copies its value (SQLITE_TRANSIENT text or
+** blob, sqlite3_bind_value) allocates; when that fails SQLite returns
+** SQLITE_NOMEM, leaves the parameter NULL, and the next sqlite3_step()
+** would store the NULL as if nothing happened.  Every file that includes
+** db.h gets these in place of sqlite3_bind_text/_blob/_value and
+** sqlite3_step: a failed bind makes the next step on this thread fail with
+** the bind's error without running, and ends the guarded transaction (see
+** db_begin) so that nothing of the command can be committed.
+*/
+int db_bind_text_checked(sqlite3_stmt *p, int i, const char *z, int n,
+                         void (*xDel)(void*));
+int db_bind_blob_checked(sqlite3_stmt *p, int i, const void *z, int n,
+                         void (*xDel)(void*));
+int db_bind_value_checked(sqlite3_stmt *p, int i, const sqlite3_value *v);
+int db_step_checked(sqlite3_stmt *p);
+#ifndef PROFAN_DB_IMPL
+#define sqlite3_bind_text db_bind_text_checked
+#define sqlite3_bind_blob db_bind_blob_checked
+#define sqlite3_bind_value db_bind_value_checked
+#define sqlite3_step db_step_checked
+#endif
+
+enum {                       /* db_open() flags */
+  DB_OPEN_CREATE = 0x01,     /* create the file when missing */
+  DB_OPEN_READONLY = 0x02,   /* never write (query commands) */
+  DB_OPEN_BULK = 0x04,       /* a new file no other process sees yet: journal
+                             ** in memory, no syncs (see db_finish_bulk) */
+  DB_OPEN_REPLAY = 0x08      /* with BULK: create by replaying every schema
+                             ** file, not from the image of the database
+                             ** they make (tools/schema_image.c uses it) */
+};
+
+/*
+** Open the database at zPath.  A new file gets the whole schema (with
+** DB_OPEN_BULK: written from embedded_image in one go); an older
+** profan database is migrated in place; a newer one, or a file that is not
+** a profan database, is refused.  Returns the handle or NULL with the
+** reason in pErr (ERRPOS_NONE).  Close with db_close().
+*/
+sqlite3 *db_open(const char *zPath, int flags, PfError *pErr);
+void db_close(sqlite3 *db);                         /* accepts NULL */
+
+/* A database opened with DB_OPEN_BULK is done: switch it to WAL mode like
+** every other profan database.  The caller then closes it and fsyncs the
+** file before anyone else may open it.  Returns 0 or -1 with pErr. */
+int db_finish_bulk(sqlite3 *db, PfError *pErr);
+
+/*
+** Write transactions.  db_begin() runs BEGIN IMMEDIATE and arms a guard:
+** after SQLITE_NOMEM, SQLITE_IOERR or SQLITE_FULL SQLite may have rolled
+** the transaction back by itself, and every statement after that would
+** commit on its own (autocommit).  While the guard is armed a commit hook
+** turns any such commit into a rollback (the statement fails with
+** SQLITE_CONSTRAINT_COMMITHOOK), so a failed command never stores part of
+** its work.  db_commit() disarms it and commits: it refuses, with the
+** reason, when the transaction is gone.  db_rollback() disarms and rolls
+** back what is left.  They return 0, or -1 with SQLite's message
+** (db_begin) or "cannot commit: MSG" (db_commit) in pErr.
+*/
+int db_begin(sqlite3 *db, PfError *pErr);
+int db_commit(sqlite3 *db, PfError *pErr);
+void db_rollback(sqlite3 *db);                      /* accepts NULL */
+/* 1 when the transaction of db_begin() is no longer open (SQLite rolled it
+** back after an error): stop and report, do not run more statements. */
+int db_txn_lost(sqlite3 *db);
+/* Global SQLite settings (its error log, which the guard reads); must run
+** before SQLite initialises: db_open() calls it, and so does the fault
+** build's set-up.  Once per process; later calls do nothing. */
+void db_configure(void);
+
+/* When the transaction of db_begin() was lost (rolled back by SQLite, or
+** a statement stopped by the guard): the error that ended it ("out of
+** memory", "disk I/O error", ...), for the message; else NULL. */
+const char *db_lost_reason(sqlite3 *db);
+/* The extended code behind db_lost_reason() (SQLITE_OK when none). */
+int db_lost_errcode(void);
+
+/* Schema version this binary writes (number of embedded schema files). */
+int db_schema_version(void);
+
+/* Execute SQL with no result rows; returns SQLITE_OK or an error code and
+** stores sqlite's message in pErr. */
+int db_exec(sqlite3 *db, const char *zSql, PfError *pErr);
+
+/* Execute the statements of zSql one after another, binding ?1 to runId
+** where a statement has parameters (the derive stages' one-liners).
+** Returns 0, or -1 with "database: <sqlite message>" in pErr. */
+int db_exec_run(sqlite3 *db, const char *zSql, int64_t runId, PfError *pErr);
+
+/* Step a prepared INSERT/UPDATE once and reset it.  Returns 0, or -1 with
+** "database: <sqlite message>" in pErr. */
+int db_step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr);
+
+/* Prepare zSql; on failure returns NULL and fills pErr (out of memory
+** ends a transaction of db_begin(), as db_int does).  zSql NULL (a failed
+** sqlite3_mprintf) is out of memory. */
+sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr);
+
+/* The ids selected by zSql (?1 bound to runId, when it has one), in a new
+** array of *pn (never NULL when it succeeds; caller frees with free()).
+** NULL with pErr set on error.  With ORDER BY, util_id_in searches it. */
+int64_t *db_id_set(sqlite3 *db, const char *zSql, int64_t runId, int *pn,
+                   PfError *pErr);
+
+/* The rowid range [*pLo, *pHi] of run runId's rows in table zTab (a trace
+** table: ids are (file id << 32) + n, so a run's rows are one range), from
+** the first and last entry of the run on its run_id index: two B-tree
+** descents when the index is (run_id), a scan of the run's entries on the
+** (run_id, rank, ...) ones of databases from before 2026-11-22.  *pLo >
+** *pHi when the run has none.  Returns 0 or -1 with pErr set. */
+int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
+                  int64_t *pLo, int64_t *pHi, PfError *pErr);
+
+/* Run a query returning one integer (first column of first row); returns
+** dflt when there is no row.  On out of memory or an I/O error it returns
+** dflt too, and ends a transaction of db_begin() (db_lost_reason() then
+** says why): a default must not stand in for a value in a write. */
+int64_t db_int(sqlite3 *db, int64_t dflt, const char *zSql, ...);
+
+/* The SELECT of view zView: its text in sqlite_schema after "CREATE VIEW
+** zView AS".  sqlite3_malloc'ed, the caller frees it (sqlite3_free).
+** NULL when there is no such view, its text has another shape, or out of
+** memory: the caller then uses the view itself.  Compiling a statement
+** over this text skips what naming the view costs on a connection's first
+** use (SQLite resolves the whole view, nested views included, to learn
+** its column names: 7 M of the 19 M instructions of derive_core's
+** INSERT). */
+char *db_view_select(sqlite3 *db, const char *zView);
+
+/* Bind helpers that treat a negative/absent value as NULL. */
+void db_bind_int_or_null(sqlite3_stmt *p, int i, int has, int64_t v);
+void db_bind_double_or_null(sqlite3_stmt *p, int i, int has, double v);
+void db_bind_text_or_null(sqlite3_stmt *p, int i, const char *z, int n);
+
+#endif

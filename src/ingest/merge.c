@@ -1,0 +1,922 @@
+/*
+** merge.c — `profan merge`: combine shard databases into one run.
+**
+** A shard is the database of one `profan ingest` of some rank files of a
+** run (one node's, typically).  Merging copies each shard's rows into one
+** run of the target database and then runs the run-level derive passes of
+** an ingest over the whole run, so that the result is what one ingest of
+** all the files would have stored.
+**
+** Pipeline position: beside ingest.c; the copy replaces discover -> parse
+** -> load, the derive passes are the ingest's own (derive_trace_run,
+** derive_comm_run, derive_hta_run, derive_memory_run).
+**
+** What is copied is found in the schema, not listed here: every table with
+** a run_id column (sqlite_master), except run_tag (merged apart), baseline
+** (names of the shard's own runs) and the tables the derive passes rebuild
+** (azDerived below: rebuilt over the whole run, since steps, collectives,
+** critical paths and the summaries may span ranks).  Columns are remapped
+** by name: run_id; an INTEGER PRIMARY KEY id; interned strings (name_id,
+** *_name_id, the input shape/type ids); references to another table's id
+** (aRef); coll_args.row_id into the table its src column names.  Trace row
+** ids made by the in-stream linker are (file id << 32) + n: they keep n
+** and take the new file id; other ids move past the target's largest.
+**
+** Checks, before anything of a shard is copied: one run per shard; files
+** already in the target (by content hash and size) make the shard skipped
+** when all are there and an error when only some are; the shards' traces
+** must agree on the world size, have distinct ranks below it, and steps
+** that overlap in time (else they are of another job).
+*/
+#include "ingest/merge.h"
+#include "core/db.h"
+#include "trace/derive_trace.h"
+#include "analysis/derive_run.h"
+#include "input/load_kinds.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Tables that span ranks: not copied, rebuilt over the whole run by the
+** derive passes (derive_comm_run: collectives matched across ranks and
+** the fits over them; derive_hta_run: critical paths, the run's HTA
+** metrics and the annotation nesting, whose rows hold row ids;
+** derive_op_run: the operator model's tables; derive_core_run: the run's
+** core metrics, steps per rank and step times over all ranks).
+** The other derived tables (steps, step_time, gpu_busy, gpu_gap,
+** comm_overlap, the 009 summaries) are per rank or per device, so a
+** shard's rows are what one ingest of all the files computes: they are
+** copied (the merge == ingest test compares every named query).
+** Recomputing them from the rows instead (derive_trace_run without the
+** spans kept while loading) took 32 s of a 37 s merge at 256 ranks. */
+static const char *const azDerived[] = {
+  "collective", "collective_window", "comm_fit", "hta_critical_path",
+  "hta_critical_path_op", "hta_run_metric", "hta_annotation_parent",
+  "hta_launch_annotation", "op_gpu_time", "op_run_metric", "core_run_metric"
+};
+
+/* --summaries-only: the run's identity (run_file, run_tag, baseline) and
+** the small per-run tables that trend, check, diff-metrics and runs read
+** (run_metric, run_fingerprint, run_rank_count), not its event rows. */
+static const char *const azSummary[] = {
+  "run_file", "run_tag", "baseline", "step", "step_time", "gpu_busy",
+  "comm_overlap", "gpu_op_summary", "cpu_op_summary", "step_kernel_summary",
+  "hta_run_metric", "op_run_metric", "core_run_metric", "device", "snapshot"
+};
+#define N_SUMMARY ((int)(sizeof(azSummary)/sizeof(azSummary[0])))
+
+/* Columns that hold another table's id (zTab "" = every table but zSkip). */
+static const struct { const char *zCol, *zRef, *zSkip; } aRef[] = {
+  { "file_id", "run_file", "" },      { "snapshot_id", "snapshot", "" },
+  { "segment_id", "segment", "" },    { "stack_id", "stack", "" },
+  { "frame_id", "frame", "" },        { "user_frame_id", "frame", "" },
+  { "comm_row", "nccl_comm", "" },    { "kernel_id", "kernel", "" },
+  { "collective_id", "collective", "" },
+  { "runtime_id", "runtime_call", "" },
+  { "op_id", "cpu_op", "fr_entry" },  /* fr_entry.op_id: NCCL's own id */
+  { "parent_id", "cpu_op", "" },      { "top_op_id", "cpu_op", "" },
+  { "op_row", "cpu_op", "" },         { "annotation_row", "annotation", "" },
+};
+
+enum { K_COPY, K_RUN, K_SELF, K_STR, K_REF, K_SRCREF };
+
+typedef struct MCol {
+  char *zName;
+  int eKind;
+  int iRef;          /* K_REF: table index; K_SRCREF: the src column */
+} MCol;
+
+typedef struct MTab {
+  char *zName;
+  MCol *a;
+  int nCol;
+  int hasId;         /* INTEGER PRIMARY KEY id */
+  int orIgnore;      /* keep the target's row on a conflict (tags, names) */
+  int64_t off;       /* this shard's offset for ids below 2^32 */
+} MTab;
+
+/* Where each rank came from, the world size and the steps' time span of
+** what the run holds so far (label: a shard path or "run NAME"). */
+typedef struct Acc {
+  const char **azOwner;   /* by rank */
+  int nOwner;
+  int64_t world;
+  const char *zWorld;
+  int64_t t0, t1;         /* span of steps, t0 > t1: none */
+  const char *zSpan;
+} Acc;
+
+typedef struct Merge {
+  sqlite3 *db;
+  const MergeOpts *pOpt;
+  MergeResult *pRes;
+  MTab *aTab;
+  int nTab;
+  int iFile;              /* index of run_file in aTab */
+  int64_t *aStr;          /* source string id -> target id (0: not yet) */
+  int64_t nStr;
+  sqlite3_stmt *pStrSel;  /* source: text of a string id */
+  sqlite3_stmt *pStrIns;  /* target: intern it */
+  sqlite3_stmt *pStrGet;  /* target: its id */
+  Acc acc;
+  char zOwnLabel[300];
+  Buf source;
+  int64_t lastRun;        /* --summaries-only: the last run archived */
+} Merge;
+
+/* Forget the string mapping of the previous source. */
+static void str_done(Merge *m){
+  sqlite3_finalize(m->pStrSel);
+  sqlite3_finalize(m->pStrIns);
+  sqlite3_finalize(m->pStrGet);
+  m->pStrSel = m->pStrIns = m->pStrGet = NULL;
+  free(m->aStr);
+  m->aStr = NULL;
+  m->nStr = 0;
+}
+
+static int in_list(const char *z, const char *const *az, int n){
+  for(int i=0; i<n; i++) if( strcmp(z, az[i])==0 ) return 1;
+  return 0;
+}
+
+static int is_derived(const char *z){
+  return in_list(z, azDerived, (int)(sizeof(azDerived)/sizeof(azDerived[0])));
+}
+
+static int tab_index(const Merge *m, const char *z){
+  for(int i=0; i<m->nTab; i++) if( strcmp(m->aTab[i].zName, z)==0 ) return i;
+  return -1;
+}
+
+static int is_string_col(const char *z){
+  size_t n = strlen(z);
+  return (n>=7 && strcmp(z+n-7, "name_id")==0)
+      || strcmp(z, "input_dims_id")==0 || strcmp(z, "input_types_id")==0
+      || strcmp(z, "concrete_inputs_id")==0;
+}
+
+/* The kind of column c of table t (references resolved after all tables
+** are known). */
+static void col_kind(Merge *m, MTab *t, MCol *c, int pk){
+  c->eKind = K_COPY;
+  c->iRef = -1;
+  if( strcmp(c->zName, "run_id")==0 ){ c->eKind = K_RUN; return; }
+  if( strcmp(c->zName, "id")==0 && pk ){
+    c->eKind = K_SELF;
+    t->hasId = 1;
+    return;
+  }
+  if( is_string_col(c->zName) ){ c->eKind = K_STR; return; }
+  if( strcmp(c->zName, "row_id")==0 ){
+    for(int i=0; i<t->nCol; i++){
+      if( strcmp(t->a[i].zName, "src")==0 ){ c->eKind = K_SRCREF; c->iRef = i; }
+    }
+    return;
+  }
+  for(size_t i=0; i<sizeof(aRef)/sizeof(aRef[0]); i++){
+    if( strcmp(c->zName, aRef[i].zCol)==0 && strcmp(t->zName, aRef[i].zSkip) ){
+      c->iRef = tab_index(m, aRef[i].zRef);
+      if( c->iRef>=0 ) c->eKind = K_REF;
+    }
+  }
+}
+
+/* Every table of the target with a run_id column, but run_tag, baseline
+** and the derived ones; run_file first.  Returns 0 or -1 (pErr). */
+static int plan_build(Merge *m, PfError *pErr){
+  sqlite3_stmt *p = db_prepare(m->db,
+    "SELECT m.name, c.name, c.pk FROM sqlite_master m,"
+    " pragma_table_info(m.name) c WHERE m.type='table'"
+    " AND EXISTS(SELECT 1 FROM pragma_table_info(m.name) WHERE name='run_id')"
+    " ORDER BY m.name<>'run_file', m.name, c.cid", pErr);
+  int rc;
+  if( p==NULL ) return -1;
+  while( (rc = sqlite3_step(p))==SQLITE_ROW ){
+    const char *zTab = (const char *)sqlite3_column_text(p, 0);
+    MTab *t = m->nTab ? &m->aTab[m->nTab-1] : NULL;
+    if( m->pOpt->summariesOnly ? !in_list(zTab, azSummary, N_SUMMARY)
+        : is_derived(zTab) || strcmp(zTab, "baseline")==0 ) continue;
+    if( t==NULL || strcmp(t->zName, zTab) ){
+      m->aTab = xrealloc(m->aTab, sizeof(MTab)*(size_t)(m->nTab+1));
+      t = &m->aTab[m->nTab++];
+      memset(t, 0, sizeof(*t));
+      t->zName = xstrdup(zTab);
+      t->orIgnore = strcmp(zTab, "run_tag")==0 || strcmp(zTab, "baseline")==0;
+    }
+    t->a = xrealloc(t->a, sizeof(MCol)*(size_t)(t->nCol+1));
+    t->a[t->nCol].zName = xstrdup((const char *)sqlite3_column_text(p, 1));
+    t->a[t->nCol].iRef = sqlite3_column_int(p, 2);   /* pk, for now */
+    t->nCol++;
+  }
+  sqlite3_finalize(p);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(m->db));
+    return -1;
+  }
+  for(int i=0; i<m->nTab; i++){
+    for(int j=0; j<m->aTab[i].nCol; j++){
+      MCol *c = &m->aTab[i].a[j];
+      col_kind(m, &m->aTab[i], c, c->iRef);
+    }
+  }
+  m->iFile = tab_index(m, "run_file");
+  return 0;
+}
+
+static void plan_free(Merge *m){
+  for(int i=0; i<m->nTab; i++){
+    for(int j=0; j<m->aTab[i].nCol; j++) free(m->aTab[i].a[j].zName);
+    free(m->aTab[i].a);
+    free(m->aTab[i].zName);
+  }
+  free(m->aTab);
+  str_done(m);
+  free(m->acc.azOwner);
+}
+
+/* A shard id of table iTab in the target. */
+static int64_t remap_id(const Merge *m, int iTab, int64_t v){
+  int64_t hi = v>>32;
+  if( hi ){
+    return ((hi + m->aTab[m->iFile].off)<<32) | (v & 0xffffffffLL);
+  }
+  return v + m->aTab[iTab].off;
+}
+
+static int64_t str_map(Merge *m, int64_t v, PfError *pErr);
+
+/* Bind column c of row pSel (column i) to parameter i+1 of pIns. */
+static int bind_col(Merge *m, const MTab *t, int i, sqlite3_stmt *pSel,
+                    sqlite3_stmt *pIns, int64_t runId, PfError *pErr){
+  const MCol *c = &t->a[i];
+  int64_t v = sqlite3_column_int64(pSel, i);
+  int isNull = sqlite3_column_type(pSel, i)==SQLITE_NULL;
+  if( c->eKind==K_RUN ){
+    return sqlite3_bind_int64(pIns, i+1, runId);
+  }
+  if( c->eKind==K_COPY || isNull ){
+    return sqlite3_bind_value(pIns, i+1, sqlite3_column_value(pSel, i));
+  }
+  if( c->eKind==K_STR && v==0 ){            /* 0: none (parent_name_id) */
+    return sqlite3_bind_int64(pIns, i+1, 0);
+  }
+  if( c->eKind==K_STR ){
+    int64_t id = str_map(m, v, pErr);
+    if( id==0 ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "%s.%s: string id %lld is not in"
+                   " its string table", t->zName, c->zName, (long long)v);
+      return SQLITE_CORRUPT;
+    }
+    return sqlite3_bind_int64(pIns, i+1, id);
+  }
+  if( c->eKind==K_SELF ){
+    return sqlite3_bind_int64(pIns, i+1, remap_id(m, (int)(t-m->aTab), v));
+  }
+  if( c->eKind==K_SRCREF ){
+    const char *zSrc = (const char *)sqlite3_column_text(pSel, c->iRef);
+    int k = zSrc ? tab_index(m, zSrc) : -1;
+    if( k<0 ){
+      return sqlite3_bind_value(pIns, i+1, sqlite3_column_value(pSel, i));
+    }
+    return sqlite3_bind_int64(pIns, i+1, remap_id(m, k, v));
+  }
+  return sqlite3_bind_int64(pIns, i+1, remap_id(m, c->iRef, v));
+}
+
+/* Copy the rows of run shardRun of table t from the shard into run
+** runId.  Returns 0 or -1 (pErr). */
+static int copy_table(Merge *m, const MTab *t, sqlite3 *dbS,
+                      int64_t shardRun, int64_t runId, PfError *pErr){
+  Buf sel, ins;
+  sqlite3_stmt *pSel = NULL, *pIns = NULL;
+  int rc = 0;
+  buf_init(&sel);
+  buf_init(&ins);
+  buf_printf(&sel, "SELECT ");
+  buf_printf(&ins, "INSERT %sINTO \"%s\"(", t->orIgnore ? "OR IGNORE " : "",
+             t->zName);
+  for(int i=0; i<t->nCol; i++){
+    buf_printf(&sel, "%s\"%s\"", i ? ", " : "", t->a[i].zName);
+    buf_printf(&ins, "%s\"%s\"", i ? ", " : "", t->a[i].zName);
+  }
+  buf_printf(&sel, " FROM \"%s\" WHERE run_id=?1", t->zName);
+  buf_printf(&ins, ") VALUES(");
+  for(int i=0; i<t->nCol; i++) buf_printf(&ins, "%s?", i ? ", " : "");
+  buf_printf(&ins, ")");
+  pSel = db_prepare(dbS, buf_str(&sel), pErr);
+  pIns = pSel ? db_prepare(m->db, buf_str(&ins), pErr) : NULL;
+  if( pIns==NULL ) rc = -1;
+  if( pSel ) sqlite3_bind_int64(pSel, 1, shardRun);
+  while( rc==0 && (rc = sqlite3_step(pSel))==SQLITE_ROW ){
+    rc = 0;
+    for(int i=0; i<t->nCol && rc==0; i++){
+      rc = bind_col(m, t, i, pSel, pIns, runId, pErr);
+    }
+    if( rc ) break;
+    rc = db_step_done(m->db, pIns, pErr);
+    m->pRes->nRows++;
+  }
+  if( rc==SQLITE_DONE ) rc = 0;
+  if( rc && !pErr->set ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s: %s", t->zName,
+                 sqlite3_errmsg(dbS));
+  }
+  sqlite3_finalize(pSel);
+  sqlite3_finalize(pIns);
+  buf_free(&sel);
+  buf_free(&ins);
+  return rc ? -1 : 0;
+}
+
+/* Prepare the string mapping of a source database: the ids it uses are
+** looked up (and interned into the target) when a copied row first names
+** them, so that only the strings of the copied rows come along.  0 or -1
+** (pErr). */
+static int map_strings(Merge *m, sqlite3 *dbS, PfError *pErr){
+  int64_t n = db_int(dbS, -1, "SELECT coalesce(max(id), 0) FROM string");
+  str_done(m);
+  if( n<0 || n>((int64_t)1<<31) ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "string: %s", n<0
+                 ? sqlite3_errmsg(dbS) : "bad string id");
+    return -1;
+  }
+  m->nStr = n+1;
+  m->aStr = xcalloc((size_t)m->nStr, sizeof(int64_t));
+  m->pStrSel = db_prepare(dbS, "SELECT text FROM string WHERE id=?1", pErr);
+  m->pStrIns = m->pStrSel ? db_prepare(m->db, "INSERT INTO string(text)"
+                 " VALUES(?1) ON CONFLICT(text) DO NOTHING", pErr) : NULL;
+  m->pStrGet = m->pStrIns ? db_prepare(m->db,
+                 "SELECT id FROM string WHERE text=?1", pErr) : NULL;
+  return m->pStrGet ? 0 : -1;
+}
+
+/* The target's id of source string v, interned on first use; 0 when the
+** source has no such string (or on error: pErr set). */
+static int64_t str_map(Merge *m, int64_t v, PfError *pErr){
+  int64_t id = 0;
+  if( v<0 || v>=m->nStr ) return 0;
+  if( m->aStr[v] ) return m->aStr[v];
+  sqlite3_bind_int64(m->pStrSel, 1, v);
+  if( sqlite3_step(m->pStrSel)==SQLITE_ROW ){
+    sqlite3_value *t = sqlite3_column_value(m->pStrSel, 0);
+    sqlite3_bind_value(m->pStrIns, 1, t);
+    sqlite3_bind_value(m->pStrGet, 1, t);
+    if( db_step_done(m->db, m->pStrIns, pErr)==0
+        && sqlite3_step(m->pStrGet)==SQLITE_ROW ){
+      id = sqlite3_column_int64(m->pStrGet, 0);
+    }else if( !pErr->set ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "string: %s",
+                   sqlite3_errmsg(m->db));
+    }
+    sqlite3_reset(m->pStrGet);
+  }
+  sqlite3_reset(m->pStrSel);
+  m->aStr[v] = id;
+  return id;
+}
+
+/* ------------------------------------------------------------- shards */
+
+typedef struct Shard {
+  const char *zPath;
+  sqlite3 *db;
+  int64_t runId;          /* its one run */
+  char zName[256];        /* that run's name */
+  char zCreated[32];      /* and when it was ingested */
+  char *zTmp;             /* migrated copy of an older shard, or NULL */
+} Shard;
+
+/* The user_version in the header of database file zPath, or -1. */
+static int64_t file_user_version(const char *zPath){
+  unsigned char a[72];
+  FILE *f = fopen(zPath, "rb");
+  size_t n = f ? fread(a, 1, sizeof(a), f) : 0;
+  if( f ) fclose(f);
+  if( n<sizeof(a) || memcmp(a, "SQLite format 3", 16)!=0 ) return -1;
+  return ((int64_t)a[60]<<24) | (a[61]<<16) | (a[62]<<8) | a[63];
+}
+
+/* Copy file zFrom to zTo when zFrom exists.  0, or -1 (pErr). */
+static int copy_file(const char *zFrom, const char *zTo, PfError *pErr){
+  FILE *in = fopen(zFrom, "rb"), *out;
+  char aBuf[65536];
+  size_t n;
+  int rc = 0;
+  if( in==NULL ) return 0;
+  out = fopen(zTo, "wb");
+  while( out && (n = fread(aBuf, 1, sizeof(aBuf), in))>0 ){
+    if( fwrite(aBuf, 1, n, out)!=n ) rc = -1;
+  }
+  if( out==NULL || ferror(in) || fclose(out) ) rc = -1;
+  fclose(in);
+  if( rc ) pf_error_set(pErr, ERRPOS_NONE, 0, "cannot copy it to %s", zTo);
+  return rc;
+}
+
+/* A shard of an older schema: copied (with its WAL) into a temporary
+** file that is migrated as any older database is when opened for writing;
+** the shard itself is not touched.  s->db is then that copy, removed when
+** the merge is done with it (s->zTmp).  0 or -1 (pErr). */
+static int shard_migrate(Shard *s, PfError *pErr){
+  const char *zDir = getenv("TMPDIR");
+  char *zFrom = xasprintf("%s-wal", s->zPath), *zTo;
+  int rc;
+  s->zTmp = xasprintf("%s/profan-merge-%d-%p.db", zDir && zDir[0] ? zDir
+                      : "/tmp", (int)getpid(), (void *)s);
+  zTo = xasprintf("%s-wal", s->zTmp);
+  rc = copy_file(s->zPath, s->zTmp, pErr) || copy_file(zFrom, zTo, pErr);
+  free(zFrom);
+  free(zTo);
+  if( rc ) return -1;
+  s->db = db_open(s->zTmp, 0, pErr);
+  return s->db ? 0 : -1;
+}
+
+/* Open shard s read-only: a profan database at this profan's schema
+** version holding exactly one run.  Returns 0, or the exit code with the
+** message in pMsg. */
+static int shard_open(Merge *m, Shard *s, Buf *pMsg){
+  PfError e = {0};
+  sqlite3_stmt *p;
+  int64_t nRun = 0, ver;
+  ver = file_user_version(s->zPath);
+  if( ver>=0 && ver<db_schema_version() ){
+    if( shard_migrate(s, &e) ){
+      buf_printf(pMsg, "%s: schema version %lld: %s", s->zPath,
+                 (long long)ver, e.zMsg);
+      return 1;
+    }
+  }else{
+    s->db = db_open(s->zPath, DB_OPEN_READONLY, &e);
+  }
+  if( s->db==NULL ){
+    buf_printf(pMsg, "%s: %s", s->zPath, e.zMsg);
+    return 1;
+  }
+  p = db_prepare(s->db, "SELECT count(*), max(id), max(name),"
+                 " max(created_at) FROM run", &e);
+  if( p && sqlite3_step(p)==SQLITE_ROW ){
+    nRun = sqlite3_column_int64(p, 0);
+    s->runId = sqlite3_column_int64(p, 1);
+    snprintf(s->zName, sizeof(s->zName), "%s",
+             nRun>0 ? (const char *)sqlite3_column_text(p, 2) : "");
+    snprintf(s->zCreated, sizeof(s->zCreated), "%s",
+             nRun>0 ? (const char *)sqlite3_column_text(p, 3) : "");
+  }else{
+    buf_printf(pMsg, "%s: %s", s->zPath, e.set ? e.zMsg
+               : sqlite3_errmsg(s->db));
+    sqlite3_finalize(p);
+    return 1;
+  }
+  sqlite3_finalize(p);
+  if( m->pOpt->summariesOnly && nRun>0 ) return 0;
+  if( nRun!=1 ){
+    buf_printf(pMsg, "%s: holds %lld runs; a shard is the database of one"
+               " ingest (one run)", s->zPath, (long long)nRun);
+    return 2;
+  }
+  return 0;
+}
+
+/* How many of the shard's files the target holds already (same content
+** hash and size); *pRun: the run of one of them.  -1 on error (pMsg). */
+static int shard_seen(Merge *m, Shard *s, int *pnFile, int64_t *pRun,
+                      Buf *pMsg){
+  PfError e = {0};
+  sqlite3_stmt *pSel = db_prepare(s->db,
+    "SELECT hash, bytes FROM run_file WHERE run_id=?1", &e);
+  sqlite3_stmt *pGet = pSel ? db_prepare(m->db, "SELECT run_id FROM run_file"
+                        " WHERE hash=?1 AND bytes=?2 LIMIT 1", &e) : NULL;
+  int nSeen = 0, rc = SQLITE_ERROR;
+  *pnFile = 0;
+  if( pGet ){
+    sqlite3_bind_int64(pSel, 1, s->runId);
+    while( (rc = sqlite3_step(pSel))==SQLITE_ROW ){
+      (*pnFile)++;
+      sqlite3_bind_value(pGet, 1, sqlite3_column_value(pSel, 0));
+      sqlite3_bind_value(pGet, 2, sqlite3_column_value(pSel, 1));
+      if( sqlite3_step(pGet)==SQLITE_ROW ){
+        nSeen++;
+        *pRun = sqlite3_column_int64(pGet, 0);
+      }
+      sqlite3_reset(pGet);
+    }
+  }
+  if( rc!=SQLITE_DONE ){
+    buf_printf(pMsg, "%s: %s", s->zPath, e.set ? e.zMsg
+               : sqlite3_errmsg(s->db));
+    nSeen = -1;
+  }
+  sqlite3_finalize(pSel);
+  sqlite3_finalize(pGet);
+  return nSeen;
+}
+
+/* The traces' world sizes and ranks, and the steps' span, of run runId of
+** dbX (a shard or the target) into the accumulator, labelled zLabel, after
+** checking them against what it holds.  Returns 0, or 2 (another job,
+** colliding ranks) / 1 (unreadable) with the message in pMsg. */
+static int acc_add(Acc *a, sqlite3 *dbX, int64_t runId, const char *zLabel,
+                   Buf *pMsg){
+  PfError e = {0};
+  sqlite3_stmt *p = db_prepare(dbX,
+    "SELECT 0, world_size FROM run_file WHERE run_id=?1 AND kind='trace'"
+    " AND world_size IS NOT NULL"
+    " UNION SELECT 1, rank FROM run_file WHERE run_id=?1 AND kind='trace'"
+    " AND rank IS NOT NULL"
+    " UNION SELECT 2, min(ts) FROM step WHERE run_id=?1"
+    " UNION SELECT 3, max(ts+dur) FROM step WHERE run_id=?1"
+    " ORDER BY 1, 2", &e);
+  int rc = p ? 0 : 1, ok;
+  int64_t s0 = 1, s1 = 0;
+  if( p ) sqlite3_bind_int64(p, 1, runId);
+  while( rc==0 && (ok = sqlite3_step(p))==SQLITE_ROW ){
+    int what = sqlite3_column_int(p, 0);
+    int64_t v = sqlite3_column_int64(p, 1);
+    int isNull = sqlite3_column_type(p, 1)==SQLITE_NULL;
+    if( what==0 && a->world && v!=a->world ){
+      buf_printf(pMsg, "%s: world size %lld, but %s has world size %lld:"
+                 " not the same job", zLabel, (long long)v, a->zWorld,
+                 (long long)a->world);
+      rc = 2;
+    }else if( what==0 && a->world==0 ){
+      a->world = v;
+      a->zWorld = zLabel;
+    }else if( what==1 && (v<0 || (a->world && v>=a->world)) ){
+      buf_printf(pMsg, "%s: rank %lld is outside world size %lld", zLabel,
+                 (long long)v, (long long)a->world);
+      rc = 2;
+    }else if( what==1 && v<a->nOwner && a->azOwner[v] ){
+      buf_printf(pMsg, "%s: rank %lld is also in %s: colliding ranks",
+                 zLabel, (long long)v, a->azOwner[v]);
+      rc = 2;
+    }else if( what==1 ){
+      if( v>=a->nOwner ){
+        int n = (int)v*2 + 64;
+        a->azOwner = xrealloc(a->azOwner, sizeof(char *)*(size_t)n);
+        memset(a->azOwner+a->nOwner, 0, sizeof(char *)*(size_t)(n-a->nOwner));
+        a->nOwner = n;
+      }
+      a->azOwner[v] = zLabel;
+    }else if( !isNull ){
+      if( what==2 ) s0 = v; else s1 = v;
+    }
+  }
+  if( rc==0 && ok!=SQLITE_DONE ){
+    buf_printf(pMsg, "%s: %s", zLabel, e.set ? e.zMsg : sqlite3_errmsg(dbX));
+    rc = 1;
+  }
+  sqlite3_finalize(p);
+  if( rc==0 && s0<=s1 && a->t0<=a->t1 && (s1<a->t0 || s0>a->t1) ){
+    buf_printf(pMsg, "%s: its steps are %.1f s away from those of %s:"
+               " not the same job", zLabel,
+               (s1<a->t0 ? a->t0-s1 : s0-a->t1)/1e9, a->zSpan);
+    rc = 2;
+  }else if( rc==0 && s0<=s1 && a->t0>a->t1 ){
+    a->t0 = s0;
+    a->t1 = s1;
+    a->zSpan = zLabel;
+  }else if( rc==0 && s0<=s1 ){
+    if( s0<a->t0 ) a->t0 = s0;
+    if( s1>a->t1 ) a->t1 = s1;
+  }
+  return rc;
+}
+
+/* ---------------------------------------------------------------- run */
+
+/* The run the shards go into: the run named zName when the target has it
+** (the shards are added to it, and its ranks count in the checks), else a
+** new one, created when the first shard was ingested (zCreated, "" =
+** now).  Returns 0, or the exit code with the message in pMsg. */
+static int run_target(Merge *m, const char *zName, const char *zCreated,
+                      Buf *pMsg){
+  PfError e = {0};
+  sqlite3_stmt *p;
+  char zNow[32];
+  time_t t = time(NULL);
+  struct tm tm;
+  int64_t id = -1;
+  p = db_prepare(m->db, "SELECT id FROM run WHERE name=?1", &e);
+  if( p ){
+    sqlite3_bind_text(p, 1, zName, -1, SQLITE_STATIC);
+    if( sqlite3_step(p)==SQLITE_ROW ) id = sqlite3_column_int64(p, 0);
+    sqlite3_finalize(p);
+  }
+  snprintf(m->pRes->zName, sizeof(m->pRes->zName), "%s", zName);
+  if( id>0 ){
+    m->pRes->runId = id;
+    m->pRes->appended = 1;
+    snprintf(m->zOwnLabel, sizeof(m->zOwnLabel), "run %s", zName);
+    return acc_add(&m->acc, m->db, id, m->zOwnLabel, pMsg);
+  }
+  gmtime_r(&t, &tm);
+  strftime(zNow, sizeof(zNow), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  p = e.set ? NULL : db_prepare(m->db,
+    "INSERT INTO run(name, created_at, source_path, content_hash,"
+    " tool_version) VALUES(?1, ?2, '', '', ?3)", &e);
+  if( p ){
+    sqlite3_bind_text(p, 1, zName, -1, SQLITE_STATIC);
+    sqlite3_bind_text(p, 2, zCreated[0] ? zCreated : zNow, -1, SQLITE_STATIC);
+    sqlite3_bind_text(p, 3, PROFAN_VERSION, -1, SQLITE_STATIC);
+    if( db_step_done(m->db, p, &e)==0 ){
+      m->pRes->runId = sqlite3_last_insert_rowid(m->db);
+    }
+    sqlite3_finalize(p);
+  }
+  if( m->pRes->runId<=0 ){
+    buf_printf(pMsg, "database: %s", e.set ? e.zMsg : sqlite3_errmsg(m->db));
+    return 1;
+  }
+  return 0;
+}
+
+/* Copy the rows of run srcRun of source dbS into run m->pRes->runId,
+** table by table in plan order (run_file first); map_strings() has run
+** for dbS.  0 or -1 (pErr). */
+static int copy_run(Merge *m, sqlite3 *dbS, int64_t srcRun, PfError *pErr){
+  for(int i=0; i<m->nTab; i++){
+    if( m->aTab[i].hasId ){
+      m->aTab[i].off = db_int(m->db, 0, "SELECT coalesce(max(id), 0) FROM"
+                              " \"%w\" WHERE id<4294967296", m->aTab[i].zName);
+    }
+  }
+  if( db_txn_lost(m->db) ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", db_lost_reason(m->db));
+    return -1;
+  }
+  for(int i=0; i<m->nTab; i++){
+    if( copy_table(m, &m->aTab[i], dbS, srcRun, m->pRes->runId, pErr) ){
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* The run's content hash as ingest computes it (XXH64 over the files'
+** (hash, size) pairs sorted by hash), so that an ingest of all the files
+** finds the merged run.  0 or -1 (pErr). */
+static int run_hash_update(Merge *m, PfError *pErr){
+  sqlite3_stmt *p = db_prepare(m->db, "SELECT hash, bytes FROM run_file"
+                               " WHERE run_id=?1", pErr);
+  uint64_t *a = NULL;
+  int n = 0, rc;
+  Hash64 h;
+  char zHash[20];
+  if( p==NULL ) return -1;
+  sqlite3_bind_int64(p, 1, m->pRes->runId);
+  while( sqlite3_step(p)==SQLITE_ROW ){
+    a = xrealloc(a, sizeof(uint64_t)*2*(size_t)(n+1));
+    a[2*n] = strtoull((const char *)sqlite3_column_text(p, 0), NULL, 16);
+    a[2*n+1] = (uint64_t)sqlite3_column_int64(p, 1);
+    n++;
+  }
+  sqlite3_finalize(p);
+  /* insertion sort by hash: a run has hundreds of files at most */
+  for(int i=1; i<n; i++){
+    for(int j=i; j>0 && a[2*(j-1)]>a[2*j]; j--){
+      uint64_t x = a[2*j], y = a[2*j+1];
+      a[2*j] = a[2*(j-1)];
+      a[2*j+1] = a[2*(j-1)+1];
+      a[2*(j-1)] = x;
+      a[2*(j-1)+1] = y;
+    }
+  }
+  hash64_init(&h, 0);
+  for(int i=0; i<n; i++){
+    int64_t bytes = (int64_t)a[2*i+1];
+    hash64_update(&h, &a[2*i], sizeof(uint64_t));
+    hash64_update(&h, &bytes, sizeof(int64_t));
+  }
+  snprintf(zHash, sizeof(zHash), "%016llx",
+           (unsigned long long)hash64_final(&h));
+  free(a);
+  m->pRes->nFiles = n;
+  p = db_prepare(m->db, "UPDATE run SET content_hash=?1, source_path="
+                 "trim(source_path || ' ' || ?2) WHERE id=?3", pErr);
+  if( p==NULL ) return -1;
+  sqlite3_bind_text(p, 1, zHash, -1, SQLITE_STATIC);
+  sqlite3_bind_text(p, 2, buf_str(&m->source), -1, SQLITE_STATIC);
+  sqlite3_bind_int64(p, 3, m->pRes->runId);
+  rc = db_step_done(m->db, p, pErr);
+  sqlite3_finalize(p);
+  return rc;
+}
+
+/* The derive passes of an ingest over the whole merged run: the derived
+** tables' rows of the run are deleted first (an appended run has them).
+** 0 or -1 (pErr). */
+static int run_derive(Merge *m, PfError *pErr){
+  int64_t runId = m->pRes->runId;
+  int64_t nTrace, nOther;
+  for(size_t i=0; i<sizeof(azDerived)/sizeof(azDerived[0]); i++){
+    char *zSql = xasprintf("DELETE FROM \"%s\" WHERE run_id=?1", azDerived[i]);
+    int rc = db_exec_run(m->db, zSql, runId, pErr);
+    free(zSql);
+    if( rc ) return -1;
+  }
+  nTrace = db_int(m->db, 0, "SELECT count(*) FROM run_file WHERE run_id=%lld"
+                  " AND kind='trace'", (long long)runId);
+  nOther = db_int(m->db, 0, "SELECT count(*) FROM run_file WHERE run_id=%lld"
+                  " AND kind<>'trace'", (long long)runId);
+  if( nOther>0 && derive_memory_run(m->db, runId, pErr) ) return -1;
+  if( nTrace>0 && derive_trace_indexes(m->db, pErr) ) return -1;
+  if( derive_run_after_load(m->db, runId, nTrace>0, NULL, pErr) ){
+    return -1;
+  }
+  return run_hash_update(m, pErr);
+}
+
+/* One shard: open and check it, skip it when the target has its files,
+** else copy it into the run.  Returns 0, or the exit code (pMsg). */
+static int merge_shard(Merge *m, const char *zPath, Buf *pMsg){
+  Shard s;
+  PfError e = {0};
+  int nFile = 0, nSeen, rc;
+  int64_t seenRun = 0;
+  memset(&s, 0, sizeof(s));
+  s.zPath = zPath;
+  rc = shard_open(m, &s, pMsg);
+  if( rc ) goto done;
+  nSeen = shard_seen(m, &s, &nFile, &seenRun, pMsg);
+  if( nSeen<0 ){ rc = 1; goto done; }
+  if( nFile==0 ){
+    buf_printf(pMsg, "%s: its run has no files", zPath);
+    rc = 2;
+    goto done;
+  }
+  if( nSeen==nFile ){
+    if( m->pOpt->pLog ){
+      fprintf(m->pOpt->pLog, "profan: %s: already merged (its %d file%s in"
+              " run %lld); skipped\n", zPath, nFile, nFile==1 ? " is" : "s are",
+              (long long)seenRun);
+    }
+    m->pRes->nSkipped++;
+    goto done;
+  }
+  if( nSeen>0 ){
+    buf_printf(pMsg, "%s: %d of its %d files are already in run %lld: merge"
+               " each shard once", zPath, nSeen, nFile, (long long)seenRun);
+    rc = 2;
+    goto done;
+  }
+  if( m->pRes->runId==0 ){
+    rc = run_target(m, m->pOpt->zName ? m->pOpt->zName : s.zName,
+                    s.zCreated, pMsg);
+    if( rc ) goto done;
+  }
+  rc = acc_add(&m->acc, s.db, s.runId, zPath, pMsg);
+  if( rc ) goto done;
+  if( map_strings(m, s.db, &e) || copy_run(m, s.db, s.runId, &e) ){
+    buf_printf(pMsg, "%s: %s", zPath, e.zMsg);
+    rc = 1;
+    goto done;
+  }
+  buf_printf(&m->source, "%s%s", m->pRes->nMerged ? " " : "merge:", zPath);
+  m->pRes->nMerged++;
+done:
+  str_done(m);                     /* its statements use the shard */
+  db_close(s.db);
+  if( s.zTmp ){
+    unlink(s.zTmp);
+    free(s.zTmp);
+  }
+  return rc;
+}
+
+/* --summaries-only: a new run of the target for run srcRun of the source
+** (name, creation time, content hash as there; NAME-2... when the name is
+** taken), or 0 when the target has a run of the same content.  Returns
+** 0, or -1 with pErr set. */
+static int archive_new_run(Merge *m, Shard *s, sqlite3_stmt *pRun,
+                           PfError *pErr){
+  const char *zHash = (const char *)sqlite3_column_text(pRun, 4);
+  int64_t old = db_int(m->db, 0, "SELECT id FROM run WHERE content_hash=%Q"
+                       " AND content_hash<>''", zHash ? zHash : "");
+  sqlite3_stmt *p;
+  m->pRes->runId = 0;
+  if( old>0 ){
+    if( m->pOpt->pLog ){
+      fprintf(m->pOpt->pLog, "profan: %s: run %s is already in the target as"
+              " run %lld (same content); skipped\n", s->zPath,
+              sqlite3_column_text(pRun, 1), (long long)old);
+    }
+    m->pRes->nSkipped++;
+    return 0;
+  }
+  p = db_prepare(m->db, "INSERT INTO run(name, created_at, source_path,"
+                 " content_hash, tool_version, notes) VALUES(?1 || CASE"
+                 " WHEN ?7>1 THEN '-' || ?7 ELSE '' END, ?2, ?3, ?4, ?5, ?6)",
+                 pErr);
+  for(int k=1; p && k<1000 && m->pRes->runId==0; k++){
+    for(int i=1; i<=6; i++){
+      sqlite3_bind_value(p, i, sqlite3_column_value(pRun, i));
+    }
+    sqlite3_bind_int(p, 7, k);
+    if( sqlite3_step(p)==SQLITE_DONE ){
+      m->pRes->runId = sqlite3_last_insert_rowid(m->db);
+    }else if( sqlite3_extended_errcode(m->db)!=SQLITE_CONSTRAINT_UNIQUE ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s",
+                   sqlite3_errmsg(m->db));
+      break;
+    }
+    sqlite3_reset(p);
+  }
+  sqlite3_finalize(p);
+  return m->pRes->runId>0 ? 0 : -1;
+}
+
+/* --summaries-only: every run of source zPath into a run of its own of
+** the target, with the summary tables only.  0, or the exit code (pMsg). */
+static int archive_source(Merge *m, const char *zPath, Buf *pMsg){
+  Shard s;
+  PfError e = {0};
+  sqlite3_stmt *pRun = NULL;
+  int rc;
+  memset(&s, 0, sizeof(s));
+  s.zPath = zPath;
+  rc = shard_open(m, &s, pMsg);
+  if( rc==0 && (map_strings(m, s.db, &e)
+      || (pRun = db_prepare(s.db, "SELECT id, name, created_at, source_path,"
+                  " content_hash, tool_version, notes FROM run ORDER BY id",
+                  &e))==NULL) ){
+    rc = 1;
+  }
+  while( rc==0 && sqlite3_step(pRun)==SQLITE_ROW ){
+    if( archive_new_run(m, &s, pRun, &e) ){ rc = 1; break; }
+    if( m->pRes->runId==0 ) continue;
+    if( copy_run(m, s.db, sqlite3_column_int64(pRun, 0), &e) ){
+      rc = 1;
+      break;
+    }
+    snprintf(m->pRes->zName, sizeof(m->pRes->zName), "%s",
+             sqlite3_column_text(pRun, 1));
+    m->pRes->nMerged++;
+    m->lastRun = m->pRes->runId;
+  }
+  if( rc && e.set ) buf_printf(pMsg, "%s: %s", zPath, e.zMsg);
+  sqlite3_finalize(pRun);
+  str_done(m);
+  db_close(s.db);
+  if( s.zTmp ){
+    unlink(s.zTmp);
+    free(s.zTmp);
+  }
+  return rc;
+}
+
+int merge_run(sqlite3 *db, const MergeOpts *pOpt, MergeResult *pRes,
+              Buf *pMsg){
+  Merge m;
+  PfError e = {0};
+  int rc = 0;
+  double t0 = util_now_ms();
+  memset(pRes, 0, sizeof(*pRes));
+  memset(&m, 0, sizeof(m));
+  m.db = db;
+  m.pOpt = pOpt;
+  m.pRes = pRes;
+  m.acc.t0 = 1;
+  m.acc.t1 = 0;
+  buf_init(&m.source);
+  if( db_begin(db, &e) ){
+    buf_printf(pMsg, "database is busy or read-only: %s", e.zMsg);
+    pRes->exitCode = 1;
+    return -1;
+  }
+  if( plan_build(&m, &e) ){
+    buf_printf(pMsg, "%s", e.zMsg);
+    rc = 1;
+  }
+  for(int i=0; rc==0 && i<pOpt->nShard; i++){
+    rc = pOpt->summariesOnly ? archive_source(&m, pOpt->azShard[i], pMsg)
+                             : merge_shard(&m, pOpt->azShard[i], pMsg);
+  }
+  if( pOpt->summariesOnly ) pRes->runId = m.lastRun;
+  if( rc==0 && pRes->nMerged>0 && !pOpt->summariesOnly
+      && run_derive(&m, &e) ){
+    buf_printf(pMsg, "%s", e.zMsg);
+    rc = 1;
+  }
+  if( rc==0 && pRes->nMerged>0 && db_commit(db, &e) ){
+    buf_printf(pMsg, "database: %s", e.zMsg);
+    rc = 1;
+  }else if( rc==0 && pRes->nMerged>0 ){
+    db = NULL;                       /* committed: nothing to roll back */
+  }
+  if( rc && db_lost_reason(m.db)
+      && strstr(buf_str(pMsg), db_lost_reason(m.db))==NULL ){
+    buf_reset(pMsg);
+    buf_printf(pMsg, "database: %s", db_lost_reason(m.db));
+  }
+  db_rollback(db);
+  if( rc==0 && pRes->nMerged==0 ) pRes->runId = 0;
+  pRes->exitCode = rc;
+  pRes->seconds = (util_now_ms() - t0)/1000.0;
+  plan_free(&m);
+  buf_free(&m.source);
+  return rc ? -1 : 0;
+}

@@ -1,0 +1,49 @@
+/*
+** merge.h — combine shard databases (each made by `profan ingest` of some
+** rank files of one run, typically one node's) into one run of a target
+** database, as if all the files had been ingested by one process.
+**
+** Pipeline position: beside ingest.c.  The shards' raw rows are copied
+** with their strings and row ids remapped, then the run-level derive
+** passes of an ingest run over the whole run.  One transaction.
+*/
+#ifndef PROFAN_MERGE_H
+#define PROFAN_MERGE_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "core/util.h"
+
+typedef struct MergeOpts {
+  const char *zName;       /* run name; NULL = the first shard's run name */
+  const char **azShard;    /* shard database paths */
+  int nShard;
+  FILE *pLog;              /* notes (shards skipped), or NULL */
+  int summariesOnly;       /* history: every run of each source becomes a
+                           ** run of the target, without its event rows */
+} MergeOpts;
+
+typedef struct MergeResult {
+  int64_t runId;           /* the merged run (0 when nothing was merged) */
+  char zName[256];
+  int appended;            /* the run existed: the shards were added to it */
+  int nMerged;             /* shards copied */
+  int nSkipped;            /* shards already in the target (same files) */
+  int nFiles;              /* files of the run after the merge */
+  int64_t nRows;           /* rows copied */
+  int exitCode;            /* on failure: 1 bad or unreadable shard,
+                           ** 2 shards that do not form one run */
+  double seconds;
+} MergeResult;
+
+/*
+** Merge the shards into db.  Returns 0 (also when every shard was already
+** there: pRes->nMerged is 0), or -1 with the one-line message (without
+** "profan: ") in pMsg and pRes->exitCode set; the database is then left
+** exactly as it was.
+*/
+int merge_run(sqlite3 *db, const MergeOpts *pOpt, MergeResult *pRes,
+              Buf *pMsg);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+** derive_summary.h — the per-run summary tables of
+** schema/009-query-summaries.sql (cpu_op_summary, cpu_op_shape_summary,
+** cpu_op_flops_summary, runtime_summary, step_kernel_summary), which the
+** operators, launch-overhead, tflops, checkpoint-recompute, steps and
+** diff-ops named queries read instead of the raw rows.
+**
+** Pipeline position: "derive", the last step of derive_trace_run(), once
+** every linkage (op_id, runtime_id, parent_id, in_recompute, step) of the
+** run is final.  When the in-stream linker did all the linking, the trace
+** writer (load_trace.c) totals them while inserting and writes them with
+** derive_summary_totals_write(); this step then only adds the kernels
+** whose step the database assigned.
+*/
+#ifndef PROFAN_DERIVE_SUMMARY_H
+#define PROFAN_DERIVE_SUMMARY_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include "core/group_map.h"
+#include "core/util.h"
+
+/* The value of each summary group (columns of the tables, in order). */
+typedef struct OpSum { int64_t calls, totalNs, selfNs, gpuN, gpuNs; } OpSum;
+typedef struct ShapeSum { int64_t calls; } ShapeSum;
+typedef struct FlopsSum {
+  int64_t calls, kCalls, kNs;
+  double flops, kFlops;
+} FlopsSum;
+typedef struct RtSum {
+  int64_t calls, totalNs, maxNs;
+  int64_t launches, delayNs, maxDelay, nShort, rcN, rcNs;
+} RtSum;
+typedef struct StepSum { int64_t n, ns; } StepSum;
+
+/* The summary rows of one run, keyed as the tables are. */
+typedef struct SummaryTotals {
+  GroupMap ops;          /* (rank, name_id, parent_name_id) -> OpSum */
+  GroupMap shapes;       /* (rank, name_id, input_dims_id) -> ShapeSum */
+  GroupMap flops;        /* (rank, name_id, code in src) -> FlopsSum */
+  GroupMap rt;           /* (rank, name_id, code in kind) -> RtSum */
+  GroupMap steps;        /* (rank, step) -> StepSum */
+  TextCodes src;         /* flops_source texts */
+  TextCodes kind;        /* runtime_call.kind texts */
+} SummaryTotals;
+
+void derive_summary_totals_init(SummaryTotals *p);
+void derive_summary_totals_free(SummaryTotals *p);    /* what p holds, not p */
+
+/* Insert the rows of p for run runId into the five tables.  Returns 0 or
+** -1 with pErr set. */
+int derive_summary_totals_write(sqlite3 *db, int64_t runId,
+                                const SummaryTotals *p, PfError *pErr);
+
+/* Kernel rows first..last (rowids) of a run whose step was NULL when
+** inserted: the database may assign them one (derive_trace.c) before the
+** summaries are final.  Recorded by the trace writer, with a row
+** (first = 0, last = -1) saying that it wrote the summaries of the run. */
+#define SUMMARY_PENDING_TABLE "temp.summary_kernel_pending"
+int derive_summary_pending_create(sqlite3 *db, PfError *pErr);
+
+/* Fill the summary tables for run runId.  When the trace writer wrote them
+** (a row for the run in SUMMARY_PENDING_TABLE), only the kernels listed
+** there are added to step_kernel_summary, by their final step; or, when
+** stepsRedone (derive reassigned the steps of rows the writer had placed),
+** step_kernel_summary is totalled again from the run's kernels.  Otherwise
+** one pass over each of the run's cpu_op, runtime_call, kernel and
+** gpu_mem_op rows (two over cpu_op when parents follow their children in
+** rowid order), totals kept in memory (8 bytes per op and 13 per runtime
+** call of the run).  *pDbPass (may be NULL) is set to 1 for the second
+** case (the writer leaves it to this pass under PROFAN_SUMMARY=db).
+** Returns 0 or -1 with pErr set. */
+int derive_summary_run(sqlite3 *db, int64_t runId, int stepsRedone,
+                       int *pDbPass,
+                       PfError *pErr);
+
+#endif

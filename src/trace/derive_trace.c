@@ -1,0 +1,1197 @@
+/*
+** derive_trace.c — sweeps and summaries over a freshly loaded run.
+**
+** Pipeline position: "derive" + "index", run by ingest.c inside the ingest
+** transaction after every file of the run is loaded.  Order matters:
+**   1. indexes (created after the bulk load);
+**   2. steps from ProfilerStep#N annotations;
+**   3. CPU sweep per (file, thread): op nesting, self time, the op that
+**      encloses each runtime call, recompute flag, steps;
+**   4. kernels/memcpys inherit runtime call, op and step via correlation;
+**   5. GPU sweep per (rank, device): busy union, idle gaps, comm_overlap
+**      (NCCL vs. other kernels); gap-detected steps when the rank had no
+**      ProfilerStep annotations;
+**   6. wall-time sweep per rank: priority classes per step.
+** Sweeps 5 and 6 take their intervals from trace_spans.c (kept by the
+** writer while loading) when it has them, else from the rows read back in
+** time order (SQLite sorts them: no time-ordered index is kept).
+** The GPU activity summary per name (gpu_op_summary) is totalled by the
+** loader while inserting (load_trace_summary) and is there before this
+** runs.
+** Memory use is bounded by the deepest op stack and the number of steps,
+** never by the number of events (rows stream out of SQLite in order), plus
+** for sweeps over kept intervals a sorted copy of one rank's, within the
+** store's cap.
+*/
+#include "trace/derive_trace.h"
+#include "trace/derive_summary.h"
+#include "trace/trace_args.h"
+#include "core/db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ helpers */
+
+int derive_bulk_indexes(sqlite3 *db, const char *zGroup, PfError *pErr){
+  sqlite3_stmt *q = db_prepare(db,
+    "SELECT name, ddl FROM bulk_index WHERE grp=?1 ORDER BY seq", pErr);
+  int rc, timing = getenv("PROFAN_TIMING")!=NULL;
+  if( q==NULL ) return -1;
+  sqlite3_bind_text(q, 1, zGroup, -1, SQLITE_STATIC);
+  while( (rc = sqlite3_step(q))==SQLITE_ROW ){
+    double t0 = timing ? util_now_ms() : 0;
+    /* the ddl runs while q is still open: a CREATE INDEX on another table
+    ** does not disturb the read of bulk_index */
+    if( db_exec(db, (const char*)sqlite3_column_text(q, 1), pErr) ){
+      sqlite3_finalize(q);
+      return -1;
+    }
+    if( timing ){
+      fprintf(stderr, "profan:   index %-26s %6.1f ms\n",
+              (const char*)sqlite3_column_text(q, 0), util_now_ms()-t0);
+    }
+  }
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "indexes: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(q);
+    return -1;
+  }
+  sqlite3_finalize(q);
+  return 0;
+}
+
+int derive_trace_indexes(sqlite3 *db, PfError *pErr){
+  return derive_bulk_indexes(db, "trace", pErr);
+}
+
+/* ------------------------------------------------------------- steps */
+
+typedef struct Step { int64_t rank, step, ts, end; } Step;
+
+typedef struct StepList {
+  Step *a;
+  int n, nAlloc;
+} StepList;
+
+static void steps_add(StepList *p, int64_t rank, int64_t step, int64_t ts,
+                      int64_t end){
+  if( p->n==p->nAlloc ){
+    p->nAlloc = p->nAlloc ? p->nAlloc*2 : 64;
+    p->a = xrealloc(p->a, p->nAlloc*sizeof(Step));
+  }
+  p->a[p->n].rank = rank;
+  p->a[p->n].step = step;
+  p->a[p->n].ts = ts;
+  p->a[p->n].end = end;
+  p->n++;
+}
+
+/* Load the run's steps ordered by (rank, ts). */
+static int steps_load(sqlite3 *db, int64_t runId, StepList *p, PfError *pErr){
+  sqlite3_stmt *s = db_prepare(db,
+    "SELECT rank, step, ts, ts+dur FROM step WHERE run_id=?1 ORDER BY rank, ts",
+    pErr);
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, runId);
+  p->n = 0;
+  while( sqlite3_step(s)==SQLITE_ROW ){
+    steps_add(p, sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1),
+              sqlite3_column_int64(s, 2), sqlite3_column_int64(s, 3));
+  }
+  sqlite3_finalize(s);
+  return 0;
+}
+
+/* Index of the first step of rank in p (p sorted by rank, ts), or p->n. */
+static int steps_first(const StepList *p, int64_t rank){
+  int lo = 0, hi = p->n;
+  while( lo<hi ){
+    int mid = (lo+hi)/2;
+    if( p->a[mid].rank<rank ) lo = mid+1; else hi = mid;
+  }
+  return lo;
+}
+
+/* Step number containing time t on rank, or -1.  Binary search. */
+static int64_t steps_find(const StepList *p, int64_t rank, int64_t t){
+  int lo = steps_first(p, rank), hi = rank<INT64_MAX ? steps_first(p, rank+1)
+                                                     : p->n;
+  while( lo<hi ){
+    int mid = (lo+hi)/2;
+    if( p->a[mid].ts<=t ) lo = mid+1; else hi = mid;
+  }
+  lo--;
+  if( lo>=0 && p->a[lo].rank==rank && p->a[lo].ts<=t && t<p->a[lo].end ){
+    return p->a[lo].step;
+  }
+  return -1;
+}
+
+/* SQL function pf_step_of(rank, ts) over the StepList of its user data:
+** the step containing ts, or NULL outside every step.  Registered only
+** for the statement of steps_assign (no view uses it). */
+static void step_of_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  const StepList *pSteps = sqlite3_user_data(ctx);
+  int64_t st;
+  (void)argc;
+  st = steps_find(pSteps, sqlite3_value_int64(argv[0]),
+                  sqlite3_value_int64(argv[1]));
+  if( st>=0 ) sqlite3_result_int64(ctx, st);
+}
+
+/*
+** Set the step of the rows of table zTab of the run (those matching the
+** extra condition zWhere, "" or " AND ...") to the step containing their
+** start, where that differs; rows outside every step keep theirs.  One
+** pass in rowid order over the run's rowid range (no index lookup per
+** row).  Returns 0 or -1 with pErr set.
+*/
+static int steps_assign(sqlite3 *db, const char *zTab, int64_t runId,
+                        const char *zWhere, const StepList *pSteps,
+                        PfError *pErr){
+  /* one UPDATE over the rowid range (was: a SELECT and one UPDATE
+  ** statement per row; the statement overhead was half the cost) */
+  char *zUpd = sqlite3_mprintf(
+    "UPDATE %s SET step=coalesce(pf_step_of(rank, ts), step)"
+    " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1%s"
+    " AND step IS NOT coalesce(pf_step_of(rank, ts), step)", zTab, zWhere);
+  sqlite3_stmt *pUpd = NULL;
+  int64_t lo, hi;
+  int rc = -1;
+  if( sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8
+                              | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
+                              (void*)pSteps, step_of_fn, NULL,
+                              NULL)!=SQLITE_OK ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    sqlite3_free(zUpd);
+    return -1;
+  }
+  pUpd = db_prepare(db, zUpd, pErr);
+  sqlite3_free(zUpd);
+  if( pUpd && db_run_rowids(db, zTab, runId, &lo, &hi, pErr)==0 ){
+    sqlite3_bind_int64(pUpd, 1, runId);
+    sqlite3_bind_int64(pUpd, 2, lo);
+    sqlite3_bind_int64(pUpd, 3, hi);
+    rc = db_step_done(db, pUpd, pErr) ? -1 : 0;
+  }
+  sqlite3_finalize(pUpd);
+  /* gone again: the function points at the caller's StepList */
+  sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8, NULL, NULL,
+                          NULL, NULL);
+  return rc;
+}
+
+/*
+** Steps from ProfilerStep#N, in every trace generation (first occurrence
+** per rank and number wins):
+**   1. the CPU side: user_annotation ranges (2022+) and ops of category
+**      Operator / cpu_op (2021: the trace loader notes their ids in
+**      temp.step_op, so cpu_op is not scanned): source 'ProfilerStep';
+**   2. for ranks with none of those, the GPU side's gpu_user_annotation
+**      ProfilerStep#N ranges: source 'gpu ProfilerStep'.
+** Ranks with neither get steps from idle gaps later (derive_gap_steps).
+*/
+static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
+  sqlite3_stmt *pSel, *pIns;
+  int rc = 0;
+  if( db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS step_op"
+              "(id INTEGER PRIMARY KEY)", pErr) ) return -1;
+  pSel = db_prepare(db,
+    "SELECT 0, a.rank, s.text, a.ts, a.dur FROM annotation a"
+    " JOIN string s ON s.id=a.name_id"
+    " WHERE a.run_id=?1 AND a.kind='user' AND s.text LIKE 'ProfilerStep%'"
+    " UNION ALL"
+    " SELECT 0, o.rank, s.text, o.ts, o.dur FROM temp.step_op x"
+    " CROSS JOIN cpu_op o ON o.id=x.id JOIN string s ON s.id=o.name_id"
+    " WHERE o.run_id=?1"
+    " UNION ALL"
+    " SELECT 1, a.rank, s.text, a.ts, a.dur FROM annotation a"
+    " JOIN string s ON s.id=a.name_id"
+    " WHERE a.run_id=?1 AND a.kind='gpu_user'"
+    " AND s.text LIKE 'ProfilerStep%'"
+    " ORDER BY 1, 2, 4", pErr);
+  if( pSel==NULL ) return -1;
+  pIns = db_prepare(db,
+    "INSERT OR IGNORE INTO step(run_id, rank, step, ts, dur, source)"
+    " SELECT ?1,?2,?3,?4,?5,?6 WHERE ?6='ProfilerStep' OR NOT EXISTS"
+    " (SELECT 1 FROM step WHERE run_id=?1 AND rank=?2"
+    "  AND source='ProfilerStep')", pErr);
+  if( pIns==NULL ){ sqlite3_finalize(pSel); return -1; }
+  sqlite3_bind_int64(pSel, 1, runId);
+  while( sqlite3_step(pSel)==SQLITE_ROW ){
+    int64_t n = trace_args_step_number(
+                  (const char*)sqlite3_column_text(pSel, 2));
+    if( n<0 ) continue;
+    sqlite3_bind_int64(pIns, 1, runId);
+    sqlite3_bind_int64(pIns, 2, sqlite3_column_int64(pSel, 1));
+    sqlite3_bind_int64(pIns, 3, n);
+    sqlite3_bind_int64(pIns, 4, sqlite3_column_int64(pSel, 3));
+    sqlite3_bind_int64(pIns, 5, sqlite3_column_int64(pSel, 4));
+    sqlite3_bind_text(pIns, 6, sqlite3_column_int(pSel, 0) ? "gpu ProfilerStep"
+                      : "ProfilerStep", -1, SQLITE_STATIC);
+    if( db_step_done(db, pIns, pErr) ){ rc = -1; break; }
+  }
+  sqlite3_finalize(pSel);
+  sqlite3_finalize(pIns);
+  if( rc==0 && db_exec(db, "DELETE FROM temp.step_op", pErr) ) rc = -1;
+  return rc;
+}
+
+/*
+** A ProfilerStep annotation came after rows it contains were linked (Kineto
+** writes each thread's ops in turn, so another thread's ops can come before
+** the main thread's step annotation): set the step of the run's CPU ops and
+** runtime calls from their start time (steps_assign), touching only rows
+** whose step changes.  GPU rows follow their
+** launch in derive_gpu_links().
+*/
+static int derive_late_steps(sqlite3 *db, int64_t runId,
+                             const StepList *pSteps, PfError *pErr){
+  /* one pass over the run's rows, each step found by binary search (a
+  ** range UPDATE per step was O(steps x rows): cpu_op has no ts index) */
+  return steps_assign(db, "cpu_op", runId, "", pSteps, pErr)
+      || steps_assign(db, "runtime_call", runId, "", pSteps, pErr) ? -1 : 0;
+}
+
+/* ---------------------------------------------------------- CPU sweep */
+
+typedef struct OpFrame {
+  int64_t id, ts, end, childDur, step;
+  int depth;
+  int recompute;        /* this op or an ancestor is a recompute op */
+} OpFrame;
+
+typedef struct CpuSweep {
+  sqlite3 *db;
+  sqlite3_stmt *pOpUpd, *pRtUpd;
+  OpFrame *aStack;
+  int nStack, nAlloc;
+  PfError *pErr;
+} CpuSweep;
+
+/* Close the innermost open op: write its nesting columns. */
+static int cpu_pop(CpuSweep *p){
+  OpFrame *f = &p->aStack[--p->nStack];
+  sqlite3_stmt *s = p->pOpUpd;
+  int64_t self = f->end - f->ts - f->childDur;
+  if( p->nStack>0 ){
+    /* the parent's children time is counted when the child was pushed */
+  }
+  sqlite3_bind_int64(s, 1, p->nStack>0 ? p->aStack[p->nStack-1].id : 0);
+  if( p->nStack==0 ) sqlite3_bind_null(s, 1);
+  sqlite3_bind_int(s, 2, f->depth);
+  sqlite3_bind_int64(s, 3, self<0 ? 0 : self);
+  db_bind_int_or_null(s, 4, f->step>=0, f->step);
+  sqlite3_bind_int64(s, 5, f->id);
+  return db_step_done(p->db, s, p->pErr);
+}
+
+/* Pop every op that ended at or before t. */
+static int cpu_pop_until(CpuSweep *p, int64_t t){
+  while( p->nStack>0 && p->aStack[p->nStack-1].end<=t ){
+    if( cpu_pop(p) ) return -1;
+  }
+  return 0;
+}
+
+static int derive_cpu(sqlite3 *db, int64_t runId, const StepList *pSteps,
+                      PfError *pErr){
+  CpuSweep sw;
+  sqlite3_stmt *pSel;
+  int64_t curFile = -1, curTid = INT64_MIN;
+  int rc = 0;
+
+  memset(&sw, 0, sizeof(sw));
+  sw.db = db;
+  sw.pErr = pErr;
+  /* kind 0 = cpu op, 1 = runtime call; ops sort before calls at equal ts
+  ** and longer ops first, so parents open before their children. */
+  pSel = db_prepare(db,
+    "SELECT 0, o.id, o.file_id, o.tid, o.ts, o.dur, o.rank,"
+    "  (s.text LIKE '%checkpoint%' OR s.text LIKE '%recompute%')"
+    " FROM cpu_op o JOIN string s ON s.id=o.name_id WHERE o.run_id=?1"
+    " UNION ALL"
+    " SELECT 1, id, file_id, tid, ts, dur, rank, 0 FROM runtime_call"
+    " WHERE run_id=?1"
+    " ORDER BY 3, 4, 5, 1, 6 DESC", pErr);
+  sw.pOpUpd = db_prepare(db,
+    "UPDATE cpu_op SET parent_id=?1, depth=?2, self_dur=?3, step=?4"
+    " WHERE id=?5", pErr);
+  sw.pRtUpd = db_prepare(db,
+    "UPDATE runtime_call SET op_id=?1, top_op_id=?2, in_recompute=?3, step=?4"
+    " WHERE id=?5", pErr);
+  if( pSel==NULL || sw.pOpUpd==NULL || sw.pRtUpd==NULL ){ rc = -1; goto done; }
+  sqlite3_bind_int64(pSel, 1, runId);
+  while( sqlite3_step(pSel)==SQLITE_ROW ){
+    int kind = sqlite3_column_int(pSel, 0);
+    int64_t id = sqlite3_column_int64(pSel, 1);
+    int64_t file = sqlite3_column_int64(pSel, 2);
+    int64_t tid = sqlite3_column_type(pSel, 3)==SQLITE_NULL ? -1
+                : sqlite3_column_int64(pSel, 3);
+    int64_t ts = sqlite3_column_int64(pSel, 4);
+    int64_t dur = sqlite3_column_int64(pSel, 5);
+    int64_t rank = sqlite3_column_int64(pSel, 6);
+    int isRecompute = sqlite3_column_int(pSel, 7);
+    int64_t step = steps_find(pSteps, rank, ts);
+
+    if( file!=curFile || tid!=curTid ){
+      while( sw.nStack>0 ) if( cpu_pop(&sw) ){ rc = -1; goto done; }
+      curFile = file;
+      curTid = tid;
+    }
+    /* An op ends where the next begins: pop ops ending at or before ts. */
+    if( cpu_pop_until(&sw, kind==0 ? ts : ts) ){ rc = -1; goto done; }
+    /* Ops that end before this event ends are not its parents when the
+    ** event is an op that sticks out (clock skew): treat it as a sibling. */
+    if( kind==0 ){
+      OpFrame *f;
+      while( sw.nStack>0 && sw.aStack[sw.nStack-1].end < ts+dur ){
+        if( cpu_pop(&sw) ){ rc = -1; goto done; }
+      }
+      if( sw.nStack==sw.nAlloc ){
+        sw.nAlloc = sw.nAlloc ? sw.nAlloc*2 : 64;
+        sw.aStack = xrealloc(sw.aStack, sw.nAlloc*sizeof(OpFrame));
+      }
+      if( sw.nStack>0 ) sw.aStack[sw.nStack-1].childDur += dur;
+      f = &sw.aStack[sw.nStack];
+      f->id = id;
+      f->ts = ts;
+      f->end = ts+dur;
+      f->childDur = 0;
+      f->step = step;
+      f->depth = sw.nStack;
+      f->recompute = isRecompute
+                  || (sw.nStack>0 && sw.aStack[sw.nStack-1].recompute);
+      sw.nStack++;
+    }else{
+      sqlite3_stmt *s = sw.pRtUpd;
+      if( sw.nStack>0 ){
+        sqlite3_bind_int64(s, 1, sw.aStack[sw.nStack-1].id);
+        sqlite3_bind_int64(s, 2, sw.aStack[0].id);
+        sqlite3_bind_int(s, 3, sw.aStack[sw.nStack-1].recompute);
+      }else{
+        sqlite3_bind_null(s, 1);
+        sqlite3_bind_null(s, 2);
+        sqlite3_bind_int(s, 3, 0);
+      }
+      db_bind_int_or_null(s, 4, step>=0, step);
+      sqlite3_bind_int64(s, 5, id);
+      if( db_step_done(db, s, pErr) ){ rc = -1; goto done; }
+    }
+  }
+  while( sw.nStack>0 ) if( cpu_pop(&sw) ){ rc = -1; goto done; }
+done:
+  sqlite3_finalize(pSel);
+  sqlite3_finalize(sw.pOpUpd);
+  sqlite3_finalize(sw.pRtUpd);
+  free(sw.aStack);
+  return rc;
+}
+
+static const char *azGpuTab[] = {"kernel", "gpu_mem_op"};
+
+/* GPU rows with no step (no launch found, or steps found by gap
+** detection) get the step containing their own start time. */
+static int derive_gpu_steps(sqlite3 *db, int64_t runId,
+                            const StepList *pSteps, PfError *pErr){
+  if( pSteps->n==0 ) return 0;
+  for(int i=0; i<2; i++){
+    if( steps_assign(db, azGpuTab[i], runId, " AND step IS NULL", pSteps,
+                     pErr) ) return -1;
+  }
+  return 0;
+}
+
+/* GPU rows inherit runtime call, op and step through the correlation id
+** (the database version of what link_trace.c does in-stream). */
+static int derive_gpu_links(sqlite3 *db, int64_t runId,
+                            const StepList *pSteps, PfError *pErr){
+  if( db_exec(db, "CREATE INDEX IF NOT EXISTS runtime_call_corr"
+              " ON runtime_call(file_id, correlation)", pErr) ) return -1;
+  for(int i=0; i<2; i++){
+    char *z = sqlite3_mprintf(
+      "UPDATE %s SET runtime_id=r.id, op_id=r.op_id, step=r.step"
+      " FROM runtime_call r"
+      " WHERE %s.run_id=?1 AND r.file_id=%s.file_id"
+      " AND r.correlation=%s.correlation",
+      azGpuTab[i], azGpuTab[i], azGpuTab[i], azGpuTab[i]);
+    int rc = db_exec_run(db, z, runId, pErr);
+    sqlite3_free(z);
+    if( rc ) return -1;
+  }
+  return derive_gpu_steps(db, runId, pSteps, pErr);
+}
+
+/* ---------------------------------------------------------- GPU sweep */
+
+#define MAX_GAPS 50
+
+typedef struct Gap { int64_t ts, dur, before, after; } Gap;
+
+typedef struct DevState {
+  int64_t rank, device;
+  int64_t first, busyStart, busyEnd, busy;
+  int64_t kernelNs, memcpyNs, memsetNs;
+  int64_t nGaps, idle, largest;
+  int64_t lastName;             /* name of the activity ending busyEnd */
+  Gap aGap[MAX_GAPS];           /* min-heap on dur */
+  int nGap;
+  int active;
+} DevState;
+
+static void gap_push(DevState *d, Gap g){
+  int i;
+  if( d->nGap==MAX_GAPS ){
+    if( g.dur<=d->aGap[0].dur ) return;
+    /* replace the root and sift down */
+    i = 0;
+    d->aGap[0] = g;
+    for(;;){
+      int l = 2*i+1, r = l+1, m = i;
+      if( l<d->nGap && d->aGap[l].dur<d->aGap[m].dur ) m = l;
+      if( r<d->nGap && d->aGap[r].dur<d->aGap[m].dur ) m = r;
+      if( m==i ) break;
+      Gap t = d->aGap[i]; d->aGap[i] = d->aGap[m]; d->aGap[m] = t;
+      i = m;
+    }
+    return;
+  }
+  i = d->nGap++;
+  d->aGap[i] = g;
+  while( i>0 ){
+    int par = (i-1)/2;
+    if( d->aGap[par].dur<=d->aGap[i].dur ) break;
+    Gap t = d->aGap[i]; d->aGap[i] = d->aGap[par]; d->aGap[par] = t;
+    i = par;
+  }
+}
+
+/* Disjoint intervals in start order, built from intervals given in start
+** order (ties in any order). */
+typedef struct Spans {
+  int64_t *a;               /* pairs: start, end */
+  int n, cap;               /* pairs used / allocated */
+  int64_t total;            /* covered length */
+} Spans;
+
+static void spans_add(Spans *s, int64_t b, int64_t e){
+  if( e<b ) e = b;
+  if( s->n>0 && b<=s->a[2*s->n-1] ){
+    if( e>s->a[2*s->n-1] ){
+      s->total += e - s->a[2*s->n-1];
+      s->a[2*s->n-1] = e;
+    }
+    return;
+  }
+  if( s->n==s->cap ){
+    s->cap = s->cap ? s->cap*2 : 256;
+    s->a = xrealloc(s->a, (size_t)s->cap*2*sizeof(int64_t));
+  }
+  s->a[2*s->n] = b;
+  s->a[2*s->n+1] = e;
+  s->n++;
+  s->total += e - b;
+}
+
+/* Length of the intersection of two disjoint sorted span lists. */
+static int64_t spans_overlap(const Spans *x, const Spans *y){
+  int i = 0, j = 0;
+  int64_t tot = 0;
+  while( i<x->n && j<y->n ){
+    int64_t b = x->a[2*i] > y->a[2*j] ? x->a[2*i] : y->a[2*j];
+    int64_t e = x->a[2*i+1] < y->a[2*j+1] ? x->a[2*i+1] : y->a[2*j+1];
+    if( e>b ) tot += e - b;
+    if( x->a[2*i+1] < y->a[2*j+1] ) i++; else j++;
+  }
+  return tot;
+}
+
+/* Communication vs. computation kernels of the device being swept, for
+** comm_overlap (see 007-comm.sql). */
+typedef struct Overlap {
+  Spans comm, comp;
+  int64_t nComm, nKernel;
+  sqlite3_stmt *pIns;
+} Overlap;
+
+/* Write one device's totals and gaps, and its comm_overlap row when it ran
+** kernels. */
+static int dev_flush(sqlite3 *db, int64_t runId, DevState *d,
+                     sqlite3_stmt *pBusy, sqlite3_stmt *pGap,
+                     const StepList *pSteps, Overlap *pOv, PfError *pErr){
+  if( !d->active ) return 0;
+  if( pOv->nKernel>0 ){
+    sqlite3_stmt *s = pOv->pIns;
+    int64_t ov = spans_overlap(&pOv->comm, &pOv->comp);
+    sqlite3_bind_int64(s, 1, runId);
+    sqlite3_bind_int64(s, 2, d->rank);
+    sqlite3_bind_int64(s, 3, d->device);
+    sqlite3_bind_int64(s, 4, pOv->nComm);
+    sqlite3_bind_int64(s, 5, pOv->comm.total);
+    sqlite3_bind_int64(s, 6, pOv->comp.total);
+    sqlite3_bind_int64(s, 7, ov);
+    sqlite3_bind_int64(s, 8, pOv->comm.total + pOv->comp.total - ov);
+    if( db_step_done(db, s, pErr) ) return -1;
+  }
+  pOv->comm.n = pOv->comp.n = 0;
+  pOv->comm.total = pOv->comp.total = 0;
+  pOv->nComm = pOv->nKernel = 0;
+  d->busy += d->busyEnd - d->busyStart;
+  sqlite3_bind_int64(pBusy, 1, runId);
+  sqlite3_bind_int64(pBusy, 2, d->rank);
+  sqlite3_bind_int64(pBusy, 3, d->device);
+  sqlite3_bind_int64(pBusy, 4, d->first);
+  sqlite3_bind_int64(pBusy, 5, d->busyEnd);
+  sqlite3_bind_int64(pBusy, 6, d->busy);
+  sqlite3_bind_int64(pBusy, 7, d->kernelNs);
+  sqlite3_bind_int64(pBusy, 8, d->memcpyNs);
+  sqlite3_bind_int64(pBusy, 9, d->memsetNs);
+  sqlite3_bind_int64(pBusy, 10, d->nGaps);
+  sqlite3_bind_int64(pBusy, 11, d->idle);
+  sqlite3_bind_int64(pBusy, 12, d->largest);
+  if( db_step_done(db, pBusy, pErr) ) return -1;
+  for(int i=0; i<d->nGap; i++){
+    int64_t st = steps_find(pSteps, d->rank, d->aGap[i].ts);
+    sqlite3_bind_int64(pGap, 1, runId);
+    sqlite3_bind_int64(pGap, 2, d->rank);
+    sqlite3_bind_int64(pGap, 3, d->device);
+    sqlite3_bind_int64(pGap, 4, d->aGap[i].ts);
+    sqlite3_bind_int64(pGap, 5, d->aGap[i].dur);
+    sqlite3_bind_int64(pGap, 6, d->aGap[i].before);
+    sqlite3_bind_int64(pGap, 7, d->aGap[i].after);
+    db_bind_int_or_null(pGap, 8, st>=0, st);
+    if( db_step_done(db, pGap, pErr) ) return -1;
+  }
+  return 0;
+}
+
+/* The GPU sweep over one run: rows come in (rank, device, ts) order. */
+typedef struct GpuSweep {
+  sqlite3 *db;
+  int64_t runId;
+  const StepList *pSteps;
+  sqlite3_stmt *pBusy, *pGap;
+  DevState d;
+  Overlap ov;
+  PfError *pErr;
+} GpuSweep;
+
+/* One GPU row; kind: 0 compute kernel, 3 NCCL/RCCL kernel, 1 memcpy,
+** 2 memset.  Returns 0 or -1 with pErr set. */
+static int gpu_feed(GpuSweep *g, int64_t rank, int64_t dev, int64_t ts,
+                    int64_t dur, int64_t name, int kind){
+  DevState *d = &g->d;
+  Overlap *ov = &g->ov;
+  if( !d->active || rank!=d->rank || dev!=d->device ){
+    if( dev_flush(g->db, g->runId, d, g->pBusy, g->pGap, g->pSteps, ov,
+                  g->pErr) ){
+      return -1;
+    }
+    memset(d, 0, sizeof(*d));
+    d->active = 1;
+    d->rank = rank;
+    d->device = dev;
+    d->first = d->busyStart = ts;
+    d->busyEnd = ts+dur;
+    d->lastName = name;
+  }else if( ts>d->busyEnd ){
+    Gap gap;
+    gap.ts = d->busyEnd;
+    gap.dur = ts - d->busyEnd;
+    gap.before = d->lastName;
+    gap.after = name;
+    gap_push(d, gap);
+    d->nGaps++;
+    d->idle += gap.dur;
+    if( gap.dur>d->largest ) d->largest = gap.dur;
+    d->busy += d->busyEnd - d->busyStart;
+    d->busyStart = ts;
+    d->busyEnd = ts+dur;
+    d->lastName = name;
+  }else if( ts+dur>d->busyEnd ){
+    d->busyEnd = ts+dur;
+    d->lastName = name;
+  }
+  if( kind==0 || kind==3 ){
+    d->kernelNs += dur;
+    ov->nKernel++;
+    if( kind==3 ){ spans_add(&ov->comm, ts, ts+dur); ov->nComm++; }
+    else spans_add(&ov->comp, ts, ts+dur);
+  }
+  else if( kind==1 ) d->memcpyNs += dur;
+  else d->memsetNs += dur;
+  return 0;
+}
+
+/* The run's communication kernels: the comm_kernel view of
+** schema/012-verdicts.sql (comm_pattern), the one definition shared with
+** the categories and the collectives.  ?1 is the run id. */
+#define NCCL_NAMES_SQL \
+  "SELECT DISTINCT name_id FROM comm_kernel WHERE run_id=?1 ORDER BY 1"
+
+/* The GPU rows from the spans kept while loading. */
+static int gpu_rows_spans(GpuSweep *g, const TraceSpans *pSpans){
+  int nRank = 0, nNccl = 0, rc = 0;
+  int64_t *aRank, *aNccl = db_id_set(g->db, NCCL_NAMES_SQL, g->runId,
+                                     &nNccl, g->pErr);
+  if( aNccl==NULL ) return -1;
+  aRank = trace_spans_ranks(pSpans, &nRank);
+  for(int r=0; r<nRank && rc==0; r++){
+    size_t n;
+    SpanGpu *a = trace_spans_rank_gpu(pSpans, aRank[r], &n);
+    for(size_t i=0; i<n && rc==0; i++){
+      int kind = a[i].kind==SPAN_MEMCPY ? 1 : a[i].kind==SPAN_MEMSET ? 2
+               : util_id_in(aNccl, nNccl, a[i].name) ? 3 : 0;
+      rc = gpu_feed(g, aRank[r], a[i].device, a[i].ts, a[i].dur, a[i].name,
+                    kind);
+    }
+    free(a);
+  }
+  free(aRank);
+  free(aNccl);
+  return rc;
+}
+
+/* The GPU rows read back from the database. */
+static int gpu_rows_db(GpuSweep *g){
+  int rc = 0;
+  sqlite3_stmt *pSel = db_prepare(g->db,
+    "SELECT rank, coalesce(device,-1), ts, dur, name_id,"
+    "  CASE WHEN name_id IN (" NCCL_NAMES_SQL ") THEN 3 ELSE 0 END"
+    " FROM kernel WHERE run_id=?1"
+    " UNION ALL"
+    " SELECT rank, coalesce(device,-1), ts, dur, name_id,"
+    "  CASE kind WHEN 'memcpy' THEN 1 ELSE 2 END FROM gpu_mem_op"
+    " WHERE run_id=?1"
+    /* ties: the longest first, then by name (trace_spans.c sorts alike):
+    ** the names each side of a gap do not depend on the plan */
+    " ORDER BY 1, 2, 3, 4 DESC, 5", g->pErr);
+  if( pSel==NULL ) return -1;
+  sqlite3_bind_int64(pSel, 1, g->runId);
+  while( rc==0 && sqlite3_step(pSel)==SQLITE_ROW ){
+    rc = gpu_feed(g, sqlite3_column_int64(pSel, 0),
+                  sqlite3_column_int64(pSel, 1), sqlite3_column_int64(pSel, 2),
+                  sqlite3_column_int64(pSel, 3), sqlite3_column_int64(pSel, 4),
+                  sqlite3_column_int(pSel, 5));
+  }
+  sqlite3_finalize(pSel);
+  return rc;
+}
+
+/* GPU busy time, idle gaps and comm/compute overlap per (rank, device),
+** from pSpans when given, else from the rows. */
+static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
+                           const TraceSpans *pSpans, PfError *pErr){
+  GpuSweep g;
+  int rc = 0;
+  memset(&g, 0, sizeof(g));
+  g.db = db;
+  g.runId = runId;
+  g.pSteps = pSteps;
+  g.pErr = pErr;
+  g.pBusy = db_prepare(db,
+    "INSERT INTO gpu_busy VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
+    pErr);
+  g.pGap = db_prepare(db,
+    "INSERT INTO gpu_gap VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
+  g.ov.pIns = db_prepare(db,
+    "INSERT INTO comm_overlap(run_id,rank,device,n_comm,comm_ns,comp_ns,"
+    "overlap_ns,wall_ns) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
+  if( g.pBusy==NULL || g.pGap==NULL || g.ov.pIns==NULL ){
+    rc = -1;
+  }else{
+    rc = pSpans ? gpu_rows_spans(&g, pSpans) : gpu_rows_db(&g);
+    if( rc==0 && dev_flush(db, runId, &g.d, g.pBusy, g.pGap, pSteps, &g.ov,
+                           pErr) ) rc = -1;
+  }
+  free(g.ov.comm.a);
+  free(g.ov.comp.a);
+  sqlite3_finalize(g.ov.pIns);
+  sqlite3_finalize(g.pBusy);
+  sqlite3_finalize(g.pGap);
+  return rc;
+}
+
+/* The first start and last end of rank's CPU ops, from the top-level ops
+** kept in pSpans (they enclose every op: the linker makes an op that sticks
+** out of its parent a sibling).  0 when the rank has none. */
+static int spans_cpu_range(const TraceSpans *pSpans, int64_t rank,
+                           int64_t *pT0, int64_t *pT1){
+  size_t n = 0;
+  Span *a = trace_spans_rank_cpu(pSpans, rank, SPAN_CPU, &n);
+  if( n==0 ){ free(a); return 0; }
+  *pT0 = a[0].ts;
+  *pT1 = a[0].end;
+  for(size_t i=1; i<n; i++) if( a[i].end>*pT1 ) *pT1 = a[i].end;
+  free(a);
+  return 1;
+}
+
+/* The statement giving (rank, first start, last end) of every rank with no
+** step; the span of a rank's CPU ops comes from the rows when pSpans is
+** NULL (a pass over them), else the caller merges it in. */
+static sqlite3_stmt *nostep_ranks(sqlite3 *db, const TraceSpans *pSpans,
+                                  PfError *pErr){
+  char *z = sqlite3_mprintf(
+    "WITH nostep(rank) AS ("
+    "  SELECT rank FROM gpu_busy WHERE run_id=?1"
+    "  UNION SELECT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
+    "   AND rank IS NOT NULL"
+    "  EXCEPT SELECT rank FROM step WHERE run_id=?1)"
+    "SELECT r.rank, min(r.t0), max(r.t1) FROM ("
+    "  SELECT rank, first_ts AS t0, last_end AS t1 FROM gpu_busy"
+    "   WHERE run_id=?1 AND rank IN nostep"
+    "  UNION ALL %s) r"
+    " GROUP BY r.rank", pSpans
+    ? "SELECT rank, NULL, NULL FROM nostep"
+    : "SELECT c.rank, min(c.ts), max(c.ts+c.dur)"
+      "   FROM nostep n CROSS JOIN cpu_op c"
+      "   WHERE c.run_id=?1 AND c.rank=n.rank GROUP BY c.rank");
+  sqlite3_stmt *s = db_prepare(db, z, pErr);
+  sqlite3_free(z);
+  return s;
+}
+
+/*
+** Ranks with no ProfilerStep annotation: split their GPU timeline at idle
+** gaps of at least max(1 ms, half the largest gap); with no such gap the
+** whole profiled window is one step.  CPU-only ranks get one step spanning
+** their CPU ops.  The span of a rank's CPU ops comes from pSpans when
+** given, else from the rows.  Returns the number of ranks handled this way.
+*/
+static int derive_gap_steps(sqlite3 *db, int64_t runId,
+                            const TraceSpans *pSpans, int *pnRanks,
+                            PfError *pErr){
+  sqlite3_stmt *pRank, *pGaps, *pIns;
+  int rc = 0;
+  *pnRanks = 0;
+  /* only the ranks without steps are read (usually none) */
+  pRank = nostep_ranks(db, pSpans, pErr);
+  pGaps = db_prepare(db,
+    "SELECT ts, dur FROM gpu_gap WHERE run_id=?1 AND rank=?2"
+    " AND dur >= max(1000000, (SELECT max(largest_gap_ns)/2 FROM gpu_busy"
+    "   WHERE run_id=?1 AND rank=?2)) ORDER BY ts", pErr);
+  pIns = db_prepare(db,
+    "INSERT OR IGNORE INTO step(run_id, rank, step, ts, dur, source)"
+    " VALUES(?1,?2,?3,?4,?5,'gap')", pErr);
+  if( pRank==NULL || pGaps==NULL || pIns==NULL ){ rc = -1; goto done; }
+  sqlite3_bind_int64(pRank, 1, runId);
+  while( sqlite3_step(pRank)==SQLITE_ROW ){
+    int64_t rank = sqlite3_column_int64(pRank, 0);
+    int64_t t = sqlite3_column_int64(pRank, 1);
+    int64_t tEnd = sqlite3_column_int64(pRank, 2);
+    int64_t n = 0, c0, c1;
+    int hasGpu = sqlite3_column_type(pRank, 1)!=SQLITE_NULL;
+    if( pSpans && spans_cpu_range(pSpans, rank, &c0, &c1) ){
+      if( !hasGpu || c0<t ) t = c0;
+      if( !hasGpu || c1>tEnd ) tEnd = c1;
+    }else if( pSpans && !hasGpu ){
+      continue;                 /* neither GPU rows nor CPU ops */
+    }
+    (*pnRanks)++;
+    sqlite3_bind_int64(pGaps, 1, runId);
+    sqlite3_bind_int64(pGaps, 2, rank);
+    for(;;){
+      int more = sqlite3_step(pGaps)==SQLITE_ROW;
+      int64_t gTs = more ? sqlite3_column_int64(pGaps, 0) : tEnd;
+      int64_t gDur = more ? sqlite3_column_int64(pGaps, 1) : 0;
+      if( gTs>t ){
+        sqlite3_bind_int64(pIns, 1, runId);
+        sqlite3_bind_int64(pIns, 2, rank);
+        sqlite3_bind_int64(pIns, 3, n++);
+        sqlite3_bind_int64(pIns, 4, t);
+        sqlite3_bind_int64(pIns, 5, gTs + gDur - t);
+        if( db_step_done(db, pIns, pErr) ){ rc = -1; goto done; }
+      }
+      t = gTs + gDur;
+      if( !more ) break;
+    }
+    sqlite3_reset(pGaps);
+  }
+done:
+  sqlite3_finalize(pRank);
+  sqlite3_finalize(pGaps);
+  sqlite3_finalize(pIns);
+  return rc;
+}
+
+/* ---------------------------------------------------- wall-time sweep */
+
+/* Priority classes, highest first. */
+enum { C_KERNEL, C_MEMCPY, C_MEMSET, C_COMM, C_RUNTIME, C_CPU, C_IDLE, C_N };
+static const char *azClass[C_N] = {
+  "kernel", "memcpy", "memset", "comm", "runtime", "cpu", "idle"};
+
+typedef struct WallSweep {
+  int64_t rank;
+  int stepLo, stepHi;        /* this rank's steps in the StepList */
+  int iStep;                 /* cursor */
+  int64_t (*aTot)[C_N];      /* per step slot (index nSteps = outside) */
+  int nSlot;
+  int64_t tLast;             /* end of the last event seen */
+} WallSweep;
+
+/* Add span [a, b) of class c, split at step boundaries. */
+static void wall_add(WallSweep *w, const StepList *pS, int64_t a, int64_t b,
+                     int c){
+  while( a<b ){
+    int i = w->iStep;
+    while( i<w->stepHi && pS->a[i].end<=a ) i++;
+    w->iStep = i;
+    if( i<w->stepHi && pS->a[i].ts<=a ){
+      int64_t e = b<pS->a[i].end ? b : pS->a[i].end;
+      w->aTot[i - w->stepLo][c] += e - a;
+      a = e;
+    }else{
+      int64_t e = (i<w->stepHi && pS->a[i].ts<b) ? pS->a[i].ts : b;
+      w->aTot[w->nSlot-1][c] += e - a;
+      a = e;
+    }
+  }
+}
+
+static int wall_flush(sqlite3 *db, int64_t runId, WallSweep *w,
+                      const StepList *pS, sqlite3_stmt *pIns, PfError *pErr){
+  for(int s=0; s<w->nSlot; s++){
+    for(int c=0; c<C_N; c++){
+      int64_t v = w->aTot[s][c];
+      int outside = s==w->nSlot-1;
+      if( v==0 && (outside || c==C_IDLE) ) continue;
+      sqlite3_bind_int64(pIns, 1, runId);
+      sqlite3_bind_int64(pIns, 2, w->rank);
+      if( outside ) sqlite3_bind_null(pIns, 3);
+      else sqlite3_bind_int64(pIns, 3, pS->a[w->stepLo+s].step);
+      sqlite3_bind_text(pIns, 4, azClass[c], -1, SQLITE_STATIC);
+      sqlite3_bind_int64(pIns, 5, v);
+      if( db_step_done(db, pIns, pErr) ) return -1;
+    }
+  }
+  return 0;
+}
+
+/* End of a rank: steps that go on after the last event end idle; then
+** write the totals. */
+static int wall_end(sqlite3 *db, int64_t runId, WallSweep *w,
+                    const StepList *pS, int64_t tLast, sqlite3_stmt *pIns,
+                    PfError *pErr){
+  int64_t tEnd = tLast;
+  for(int i=w->stepLo; i<w->stepHi; i++){
+    if( pS->a[i].end>tEnd ) tEnd = pS->a[i].end;
+  }
+  if( tEnd>tLast ) wall_add(w, pS, tLast, tEnd, C_IDLE);
+  return wall_flush(db, runId, w, pS, pIns, pErr);
+}
+
+static void wall_start(WallSweep *w, const StepList *pS, int64_t rank){
+  free(w->aTot);
+  w->rank = rank;
+  w->stepLo = steps_first(pS, rank);
+  w->stepHi = w->stepLo;
+  while( w->stepHi<pS->n && pS->a[w->stepHi].rank==rank ) w->stepHi++;
+  w->iStep = w->stepLo;
+  w->nSlot = w->stepHi - w->stepLo + 1;
+  w->aTot = xcalloc((size_t)w->nSlot, sizeof(*w->aTot));
+}
+
+/*
+** One priority class's intervals for one rank, read in start order through
+** an index (no sort), merged on the fly into disjoint busy segments.
+*/
+typedef struct ClassCursor {
+  sqlite3_stmt *pStmt;     /* SELECT ts, ts+dur ... WHERE run_id=?1 AND
+                           ** rank=?2 ORDER BY ts */
+  Span *a;                 /* or, when pStmt is NULL, these, sorted */
+  size_t n, i;
+  int hasNext;             /* a row is waiting in (nextS, nextE) */
+  int64_t nextS, nextE;
+  int live;                /* (s, e) is the current segment */
+  int64_t s, e;
+} ClassCursor;
+
+static const char *azClassSql[C_IDLE] = {
+  /* C_KERNEL: compute kernels */
+  "SELECT ts, ts+dur FROM kernel WHERE run_id=?1 AND rank=?2"
+  " AND name_id NOT IN temp.comm_name ORDER BY ts",
+  /* C_MEMCPY */
+  "SELECT ts, ts+dur FROM gpu_mem_op WHERE run_id=?1 AND rank=?2"
+  " AND kind='memcpy' ORDER BY ts",
+  /* C_MEMSET */
+  "SELECT ts, ts+dur FROM gpu_mem_op WHERE run_id=?1 AND rank=?2"
+  " AND kind='memset' ORDER BY ts",
+  /* C_COMM: communication kernels */
+  "SELECT ts, ts+dur FROM kernel WHERE run_id=?1 AND rank=?2"
+  " AND name_id IN temp.comm_name ORDER BY ts",
+  /* C_RUNTIME */
+  "SELECT ts, ts+dur FROM runtime_call WHERE run_id=?1 AND rank=?2"
+  " ORDER BY ts",
+  /* C_CPU: top-level ops cover every nested one */
+  "SELECT ts, ts+dur FROM cpu_op WHERE run_id=?1 AND rank=?2 AND depth=0"
+  " ORDER BY ts",
+};
+
+static void cc_pull(ClassCursor *c){
+  if( c->pStmt==NULL ){
+    c->hasNext = c->i<c->n;
+    if( c->hasNext ){
+      c->nextS = c->a[c->i].ts;
+      c->nextE = c->a[c->i].end;
+      c->i++;
+    }
+  }else if( sqlite3_step(c->pStmt)==SQLITE_ROW ){
+    c->hasNext = 1;
+    c->nextS = sqlite3_column_int64(c->pStmt, 0);
+    c->nextE = sqlite3_column_int64(c->pStmt, 1);
+  }else{
+    c->hasNext = 0;
+  }
+}
+
+/* Load the next disjoint segment into (s, e); live = 0 at the end. */
+static void cc_next_segment(ClassCursor *c){
+  if( !c->hasNext ){ c->live = 0; return; }
+  c->live = 1;
+  c->s = c->nextS;
+  c->e = c->nextE;
+  cc_pull(c);
+  while( c->hasNext && c->nextS<=c->e ){
+    if( c->nextE>c->e ) c->e = c->nextE;
+    cc_pull(c);
+  }
+}
+
+static void cc_start(ClassCursor *c, int64_t runId, int64_t rank){
+  if( c->pStmt ){
+    sqlite3_reset(c->pStmt);
+    sqlite3_bind_int64(c->pStmt, 1, runId);
+    sqlite3_bind_int64(c->pStmt, 2, rank);
+  }
+  c->i = 0;
+  cc_pull(c);
+  cc_next_segment(c);
+}
+
+/* The wall-time sweep of one rank: merge the classes' segments. */
+static void wall_rank(WallSweep *w, const StepList *pS, ClassCursor *aC){
+  int64_t t = INT64_MAX, tFirst;
+  for(int k=0; k<C_IDLE; k++){
+    if( aC[k].live && aC[k].s<t ) t = aC[k].s;
+  }
+  if( t==INT64_MAX ) return;                 /* no events on this rank */
+  tFirst = t;
+  if( w->stepHi>w->stepLo && pS->a[w->stepLo].ts<t ){
+    wall_add(w, pS, pS->a[w->stepLo].ts, t, C_IDLE);
+  }
+  for(;;){
+    int64_t next = INT64_MAX;
+    int top = C_IDLE, any = 0;
+    for(int k=0; k<C_IDLE; k++){
+      ClassCursor *c = &aC[k];
+      while( c->live && c->e<=t ) cc_next_segment(c);
+      if( !c->live ) continue;
+      any = 1;
+      if( c->s<=t ){
+        if( top==C_IDLE ) top = k;
+        if( c->e<next ) next = c->e;
+      }else if( c->s<next ){
+        next = c->s;
+      }
+    }
+    if( !any ) break;
+    wall_add(w, pS, t, next, top);
+    t = next;
+  }
+  (void)tFirst;
+  w->tLast = t;
+}
+
+/* Point the cursors at rank's spans from the store, one array per class
+** (freed by cc_free_arrays). */
+static int gpu_class(const SpanGpu *g, const int64_t *aComm, int nComm){
+  return g->kind==SPAN_MEMCPY ? C_MEMCPY : g->kind==SPAN_MEMSET ? C_MEMSET
+       : util_id_in(aComm, nComm, g->name) ? C_COMM : C_KERNEL;
+}
+
+static void cc_load_spans(ClassCursor *aC, const TraceSpans *pSpans,
+                          int64_t rank, const int64_t *aComm, int nComm){
+  size_t n, aN[C_RUNTIME] = {0, 0, 0, 0};
+  SpanGpu *g = trace_spans_rank_gpu(pSpans, rank, &n);
+  for(size_t i=0; i<n; i++) aN[gpu_class(&g[i], aComm, nComm)]++;
+  for(int k=0; k<C_RUNTIME; k++){          /* exact sizes: 16 bytes a row */
+    aC[k].a = xmalloc((aN[k] ? aN[k] : 1)*sizeof(Span));
+    aC[k].n = 0;
+  }
+  for(size_t i=0; i<n; i++){
+    int k = gpu_class(&g[i], aComm, nComm);
+    Span *x = &aC[k].a[aC[k].n++];
+    x->ts = g[i].ts;
+    x->end = g[i].ts + g[i].dur;
+  }
+  free(g);
+  /* sorted by (device, ts): one device's rows are in order already */
+  for(int k=0; k<C_RUNTIME; k++) trace_spans_sort(aC[k].a, aC[k].n);
+  aC[C_RUNTIME].a = trace_spans_rank_cpu(pSpans, rank, SPAN_RUNTIME,
+                                         &aC[C_RUNTIME].n);
+  aC[C_CPU].a = trace_spans_rank_cpu(pSpans, rank, SPAN_CPU, &aC[C_CPU].n);
+}
+
+static void cc_free_arrays(ClassCursor *aC){
+  for(int k=0; k<C_IDLE; k++){
+    free(aC[k].a);
+    aC[k].a = NULL;
+    aC[k].n = 0;
+  }
+}
+
+/* The wall-time sweep of every rank of the run, over the spans kept while
+** loading (pSpans) or, when NULL, over the rows read back in time order. */
+static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
+                       const TraceSpans *pSpans, PfError *pErr){
+  ClassCursor aC[C_IDLE];
+  sqlite3_stmt *pRank = NULL, *pIns = NULL;
+  WallSweep w = {0, 0, 0, 0, NULL, 0, 0};
+  int64_t *aComm = NULL;
+  int nComm = 0;
+  int rc = 0;
+
+  memset(aC, 0, sizeof(aC));
+  /* communication kernels: comm_pattern (schema/012-verdicts.sql) */
+  if( db_exec(db,
+      "DROP TABLE IF EXISTS temp.comm_name;"
+      "CREATE TEMP TABLE comm_name(name_id INTEGER PRIMARY KEY);", pErr) ){
+    return -1;
+  }
+  if( db_exec_run(db,
+      "INSERT INTO temp.comm_name SELECT DISTINCT name_id FROM comm_kernel"
+      " WHERE run_id=?1", runId, pErr) ){
+    return -1;
+  }
+  if( pSpans ){
+    aComm = db_id_set(db, "SELECT name_id FROM temp.comm_name ORDER BY name_id",
+                      0, &nComm, pErr);
+    if( aComm==NULL ){ rc = -1; goto done; }
+  }else{
+    for(int k=0; k<C_IDLE; k++){
+      aC[k].pStmt = db_prepare(db, azClassSql[k], pErr);
+      if( aC[k].pStmt==NULL ){ rc = -1; goto done; }
+    }
+  }
+  pRank = db_prepare(db,
+    "SELECT DISTINCT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
+    " AND rank IS NOT NULL ORDER BY rank", pErr);
+  pIns = db_prepare(db,
+    "INSERT INTO step_time(run_id, rank, step, class, ns)"
+    " VALUES(?1,?2,?3,?4,?5)", pErr);
+  if( pRank==NULL || pIns==NULL ){ rc = -1; goto done; }
+  sqlite3_bind_int64(pRank, 1, runId);
+  while( sqlite3_step(pRank)==SQLITE_ROW ){
+    int64_t rank = sqlite3_column_int64(pRank, 0);
+    wall_start(&w, pS, rank);
+    if( pSpans ) cc_load_spans(aC, pSpans, rank, aComm, nComm);
+    for(int k=0; k<C_IDLE; k++) cc_start(&aC[k], runId, rank);
+    w.tLast = INT64_MIN;
+    wall_rank(&w, pS, aC);
+    cc_free_arrays(aC);
+    if( w.tLast!=INT64_MIN
+     && wall_end(db, runId, &w, pS, w.tLast, pIns, pErr) ){
+      rc = -1;
+      goto done;
+    }
+  }
+done:
+  free(w.aTot);
+  free(aComm);
+  cc_free_arrays(aC);
+  for(int k=0; k<C_IDLE; k++) sqlite3_finalize(aC[k].pStmt);
+  sqlite3_finalize(pRank);
+  sqlite3_finalize(pIns);
+  db_exec(db, "DROP TABLE IF EXISTS temp.comm_name", NULL);
+  return rc;
+}
+
+/* ------------------------------------------------------------- driver */
+
+/* With PROFAN_TIMING set, print how long each derive phase took. */
+static void phase(const char *zName){
+  static double t0 = 0, c0 = 0;
+  static int on = -1;
+  double t = util_now_ms(), c = util_thread_cpu_ms();
+  if( on<0 ) on = getenv("PROFAN_TIMING")!=NULL;
+  if( on && zName ) fprintf(stderr, "profan: derive %-12s %8.1f ms, cpu %8.1f"
+                            " ms\n", zName, t-t0, c-c0);
+  t0 = t;
+  c0 = c;
+}
+
+int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
+                     const TraceSpans *pSpans, char **pzNote, PfError *pErr){
+  StepList steps = {0, 0, 0};
+  int nGapRanks = 0, dbPass = 0;
+  int rc = -1;
+
+  *pzNote = NULL;
+  phase(NULL);
+  /* the spans hold the in-stream nesting: not when the database redoes it */
+  if( !trace_spans_usable(pSpans) || (eFallback & DERIVE_CPU_SWEEP) ){
+    pSpans = NULL;
+  }
+  if( getenv("PROFAN_TIMING") ){
+    fprintf(stderr, "profan: derive sweeps over %s\n",
+            pSpans ? "the spans kept while loading" : "the rows");
+  }
+  if( derive_trace_indexes(db, pErr) ) goto done;
+  phase("indexes");
+  if( derive_steps(db, runId, pErr) ) goto done;
+  if( steps_load(db, runId, &steps, pErr) ) goto done;
+  phase("steps");
+  if( eFallback & DERIVE_CPU_SWEEP ){
+    if( derive_cpu(db, runId, &steps, pErr) ) goto done;
+    phase("cpu sweep");
+  }else if( eFallback & DERIVE_STEPS ){
+    if( derive_late_steps(db, runId, &steps, pErr) ) goto done;
+    phase("late steps");
+  }
+  if( eFallback & (DERIVE_CPU_SWEEP|DERIVE_GPU_LINK) ){
+    if( derive_gpu_links(db, runId, &steps, pErr) ) goto done;
+    phase("gpu links");
+  }else{
+    if( (eFallback & DERIVE_STEPS)
+        && (db_exec_run(db, "UPDATE kernel SET step=r.step FROM runtime_call r"
+                     " WHERE kernel.run_id=?1 AND r.id=kernel.runtime_id"
+                     " AND kernel.step IS NOT r.step", runId, pErr)
+            || db_exec_run(db, "UPDATE gpu_mem_op SET step=r.step"
+                        " FROM runtime_call r WHERE gpu_mem_op.run_id=?1"
+                        " AND r.id=gpu_mem_op.runtime_id"
+                        " AND gpu_mem_op.step IS NOT r.step", runId, pErr)) ){
+      goto done;
+    }
+    if( (eFallback & (DERIVE_STEPS|DERIVE_GPU_STEPS))
+        && derive_gpu_steps(db, runId, &steps, pErr) ) goto done;
+  }
+  /* gpu_op_summary is already there: the loader totals it while
+  ** inserting (load_trace_summary) */
+  if( derive_gpu_busy(db, runId, &steps, pSpans, pErr) ) goto done;
+  phase("gpu sweep");
+  if( derive_gap_steps(db, runId, pSpans, &nGapRanks, pErr) ) goto done;
+  if( nGapRanks>0 ){
+    if( steps_load(db, runId, &steps, pErr) ) goto done;
+    /* assign the gap steps to rows that have none */
+    if( derive_gpu_steps(db, runId, &steps, pErr) ) goto done;
+    *pzNote = xasprintf("%d rank%s had no ProfilerStep annotations: steps "
+                        "were found by GPU idle-gap detection", nGapRanks,
+                        nGapRanks==1 ? "" : "s");
+    phase("gap steps");
+  }
+  if( derive_wall(db, runId, &steps, pSpans, pErr) ) goto done;
+  phase("wall sweep");
+  /* 009 summaries: the database pass, or the kernels the trace writer
+  ** could not give a step */
+  if( derive_summary_run(db, runId, (eFallback & DERIVE_STEPS)!=0, &dbPass,
+                         pErr) ) goto done;
+  phase(dbPass ? "summaries" : "sum. steps");
+  rc = 0;
+done:
+  free(steps.a);
+  return rc;
+}

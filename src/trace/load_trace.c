@@ -1,0 +1,699 @@
+/*
+** load_trace.c — the trace writer: one prepared INSERT per table, bound and
+** reset per event, inside the ingest's single transaction.
+**
+** Pipeline position: "load".  Interns names through Intern; derives a few
+** per-row fields on the way in (memcpy direction, FLOP estimate).  Linkage
+** columns (runtime_id, op_id, step ...) come filled from the in-stream
+** linker, or stay NULL for derive_trace.c's database sweeps.  Every row
+** also goes to the streaming totals (trace_totals.c), which write
+** gpu_op_summary and, when the in-stream linker did the linking, the
+** tables of schema/009-query-summaries.sql (so that derive_summary.c need
+** not read the rows back).
+*/
+#include "trace/load_trace.h"
+#include "trace/derive_summary.h"
+#include "trace/trace_totals.h"
+#include "trace/trace_args.h"
+#include "trace/op_store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { S_KERNEL, S_MEMOP, S_CPU_OP, S_RUNTIME, S_SYNC, S_ANNOT, S_MEMORY,
+       S_PYTHON, S_DEVICE, S_RPC, S_STEP_OP, S_N };
+
+static const char *azInsert[S_N] = {
+  "INSERT INTO kernel(run_id,rank,file_id,device,stream,ts,dur,name_id,"
+  "correlation,external_id,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
+  "registers,shared_mem,blocks_per_sm,warps_per_sm,occupancy_pct,"
+  "runtime_id,op_id,step)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
+  "?19,?20,?21,?22,?23,?24)",
+  "INSERT INTO gpu_mem_op(run_id,rank,file_id,device,stream,ts,dur,name_id,"
+  "kind,direction,src_kind,dst_kind,bytes,correlation,external_id,"
+  "runtime_id,op_id,step)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
+  "INSERT INTO cpu_op(run_id,rank,file_id,pid,tid,ts,dur,name_id,"
+  "external_id,sequence,fwd_tid,input_dims_id,input_types_id,"
+  "concrete_inputs_id,"
+  "flops,flops_source,id,parent_id,depth,self_dur,step)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
+  "?19,?20,?21)",
+  "INSERT INTO runtime_call(run_id,rank,file_id,pid,tid,ts,dur,name_id,kind,"
+  "correlation,external_id,cbid,id,op_id,top_op_id,in_recompute,step)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
+  "INSERT INTO gpu_sync(run_id,rank,file_id,device,stream,ts,dur,name_id,"
+  "correlation) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+  "INSERT INTO annotation(run_id,rank,file_id,kind,pid,tid,ts,dur,name_id,"
+  "external_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+  "INSERT INTO memory_event(run_id,rank,file_id,ts,name,device_type,device,"
+  "addr,bytes,total_allocated,total_reserved)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
+  "INSERT INTO python_function(run_id,rank,file_id,pid,tid,ts,dur,name_id,"
+  "python_id,parent_python_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
+  "INSERT INTO device(run_id,rank,file_id,device,name,total_mem_bytes,"
+  "compute_major,compute_minor,num_sms) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+  /* record_param_comms ops, so that derive_comm.c need not scan cpu_op */
+  "INSERT OR IGNORE INTO temp.rpc_op(id) VALUES(?1)",
+  /* ProfilerStep#N ops (2021 traces: category Operator), so that
+  ** derive_trace.c finds the steps without scanning cpu_op */
+  "INSERT OR IGNORE INTO temp.step_op(id) VALUES(?1)",
+};
+
+
+/* A parameter value of an event insert.  Rows are built as arrays of
+** these, then bound.  Bindings survive sqlite3_reset() and a bind call
+** costs ~70 instructions, so a parameter that holds the same value as in
+** the previous execution is not bound again: the constant run/rank/file
+** columns, the repeated pid/tid/device/stream, the columns a trace
+** generation leaves NULL (half the bind calls on the bench trace). */
+typedef struct Bound {
+  int type;             /* B_UNKNOWN, B_NULL, B_INT, B_REAL, B_STATIC, B_TEXT */
+  int n;                /* B_TEXT: bytes, or -1 */
+  int64_t i;
+  double r;
+  const char *z;        /* B_STATIC: a literal, compared by address;
+                        ** B_TEXT: text valid until the row is bound */
+} Bound;
+enum { B_UNKNOWN, B_NULL, B_INT, B_REAL, B_STATIC, B_TEXT };
+#define MAX_PARAMS 24
+
+/* One event insert statement, the row being built and what it holds.
+** (Multi-row INSERTs were tried: 16 rows per execution left the insert
+** cost per row within 10 %: the cost is in encoding and inserting each
+** row, not in running the statement.) */
+typedef struct Ins {
+  sqlite3_stmt *s;
+  int nCol;
+  Bound aCur[MAX_PARAMS+1];     /* the row being built, from index 1 */
+  Bound aBound[MAX_PARAMS+1];   /* what s holds */
+} Ins;
+
+
+
+struct TraceLoader {
+  sqlite3 *db;
+  Intern *pIntern;
+  sqlite3_stmt *aStmt[S_N];
+  Ins aIns[S_N];                /* aIns[i].s == aStmt[i] */
+  int64_t nRows;
+  TraceTotals *pTot;            /* the streaming totals */
+  TraceSpans *pSpans;           /* intervals for the sweeps, or NULL */
+  int64_t nGpuNoStep;           /* kernel/gpu_mem_op rows with step NULL */
+  int64_t durTotal;             /* sum of every row's dur so far, ns */
+};
+
+/* Every per-event duration is capped (parse_trace.c, 39 hours), but many
+** valid events can still add up past what an int64 holds, and every sum
+** over them (the gpu_op_summary totals, the 009 summaries, SQL's sum() in the
+** queries, two such sums added) would overflow.  The durations of all the
+** rows one ingest writes must add up to at most 2^62 ns (146 years of
+** busy time); the event that goes past it refuses the ingest. */
+#define LOAD_DUR_TOTAL_MAX ((int64_t)1<<62)
+
+void load_trace_set_spans(TraceLoader *p, TraceSpans *pSpans){
+  p->pSpans = pSpans;
+  op_store_begin(trace_spans_ops(pSpans), p->db);    /* opfast's hook */
+}
+
+TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
+  TraceLoader *p = xcalloc(1, sizeof(*p));
+  p->db = db;
+  p->pIntern = pIntern;
+  p->pTot = trace_totals_new();
+  if( db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS rpc_op"
+              "(id INTEGER PRIMARY KEY);"
+              "CREATE TEMP TABLE IF NOT EXISTS step_op"
+              "(id INTEGER PRIMARY KEY)", pErr)
+      || derive_summary_pending_create(db, pErr) ){
+    trace_totals_free(p->pTot);
+    free(p);
+    return NULL;
+  }
+  for(int i=0; i<S_N; i++){
+    if( sqlite3_prepare_v3(db, azInsert[i], -1, SQLITE_PREPARE_PERSISTENT,
+                           &p->aStmt[i], NULL)!=SQLITE_OK ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
+      load_trace_free(p);
+      return NULL;
+    }
+    p->aIns[i].s = p->aStmt[i];
+    p->aIns[i].nCol = sqlite3_bind_parameter_count(p->aStmt[i]);
+  }
+  return p;
+}
+
+void load_trace_free(TraceLoader *p){
+  if( p==NULL ) return;
+  for(int i=0; i<S_N; i++) sqlite3_finalize(p->aStmt[i]);
+  trace_totals_free(p->pTot);
+  free(p);
+}
+
+
+void load_trace_file_rank(TraceLoader *p, int64_t fileId, int64_t rank){
+  trace_totals_file_rank(p->pTot, fileId, rank);
+}
+
+int load_trace_summary(TraceLoader *p, int64_t runId, PfError *pErr){
+  return trace_totals_write_gpu(p->pTot, p->db, runId, pErr);
+}
+
+int load_trace_summaries(TraceLoader *p, int64_t runId, int dbLinks,
+                         PfError *pErr){
+  return trace_totals_write_summaries(p->pTot, p->db, runId, dbLinks, pErr);
+}
+
+int64_t load_trace_gpu_without_step(const TraceLoader *p){
+  return p->nGpuNoStep;
+}
+
+int64_t load_trace_rows(const TraceLoader *p){ return p->nRows; }
+
+/* Set parameter i of the row being built. */
+static void b_int(Ins *b, int i, int64_t v){
+  b->aCur[i].type = B_INT;
+  b->aCur[i].i = v;
+}
+static void b_null(Ins *b, int i){ b->aCur[i].type = B_NULL; }
+static void b_int_or_null(Ins *b, int i, int has, int64_t v){
+  if( has ) b_int(b, i, v); else b_null(b, i);
+}
+static void b_real_or_null(Ins *b, int i, int has, double v){
+  if( !has ){ b_null(b, i); return; }
+  b->aCur[i].type = B_REAL;
+  b->aCur[i].r = v;
+}
+/* z is a string literal (or NULL for SQL NULL). */
+static void b_static(Ins *b, int i, const char *z){
+  if( z==NULL ){ b_null(b, i); return; }
+  b->aCur[i].type = B_STATIC;
+  b->aCur[i].z = z;
+}
+/* Text that changes from row to row ("" binds NULL); not copied: bound
+** before the row is done. */
+static void b_text_or_null(Ins *b, int i, const char *z, int n){
+  if( z==NULL || z[0]==0 ){ b_null(b, i); return; }
+  b->aCur[i].type = B_TEXT;
+  b->aCur[i].z = z;
+  b->aCur[i].n = n;
+}
+
+/* Bind v to parameter i of s unless *pHeld says s holds it already. */
+static void bind_value(sqlite3_stmt *s, int i, const Bound *v, Bound *pHeld){
+  switch( v->type ){
+    case B_INT:
+      if( pHeld->type==B_INT && pHeld->i==v->i ) return;
+      sqlite3_bind_int64(s, i, v->i);
+      break;
+    case B_REAL:
+      if( pHeld->type==B_REAL && memcmp(&pHeld->r, &v->r, sizeof(double))==0 ){
+        return;
+      }
+      sqlite3_bind_double(s, i, v->r);
+      break;
+    case B_STATIC:
+      if( pHeld->type==B_STATIC && pHeld->z==v->z ) return;
+      sqlite3_bind_text(s, i, v->z, -1, SQLITE_STATIC);
+      break;
+    case B_TEXT:
+      sqlite3_bind_text(s, i, v->z, v->n, SQLITE_TRANSIENT);
+      *pHeld = *v;
+      pHeld->type = B_UNKNOWN;    /* the text is gone after this row */
+      return;
+    default:
+      if( pHeld->type==B_NULL ) return;
+      sqlite3_bind_null(s, i);
+      break;
+  }
+  *pHeld = *v;
+}
+
+/* Run s once; returns 0 or -1 with pErr set. */
+static int ins_exec(TraceLoader *p, sqlite3_stmt *s, PfError *pErr){
+  int rc = sqlite3_step(s);
+  sqlite3_reset(s);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(p->db));
+    return -1;
+  }
+  return 0;
+}
+
+/* Bind the row built in b->aCur and insert it.  Returns 0 or -1 with pErr. */
+static int ins_row(TraceLoader *p, Ins *b, PfError *pErr){
+  for(int i=1; i<=b->nCol; i++) bind_value(b->s, i, &b->aCur[i], &b->aBound[i]);
+  return ins_exec(p, b->s, pErr);
+}
+
+/* Bind the leading (run_id, rank, file_id) columns. */
+static void bind_target(Ins *b, const TraceTarget *t){
+  b_int(b, 1, t->runId);
+  b_int(b, 2, t->rank);
+  b_int(b, 3, t->fileId);
+}
+
+#define HAS(bit) ((e->has & (bit))!=0)
+
+/* Bind the columns every event table starts with: (run_id, rank, file_id,
+** place1, place2, ts, dur, name_id), where the places are device/stream
+** for GPU rows and pid/tid for CPU rows (absent = NULL). */
+static void bind_head(Ins *b, const TraceTarget *t,
+                      const TraceEvent *e, int has1, int64_t v1,
+                      int has2, int64_t v2, int64_t nameId){
+  bind_target(b, t);
+  b_int_or_null(b, 4, has1, v1);
+  b_int_or_null(b, 5, has2, v2);
+  b_int(b, 6, e->ts);
+  b_int(b, 7, e->dur);
+  b_int(b, 8, nameId);
+}
+
+/* Device/stream of a GPU row: the row's pid/tid, else args. */
+static void gpu_place(const TraceEvent *e, int64_t *pDev, int *pHasDev,
+                      int64_t *pStream, int *pHasStream){
+  *pHasDev = HAS(TF_PID) || HAS(TF_DEVICE);
+  *pDev = HAS(TF_PID) ? e->pid : e->device;
+  *pHasStream = HAS(TF_STREAM) || HAS(TF_TID);
+  *pStream = HAS(TF_STREAM) ? e->stream : e->tid;
+}
+
+/* Bind the string id of text z (interned), or NULL for "".  Returns 0 or
+** -1 with pErr set. */
+static int bind_interned(TraceLoader *p, Ins *b, int i,
+                         const char *z, PfError *pErr){
+  int64_t id;
+  if( z==NULL || z[0]==0 ){
+    b_null(b, i);
+    return 0;
+  }
+  id = intern_id(p->pIntern, z, strlen(z), pErr);
+  if( id<0 ) return -1;
+  b_int(b, i, id);
+  return 0;
+}
+
+/* Bind runtime_id, op_id, step of a GPU row at columns i, i+1, i+2. */
+static void bind_gpu_link(TraceLoader *p, Ins *b, int i, const TraceEvent *e){
+  if( !(e->linked && e->step>=0) ) p->nGpuNoStep++;
+  b_int_or_null(b, i, e->linked && e->runtimeId>0, e->runtimeId);
+  b_int_or_null(b, i+1, e->linked && e->opId>0, e->opId);
+  b_int_or_null(b, i+2, e->linked && e->step>=0, e->step);
+}
+
+/* After the row of e was written: its collective args (NCCL kernels,
+** record_param_comms) or, for nccl:* annotations, the input shapes, to
+** coll_args (load_collective.c).  Returns 0 or -1 with pErr. */
+static int load_trace_coll(TraceLoader *p, const TraceTarget *t,
+                           const TraceEvent *e, PfError *pErr){
+  int eSrc;
+  int64_t rowId;
+  CollArgs a;
+  const CollArgs *pa = e->pColl;
+  if( e->kind==TEV_KERNEL ) eSrc = COLL_SRC_KERNEL;
+  else if( e->kind==TEV_CPU_OP ) eSrc = COLL_SRC_CPU_OP;
+  else if( e->kind==TEV_USER_ANNOTATION ) eSrc = COLL_SRC_ANNOTATION;
+  else return 0;
+  if( pa==NULL || pa->has==0 ){
+    if( eSrc!=COLL_SRC_ANNOTATION || strncmp(e->zName, "nccl:", 5)!=0 ){
+      return 0;
+    }
+    load_collective_args_reset(&a);
+    if( load_collective_args_from_dims(&a, e->zInputDims, e->zInputTypes) ){
+      return 0;
+    }
+    pa = &a;
+  }
+  rowId = (eSrc==COLL_SRC_CPU_OP && e->rowId>0) ? e->rowId
+        : sqlite3_last_insert_rowid(p->db);
+  return load_collective_row(p->db, t->runId, t->rank, t->fileId, rowId,
+                             eSrc, pa, pErr);
+}
+
+/* What binding an event's row leaves for the steps after the insert. */
+typedef struct RowInfo {
+  int64_t nameId;               /* 0 for memory events (no name id) */
+  int64_t dev;                  /* GPU rows: device, when hasDev */
+  int hasDev;
+  MemcpyKind mk;                /* memcpy/memset: bound as text, so it
+                                ** lives until the row is inserted */
+  double fl;                    /* cpu_op: FLOPs, when zSrc */
+  const char *zSrc;             /* cpu_op: "arg", "estimate" or NULL */
+} RowInfo;
+
+static void bind_kernel(TraceLoader *p, Ins *b, const TraceTarget *t,
+                        const TraceEvent *e, RowInfo *r){
+  int64_t stream;
+  int hasStream;
+  gpu_place(e, &r->dev, &r->hasDev, &stream, &hasStream);
+  bind_head(b, t, e, r->hasDev, r->dev, hasStream, stream, r->nameId);
+  b_int_or_null(b, 9, HAS(TF_CORRELATION), e->correlation);
+  b_int_or_null(b, 10, HAS(TF_EXTERNAL_ID), e->external_id);
+  for(int i=0; i<3; i++){
+    b_int_or_null(b, 11+i, HAS(TF_GRID), e->grid[i]);
+    b_int_or_null(b, 14+i, HAS(TF_BLOCK), e->block[i]);
+  }
+  b_int_or_null(b, 17, HAS(TF_REGISTERS), e->registers);
+  b_int_or_null(b, 18, HAS(TF_SHARED_MEM), e->shared_mem);
+  b_real_or_null(b, 19, HAS(TF_BLOCKS_PER_SM), e->blocks_per_sm);
+  b_real_or_null(b, 20, HAS(TF_WARPS_PER_SM), e->warps_per_sm);
+  b_real_or_null(b, 21, HAS(TF_OCCUPANCY), e->occupancy);
+  bind_gpu_link(p, b, 22, e);
+}
+
+static void bind_memop(TraceLoader *p, Ins *b, const TraceTarget *t,
+                       const TraceEvent *e, RowInfo *r){
+  int64_t stream;
+  int hasStream;
+  gpu_place(e, &r->dev, &r->hasDev, &stream, &hasStream);
+  bind_head(b, t, e, r->hasDev, r->dev, hasStream, stream, r->nameId);
+  b_static(b, 9, e->kind==TEV_MEMCPY ? "memcpy" : "memset");
+  trace_args_memcpy_kind(e->zName, &r->mk);
+  b_text_or_null(b, 10, r->mk.zDirection, -1);
+  b_text_or_null(b, 11, r->mk.zSrc, -1);
+  b_text_or_null(b, 12, r->mk.zDst, -1);
+  b_int_or_null(b, 13, HAS(TF_BYTES), e->bytes);
+  b_int_or_null(b, 14, HAS(TF_CORRELATION), e->correlation);
+  b_int_or_null(b, 15, HAS(TF_EXTERNAL_ID), e->external_id);
+  bind_gpu_link(p, b, 16, e);
+}
+
+/* Returns 0 or -1 with pErr set (interning the shapes failed). */
+static int bind_cpu_op(TraceLoader *p, Ins *b, const TraceTarget *t,
+                       const TraceEvent *e, RowInfo *r, PfError *pErr){
+  bind_head(b, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, r->nameId);
+  b_int_or_null(b, 9, HAS(TF_EXTERNAL_ID), e->external_id);
+  b_int_or_null(b, 10, HAS(TF_SEQUENCE), e->sequence);
+  b_int_or_null(b, 11, HAS(TF_FWD_TID), e->fwd_tid);
+  if( bind_interned(p, b, 12, e->zInputDims, pErr)
+      || bind_interned(p, b, 13, e->zInputTypes, pErr)
+      || bind_interned(p, b, 14, e->zConcreteInputs, pErr) ) return -1;
+  if( HAS(TF_FLOPS) ){ r->fl = e->flops; r->zSrc = "arg"; }
+  else{
+    r->fl = trace_args_estimate_flops(e->zName, e->zInputDims);
+    if( r->fl>=0 ) r->zSrc = "estimate";
+  }
+  b_real_or_null(b, 15, r->zSrc!=NULL, r->fl);
+  b_static(b, 16, r->zSrc);
+  b_int_or_null(b, 17, e->rowId>0, e->rowId);
+  b_int_or_null(b, 18, e->linked && e->parentId>0, e->parentId);
+  b_int_or_null(b, 19, e->linked, e->depth);
+  b_int_or_null(b, 20, e->linked, e->selfDur);
+  b_int_or_null(b, 21, e->linked && e->step>=0, e->step);
+  return 0;
+}
+
+static void bind_runtime(Ins *b, const TraceTarget *t, const TraceEvent *e,
+                         const RowInfo *r){
+  bind_head(b, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, r->nameId);
+  b_static(b, 9, e->kind==TEV_RUNTIME ? "runtime" : "driver");
+  b_int_or_null(b, 10, HAS(TF_CORRELATION), e->correlation);
+  b_int_or_null(b, 11, HAS(TF_EXTERNAL_ID), e->external_id);
+  b_int_or_null(b, 12, HAS(TF_CBID), e->cbid);
+  b_int_or_null(b, 13, e->rowId>0, e->rowId);
+  b_int_or_null(b, 14, e->linked && e->opId>0, e->opId);
+  b_int_or_null(b, 15, e->linked && e->topOpId>0, e->topOpId);
+  b_int_or_null(b, 16, e->linked, e->inRecompute);
+  b_int_or_null(b, 17, e->linked && e->step>=0, e->step);
+}
+
+static void bind_sync(Ins *b, const TraceTarget *t, const TraceEvent *e,
+                      RowInfo *r){
+  int64_t stream;
+  int hasStream;
+  gpu_place(e, &r->dev, &r->hasDev, &stream, &hasStream);
+  bind_head(b, t, e, r->hasDev, r->dev, hasStream, stream, r->nameId);
+  b_int_or_null(b, 9, HAS(TF_CORRELATION), e->correlation);
+}
+
+static void bind_annotation(Ins *b, const TraceTarget *t,
+                            const TraceEvent *e, const RowInfo *r){
+  bind_target(b, t);
+  b_static(b, 4, e->kind==TEV_USER_ANNOTATION ? "user" : "gpu_user");
+  b_int_or_null(b, 5, HAS(TF_PID), e->pid);
+  b_int_or_null(b, 6, HAS(TF_TID), e->tid);
+  b_int(b, 7, e->ts);
+  b_int(b, 8, e->dur);
+  b_int(b, 9, r->nameId);
+  b_int_or_null(b, 10, HAS(TF_EXTERNAL_ID), e->external_id);
+}
+
+static void bind_memory(Ins *b, const TraceTarget *t, const TraceEvent *e){
+  bind_target(b, t);
+  b_int(b, 4, e->ts);
+  b_text_or_null(b, 5, e->zName, e->nName);
+  b_int_or_null(b, 6, HAS(TF_DEVICE_TYPE), e->device_type);
+  b_int_or_null(b, 7, HAS(TF_DEVICE_ID), e->device_id);
+  b_int_or_null(b, 8, HAS(TF_ADDR), e->addr);
+  b_int_or_null(b, 9, HAS(TF_BYTES), e->bytes);
+  b_int_or_null(b, 10, HAS(TF_TOTAL_ALLOC), e->total_alloc);
+  b_int_or_null(b, 11, HAS(TF_TOTAL_RESERVED), e->total_reserved);
+}
+
+static void bind_python(Ins *b, const TraceTarget *t, const TraceEvent *e,
+                        const RowInfo *r){
+  bind_head(b, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, r->nameId);
+  b_int_or_null(b, 9, HAS(TF_PYTHON_ID), e->python_id);
+  b_int_or_null(b, 10, HAS(TF_PYTHON_PARENT), e->python_parent);
+}
+
+/* Bind the row of e in its table's insert; *ppB is that insert, or NULL
+** for a kind that is not stored.  Returns 0 or -1 with pErr set. */
+static int bind_event(TraceLoader *p, const TraceTarget *t,
+                      const TraceEvent *e, RowInfo *r, Ins **ppB,
+                      PfError *pErr){
+  Ins *b = NULL;
+  switch( e->kind ){
+    case TEV_KERNEL:
+      bind_kernel(p, b = &p->aIns[S_KERNEL], t, e, r);
+      break;
+    case TEV_MEMCPY:
+    case TEV_MEMSET:
+      bind_memop(p, b = &p->aIns[S_MEMOP], t, e, r);
+      break;
+    case TEV_CPU_OP:
+      if( bind_cpu_op(p, b = &p->aIns[S_CPU_OP], t, e, r, pErr) ) return -1;
+      break;
+    case TEV_RUNTIME:
+    case TEV_DRIVER:
+      bind_runtime(b = &p->aIns[S_RUNTIME], t, e, r);
+      break;
+    case TEV_SYNC:
+      bind_sync(b = &p->aIns[S_SYNC], t, e, r);
+      break;
+    case TEV_USER_ANNOTATION:
+    case TEV_GPU_ANNOTATION:
+      bind_annotation(b = &p->aIns[S_ANNOT], t, e, r);
+      break;
+    case TEV_MEMORY:
+      bind_memory(b = &p->aIns[S_MEMORY], t, e);
+      break;
+    case TEV_PYTHON:
+      bind_python(b = &p->aIns[S_PYTHON], t, e, r);
+      break;
+    default:
+      break;
+  }
+  *ppB = b;
+  return 0;
+}
+
+/* After a cpu_op row: its id in temp.rpc_op (record_param_comms) or
+** temp.step_op (ProfilerStep#N).  Returns 0 or -1 with pErr set. */
+static int insert_op_index(TraceLoader *p, const TraceEvent *e,
+                           PfError *pErr){
+  if( e->kind==TEV_CPU_OP && e->nName==18
+      && memcmp(e->zName, "record_param_comms", 18)==0 ){
+    Ins *r = &p->aIns[S_RPC];
+    b_int(r, 1, e->rowId>0 ? e->rowId : sqlite3_last_insert_rowid(p->db));
+    if( ins_row(p, r, pErr) ) return -1;
+  }
+  if( e->kind==TEV_CPU_OP && e->nName>12
+      && memcmp(e->zName, "ProfilerStep", 12)==0 ){
+    Ins *r = &p->aIns[S_STEP_OP];
+    b_int(r, 1, e->rowId>0 ? e->rowId : sqlite3_last_insert_rowid(p->db));
+    if( ins_row(p, r, pErr) ) return -1;
+  }
+  return 0;
+}
+
+/* Column i of the row just built, as sqlite3_column_int64 reads it back
+** (NULL: 0). */
+static int64_t cur_int(const Ins *b, int i){
+  return b->aCur[i].type==B_INT ? b->aCur[i].i : 0;
+}
+
+/* The HTA row of a GPU row just inserted (statement b; runtime_id at
+** column iRt). */
+static void hta_gpu_row(TraceLoader *p, const TraceTarget *t, const Ins *b,
+                        int iRt, int cls, int64_t nameId){
+  SpanHtaGpu g;
+  g.device = cur_int(b, 4);
+  g.stream = cur_int(b, 5);
+  g.ts = cur_int(b, 6);
+  g.end = g.ts + cur_int(b, 7);
+  g.id = sqlite3_last_insert_rowid(p->db);
+  g.name = nameId;
+  g.runtimeId = cur_int(b, iRt);
+  g.hasRuntime = b->aCur[iRt].type==B_INT;
+  g.cls = cls;
+  trace_spans_hta_gpu(p->pSpans, t->fileId, &g);
+}
+
+/* The HTA row of a top-level op or runtime call just inserted. */
+static void hta_cpu_row(TraceLoader *p, const TraceTarget *t, const Ins *b,
+                        const TraceEvent *e, int isCall, int64_t nameId){
+  SpanHtaCpu c;
+  c.tid = cur_int(b, 5);
+  c.ts = cur_int(b, 6);
+  c.end = c.ts + cur_int(b, 7);
+  c.id = e->rowId>0 ? e->rowId : sqlite3_last_insert_rowid(p->db);
+  c.name = nameId;
+  c.isCall = isCall;
+  c.outside = isCall && b->aCur[14].type!=B_INT;   /* op_id NULL */
+  trace_spans_hta_cpu(p->pSpans, t->fileId, &c);
+}
+
+/* The operator model's record of a GPU row just inserted (op_store.c,
+** helper opfast's hook): the values its columns got. */
+static void op_gpu_row(TraceLoader *p, const TraceTarget *t,
+                       const TraceEvent *e, const RowInfo *r){
+  OpGpuRow g;
+  g.opId = e->linked && e->opId>0 ? e->opId : 0;
+  g.ts = e->ts;
+  g.dur = e->dur;
+  g.device = r->dev;
+  g.hasDev = r->hasDev;
+  g.zName = e->zName;
+  g.nName = e->nName;
+  g.nameId = r->nameId;
+  g.isKernel = e->kind==TEV_KERNEL;
+  g.isMemcpy = e->kind==TEV_MEMCPY;
+  g.host = g.isMemcpy && strcmp(r->mk.zDirection, "DtoD")!=0;
+  g.hasRuntime = e->linked && e->runtimeId>0;
+  op_store_gpu(trace_spans_ops(p->pSpans), t->fileId, &g);
+}
+
+/* After the row of e: the streaming totals and the sweep intervals. */
+static void after_row(TraceLoader *p, const TraceTarget *t,
+                      const TraceEvent *e, const RowInfo *r){
+  switch( e->kind ){
+    case TEV_KERNEL:
+      trace_totals_kernel(p->pTot, t, e, r->nameId,
+                          sqlite3_last_insert_rowid(p->db));
+      trace_spans_gpu(p->pSpans, t->fileId, SPAN_KERNEL, e->ts, e->dur,
+                      r->hasDev ? r->dev : -1, r->nameId);
+      hta_gpu_row(p, t, &p->aIns[S_KERNEL], 22, 0, r->nameId);
+      op_gpu_row(p, t, e, r);
+      break;
+    case TEV_MEMCPY:
+    case TEV_MEMSET:
+      trace_totals_memop(p->pTot, t, e, r->nameId);
+      trace_spans_gpu(p->pSpans, t->fileId,
+                      e->kind==TEV_MEMCPY ? SPAN_MEMCPY : SPAN_MEMSET,
+                      e->ts, e->dur, r->hasDev ? r->dev : -1, r->nameId);
+      hta_gpu_row(p, t, &p->aIns[S_MEMOP], 16, e->kind==TEV_MEMCPY ? 1 : 2,
+                  r->nameId);
+      op_gpu_row(p, t, e, r);
+      break;
+    case TEV_CPU_OP: {
+      const Ins *o = &p->aIns[S_CPU_OP];
+      const Bound *d = &o->aCur[12];                  /* input_dims_id */
+      op_store_cpu(trace_spans_ops(p->pSpans), t->fileId, e->rowId,
+                   r->nameId, cur_int(o, 12), cur_int(o, 13), cur_int(o, 14));
+      trace_totals_op(p->pTot, t, e, r->nameId, d->type==B_INT ? d->i : 0,
+                      r->fl, r->zSrc==NULL ? 0
+                             : r->zSrc[0]=='a' ? 1 : 2); /* arg, estimate */
+      /* the wall-time sweep wants top-level ops: nesting known in-stream */
+      if( !e->linked ) trace_spans_give_up(p->pSpans);
+      else if( e->depth==0 ){
+        trace_spans_cpu(p->pSpans, t->fileId, SPAN_CPU, e->ts, e->dur);
+        hta_cpu_row(p, t, &p->aIns[S_CPU_OP], e, 0, r->nameId);
+      }
+      break;
+    }
+    case TEV_RUNTIME:
+    case TEV_DRIVER:
+      trace_totals_runtime(p->pTot, t, e, r->nameId);
+      trace_spans_cpu(p->pSpans, t->fileId, SPAN_RUNTIME, e->ts, e->dur);
+      hta_cpu_row(p, t, &p->aIns[S_RUNTIME], e, 1, r->nameId);
+      break;
+    default:
+      break;
+  }
+}
+
+int load_trace_event(TraceLoader *p, const TraceTarget *t,
+                     const TraceEvent *e, PfError *pErr){
+  Ins *b;
+  RowInfo r;
+  r.nameId = 0;
+  r.dev = -1;
+  r.hasDev = 0;
+  r.fl = -1;
+  r.zSrc = NULL;
+  if( e->dur>0 ){
+    if( e->dur > LOAD_DUR_TOTAL_MAX - p->durTotal ){
+      pf_error_set(pErr, ERRPOS_BYTE, e->offset,
+                   "durations add up past 2^62 ns (146 years) in one ingest;"
+                   " refused");
+      return -1;
+    }
+    p->durTotal += e->dur;
+  }
+  if( e->kind!=TEV_MEMORY ){
+    r.nameId = intern_id(p->pIntern, e->zName, (size_t)e->nName, pErr);
+    if( r.nameId<0 ) return -1;
+  }
+  if( bind_event(p, t, e, &r, &b, pErr) ) return -1;
+  if( b==NULL ) return 0;
+  if( ins_row(p, b, pErr) ) return -1;
+  p->nRows++;
+  if( insert_op_index(p, e, pErr) ) return -1;
+  after_row(p, t, e, &r);
+  return load_trace_coll(p, t, e, pErr);
+}
+
+int load_trace_devices(TraceLoader *p, const TraceTarget *t,
+                       const TraceInfo *pInfo, PfError *pErr){
+  Ins *b = &p->aIns[S_DEVICE];
+  for(int i=0; i<pInfo->nDevices; i++){
+    const TraceDevice *d = &pInfo->aDevice[i];
+    bind_target(b, t);
+    b_int(b, 4, d->id>=0 ? d->id : i);
+    b_text_or_null(b, 5, d->zName, -1);
+    b_int(b, 6, d->totalGlobalMem);
+    b_int(b, 7, d->computeMajor);
+    b_int(b, 8, d->computeMinor);
+    b_int(b, 9, d->numSms);
+    if( ins_row(p, b, pErr) ) return -1;
+  }
+  return 0;
+}
+
+int load_trace_fixup(sqlite3 *db, int64_t fileId, int64_t dTs, int setRank,
+                     int64_t rank, PfError *pErr){
+  static const char *azTab[] = {
+    "kernel", "gpu_mem_op", "cpu_op", "runtime_call", "gpu_sync",
+    "annotation", "memory_event", "python_function", 0};
+  for(int i=0; azTab[i]; i++){
+    char *z = setRank
+      ? sqlite3_mprintf("UPDATE %s SET ts=ts+%lld, rank=%lld"
+                        " WHERE file_id=%lld", azTab[i], (long long)dTs,
+                        (long long)rank, (long long)fileId)
+      : sqlite3_mprintf("UPDATE %s SET ts=ts+%lld WHERE file_id=%lld",
+                        azTab[i], (long long)dTs, (long long)fileId);
+    int rc = db_exec(db, z, pErr);
+    sqlite3_free(z);
+    if( rc ) return -1;
+  }
+  if( setRank ){
+    char *z = sqlite3_mprintf("UPDATE device SET rank=%lld WHERE file_id=%lld",
+                              (long long)rank, (long long)fileId);
+    int rc = db_exec(db, z, pErr);
+    sqlite3_free(z);
+    if( rc ) return -1;
+  }
+  return 0;
+}

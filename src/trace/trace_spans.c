@@ -1,0 +1,406 @@
+/*
+** trace_spans.c — the activity intervals of a run's trace rows, kept in
+** memory while the rows are loaded, for the GPU and wall-time sweeps.
+**
+** Pipeline position: between "load" and "derive" (see trace_spans.h).  Rows
+** are kept per file in arrival order; a rank's spans are gathered and
+** sorted when the sweep asks for them.  Traces come nearly sorted (Kineto
+** writes each thread's events in time order), so an array already in order
+** is not sorted again.
+*/
+#include "trace/trace_spans.h"
+#include "trace/op_store.h"
+#include "core/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct SpanFile {
+  int64_t fileId;
+  int64_t rank;
+  int hasRank;
+  SpanGpu *aGpu;
+  size_t nGpu, nGpuAlloc;
+  Span *aCpu[SPAN_NCPU];
+  size_t nCpu[SPAN_NCPU], nCpuAlloc[SPAN_NCPU];
+  SpanHtaCpu *aHc;              /* HTA rows (see trace_spans.h) */
+  size_t nHc, nHcAlloc;
+  SpanHtaGpu *aHg;
+  size_t nHg, nHgAlloc;
+} SpanFile;
+
+struct TraceSpans {
+  SpanFile *aFile;
+  int nFile, nFileAlloc;
+  int iLast;                /* the file of the last row */
+  size_t nBytes, nMax;      /* bytes of rows held / cap */
+  int off;                  /* gave up */
+  size_t nHtaBytes, nHtaMax;  /* the HTA rows: their own cap */
+  int htaOff;                 /* the HTA part gave up */
+  OpStore *pOps;              /* operator calls (op_store.c) */
+};
+
+TraceSpans *trace_spans_new(void){
+  const char *zSweep = getenv("PROFAN_SWEEP");
+  const char *zKb = getenv("PROFAN_SPANS_KB");
+  long kb = zKb ? strtol(zKb, NULL, 10) : TRACE_SPANS_MAX_MB*1024L;
+  TraceSpans *p;
+  if( kb<=0 || (zSweep && strcmp(zSweep, "db")==0) ) return NULL;
+  p = xcalloc(1, sizeof(*p));
+  p->nMax = (size_t)kb<<10;
+  p->nHtaMax = (size_t)TRACE_SPANS_HTA_MAX_MB<<20;
+  p->pOps = op_store_new();
+  return p;
+}
+
+static void file_clear(SpanFile *f){
+  util_array_free(f->aGpu, f->nGpuAlloc*sizeof(SpanGpu));
+  for(int c=0; c<SPAN_NCPU; c++){
+    util_array_free(f->aCpu[c], f->nCpuAlloc[c]*sizeof(Span));
+  }
+  util_array_free(f->aHc, f->nHcAlloc*sizeof(SpanHtaCpu));
+  util_array_free(f->aHg, f->nHgAlloc*sizeof(SpanHtaGpu));
+}
+
+void trace_spans_free(TraceSpans *p){
+  if( p==NULL ) return;
+  for(int i=0; i<p->nFile; i++) file_clear(&p->aFile[i]);
+  free(p->aFile);
+  op_store_free(p->pOps);
+  free(p);
+}
+
+OpStore *trace_spans_ops(const TraceSpans *p){
+  return p ? p->pOps : NULL;
+}
+
+void trace_spans_give_up(TraceSpans *p){
+  if( p==NULL || p->off ) return;
+  for(int i=0; i<p->nFile; i++) file_clear(&p->aFile[i]);
+  free(p->aFile);
+  p->aFile = NULL;
+  p->nFile = p->nFileAlloc = 0;
+  p->nBytes = 0;
+  p->off = 1;
+  p->htaOff = 1;
+}
+
+int trace_spans_usable(const TraceSpans *p){
+  return p!=NULL && !p->off;
+}
+
+/* The state of file fileId, created when new. */
+static SpanFile *span_file(TraceSpans *p, int64_t fileId){
+  SpanFile *f;
+  if( p->iLast<p->nFile && p->aFile[p->iLast].fileId==fileId ){
+    return &p->aFile[p->iLast];       /* rows come in batches of one file */
+  }
+  for(int i=0; i<p->nFile; i++){
+    if( p->aFile[i].fileId==fileId ){
+      p->iLast = i;
+      return &p->aFile[i];
+    }
+  }
+  if( p->nFile==p->nFileAlloc ){
+    p->nFileAlloc = p->nFileAlloc ? p->nFileAlloc*2 : 8;
+    p->aFile = xrealloc(p->aFile, (size_t)p->nFileAlloc*sizeof(SpanFile));
+  }
+  p->iLast = p->nFile;
+  f = &p->aFile[p->nFile++];
+  memset(f, 0, sizeof(*f));
+  f->fileId = fileId;
+  return f;
+}
+
+/* Room for one more element of sz bytes in array *pa of *pnAlloc; 0, or -1
+** (and the store gave up) when the rows held pass the cap.  The cap counts
+** rows, not capacity: pages of a doubled array not written yet cost no
+** memory. */
+static int room(TraceSpans *p, void **pa, size_t n, size_t *pnAlloc,
+                size_t sz){
+  if( p->nBytes + sz > p->nMax ){
+    trace_spans_give_up(p);
+    return -1;
+  }
+  p->nBytes += sz;
+  if( n==*pnAlloc ){
+    size_t nNew = *pnAlloc ? *pnAlloc*2 : 1024;
+    *pa = util_array_grow(*pa, *pnAlloc*sz, nNew*sz);
+    *pnAlloc = nNew;
+  }
+  return 0;
+}
+
+void trace_spans_gpu(TraceSpans *p, int64_t fileId, int kind, int64_t ts,
+                     int64_t dur, int64_t device, int64_t name){
+  SpanFile *f;
+  SpanGpu *g;
+  if( p==NULL || p->off ) return;
+  if( device<-1 || device>INT32_MAX || name<0 || name>INT32_MAX ){
+    trace_spans_give_up(p);             /* does not fit the record */
+    return;
+  }
+  f = span_file(p, fileId);
+  if( room(p, (void**)&f->aGpu, f->nGpu, &f->nGpuAlloc, sizeof(SpanGpu)) ){
+    return;
+  }
+  g = &f->aGpu[f->nGpu++];
+  g->ts = ts;
+  g->dur = dur;
+  g->device = (int32_t)device;
+  g->name = (int32_t)name;
+  g->kind = kind;
+  g->seq = 0;
+}
+
+void trace_spans_cpu(TraceSpans *p, int64_t fileId, int cls, int64_t ts,
+                     int64_t dur){
+  SpanFile *f;
+  Span *s;
+  if( p==NULL || p->off ) return;
+  f = span_file(p, fileId);
+  if( room(p, (void**)&f->aCpu[cls], f->nCpu[cls], &f->nCpuAlloc[cls],
+           sizeof(Span)) ){
+    return;
+  }
+  s = &f->aCpu[cls][f->nCpu[cls]++];
+  s->ts = ts;
+  s->end = ts + dur;
+}
+
+void trace_spans_file_done(TraceSpans *p, int64_t fileId, int64_t dTs,
+                           int64_t rank){
+  SpanFile *f;
+  if( p==NULL ) return;
+  op_store_file_done(p->pOps, fileId, rank);
+  if( p->off ) return;
+  f = span_file(p, fileId);
+  f->rank = rank;
+  f->hasRank = 1;
+  if( dTs==0 ) return;
+  for(size_t i=0; i<f->nHc; i++){
+    f->aHc[i].ts += dTs;
+    f->aHc[i].end += dTs;
+  }
+  for(size_t i=0; i<f->nHg; i++){
+    f->aHg[i].ts += dTs;
+    f->aHg[i].end += dTs;
+  }
+  for(size_t i=0; i<f->nGpu; i++) f->aGpu[i].ts += dTs;
+  for(int c=0; c<SPAN_NCPU; c++){
+    for(size_t i=0; i<f->nCpu[c]; i++){
+      f->aCpu[c][i].ts += dTs;
+      f->aCpu[c][i].end += dTs;
+    }
+  }
+}
+
+static int cmp_i64(const void *a, const void *b){
+  int64_t x = *(const int64_t*)a, y = *(const int64_t*)b;
+  return x<y ? -1 : x>y;
+}
+
+int64_t *trace_spans_ranks(const TraceSpans *p, int *pn){
+  int64_t *a = xmalloc(((size_t)p->nFile + 1)*sizeof(int64_t));
+  int n = 0;
+  for(int i=0; i<p->nFile; i++){
+    if( p->aFile[i].hasRank ) a[n++] = p->aFile[i].rank;
+  }
+  qsort(a, (size_t)n, sizeof(int64_t), cmp_i64);
+  if( n>1 ){
+    int k = 1;
+    for(int i=1; i<n; i++) if( a[i]!=a[k-1] ) a[k++] = a[i];
+    n = k;
+  }
+  *pn = n;
+  return a;
+}
+
+/*
+** Sort a (n elements of sz bytes) by cmp, stably.  Traces come as a few
+** long runs in order (one per thread or stream, or per copy of a scaled
+** trace), so the runs are found and merged pairwise: O(n log runs).  Many
+** short runs go to qsort() instead (cmp then breaks every tie).
+*/
+#define MAX_RUNS 256
+static void sort_runs(void *a, size_t n, size_t sz,
+                      int (*cmp)(const void*, const void*)){
+  size_t aRun[MAX_RUNS+1];
+  int nRun = 0;
+  char *src = a, *dst;
+  if( n<2 ) return;
+  aRun[nRun++] = 0;
+  for(size_t i=1; i<n; i++){
+    if( cmp(src+(i-1)*sz, src+i*sz)>0 ){
+      if( nRun==MAX_RUNS ){
+        qsort(a, n, sz, cmp);
+        return;
+      }
+      aRun[nRun++] = i;
+    }
+  }
+  if( nRun==1 ) return;
+  dst = xmalloc(n*sz);
+  while( nRun>1 ){
+    int k = 0;
+    for(int r=0; r<nRun; r+=2){
+      size_t lo = aRun[r], mid = r+1<nRun ? aRun[r+1] : n;
+      size_t hi = r+2<nRun ? aRun[r+2] : n, i = lo, j = mid, o = lo;
+      while( i<mid && j<hi ){
+        if( cmp(src+j*sz, src+i*sz)<0 ){ memcpy(dst+o*sz, src+j*sz, sz); j++; }
+        else{ memcpy(dst+o*sz, src+i*sz, sz); i++; }
+        o++;
+      }
+      memcpy(dst+o*sz, src+i*sz, (mid-i)*sz);
+      o += mid-i;
+      memcpy(dst+o*sz, src+j*sz, (hi-j)*sz);
+      aRun[k++] = lo;
+    }
+    nRun = k;
+    { char *t = src; src = dst; dst = t; }
+  }
+  if( src!=(char*)a ) memcpy(a, src, n*sz);
+  free(src==(char*)a ? dst : src);
+}
+
+static int cmp_gpu(const void *a, const void *b){
+  const SpanGpu *x = a, *y = b;
+  if( x->device!=y->device ) return x->device<y->device ? -1 : 1;
+  if( x->ts!=y->ts ) return x->ts<y->ts ? -1 : 1;
+  if( x->dur!=y->dur ) return x->dur>y->dur ? -1 : 1;     /* longest first */
+  if( x->name!=y->name ) return x->name<y->name ? -1 : 1;
+  return x->seq<y->seq ? -1 : x->seq>y->seq;
+}
+
+static int cmp_span(const void *a, const void *b){
+  const Span *x = a, *y = b;
+  if( x->ts!=y->ts ) return x->ts<y->ts ? -1 : 1;
+  return x->end<y->end ? -1 : x->end>y->end;
+}
+
+SpanGpu *trace_spans_rank_gpu(const TraceSpans *p, int64_t rank, size_t *pn){
+  size_t n = 0, k = 0;
+  SpanGpu *a;
+  for(int i=0; i<p->nFile; i++){
+    if( p->aFile[i].hasRank && p->aFile[i].rank==rank ) n += p->aFile[i].nGpu;
+  }
+  *pn = n;
+  if( n==0 ) return NULL;
+  a = xmalloc(n*sizeof(SpanGpu));
+  for(int i=0; i<p->nFile; i++){
+    const SpanFile *f = &p->aFile[i];
+    if( !f->hasRank || f->rank!=rank ) continue;
+    for(size_t j=0; j<f->nGpu; j++, k++){
+      a[k] = f->aGpu[j];
+      a[k].seq = (int32_t)k;
+    }
+  }
+  sort_runs(a, n, sizeof(SpanGpu), cmp_gpu);     /* one pass when in order */
+  return a;
+}
+
+Span *trace_spans_rank_cpu(const TraceSpans *p, int64_t rank, int cls,
+                           size_t *pn){
+  size_t n = 0, k = 0;
+  Span *a;
+  for(int i=0; i<p->nFile; i++){
+    if( p->aFile[i].hasRank && p->aFile[i].rank==rank ){
+      n += p->aFile[i].nCpu[cls];
+    }
+  }
+  *pn = n;
+  if( n==0 ) return NULL;
+  a = xmalloc(n*sizeof(Span));
+  for(int i=0; i<p->nFile; i++){
+    const SpanFile *f = &p->aFile[i];
+    if( !f->hasRank || f->rank!=rank ) continue;
+    memcpy(a+k, f->aCpu[cls], f->nCpu[cls]*sizeof(Span));
+    k += f->nCpu[cls];
+  }
+  trace_spans_sort(a, n);
+  return a;
+}
+
+void trace_spans_sort(Span *a, size_t n){
+  sort_runs(a, n, sizeof(Span), cmp_span);
+}
+
+/* ------------------------------------------------------- HTA rows */
+
+/* Give up the HTA rows only (the spans stay). */
+static void hta_give_up(TraceSpans *p){
+  for(int i=0; i<p->nFile; i++){
+    SpanFile *f = &p->aFile[i];
+    util_array_free(f->aHc, f->nHcAlloc*sizeof(SpanHtaCpu));
+    util_array_free(f->aHg, f->nHgAlloc*sizeof(SpanHtaGpu));
+    f->aHc = NULL;
+    f->aHg = NULL;
+    f->nHc = f->nHcAlloc = f->nHg = f->nHgAlloc = 0;
+  }
+  p->nHtaBytes = 0;
+  p->htaOff = 1;
+}
+
+/* Room for one more HTA row of sz bytes (see room()). */
+static int hta_room(TraceSpans *p, void **pa, size_t n, size_t *pnAlloc,
+                    size_t sz){
+  if( p->nHtaBytes + sz > p->nHtaMax ){
+    hta_give_up(p);
+    return -1;
+  }
+  p->nHtaBytes += sz;
+  if( n==*pnAlloc ){
+    size_t nNew = *pnAlloc ? *pnAlloc*2 : 1024;
+    *pa = util_array_grow(*pa, *pnAlloc*sz, nNew*sz);
+    *pnAlloc = nNew;
+  }
+  return 0;
+}
+
+void trace_spans_hta_cpu(TraceSpans *p, int64_t fileId, const SpanHtaCpu *r){
+  SpanFile *f;
+  if( p==NULL || p->htaOff ) return;
+  f = span_file(p, fileId);
+  if( hta_room(p, (void**)&f->aHc, f->nHc, &f->nHcAlloc, sizeof(*r)) ){
+    return;
+  }
+  f->aHc[f->nHc++] = *r;
+}
+
+void trace_spans_hta_gpu(TraceSpans *p, int64_t fileId, const SpanHtaGpu *r){
+  SpanFile *f;
+  if( p==NULL || p->htaOff ) return;
+  f = span_file(p, fileId);
+  if( hta_room(p, (void**)&f->aHg, f->nHg, &f->nHgAlloc, sizeof(*r)) ){
+    return;
+  }
+  f->aHg[f->nHg++] = *r;
+}
+
+int trace_spans_hta_usable(const TraceSpans *p){
+  if( p==NULL || p->htaOff ) return 0;
+  /* a file without its final rank: its rows are not yet the database's */
+  for(int i=0; i<p->nFile; i++){
+    int64_t rank;
+    const SpanHtaCpu *aC;
+    const SpanHtaGpu *aG;
+    size_t nC, nG;
+    if( trace_spans_hta_file(p, i, &rank, &aC, &nC, &aG, &nG)<0 ) return 0;
+  }
+  return 1;
+}
+
+int trace_spans_hta_file(const TraceSpans *p, int i, int64_t *pRank,
+                         const SpanHtaCpu **paCpu, size_t *pnCpu,
+                         const SpanHtaGpu **paGpu, size_t *pnGpu){
+  const SpanFile *f;
+  if( p==NULL || i<0 || i>=p->nFile ) return 0;
+  f = &p->aFile[i];
+  if( !f->hasRank ) return -1;
+  *pRank = f->rank;
+  *paCpu = f->aHc;
+  *pnCpu = f->nHc;
+  *paGpu = f->aHg;
+  *pnGpu = f->nHg;
+  return 1;
+}
