@@ -11,7 +11,7 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
-#include "ingest/ingest.h"
+#include "ingest/ingest_opts.h"
 #include "trace/link_trace.h"
 #include "trace/parse_trace.h"
 #include "trace/trace_spans.h"

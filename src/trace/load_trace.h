@@ -12,15 +12,9 @@
 #include "core/intern.h"
 #include "trace/parse_trace.h"
 #include "trace/trace_spans.h"
+#include "trace/trace_target.h"
 
 typedef struct TraceLoader TraceLoader;
-
-/* Where the rows of one file go. */
-typedef struct TraceTarget {
-  int64_t runId;
-  int64_t fileId;
-  int64_t rank;
-} TraceTarget;
 
 /* Returns a loader (free with load_trace_free) or NULL with pErr set. */
 TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr);

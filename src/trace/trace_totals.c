@@ -12,6 +12,7 @@
 */
 #include "trace/trace_totals.h"
 #include "trace/derive_summary.h"
+#include "core/db.h"
 
 #include <stdlib.h>
 #include <string.h>

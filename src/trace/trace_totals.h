@@ -12,7 +12,7 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
-#include "trace/load_trace.h"
+#include "trace/trace_target.h"
 #include "trace/parse_trace.h"
 #include "core/util.h"
 
