@@ -102,7 +102,6 @@ START_TEST(test_nesting_self_time_and_launch){
     ck_assert_int_eq(k2->opId, inner2->rowId);
     ck_assert(!k3->linked);
     ck_assert(!link_trace_stats(p)->needCpuSweep);
-    ck_assert(!link_trace_stats(p)->needGpuLink);
     ck_assert(!link_trace_stats(p)->needSteps);
   }
   link_trace_free(p);
@@ -284,27 +283,49 @@ START_TEST(test_calls_before_ops){
     ck_assert_int_eq(find(&o, "k2")->opId, outer->rowId);
   }
   ck_assert(!link_trace_stats(p)->needCpuSweep);
-  ck_assert(!link_trace_stats(p)->needGpuLink);
   link_trace_free(p);
 }
 END_TEST
 
-static int drop(void *ctx, const TraceEvent *e){ (void)ctx; (void)e; return 0; }
+/* Kernels counted by the emit callback of test_late_records: linked to
+** the call of their correlation (call k has correlation k and row id
+** (fileId << 32) + k there). */
+typedef struct KCount { int64_t nKernel, nRight, nUnlinked; } KCount;
 
-START_TEST(test_evicted_records_need_db_link_only_if_launched){
+static int count_kernels(void *ctx, const TraceEvent *e){
+  KCount *k = ctx;
+  if( e->kind!=TEV_KERNEL ) return 0;
+  k->nKernel++;
+  if( !e->linked || e->runtimeId==0 ) k->nUnlinked++;
+  else if( e->runtimeId==(6LL<<32) + e->correlation ) k->nRight++;
+  return 0;
+}
+
+/* GPU records whose launch comes after they left the window of waiting
+** records, and records whose call is older than the two generations of
+** calls kept in memory (in the spill), are linked at the end of the
+** file, each to its own call; a record with no call stays unlinked. */
+START_TEST(test_late_records){
   PfError err = {0};
-  Linker *p = link_trace_new(6, drop, NULL);
+  KCount k = {0, 0, 0};
+  Linker *p = link_trace_new(6, count_kernels, &k);
   /* an op first: calls are linked as they come (no call-defer mode) */
   feed(p, ev(TEV_CPU_OP, "op", 1, 0, 1, 0));
-  /* 5000 kernels whose launch never comes: evicted, no fallback */
-  for(int i=1; i<=5000; i++) feed(p, ev(TEV_KERNEL, "orphan", 7, i, 1, i));
-  feed(p, ev(TEV_RUNTIME, "unrelated", 1, 9000, 1, 999999));
-  ck_assert(!link_trace_stats(p)->needGpuLink);
+  /* 5000 kernels before their launches: 904 leave the window */
+  for(int i=1; i<=5000; i++) feed(p, ev(TEV_KERNEL, "early", 7, i, 1, i));
   ck_assert_int_eq(link_trace_stats(p)->nPendingMax, 4096);
-  /* the launch of an evicted kernel arrives: only the db can link it */
-  feed(p, ev(TEV_RUNTIME, "late", 1, 9001, 1, 1));
-  ck_assert(link_trace_stats(p)->needGpuLink);
+  /* 200,000 launches: the oldest go to the spill */
+  for(int i=1; i<=200000; i++){
+    feed(p, ev(TEV_RUNTIME, "launch", 1, 10000+i, 1, i));
+  }
+  /* kernels far after their launch (spilled), and one with no launch */
+  for(int i=10; i<20; i++) feed(p, ev(TEV_KERNEL, "far", 7, 300000+i, 1, i));
+  feed(p, ev(TEV_KERNEL, "orphan", 7, 400000, 1, 999999));
   ck_assert_int_eq(link_trace_finish(p, &err), 0);
+  ck_assert_int_eq(k.nKernel, 5011);
+  ck_assert_int_eq(k.nRight, 5010);
+  ck_assert_int_eq(k.nUnlinked, 1);
+  ck_assert_int_eq(link_trace_stats(p)->nLate, 904 + 10 + 1);
   link_trace_free(p);
 }
 END_TEST
@@ -320,7 +341,7 @@ Suite *make_link_suite(void){
   tcase_add_test(tc, test_late_step_without_hold_and_overlap);
   tcase_add_test(tc, test_runtime_rewind);
   tcase_add_test(tc, test_calls_before_ops);
-  tcase_add_test(tc, test_evicted_records_need_db_link_only_if_launched);
+  tcase_add_test(tc, test_late_records);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -479,14 +479,13 @@ static void writer_count(Writer *w, const TraceJob *j){
   IngestResult *pRes = w->pRes;
   w->nBytesDone += j->bytesRead;
   if( getenv("PROFAN_TIMING") ){
-    fprintf(stderr, "profan: %s: linker cpu=%d gpu=%d steps=%d rewinds=%lld"
-            " pending=%lld held=%lld\n", j->zPath, j->link.needCpuSweep,
-            j->link.needGpuLink, j->link.needSteps,
+    fprintf(stderr, "profan: %s: linker cpu=%d steps=%d rewinds=%lld"
+            " pending=%lld late=%lld held=%lld\n", j->zPath,
+            j->link.needCpuSweep, j->link.needSteps,
             (long long)j->link.nRewinds, (long long)j->link.nPendingMax,
-            (long long)j->link.nHeld);
+            (long long)j->link.nLate, (long long)j->link.nHeld);
   }
   if( j->link.needCpuSweep ) pRes->fallback |= DERIVE_CPU_SWEEP;
-  if( j->link.needGpuLink ) pRes->fallback |= DERIVE_GPU_LINK;
   if( j->link.needSteps ) pRes->fallback |= DERIVE_STEPS;
   pRes->nEvents += j->info.nEvents;
   pRes->nWarnings += j->info.nWarnings;

@@ -28,12 +28,12 @@ typedef int (*LinkEmitFn)(void *ctx, const TraceEvent *e);
 
 typedef struct LinkStats {
   int needCpuSweep;       /* CPU ops out of order: redo nesting in the db */
-  int needGpuLink;        /* GPU records not linked in-stream */
   int needSteps;          /* a row went out without the step that came
                           ** later, or steps overlap */
   int64_t nRewinds;       /* runtime calls out of order on a thread */
   int64_t nPendingMax;    /* most GPU records waiting for a launch */
   int64_t nHeld;          /* rows that waited in the step hold */
+  int64_t nLate;          /* GPU records linked at the end of the file */
 } LinkStats;
 
 /* New linker for file fileId (row ids are (fileId << 32) + sequence).
