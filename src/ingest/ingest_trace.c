@@ -475,7 +475,7 @@ static void writer_batch(Writer *w, Msg m){
 }
 
 /* Add job j's counts to the result and note its warnings. */
-static void writer_count(Writer *w, const TraceJob *j){
+static void writer_count(Writer *w, TraceJob *j){
   IngestResult *pRes = w->pRes;
   w->nBytesDone += j->bytesRead;
   if( getenv("PROFAN_TIMING") ){
@@ -485,8 +485,13 @@ static void writer_count(Writer *w, const TraceJob *j){
             (long long)j->link.nRewinds, (long long)j->link.nPendingMax,
             (long long)j->link.nLate, (long long)j->link.nHeld);
   }
-  if( j->link.needCpuSweep ) pRes->fallback |= DERIVE_CPU_SWEEP;
-  if( j->link.needSteps ) pRes->fallback |= DERIVE_STEPS;
+  /* rows went out that an op or step arriving later changes: the file is
+  ** linked again from its rows after the load (ingest.c, trace_relink.c),
+  ** and what this writer totals from its rows is stale */
+  if( j->link.needCpuSweep || j->link.needSteps ){
+    j->relink = 1;
+    pRes->fallback |= DERIVE_STALE;
+  }
   pRes->nEvents += j->info.nEvents;
   pRes->nWarnings += j->info.nWarnings;
   pRes->nBytes += j->bytesRead;
@@ -541,13 +546,12 @@ static void writer_finish(Writer *w){
     buf_printf(w->pMsg, "database: %s", w->err.zMsg);
     w->failed = 1;
   }
-  /* the 009 summaries from the writer's totals, unless the database will
-  ** redo some linkage (derive_summary.c then reads the rows); steps redone
-  ** later (DERIVE_STEPS, DERIVE_GPU_STEPS) only change the kernels per
-  ** step, which derive_summary.c totals again */
+  /* the 009 summaries from the writer's totals, unless some file's rows
+  ** are linked again after the load (derive_summary.c then reads the
+  ** rows); steps given later (DERIVE_GPU_STEPS) only change the kernels
+  ** per step, which derive_summary.c adds */
   if( !w->failed && load_trace_summaries(w->pLoad, w->runId,
-                     (pRes->fallback & (DERIVE_CPU_SWEEP|DERIVE_GPU_LINK))!=0
-                     || getenv("PROFAN_DB_LINK")!=NULL, &w->err)<0 ){
+                     (pRes->fallback & DERIVE_STALE)!=0, &w->err)<0 ){
     buf_printf(w->pMsg, "database: %s", w->err.zMsg);
     w->failed = 1;
   }

@@ -36,6 +36,7 @@ typedef struct TraceJob {
   int started;                  /* the writer has seen a batch of it */
   uint64_t hash;                /* the hash, when hashInStream */
   int64_t rankInserted;         /* rank the file's rows were written with */
+  int relink;                   /* link it again from its rows (ingest.c) */
 } TraceJob;
 
 /*

@@ -5,14 +5,15 @@
 ** transaction after every file of the run is loaded.  Order matters:
 **   1. indexes (created after the bulk load);
 **   2. steps from ProfilerStep#N annotations;
-**   3. CPU sweep per (file, thread): op nesting, self time, the op that
-**      encloses each runtime call, recompute flag, steps;
-**   4. kernels/memcpys inherit runtime call, op and step via correlation;
-**   5. GPU sweep per (rank, device): busy union, idle gaps, comm_overlap
+**   3. GPU rows without a step get the step holding their own start (the
+**      linkage itself is the in-stream linker's: link_trace.c, fed by the
+**      parser or, for a file it could not link in one pass, by the stored
+**      rows: trace_relink.c);
+**   4. GPU sweep per (rank, device): busy union, idle gaps, comm_overlap
 **      (NCCL vs. other kernels); gap-detected steps when the rank had no
 **      ProfilerStep annotations;
-**   6. wall-time sweep per rank: priority classes per step.
-** Sweeps 5 and 6 take their intervals from trace_spans.c (kept by the
+**   5. wall-time sweep per rank: priority classes per step.
+** Sweeps 4 and 5 take their intervals from trace_spans.c (kept by the
 ** writer while loading) when it has them, else from the rows read back in
 ** time order (SQLite sorts them: no time-ordered index is kept).
 ** The GPU activity summary per name (gpu_op_summary) is totalled by the
@@ -239,157 +240,6 @@ static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
   return rc;
 }
 
-/*
-** A ProfilerStep annotation came after rows it contains were linked (Kineto
-** writes each thread's ops in turn, so another thread's ops can come before
-** the main thread's step annotation): set the step of the run's CPU ops and
-** runtime calls from their start time (steps_assign), touching only rows
-** whose step changes.  GPU rows follow their
-** launch in derive_gpu_links().
-*/
-static int derive_late_steps(sqlite3 *db, int64_t runId,
-                             const StepList *pSteps, PfError *pErr){
-  /* one pass over the run's rows, each step found by binary search (a
-  ** range UPDATE per step was O(steps x rows): cpu_op has no ts index) */
-  return steps_assign(db, "cpu_op", runId, "", pSteps, pErr)
-      || steps_assign(db, "runtime_call", runId, "", pSteps, pErr) ? -1 : 0;
-}
-
-/* ---------------------------------------------------------- CPU sweep */
-
-typedef struct OpFrame {
-  int64_t id, ts, end, childDur, step;
-  int depth;
-  int recompute;        /* this op or an ancestor is a recompute op */
-} OpFrame;
-
-typedef struct CpuSweep {
-  sqlite3 *db;
-  sqlite3_stmt *pOpUpd, *pRtUpd;
-  OpFrame *aStack;
-  int nStack, nAlloc;
-  PfError *pErr;
-} CpuSweep;
-
-/* Close the innermost open op: write its nesting columns. */
-static int cpu_pop(CpuSweep *p){
-  OpFrame *f = &p->aStack[--p->nStack];
-  sqlite3_stmt *s = p->pOpUpd;
-  int64_t self = f->end - f->ts - f->childDur;
-  if( p->nStack>0 ){
-    /* the parent's children time is counted when the child was pushed */
-  }
-  sqlite3_bind_int64(s, 1, p->nStack>0 ? p->aStack[p->nStack-1].id : 0);
-  if( p->nStack==0 ) sqlite3_bind_null(s, 1);
-  sqlite3_bind_int(s, 2, f->depth);
-  sqlite3_bind_int64(s, 3, self<0 ? 0 : self);
-  db_bind_int_or_null(s, 4, f->step>=0, f->step);
-  sqlite3_bind_int64(s, 5, f->id);
-  return db_step_done(p->db, s, p->pErr);
-}
-
-/* Pop every op that ended at or before t. */
-static int cpu_pop_until(CpuSweep *p, int64_t t){
-  while( p->nStack>0 && p->aStack[p->nStack-1].end<=t ){
-    if( cpu_pop(p) ) return -1;
-  }
-  return 0;
-}
-
-static int derive_cpu(sqlite3 *db, int64_t runId, const StepList *pSteps,
-                      PfError *pErr){
-  CpuSweep sw;
-  sqlite3_stmt *pSel;
-  int64_t curFile = -1, curTid = INT64_MIN;
-  int rc = 0;
-
-  memset(&sw, 0, sizeof(sw));
-  sw.db = db;
-  sw.pErr = pErr;
-  /* kind 0 = cpu op, 1 = runtime call; ops sort before calls at equal ts
-  ** and longer ops first, so parents open before their children. */
-  pSel = db_prepare(db,
-    "SELECT 0, o.id, o.file_id, o.tid, o.ts, o.dur, o.rank,"
-    "  (s.text LIKE '%checkpoint%' OR s.text LIKE '%recompute%')"
-    " FROM cpu_op o JOIN string s ON s.id=o.name_id WHERE o.run_id=?1"
-    " UNION ALL"
-    " SELECT 1, id, file_id, tid, ts, dur, rank, 0 FROM runtime_call"
-    " WHERE run_id=?1"
-    " ORDER BY 3, 4, 5, 1, 6 DESC", pErr);
-  sw.pOpUpd = db_prepare(db,
-    "UPDATE cpu_op SET parent_id=?1, depth=?2, self_dur=?3, step=?4"
-    " WHERE id=?5", pErr);
-  sw.pRtUpd = db_prepare(db,
-    "UPDATE runtime_call SET op_id=?1, top_op_id=?2, in_recompute=?3, step=?4"
-    " WHERE id=?5", pErr);
-  if( pSel==NULL || sw.pOpUpd==NULL || sw.pRtUpd==NULL ){ rc = -1; goto done; }
-  sqlite3_bind_int64(pSel, 1, runId);
-  while( sqlite3_step(pSel)==SQLITE_ROW ){
-    int kind = sqlite3_column_int(pSel, 0);
-    int64_t id = sqlite3_column_int64(pSel, 1);
-    int64_t file = sqlite3_column_int64(pSel, 2);
-    int64_t tid = sqlite3_column_type(pSel, 3)==SQLITE_NULL ? -1
-                : sqlite3_column_int64(pSel, 3);
-    int64_t ts = sqlite3_column_int64(pSel, 4);
-    int64_t dur = sqlite3_column_int64(pSel, 5);
-    int64_t rank = sqlite3_column_int64(pSel, 6);
-    int isRecompute = sqlite3_column_int(pSel, 7);
-    int64_t step = steps_find(pSteps, rank, ts);
-
-    if( file!=curFile || tid!=curTid ){
-      while( sw.nStack>0 ) if( cpu_pop(&sw) ){ rc = -1; goto done; }
-      curFile = file;
-      curTid = tid;
-    }
-    /* An op ends where the next begins: pop ops ending at or before ts. */
-    if( cpu_pop_until(&sw, kind==0 ? ts : ts) ){ rc = -1; goto done; }
-    /* Ops that end before this event ends are not its parents when the
-    ** event is an op that sticks out (clock skew): treat it as a sibling. */
-    if( kind==0 ){
-      OpFrame *f;
-      while( sw.nStack>0 && sw.aStack[sw.nStack-1].end < ts+dur ){
-        if( cpu_pop(&sw) ){ rc = -1; goto done; }
-      }
-      if( sw.nStack==sw.nAlloc ){
-        sw.nAlloc = sw.nAlloc ? sw.nAlloc*2 : 64;
-        sw.aStack = xrealloc(sw.aStack, sw.nAlloc*sizeof(OpFrame));
-      }
-      if( sw.nStack>0 ) sw.aStack[sw.nStack-1].childDur += dur;
-      f = &sw.aStack[sw.nStack];
-      f->id = id;
-      f->ts = ts;
-      f->end = ts+dur;
-      f->childDur = 0;
-      f->step = step;
-      f->depth = sw.nStack;
-      f->recompute = isRecompute
-                  || (sw.nStack>0 && sw.aStack[sw.nStack-1].recompute);
-      sw.nStack++;
-    }else{
-      sqlite3_stmt *s = sw.pRtUpd;
-      if( sw.nStack>0 ){
-        sqlite3_bind_int64(s, 1, sw.aStack[sw.nStack-1].id);
-        sqlite3_bind_int64(s, 2, sw.aStack[0].id);
-        sqlite3_bind_int(s, 3, sw.aStack[sw.nStack-1].recompute);
-      }else{
-        sqlite3_bind_null(s, 1);
-        sqlite3_bind_null(s, 2);
-        sqlite3_bind_int(s, 3, 0);
-      }
-      db_bind_int_or_null(s, 4, step>=0, step);
-      sqlite3_bind_int64(s, 5, id);
-      if( db_step_done(db, s, pErr) ){ rc = -1; goto done; }
-    }
-  }
-  while( sw.nStack>0 ) if( cpu_pop(&sw) ){ rc = -1; goto done; }
-done:
-  sqlite3_finalize(pSel);
-  sqlite3_finalize(sw.pOpUpd);
-  sqlite3_finalize(sw.pRtUpd);
-  free(sw.aStack);
-  return rc;
-}
-
 static const char *azGpuTab[] = {"kernel", "gpu_mem_op"};
 
 /* GPU rows with no step (no launch found, or steps found by gap
@@ -402,26 +252,6 @@ static int derive_gpu_steps(sqlite3 *db, int64_t runId,
                      pErr) ) return -1;
   }
   return 0;
-}
-
-/* GPU rows inherit runtime call, op and step through the correlation id
-** (the database version of what link_trace.c does in-stream). */
-static int derive_gpu_links(sqlite3 *db, int64_t runId,
-                            const StepList *pSteps, PfError *pErr){
-  if( db_exec(db, "CREATE INDEX IF NOT EXISTS runtime_call_corr"
-              " ON runtime_call(file_id, correlation)", pErr) ) return -1;
-  for(int i=0; i<2; i++){
-    char *z = sqlite3_mprintf(
-      "UPDATE %s SET runtime_id=r.id, op_id=r.op_id, step=r.step"
-      " FROM runtime_call r"
-      " WHERE %s.run_id=?1 AND r.file_id=%s.file_id"
-      " AND r.correlation=%s.correlation",
-      azGpuTab[i], azGpuTab[i], azGpuTab[i], azGpuTab[i]);
-    int rc = db_exec_run(db, z, runId, pErr);
-    sqlite3_free(z);
-    if( rc ) return -1;
-  }
-  return derive_gpu_steps(db, runId, pSteps, pErr);
 }
 
 /* ---------------------------------------------------------- GPU sweep */
@@ -1132,8 +962,8 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
 
   *pzNote = NULL;
   phase(NULL);
-  /* the spans hold the in-stream nesting: not when the database redoes it */
-  if( !trace_spans_usable(pSpans) || (eFallback & DERIVE_CPU_SWEEP) ){
+  /* the spans hold what the writer saw: not when rows changed since */
+  if( !trace_spans_usable(pSpans) || (eFallback & DERIVE_STALE) ){
     pSpans = NULL;
   }
   if( getenv("PROFAN_TIMING") ){
@@ -1145,30 +975,8 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
   if( derive_steps(db, runId, pErr) ) goto done;
   if( steps_load(db, runId, &steps, pErr) ) goto done;
   phase("steps");
-  if( eFallback & DERIVE_CPU_SWEEP ){
-    if( derive_cpu(db, runId, &steps, pErr) ) goto done;
-    phase("cpu sweep");
-  }else if( eFallback & DERIVE_STEPS ){
-    if( derive_late_steps(db, runId, &steps, pErr) ) goto done;
-    phase("late steps");
-  }
-  if( eFallback & (DERIVE_CPU_SWEEP|DERIVE_GPU_LINK) ){
-    if( derive_gpu_links(db, runId, &steps, pErr) ) goto done;
-    phase("gpu links");
-  }else{
-    if( (eFallback & DERIVE_STEPS)
-        && (db_exec_run(db, "UPDATE kernel SET step=r.step FROM runtime_call r"
-                     " WHERE kernel.run_id=?1 AND r.id=kernel.runtime_id"
-                     " AND kernel.step IS NOT r.step", runId, pErr)
-            || db_exec_run(db, "UPDATE gpu_mem_op SET step=r.step"
-                        " FROM runtime_call r WHERE gpu_mem_op.run_id=?1"
-                        " AND r.id=gpu_mem_op.runtime_id"
-                        " AND gpu_mem_op.step IS NOT r.step", runId, pErr)) ){
-      goto done;
-    }
-    if( (eFallback & (DERIVE_STEPS|DERIVE_GPU_STEPS))
-        && derive_gpu_steps(db, runId, &steps, pErr) ) goto done;
-  }
+  if( (eFallback & (DERIVE_STALE|DERIVE_GPU_STEPS))
+      && derive_gpu_steps(db, runId, &steps, pErr) ) goto done;
   /* gpu_op_summary is already there: the loader totals it while
   ** inserting (load_trace_summary) */
   if( derive_gpu_busy(db, runId, &steps, pSpans, pErr) ) goto done;
@@ -1187,7 +995,7 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
   phase("wall sweep");
   /* 009 summaries: the database pass, or the kernels the trace writer
   ** could not give a step */
-  if( derive_summary_run(db, runId, (eFallback & DERIVE_STEPS)!=0, &dbPass,
+  if( derive_summary_run(db, runId, 0, &dbPass,
                          pErr) ) goto done;
   phase(dbPass ? "summaries" : "sum. steps");
   rc = 0;

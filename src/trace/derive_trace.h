@@ -26,21 +26,19 @@ int derive_trace_indexes(sqlite3 *db, PfError *pErr);
 ** PROFAN_TIMING set, print each one's time.  Returns 0 or -1 with pErr. */
 int derive_bulk_indexes(sqlite3 *db, const char *zGroup, PfError *pErr);
 
-/* Work the in-stream linker (link_trace.c) could not do for some file and
-** that must be redone over the whole run in the database. */
-#define DERIVE_CPU_SWEEP 0x01   /* op nesting and runtime -> op */
-#define DERIVE_GPU_LINK  0x02   /* kernel -> runtime call by correlation */
-#define DERIVE_STEPS     0x04   /* step numbers of rows */
-/* Not linkage: some GPU rows went in without a step (outside every step,
-** or not linked); they get the step containing their own start. */
+/* Some file's rows were linked again from the database after the writer
+** had totalled them (trace_relink.c): what it kept is stale. */
+#define DERIVE_STALE     0x01
+/* Some GPU rows went in without a step (outside every step, or not
+** linked); they get the step containing their own start. */
 #define DERIVE_GPU_STEPS 0x08
 
 /* Compute every derived table of run runId but gpu_op_summary, which the
 ** loader writes (load_trace_summary) before this runs and which the
-** wall-time sweep reads; eFallback (DERIVE_* bits)
-** says which linkage must be redone from the rows.  pSpans: the intervals
+** wall-time sweep reads; eFallback: DERIVE_* bits.  pSpans: the intervals
 ** kept while loading (trace_spans.h), or NULL; the sweeps read the rows
-** back when it is NULL, gave up, or the CPU nesting is redone.  *pzNote
+** back when it is NULL, gave up, or the rows changed (DERIVE_STALE).
+** *pzNote
 ** receives a note for the user (e.g. steps found by gap detection), or
 ** NULL; caller frees
 ** it with free().  Returns 0 or -1 with pErr set. */

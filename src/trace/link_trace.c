@@ -406,7 +406,9 @@ static int place_op(Linker *p, Thread *t, Frame *h){
   if( f->hasColl ) f->coll = h->coll;
   f->end = end;
   f->childDur = 0;
-  f->ev.rowId = (p->fileId<<32) + (++p->opSeq);
+  /* the stored id when relinking the rows of a database (trace_relink.c),
+  ** else the next of the file */
+  if( f->ev.rowId==0 ) f->ev.rowId = (p->fileId<<32) + (++p->opSeq);
   f->ev.parentId = t->nFrame>0 ? t->aFrame[t->nFrame-1].ev.rowId : 0;
   f->ev.depth = t->nFrame;
   f->ev.step = step_of(p, e->ts);
@@ -940,7 +942,7 @@ static int runtime_call(Linker *p, const TraceEvent *e){
   if( t->nHold>0 && place_held(p, t) ) return 1;
   cursor_seek(p, t, e->ts);
   t->runtimeSeen = 1;
-  ev.rowId = (p->fileId<<32) + (++p->rtSeq);
+  if( ev.rowId==0 ) ev.rowId = (p->fileId<<32) + (++p->rtSeq);
   ev.opId = t->nCur>0 ? t->aCur[t->nCur-1].id : 0;
   ev.topOpId = t->nCur>0 ? t->aCur[0].id : 0;
   ev.inRecompute = t->nCur>0 ? t->aCur[t->nCur-1].recompute : 0;
@@ -1132,6 +1134,14 @@ static int link_event(Linker *p, const TraceEvent *e){
     default:
       return emit(p, e);
   }
+}
+
+void link_trace_step(Linker *p, int64_t step, int64_t ts, int64_t dur){
+  step_add(p, step, ts, dur);
+}
+
+void link_trace_steps_given(Linker *p){
+  p->holdOff = 1;              /* no row waits for a step still to come */
 }
 
 int link_trace_event(Linker *p, const TraceEvent *e, PfError *pErr){

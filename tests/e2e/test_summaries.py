@@ -373,9 +373,6 @@ class WriterTotals(ProfanTest):
         self.assertEqual(self.ingest_path(
             self.db, shared("traces", "kineto-resnet50-2021.pt.trace.json.gz")),
             "writer")
-        # the database links: its pass runs
-        self.assertEqual(self.ingest_path(self.db, self.two_files_one_rank(),
-                                          {"PROFAN_DB_LINK": "1"}), "db")
         self.assert_tables_match_group_by()
 
     def test_two_files_merged_by_final_rank(self):
@@ -404,8 +401,9 @@ class WriterTotals(ProfanTest):
 
     def test_late_step_moves_a_counted_kernel(self):
         """ProfilerStep#2 starts inside #1 and comes after a kernel the
-        writer already counted under step 1: derive moves it to step 2
-        (the later start wins) and step_kernel_summary follows."""
+        writer already counted under step 1: the file is linked again from
+        its rows, the kernel moves to step 2 (the later start wins) and
+        step_kernel_summary follows."""
         def X(cat, name, ts, dur, tid=1, **args):
             return {"ph": "X", "cat": cat, "name": name, "pid": 0 if cat ==
                     "kernel" else 1, "tid": 7 if cat == "kernel" else tid,
@@ -420,7 +418,7 @@ class WriterTotals(ProfanTest):
         path = os.path.join(self.tmp.name, "late.json")
         with open(path, "w") as f:
             json.dump({"traceEvents": ev, "distributedInfo": {"rank": 0}}, f)
-        self.assertEqual(self.ingest_path(self.db, path), "writer")
+        self.assertEqual(self.ingest_path(self.db, path), "db")
         self.assertEqual(self.sql("SELECT step FROM kernel"), [{"step": "2"}])
         self.assertEqual(self.sql("SELECT step, kernels, kernel_ns"
                                   " FROM step_kernel_summary"),
