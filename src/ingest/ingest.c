@@ -12,6 +12,7 @@
 #include "ingest/ingest.h"
 #include "core/db.h"
 #include "trace/derive_trace.h"
+#include "trace/trace_feed.h"
 #include "trace/trace_relink.h"
 #include "analysis/derive_run.h"
 #include "ingest/discover.h"
@@ -47,7 +48,8 @@ typedef struct Ingest {
   int64_t runId;
   TraceJob *aJob;
   int nJob, nOther;
-  TraceSpans *pSpans;
+  TraceTotals *pTot;            /* what is kept of the trace rows: */
+  TraceSpans *pSpans;           /* trace_keep.h */
   int inTxn;
   PfError err;
   double t0;
@@ -434,9 +436,12 @@ static int ingest_other_files(Ingest *g){
 
 /* The files whose order the in-stream linker could not link in one pass
 ** (TraceJob.relink) linked again from their rows, by the same linker
-** (trace_relink.c).  Returns 0 or -1 with pMsg set. */
+** (trace_relink.c); then what was kept of the rows while they went in is
+** kept again from the rows as they are now (trace_feed.c).  Returns 0 or
+** -1 with pMsg set. */
 static int ingest_relink(Ingest *g){
   int any = 0;
+  double t1;
   for(int i=0; i<g->nJob; i++){
     TraceJob *j = &g->aJob[i];
     int64_t n = 0;
@@ -453,6 +458,19 @@ static int ingest_relink(Ingest *g){
               util_now_ms()-t1, util_thread_cpu_ms()-c1);
     }
   }
+  if( !any ) return 0;
+  t1 = util_now_ms();
+  trace_totals_free(g->pTot);
+  trace_spans_free(g->pSpans);
+  g->pTot = trace_totals_new();
+  g->pSpans = trace_spans_new();
+  if( trace_feed_run(g->db, g->runId, g->pTot, g->pSpans, &g->err) ){
+    goto fail;
+  }
+  if( getenv("PROFAN_TIMING") ){
+    fprintf(stderr, "profan: rows fed again    %8.1f ms\n",
+            util_now_ms()-t1);
+  }
   return 0;
 fail:
   buf_printf(g->pMsg, "%s", g->err.zMsg);
@@ -462,12 +480,12 @@ fail:
 /* Phase 8: the trace files, parsed and loaded (ingest_trace.c), the
 ** deferred hashes stored, the trace linkage derived.  Returns 0 or -1. */
 static int ingest_trace_files(Ingest *g){
-  IngestResult *pRes = g->pRes;
   char *zNote = NULL;
   if( g->nJob==0 ) return 0;
+  g->pTot = trace_totals_new();
   g->pSpans = trace_spans_new();
-  if( ingest_trace_run(g->db, g->runId, g->aJob, g->nJob, g->pSpans, g->pOpt,
-                    pRes, g->pMsg) ){
+  if( ingest_trace_run(g->db, g->runId, g->aJob, g->nJob, g->pTot,
+                       g->pSpans, g->pOpt, g->pRes, g->pMsg) ){
     return -1;
   }
   if( g->nDeferred>0 ){
@@ -484,17 +502,14 @@ static int ingest_trace_files(Ingest *g){
             util_now_ms()-g->t0);
   }
   if( ingest_relink(g) ) return -1;
-  if( derive_trace_run(g->db, g->runId, pRes->fallback, g->pSpans, &zNote,
-                       &g->err) ){
+  if( trace_totals_write_gpu(g->pTot, g->db, g->runId, &g->err)
+      || derive_trace_run(g->db, g->runId, g->pTot, g->pSpans, &zNote,
+                          &g->err) ){
     buf_printf(g->pMsg, "%s", g->err.zMsg);
     return -1;
   }
-  /* the HTA pass reads the rows the writer kept, unless some file's rows
-  ** were linked again since (the spans are freed after it) */
-  if( pRes->fallback & DERIVE_STALE ){
-    trace_spans_free(g->pSpans);
-    g->pSpans = NULL;
-  }
+  trace_totals_free(g->pTot);
+  g->pTot = NULL;
   if( zNote && g->pOpt->pLog ){
     fprintf(g->pOpt->pLog, "profan: note: %s\n", zNote);
   }
@@ -562,6 +577,7 @@ static void name_db_error(Ingest *g){
 }
 
 static void ingest_free(Ingest *g){
+  trace_totals_free(g->pTot);
   trace_spans_free(g->pSpans);
   free(g->aJob);
   free(g->aHash);

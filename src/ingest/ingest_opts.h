@@ -43,7 +43,6 @@ typedef struct IngestResult {
   int64_t nRows;           /* rows written */
   int64_t nBytes;          /* uncompressed bytes parsed */
   int64_t nWarnings;
-  int fallback;            /* DERIVE_* sweeps the linker left to the db */
   double seconds;
 } IngestResult;
 

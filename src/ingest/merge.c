@@ -8,8 +8,9 @@
 ** all the files would have stored.
 **
 ** Pipeline position: beside ingest.c; the copy replaces discover -> parse
-** -> load, the derive passes are the ingest's own (derive_trace_run,
-** derive_comm_run, derive_hta_run, derive_memory_run).
+** -> load, the stored-rows feeder (trace_feed.c) gives the merged rows to
+** what the writer keeps of them, and the derive passes are the ingest's
+** own (derive_comm_run, derive_hta_run, derive_op_run, derive_memory_run).
 **
 ** What is copied is found in the schema, not listed here: every table with
 ** a run_id column (sqlite_master), except run_tag (merged apart), baseline
@@ -31,6 +32,7 @@
 #include "ingest/merge.h"
 #include "core/db.h"
 #include "trace/derive_trace.h"
+#include "trace/trace_feed.h"
 #include "analysis/derive_run.h"
 #include "input/load_kinds.h"
 
@@ -712,6 +714,8 @@ static int run_hash_update(Merge *m, PfError *pErr){
 static int run_derive(Merge *m, PfError *pErr){
   int64_t runId = m->pRes->runId;
   int64_t nTrace, nOther;
+  TraceSpans *pSpans = NULL;
+  int rc;
   for(size_t i=0; i<sizeof(azDerived)/sizeof(azDerived[0]); i++){
     char *zSql = xasprintf("DELETE FROM \"%s\" WHERE run_id=?1", azDerived[i]);
     int rc = db_exec_run(m->db, zSql, runId, pErr);
@@ -723,10 +727,19 @@ static int run_derive(Merge *m, PfError *pErr){
   nOther = db_int(m->db, 0, "SELECT count(*) FROM run_file WHERE run_id=%lld"
                   " AND kind<>'trace'", (long long)runId);
   if( nOther>0 && derive_memory_run(m->db, runId, pErr) ) return -1;
-  if( nTrace>0 && derive_trace_indexes(m->db, pErr) ) return -1;
-  if( derive_run_after_load(m->db, runId, nTrace>0, NULL, pErr) ){
-    return -1;
+  if( nTrace>0 ){
+    /* what the derive passes read of the trace rows: the merged rows fed
+    ** to the same code the writer feeds while it inserts (trace_feed.h) */
+    if( derive_trace_indexes(m->db, pErr) ) return -1;
+    pSpans = trace_spans_new();
+    if( trace_feed_run(m->db, runId, NULL, pSpans, pErr) ){
+      trace_spans_free(pSpans);
+      return -1;
+    }
   }
+  rc = derive_run_after_load(m->db, runId, nTrace>0, pSpans, pErr);
+  trace_spans_free(pSpans);
+  if( rc ) return -1;
   return run_hash_update(m, pErr);
 }
 

@@ -25,7 +25,6 @@
 ** store's cap.
 */
 #include "trace/derive_trace.h"
-#include "trace/derive_summary.h"
 #include "trace/trace_args.h"
 #include "core/db.h"
 
@@ -130,60 +129,6 @@ static int64_t steps_find(const StepList *p, int64_t rank, int64_t t){
   return -1;
 }
 
-/* SQL function pf_step_of(rank, ts) over the StepList of its user data:
-** the step containing ts, or NULL outside every step.  Registered only
-** for the statement of steps_assign (no view uses it). */
-static void step_of_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv){
-  const StepList *pSteps = sqlite3_user_data(ctx);
-  int64_t st;
-  (void)argc;
-  st = steps_find(pSteps, sqlite3_value_int64(argv[0]),
-                  sqlite3_value_int64(argv[1]));
-  if( st>=0 ) sqlite3_result_int64(ctx, st);
-}
-
-/*
-** Set the step of the rows of table zTab of the run (those matching the
-** extra condition zWhere, "" or " AND ...") to the step containing their
-** start, where that differs; rows outside every step keep theirs.  One
-** pass in rowid order over the run's rowid range (no index lookup per
-** row).  Returns 0 or -1 with pErr set.
-*/
-static int steps_assign(sqlite3 *db, const char *zTab, int64_t runId,
-                        const char *zWhere, const StepList *pSteps,
-                        PfError *pErr){
-  /* one UPDATE over the rowid range (was: a SELECT and one UPDATE
-  ** statement per row; the statement overhead was half the cost) */
-  char *zUpd = sqlite3_mprintf(
-    "UPDATE %s SET step=coalesce(pf_step_of(rank, ts), step)"
-    " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1%s"
-    " AND step IS NOT coalesce(pf_step_of(rank, ts), step)", zTab, zWhere);
-  sqlite3_stmt *pUpd = NULL;
-  int64_t lo, hi;
-  int rc = -1;
-  if( sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8
-                              | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
-                              (void*)pSteps, step_of_fn, NULL,
-                              NULL)!=SQLITE_OK ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
-    sqlite3_free(zUpd);
-    return -1;
-  }
-  pUpd = db_prepare(db, zUpd, pErr);
-  sqlite3_free(zUpd);
-  if( pUpd && db_run_rowids(db, zTab, runId, &lo, &hi, pErr)==0 ){
-    sqlite3_bind_int64(pUpd, 1, runId);
-    sqlite3_bind_int64(pUpd, 2, lo);
-    sqlite3_bind_int64(pUpd, 3, hi);
-    rc = db_step_done(db, pUpd, pErr) ? -1 : 0;
-  }
-  sqlite3_finalize(pUpd);
-  /* gone again: the function points at the caller's StepList */
-  sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8, NULL, NULL,
-                          NULL, NULL);
-  return rc;
-}
-
 /*
 ** Steps from ProfilerStep#N, in every trace generation (first occurrence
 ** per rank and number wins):
@@ -240,18 +185,74 @@ static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
   return rc;
 }
 
-static const char *azGpuTab[] = {"kernel", "gpu_mem_op"};
+/* SQL function pf_step_of(rank, ts) over the StepList of its user data:
+** the step containing ts, or NULL outside every step.  Registered only
+** for the statement of gpu_steps_run (no view uses it). */
+static void step_of_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  const StepList *pSteps = sqlite3_user_data(ctx);
+  int64_t st;
+  (void)argc;
+  st = steps_find(pSteps, sqlite3_value_int64(argv[0]),
+                  sqlite3_value_int64(argv[1]));
+  if( st>=0 ) sqlite3_result_int64(ctx, st);
+}
 
-/* GPU rows with no step (no launch found, or steps found by gap
-** detection) get the step containing their own start time. */
-static int derive_gpu_steps(sqlite3 *db, int64_t runId,
-                            const StepList *pSteps, PfError *pErr){
-  if( pSteps->n==0 ) return 0;
-  for(int i=0; i<2; i++){
-    if( steps_assign(db, azGpuTab[i], runId, " AND step IS NULL", pSteps,
-                     pErr) ) return -1;
+/* The rows of table zTab with rowids [lo, hi] and no step get the step
+** holding their own start, where there is one; a kernel's time counts in
+** that step (pTot, when not NULL).  One UPDATE over the range. */
+static int gpu_steps_run(sqlite3 *db, const char *zTab, int64_t lo,
+                         int64_t hi, TraceTotals *pTot, PfError *pErr){
+  char *z = sqlite3_mprintf(
+    "UPDATE %s SET step=pf_step_of(rank, ts) WHERE id BETWEEN ?1 AND ?2"
+    " AND step IS NULL AND pf_step_of(rank, ts) IS NOT NULL"
+    " RETURNING rank, step, dur", zTab);
+  sqlite3_stmt *s = db_prepare(db, z, pErr);
+  int rc;
+  sqlite3_free(z);
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, lo);
+  sqlite3_bind_int64(s, 2, hi);
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    if( pTot ){
+      trace_totals_step_add(pTot, sqlite3_column_int64(s, 0),
+                            sqlite3_column_int64(s, 1),
+                            sqlite3_column_int64(s, 2));
+    }
+  }
+  sqlite3_finalize(s);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
   }
   return 0;
+}
+
+/* GPU rows that went in without a step (no launch, or a launch outside
+** every step, or steps found by gap detection) get the step containing
+** their own start: only the rowids the totals noted (trace_totals.h). */
+static int derive_gpu_steps(sqlite3 *db, const StepList *pSteps,
+                            TraceTotals *pTot, PfError *pErr){
+  int rc = 0;
+  if( pSteps->n==0 ) return 0;
+  if( sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8
+                              | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
+                              (void*)pSteps, step_of_fn, NULL,
+                              NULL)!=SQLITE_OK ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  for(int k=0; k<2 && rc==0; k++){
+    int64_t lo, hi;
+    for(int i=0; rc==0 && trace_totals_stepless(pTot, k==0, i, &lo, &hi);
+        i++){
+      rc = gpu_steps_run(db, k==0 ? "kernel" : "gpu_mem_op", lo, hi,
+                         k==0 ? pTot : NULL, pErr);
+    }
+  }
+  /* gone again: the function points at the caller's StepList */
+  sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8, NULL, NULL,
+                          NULL, NULL);
+  return rc;
 }
 
 /* ---------------------------------------------------------- GPU sweep */
@@ -484,34 +485,8 @@ static int gpu_rows_spans(GpuSweep *g, const TraceSpans *pSpans){
   return rc;
 }
 
-/* The GPU rows read back from the database. */
-static int gpu_rows_db(GpuSweep *g){
-  int rc = 0;
-  sqlite3_stmt *pSel = db_prepare(g->db,
-    "SELECT rank, coalesce(device,-1), ts, dur, name_id,"
-    "  CASE WHEN name_id IN (" NCCL_NAMES_SQL ") THEN 3 ELSE 0 END"
-    " FROM kernel WHERE run_id=?1"
-    " UNION ALL"
-    " SELECT rank, coalesce(device,-1), ts, dur, name_id,"
-    "  CASE kind WHEN 'memcpy' THEN 1 ELSE 2 END FROM gpu_mem_op"
-    " WHERE run_id=?1"
-    /* ties: the longest first, then by name (trace_spans.c sorts alike):
-    ** the names each side of a gap do not depend on the plan */
-    " ORDER BY 1, 2, 3, 4 DESC, 5", g->pErr);
-  if( pSel==NULL ) return -1;
-  sqlite3_bind_int64(pSel, 1, g->runId);
-  while( rc==0 && sqlite3_step(pSel)==SQLITE_ROW ){
-    rc = gpu_feed(g, sqlite3_column_int64(pSel, 0),
-                  sqlite3_column_int64(pSel, 1), sqlite3_column_int64(pSel, 2),
-                  sqlite3_column_int64(pSel, 3), sqlite3_column_int64(pSel, 4),
-                  sqlite3_column_int(pSel, 5));
-  }
-  sqlite3_finalize(pSel);
-  return rc;
-}
-
 /* GPU busy time, idle gaps and comm/compute overlap per (rank, device),
-** from pSpans when given, else from the rows. */
+** from the spans kept of the rows (trace_keep.h). */
 static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
                            const TraceSpans *pSpans, PfError *pErr){
   GpuSweep g;
@@ -532,7 +507,7 @@ static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
   if( g.pBusy==NULL || g.pGap==NULL || g.ov.pIns==NULL ){
     rc = -1;
   }else{
-    rc = pSpans ? gpu_rows_spans(&g, pSpans) : gpu_rows_db(&g);
+    rc = gpu_rows_spans(&g, pSpans);
     if( rc==0 && dev_flush(db, runId, &g.d, g.pBusy, g.pGap, pSteps, &g.ov,
                            pErr) ) rc = -1;
   }
@@ -559,37 +534,24 @@ static int spans_cpu_range(const TraceSpans *pSpans, int64_t rank,
   return 1;
 }
 
-/* The statement giving (rank, first start, last end) of every rank with no
-** step; the span of a rank's CPU ops comes from the rows when pSpans is
-** NULL (a pass over them), else the caller merges it in. */
-static sqlite3_stmt *nostep_ranks(sqlite3 *db, const TraceSpans *pSpans,
-                                  PfError *pErr){
-  char *z = sqlite3_mprintf(
-    "WITH nostep(rank) AS ("
-    "  SELECT rank FROM gpu_busy WHERE run_id=?1"
-    "  UNION SELECT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
-    "   AND rank IS NOT NULL"
-    "  EXCEPT SELECT rank FROM step WHERE run_id=?1)"
-    "SELECT r.rank, min(r.t0), max(r.t1) FROM ("
-    "  SELECT rank, first_ts AS t0, last_end AS t1 FROM gpu_busy"
-    "   WHERE run_id=?1 AND rank IN nostep"
-    "  UNION ALL %s) r"
-    " GROUP BY r.rank", pSpans
-    ? "SELECT rank, NULL, NULL FROM nostep"
-    : "SELECT c.rank, min(c.ts), max(c.ts+c.dur)"
-      "   FROM nostep n CROSS JOIN cpu_op c"
-      "   WHERE c.run_id=?1 AND c.rank=n.rank GROUP BY c.rank");
-  sqlite3_stmt *s = db_prepare(db, z, pErr);
-  sqlite3_free(z);
-  return s;
-}
+/* The ranks with no step and the span of their GPU rows (first start,
+** last end; NULL for a CPU-only rank): the caller merges in the span of
+** their CPU ops (spans_cpu_range). */
+static const char zNostepSql[] =
+  "WITH nostep(rank) AS ("
+  "  SELECT rank FROM gpu_busy WHERE run_id=?1"
+  "  UNION SELECT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
+  "   AND rank IS NOT NULL"
+  "  EXCEPT SELECT rank FROM step WHERE run_id=?1)"
+  "SELECT n.rank, min(b.first_ts), max(b.last_end) FROM nostep n"
+  " LEFT JOIN gpu_busy b ON b.run_id=?1 AND b.rank=n.rank GROUP BY n.rank";
 
 /*
 ** Ranks with no ProfilerStep annotation: split their GPU timeline at idle
 ** gaps of at least max(1 ms, half the largest gap); with no such gap the
 ** whole profiled window is one step.  CPU-only ranks get one step spanning
-** their CPU ops.  The span of a rank's CPU ops comes from pSpans when
-** given, else from the rows.  Returns the number of ranks handled this way.
+** their CPU ops (from the spans).  Returns the number of ranks handled
+** this way.
 */
 static int derive_gap_steps(sqlite3 *db, int64_t runId,
                             const TraceSpans *pSpans, int *pnRanks,
@@ -598,7 +560,7 @@ static int derive_gap_steps(sqlite3 *db, int64_t runId,
   int rc = 0;
   *pnRanks = 0;
   /* only the ranks without steps are read (usually none) */
-  pRank = nostep_ranks(db, pSpans, pErr);
+  pRank = db_prepare(db, zNostepSql, pErr);
   pGaps = db_prepare(db,
     "SELECT ts, dur FROM gpu_gap WHERE run_id=?1 AND rank=?2"
     " AND dur >= max(1000000, (SELECT max(largest_gap_ns)/2 FROM gpu_busy"
@@ -614,10 +576,10 @@ static int derive_gap_steps(sqlite3 *db, int64_t runId,
     int64_t tEnd = sqlite3_column_int64(pRank, 2);
     int64_t n = 0, c0, c1;
     int hasGpu = sqlite3_column_type(pRank, 1)!=SQLITE_NULL;
-    if( pSpans && spans_cpu_range(pSpans, rank, &c0, &c1) ){
+    if( spans_cpu_range(pSpans, rank, &c0, &c1) ){
       if( !hasGpu || c0<t ) t = c0;
       if( !hasGpu || c1>tEnd ) tEnd = c1;
-    }else if( pSpans && !hasGpu ){
+    }else if( !hasGpu ){
       continue;                 /* neither GPU rows nor CPU ops */
     }
     (*pnRanks)++;
@@ -726,13 +688,11 @@ static void wall_start(WallSweep *w, const StepList *pS, int64_t rank){
 }
 
 /*
-** One priority class's intervals for one rank, read in start order through
-** an index (no sort), merged on the fly into disjoint busy segments.
+** One priority class's intervals for one rank, in start order, merged on
+** the fly into disjoint busy segments.
 */
 typedef struct ClassCursor {
-  sqlite3_stmt *pStmt;     /* SELECT ts, ts+dur ... WHERE run_id=?1 AND
-                           ** rank=?2 ORDER BY ts */
-  Span *a;                 /* or, when pStmt is NULL, these, sorted */
+  Span *a;                 /* the class's spans of the rank, sorted */
   size_t n, i;
   int hasNext;             /* a row is waiting in (nextS, nextE) */
   int64_t nextS, nextE;
@@ -740,41 +700,12 @@ typedef struct ClassCursor {
   int64_t s, e;
 } ClassCursor;
 
-static const char *azClassSql[C_IDLE] = {
-  /* C_KERNEL: compute kernels */
-  "SELECT ts, ts+dur FROM kernel WHERE run_id=?1 AND rank=?2"
-  " AND name_id NOT IN temp.comm_name ORDER BY ts",
-  /* C_MEMCPY */
-  "SELECT ts, ts+dur FROM gpu_mem_op WHERE run_id=?1 AND rank=?2"
-  " AND kind='memcpy' ORDER BY ts",
-  /* C_MEMSET */
-  "SELECT ts, ts+dur FROM gpu_mem_op WHERE run_id=?1 AND rank=?2"
-  " AND kind='memset' ORDER BY ts",
-  /* C_COMM: communication kernels */
-  "SELECT ts, ts+dur FROM kernel WHERE run_id=?1 AND rank=?2"
-  " AND name_id IN temp.comm_name ORDER BY ts",
-  /* C_RUNTIME */
-  "SELECT ts, ts+dur FROM runtime_call WHERE run_id=?1 AND rank=?2"
-  " ORDER BY ts",
-  /* C_CPU: top-level ops cover every nested one */
-  "SELECT ts, ts+dur FROM cpu_op WHERE run_id=?1 AND rank=?2 AND depth=0"
-  " ORDER BY ts",
-};
-
 static void cc_pull(ClassCursor *c){
-  if( c->pStmt==NULL ){
-    c->hasNext = c->i<c->n;
-    if( c->hasNext ){
-      c->nextS = c->a[c->i].ts;
-      c->nextE = c->a[c->i].end;
-      c->i++;
-    }
-  }else if( sqlite3_step(c->pStmt)==SQLITE_ROW ){
-    c->hasNext = 1;
-    c->nextS = sqlite3_column_int64(c->pStmt, 0);
-    c->nextE = sqlite3_column_int64(c->pStmt, 1);
-  }else{
-    c->hasNext = 0;
+  c->hasNext = c->i<c->n;
+  if( c->hasNext ){
+    c->nextS = c->a[c->i].ts;
+    c->nextE = c->a[c->i].end;
+    c->i++;
   }
 }
 
@@ -791,12 +722,7 @@ static void cc_next_segment(ClassCursor *c){
   }
 }
 
-static void cc_start(ClassCursor *c, int64_t runId, int64_t rank){
-  if( c->pStmt ){
-    sqlite3_reset(c->pStmt);
-    sqlite3_bind_int64(c->pStmt, 1, runId);
-    sqlite3_bind_int64(c->pStmt, 2, rank);
-  }
+static void cc_start(ClassCursor *c){
   c->i = 0;
   cc_pull(c);
   cc_next_segment(c);
@@ -874,8 +800,8 @@ static void cc_free_arrays(ClassCursor *aC){
   }
 }
 
-/* The wall-time sweep of every rank of the run, over the spans kept while
-** loading (pSpans) or, when NULL, over the rows read back in time order. */
+/* The wall-time sweep of every rank of the run, over the spans kept of
+** the rows. */
 static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
                        const TraceSpans *pSpans, PfError *pErr){
   ClassCursor aC[C_IDLE];
@@ -887,26 +813,8 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
 
   memset(aC, 0, sizeof(aC));
   /* communication kernels: comm_pattern (schema/012-verdicts.sql) */
-  if( db_exec(db,
-      "DROP TABLE IF EXISTS temp.comm_name;"
-      "CREATE TEMP TABLE comm_name(name_id INTEGER PRIMARY KEY);", pErr) ){
-    return -1;
-  }
-  if( db_exec_run(db,
-      "INSERT INTO temp.comm_name SELECT DISTINCT name_id FROM comm_kernel"
-      " WHERE run_id=?1", runId, pErr) ){
-    return -1;
-  }
-  if( pSpans ){
-    aComm = db_id_set(db, "SELECT name_id FROM temp.comm_name ORDER BY name_id",
-                      0, &nComm, pErr);
-    if( aComm==NULL ){ rc = -1; goto done; }
-  }else{
-    for(int k=0; k<C_IDLE; k++){
-      aC[k].pStmt = db_prepare(db, azClassSql[k], pErr);
-      if( aC[k].pStmt==NULL ){ rc = -1; goto done; }
-    }
-  }
+  aComm = db_id_set(db, NCCL_NAMES_SQL, runId, &nComm, pErr);
+  if( aComm==NULL ) return -1;
   pRank = db_prepare(db,
     "SELECT DISTINCT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
     " AND rank IS NOT NULL ORDER BY rank", pErr);
@@ -918,8 +826,8 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
   while( sqlite3_step(pRank)==SQLITE_ROW ){
     int64_t rank = sqlite3_column_int64(pRank, 0);
     wall_start(&w, pS, rank);
-    if( pSpans ) cc_load_spans(aC, pSpans, rank, aComm, nComm);
-    for(int k=0; k<C_IDLE; k++) cc_start(&aC[k], runId, rank);
+    cc_load_spans(aC, pSpans, rank, aComm, nComm);
+    for(int k=0; k<C_IDLE; k++) cc_start(&aC[k]);
     w.tLast = INT64_MIN;
     wall_rank(&w, pS, aC);
     cc_free_arrays(aC);
@@ -933,10 +841,8 @@ done:
   free(w.aTot);
   free(aComm);
   cc_free_arrays(aC);
-  for(int k=0; k<C_IDLE; k++) sqlite3_finalize(aC[k].pStmt);
   sqlite3_finalize(pRank);
   sqlite3_finalize(pIns);
-  db_exec(db, "DROP TABLE IF EXISTS temp.comm_name", NULL);
   return rc;
 }
 
@@ -954,38 +860,29 @@ static void phase(const char *zName){
   c0 = c;
 }
 
-int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
+int derive_trace_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
                      const TraceSpans *pSpans, char **pzNote, PfError *pErr){
   StepList steps = {0, 0, 0};
-  int nGapRanks = 0, dbPass = 0;
+  int nGapRanks = 0;
   int rc = -1;
 
   *pzNote = NULL;
   phase(NULL);
-  /* the spans hold what the writer saw: not when rows changed since */
-  if( !trace_spans_usable(pSpans) || (eFallback & DERIVE_STALE) ){
-    pSpans = NULL;
-  }
-  if( getenv("PROFAN_TIMING") ){
-    fprintf(stderr, "profan: derive sweeps over %s\n",
-            pSpans ? "the spans kept while loading" : "the rows");
-  }
   if( derive_trace_indexes(db, pErr) ) goto done;
   phase("indexes");
   if( derive_steps(db, runId, pErr) ) goto done;
   if( steps_load(db, runId, &steps, pErr) ) goto done;
   phase("steps");
-  if( (eFallback & (DERIVE_STALE|DERIVE_GPU_STEPS))
-      && derive_gpu_steps(db, runId, &steps, pErr) ) goto done;
-  /* gpu_op_summary is already there: the loader totals it while
-  ** inserting (load_trace_summary) */
+  if( derive_gpu_steps(db, &steps, pTot, pErr) ) goto done;
+  /* gpu_op_summary is already there (trace_totals_write_gpu): the comm
+  ** kernels of the sweeps are read from it */
   if( derive_gpu_busy(db, runId, &steps, pSpans, pErr) ) goto done;
   phase("gpu sweep");
   if( derive_gap_steps(db, runId, pSpans, &nGapRanks, pErr) ) goto done;
   if( nGapRanks>0 ){
     if( steps_load(db, runId, &steps, pErr) ) goto done;
     /* assign the gap steps to rows that have none */
-    if( derive_gpu_steps(db, runId, &steps, pErr) ) goto done;
+    if( derive_gpu_steps(db, &steps, pTot, pErr) ) goto done;
     *pzNote = xasprintf("%d rank%s had no ProfilerStep annotations: steps "
                         "were found by GPU idle-gap detection", nGapRanks,
                         nGapRanks==1 ? "" : "s");
@@ -993,11 +890,9 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
   }
   if( derive_wall(db, runId, &steps, pSpans, pErr) ) goto done;
   phase("wall sweep");
-  /* 009 summaries: the database pass, or the kernels the trace writer
-  ** could not give a step */
-  if( derive_summary_run(db, runId, 0, &dbPass,
-                         pErr) ) goto done;
-  phase(dbPass ? "summaries" : "sum. steps");
+  /* the 009 summaries, every step final */
+  if( trace_totals_write_summaries(pTot, db, runId, pErr) ) goto done;
+  phase("summaries");
   rc = 0;
 done:
   free(steps.a);

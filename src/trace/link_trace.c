@@ -177,7 +177,6 @@ struct Linker {
   Spool hold;                 /* step hold: rows waiting for a step */
   int64_t nHeld, holdBytes, holdMax;
   int holdOff;                /* this file holds no more */
-  int holdEnv;                /* holdMax from PROFAN_HOLD_KB */
   int releasePending;         /* a step came: send the held rows out */
   Pend *aPend;                /* ring of PEND_MAX */
   int pendHead, nPend;
@@ -213,16 +212,6 @@ Linker *link_trace_new(int64_t fileId, LinkEmitFn xEmit, void *ctx){
   spool_budget_init(&p->callBudget, SPOOL_BUDGET);
   spool_init(&p->calls.spill, &p->callBudget);
   spool_init(&p->late, &p->callBudget);
-  {
-    /* PROFAN_HOLD_KB: the cap in KiB (0: no hold, the database pass
-    ** gives late steps: the tests compare both ways) */
-    const char *z = getenv("PROFAN_HOLD_KB");
-    if( z && *z ){
-      p->holdMax = (int64_t)atoll(z)*1024;
-      p->holdOff = p->holdMax<=0;
-      p->holdEnv = 1;
-    }
-  }
   return p;
 }
 
@@ -320,7 +309,7 @@ static void step_add(Linker *p, int64_t step, int64_t ts, int64_t dur){
     p->st.needSteps = 1;
   }
   if( p->nHeld>0 ) p->releasePending = 1;
-  if( !p->holdEnv ) p->holdMax = HOLD_MAX;
+  p->holdMax = HOLD_MAX;
   if( p->nStep==p->nStepAlloc ){
     p->nStepAlloc = p->nStepAlloc ? p->nStepAlloc*2 : 16;
     p->aStep = xrealloc(p->aStep, (size_t)p->nStepAlloc*sizeof(Step));
@@ -431,12 +420,24 @@ static int place_op(Linker *p, Thread *t, Frame *h){
 }
 
 
-/* Place the held ops of t (one start time), longest first, so that an op
-** is the parent of shorter ops starting at the same time. */
+/* Does op a come before op b of the same start: longer first; of one
+** length, the lower External id first (the profiler numbers an op before
+** the ops it calls), one without after one with; else the file's order
+** (trace_relink.c orders rows the same way). */
+static int held_before(const TraceEvent *a, const TraceEvent *b){
+  int ha = (a->has & TF_EXTERNAL_ID)!=0, hb = (b->has & TF_EXTERNAL_ID)!=0;
+  if( a->dur!=b->dur ) return a->dur>b->dur;
+  if( ha!=hb ) return ha;
+  return ha && a->external_id<b->external_id;
+}
+
+/* Place the held ops of t (one start time) in held_before order, so that
+** an op is the parent of the ops after it that it encloses. */
 static int place_held(Linker *p, Thread *t){
   int rc = 0;
   for(int i=1; i<t->nHold; i++){         /* insertion sort, stable */
-    for(int j=i; j>0 && t->aHold[j-1].ev.dur<t->aHold[j].ev.dur; j--){
+    for(int j=i; j>0 && held_before(&t->aHold[j].ev, &t->aHold[j-1].ev);
+        j--){
       Frame tmp = t->aHold[j];
       t->aHold[j] = t->aHold[j-1];
       t->aHold[j-1] = tmp;

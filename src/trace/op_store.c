@@ -22,13 +22,13 @@ typedef struct OpCall {
 
 typedef struct OpAgg {   /* the GPU rows of one call */
   int64_t sum;           /* sum of durations */
+  int64_t dev;           /* min device, when hasDev */
   int32_t n, host;
-  int32_t dev;           /* min device, when hasDev */
   int32_t head, tail;    /* its records in aRec (next: the chain) */
   uint8_t hasDev, tf32;
 } OpAgg;
 
-typedef struct OpRec { int64_t ts; uint32_t dur; int32_t next; } OpRec;
+typedef struct OpRec { int64_t ts, dur; int32_t next; } OpRec;
 
 typedef struct OpFile {
   int64_t fileId, rank;
@@ -57,14 +57,12 @@ struct OpStore {
   char **azPat;          /* op_tf32_kernel's patterns */
   int nPat;
   int64_t nKernel, nNoRt, nsNoRt, nMemcpy;
-  size_t nBytes, nMax;
-  int off;
+  const char *zBad;      /* why the calls cannot be written, or NULL */
+  int64_t badId;         /* the row id it is about */
 };
 
 OpStore *op_store_new(void){
-  OpStore *p = xcalloc(1, sizeof(*p));
-  p->nMax = (size_t)OP_STORE_MAX_MB<<20;
-  return p;
+  return xcalloc(1, sizeof(OpStore));
 }
 
 /* Everything but the counters and the patterns. */
@@ -94,20 +92,22 @@ void op_store_free(OpStore *p){
   free(p);
 }
 
-static void give_up(OpStore *p){
-  if( p->off ) return;
-  store_clear(p);
-  p->off = 1;
+/* The store cannot be written: zWhy (about row id).  The first reason
+** stays. */
+static void store_bad(OpStore *p, const char *zWhy, int64_t id){
+  if( p->zBad ) return;
+  p->zBad = zWhy;
+  p->badId = id;
 }
 
 int op_store_has_memcpy(const OpStore *p){ return p->nMemcpy>0; }
 
 void op_store_begin(OpStore *p, sqlite3 *db){
   sqlite3_stmt *s = NULL;
-  if( p==NULL || p->off ) return;
+  if( p==NULL ) return;
   if( sqlite3_prepare_v2(db, "SELECT pattern FROM op_tf32_kernel", -1, &s,
                          NULL)!=SQLITE_OK ){
-    give_up(p);
+    store_bad(p, "cannot read op_tf32_kernel", 0);
     return;
   }
   while( sqlite3_step(s)==SQLITE_ROW ){
@@ -117,28 +117,22 @@ void op_store_begin(OpStore *p, sqlite3 *db){
     p->azPat[p->nPat] = xmalloc(strlen(z)+1);
     memcpy(p->azPat[p->nPat++], z, strlen(z)+1);
   }
-  if( sqlite3_finalize(s)!=SQLITE_OK ) give_up(p);
+  if( sqlite3_finalize(s)!=SQLITE_OK ){
+    store_bad(p, "cannot read op_tf32_kernel", 0);
+  }
 }
 
-/* Grow array *pa of *pnAlloc elements of sz bytes to hold n; counts the
-** bytes against the cap.  Returns 0, or -1 when the store gave up. */
-static int grow(OpStore *p, void **pa, size_t *pnAlloc, size_t n,
-                size_t sz){
+/* Grow array *pa of *pnAlloc elements of sz bytes to hold n. */
+static void grow(void **pa, size_t *pnAlloc, size_t n, size_t sz){
   size_t nNew;
-  if( n<=*pnAlloc ) return 0;
+  if( n<=*pnAlloc ) return;
   nNew = *pnAlloc ? *pnAlloc*2 : 256;
   while( nNew<n ) nNew *= 2;
-  p->nBytes += (nNew - *pnAlloc)*sz;
-  if( p->nBytes>p->nMax ){
-    give_up(p);
-    return -1;
-  }
   *pa = xrealloc(*pa, nNew*sz);
   *pnAlloc = nNew;
-  return 0;
 }
 
-/* The state of file fileId, created when new (NULL: gave up). */
+/* The state of file fileId, created when new. */
 static OpFile *op_file(OpStore *p, int64_t fileId){
   OpFile *f;
   if( p->iLast<p->nFile && p->aFile[p->iLast].fileId==fileId ){
@@ -161,16 +155,16 @@ static OpFile *op_file(OpStore *p, int64_t fileId){
   return f;
 }
 
-/* The call of op id opId in file f, created when new (NULL: gave up). */
+/* The call of op id opId in file f, created when new (NULL: not an id
+** the linker made for f). */
 static OpCall *op_call(OpStore *p, OpFile *f, int64_t opId){
   int64_t seq = opId - (f->fileId<<32);
   if( (opId>>32)!=f->fileId || seq<1 || seq>INT32_MAX ){
-    give_up(p);
+    store_bad(p, "an op id not made by the trace linker", opId);
     return NULL;
   }
   if( (size_t)seq>f->nCall ){
-    if( grow(p, (void**)&f->aCall, &f->nCallAlloc, (size_t)seq,
-             sizeof(OpCall)) ) return NULL;
+    grow((void**)&f->aCall, &f->nCallAlloc, (size_t)seq, sizeof(OpCall));
     for(size_t i=f->nCall; i<(size_t)seq; i++){
       f->aCall[i].sig = f->aCall[i].agg = -1;
     }
@@ -201,8 +195,8 @@ static void sig_rehash(OpStore *p){
   }
 }
 
-/* The index of signature (a, b, c, d) in aSig, added when new; -1: gave
-** up. */
+/* The index of signature (a, b, c, d) in aSig, added when new; -1: too
+** many. */
 static int32_t sig_index(OpStore *p, int64_t a, int64_t b, int64_t c,
                          int64_t d){
   size_t h;
@@ -215,11 +209,11 @@ static int32_t sig_index(OpStore *p, int64_t a, int64_t b, int64_t c,
     }
     h = (h+1) & (p->nSigHash-1);
   }
-  if( p->nSig>=INT32_MAX-1
-      || grow(p, (void**)&p->aSig, &p->nSigAlloc, p->nSig+1, sizeof(OpSig)) ){
-    give_up(p);
+  if( p->nSig>=INT32_MAX-1 ){
+    store_bad(p, "more than 2^31 operator signatures", 0);
     return -1;
   }
+  grow((void**)&p->aSig, &p->nSigAlloc, p->nSig+1, sizeof(OpSig));
   p->aSig[p->nSig].name = a;
   p->aSig[p->nSig].dims = b;
   p->aSig[p->nSig].types = c;
@@ -234,7 +228,7 @@ void op_store_cpu(OpStore *p, int64_t fileId, int64_t opId, int64_t nameId,
   OpFile *f;
   OpCall *c;
   int32_t g;
-  if( p==NULL || p->off ) return;
+  if( p==NULL ) return;
   if( (f = op_file(p, fileId))==NULL || (c = op_call(p, f, opId))==NULL ){
     return;
   }
@@ -290,21 +284,21 @@ static int kernel_tf32(OpStore *p, int64_t nameId, const char *zName,
 static void add_gpu(OpStore *p, OpFile *f, OpCall *c, const OpGpuRow *r){
   OpAgg *a;
   OpRec *q;
+  if( f->nAgg>=INT32_MAX || f->nRec>=INT32_MAX ){
+    store_bad(p, "more than 2^31 GPU rows launched by ops in one file", 0);
+    return;
+  }
   if( c->agg<0 ){
-    if( f->nAgg>=INT32_MAX
-        || grow(p, (void**)&f->aAgg, &f->nAggAlloc, f->nAgg+1,
-                sizeof(OpAgg)) ) return;
+    grow((void**)&f->aAgg, &f->nAggAlloc, f->nAgg+1, sizeof(OpAgg));
     c->agg = (int32_t)f->nAgg++;
     memset(&f->aAgg[c->agg], 0, sizeof(OpAgg));
     f->aAgg[c->agg].head = f->aAgg[c->agg].tail = -1;
   }
-  if( f->nRec>=INT32_MAX
-      || grow(p, (void**)&f->aRec, &f->nRecAlloc, f->nRec+1,
-              sizeof(OpRec)) ) return;
+  grow((void**)&f->aRec, &f->nRecAlloc, f->nRec+1, sizeof(OpRec));
   a = &f->aAgg[c->agg];
   q = &f->aRec[f->nRec];
   q->ts = r->ts;
-  q->dur = (uint32_t)r->dur;
+  q->dur = r->dur;
   q->next = -1;
   if( a->tail<0 ) a->head = (int32_t)f->nRec;
   else f->aRec[a->tail].next = (int32_t)f->nRec;
@@ -313,7 +307,7 @@ static void add_gpu(OpStore *p, OpFile *f, OpCall *c, const OpGpuRow *r){
   a->sum += r->dur;
   a->host += r->host;
   if( r->hasDev && (!a->hasDev || r->device<a->dev) ){
-    a->dev = (int32_t)r->device;
+    a->dev = r->device;
     a->hasDev = 1;
   }
   if( r->isKernel && !a->tf32 ){
@@ -324,7 +318,7 @@ static void add_gpu(OpStore *p, OpFile *f, OpCall *c, const OpGpuRow *r){
 void op_store_gpu(OpStore *p, int64_t fileId, const OpGpuRow *r){
   OpFile *f;
   OpCall *c;
-  if( p==NULL || p->off ) return;
+  if( p==NULL ) return;
   if( r->isKernel ){
     p->nKernel++;
     if( !r->hasRuntime ){
@@ -334,11 +328,6 @@ void op_store_gpu(OpStore *p, int64_t fileId, const OpGpuRow *r){
   }
   if( r->isMemcpy ) p->nMemcpy++;
   if( r->opId<=0 ) return;
-  if( r->dur<0 || r->dur>(int64_t)UINT32_MAX
-      || (r->hasDev && (r->device<INT32_MIN || r->device>INT32_MAX)) ){
-    give_up(p);
-    return;
-  }
   if( (f = op_file(p, fileId))==NULL || (c = op_call(p, f, r->opId))==NULL ){
     return;
   }
@@ -347,27 +336,35 @@ void op_store_gpu(OpStore *p, int64_t fileId, const OpGpuRow *r){
 
 void op_store_file_done(OpStore *p, int64_t fileId, int64_t rank){
   OpFile *f;
-  if( p==NULL || p->off ) return;
+  if( p==NULL ) return;
   if( (f = op_file(p, fileId))==NULL ) return;
   f->rank = rank;
   f->hasRank = 1;
 }
 
-/* 1 when every file has its rank and every call with GPU rows its
-** signature (the writer saw its cpu_op row). */
-static int store_complete(const OpStore *p){
+int op_store_check(const OpStore *p, PfError *pErr){
+  if( p->zBad ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "operator calls: %s (row %lld)",
+                 p->zBad, (long long)p->badId);
+    return -1;
+  }
   for(int i=0; i<p->nFile; i++){
     const OpFile *f = &p->aFile[i];
-    if( !f->hasRank ) return 0;
+    if( !f->hasRank ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "operator calls: file %lld has no"
+                   " rank", (long long)f->fileId);
+      return -1;
+    }
     for(size_t j=0; j<f->nCall; j++){
-      if( f->aCall[j].agg>=0 && f->aCall[j].sig<0 ) return 0;
+      if( f->aCall[j].agg>=0 && f->aCall[j].sig<0 ){
+        pf_error_set(pErr, ERRPOS_NONE, 0, "operator calls: GPU rows of op"
+                     " %lld, which is not in the run",
+                     (long long)((f->fileId<<32) + (int64_t)j + 1));
+        return -1;
+      }
     }
   }
-  return 1;
-}
-
-int op_store_usable(const OpStore *p){
-  return p!=NULL && !p->off && store_complete(p);
+  return 0;
 }
 
 /* op_sig's id of every signature of the run, inserting the new ones (not
@@ -430,7 +427,7 @@ static int64_t agg_union(const OpFile *f, const OpAgg *a, Iv **paIv,
   for(int32_t r=a->head; r>=0; r=f->aRec[r].next, n++){
     Iv *v = &(*paIv)[n];
     v->ts = f->aRec[r].ts;
-    v->te = v->ts + (int64_t)f->aRec[r].dur;
+    v->te = v->ts + f->aRec[r].dur;
     if( n>0 && cmp_iv(v-1, v)>0 ) sorted = 0;
   }
   if( !sorted ) qsort(*paIv, n, sizeof(Iv), cmp_iv);

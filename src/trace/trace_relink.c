@@ -6,7 +6,8 @@
 ** rebuild`.  The rows are read in the one order the linker links in a
 ** single pass, whatever the order of the file they came from:
 **   1. the file's ProfilerStep#N annotations and ops, as steps;
-**   2. its ops by (thread, start, longest first, id);
+**   2. its ops by (thread, start, longest first, External id, id): the
+**      order link_trace.c places ops of one start in;
 **   3. its runtime and driver calls by (thread, start, id);
 **   4. its kernels, then its memcpy/memset rows (the call map links them
 **      whatever their order).
@@ -85,7 +86,8 @@ static int relink_emit(void *ctx, const TraceEvent *e){
 }
 
 /* The rows of one kind, in the order of the query (columns: id, tid,
-** ts, dur, name, correlation, kind text), into the linker. */
+** ts, dur, name, correlation, kind text; ops: external_id), into the
+** linker. */
 typedef struct Feed {
   TraceEventKind eKind;        /* TEV_CPU_OP, TEV_RUNTIME, TEV_KERNEL,
                                ** TEV_MEMCPY (memcpy/memset by column 6) */
@@ -94,9 +96,11 @@ typedef struct Feed {
 
 static const Feed aFeed[] = {
   { TEV_CPU_OP,
-    "SELECT o.id, o.tid, o.ts, o.dur, s.text, NULL, NULL FROM cpu_op o"
-    " JOIN string s ON s.id=o.name_id WHERE o.id BETWEEN ?3 AND ?4"
-    " AND o.file_id=?2 ORDER BY o.tid, o.ts, o.dur DESC, o.id" },
+    "SELECT o.id, o.tid, o.ts, o.dur, s.text, NULL, NULL, o.external_id"
+    " FROM cpu_op o JOIN string s ON s.id=o.name_id"
+    " WHERE o.id BETWEEN ?3 AND ?4 AND o.file_id=?2"
+    " ORDER BY o.tid, o.ts, o.dur DESC, o.external_id IS NULL,"
+    " o.external_id, o.id" },
   { TEV_RUNTIME,
     "SELECT r.id, r.tid, r.ts, r.dur, s.text, r.correlation, r.kind"
     " FROM runtime_call r JOIN string s ON s.id=r.name_id"
@@ -135,6 +139,10 @@ static void row_event(const Feed *f, sqlite3_stmt *s, TraceEvent *e){
   if( sqlite3_column_type(s, 5)!=SQLITE_NULL ){
     e->correlation = sqlite3_column_int64(s, 5);
     e->has |= TF_CORRELATION;
+  }
+  if( f->eKind==TEV_CPU_OP && sqlite3_column_type(s, 7)!=SQLITE_NULL ){
+    e->external_id = sqlite3_column_int64(s, 7);
+    e->has |= TF_EXTERNAL_ID;
   }
   e->step = -1;
 }

@@ -33,22 +33,11 @@ struct TraceSpans {
   SpanFile *aFile;
   int nFile, nFileAlloc;
   int iLast;                /* the file of the last row */
-  size_t nBytes, nMax;      /* bytes of rows held / cap */
-  int off;                  /* gave up */
-  size_t nHtaBytes, nHtaMax;  /* the HTA rows: their own cap */
-  int htaOff;                 /* the HTA part gave up */
-  OpStore *pOps;              /* operator calls (op_store.c) */
+  OpStore *pOps;            /* operator calls (op_store.c) */
 };
 
 TraceSpans *trace_spans_new(void){
-  const char *zSweep = getenv("PROFAN_SWEEP");
-  const char *zKb = getenv("PROFAN_SPANS_KB");
-  long kb = zKb ? strtol(zKb, NULL, 10) : TRACE_SPANS_MAX_MB*1024L;
-  TraceSpans *p;
-  if( kb<=0 || (zSweep && strcmp(zSweep, "db")==0) ) return NULL;
-  p = xcalloc(1, sizeof(*p));
-  p->nMax = (size_t)kb<<10;
-  p->nHtaMax = (size_t)TRACE_SPANS_HTA_MAX_MB<<20;
+  TraceSpans *p = xcalloc(1, sizeof(*p));
   p->pOps = op_store_new();
   return p;
 }
@@ -74,21 +63,6 @@ OpStore *trace_spans_ops(const TraceSpans *p){
   return p ? p->pOps : NULL;
 }
 
-void trace_spans_give_up(TraceSpans *p){
-  if( p==NULL || p->off ) return;
-  for(int i=0; i<p->nFile; i++) file_clear(&p->aFile[i]);
-  free(p->aFile);
-  p->aFile = NULL;
-  p->nFile = p->nFileAlloc = 0;
-  p->nBytes = 0;
-  p->off = 1;
-  p->htaOff = 1;
-}
-
-int trace_spans_usable(const TraceSpans *p){
-  return p!=NULL && !p->off;
-}
-
 /* The state of file fileId, created when new. */
 static SpanFile *span_file(TraceSpans *p, int64_t fileId){
   SpanFile *f;
@@ -112,43 +86,27 @@ static SpanFile *span_file(TraceSpans *p, int64_t fileId){
   return f;
 }
 
-/* Room for one more element of sz bytes in array *pa of *pnAlloc; 0, or -1
-** (and the store gave up) when the rows held pass the cap.  The cap counts
-** rows, not capacity: pages of a doubled array not written yet cost no
-** memory. */
-static int room(TraceSpans *p, void **pa, size_t n, size_t *pnAlloc,
-                size_t sz){
-  if( p->nBytes + sz > p->nMax ){
-    trace_spans_give_up(p);
-    return -1;
-  }
-  p->nBytes += sz;
+/* Room for one more element of sz bytes in array *pa of *pnAlloc. */
+static void room(void **pa, size_t n, size_t *pnAlloc, size_t sz){
   if( n==*pnAlloc ){
     size_t nNew = *pnAlloc ? *pnAlloc*2 : 1024;
     *pa = util_array_grow(*pa, *pnAlloc*sz, nNew*sz);
     *pnAlloc = nNew;
   }
-  return 0;
 }
 
 void trace_spans_gpu(TraceSpans *p, int64_t fileId, int kind, int64_t ts,
                      int64_t dur, int64_t device, int64_t name){
   SpanFile *f;
   SpanGpu *g;
-  if( p==NULL || p->off ) return;
-  if( device<-1 || device>INT32_MAX || name<0 || name>INT32_MAX ){
-    trace_spans_give_up(p);             /* does not fit the record */
-    return;
-  }
+  if( p==NULL ) return;
   f = span_file(p, fileId);
-  if( room(p, (void**)&f->aGpu, f->nGpu, &f->nGpuAlloc, sizeof(SpanGpu)) ){
-    return;
-  }
+  room((void**)&f->aGpu, f->nGpu, &f->nGpuAlloc, sizeof(SpanGpu));
   g = &f->aGpu[f->nGpu++];
   g->ts = ts;
   g->dur = dur;
-  g->device = (int32_t)device;
-  g->name = (int32_t)name;
+  g->device = device;
+  g->name = name;
   g->kind = kind;
   g->seq = 0;
 }
@@ -157,12 +115,9 @@ void trace_spans_cpu(TraceSpans *p, int64_t fileId, int cls, int64_t ts,
                      int64_t dur){
   SpanFile *f;
   Span *s;
-  if( p==NULL || p->off ) return;
+  if( p==NULL ) return;
   f = span_file(p, fileId);
-  if( room(p, (void**)&f->aCpu[cls], f->nCpu[cls], &f->nCpuAlloc[cls],
-           sizeof(Span)) ){
-    return;
-  }
+  room((void**)&f->aCpu[cls], f->nCpu[cls], &f->nCpuAlloc[cls], sizeof(Span));
   s = &f->aCpu[cls][f->nCpu[cls]++];
   s->ts = ts;
   s->end = ts + dur;
@@ -173,7 +128,6 @@ void trace_spans_file_done(TraceSpans *p, int64_t fileId, int64_t dTs,
   SpanFile *f;
   if( p==NULL ) return;
   op_store_file_done(p->pOps, fileId, rank);
-  if( p->off ) return;
   f = span_file(p, fileId);
   f->rank = rank;
   f->hasRank = 1;
@@ -325,69 +279,96 @@ void trace_spans_sort(Span *a, size_t n){
   sort_runs(a, n, sizeof(Span), cmp_span);
 }
 
+/* One row as the writer or the stored-rows feeder gives it: its
+** interval, its HTA row, its operator call (op_store.c). */
+void trace_spans_row(TraceSpans *p, const TraceRow *r){
+  if( p==NULL ) return;
+  switch( r->kind ){
+    case TEV_KERNEL:
+    case TEV_MEMCPY:
+    case TEV_MEMSET: {
+      SpanHtaGpu g;
+      OpGpuRow o;
+      int cls = r->kind==TEV_KERNEL ? 0 : r->kind==TEV_MEMCPY ? 1 : 2;
+      trace_spans_gpu(p, r->fileId, cls==0 ? SPAN_KERNEL : cls==1
+                      ? SPAN_MEMCPY : SPAN_MEMSET, r->ts, r->dur,
+                      r->hasDevice ? r->device : -1, r->nameId);
+      g.device = r->hasDevice ? r->device : 0;
+      g.stream = r->stream;
+      g.ts = r->ts;
+      g.end = r->ts + r->dur;
+      g.id = r->id;
+      g.name = r->nameId;
+      g.runtimeId = r->runtimeId;
+      g.hasRuntime = r->runtimeId>0;
+      g.cls = cls;
+      trace_spans_hta_gpu(p, r->fileId, &g);
+      o.opId = r->opId;
+      o.ts = r->ts;
+      o.dur = r->dur;
+      o.device = r->device;
+      o.hasDev = r->hasDevice;
+      o.zName = r->zName;
+      o.nName = r->nName;
+      o.nameId = r->nameId;
+      o.isKernel = cls==0;
+      o.isMemcpy = cls==1;
+      o.host = r->host;
+      o.hasRuntime = r->runtimeId>0;
+      op_store_gpu(p->pOps, r->fileId, &o);
+      break;
+    }
+    case TEV_CPU_OP:
+      op_store_cpu(p->pOps, r->fileId, r->id, r->nameId, r->dimsId,
+                   r->typesId, r->concId);
+      if( !r->linked || r->depth==0 ){       /* top-level ops */
+        SpanHtaCpu c;
+        trace_spans_cpu(p, r->fileId, SPAN_CPU, r->ts, r->dur);
+        c.tid = r->tid;
+        c.ts = r->ts;
+        c.end = r->ts + r->dur;
+        c.id = r->id;
+        c.name = r->nameId;
+        c.isCall = 0;
+        c.outside = 0;
+        trace_spans_hta_cpu(p, r->fileId, &c);
+      }
+      break;
+    case TEV_RUNTIME:
+    case TEV_DRIVER: {
+      SpanHtaCpu c;
+      trace_spans_cpu(p, r->fileId, SPAN_RUNTIME, r->ts, r->dur);
+      c.tid = r->tid;
+      c.ts = r->ts;
+      c.end = r->ts + r->dur;
+      c.id = r->id;
+      c.name = r->nameId;
+      c.isCall = 1;
+      c.outside = r->opId==0;
+      trace_spans_hta_cpu(p, r->fileId, &c);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 /* ------------------------------------------------------- HTA rows */
-
-/* Give up the HTA rows only (the spans stay). */
-static void hta_give_up(TraceSpans *p){
-  for(int i=0; i<p->nFile; i++){
-    SpanFile *f = &p->aFile[i];
-    util_array_free(f->aHc, f->nHcAlloc*sizeof(SpanHtaCpu));
-    util_array_free(f->aHg, f->nHgAlloc*sizeof(SpanHtaGpu));
-    f->aHc = NULL;
-    f->aHg = NULL;
-    f->nHc = f->nHcAlloc = f->nHg = f->nHgAlloc = 0;
-  }
-  p->nHtaBytes = 0;
-  p->htaOff = 1;
-}
-
-/* Room for one more HTA row of sz bytes (see room()). */
-static int hta_room(TraceSpans *p, void **pa, size_t n, size_t *pnAlloc,
-                    size_t sz){
-  if( p->nHtaBytes + sz > p->nHtaMax ){
-    hta_give_up(p);
-    return -1;
-  }
-  p->nHtaBytes += sz;
-  if( n==*pnAlloc ){
-    size_t nNew = *pnAlloc ? *pnAlloc*2 : 1024;
-    *pa = util_array_grow(*pa, *pnAlloc*sz, nNew*sz);
-    *pnAlloc = nNew;
-  }
-  return 0;
-}
 
 void trace_spans_hta_cpu(TraceSpans *p, int64_t fileId, const SpanHtaCpu *r){
   SpanFile *f;
-  if( p==NULL || p->htaOff ) return;
+  if( p==NULL ) return;
   f = span_file(p, fileId);
-  if( hta_room(p, (void**)&f->aHc, f->nHc, &f->nHcAlloc, sizeof(*r)) ){
-    return;
-  }
+  room((void**)&f->aHc, f->nHc, &f->nHcAlloc, sizeof(*r));
   f->aHc[f->nHc++] = *r;
 }
 
 void trace_spans_hta_gpu(TraceSpans *p, int64_t fileId, const SpanHtaGpu *r){
   SpanFile *f;
-  if( p==NULL || p->htaOff ) return;
+  if( p==NULL ) return;
   f = span_file(p, fileId);
-  if( hta_room(p, (void**)&f->aHg, f->nHg, &f->nHgAlloc, sizeof(*r)) ){
-    return;
-  }
+  room((void**)&f->aHg, f->nHg, &f->nHgAlloc, sizeof(*r));
   f->aHg[f->nHg++] = *r;
-}
-
-int trace_spans_hta_usable(const TraceSpans *p){
-  if( p==NULL || p->htaOff ) return 0;
-  /* a file without its final rank: its rows are not yet the database's */
-  for(int i=0; i<p->nFile; i++){
-    int64_t rank;
-    const SpanHtaCpu *aC;
-    const SpanHtaGpu *aG;
-    size_t nC, nG;
-    if( trace_spans_hta_file(p, i, &rank, &aC, &nC, &aG, &nG)<0 ) return 0;
-  }
-  return 1;
 }
 
 int trace_spans_hta_file(const TraceSpans *p, int i, int64_t *pRank,
