@@ -52,15 +52,18 @@ START_TEST(test_sort_runs){
 END_TEST
 
 /* Rows of two files of one rank and one of another: gathered per rank,
-** sorted, moved by the fix-up of their file only. */
-START_TEST(test_gather_rank){
+** sorted, moved by the fix-up of their file only; kept in memory, and in
+** temporary files from the first byte (a spool budget of 0). */
+static void gather_rank(int inFile){
   TraceSpans *p;
   SpanGpu *g;
   Span *c;
   int64_t *aRank;
   size_t n;
   int nRank;
+  if( inFile ) setenv("PROFAN_SPOOL_KB", "0", 1);
   p = trace_spans_new();
+  unsetenv("PROFAN_SPOOL_KB");
   ck_assert_ptr_nonnull(p);
   trace_spans_gpu(p, 10, SPAN_KERNEL, 500, 10, 0, 7);
   trace_spans_gpu(p, 10, SPAN_MEMCPY, 100, 5, 0, 8);
@@ -99,7 +102,13 @@ START_TEST(test_gather_rank){
   free(c);
   ck_assert_ptr_null(trace_spans_rank_cpu(p, 3, SPAN_CPU, &n));
   ck_assert_uint_eq(n, 0);
+  ck_assert_int_eq(trace_spans_check(p, NULL), 0);
   trace_spans_free(p);
+}
+
+START_TEST(test_gather_rank){
+  gather_rank(0);
+  gather_rank(1);
 }
 END_TEST
 

@@ -210,15 +210,19 @@ static HpGpu *gpu_push(HtaRun *pRun){
   return &pRun->aGpu[pRun->nGpu++];
 }
 
-/* The CPU rows of the store: top-level ops and the runtime calls the
-** database pass keeps into pRun, every call into pAll (for launches). */
+/* The CPU rows of the store: top-level ops and the runtime calls this pass
+** keeps (launches and syncs, and other calls outside every op) into pRun,
+** every call into pAll (for launches). */
 static void spans_cpu(const TraceSpans *pS, Roles *pRoles, HtaRun *pRun,
                       HtaRun *pAll){
   int64_t rank;
-  const SpanHtaCpu *aC;
-  const SpanHtaGpu *aG;
+  SpanHtaCpu *aC;
+  SpanHtaGpu *aG;
   size_t nC, nG;
-  for(int i=0; trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG, &nG); i++){
+  int r;
+  for(int i=0; (r = trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG, &nG));
+      i++){
+    if( r<0 ) continue;
     for(size_t j=0; j<nC; j++){
       const SpanHtaCpu *c = &aC[j];
       HpCpu e;
@@ -233,6 +237,8 @@ static void spans_cpu(const TraceSpans *pS, Roles *pRoles, HtaRun *pRun,
       if( e.role==HP_RUNTIME && !c->outside ) continue;
       *cpu_push(pRun) = e;
     }
+    free(aC);
+    free(aG);
   }
 }
 
@@ -240,10 +246,13 @@ static void spans_cpu(const TraceSpans *pS, Roles *pRoles, HtaRun *pRun,
 static void spans_gpu(const TraceSpans *pS, Launches *pL, HtaRun *pRun){
   static const int aCls[3] = { HP_KERNEL, HP_MEMCPY, HP_MEMSET };
   int64_t rank;
-  const SpanHtaCpu *aC;
-  const SpanHtaGpu *aG;
+  SpanHtaCpu *aC;
+  SpanHtaGpu *aG;
   size_t nC, nG;
-  for(int i=0; trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG, &nG); i++){
+  int rf;
+  for(int i=0; (rf = trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG, &nG));
+      i++){
+    if( rf<0 ) continue;
     for(size_t j=0; j<nG; j++){
       const SpanHtaGpu *r = &aG[j];
       HpGpu *g = gpu_push(pRun);
@@ -259,6 +268,8 @@ static void spans_gpu(const TraceSpans *pS, Launches *pL, HtaRun *pRun){
       g->lts = g->ltid = 0;
       if( r->hasRuntime ) launch_of(pL, g, r->runtimeId);
     }
+    free(aC);
+    free(aG);
   }
 }
 

@@ -890,6 +890,7 @@ int derive_trace_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
   }
   if( derive_wall(db, runId, &steps, pSpans, pErr) ) goto done;
   phase("wall sweep");
+  if( trace_spans_check(pSpans, pErr) ) goto done;
   /* the 009 summaries, every step final */
   if( trace_totals_write_summaries(pTot, db, runId, pErr) ) goto done;
   phase("summaries");

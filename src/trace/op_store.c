@@ -7,10 +7,14 @@
 **
 ** Pipeline position: hooks in the writer (load_trace.c), derive in
 ** derive_op.c.  Op ids are the in-stream linker's (fileId<<32) + seq
-** (link_trace.c), so each file keeps a dense array indexed by seq.
+** (link_trace.c), so each file keeps a dense array indexed by seq; the
+** GPU rows go to a spool per file (memory up to OP_STORE_BUDGET bytes for
+** the store, then temporary files), read back and sorted by call when
+** the calls are written.
 */
 #include "trace/op_store.h"
 #include "core/db.h"
+#include "core/spool.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +28,11 @@ typedef struct OpAgg {   /* the GPU rows of one call */
   int64_t sum;           /* sum of durations */
   int64_t dev;           /* min device, when hasDev */
   int32_t n, host;
-  int32_t head, tail;    /* its records in aRec (next: the chain) */
   uint8_t hasDev, tf32;
 } OpAgg;
 
-typedef struct OpRec { int64_t ts, dur; int32_t next; } OpRec;
+/* A GPU row of call seq (its index in aCall), in the file's spool. */
+typedef struct OpRec { int64_t seq, ts, te; } OpRec;
 
 typedef struct OpFile {
   int64_t fileId, rank;
@@ -37,8 +41,8 @@ typedef struct OpFile {
   size_t nCall, nCallAlloc;
   OpAgg *aAgg;
   size_t nAgg, nAggAlloc;
-  OpRec *aRec;
-  size_t nRec, nRecAlloc;
+  Spool rec;             /* OpRec of every GPU row with an op */
+  int64_t nRec;
 } OpFile;
 
 typedef struct OpSig { int64_t name, dims, types, conc, id; } OpSig;
@@ -59,10 +63,17 @@ struct OpStore {
   int64_t nKernel, nNoRt, nsNoRt, nMemcpy;
   const char *zBad;      /* why the calls cannot be written, or NULL */
   int64_t badId;         /* the row id it is about */
+  SpoolBudget budget;    /* memory of the files' record spools */
 };
 
+/* Bytes of GPU records the store keeps in memory (PROFAN_SPOOL_KB sets
+** it for every spool); past it they go to temporary files. */
+#define OP_STORE_BUDGET ((int64_t)32<<20)
+
 OpStore *op_store_new(void){
-  return xcalloc(1, sizeof(OpStore));
+  OpStore *p = xcalloc(1, sizeof(OpStore));
+  spool_budget_init(&p->budget, OP_STORE_BUDGET);
+  return p;
 }
 
 /* Everything but the counters and the patterns. */
@@ -70,7 +81,7 @@ static void store_clear(OpStore *p){
   for(int i=0; i<p->nFile; i++){
     free(p->aFile[i].aCall);
     free(p->aFile[i].aAgg);
-    free(p->aFile[i].aRec);
+    spool_free(&p->aFile[i].rec);
   }
   free(p->aFile);
   free(p->aSig);
@@ -151,6 +162,7 @@ static OpFile *op_file(OpStore *p, int64_t fileId){
   f = &p->aFile[p->nFile];
   memset(f, 0, sizeof(*f));
   f->fileId = fileId;
+  spool_init(&f->rec, &p->budget);
   p->iLast = p->nFile++;
   return f;
 }
@@ -280,29 +292,28 @@ static int kernel_tf32(OpStore *p, int64_t nameId, const char *zName,
   return p->aName[h].flag;
 }
 
-/* Add the GPU row r to its call's aggregate and records. */
+/* Add the GPU row r to call c's aggregate and to the file's records. */
 static void add_gpu(OpStore *p, OpFile *f, OpCall *c, const OpGpuRow *r){
   OpAgg *a;
-  OpRec *q;
-  if( f->nAgg>=INT32_MAX || f->nRec>=INT32_MAX ){
-    store_bad(p, "more than 2^31 GPU rows launched by ops in one file", 0);
+  OpRec q;
+  if( f->nAgg>=INT32_MAX ){
+    store_bad(p, "more than 2^31 ops launched GPU rows in one file", 0);
     return;
   }
   if( c->agg<0 ){
     grow((void**)&f->aAgg, &f->nAggAlloc, f->nAgg+1, sizeof(OpAgg));
     c->agg = (int32_t)f->nAgg++;
     memset(&f->aAgg[c->agg], 0, sizeof(OpAgg));
-    f->aAgg[c->agg].head = f->aAgg[c->agg].tail = -1;
   }
-  grow((void**)&f->aRec, &f->nRecAlloc, f->nRec+1, sizeof(OpRec));
+  q.seq = (int64_t)(c - f->aCall);
+  q.ts = r->ts;
+  q.te = r->ts + r->dur;
+  if( spool_append(&f->rec, &q, sizeof(q)) ){
+    store_bad(p, "cannot write a temporary file", r->opId);
+    return;
+  }
+  f->nRec++;
   a = &f->aAgg[c->agg];
-  q = &f->aRec[f->nRec];
-  q->ts = r->ts;
-  q->dur = r->dur;
-  q->next = -1;
-  if( a->tail<0 ) a->head = (int32_t)f->nRec;
-  else f->aRec[a->tail].next = (int32_t)f->nRec;
-  a->tail = (int32_t)f->nRec++;
   a->n++;
   a->sum += r->dur;
   a->host += r->host;
@@ -405,39 +416,39 @@ static int write_sigs(OpStore *p, sqlite3 *db, PfError *pErr){
   return rc;
 }
 
-typedef struct Iv { int64_t ts, te; } Iv;
-
-static int cmp_iv(const void *a, const void *b){
-  const Iv *x = a, *y = b;
+static int cmp_rec(const void *a, const void *b){
+  const OpRec *x = a, *y = b;
+  if( x->seq!=y->seq ) return x->seq<y->seq ? -1 : 1;
   if( x->ts!=y->ts ) return x->ts<y->ts ? -1 : 1;
   return x->te<y->te ? -1 : x->te>y->te;
 }
 
-/* |union| of the records of aggregate a (the view's running maximum over
-** the records in (ts, te) order); *paIv is scratch of *pnIv. */
-static int64_t agg_union(const OpFile *f, const OpAgg *a, Iv **paIv,
-                         size_t *pnIv){
-  size_t n = 0;
-  int sorted = 1;
+/* |union| of the records a[0..n) of one call, in (ts, te) order: the
+** view's running maximum. */
+static int64_t rec_union(const OpRec *a, size_t n){
   int64_t u = 0, prev = 0;
-  if( (size_t)a->n>*pnIv ){
-    *pnIv = (size_t)a->n*2;
-    *paIv = xrealloc(*paIv, *pnIv*sizeof(Iv));
-  }
-  for(int32_t r=a->head; r>=0; r=f->aRec[r].next, n++){
-    Iv *v = &(*paIv)[n];
-    v->ts = f->aRec[r].ts;
-    v->te = v->ts + f->aRec[r].dur;
-    if( n>0 && cmp_iv(v-1, v)>0 ) sorted = 0;
-  }
-  if( !sorted ) qsort(*paIv, n, sizeof(Iv), cmp_iv);
   for(size_t i=0; i<n; i++){
-    const Iv *v = &(*paIv)[i];
-    int64_t lo = (i==0 || prev<v->ts) ? v->ts : prev;
-    if( v->te>lo ) u += v->te - lo;
-    if( i==0 || v->te>prev ) prev = v->te;
+    int64_t lo = (i==0 || prev<a[i].ts) ? a[i].ts : prev;
+    if( a[i].te>lo ) u += a[i].te - lo;
+    if( i==0 || a[i].te>prev ) prev = a[i].te;
   }
   return u;
+}
+
+/* File f's records, sorted by (call, ts, te), in a new array (caller
+** frees); NULL when the spool cannot be read. */
+static OpRec *file_records(OpFile *f){
+  OpRec *a = xmalloc(((size_t)f->nRec+1)*sizeof(OpRec));
+  size_t per = ((size_t)1<<20)/sizeof(OpRec);
+  for(size_t i=0; i<(size_t)f->nRec; i+=per){
+    size_t n = (size_t)f->nRec-i<per ? (size_t)f->nRec-i : per;
+    const char *z = spool_get(&f->rec, (int64_t)(i*sizeof(OpRec)),
+                              n*sizeof(OpRec));
+    if( z==NULL ){ free(a); return NULL; }
+    memcpy(a+i, z, n*sizeof(OpRec));
+  }
+  qsort(a, (size_t)f->nRec, sizeof(OpRec), cmp_rec);
+  return a;
 }
 
 static int cmp_file(const void *a, const void *b){
@@ -445,41 +456,47 @@ static int cmp_file(const void *a, const void *b){
   return x->fileId<y->fileId ? -1 : x->fileId>y->fileId;
 }
 
-/* Insert file f's op_gpu_time rows with statement s.  Returns 0 or -1. */
-static int write_file_calls(const OpStore *p, const OpFile *f,
-                            sqlite3_stmt *s, Iv **paIv, size_t *pnIv){
+/* Insert file f's op_gpu_time rows with statement s.  Returns 0, -1 on a
+** database error, -2 when its records cannot be read. */
+static int write_file_calls(const OpStore *p, OpFile *f, sqlite3_stmt *s){
+  OpRec *aRec = file_records(f);
+  size_t k = 0;
+  if( aRec==NULL ) return -2;
   for(size_t j=0; j<f->nCall; j++){
     const OpCall *c = &f->aCall[j];
     const OpAgg *a;
     const OpSig *g;
+    size_t k0;
     if( c->agg<0 ) continue;
     a = &f->aAgg[c->agg];
     g = &p->aSig[c->sig];
+    while( k<(size_t)f->nRec && aRec[k].seq<(int64_t)j ) k++;
+    for(k0=k; k<(size_t)f->nRec && aRec[k].seq==(int64_t)j; k++){}
     sqlite3_bind_int64(s, 1, (f->fileId<<32) + (int64_t)j + 1);
     sqlite3_bind_int64(s, 3, f->rank);
     sqlite3_bind_int64(s, 4, g->name);
     if( a->hasDev ) sqlite3_bind_int64(s, 5, a->dev);
     else sqlite3_bind_null(s, 5);
     sqlite3_bind_int64(s, 6, a->n);
-    sqlite3_bind_int64(s, 7, agg_union(f, a, paIv, pnIv));
+    sqlite3_bind_int64(s, 7, rec_union(aRec+k0, k-k0));
     sqlite3_bind_int64(s, 8, a->sum);
     sqlite3_bind_int64(s, 9, a->host);
     sqlite3_bind_int64(s, 10, a->tf32);
     sqlite3_bind_int64(s, 11, g->id);
     if( sqlite3_step(s)!=SQLITE_DONE ){
       sqlite3_reset(s);
+      free(aRec);
       return -1;
     }
     sqlite3_reset(s);
   }
+  free(aRec);
   return 0;
 }
 
 int op_store_write_calls(OpStore *p, sqlite3 *db, int64_t runId,
                          PfError *pErr){
   sqlite3_stmt *s;
-  Iv *aIv = NULL;
-  size_t nIv = 0;
   int rc = 0;
   if( write_sigs(p, db, pErr) ) return -1;
   s = db_prepare(db,
@@ -491,13 +508,16 @@ int op_store_write_calls(OpStore *p, sqlite3 *db, int64_t runId,
   qsort(p->aFile, (size_t)p->nFile, sizeof(OpFile), cmp_file);
   p->iLast = 0;
   for(int i=0; i<p->nFile && rc==0; i++){
-    rc = write_file_calls(p, &p->aFile[i], s, &aIv, &nIv);
+    rc = write_file_calls(p, &p->aFile[i], s);
   }
-  if( rc ) pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s",
-                         sqlite3_errmsg(db));
+  if( rc==-2 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "operator calls: cannot read a"
+                 " temporary file");
+  }else if( rc ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+  }
   sqlite3_finalize(s);
-  free(aIv);
-  return rc;
+  return rc ? -1 : 0;
 }
 
 int op_store_write_unlaunched(const OpStore *p, sqlite3 *db, int64_t runId,

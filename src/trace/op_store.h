@@ -11,8 +11,10 @@
 ** implementation of these rows: the views of schema 022/027/028
 ** (op_sig_calc, op_call_time_calc, op_metric_calc) are their
 ** specification, checked against them on every fixture
-** (tests/e2e/test_oracle.py).  Memory: 8 bytes per operator call, 24 per
-** GPU row with an op and 48 per call with GPU rows.
+** (tests/e2e/test_oracle.py).  Memory: 8 bytes per operator call and 32
+** per call with GPU rows; the GPU rows with an op (24 bytes each) go to
+** spools (spool.h), read back one file at a time when the calls are
+** written.
 */
 #ifndef PROFAN_OP_STORE_H
 #define PROFAN_OP_STORE_H

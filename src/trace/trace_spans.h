@@ -10,9 +10,12 @@
 ** read by derive_trace.c's sweeps, derive_comm.c, derive_hta.c and
 ** derive_op.c.  The one input of those passes: none of them reads the
 ** rows back (that took two index builds and a sort: on the 10x bench
-** trace 0.27 s of the ingest's 2 s).  Memory: 40 bytes per GPU row and 16
-** per runtime call and top-level CPU op, and the HTA rows (48 bytes per
-** call and top-level op, 64 per GPU row).
+** trace 0.27 s of the ingest's 2 s).  The rows are kept in spools
+** (spool.h: memory up to a budget, 64 MiB for the store, then temporary
+** files): 40 bytes per GPU row and 16 per runtime call and top-level CPU
+** op, and the HTA rows (48 bytes per call and top-level op, 64 per GPU
+** row).  A reader gathers one rank's rows into memory at a time (the HTA
+** pass: the run's).
 */
 #ifndef PROFAN_TRACE_SPANS_H
 #define PROFAN_TRACE_SPANS_H
@@ -20,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "trace/trace_row.h"
+#include "core/util.h"
 
 /* kind of a GPU span */
 enum { SPAN_KERNEL, SPAN_MEMCPY, SPAN_MEMSET };
@@ -99,11 +103,16 @@ typedef struct SpanHtaGpu {
 void trace_spans_hta_cpu(TraceSpans *p, int64_t fileId, const SpanHtaCpu *r);
 void trace_spans_hta_gpu(TraceSpans *p, int64_t fileId, const SpanHtaGpu *r);
 
-/* File i's HTA rows and final rank (borrowed: valid until the store is
-** freed); 0 when there is no file i, -1 when file i has no rank yet (its
-** rows are not the database's: skip it), else 1. */
+/* File i's HTA rows (new arrays the caller frees with free()) and final
+** rank; 0 when there is no file i, -1 when file i has no rank yet (its
+** rows are not the database's: skip it) or cannot be read (see
+** trace_spans_check), else 1. */
 int trace_spans_hta_file(const TraceSpans *p, int i, int64_t *pRank,
-                         const SpanHtaCpu **paCpu, size_t *pnCpu,
-                         const SpanHtaGpu **paGpu, size_t *pnGpu);
+                         SpanHtaCpu **paCpu, size_t *pnCpu,
+                         SpanHtaGpu **paGpu, size_t *pnGpu);
+
+/* 0, or -1 with pErr set when a temporary file of the store could not be
+** written or read: what the readers got is incomplete.  Accepts NULL. */
+int trace_spans_check(const TraceSpans *p, PfError *pErr);
 
 #endif
