@@ -448,6 +448,34 @@ static void heap_setup(void){
   free(p);
 }
 
+/* Exit 2: zFmt ("unknown command '%s'%s") with name z and the nearest
+** global option (bGlobal) or command. */
+static void PF_NORETURN refuse_name(Cli *p, const char *zFmt, const char *z,
+                                    int bGlobal){
+  const char *azName[N_CMD+N_GLOBAL+1];
+  int n = 0;
+  char zS[64];
+  Buf b;
+  buf_init(&b);
+  if( bGlobal ){
+    for(int i=0; i<N_GLOBAL; i++) azName[n++] = aGlobal[i].zName;
+  }else{
+    for(int i=0; i<N_CMD; i++) azName[n++] = aCmd[i].zName;
+    azName[n++] = "help";
+  }
+  cli_did_you_mean(&b, z, azName, n);
+  util_sanitize(z, strlen(z), zS, sizeof(zS));
+  cli_usage_error(p, zFmt, zS, buf_str(&b));
+}
+
+/* The command named z, or exit 2 naming the nearest. */
+static const CmdInfo *find_cmd(Cli *p, const char *z){
+  for(int i=0; i<N_CMD; i++){
+    if( strcmp(aCmd[i].zName, z)==0 ) return &aCmd[i];
+  }
+  refuse_name(p, "unknown command '%s'%s", z, 0);
+}
+
 int main(int argc, char **argv){
   Cli cli;
   const char *zFmt, *zDb, *zWidth, *z;
@@ -524,16 +552,7 @@ int main(int argc, char **argv){
       print_help(stdout);
       return EXIT_OK;
     }
-    {
-      const char *azName[N_GLOBAL];
-      char z[64];
-      Buf b;
-      buf_init(&b);
-      for(int i=0; i<N_GLOBAL; i++) azName[i] = aGlobal[i].zName;
-      cli_did_you_mean(&b, cli.argv[iCmd], azName, N_GLOBAL);
-      util_sanitize(cli.argv[iCmd], strlen(cli.argv[iCmd]), z, sizeof(z));
-      cli_usage_error(&cli, "unknown option %s%s", z, buf_str(&b));
-    }
+    refuse_name(&cli, "unknown option %s%s", cli.argv[iCmd], 1);
   }
   if( iCmd>=cli.argc ){
     print_help(stderr);
@@ -541,38 +560,13 @@ int main(int argc, char **argv){
   }
   if( strcmp(cli.argv[iCmd], "help")==0 ){
     if( iCmd+1<cli.argc ){
-      const char *azName[N_CMD];
-      char z[64];
-      Buf b;
-      for(int i=0; i<N_CMD; i++){
-        azName[i] = aCmd[i].zName;
-        if( strcmp(aCmd[i].zName, cli.argv[iCmd+1])==0 ){
-          print_cmd_help(&aCmd[i], stdout);
-          return EXIT_OK;
-        }
-      }
-      buf_init(&b);
-      cli_did_you_mean(&b, cli.argv[iCmd+1], azName, N_CMD);
-      util_sanitize(cli.argv[iCmd+1], strlen(cli.argv[iCmd+1]), z, sizeof(z));
-      cli_usage_error(&cli, "unknown command '%s'%s", z, buf_str(&b));
+      print_cmd_help(find_cmd(&cli, cli.argv[iCmd+1]), stdout);
+    }else{
+      print_help(stdout);
     }
-    print_help(stdout);
     return EXIT_OK;
   }
-  for(int i=0; i<N_CMD; i++){
-    if( strcmp(aCmd[i].zName, cli.argv[iCmd])==0 ) pCmd = &aCmd[i];
-  }
-  if( pCmd==NULL ){
-    char z[64];
-    const char *azName[N_CMD+1];
-    Buf b;
-    buf_init(&b);
-    for(int i=0; i<N_CMD; i++) azName[i] = aCmd[i].zName;
-    azName[N_CMD] = "help";
-    cli_did_you_mean(&b, cli.argv[iCmd], azName, N_CMD+1);
-    util_sanitize(cli.argv[iCmd], strlen(cli.argv[iCmd]), z, sizeof(z));
-    cli_usage_error(&cli, "unknown command '%s'%s", z, buf_str(&b));
-  }
+  pCmd = find_cmd(&cli, cli.argv[iCmd]);
   cli.pCmd = pCmd;
   cli.argc -= iCmd;
   cli.argv += iCmd;

@@ -625,8 +625,9 @@ static void appendPadded(Out *o, int iCol, const char *z, int bSep){
 ** "vectorized_elementwise_kernel<FillFunctor>": no "void ", no argument
 ** list, no namespaces, and of the template arguments only the named types
 ** (functors, ops) without their own arguments; "aten::convolution_backward"
-** becomes "convolution_backward".  Other names are returned unchanged.  With bAllArgs every template argument is kept as written
-** (to tell apart kernels that differ only in those).  See output.h.
+** becomes "convolution_backward".  Other names are returned unchanged.
+** With bAllArgs every template argument is kept as written (to tell apart
+** kernels that differ only in those).  See output.h.
 */
 char *output_short_name(const char *z, int bAllArgs){
   const char *zStart, *zLt = NULL, *zEnd;
