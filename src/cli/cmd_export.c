@@ -360,6 +360,8 @@ int export_cmd(Cli *p){
   if( pSink==NULL ){
     /* an output FILE that cannot be written: a bad value */
     cli_error("export-trace: %s", err.zMsg);
+    free(spec.aRank);
+    free((char*)zLabel);
     db_close(db);
     return EXIT_USAGE;
   }
