@@ -557,12 +557,14 @@ static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
 done:
   if( rc ){
     int e = sqlite3_errcode(db) & 0xff;
-    /* the database failed (the last statement's error: nothing runs on
-    ** the connection after the failure), else an input file did */
+    /* the database (the last statement's error: nothing runs on the
+    ** connection after the failure) or the memory failed, else an input
+    ** file did */
     if( pRes->errKind==PF_KIND_NONE ){
       pRes->errKind = (e!=SQLITE_OK && e!=SQLITE_ROW && e!=SQLITE_DONE)
           || (g.inTxn && db_lost_reason(db))
           || strncmp(buf_str(pMsg), "database", 8)==0
+          || strstr(buf_str(pMsg), "out of memory")!=NULL
           ? PF_KIND_DB : PF_KIND_INPUT;
     }
     name_db_error(&g);
