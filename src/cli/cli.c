@@ -362,7 +362,7 @@ sqlite3 *cli_open_write(Cli *p, int flags){
   gbWriting = 1;
   db = cli_open_db(p, flags & ~DB_OPEN_READONLY);
   /* the command's one commit: a signal after it waits for the end */
-  db_hold_signals_after_commit(1);
+  db_hold_signals_after_commit(db);
   return db;
 }
 

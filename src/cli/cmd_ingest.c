@@ -190,7 +190,7 @@ static int ingest_fresh(Cli *p, const IngestOpts *pOpt, IngestResult *pRes,
     pRes->errKind = PF_KIND_DB;
     return -1;
   }
-  db_hold_signals_after_commit(1);
+  db_hold_signals_after_commit(db);
   rc = ingest_run(db, (const char**)&p->argv[1], p->argc-1, pOpt, pRes, pMsg);
   if( rc==0 && db_finish_bulk(db, &e) ){
     buf_printf(pMsg, "%s: %s", p->zDb, e.zMsg);

@@ -77,7 +77,7 @@ int merge_cmd(Cli *p){
     return EXIT_DB;
   }
   cli_mark_writing();
-  db_hold_signals_after_commit(1);
+  db_hold_signals_after_commit(db);
   buf_init(&msg);
   rc = merge_run(db, &opt, &res, &msg);
   db_close(db);

@@ -185,10 +185,10 @@ int db_lost_errcode(void){
 }
 
 /* db_hold_signals_after_commit(): set by the command line. */
-static int gHoldAfterCommit;
+static sqlite3 *gHoldAfterCommit;
 
-void db_hold_signals_after_commit(int bOn){
-  gHoldAfterCommit = bOn;
+void db_hold_signals_after_commit(sqlite3 *db){
+  gHoldAfterCommit = db;
 }
 
 int db_commit(sqlite3 *db, PfError *pErr){
@@ -200,7 +200,7 @@ int db_commit(sqlite3 *db, PfError *pErr){
     pf_error_set(pErr, ERRPOS_NONE, 0, "cannot commit: %s", zLost);
     return -1;
   }
-  if( gHoldAfterCommit ){
+  if( gHoldAfterCommit==db ){
     /* a signal during the COMMIT waits: stored or not, the command says
     ** which (see db.h) */
     sigemptyset(&set);
@@ -215,7 +215,7 @@ int db_commit(sqlite3 *db, PfError *pErr){
       gLostRc = sqlite3_extended_errcode(db);
     }
     if( !db_txn_lost(db) ) guard_arm(db, 1);
-    if( gHoldAfterCommit ) pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if( gHoldAfterCommit==db ) pthread_sigmask(SIG_SETMASK, &old, NULL);
     return -1;
   }
   return 0;

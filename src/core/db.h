@@ -98,12 +98,13 @@ typedef void (*DbWaitFn)(void *pArg, int bDone, double seconds);
 int db_begin_wait(sqlite3 *db, double timeout, DbWaitFn xWait, void *pArg,
                   double *pWaited, PfError *pErr);
 
-/* From now on, a successful db_commit() leaves SIGINT and SIGTERM
+/* From now on, a successful db_commit() on db leaves SIGINT and SIGTERM
 ** blocked: a command's one write is stored, and a signal that comes later
 ** waits for the end of the command instead of saying nothing was
-** written.  The command line sets it once it opened a database to write
-** (each writing command commits once). */
-void db_hold_signals_after_commit(int bOn);
+** written.  The command line sets it once it opened the database it
+** writes (each writing command commits to it once; other connections,
+** such as a shard migrated by merge, are not held).  NULL: none. */
+void db_hold_signals_after_commit(sqlite3 *db);
 void db_rollback(sqlite3 *db);                      /* accepts NULL */
 /* 1 when the transaction of db_begin() is no longer open (SQLite rolled it
 ** back after an error): stop and report, do not run more statements. */
