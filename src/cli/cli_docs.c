@@ -66,20 +66,25 @@ static void man_text(FILE *out, const char *z){
   }
 }
 
-/* Help text of `profan --help` as one paragraph: its continuation lines
-** (indented to the help column) joined with spaces. */
-static void man_flow(FILE *out, const char *z){
-  Buf b;
-  buf_init(&b);
+/* Help text of `profan --help` as one paragraph into b: its continuation
+** lines (indented to the help column) joined with spaces. */
+static void flow(Buf *b, const char *z){
   while( *z ){
     if( *z=='\n' ){
-      buf_putc(&b, ' ');
+      buf_putc(b, ' ');
       while( z[1]==' ' ) z++;
     }else{
-      buf_putc(&b, *z);
+      buf_putc(b, *z);
     }
     z++;
   }
+}
+
+/* flow() for troff. */
+static void man_flow(FILE *out, const char *z){
+  Buf b;
+  buf_init(&b);
+  flow(&b, z);
   man_text(out, buf_str(&b));
   buf_free(&b);
 }
@@ -153,14 +158,7 @@ void cli_write_reference(FILE *out, const CliTable *pTab){
     const CliGlobal *g = &pTab->aGlobal[i];
     Buf b;
     buf_init(&b);
-    for(const char *z=g->zHelp; *z; z++){
-      if( *z=='\n' ){
-        buf_putc(&b, ' ');
-        while( z[1]==' ' ) z++;
-      }else{
-        buf_putc(&b, *z);
-      }
-    }
+    flow(&b, g->zHelp);
     fprintf(out, "| `%s%s%s` | %s |\n", g->zName, g->zArg[0] ? " " : "",
             g->zArg, buf_str(&b));
     buf_free(&b);
