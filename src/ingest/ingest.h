@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "core/db.h"
 #include "core/util.h"
 #include "ingest/ingest_opts.h"
 

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "core/db.h"
 
 typedef struct IngestOpts {
   const char *zName;       /* run name, NULL = from the first path */
@@ -24,6 +25,8 @@ typedef struct IngestOpts {
   FILE *pLog;              /* where skipped-file notes and the summary go */
   double timeout;          /* seconds to wait for another writer;
                            ** < 0: no limit */
+  DbWaitFn xWait;          /* told when the wait starts and ends (db.h),
+                           ** or NULL */
 } IngestOpts;
 
 typedef struct IngestResult {
@@ -33,6 +36,7 @@ typedef struct IngestResult {
   int nSkipped;            /* files skipped */
   int nDuplicates;         /* files given twice or copies: loaded once */
   char zName[256];         /* the run's name (NAME-2 when NAME was taken) */
+  int namePrefixed;        /* the default name read as a run id: "run-N" */
   int64_t takenBy;         /* run holding the wanted name, or 0 */
   char zTakenName[256];    /* that wanted name */
   int64_t aReplaced[8];    /* --replace: runs deleted (same content/name) */
@@ -44,6 +48,8 @@ typedef struct IngestResult {
   int64_t nBytes;          /* uncompressed bytes parsed */
   int64_t nWarnings;
   double seconds;
+  int errKind;             /* on failure: PF_KIND_INPUT (a file) or
+                           ** PF_KIND_DB (the database, memory) */
 } IngestResult;
 
 #endif
