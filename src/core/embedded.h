@@ -1,10 +1,10 @@
 /*
 ** embedded.h — SQL files compiled into the binary by tools/embed.c.
 **
-** embedded_schema[]: schema/NNN-NAME.sql in order; embedded_query[]: the
-** named queries from queries/NAME.sql; embedded_rule[]: the findings
-** rules of `profan report` from rules/NAME.sql.  Each ends with a {0,0}
-** entry.
+** embedded_schema[]: schema/NNN-NAME.sql in increasing NNN (001 the
+** baseline); embedded_query[]: the named queries from queries/NAME.sql;
+** embedded_rule[]: the findings rules of `profan report` from
+** rules/NAME.sql.  Each ends with a {0,0} entry.
 **
 ** embedded_image: the database file that replaying every schema file
 ** makes (tools/schema_image.c at build time), as its runs of non-zero
@@ -28,7 +28,7 @@ typedef struct EmbeddedImage {
   int nRun;                    /* runs of non-zero bytes; 0: no image */
   const unsigned int *aRun;    /* nRun pairs (offset, length) */
   const unsigned char *aByte;  /* the runs' bytes, one after another */
-  int version;                 /* its user_version (schema files applied) */
+  int version;                 /* its user_version (last schema file number) */
 } EmbeddedImage;
 
 extern const EmbeddedImage embedded_image;

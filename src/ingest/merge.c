@@ -389,14 +389,21 @@ typedef struct Shard {
   char *zTmp;             /* migrated copy of an older shard, or NULL */
 } Shard;
 
-/* The user_version in the header of database file zPath, or -1. */
+/* The big-endian 32-bit integer at a[i] (SQLite's file header). */
+static int64_t header_int(const unsigned char *a, int i){
+  return ((int64_t)a[i]<<24) | (a[i+1]<<16) | (a[i+2]<<8) | a[i+3];
+}
+
+/* The user_version in the header of profan database file zPath, or -1
+** when it is no database of this profan's numbering (db_open says why). */
 static int64_t file_user_version(const char *zPath){
   unsigned char a[72];
   FILE *f = fopen(zPath, "rb");
   size_t n = f ? fread(a, 1, sizeof(a), f) : 0;
   if( f ) fclose(f);
-  if( n<sizeof(a) || memcmp(a, "SQLite format 3", 16)!=0 ) return -1;
-  return ((int64_t)a[60]<<24) | (a[61]<<16) | (a[62]<<8) | a[63];
+  if( n<sizeof(a) || memcmp(a, "SQLite format 3", 16)!=0
+      || header_int(a, 68)!=PROFAN_APPLICATION_ID ) return -1;
+  return header_int(a, 60);
 }
 
 /* Copy file zFrom to zTo when zFrom exists.  0, or -1 (pErr). */

@@ -10,10 +10,7 @@ test_trace_oracle.py (operator calls, self time, GPU records and time
 launched per op; kernels per step) and test_trace_queries.py.  Here every
 row is compared with a GROUP BY over the raw tables written in this file, on real fixtures, a two-rank run, a hand-written
 trace with a checkpoint region, and a trace whose CPU ops the database
-sweep nests (ops not in start order).  The migration case: a database
-whose runs were ingested before 009 (its summary tables dropped, its
-schema version set back) gets them back, equal, when a writing command
-upgrades it, and the named queries that read them answer the same.
+sweep nests (ops not in start order).
 
 When the in-stream linker did all the linking, the trace writer
 (src/trace/load_trace.c) totals the tables while inserting instead of
@@ -108,10 +105,6 @@ def sqlite3(db, sql):
     return p.stdout
 
 
-def schema_files():
-    return sorted(glob.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql")))
-
-
 class SummaryTables(ProfanTest):
 
     def rows(self, sql):
@@ -204,91 +197,6 @@ class SummaryTables(ProfanTest):
             self.assertEqual(self.sql("SELECT count(*) AS n FROM %s WHERE run_id = 1"
                                       % t)[0]["n"], "0", t)
         self.assert_tables_match_group_by()
-
-
-class OldRuns(ProfanTest):
-    """Runs ingested before schema 009 get their summaries from the
-    migration."""
-
-    def outputs(self):
-        res = []
-        for run in ("1", "2", "3"):
-            # rank must be a rank of the run (typed parameter, issue 13)
-            low = self.sql("SELECT min(rank) AS r FROM run_file"
-                           " WHERE run_id = %s" % run)[0]["r"]
-            for q in QUERIES:
-                args = [a.replace("rank=0", "rank=" + low) for a in q[1:]]
-                r = self.profan("--format", "csv", "query", q[0], "--run", run, *args)
-                self.assertEqual(r.rc, 0, r.err)
-                res.append(r.out)
-        return res
-
-    def downgrade(self):
-        """Make the database look as a profan before 009 left it."""
-        files = schema_files()
-        names = [os.path.basename(f) for f in files]
-        k = names.index("009-query-summaries.sql")
-        drops = []
-        created = set()         # tables 009 and later create: dropped whole
-        for f in files[k:]:
-            text = open(f).read()
-            # objects a file drops before creating them again (run_metric,
-            # kernel_category) are older than it: they stay
-            replaced = set(re.findall(
-                r"DROP\s+(?:TABLE|INDEX|TRIGGER|VIEW)\s+(?:IF EXISTS\s+)?(\w+)",
-                text, re.I))
-            for kind, name in re.findall(
-                    r"CREATE\s+(TABLE|INDEX|TRIGGER|VIEW)\s+(?:IF NOT EXISTS\s+)?(\w+)",
-                    text, re.I):
-                if name in replaced:
-                    continue
-                drops.append("DROP %s IF EXISTS %s;" % (kind.upper(), name))
-                if kind.upper() == "TABLE":
-                    created.add(name)
-            # columns later files add to older tables go too
-            for table, col in re.findall(
-                    r"ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+(\w+)", text, re.I):
-                if table not in created:
-                    drops.append("ALTER TABLE %s DROP COLUMN %s;" % (table, col))
-        # columns first: ALTER TABLE checks every view, which must still
-        # find what it reads
-        alters = [d for d in drops if d.startswith("ALTER")]
-        drops = [d for d in drops if not d.startswith("ALTER")]
-        sqlite3(self.db, "".join(alters + drops)
-                + "PRAGMA user_version=%d;" % k)
-        tables = sqlite3(self.db, "SELECT name FROM sqlite_schema WHERE name IN (%s)"
-                         % ",".join("'%s'" % t for t in EXPECTED))
-        self.assertEqual(tables.strip(), "")
-        return len(files)
-
-    def test_migration_backfills_old_runs(self):
-        self.ingest_ok(self.tiny_path())
-        self.ingest_ok(shared("traces", "hta-diff-control-a100-rank3.json.gz"))
-        self.ingest_ok(local("sample-run"))
-        want_tables = {t: sqlite3(self.db, "SELECT * FROM %s ORDER BY 1, 2, 3, 4" % t)
-                       for t in EXPECTED}
-        want_out = self.outputs()
-        nfiles = self.downgrade()
-        # a read-only command refuses the old schema; a writing one migrates
-        self.assertEqual(self.profan("query", "operators").rc, 1)
-        r = self.profan("tag", "2", "migrated=yes")
-        self.assertEqual(r.rc, 0, r.err)
-        v = sqlite3(self.db, "PRAGMA user_version").strip()
-        self.assertEqual(int(v), nfiles)
-        for t, want in want_tables.items():
-            got = sqlite3(self.db, "SELECT * FROM %s ORDER BY 1, 2, 3, 4" % t)
-            if t == "cpu_op_flops_summary":
-                # REAL sums: the SQL may add in another order
-                self.assertEqual(len(got.splitlines()), len(want.splitlines()), t)
-            else:
-                self.assertEqual(got, want, t)
-        self.assertEqual(self.outputs(), want_out)
-
-    def tiny_path(self):
-        p = os.path.join(self.tmp.name, "tiny.json")
-        with open(p, "w") as f:
-            json.dump(tiny_trace(), f)
-        return p
 
 
 # The columns of each summary table that hold string ids: compared by
