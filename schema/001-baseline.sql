@@ -3180,3 +3180,152 @@ SELECT g.run_id, g.rank, g.device, g.stream, g.kind, g.row_id, g.name_id,
      AND x.first_id <= g.row_id
    ORDER BY x.first_id DESC LIMIT 1) AS annotation_id
 FROM hta_gpu_op g JOIN runtime_call r ON r.id = g.runtime_id;
+
+
+-- ======================================================================
+-- The table catalogue: what each table is, read by the commands that
+-- handle a run's rows as a whole instead of a list of names of their own:
+--   profan merge          copies the tables of roles run, raw and
+--                         derived_rank from each shard and computes the
+--                         derived_run ones again over the merged run;
+--   merge --summaries-only  copies the tables marked summary;
+--   profan rm             deletes a run's rows from every table of roles
+--                         run, history, raw, derived_rank, derived_run
+--                         and scratch, then the strings and operator
+--                         signatures no row names any more;
+--   profan rebuild        computes the derived_rank and derived_run
+--                         tables again from the raw rows;
+--   the input kinds       (src/ingest/input_kinds.c): the tables a kind's
+--                         loader fills are the raw ones of its input_kind.
+-- Every table has a row: tests/e2e/test_table_role.py fails on a table
+-- without one, and merge, rm and rebuild refuse a database whose table
+-- with a run_id column has none.  Roles:
+--   run           a run's identity: the run, its files and tags
+--   history       what a history says about a run (named baselines):
+--                 kept by --summaries-only, not copied from a shard
+--   raw           rows of an input kind as its loader wrote them
+--                 (input_kind: the run_file.kind of those files); the
+--                 links and step numbers the loaders put in them are
+--                 part of them
+--   derived_rank  computed from one rank's rows: a shard's rows are what
+--                 an ingest of every file computes, so merge copies them
+--   derived_run   computed over all ranks of a run (collectives matched
+--                 across ranks, critical paths, run metrics)
+--   parameter     rules, thresholds and settings the analyses read:
+--                 rows of the schema, edited with SQL, for every run
+--   catalogue     shared lookup data: interned strings, operator
+--                 signatures and their model, the bulk-index list, the
+--                 input sources, this table
+--   scratch       work tables of a derive pass, empty between commands
+CREATE TABLE table_role(
+  name TEXT PRIMARY KEY,           -- the table
+  role TEXT NOT NULL CHECK(role IN ('run', 'history', 'raw', 'derived_rank',
+                                    'derived_run', 'parameter', 'catalogue',
+                                    'scratch')),
+  input_kind TEXT,                 -- raw: run_file.kind of the files that fill it
+  summary INTEGER NOT NULL DEFAULT 0 -- 1: kept by merge --summaries-only
+    CHECK(summary IN (0, 1)),
+  description TEXT NOT NULL,
+  CHECK((role = 'raw') = (input_kind IS NOT NULL))
+) WITHOUT ROWID;
+
+-- The columns that hold a string.id in the tables of a run's rows: the
+-- strings `profan rm` keeps and merge maps to the target's strings.  By
+-- name: *name_id and the three input columns of cpu_op.
+CREATE VIEW table_string_column AS
+SELECT r.name AS tbl, c.name AS col
+FROM table_role r, pragma_table_info(r.name) c
+WHERE r.role IN ('run', 'history', 'raw', 'derived_rank', 'derived_run')
+  AND (c.name GLOB '*name_id'
+       OR c.name IN ('input_dims_id', 'input_types_id', 'concrete_inputs_id'));
+
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('run', 'run', NULL, 1, 'one row per run'),
+  ('run_tag', 'run', NULL, 1, 'tags of a run (git sha, config, ...)'),
+  ('run_file', 'run', NULL, 1, 'the files of a run, their kind, rank and hash'),
+  ('baseline', 'history', NULL, 1, 'named baselines: a name for a run'),
+
+  ('kernel', 'raw', 'trace', 0, 'GPU kernels'),
+  ('gpu_mem_op', 'raw', 'trace', 0, 'GPU memcpy and memset'),
+  ('cpu_op', 'raw', 'trace', 0, 'CPU operators'),
+  ('runtime_call', 'raw', 'trace', 0, 'CUDA runtime and driver calls'),
+  ('gpu_sync', 'raw', 'trace', 0, 'GPU synchronization events'),
+  ('annotation', 'raw', 'trace', 0, 'user annotations and ProfilerStep ranges'),
+  ('memory_event', 'raw', 'trace', 0, 'the profiler''s [memory] instants'),
+  ('python_function', 'raw', 'trace', 0, 'Python function events'),
+  ('device', 'raw', 'trace', 1, 'the GPUs a trace lists (deviceProperties)'),
+  ('coll_args', 'raw', 'trace', 0, 'collective arguments of trace events'),
+  ('snapshot', 'raw', 'snapshot', 1, 'one row per memory snapshot'),
+  ('segment', 'raw', 'snapshot', 0, 'allocator segments of a snapshot'),
+  ('block', 'raw', 'snapshot', 0, 'allocator blocks of a snapshot'),
+  ('alloc_event', 'raw', 'snapshot', 0, 'allocator events (device_traces), replayed'),
+  ('memory_annotation', 'raw', 'snapshot', 0, 'annotations of a snapshot'),
+  ('frame', 'raw', 'snapshot', 0, 'stack frames of a run''s snapshots'),
+  ('stack', 'raw', 'snapshot', 0, 'deduplicated call stacks'),
+  ('stack_frame', 'raw', 'snapshot', 0, 'the frames of each stack'),
+  ('fr_dump', 'raw', 'flight_recorder', 0, 'one row per flight-recorder dump'),
+  ('fr_group', 'raw', 'flight_recorder', 0, 'process groups of a dump'),
+  ('fr_pg_status', 'raw', 'flight_recorder', 0, 'process-group status of a dump'),
+  ('fr_entry', 'raw', 'flight_recorder', 0, 'flight-recorder entries'),
+  ('nccl_comm', 'raw', 'nccl_log', 0, 'NCCL communicators'),
+  ('nccl_link', 'raw', 'nccl_log', 0, 'NCCL channels and transports'),
+  ('nccl_coll', 'raw', 'nccl_log', 0, 'NCCL collective records'),
+  ('nccl_algo', 'raw', 'nccl_log', 0, 'NCCL algorithm and protocol choices'),
+  ('nccl_warning', 'raw', 'nccl_log', 0, 'NCCL warnings'),
+
+  ('step', 'derived_rank', NULL, 1, 'ProfilerStep durations per rank'),
+  ('gpu_op_summary', 'derived_rank', NULL, 1, 'GPU activity totals per rank and name'),
+  ('gpu_busy', 'derived_rank', NULL, 1, 'GPU busy time per device'),
+  ('gpu_gap', 'derived_rank', NULL, 0, 'the largest GPU idle gaps'),
+  ('step_time', 'derived_rank', NULL, 1, 'wall time per step by priority class'),
+  ('comm_overlap', 'derived_rank', NULL, 1, 'communication overlapped by compute'),
+  ('cpu_op_summary', 'derived_rank', NULL, 1, 'CPU operators per name and caller'),
+  ('cpu_op_shape_summary', 'derived_rank', NULL, 0, 'CPU operator calls per input shape'),
+  ('cpu_op_flops_summary', 'derived_rank', NULL, 0, 'operators with a FLOP count'),
+  ('runtime_summary', 'derived_rank', NULL, 0, 'runtime calls per name and what they launched'),
+  ('step_kernel_summary', 'derived_rank', NULL, 1, 'kernels and kernel time per step'),
+
+  ('collective', 'derived_run', NULL, 0, 'collectives matched across ranks'),
+  ('collective_window', 'derived_run', NULL, 0, 'the compute and idle time of each collective'),
+  ('comm_fit', 'derived_run', NULL, 0, 'latency / bandwidth fits per collective'),
+  ('hta_critical_path', 'derived_run', NULL, 0, 'the critical path per step, as runs on lanes'),
+  ('hta_critical_path_op', 'derived_run', NULL, 0, 'critical-path time per op name'),
+  ('hta_run_metric', 'derived_run', NULL, 1, 'the run''s HTA metrics'),
+  ('hta_annotation_parent', 'derived_run', NULL, 0, 'the nesting of user annotations'),
+  ('hta_launch_annotation', 'derived_run', NULL, 0, 'the innermost annotation of launched GPU ops'),
+  ('op_gpu_time', 'derived_run', NULL, 0, 'GPU time of each operator call'),
+  ('op_run_metric', 'derived_run', NULL, 1, 'the operator model''s run metrics'),
+  ('core_run_metric', 'derived_run', NULL, 1, 'the core run metrics'),
+
+  ('category_scheme', 'parameter', NULL, 0, 'kernel category schemes'),
+  ('category_rule', 'parameter', NULL, 0, 'kernel category rules'),
+  ('category_comm', 'parameter', NULL, 0, 'the communication category of a scheme'),
+  ('comm_pattern', 'parameter', NULL, 0, 'which kernels are communication'),
+  ('memory_frame_skip', 'parameter', NULL, 0, 'frames that are not user code'),
+  ('memory_source_rule', 'parameter', NULL, 0, 'memory source categories'),
+  ('metric_direction', 'parameter', NULL, 0, 'which way each metric gets worse'),
+  ('steady_param', 'parameter', NULL, 0, 'the steady-step rule'),
+  ('gate_param', 'parameter', NULL, 0, 'the regression gate'),
+  ('advice_threshold', 'parameter', NULL, 0, 'thresholds of the findings'),
+  ('hta_setting', 'parameter', NULL, 0, 'settings of the HTA analyses'),
+  ('hta_runtime_role', 'parameter', NULL, 0, 'roles of runtime calls'),
+  ('gpu_spec', 'parameter', NULL, 0, 'GPU peak rates and bandwidths'),
+  ('gpu_spec_cu', 'parameter', NULL, 0, 'GPUs told apart by SM / CU count'),
+  ('op_dtype', 'parameter', NULL, 0, 'element sizes and peaks of data types'),
+  ('op_kind_rule', 'parameter', NULL, 0, 'operator kinds by name'),
+  ('op_kind_cost', 'parameter', NULL, 0, 'FLOPs per element of streaming kinds'),
+  ('op_attention', 'parameter', NULL, 0, 'attention operators'),
+  ('op_attention_bwd', 'parameter', NULL, 0, 'attention backward operators'),
+  ('op_conv', 'parameter', NULL, 0, 'convolution operators'),
+  ('op_tf32_kernel', 'parameter', NULL, 0, 'kernels that run on TF32 tensor cores'),
+  ('op_write_first', 'parameter', NULL, 0, 'operators that write their first input'),
+
+  ('string', 'catalogue', NULL, 0, 'interned names'),
+  ('op_sig', 'catalogue', NULL, 0, 'operator signatures (name, shapes, types)'),
+  ('op_sig_model', 'catalogue', NULL, 0, 'the operator model per signature'),
+  ('bulk_index', 'catalogue', NULL, 0, 'indexes an ingest builds after its load'),
+  ('input_source', 'catalogue', NULL, 0, 'where each raw column comes from'),
+  ('table_role', 'catalogue', NULL, 0, 'this catalogue'),
+
+  ('op_target', 'scratch', NULL, 0, 'the runs the operator model computes'),
+  ('core_target', 'scratch', NULL, 0, 'the runs the core metrics compute');

@@ -2288,6 +2288,27 @@ SELECT g.run_id, g.rank, g.device, g.stream, g.kind, g.row_id, g.name_id,
    ORDER BY x.first_id DESC LIMIT 1) AS annotation_id
 FROM hta_gpu_op g JOIN runtime_call r ON r.id = g.runtime_id;
 
+-- table table_role: 001
+CREATE TABLE table_role(
+  name TEXT PRIMARY KEY,           -- the table
+  role TEXT NOT NULL CHECK(role IN ('run', 'history', 'raw', 'derived_rank',
+                                    'derived_run', 'parameter', 'catalogue',
+                                    'scratch')),
+  input_kind TEXT,                 -- raw: run_file.kind of the files that fill it
+  summary INTEGER NOT NULL DEFAULT 0 -- 1: kept by merge --summaries-only
+    CHECK(summary IN (0, 1)),
+  description TEXT NOT NULL,
+  CHECK((role = 'raw') = (input_kind IS NOT NULL))
+) WITHOUT ROWID;
+
+-- view table_string_column: 001
+CREATE VIEW table_string_column AS
+SELECT r.name AS tbl, c.name AS col
+FROM table_role r, pragma_table_info(r.name) c
+WHERE r.role IN ('run', 'history', 'raw', 'derived_rank', 'derived_run')
+  AND (c.name GLOB '*name_id'
+       OR c.name IN ('input_dims_id', 'input_types_id', 'concrete_inputs_id'));
+
 -- index kernel_run: 001
 CREATE INDEX kernel_run ON kernel(run_id);
 

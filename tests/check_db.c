@@ -139,12 +139,64 @@ START_TEST(test_apply_with_gaps){
 }
 END_TEST
 
+/* Every named statement of statements/ prepares on a new database, each
+** of its statements in turn; a template (with a directive for
+** sqlite3_mprintf) has exactly one percent sign, the directive (a
+** percent sign in a comment would take the caller's argument). */
+START_TEST(test_statements_prepare){
+  PfError e = {0};
+  sqlite3 *db = db_open(":memory:", DB_OPEN_CREATE, &e);
+  int n = 0;
+  ck_assert_ptr_nonnull(db);
+  for(int i=0; embedded_statement[i].zName; i++){
+    const char *zText = embedded_statement[i].zText;
+    const char *zW = strstr(zText, "%w"), *zS = strstr(zText, "%s");
+    const char *zTail;
+    char *zSql;
+    int nPct = 0;
+    for(const char *z = zText; *z; z++) nPct += *z=='%';
+    if( zW || zS ){
+      ck_assert_msg(nPct==1, "%s: a template with %d percent signs",
+                    embedded_statement[i].zName, nPct);
+      zSql = sqlite3_mprintf(zText, zW ? "kernel" : "SELECT 1");
+    }else{
+      zSql = sqlite3_mprintf("%s", zText);
+    }
+    zTail = zSql;
+    while( zTail && *zTail ){
+      sqlite3_stmt *p = NULL;
+      int rc = sqlite3_prepare_v2(db, zTail, -1, &p, &zTail);
+      ck_assert_msg(rc==SQLITE_OK, "%s: %s", embedded_statement[i].zName,
+                    sqlite3_errmsg(db));
+      if( p ) n++;
+      /* temp tables a statement makes, for the next one to prepare */
+      if( p && sqlite3_stmt_readonly(p)==0
+          && strstr(sqlite3_sql(p), "CREATE TEMP")!=NULL ){
+        sqlite3_step(p);
+      }
+      sqlite3_finalize(p);
+    }
+    sqlite3_free(zSql);
+    /* the program finds it by its name */
+    {
+      char zName[128];
+      snprintf(zName, sizeof(zName), "%s", embedded_statement[i].zName);
+      *strrchr(zName, '.') = 0;
+      ck_assert_ptr_eq(db_statement(zName), zText);
+    }
+  }
+  ck_assert_int_gt(n, 5);
+  db_close(db);
+}
+END_TEST
+
 Suite *make_db_suite(void){
   Suite *s = suite_create("db");
   TCase *tc = tcase_create("versions");
   tcase_add_test(tc, test_file_number);
   tcase_add_test(tc, test_version_check);
   tcase_add_test(tc, test_apply_with_gaps);
+  tcase_add_test(tc, test_statements_prepare);
   suite_add_tcase(s, tc);
   return s;
 }

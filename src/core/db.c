@@ -19,6 +19,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *db_statement(const char *zName){
+  size_t n = strlen(zName);
+  for(int i=0; embedded_statement[i].zName; i++){
+    const char *z = embedded_statement[i].zName;
+    if( strncmp(z, zName, n)==0 && strcmp(z+n, ".sql")==0 ){
+      return embedded_statement[i].zText;
+    }
+  }
+  util_fatal("internal error: no statement statements/%s.sql", zName);
+}
+
 int db_schema_file_number(const char *zName){
   if( zName==NULL ) return -1;
   for(int i=0; i<3; i++){

@@ -101,6 +101,13 @@ int db_lost_errcode(void);
 ** file schema/NNN-name.sql. */
 int db_schema_version(void);
 
+/* The text of the program's own named statement statements/zName.sql
+** (embedded_statement[]); a name that is not there is a build defect:
+** util_fatal().  The text may hold several statements; a template (its
+** header says so) holds one format directive for the caller's
+** sqlite3_mprintf() and no other percent sign. */
+const char *db_statement(const char *zName);
+
 /* The number NNN of schema file name zName ("NNN-name.sql"), or -1. */
 int db_schema_file_number(const char *zName);
 

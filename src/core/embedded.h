@@ -4,7 +4,9 @@
 ** embedded_schema[]: schema/NNN-NAME.sql in increasing NNN (001 the
 ** baseline); embedded_query[]: the named queries from queries/NAME.sql;
 ** embedded_rule[]: the findings rules of `profan report` from
-** rules/NAME.sql.  Each ends with a {0,0} entry.
+** rules/NAME.sql; embedded_statement[]: the statements the program runs
+** itself, from statements/NAME.sql (db_statement() finds one by NAME).
+** Each ends with a {0,0} entry.
 **
 ** embedded_image: the database file that replaying every schema file
 ** makes (tools/schema_image.c at build time), as its runs of non-zero
@@ -21,6 +23,7 @@ typedef struct EmbeddedFile {
 extern const EmbeddedFile embedded_schema[];
 extern const EmbeddedFile embedded_query[];
 extern const EmbeddedFile embedded_rule[];
+extern const EmbeddedFile embedded_statement[];
 
 typedef struct EmbeddedImage {
   long long nSize;             /* bytes of the file (nPage * pageSize) */

@@ -1,0 +1,28 @@
+/*
+** table_role.h — the table catalogue (table_role, schema/001-baseline.sql)
+** as the commands that handle a run's rows as a whole use it: which
+** tables hold a run's rows, which are derived.
+**
+** Pipeline position: shared by rm (runref.c) and merge (merge.c).  The lists
+** themselves are statements of statements/ over table_role; nothing here
+** names a table.
+*/
+#ifndef PROFAN_TABLE_ROLE_H
+#define PROFAN_TABLE_ROLE_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include "core/util.h"
+
+/* 0 when every table with a run_id column has a role; else -1 with
+** "table T has a run_id column but no role in table_role (...)" in pErr:
+** its rows would be left behind, or not copied. */
+int table_role_check(sqlite3 *db, PfError *pErr);
+
+/* Delete the rows of run runId from every table the named statement
+** zList (statements/zList.sql: one table name per row; its ?1, if any,
+** bound to arg) lists.  Returns 0, or -1 with pErr set. */
+int table_role_delete_run(sqlite3 *db, const char *zList, int arg,
+                          int64_t runId, PfError *pErr);
+
+#endif
