@@ -18,7 +18,8 @@ enum {
   EXIT_OK = 0,
   EXIT_BAD = 1,      /* bad input, runtime error, or regression found */
   EXIT_USAGE = 2,    /* misuse of the command line */
-  EXIT_SQL = 3       /* SQL or query error */
+  EXIT_SQL = 3,      /* SQL or query error */
+  EXIT_DB = 7        /* database error: unreadable, locked, failed write */
 };
 
 typedef struct Cli {
@@ -92,6 +93,7 @@ int queries_cmd(Cli *p);
 int runs_cmd(Cli *p);
 int show_cmd(Cli *p);
 int rm_cmd(Cli *p);
+int rebuild_cmd(Cli *p);
 int sql_cmd(Cli *p);
 /* cmd_history.c */
 int tag_cmd(Cli *p);

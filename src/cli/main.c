@@ -228,6 +228,24 @@ static const CmdInfo aCmd[] = {
     "  --summaries-only\n"
     "                   copy runs without their event rows (a history)\n"
     "  -q, --quiet      no summary line\n" },
+  { "rebuild", rebuild_cmd, "rebuild [--quiet] [RUN...]",
+    "compute the derived tables of runs again from their raw rows",
+    "Every derived table of each RUN (default: every run) is emptied and\n"
+    "computed again from the run's raw rows by the derive passes an ingest\n"
+    "and a merge run: steps, GPU busy time and gaps, step breakdown, the\n"
+    "summaries, collectives, critical paths, the operator model and the\n"
+    "run metrics (table_role lists them: roles derived_rank and\n"
+    "derived_run).  Use it after editing a definition table (category_rule,\n"
+    "steady_param, gpu_spec, ...) or when a new profan computes a derived\n"
+    "table anew.  One transaction: on any error or interruption the\n"
+    "database is left as it was.  A run of a `merge --summaries-only`\n"
+    "history has no raw rows: it is skipped, or refused when named.\n"
+    "Exit: 0 rebuilt (or nothing to rebuild), 2 an unknown RUN or a named\n"
+    "run without raw rows (nothing rebuilt), 7 a database error (nothing\n"
+    "rebuilt).\n"
+    "\n"
+    "Options:\n"
+    "  -q, --quiet      no line per run\n" },
   { "export-trace", export_cmd,
     "export-trace RUN [--rank R|all] [--step N | --window START:END |"
     " --around ANCHOR] [-o FILE]",

@@ -91,3 +91,19 @@ int runref_delete(sqlite3 *db, int64_t runId, PfError *pErr){
   }
   return delete_unnamed(db, pErr);
 }
+
+int runref_files(sqlite3 *db, int64_t runId, int64_t aN[3], PfError *pErr){
+  sqlite3_stmt *p = db_prepare(db, db_statement("run-files"), pErr);
+  int rc;
+  if( p==NULL ) return -1;
+  sqlite3_bind_int64(p, 1, runId);
+  rc = sqlite3_step(p);
+  for(int i=0; i<3; i++) aN[i] = rc==SQLITE_ROW ? sqlite3_column_int64(p, i)
+                                                : 0;
+  sqlite3_finalize(p);
+  if( rc!=SQLITE_ROW ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
+}

@@ -3,7 +3,8 @@
 ** table_role.h): the checks and loops over the tables a statement of
 ** statements/ lists from table_role.
 **
-** Pipeline position: shared by rm and merge, inside their transactions.
+** Pipeline position: shared by rm, merge, the derive sequence over stored
+** rows and rebuild, inside their transactions.
 */
 #include "core/table_role.h"
 #include "core/db.h"
@@ -71,4 +72,28 @@ int table_role_delete_run(sqlite3 *db, const char *zList, int arg,
   }
   names_free(az, n);
   return rc;
+}
+
+int table_role_run_has_raw(sqlite3 *db, int64_t runId, PfError *pErr){
+  char **az;
+  int n = names_of(db, "raw-probe-tables", 0, &az, pErr), found = 0;
+  if( n<0 ) return -1;
+  for(int i=0; i<n && found==0; i++){
+    char *zSql = sqlite3_mprintf(db_statement("run-has-rows"), az[i]);
+    sqlite3_stmt *p = db_prepare(db, zSql, pErr);
+    int rc;
+    sqlite3_free(zSql);
+    if( p==NULL ){ found = -1; break; }
+    sqlite3_bind_int64(p, 1, runId);
+    rc = sqlite3_step(p);
+    sqlite3_finalize(p);
+    if( rc==SQLITE_ROW ){
+      found = 1;
+    }else if( rc!=SQLITE_DONE ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+      found = -1;
+    }
+  }
+  names_free(az, n);
+  return found;
 }

@@ -8,16 +8,17 @@
 ** all the files would have stored.
 **
 ** Pipeline position: beside ingest.c; the copy replaces discover -> parse
-** -> load, the derive passes are the ingest's own (derive_memory_run,
-** then derive_run_after_load's comm, HTA, operator and core passes).
+** -> load, the derive passes are the ingest's own (derive_run_stored:
+** derive_memory_run, then derive_run_after_load's comm, HTA, operator and
+** core passes).
 **
 ** What is copied is read from the table catalogue (table_role, through
 ** statements/merge-tables.sql), not listed here: the tables with a run_id
 ** column whose role is run, raw or derived_rank (computed from one rank's
 ** rows, so a shard's rows are what one ingest of all the files computes);
 ** the derived_run ones (collectives matched across ranks, critical paths,
-** run metrics) are computed again over the whole run by the ingest's
-** derive passes (run_derive below).  --summaries-only copies
+** run metrics) are computed again over the whole run by the derive
+** sequence over stored rows (derive_run_stored).  --summaries-only copies
 ** the tables marked summary.  Columns are remapped by name: run_id; an
 ** INTEGER PRIMARY KEY id; interned strings (table_string_column);
 ** references to another table's id (aRef); coll_args.row_id into the
@@ -34,9 +35,7 @@
 #include "ingest/merge.h"
 #include "core/db.h"
 #include "core/table_role.h"
-#include "trace/derive_trace.h"
 #include "analysis/derive_run.h"
-#include "input/load_kinds.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -675,22 +674,11 @@ static int run_hash_update(Merge *m, PfError *pErr){
 }
 
 /* The derive passes of an ingest over the whole merged run, for the
-** tables computed across ranks (role derived_run; the per-rank ones came
-** with the shards): an appended run's rows of them are deleted first.
-** 0 or -1 (pErr). */
+** tables computed across ranks (the per-rank ones came with the shards):
+** an appended run's rows of them are replaced.  0 or -1 (pErr). */
 static int run_derive(Merge *m, PfError *pErr){
-  int64_t runId = m->pRes->runId;
-  int64_t nTrace, nOther;
-  if( table_role_delete_run(m->db, "derived-tables", 0, runId, pErr) ){
-    return -1;
-  }
-  nTrace = db_int(m->db, 0, "SELECT count(*) FROM run_file WHERE run_id=%lld"
-                  " AND kind='trace'", (long long)runId);
-  nOther = db_int(m->db, 0, "SELECT count(*) FROM run_file WHERE run_id=%lld"
-                  " AND kind<>'trace'", (long long)runId);
-  if( nOther>0 && derive_memory_run(m->db, runId, pErr) ) return -1;
-  if( nTrace>0 && derive_trace_indexes(m->db, pErr) ) return -1;
-  if( derive_run_after_load(m->db, runId, nTrace>0, NULL, pErr) ){
+  if( derive_run_stored(m->db, m->pRes->runId, DERIVE_STORED_ACROSS, NULL,
+                        pErr) ){
     return -1;
   }
   return run_hash_update(m, pErr);

@@ -6,8 +6,8 @@ and the commands that read it instead of lists of their own.
   tables have run_id and an input kind; parameter and catalogue tables
   hold no run's rows; a table with a file_id is raw or derived): adding an
   analysis without classifying its table fails here.
-- A table that holds a run's rows (run_id) but has no role makes rm and
-  merge refuse with one line, leaving the database as it was.
+- A table that holds a run's rows (run_id) but has no role makes rm,
+  merge and rebuild refuse with one line, leaving the database as it was.
 - rm leaves no row of the run in any table with a run_id, and in a
   `merge --summaries-only` history keeps the strings the other runs'
   summary rows name (the string list used to be the raw tables': a
@@ -56,6 +56,23 @@ def counts(db, run_id):
             out[t] = con.execute('SELECT count(*) FROM "%s" WHERE run_id = ?'
                                  % t, (run_id,)).fetchone()[0]
         return out
+    finally:
+        con.close()
+
+
+def rows_by_text(db, t):
+    """The rows of table t, sorted, with its string ids as their texts
+    (two databases intern names in another order)."""
+    con = sqlite3.connect(db)
+    try:
+        text = dict(con.execute("SELECT id, text FROM string"))
+        cols = [c[1] for c in con.execute('PRAGMA table_info("%s")' % t)]
+        strs = {c for (c,) in con.execute(
+            "SELECT col FROM table_string_column WHERE tbl = ?", (t,))}
+        return sorted((tuple(text.get(v, v) if c in strs else v
+                             for c, v in zip(cols, r))
+                       for r in con.execute('SELECT * FROM "%s"' % t)),
+                      key=repr)
     finally:
         con.close()
 
@@ -114,7 +131,7 @@ class Catalogue(ProfanTest):
 
 
 class Unclassified(ProfanTest):
-    """A table with a run_id and no role: rm and merge refuse."""
+    """A table with a run_id and no role: rm, merge and rebuild refuse."""
 
     def test_refused_and_nothing_changed(self):
         self.ingest_ok(local("sample-run"), extra=("--name", "a"))
@@ -128,6 +145,10 @@ class Unclassified(ProfanTest):
         r = self.profan("rm", "a")
         self.assertEqual(r.rc, 1)
         self.assertEqual(r.err, "profan: %s; nothing removed\n" % want)
+        r = self.profan("rebuild")
+        self.assertEqual(r.rc, 7)
+        self.assertEqual(r.err, "profan: %s: %s; nothing rebuilt\n"
+                         % (self.db, want))
         shard = os.path.join(self.tmp.name, "shard.db")
         r = common.run("ingest", "-q", shared("traces", "hta-triton.json.gz"),
                        db=shard)
@@ -233,6 +254,13 @@ class RmAndMerge(ProfanTest):
                 elif role == "history":
                     self.assertEqual(got[t], 0)
         self.assertGreater(got["collective"], 0)
+        # one shard into a new target keeps its ids: the tables computed
+        # again hold what the ingest stored (collective.op_row included:
+        # the record_param_comms ops the loader notes are found again)
+        for t in ("collective", "collective_window", "hta_critical_path",
+                  "hta_run_metric", "core_run_metric"):
+            self.assertEqual(rows_by_text(self.db, t), rows_by_text(shard, t),
+                             t)
 
 
 if __name__ == "__main__":
