@@ -5,14 +5,20 @@
 ** run metrics (derive_core.c, last: it reads what the others store).
 **
 ** Pipeline position: "derive", called inside the transaction by ingest.c
-** after the trace and memory passes, and by merge.c over a merged run,
-** so that a new pass is added in one place.
+** after the trace and memory passes, and through derive_run_stored() by
+** merge.c over a merged run and by `profan rebuild`, so that a new pass
+** is added in one place.
 */
 #include "analysis/derive_run.h"
 #include "analysis/derive_core.h"
 #include "analysis/derive_hta.h"
 #include "analysis/derive_op.h"
+#include "core/db.h"
+#include "core/runref.h"
+#include "core/table_role.h"
 #include "input/load_kinds.h"
+#include "trace/derive_trace.h"
+#include "trace/trace_totals.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,4 +47,37 @@ int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
   if( derive_core_run(db, runId, pErr) ) return -1;
   timing("derive core", t1);
   return 0;
+}
+
+int derive_run_stored(sqlite3 *db, int64_t runId, int eWhat, char **pzNote,
+                      PfError *pErr){
+  int64_t aN[3], nTrace, nOther;
+  char *zNote = NULL;
+  int all = eWhat==DERIVE_STORED_ALL;
+  if( pzNote ) *pzNote = NULL;
+  if( table_role_delete_run(db, "derived-tables", all, runId, pErr)
+      || runref_files(db, runId, aN, pErr) ){
+    return -1;
+  }
+  nTrace = aN[0];
+  nOther = aN[1];
+  /* what the trace loader notes while inserting, found in the rows */
+  if( nTrace>0 && db_exec_run(db, db_statement("loader-notes"), runId,
+                              pErr) ){
+    return -1;
+  }
+  if( nOther>0 && derive_memory_run(db, runId, pErr) ) return -1;
+  if( nTrace>0 && all ){
+    /* the writer's totals of the GPU rows first: the wall-time sweep of
+    ** derive_trace_run reads them */
+    if( trace_totals_gpu_rows(db, runId, pErr)
+        || derive_trace_run(db, runId, 0, NULL, &zNote, pErr) ){
+      free(zNote);
+      return -1;
+    }
+  }else if( nTrace>0 && derive_trace_indexes(db, pErr) ){
+    return -1;
+  }
+  if( pzNote ) *pzNote = zNote; else free(zNote);
+  return derive_run_after_load(db, runId, nTrace>0, NULL, pErr);
 }

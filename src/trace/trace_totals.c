@@ -708,3 +708,37 @@ void trace_totals_runtime(TraceTotals *p, const TraceTarget *t,
                           const TraceEvent *e, int64_t nameId){
   sum_runtime(&p->sum, t, e, nameId);
 }
+
+/* Feed the rows of the named statement zName (run runId) to the totals:
+** trace files and their ranks (file ranks), or GPU rows.  0 or -1. */
+static int rows_feed(TraceTotals *p, sqlite3 *db, const char *zName,
+                     int64_t runId, int fileRanks, PfError *pErr){
+  sqlite3_stmt *s = db_prepare(db, db_statement(zName), pErr);
+  int rc;
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, runId);
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    if( fileRanks ){
+      trace_totals_file_rank(p, sqlite3_column_int64(s, 0),
+                             sqlite3_column_int64(s, 1));
+    }else{
+      sum_add(p, sqlite3_column_int64(s, 0), sqlite3_column_int(s, 1),
+              sqlite3_column_int64(s, 2), sqlite3_column_int64(s, 3));
+    }
+  }
+  sqlite3_finalize(s);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
+}
+
+int trace_totals_gpu_rows(sqlite3 *db, int64_t runId, PfError *pErr){
+  TraceTotals *p = trace_totals_new();
+  int rc = rows_feed(p, db, "gpu-rows", runId, 0, pErr)
+        || rows_feed(p, db, "trace-file-ranks", runId, 1, pErr)
+        || trace_totals_write_gpu(p, db, runId, pErr) ? -1 : 0;
+  trace_totals_free(p);
+  return rc;
+}

@@ -44,6 +44,11 @@ void trace_totals_file_rank(TraceTotals *p, int64_t fileId, int64_t rank);
 int trace_totals_write_gpu(TraceTotals *p, sqlite3 *db, int64_t runId,
                            PfError *pErr);
 
+/* gpu_op_summary of run runId from its kernel and gpu_mem_op rows as
+** stored (`profan rebuild`), counted by the writer's own totals and
+** written as the writer writes them.  Returns 0 or -1 with pErr. */
+int trace_totals_gpu_rows(sqlite3 *db, int64_t runId, PfError *pErr);
+
 /* Write the 009 summary rows of run runId unless dbLinks, PROFAN_SUMMARY=db
 ** or totals that cannot be trusted (see load_trace_summaries).  Returns 1
 ** when written, 0 when not, -1 on error (pErr set). */

@@ -40,7 +40,8 @@ def category_rules():
     for path in sorted(glob.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql"))):
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        for m in re.finditer(r"INSERT INTO category_scheme VALUES(.*?);", text, re.S):
+        for m in re.finditer(r"INSERT INTO category_scheme(?:\([^)]*\))? VALUES(.*?);",
+                             text, re.S):
             for s, d in re.findall(r"\('([^']*)', '([^']*)', '[^']*'\)", m.group(1)):
                 defaults[s] = d
         for m in re.finditer(r"INSERT INTO category_rule\(scheme, priority, pattern,"
@@ -51,8 +52,15 @@ def category_rules():
     return {s: (defaults[s], sorted(rules.get(s, []))) for s in defaults}
 
 
-def classify(name, scheme_rules):
+# The category a scheme gives communication kernels ahead of its rules
+# (category_comm; which kernels are communication: trace_reference.is_comm).
+COMM_CATEGORY = {"detailed": "NCCL / communication", "coarse": "comm"}
+
+
+def classify(name, scheme_rules, scheme=None):
     default, rules = scheme_rules
+    if scheme in COMM_CATEGORY and ref.is_comm(name):
+        return COMM_CATEGORY[scheme]
     n = name.lower()
     for _, pat, cat in rules:
         if pat.lower() in n:
@@ -98,7 +106,7 @@ class DlrmOracle(ProfanTest):
                 want = {}
                 for e in evs:
                     if ref.kind_of(e) in ("kernel", "memcpy", "memset"):
-                        c = classify(e["name"], rules[scheme])
+                        c = classify(e["name"], rules[scheme], scheme)
                         n, t = want.get(c, (0, 0))
                         want[c] = (n + 1, t + max(0, ref.us_to_ns(e.get("dur", 0))))
                 total = sum(t for _, t in want.values())
