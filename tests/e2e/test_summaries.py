@@ -9,11 +9,10 @@ run, a hand-written trace with a checkpoint region (values known by
 construction), the 2021 layout (ops in end order), two files of one rank
 and a step that comes after a kernel was counted, and by test_oracle.py
 on every fixture and order.  The numbers themselves are checked from the
-JSON in test_trace_oracle.py and test_trace_queries.py.  The migration
-case: a database whose runs were ingested before 009 (its summary tables
-dropped, its schema version set back) gets them back, equal, when a
-writing command upgrades it, and the named queries that read them answer
-the same.
+JSON in test_trace_oracle.py and test_trace_queries.py.  Rebuilt:
+summary tables emptied come back from `profan rebuild` (the stored rows
+fed to the same totals) equal, and the named queries that read them
+answer the same.
 """
 import glob
 import json
@@ -49,10 +48,6 @@ def sqlite3(db, sql):
     if p.returncode != 0:
         raise AssertionError("sqlite3: " + p.stderr)
     return p.stdout
-
-
-def schema_files():
-    return sorted(glob.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql")))
 
 
 class SummaryTables(ProfanTest):
@@ -143,9 +138,12 @@ class SummaryTables(ProfanTest):
         self.assert_tables_match_group_by()
 
 
-class OldRuns(ProfanTest):
-    """Runs ingested before schema 009 get their summaries from the
-    migration."""
+class Rebuilt(ProfanTest):
+    """Summary tables emptied (as a schema file that changes how they are
+    computed does) come back from `profan rebuild`, equal, and the named
+    queries that read them answer the same (this replaced the test that
+    downgraded a database past the development migration 009 and let the
+    migration backfill it)."""
 
     def outputs(self):
         res = []
@@ -155,77 +153,39 @@ class OldRuns(ProfanTest):
                            " WHERE run_id = %s" % run)[0]["r"]
             for q in QUERIES:
                 args = [a.replace("rank=0", "rank=" + low) for a in q[1:]]
-                r = self.profan("--format", "csv", "query", q[0], "--run", run, *args)
+                r = self.profan("--format", "csv", "query", q[0], "--run",
+                                run, *args)
                 self.assertEqual(r.rc, 0, r.err)
                 res.append(r.out)
         return res
 
-    def downgrade(self):
-        """Make the database look as a profan before 009 left it."""
-        files = schema_files()
-        names = [os.path.basename(f) for f in files]
-        k = names.index("009-query-summaries.sql")
-        drops = []
-        created = set()         # tables 009 and later create: dropped whole
-        for f in files[k:]:
-            text = open(f).read()
-            # objects a file drops before creating them again (run_metric,
-            # kernel_category) are older than it: they stay
-            replaced = set(re.findall(
-                r"DROP\s+(?:TABLE|INDEX|TRIGGER|VIEW)\s+(?:IF EXISTS\s+)?(\w+)",
-                text, re.I))
-            for kind, name in re.findall(
-                    r"CREATE\s+(TABLE|INDEX|TRIGGER|VIEW)\s+(?:IF NOT EXISTS\s+)?(\w+)",
-                    text, re.I):
-                if name in replaced:
-                    continue
-                drops.append("DROP %s IF EXISTS %s;" % (kind.upper(), name))
-                if kind.upper() == "TABLE":
-                    created.add(name)
-            # columns later files add to older tables go too
-            for table, col in re.findall(
-                    r"ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+(\w+)", text, re.I):
-                if table not in created:
-                    drops.append("ALTER TABLE %s DROP COLUMN %s;" % (table, col))
-        # columns first: ALTER TABLE checks every view, which must still
-        # find what it reads
-        alters = [d for d in drops if d.startswith("ALTER")]
-        drops = [d for d in drops if not d.startswith("ALTER")]
-        sqlite3(self.db, "".join(alters + drops)
-                + "PRAGMA user_version=%d;" % k)
-        tables = sqlite3(self.db, "SELECT name FROM sqlite_schema WHERE name IN (%s)"
-                         % ",".join("'%s'" % t for t in EXPECTED))
-        self.assertEqual(tables.strip(), "")
-        return len(files)
-
-    def test_migration_backfills_old_runs(self):
-        self.ingest_ok(self.tiny_path())
+    def test_emptied_summaries_are_rebuilt(self):
+        p = os.path.join(self.tmp.name, "tiny.json")
+        with open(p, "w") as f:
+            json.dump(tiny_trace(), f)
+        self.ingest_ok(p)
         self.ingest_ok(shared("traces", "hta-diff-control-a100-rank3.json.gz"))
         self.ingest_ok(local("sample-run"))
-        want_tables = {t: sqlite3(self.db, "SELECT * FROM %s ORDER BY 1, 2, 3, 4" % t)
-                       for t in EXPECTED}
+        want_tables = {t: sqlite3(self.db, "SELECT * FROM %s ORDER BY 1, 2, 3, 4"
+                                  % t) for t in EXPECTED}
         want_out = self.outputs()
-        nfiles = self.downgrade()
-        # a read-only command refuses the old schema; a writing one migrates
-        self.assertEqual(self.profan("query", "operators").rc, 1)
-        r = self.profan("tag", "2", "migrated=yes")
+        sqlite3(self.db, "".join("DELETE FROM %s;" % t for t in EXPECTED))
+        self.assertEqual(sqlite3(self.db, "SELECT %s" % " + ".join(
+            "(SELECT count(*) FROM %s)" % t for t in EXPECTED)), "0\n")
+        r = self.profan("rebuild")
         self.assertEqual(r.rc, 0, r.err)
-        v = sqlite3(self.db, "PRAGMA user_version").strip()
-        self.assertEqual(int(v), nfiles)
         for t, want in want_tables.items():
             got = sqlite3(self.db, "SELECT * FROM %s ORDER BY 1, 2, 3, 4" % t)
             if t == "cpu_op_flops_summary":
-                # REAL sums: the SQL may add in another order
+                # REAL sums: the pass may add in another order
                 self.assertEqual(len(got.splitlines()), len(want.splitlines()), t)
             else:
                 self.assertEqual(got, want, t)
         self.assertEqual(self.outputs(), want_out)
+        self.assert_tables_match_group_by()
 
-    def tiny_path(self):
-        p = os.path.join(self.tmp.name, "tiny.json")
-        with open(p, "w") as f:
-            json.dump(tiny_trace(), f)
-        return p
+    assert_tables_match_group_by = SummaryTables.assert_tables_match_group_by
+    rows = SummaryTables.rows
 
 
 class WriterTotals(ProfanTest):

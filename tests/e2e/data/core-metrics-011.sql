@@ -1,62 +1,8 @@
--- 011-steady-steps.sql — steady-state steps, per-step samples, run
--- fingerprints and the defaults of the regression gate (`profan check`).
---
--- Read side only: views over `step`, `step_time`, `gpu_op_summary` and
--- `cpu_op_summary`, plus two small parameter tables (data, not code:
--- change a row to change the rule everywhere).  Every step statistic
--- (the steps query, run_metric, the step-variation rule, the report
--- summary and the gate) reads steady steps from the view step_steady.
--- All of it works in the stock sqlite3 shell:
---   sqlite3 profan.db 'SELECT step, dur, steady, reason FROM step_steady'
-
--- The steady-step rule.  Per run and rank, over the rank's steps in time
--- order, with M the median step duration of the rank:
---   tolerance = max(tolerance_pct, mad_k * 1.4826 * MAD / M * 100) %
---   (MAD: median absolute deviation of the rank's steps from M; the
---   rule widens with the rank's own spread, so a noisy workload does not
---   lose its steps).
---   warm-up: the leading steps before the first step within the tolerance
---            of M, at most (n - 1) / 2 of the n steps;
---   cut:     the last step when it is outside the tolerance (the profiler
---            window's end: a step cut short, or one carrying the flush);
---   ranks with fewer than min_steps steps keep every step.
--- Every other step is steady (a slow step in the middle of a run is
--- real variation, not warm-up).
-CREATE TABLE steady_param(
-  name TEXT PRIMARY KEY,
-  value REAL NOT NULL,
-  doc TEXT NOT NULL
-);
-INSERT INTO steady_param VALUES
-  ('tolerance_pct', 20, 'leading/trailing step further than this from the '
-   || 'rank''s median step: warm-up / cut'),
-  ('mad_k', 3, 'the tolerance widens to this many robust standard '
-   || 'deviations (1.4826 MAD) of the rank''s steps'),
-  ('min_steps', 3, 'ranks with fewer steps keep every step steady');
-
--- Defaults of `profan check` (the command-line options override them).
-CREATE TABLE gate_param(
-  name TEXT PRIMARY KEY,
-  value REAL NOT NULL,
-  doc TEXT NOT NULL
-);
-INSERT INTO gate_param VALUES
-  ('threshold_pct', 5, 'smallest change in the bad direction that counts '
-   || 'as a regression, %'),
-  ('alpha', 0.05, 'error probability of each end of the confidence '
-   || 'interval of the shift (one-sided level of a regression claim)'),
-  ('z', 3, 'robust z-score of the run within its comparable history '
-   || 'above which it is outside the run-to-run noise'),
-  ('last', 10, 'history: at most this many comparable runs'),
-  ('min_history', 5, 'fewer comparable runs in the history: no '
-   || 'run-to-run noise test'),
-  ('min_steps', 3, 'fewer steady steps in a run: the step samples cannot '
-   || 'decide'),
-  ('fingerprint_top', 10, 'fingerprint: the top N kernels and the top N '
-   || 'CPU operators by total time'),
-  ('fingerprint_min_shared_pct', 50, 'comparable runs share at least this '
-   || 'share of their top kernels and of their top operators '
-   || '(|A and B| / |A or B|), %');
+-- core-metrics-011.sql — the oracle of tests/e2e/test_metric_store.py:
+-- step_steady, run_step_sample and run_metric_core as the development
+-- migration schema/011-steady-steps.sql defined them (before the metrics
+-- were stored per run), copied verbatim from it at the schema baseline.
+-- The test loads them as TEMP views; profan never reads this file.
 
 -- Every step with its position, its rank's median, deviation and verdict.
 CREATE VIEW step_steady AS
@@ -149,49 +95,6 @@ SELECT st.run_id, names.metric, st.step, st.ms AS value
 UNION ALL
 SELECT run_id, 'step_gpu_busy_pct', step, avg(pct) FROM busy
   GROUP BY run_id, step;
-
--- The fingerprint of a run's workload: its top kernels and top CPU
--- operators by total time (fingerprint_top of each; ProfilerStep
--- annotations left out), and its rank count (view run_rank_count).
--- `profan check` keeps a run in the history only when it has the
--- baseline's rank count and shares fingerprint_min_shared_pct of each
--- set with it.
-CREATE VIEW run_fingerprint AS
-WITH
-n AS (SELECT value AS top FROM gate_param WHERE name = 'fingerprint_top'),
-k AS (
-  SELECT run_id, name_id,
-    row_number() OVER (PARTITION BY run_id
-                       ORDER BY sum(total_ns) DESC, name_id) AS i
-  FROM gpu_op_summary WHERE kind = 'kernel' GROUP BY run_id, name_id
-),
-o AS (
-  SELECT c.run_id, c.name_id,
-    row_number() OVER (PARTITION BY c.run_id
-                       ORDER BY sum(c.total_ns) DESC, c.name_id) AS i
-  FROM cpu_op_summary c JOIN string s ON s.id = c.name_id
-  WHERE s.text NOT GLOB 'ProfilerStep#*'
-  GROUP BY c.run_id, c.name_id
-)
-SELECT run_id, 'kernel' AS kind, name_id FROM k, n WHERE i <= n.top
-UNION ALL
-SELECT run_id, 'op', name_id FROM o, n WHERE i <= n.top;
-
--- Ranks per run: those with steps, GPU activity or a trace file.
-CREATE VIEW run_rank_count AS
-SELECT r.id AS run_id, (
-  SELECT count(*) FROM (
-    SELECT rank FROM step WHERE run_id = r.id
-    UNION SELECT rank FROM gpu_busy WHERE run_id = r.id
-    UNION SELECT rank FROM run_file WHERE run_id = r.id
-      AND kind = 'trace' AND rank IS NOT NULL)) AS ranks
-FROM run r;
-
--- Which way the new metrics get worse (OR REPLACE: a database rebuilt
--- from an older user_version keeps metric_direction's rows).
-INSERT OR REPLACE INTO metric_direction VALUES
-  ('steady_steps', 21, 0),
-  ('step_gpu_busy_pct', 11, -1);
 
 -- run_metric as in 009 with steady steps: step_time_* over the steady
 -- steps, `steps` the step count per rank (the largest over the ranks,
