@@ -18,7 +18,10 @@
 -- column: step_pct         total time / the rank's summed step time, %
 WITH i AS (
   SELECT rank, kind, dur, bytes, gbps,
-    row_number() OVER (PARTITION BY rank, kind ORDER BY gbps) - 1 AS k,
+    -- ops without a bandwidth (no bytes recorded, zero duration) rank
+    -- after every op with one: the percentile is over the n that have one
+    row_number() OVER (PARTITION BY rank, kind
+                       ORDER BY gbps IS NULL, gbps) - 1 AS k,
     count(gbps) OVER (PARTITION BY rank, kind) AS n
   FROM hta_memory_bw
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
