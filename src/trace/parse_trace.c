@@ -49,7 +49,8 @@ enum { DI_NONE = 0, DI_RANK, DI_WORLD_SIZE };
 enum {
   A_NONE = 0, A_CORRELATION, A_EXTERNAL_ID, A_GRID, A_BLOCK, A_REGISTERS,
   A_SHARED_MEM, A_BLOCKS_PER_SM, A_WARPS_PER_SM, A_OCCUPANCY, A_BYTES,
-  A_CBID, A_SEQUENCE, A_FWD_TID, A_FLOPS, A_DEVICE_TYPE, A_DEVICE_ID,
+  A_CBID, A_SEQUENCE, A_FWD_TID, A_FLOPS, A_MEM_GBPS, A_DEVICE_TYPE,
+  A_DEVICE_ID,
   A_ADDR, A_MEM_BYTES, A_TOTAL_ALLOC, A_TOTAL_RESERVED, A_PYTHON_ID,
   A_PYTHON_PARENT, A_DEVICE, A_STREAM, A_INPUT_DIMS, A_INPUT_TYPES,
   A_CONCRETE, A_OTHER,
@@ -77,6 +78,7 @@ static const KeyName aArgKey[] = {
   KEY("est. achieved occupancy %", A_OCCUPANCY), KEY("bytes", A_BYTES),
   KEY("cbid", A_CBID), KEY("Sequence number", A_SEQUENCE),
   KEY("Fwd thread id", A_FWD_TID), KEY("flops", A_FLOPS),
+  KEY("memory bandwidth (GB/s)", A_MEM_GBPS),
   KEY("Device Type", A_DEVICE_TYPE), KEY("Device Id", A_DEVICE_ID),
   KEY("Addr", A_ADDR), KEY("Bytes", A_MEM_BYTES),
   KEY("Total Allocated", A_TOTAL_ALLOC),
@@ -626,6 +628,7 @@ static void scalar_arg(Parser *p, int key, const unsigned char *z, size_t n,
     case A_WARPS_PER_SM: DBL_ARG(warps_per_sm, TF_WARPS_PER_SM);
     case A_OCCUPANCY: DBL_ARG(occupancy, TF_OCCUPANCY);
     case A_FLOPS: DBL_ARG(flops, TF_FLOPS);
+    case A_MEM_GBPS: DBL_ARG(mem_gbps, TF_MEM_GBPS);
 #undef INT_ARG
 #undef DBL_ARG
     default:

@@ -67,6 +67,7 @@ class Trace:
                     "device": e.get("pid"), "stream": e.get("tid"),
                     "name": name, "corr": args.get("correlation"),
                     "bytes": args.get("bytes"),
+                    "gbps_arg": args.get("memory bandwidth (GB/s)"),
                     "cls": kernel_class(name) if kind == "kernel" else "memory"})
             elif cat in RUNTIME_CATS and args.get("correlation") is not None:
                 self.runtime[args["correlation"]] = {
@@ -225,8 +226,11 @@ def memory_bw(t):
         s["dur"] += g["dur"]
         if g["bytes"] is not None:
             s["bytes"] += g["bytes"]
-            if g["dur"] > 0:
-                s["gbps"].append(g["bytes"] / g["dur"])
+        # Kineto's own bandwidth (exact duration) where it wrote one
+        if _num(g["gbps_arg"]) and g["gbps_arg"] > 0:
+            s["gbps"].append(float(g["gbps_arg"]))
+        elif g["bytes"] is not None and g["dur"] > 0:
+            s["gbps"].append(g["bytes"] / g["dur"])
     return out
 
 
