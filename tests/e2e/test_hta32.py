@@ -18,6 +18,7 @@ import os
 
 import hta_reference as ref
 from common import ProfanTest, ROOT, local, shared, events
+from trace_reference import us_to_ns
 
 GEN = os.path.join(ROOT, "fixtures", "hta32", "gen.py")
 
@@ -217,3 +218,187 @@ class BandwidthArgTest(Hta32Base):
         self.assertEqual(round(f(rows["Memcpy DtoD"]["mean_gbps"]), 1), 537.1)
         self.assertEqual(round(f(rows["Memcpy DtoD"]["max_gbps"]), 1), 934.0)
         self.assertEqual(rows["Memcpy DtoD"]["gbps_source"], "arg")
+
+
+def launches(evs):
+    """[(call, gpu op)] of a trace: runtime calls and GPU ops joined on
+    their correlation id (one call may have several ops)."""
+    calls, gpu = {}, []
+    for e in evs:
+        if not isinstance(e, dict) or e.get("ph") != "X":
+            continue
+        a = e.get("args") or {}
+        cat = str(e.get("cat", "")).lower()
+        if cat in ref.RUNTIME_CATS and a.get("correlation") is not None:
+            calls[a["correlation"]] = e
+        elif cat in ref.GPU_CATS and a.get("correlation") is not None:
+            gpu.append(e)
+    return [(calls[g["args"]["correlation"]], g) for g in gpu
+            if g["args"]["correlation"] in calls]
+
+
+def us(e, k="ts"):
+    return us_to_ns(e[k])                     # ns, as profan stores them
+
+
+class LaunchStatsTest(Hta32Base):
+    """HTA's get_cuda_kernel_launch_stats, grouped per call and op name."""
+
+    def check(self, evs):
+        exp = collections.defaultdict(list)
+        for c, g in launches(evs):
+            cpu, gpu = us(c, "dur"), us(g, "dur")
+            delay = max(0, us(g) - us(c) - cpu)
+            exp[(c["name"], g["name"])].append((cpu, gpu, delay))
+        rows = self.query("kernel-launch-stats", "--param", "limit=100000")
+        self.assertEqual(len(rows), len(exp))
+        for r in rows:
+            v = exp[(r["call"], r["name"])]
+            self.assertEqual(int(r["launches"]), len(v))
+            self.assertAlmostEqual(f(r["delay_mean_us"]),
+                                   sum(d for _, _, d in v) / len(v) / 1e3,
+                                   delta=0.0006)
+            self.assertEqual(int(r["runtime_outliers"]),
+                             sum(c > 50000 for c, _, _ in v))
+            self.assertEqual(int(r["delay_outliers"]),
+                             sum(d > 100000 for _, _, d in v))
+            self.assertEqual(int(r["short_gpu"]),
+                             sum(g < c <= 50000 for c, g, _ in v))
+        return rows
+
+    def test_hta32_launch_stats_fixture(self):
+        self.ingest_fixture("launch-stats.json.gz")
+        rows = self.check(xevents("launch-stats.json.gz"))
+        tot = {k: sum(int(r[k]) for r in rows)
+               for k in ("runtime_outliers", "delay_outliers")}
+        self.assertEqual(tot, {"runtime_outliers": 1, "delay_outliers": 1})
+
+    def test_hta32_launch_stats_control(self):
+        path = shared("traces", "hta-diff-control-a100-rank3.json.gz")
+        self.ingest_ok(path)
+        self.check(events(path))
+
+
+def aten_kernels(evs):
+    """HTA's get_aten_op_kernels_and_delay, on one thread: each launch call
+    under its innermost wrapping aten:: op;
+    per op call the launched sequence and the first launch's delays;
+    grouped per (op, sequence): [calls, op delays, runtime delays]."""
+    ops = collections.defaultdict(list)
+    for i, e in enumerate(evs):
+        if isinstance(e, dict) and e.get("ph") == "X" \
+                and str(e.get("name", "")).startswith("aten::") \
+                and str(e.get("cat", "")).lower() in ("cpu_op", "operator"):
+            ops[e.get("tid")].append((us(e), us(e) + us(e, "dur"), e["name"],
+                                      i))
+    per_call = collections.defaultdict(list)
+    for c, g in launches(evs):
+        a, b = us(c), us(c) + us(c, "dur")
+        best = None
+        for o in ops.get(c.get("tid"), ()):
+            # innermost: latest start, then shortest, then later in the
+            # file (a child written after a parent of the same extent)
+            if o[0] <= a and o[1] >= b and (best is None or
+                                            (o[0], -o[1], o[3]) >
+                                            (best[0], -best[1], best[3])):
+                best = o
+        if best is not None:
+            per_call[best].append((a, us(g), g["name"]))
+    out = collections.defaultdict(lambda: [0, [], []])
+    for op, ls in per_call.items():
+        ls.sort()
+        key = (op[2], " -> ".join(n for _, _, n in ls))
+        out[key][0] += 1
+        out[key][1].append(ls[0][0] - op[0])
+        out[key][2].append(ls[0][1] - ls[0][0])
+    return out
+
+
+class AtenOpKernelsTest(Hta32Base):
+
+    def check(self, evs):
+        exp = aten_kernels(evs)
+        rows = self.query("aten-op-kernels", "--param", "limit=100000")
+        self.assertEqual(len(rows), len(exp))
+        for r in rows:
+            n, od, rd = exp[(r["op"], r["kernels"])]
+            self.assertEqual(int(r["calls"]), n, r["op"])
+            self.assertAlmostEqual(f(r["op_delay_us"]), sum(od) / n / 1e3,
+                                   delta=0.0006)
+            self.assertAlmostEqual(f(r["runtime_delay_us"]),
+                                   sum(rd) / n / 1e3, delta=0.0006)
+        return rows
+
+    def test_hta32_aten_op_kernels_fixture(self):
+        self.ingest_fixture("launch-stats.json.gz")
+        rows = self.check(xevents("launch-stats.json.gz"))
+        got = {(r["op"], r["kernels"]): int(r["calls"]) for r in rows}
+        # the gemm belongs to aten::addmm (innermost), the bias kernel to
+        # aten::linear, the memset to no aten op
+        self.assertEqual(got, {("aten::addmm", "sm90_gemm_kernel"): 2,
+                               ("aten::linear", "bias_add_kernel"): 2,
+                               ("aten::relu", "relu_kernel"): 1})
+
+    def test_hta32_aten_op_kernels_control(self):
+        path = shared("traces", "hta-diff-control-a100-rank3.json.gz")
+        self.ingest_ok(path)
+        self.check(events(path))
+
+
+class CounterTracksTest(Hta32Base):
+    """export-trace writes the launch queue of every stream and the
+    memory bandwidth in use as counter tracks (HTA's
+    generate_trace_with_counters)."""
+
+    def counters(self, out):
+        with open(out) as fh:
+            d = json.load(fh)
+        c = collections.defaultdict(list)
+        for e in d["traceEvents"]:
+            if e.get("ph") == "C" and e.get("cat") == "profan":
+                c[e["name"]].append((round(e["ts"] * 1000),
+                                     list(e["args"].values())[0]))
+        return d, c
+
+    def test_hta32_queue_counter_track(self):
+        self.ingest_fixture("blocked-queue.json.gz")
+        out = os.path.join(self.tmp.name, "x.json")
+        r = self.profan("export-trace", "latest", "-o", out)
+        self.assertEqual(r.rc, 0, r.err)
+        d, c = self.counters(out)
+        base = d["baseTimeNanoseconds"]
+        t = ref.Trace(xevents("blocked-queue.json.gz"))
+        (key, rows), = ref.queue_series(t).items()
+        # the value after the last change at each time
+        exp = {}
+        for ts, q, nxt, _ in rows:
+            exp[ts] = q
+        t0 = min(exp)
+        got = c["GPU 0 stream 7 queue length"]
+        self.assertEqual(len(got), len(exp))
+        self.assertEqual(max(v for _, v in got), max(exp.values()))
+        # times relative to the first change (the export's base differs)
+        g0 = min(ts for ts, _ in got)
+        self.assertEqual({ts - g0: v for ts, v in got},
+                         {ts - t0: v for ts, v in exp.items()})
+        self.assertIsNotNone(base)
+
+    def test_hta32_bandwidth_counter_track(self):
+        self.ingest_fixture("htod-p50.json.gz")
+        out = os.path.join(self.tmp.name, "x.json")
+        r = self.profan("export-trace", "latest", "-o", out)
+        self.assertEqual(r.rc, 0, r.err)
+        _, c = self.counters(out)
+        got = c["GPU 0 Memcpy HtoD (GB/s)"]
+        # copies with bytes: +GB/s at start, 0 at end (they do not overlap)
+        exp = []
+        for e in xevents("htod-p50.json.gz", "gpu_memcpy"):
+            if "bytes" in e["args"]:
+                exp.append(e["args"]["bytes"] / (e["dur"] * 1000.0))
+                exp.append(0.0)
+        self.assertEqual([round(v, 6) for _, v in got], exp)
+        # a re-ingested export holds the same rows (counters are ignored)
+        self.ingest_ok(out)
+        self.assertEqual(self.sql("SELECT count(*) AS n FROM gpu_mem_op"
+                                  " GROUP BY run_id"),
+                         [{"n": "3"}, {"n": "3"}])
