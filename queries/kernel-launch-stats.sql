@@ -24,7 +24,7 @@
 -- column: short_gpu        GPU ops shorter than their launch call (call within the cutoff)
 -- column: runtime_outliers launch calls over runtime_cutoff_us
 -- column: delay_outliers   launch delays over launch_delay_cutoff_us
--- column: outlier_pct      (runtime + delay outliers) / launches, %
+-- column: outlier_pct      launches that are a runtime or a delay outlier (or both) / launches, %
 WITH g AS (
   SELECT rank, runtime_id, name_id, dur, ts FROM kernel
   WHERE run_id = :run AND runtime_id IS NOT NULL
@@ -45,7 +45,9 @@ a AS (
     max(delay) AS delay_max,
     sum(gpu < cpu AND cpu <= :runtime_cutoff_us * 1e3) AS short_gpu,
     sum(cpu > :runtime_cutoff_us * 1e3) AS rt_out,
-    sum(delay > :launch_delay_cutoff_us * 1e3) AS delay_out
+    sum(delay > :launch_delay_cutoff_us * 1e3) AS delay_out,
+    sum(cpu > :runtime_cutoff_us * 1e3
+        OR delay > :launch_delay_cutoff_us * 1e3) AS any_out
   FROM l GROUP BY rank, call_id, name_id
 )
 SELECT a.rank, c.text AS call, s.text AS name, a.n AS launches,
@@ -54,7 +56,7 @@ SELECT a.rank, c.text AS call, s.text AS name, a.n AS launches,
   round(delay_mean / 1e3, 3) AS delay_mean_us,
   round(delay_max / 1e3, 3) AS delay_max_us,
   short_gpu, rt_out AS runtime_outliers, delay_out AS delay_outliers,
-  round(100.0 * (rt_out + delay_out) / a.n, 2) AS outlier_pct
+  round(100.0 * any_out / a.n, 2) AS outlier_pct
 FROM a JOIN string c ON c.id = a.call_id JOIN string s ON s.id = a.name_id
-ORDER BY rt_out + delay_out DESC, a.n DESC, a.rank, c.text, s.text
+ORDER BY any_out DESC, a.n DESC, a.rank, c.text, s.text
 LIMIT :limit;
