@@ -469,3 +469,30 @@ class RooflineBytesTest(Hta32Base):
             self.assertLessEqual(f(r["roofline_pct"]), 100.0)
         kinds = {r["kind"]: r for r in self.query("op-kinds")}
         self.assertEqual(set(kinds), {"elementwise", "gather"})
+
+
+class AllRanksExportTest(ProfanTest):
+    """Point 7: an export of several ranks is refused at ingest with one
+    line naming the file (nothing written); each rank exported alone
+    ingests as that rank."""
+
+    def test_hta32_all_ranks_export_refused(self):
+        self.ingest_ok(shared("runs", "dlrm-8rank"))
+        out = os.path.join(self.tmp.name, "all.json")
+        r = self.profan("export-trace", "latest", "--rank", "all", "-o", out)
+        self.assertEqual(r.rc, 0, r.err)
+        before = self.db_bytes()
+        r = self.profan("ingest", out)
+        self.assertNotEqual(r.rc, 0)
+        lines = r.err.strip().splitlines()
+        self.assertEqual(len(lines), 1, r.err)
+        self.assertRegex(lines[0], r"^profan: .*all\.json:\d+: a profan export"
+                         r" of several ranks \(distributedInfo\.ranks\):"
+                         r" ingest one file per rank \(export-trace --rank R\)$")
+        self.assertEqual(self.db_bytes(), before)
+        one = os.path.join(self.tmp.name, "r5.json")
+        r = self.profan("export-trace", "1", "--rank", "5", "-o", one)
+        self.assertEqual(r.rc, 0, r.err)
+        self.ingest_ok(one)
+        self.assertEqual(self.sql("SELECT DISTINCT rank FROM kernel WHERE"
+                                  " run_id = 2"), [{"rank": "5"}])
