@@ -6,7 +6,7 @@
 --                   aten::mul [[512,2862],[],[512,2862]] is mul.out(self,
 --                   other, out), one tensor read, one written, where the
 --                   streaming arm had read both (3 tensors, 150 %).
---   op_stream       the elements written are the broadcast shape of the
+--   op_stream       an elementwise op writes the broadcast shape of the
 --                   tensors read (aten::add [[512,1],[1,2862]] writes
 --                   512 x 2862), no longer the largest input; a scalar
 --                   operand ([]) is one element; in-place ops (add_) read
@@ -59,14 +59,16 @@ x AS MATERIALIZED (
     AND json_extract(t.text, '$[' || e.key || ']')
         IN (SELECT type FROM op_dtype)
 ),
--- the broadcast shape of the tensors read: per dimension counted from
--- the right, the largest size; NULL when a shape is not a flat list of
--- integers (a tensor list), then the largest input stands for the output
+-- the broadcast shape of the tensors read by an elementwise op: per
+-- dimension counted from the right, the largest size; NULL when a shape
+-- is not a flat list of integers (a tensor list), then the largest input
+-- stands for the output.  Norms, softmax and copies write their largest
+-- input (a norm's [C] weight is no broadcast operand of its [N,C,H,W])
 bd AS MATERIALIZED (
   SELECT x.op_id, json_array_length(x.shape) - 1 - s.key AS r,
     max(s.value) AS v, min(s.type = 'integer') AS flat
   FROM x, json_each(x.shape) s
-  WHERE NOT x.out_arg
+  WHERE NOT x.out_arg AND x.kind = 'elementwise'
   GROUP BY x.op_id, json_array_length(x.shape) - 1 - s.key
 ),
 b AS MATERIALIZED (
