@@ -2297,14 +2297,16 @@ x AS MATERIALIZED (
     AND json_extract(t.text, '$[' || e.key || ']')
         IN (SELECT type FROM op_dtype)
 ),
--- the broadcast shape of the tensors read: per dimension counted from
--- the right, the largest size; NULL when a shape is not a flat list of
--- integers (a tensor list), then the largest input stands for the output
+-- the broadcast shape of the tensors read by an elementwise op: per
+-- dimension counted from the right, the largest size; NULL when a shape
+-- is not a flat list of integers (a tensor list), then the largest input
+-- stands for the output.  Norms, softmax and copies write their largest
+-- input (a norm's [C] weight is no broadcast operand of its [N,C,H,W])
 bd AS MATERIALIZED (
   SELECT x.op_id, json_array_length(x.shape) - 1 - s.key AS r,
     max(s.value) AS v, min(s.type = 'integer') AS flat
   FROM x, json_each(x.shape) s
-  WHERE NOT x.out_arg
+  WHERE NOT x.out_arg AND x.kind = 'elementwise'
   GROUP BY x.op_id, json_array_length(x.shape) - 1 - s.key
 ),
 b AS MATERIALIZED (

@@ -52,6 +52,11 @@ RATIO_COLUMNS = {
 }
 # queries whose duration columns are differences (may be negative)
 DIFF_QUERIES = ("diff-",)
+# fitted parameters, not measured durations: alpha-beta's alpha_us is a
+# least-squares intercept with its standard error (alpha_se_us) beside
+# it; negative when the sizes do not reach the latency regime (v100
+# fixture: -119.6 us).  A constrained fit belongs to derive_comm.c.
+FIT_COLUMNS = {("alpha-beta", "alpha_us")}
 
 
 def queries():
@@ -101,7 +106,7 @@ def check_rows(name, rows):
                     and not (0.0 <= x <= 100.0):
                 bad.append("%s.%s = %s" % (name, col, v))
             if is_duration(col) and not name.startswith(DIFF_QUERIES) \
-                    and x < 0:
+                    and (name, col) not in FIT_COLUMNS and x < 0:
                 bad.append("%s.%s = %s (negative)" % (name, col, v))
     return bad
 
