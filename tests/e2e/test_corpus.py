@@ -10,7 +10,7 @@ import os
 import unittest
 
 import corpus as C
-from common import ProfanTest, SHARED, run
+from common import ProfanTest, ROOT, SHARED, run
 
 
 class CorpusInvariantTest(ProfanTest):
@@ -29,7 +29,8 @@ class CorpusInvariantTest(ProfanTest):
             r = run("ingest", p, db=cls.cdb)
             assert r.rc == 0, "%s: %s" % (p, r.err)
             rid = int(C.sql_rows(cls.cdb, "SELECT max(id) AS i FROM run")[0]["i"])
-            cls.runs[rid] = os.path.relpath(p, os.path.dirname(SHARED))
+            cls.runs[rid] = (os.path.relpath(p, ROOT) if p.startswith(ROOT)
+                             else os.path.relpath(p, os.path.dirname(SHARED)))
         cls.queries = C.queries()
 
     @classmethod

@@ -291,19 +291,32 @@ def aten_kernels(evs):
                 and str(e.get("cat", "")).lower() in ("cpu_op", "operator"):
             ops[e.get("tid")].append((us(e), us(e) + us(e, "dur"), e["name"],
                                       i))
+    # per thread, calls in start order against the ops open at each call
+    # (a sweep: the ops started by then, those ended before it dropped)
     per_call = collections.defaultdict(list)
+    by_tid = collections.defaultdict(list)
     for c, g in launches(evs):
-        a, b = us(c), us(c) + us(c, "dur")
-        best = None
-        for o in ops.get(c.get("tid"), ()):
-            # innermost: latest start, then shortest, then later in the
-            # file (a child written after a parent of the same extent)
-            if o[0] <= a and o[1] >= b and (best is None or
-                                            (o[0], -o[1], o[3]) >
-                                            (best[0], -best[1], best[3])):
-                best = o
-        if best is not None:
-            per_call[best].append((a, us(g), g["name"]))
+        by_tid[c.get("tid")].append((us(c), us(c) + us(c, "dur"), us(g),
+                                     g["name"]))
+    for tid, cl in by_tid.items():
+        ol = sorted(ops.get(tid, ()), key=lambda o: (o[0], -o[1], o[3]))
+        cl.sort()
+        j, open_ = 0, []
+        for a, b, gts, gname in cl:
+            while j < len(ol) and ol[j][0] <= a:
+                open_.append(ol[j])
+                j += 1
+            open_ = [o for o in open_ if o[1] >= a]
+            best = None
+            for o in open_:
+                # innermost: latest start, then shortest, then later in
+                # the file (a child written after a parent of the same
+                # extent)
+                if o[1] >= b and (best is None or (o[0], -o[1], o[3]) >
+                                  (best[0], -best[1], best[3])):
+                    best = o
+            if best is not None:
+                per_call[best].append((a, gts, gname))
     out = collections.defaultdict(lambda: [0, [], []])
     for op, ls in per_call.items():
         ls.sort()
