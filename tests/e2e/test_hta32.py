@@ -15,8 +15,10 @@ import gzip
 import importlib.util
 import json
 import os
+import sqlite3
 
 import hta_reference as ref
+import roofline_reference as R
 from common import ProfanTest, ROOT, local, shared, events
 from trace_reference import us_to_ns
 
@@ -448,10 +450,33 @@ def real_bytes(name, dims, types, conc):
     return (sum(numel(dims[i]) for i in read) + numel(out)) * sz
 
 
+def written_bytes(name, dims, types):
+    """Bytes of the output: the broadcast shape of the tensors read
+    (elementwise ops), at the first operand's size."""
+    size = {"float": 4, "double": 8, "long int": 8}
+    read = [i for i, d in enumerate(dims)
+            if types[i] in size and not (name == "aten::mul" and i == 2)]
+    nd = max(len(dims[i]) for i in read)
+    out = [1] * nd
+    for i in read:
+        d = [1] * (nd - len(dims[i])) + list(dims[i])
+        out = [max(a, b) for a, b in zip(out, d)]
+    return numel(out) * size[types[0]]
+
+
+def footprint(name, dims, types, nbytes):
+    """Distinct bytes: an in-place op (add_) writes its input, counted
+    once."""
+    if name.endswith("_"):
+        return nbytes - written_bytes(name, dims, types)
+    return nbytes
+
+
 class RooflineBytesTest(Hta32Base):
     """Point 5: scalar, out=, broadcast, gather and in-place operands at
     their real sizes: each kernel of the fixture runs at 80 % of its real
-    roofline (H100 3.35 TB/s), so a wrong byte count shows."""
+    HBM roofline (H100 3.35 TB/s), so a wrong byte count shows; their
+    tensors fit in H100's L2, so the rows read against the L2 roof."""
 
     def test_hta32_roofline_real_bytes(self):
         self.ingest_fixture("roofline-bytes.json.gz")
@@ -467,7 +492,17 @@ class RooflineBytesTest(Hta32Base):
             k = kern[c["args"]["correlation"]]
             nbytes = real_bytes(o["name"], a["Input Dims"], a["Input type"],
                                 a["Concrete Inputs"])
-            roof_ns = nbytes / 3.35e3
+            # 80 % of the HBM roof by construction
+            self.assertAlmostEqual(nbytes / 3.35e3 / us_to_ns(k["dur"]), 0.8,
+                                   delta=1e-3)
+            # the elementwise FLOPs (one an element) take under 2 % of the
+            # L2 time on the H100: the memory terms decide
+            roof_ns, tier, _, _ = R.roof(
+                "H100 SXM", "fp32", 0, nbytes,
+                nbytes if o["name"] == "aten::index_select" else
+                footprint(o["name"], a["Input Dims"], a["Input type"],
+                          nbytes))
+            self.assertEqual(tier, "l2")
             exp[(o["name"], json.dumps(a["Input Dims"],
                                        separators=(",", ":")))] = \
                 (nbytes, 100.0 * roof_ns / us_to_ns(k["dur"]))
@@ -509,3 +544,112 @@ class AllRanksExportTest(ProfanTest):
         self.ingest_ok(one)
         self.assertEqual(self.sql("SELECT DISTINCT rank FROM kernel WHERE"
                                   " run_id = 2"), [{"rank": "5"}])
+
+
+class RooflineTiersTest(Hta32Base):
+    """Point 5: the hierarchical roofline (L2 and HBM tiers) and durations
+    recorded in whole µs, on the roofline-tiers fixture (a V100 run of
+    2021's shape): every row's tier, bytes from HBM, efficiency and
+    dur_res from the JSON with roofline_reference's rule; none above
+    100 %, though the add_ that fits in L2 moves 1.19 TB/s (the HBM roof
+    alone reads 112 %) and the mul's recorded 6 µs is under its roof."""
+
+    def expected(self):
+        ev = xevents("roofline-tiers.json.gz")
+        kern = {e["args"]["correlation"]: e for e in ev if e["cat"] == "kernel"}
+        calls = [e for e in ev if e["cat"] == "cuda_runtime"]
+        out = {}
+        for o in (e for e in ev if e["cat"] == "cpu_op"):
+            a = o["args"]
+            dims, types = a["Input Dims"], a["Input type"]
+            c = next(c for c in calls
+                     if o["ts"] <= c["ts"] <= o["ts"] + o["dur"])
+            k = kern[c["args"]["correlation"]]
+            # whole µs: the file holds no fractional duration
+            self.assertEqual(k["dur"], int(k["dur"]))
+            if o["name"] == "aten::mm":
+                (m, kk), (_, n) = dims
+                flops, nbytes = 2 * m * kk * n, (m * kk + kk * n + m * n) * 4
+                fp = nbytes
+            else:
+                nbytes = real_bytes(o["name"], dims, types,
+                                    a["Concrete Inputs"])
+                flops = written_bytes(o["name"], dims, types) // 4
+                fp = footprint(o["name"], dims, types, nbytes)
+            roof_ns, tier, bound, hbm = R.roof("V100 SXM2", "fp32", flops,
+                                               nbytes, fp)
+            gpu_ns = us_to_ns(k["dur"])
+            out[(o["name"], json.dumps(dims, separators=(",", ":")))] = {
+                "roof": roof_ns, "tier": tier, "bound": bound, "hbm": hbm,
+                "gpu": gpu_ns, "bytes": nbytes, "flops": flops,
+                "pct": R.pct(roof_ns, gpu_ns, 1)}
+        return out
+
+    def test_hta32_roofline_tiers_and_whole_us(self):
+        self.ingest_fixture("roofline-tiers.json.gz")
+        exp = self.expected()
+        rows = {(r["name"], r["dims"]): r for r in self.query("op-roofline")}
+        self.assertEqual(set(rows), set(exp))
+        for key, r in rows.items():
+            e = exp[key]
+            msg = "%s %s" % key
+            self.assertEqual(r["gpu"], "V100 SXM2", msg)
+            self.assertEqual((r["tier"], r["bound"]), (e["tier"], e["bound"]),
+                             msg)
+            self.assertEqual(r["dur_res"], "whole_us", msg)
+            self.assertAlmostEqual(f(r["gbytes"]), e["bytes"] / 1e9,
+                                   places=5, msg=msg)
+            self.assertAlmostEqual(f(r["hbm_gbytes"]), e["hbm"] / 1e9,
+                                   places=5, msg=msg)
+            self.assertAlmostEqual(f(r["roofline_pct"]), e["pct"], delta=0.01,
+                                   msg=msg)
+            self.assertLessEqual(f(r["roofline_pct"]), 100.0, msg)
+            self.assertAlmostEqual(f(r["roof_us"]), e["roof"] / 1e3,
+                                   delta=1e-3, msg=msg)
+        # what the fixture is made of: both tiers, a compute-bound GEMM,
+        # an L2-resident add_ faster than HBM allows, a recorded duration
+        # under its roofline time (truncated), all within 100 % only
+        # with the tiers and the whole-µs slack
+        tiers = collections.Counter(e["tier"] for e in exp.values())
+        self.assertEqual((tiers["l2"], tiers["hbm"]), (1, 5))
+        self.assertEqual([k for k, e in exp.items() if e["bound"] ==
+                          "compute"], [("aten::mm", "[[1024,1024],[1024,1024]]")])
+        fits = exp[("aten::add_", "[[256,256,3,3],[256,256,3,3],[]]")]
+        self.assertGreater(fits["bytes"] / fits["gpu"], 0.9e3 * 1.3)
+        short = exp[("aten::mul", "[[1024,1024],[1024,1024]]")]
+        self.assertLess(short["gpu"], short["roof"])
+        self.assertGreater(short["pct"], 99.0)
+        # op-kinds and the GEMM metric: the same roofs over the same
+        # times + slack
+        kinds = {r["kind"]: r for r in self.query("op-kinds")}
+        ew = [e for k, e in exp.items() if k[0] != "aten::mm"]
+        self.assertAlmostEqual(
+            f(kinds["elementwise"]["roofline_pct"]),
+            R.pct(sum(e["roof"] for e in ew), sum(e["gpu"] for e in ew),
+                  len(ew)), delta=0.01)
+        mm = exp[("aten::mm", "[[1024,1024],[1024,1024]]")]
+        m = {r["metric"]: float(r["value"]) for r in self.sql(
+            "SELECT metric, value FROM op_metric")}
+        self.assertAlmostEqual(m["gemm_efficiency_pct"], mm["pct"], places=3)
+
+    def test_hta32_roofline_without_l2_figures_is_the_hbm_roof(self):
+        """A GPU without L2 figures keeps the HBM roof alone, as before
+        schema 064: the L2-resident add_ then reads above 100 % (the
+        impossible number the tiers remove)."""
+        self.ingest_fixture("roofline-tiers.json.gz")
+        with sqlite3.connect(self.db) as db:      # a site's edit of the table
+            db.execute("UPDATE gpu_spec SET l2_mb = NULL, l2_tbps = NULL"
+                       " WHERE gpu = 'V100 SXM2'")
+        exp = self.expected()
+        rows = {(r["name"], r["dims"]): r for r in self.query("op-roofline")}
+        for key, r in rows.items():
+            e = exp[key]
+            roof = max(e["flops"] / 15.7e3, e["bytes"] / 0.9e3)
+            self.assertEqual(r["tier"], "hbm")
+            self.assertAlmostEqual(f(r["hbm_gbytes"]), e["bytes"] / 1e9,
+                                   places=5)
+            self.assertAlmostEqual(f(r["roofline_pct"]),
+                                   R.pct(roof, e["gpu"], 1), delta=0.01)
+        self.assertGreater(f(rows[("aten::add_", "[[256,256,3,3],"
+                                   "[256,256,3,3],[]]")]["roofline_pct"]),
+                           100.0)
