@@ -653,3 +653,61 @@ class RooflineTiersTest(Hta32Base):
         self.assertGreater(f(rows[("aten::add_", "[[256,256,3,3],"
                                    "[256,256,3,3],[]]")]["roofline_pct"]),
                            100.0)
+
+
+def step_share_expected(ev):
+    """{(kind, name): a_step_pct} of diff-kernels from a trace's JSON:
+    each name's GPU time per step over the step time a share is of, the
+    longest of the mean CPU step (ProfilerStep annotations), the GPU-side
+    span of the GPU ops per step and their summed time per step."""
+    cats = {"kernel": "kernel", "gpu_memcpy": "memcpy", "gpu_memset": "memset"}
+    steps = [us_to_ns(e["dur"]) for e in ev if e.get("ph") == "X"
+             and e.get("cat") == "user_annotation"
+             and e["name"].startswith("ProfilerStep#")]
+    gpu = [e for e in ev if e.get("ph") == "X" and e.get("cat") in cats]
+    a = min(us_to_ns(e["ts"]) for e in gpu)
+    b = max(us_to_ns(e["ts"]) + us_to_ns(e["dur"]) for e in gpu)
+    total = sum(us_to_ns(e["dur"]) for e in gpu)
+    n = len(steps)
+    d = max(sum(steps) / n, (b - a) / n, total / n)
+    per = collections.Counter()
+    for e in gpu:
+        per[(cats[e["cat"]], e["name"])] += us_to_ns(e["dur"])
+    return {k: 100.0 * v / n / d for k, v in per.items()}, \
+        {k: 100.0 * v / n / (sum(steps) / n) for k, v in per.items()}
+
+
+class StepShareTest(Hta32Base):
+    """diff-kernels / diff-categories a_step_pct: GPU time per step over a
+    step time that contains it (view step_share, schema 067), from the
+    JSON; the mean CPU step alone gave 101.9 % (blocked-queue: kernels
+    before the first step) and 147 % (MI300X: the GPU 38 ms behind the
+    CPU, two streams at once)."""
+
+    def check(self, ev, old_top):
+        exp, old = step_share_expected(ev)
+        rows = [r for r in self.query("diff-kernels", "--param",
+                                      "baseline=1", "--param", "limit=1000")
+                if r["status"] != "folded"]
+        self.assertGreater(len(rows), 0)
+        for r in rows:
+            key = (r["kind"], r["name"])
+            self.assertAlmostEqual(f(r["a_step_pct"]), exp[key], delta=0.006,
+                                   msg=str(key))
+            self.assertEqual(r["a_step_pct"], r["b_step_pct"])
+            self.assertLessEqual(f(r["a_step_pct"]), 100.0)
+        top = max(old.values())
+        self.assertAlmostEqual(top, old_top, delta=0.01)
+        cats = self.query("diff-categories", "--param", "baseline=1")
+        self.assertTrue(all(f(c["a_step_pct"]) <= 100.0 for c in cats))
+        return exp
+
+    def test_hta32_step_share_blocked_queue(self):
+        self.ingest_fixture("blocked-queue.json.gz")
+        exp = self.check(xevents("blocked-queue.json.gz"), 101.93)
+        self.assertAlmostEqual(max(exp.values()), 100.0, places=6)
+
+    def test_hta32_step_share_mi300x_gpu_behind(self):
+        path = shared("traces", "tracelens-mi300-resnet-ckpt.json.gz")
+        self.ingest_ok(path)
+        self.check(events(path), 147.04)
