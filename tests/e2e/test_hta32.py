@@ -711,3 +711,38 @@ class StepShareTest(Hta32Base):
         path = shared("traces", "tracelens-mi300-resnet-ckpt.json.gz")
         self.ingest_ok(path)
         self.check(events(path), 147.04)
+
+
+class QueueLengthPerRunTest(ProfanTest):
+    """hta_queue_length (schema 066) reads only the run asked for: its
+    plan searches kernel and gpu_mem_op by run, where 060's grouped every
+    run's GPU ops (1.39 M VM steps for the 18-event launch-stats run with
+    the A100 control beside it, 5,800 alone; now 39,600, the rest being
+    hta_gpu_op's classification of the database's kernel names)."""
+
+    def vm_steps(self, run_id):
+        con = sqlite3.connect(self.db)
+        n = [0]
+
+        def tick():
+            n[0] += 1
+            return 0
+        con.set_progress_handler(tick, 1)
+        rows = con.execute("SELECT * FROM hta_queue_length WHERE run_id = ?",
+                           (run_id,)).fetchall()
+        con.set_progress_handler(None, 1)
+        plan = "\n".join(r[-1] for r in con.execute(
+            "EXPLAIN QUERY PLAN SELECT * FROM hta_queue_length"
+            " WHERE run_id = 1"))
+        con.close()
+        return n[0], rows, plan
+
+    def test_hta32_queue_length_reads_one_run(self):
+        self.ingest_ok(fixture("launch-stats.json.gz"))
+        alone, rows, plan = self.vm_steps(1)
+        self.assertRegex(plan, r"SEARCH k USING INDEX kernel_run")
+        self.assertNotRegex(plan, r"\bSCAN (k|m|kernel|gpu_mem_op)\b")
+        self.ingest_ok(shared("traces", "hta-diff-control-a100-rank3.json.gz"))
+        beside, rows2, _ = self.vm_steps(1)
+        self.assertEqual(rows2, rows)
+        self.assertLess(beside, 10 * alone)
