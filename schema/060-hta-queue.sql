@@ -25,6 +25,9 @@ INSERT INTO hta_queue_limit VALUES
   ('hip*', 10, NULL, 'ROCm: no blocking seen at 1,840 queued (MI300X)'),
   ('*', 20, 1024, 'CUDA: launches block at 1024 pending per stream');
 DELETE FROM hta_setting WHERE name = 'queue_full';
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('hta_queue_limit', 'parameter', NULL, 0,
+   'launch queue limit per runtime call name');
 
 -- One row per change of a stream's queue; queue_full is the limit of
 -- the launch call that made the change.  Ties: launches first.

@@ -28,6 +28,9 @@ CREATE TABLE op_out_arg(
 INSERT INTO op_out_arg VALUES
   ('aten::mul*', 2), ('aten::div*', 2),   -- (self, other, out)
   ('aten::add*', 3), ('aten::sub*', 3);   -- (self, other, alpha, out)
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('op_out_arg', 'parameter', NULL, 0,
+   'out= arguments of operators: written, not read');
 
 INSERT INTO op_kind_rule VALUES ('aten::index_select', 45, 'gather');
 
