@@ -1,7 +1,7 @@
 -- name: op-roofline
 -- description: Modeled operators (GEMMs; elementwise, norm, softmax and copy
 -- description: as streaming kinds) per input shape against the roofline of
--- description: the GPU they ran on (schema 016: op_model formulas, gpu_spec
+-- description: the GPU they ran on (op_model formulas, gpu_spec
 -- description: peaks): FLOPs, bytes, intensity, achieved TFLOP/s and TB/s,
 -- description: the bound (compute or memory), the % of that roofline and
 -- description: the recoverable time, GPU time x (1 - efficiency).  GPU
@@ -27,7 +27,7 @@
 -- column: bound          'compute' or 'memory' (which roofline term is larger)
 -- column: roofline_pct   roofline time / GPU time, %
 -- column: roof_us        roofline time per call, µs (a few µs or less: the call is too small to fill the GPU, launch and tail latency dominate; batch or fuse it)
--- column: recoverable_ms GPU time - roofline time, ms (sort key; rows without a roofline come last)
+-- column: recoverable_ms  GPU time - roofline time, ms (sort key; rows without a roofline come last)
 WITH c AS (
   SELECT name, dims, dtype, peak, gpu, gpu_ns, flops, bytes,
     CASE WHEN peak_tflops > 0 AND mem_tbps > 0 THEN
