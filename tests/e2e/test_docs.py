@@ -295,6 +295,29 @@ class HandWritten(unittest.TestCase):
             bad += self.problems(rel, read(rel))
         self.assertEqual(bad, [])
 
+    def test_links_between_pages_resolve(self):
+        # a relative link names a file of the repository and, with
+        # #anchor, a heading of that page (GitHub's anchor rule)
+        bad = []
+        for rel in hand_written_pages() + list(GENERATED):
+            text = read(rel)
+            for target in re.findall(r"\]\(([^)\s]+)\)", text):
+                if re.match(r"[a-z]+:", target):
+                    continue
+                path, _, anchor = target.partition("#")
+                dest = os.path.normpath(os.path.join(os.path.dirname(rel),
+                                                     path)) if path else rel
+                if not os.path.exists(os.path.join(common.ROOT, dest)):
+                    bad.append("%s: %s" % (rel, target))
+                    continue
+                if anchor and dest.endswith(".md"):
+                    heads = re.findall(r"^#+ (.*)$", read(dest), re.M)
+                    slugs = {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-")
+                             for h in heads}
+                    if anchor not in slugs:
+                        bad.append("%s: %s (no such heading)" % (rel, target))
+        self.assertEqual(bad, [])
+
     def test_the_check_finds_each_kind_of_mistake(self):
         # the checker itself, on text with one mistake of each kind
         text = ("`profan ingest --bogus-option x`\n"
