@@ -24,10 +24,14 @@ or read by a script or test of the project; "exit N" / "exits N" must be
 a code of the exit-code table.
 """
 import glob
+import gzip
+import json
 import os
+import shlex
 import re
 import shutil
 import subprocess
+import tempfile
 import unittest
 
 import common
@@ -333,6 +337,57 @@ class HandWritten(unittest.TestCase):
             "t: option --no-such-flag",
             "t: variable PROFAN_NO_SUCH_VAR",
             "t: exit 9"]))
+
+
+
+class ReadmeWalkthrough(unittest.TestCase):
+    """The README's "Your own run in five minutes", command by command as
+    printed there, on the bundled sample run: runs/today/ is a copy of
+    fixtures/sample-run, runs/tomorrow/ the same traces gzipped again (other
+    bytes, so a new run; the same events, so check passes)."""
+
+    def test_every_command_of_the_walkthrough_works(self):
+        readme = read("README.md")
+        sec = section(readme, "Your own run in five minutes")
+        lines = [l.strip() for l in sec.splitlines() if l.startswith("    ")]
+        cmds = [shlex.split(l.split("  #")[0]) for l in lines]
+        cmds = [c for c in cmds if c and c[0] == "profan"]
+        self.assertGreaterEqual(len(cmds), 8)
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(common.ROOT, "fixtures", "sample-run")
+            for run, mtime in (("today", None), ("tomorrow", 1)):
+                os.makedirs(os.path.join(d, "runs", run))
+                for f in sorted(os.listdir(src)):
+                    with open(os.path.join(src, f), "rb") as fi:
+                        data = fi.read()
+                    if mtime is not None:
+                        data = gzip.compress(gzip.decompress(data), mtime=mtime)
+                    with open(os.path.join(d, "runs", run, f), "wb") as fo:
+                        fo.write(data)
+            env = dict(os.environ)
+            env.pop("PROFAN_DB", None)
+            seen = set()
+            for c in cmds:
+                r = subprocess.run([common.PROFAN] + c[1:], cwd=d, env=env,
+                                   capture_output=True, text=True,
+                                   stdin=subprocess.DEVNULL, timeout=600)
+                self.assertEqual(r.returncode, 0, "%s: %s" % (c, r.stderr))
+                seen.add(c[1])
+            # the five steps the README promises
+            self.assertLessEqual({"ingest", "report", "baseline", "check",
+                                  "export-trace"}, seen)
+            self.assertTrue(os.path.exists(os.path.join(d, "profan.db")))
+            htmls = glob.glob(os.path.join(d, "*.html"))
+            self.assertEqual(len(htmls), 1)
+            with open(htmls[0], encoding="utf-8") as f:
+                self.assertIn("<html", f.read(1000).lower())
+            traces = glob.glob(os.path.join(d, "*.json.gz"))
+            self.assertEqual(len(traces), 1)
+            with gzip.open(traces[0], "rt") as f:
+                doc = json.load(f)
+            ranks = {e.get("pid") for e in doc["traceEvents"]
+                     if e.get("ph") == "X"}
+            self.assertGreaterEqual(len(ranks), 2)   # both ranks, one file
 
 
 if __name__ == "__main__":
