@@ -299,6 +299,11 @@ class HandWritten(unittest.TestCase):
             bad += self.problems(rel, read(rel))
         self.assertEqual(bad, [])
 
+    def test_readme_command_table_has_each_command_once(self):
+        table = section(read("README.md"), "Commands")
+        rows = re.findall(r"^\| `profan ([a-z-]+)", table, re.M)
+        self.assertEqual(sorted(rows), sorted(commands()))
+
     def test_links_between_pages_resolve(self):
         # a relative link names a file of the repository and, with
         # #anchor, a heading of that page (GitHub's anchor rule)
