@@ -16,7 +16,7 @@
 -- column: kernels          the GPU ops one call launched, in launch order, ' -> ' between
 -- column: calls            op calls that launched exactly this sequence
 -- column: op_delay_us      mean op start -> first launch call start, us
--- column: runtime_delay_us mean first launch call start -> its GPU op start, us
+-- column: runtime_delay_us  mean first launch call start -> its GPU op start, us
 -- column: gpu_ms           summed duration of those GPU ops, ms
 WITH RECURSIVE
 g AS (

@@ -22,7 +22,7 @@
 -- column: delay_mean_us    mean launch delay, us
 -- column: delay_max_us     largest launch delay, us
 -- column: short_gpu        GPU ops shorter than their launch call (call within the cutoff)
--- column: runtime_outliers launch calls over runtime_cutoff_us
+-- column: runtime_outliers  launch calls over runtime_cutoff_us
 -- column: delay_outliers   launch delays over launch_delay_cutoff_us
 -- column: outlier_pct      launches that are a runtime or a delay outlier (or both) / launches, %
 WITH g AS (

@@ -1,5 +1,5 @@
 -- name: op-kinds
--- description: GPU time per operator kind (schema 016/022, op_kind_rule:
+-- description: GPU time per operator kind (op_kind_rule:
 -- description: gemm, conv, attention, norm, softmax, copy, elementwise,
 -- description: ..., 'unknown' when no rule matches), counting each call's
 -- description: kernels and memsets once however they overlap, the
@@ -13,7 +13,7 @@
 -- column: summed_ms      the same kernels' durations simply added, ms
 -- column: modeled_calls  calls with FLOPs, bytes and a GPU spec
 -- column: roofline_pct   roofline time / GPU time of the modeled calls, % (the tier and whole-µs rules of op-roofline)
--- column: recoverable_ms GPU time - roofline time of the modeled calls, ms
+-- column: recoverable_ms  GPU time - roofline time of the modeled calls, ms
 -- column: not_modeled    why the other calls are not: no formula for the kind, no shapes / types recorded, host copy, no GPU spec or type peak, arguments missing or shapes not fitting
 -- each name's kind once (op_name_kind, schema 027), not per call
 WITH kn AS MATERIALIZED (

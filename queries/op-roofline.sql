@@ -1,7 +1,7 @@
 -- name: op-roofline
 -- description: Modeled operators (GEMMs; elementwise, norm, softmax and copy
 -- description: as streaming kinds) per input shape against the roofline of
--- description: the GPU they ran on (schema 016: op_model formulas, gpu_spec
+-- description: the GPU they ran on (op_model formulas, gpu_spec
 -- description: peaks): FLOPs, bytes, intensity, achieved TFLOP/s and TB/s,
 -- description: the bound (compute or memory) and the memory tier (l2 or
 -- description: hbm: a hierarchical roofline, schema 064), the % of that
@@ -31,7 +31,7 @@
 -- column: tier           memory level of the roof: 'l2' (gbytes / L2 bandwidth, the call's data fits in L2) or 'hbm' (hbm_gbytes / HBM bandwidth), whichever takes longer; the shape and the GPU decide it
 -- column: roofline_pct   roofline time / GPU time, %; with dur_res 'whole_us' each GPU interval counts 1 µs longer (the lowest efficiency the whole-µs record allows)
 -- column: roof_us        roofline time per call, µs (a few µs or less: the call is too small to fill the GPU, launch and tail latency dominate; batch or fuse it)
--- column: recoverable_ms GPU time - roofline time, ms (sort key; rows without a roofline come last)
+-- column: recoverable_ms  GPU time - roofline time, ms (sort key; rows without a roofline come last)
 -- column: dur_res        'whole_us' when GPU intervals of these calls were recorded in whole µs (truncated: up to 1 µs short each), else 'ns'
 WITH c AS (
   SELECT name, dims, dtype, peak, gpu, gpu_ns, slack_ns, flops, bytes,

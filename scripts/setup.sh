@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="build-essential cmake pkg-config libsqlite3-dev sqlite3 libcsv-dev check \
-zlib1g-dev python3"
+zlib1g-dev python3 groff-base"
 [ "${PROFAN_SETUP_EXTRA:-}" ] && PKGS="$PKGS $PROFAN_SETUP_EXTRA"
 
 missing=""
