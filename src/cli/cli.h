@@ -268,10 +268,11 @@ int rename_cmd(Cli *p);
 /* cmd_server.c */
 int push_cmd(Cli *p);
 /* The history of --history URL: a scratch database with the server's
-** runs (every row when bAll, else the gate pulls a run's rows when it
+** runs (their identity rows; the rows ePull says of every run, PG_PULL_*
+** of server/pg_source.h, 0: none, the gate pulls a run's rows when it
 ** compares it), or exit 7 (2: not a connection string) after one line.
 ** The command closes it with db_close(). */
-sqlite3 *cli_open_history(Cli *p, const char *zUrl, int bAll);
+sqlite3 *cli_open_history(Cli *p, const char *zUrl, int ePull);
 /* Run zRef of the local database (--db) in the history of
 ** cli_open_history: the server's when it holds the same content, else
 ** the id a push would give it.  EXIT_OK (*pId set), an exit code after

@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "core/db.h"
 #include "history/history.h"
+#include "server/pg_source.h"
 #include "report/html.h"
 #include "report/named_query.h"
 #include "report/report_html.h"
@@ -363,7 +364,7 @@ int diff_cmd(Cli *p){
     cli_usage_error(p, "--format csv prints one table: add --by"
                     " (metrics, category, kernel, op, memory, tensors)");
   }
-  db = zHist ? cli_open_history(p, zHist, 1)
+  db = zHist ? cli_open_history(p, zHist, PG_PULL_ALL)
              : cli_open_db(p, DB_OPEN_READONLY);
   rc = cli_resolve_run(db, zA, zBase ? CLI_RUN_BASELINE : 0, &idA);
   if( rc==EXIT_OK ) rc = cli_resolve_run(db, zB, 0, &idB);
@@ -466,7 +467,7 @@ int trend_cmd(Cli *p){
   if( zLast ) parse_count(p, "--last", zLast);
   if( zHtml && zHtml[0]==0 ) cli_usage_error(p, "--html needs a FILE");
   if( zTag ) zTagKey = split_kv(p, "--tag", zTag, &zTagVal);
-  db = zHist ? cli_open_history(p, zHist, 1)
+  db = zHist ? cli_open_history(p, zHist, PG_PULL_METRICS)
              : cli_open_db(p, DB_OPEN_READONLY);
   if( no_metric(db, p->argv[1]) ){
     free(zTagKey);

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "core/db.h"
 #include "core/runref.h"
+#include "server/pg_source.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +72,7 @@ int runs_cmd(Cli *p){
     zKey = xstrndup(zTag, (size_t)(zEq-zTag));
     zVal = zEq+1;
   }
-  db = zHist ? cli_open_history(p, zHist, 1)
+  db = zHist ? cli_open_history(p, zHist, PG_PULL_FILES)
              : cli_open_db(p, DB_OPEN_READONLY);
   rc = print_sql(db, p,
     "SELECT r.id, r.name, r.created_at,"

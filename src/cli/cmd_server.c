@@ -31,11 +31,11 @@ static void history_close(void){
   gSrc = NULL;
 }
 
-sqlite3 *cli_open_history(Cli *p, const char *zUrl, int bAll){
+sqlite3 *cli_open_history(Cli *p, const char *zUrl, int ePull){
   PfError e = {0};
   (void)p;
   gSrc = pg_source_open(zUrl, &e);
-  if( gSrc==NULL || (bAll && pg_source_pull_all(gSrc, &e)) ){
+  if( gSrc==NULL || (ePull && pg_source_pull(gSrc, ePull, &e)) ){
     cli_die(NULL, cli_error_exit(&e, EXIT_DB), "%s", e.zMsg);
   }
   atexit(history_close);
@@ -68,7 +68,7 @@ int cli_history_run(sqlite3 *db, int64_t id){
 
 int cli_history_all(void){
   PfError e = {0};
-  if( gSrc && pg_source_pull_all(gSrc, &e) ){
+  if( gSrc && pg_source_pull(gSrc, PG_PULL_ALL, &e) ){
     return cli_fail(cli_error_exit(&e, EXIT_DB), "%s", e.zMsg);
   }
   return EXIT_OK;

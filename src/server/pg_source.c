@@ -24,7 +24,7 @@ struct PgSource {
   PgConn *c;
   PgPlan plan;
   sqlite3 *db;
-  int all;                 /* every row is here */
+  int have;                /* PG_PULL_* pulled whole */
   int64_t *aDone;          /* runs whose rows are here */
   int nDone, nAlloc;
 };
@@ -35,21 +35,38 @@ static int is_identity(const char *zTab){
       || strcmp(zTab, "baseline")==0;
 }
 
+/* Whether table t is in a pull of kind eKind (PG_PULL_*, or PULL_IDENTITY
+** / PULL_RUN), given what the source holds already. */
+#define PULL_IDENTITY 0x100      /* identity rows and strings (at open) */
+#define PULL_RUN 0x200           /* one run's rows of the other tables */
+static int in_pull(const PgSource *s, const PgTab *t, int eKind){
+  int bMetric = t->hasMetric && !is_identity(t->zName);
+  int bFiles = strcmp(t->zName, "run_file")==0;
+  if( is_identity(t->zName) ) return eKind==PULL_IDENTITY;
+  if( eKind==PULL_IDENTITY ) return 0;
+  /* a table pulled whole already is not pulled again */
+  if( (bMetric && (s->have & PG_PULL_METRICS))
+      || (bFiles && (s->have & PG_PULL_FILES)) ) return 0;
+  if( eKind==PULL_RUN || eKind==PG_PULL_ALL ) return 1;
+  return (bMetric && (eKind & PG_PULL_METRICS))
+      || (bFiles && (eKind & PG_PULL_FILES));
+}
+
 /*
-** Pull the rows of the tables bIdentity says (identity and strings, or
-** the others) with zWhere ($1 = zParam when not NULL) into the scratch,
-** in one round trip and one transaction.  0 or -1 (pErr).
+** Pull the rows of the tables of a pull of kind eKind with zWhere ($1 =
+** zParam when not NULL) into the scratch, in one round trip and one
+** transaction.  0 or -1 (pErr).
 */
-static int pull(PgSource *s, int bIdentity, const char *zWhere,
+static int pull(PgSource *s, int eKind, const char *zWhere,
                 const char *zParam, PfError *pErr){
   const PgTab **aT = xcalloc((size_t)s->plan.nTab+1, sizeof(PgTab *));
   PgQuery *aQ = xcalloc((size_t)s->plan.nTab+1, sizeof(PgQuery));
   const char *az[1];
   int n = 0, rc = 0;
   az[0] = zParam;
-  if( bIdentity ) aT[n++] = &s->plan.str;
+  if( eKind==PULL_IDENTITY ) aT[n++] = &s->plan.str;
   for(int i=0; i<s->plan.nTab; i++){
-    if( is_identity(s->plan.a[i].zName)==bIdentity ) aT[n++] = &s->plan.a[i];
+    if( in_pull(s, &s->plan.a[i], eKind) ) aT[n++] = &s->plan.a[i];
   }
   for(int i=0; i<n; i++){
     aQ[i].zSql = pg_rows_select(aT[i], zWhere);
@@ -102,9 +119,11 @@ static int src_page(HistSource *p, int64_t idMax, int nWant, int64_t *pLo,
 static int src_run(HistSource *p, int64_t id, PfError *pErr){
   PgSource *s = (PgSource *)p;
   char z[32];
-  if( s->all || id<=0 || is_done(s, id) ) return 0;
+  if( (s->have & PG_PULL_ALL)==PG_PULL_ALL || id<=0 || is_done(s, id) ){
+    return 0;
+  }
   snprintf(z, sizeof(z), "%lld", (long long)id);
-  if( pull(s, 0, "run_id = $1::bigint", z, pErr) ) return -1;
+  if( pull(s, PULL_RUN, "run_id = $1::bigint", z, pErr) ) return -1;
   mark_done(s, id);
   return 0;
 }
@@ -117,7 +136,7 @@ PgSource *pg_source_open(const char *zUrl, PfError *pErr){
   if( s->c==NULL || pg_schema_ensure(s->c, NULL, pErr)
       || (s->db = db_open_scratch(pErr))==NULL
       || pg_plan_build(s->db, &s->plan, pErr)
-      || pull(s, 1, "true", NULL, pErr) ){
+      || pull(s, PULL_IDENTITY, "true", NULL, pErr) ){
     pg_source_close(s, 1);
     return NULL;
   }
@@ -129,10 +148,17 @@ sqlite3 *pg_source_db(PgSource *s){
   return s->db;
 }
 
-int pg_source_pull_all(PgSource *s, PfError *pErr){
-  if( s->all ) return 0;
-  if( pull(s, 0, "true", NULL, pErr) ) return -1;
-  s->all = 1;
+int pg_source_pull(PgSource *s, int eWhat, PfError *pErr){
+  Buf b;
+  int rc;
+  if( (s->have & eWhat)==eWhat ) return 0;
+  /* the runs pulled one by one are here already */
+  buf_init(&b);
+  pg_rows_id_array(&b, s->aDone, s->nDone);
+  rc = pull(s, eWhat, "NOT (run_id = ANY($1::bigint[]))", buf_str(&b), pErr);
+  buf_free(&b);
+  if( rc ) return -1;
+  s->have |= eWhat;
   return 0;
 }
 

@@ -32,9 +32,15 @@ PgSource *pg_source_open(const char *zUrl, PfError *pErr);
 /* The scratch database (owned by the source). */
 sqlite3 *pg_source_db(PgSource *s);
 
-/* Pull every summary row of every run at once (trend, runs, diff read
+/* What pg_source_pull() pulls whole (the identity rows are there from
+** the start): the files (runs), the stored metrics (trend), every
+** table (diff; check when a metric is not in the runs it compares). */
+#define PG_PULL_FILES 1
+#define PG_PULL_METRICS 2
+#define PG_PULL_ALL 0xff
+/* Pull the rows eWhat says of every run at once (commands that read
 ** across runs).  0, or -1 with pErr set. */
-int pg_source_pull_all(PgSource *s, PfError *pErr);
+int pg_source_pull(PgSource *s, int eWhat, PfError *pErr);
 
 /*
 ** Run localRun of dbLocal (a local profan database) as the server would
