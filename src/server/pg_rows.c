@@ -4,7 +4,9 @@
 **
 ** Pipeline position: the server layer.  The tables are the catalogue's
 ** (statements/history-columns.sql: what merge --summaries-only keeps),
-** never a list here.  Values travel as text parameters: integers as
+** never a list here.  A push sends each table's rows as one array
+** parameter per column (INSERT ... SELECT FROM unnest).  Values travel
+** as text: integers as
 ** digits; doubles as the shortest text that reads back to the same
 ** double; in a column without a declared type (numeric on the server) a
 ** real always with a decimal point, so that reading it back tells it from
@@ -29,9 +31,6 @@
 #define OID_FLOAT8 701
 #define OID_NUMERIC 1700
 
-/* Rows and parameters of one INSERT statement at most. */
-#define PUSH_MAX_ROWS 2000
-#define PUSH_MAX_PARAMS 30000
 
 /* ---------------------------------------------------------------- plan */
 
@@ -360,7 +359,7 @@ static Ins *push_new(Push *p, const PgTab *t, int bOrd){
   for(int j=0; j<t->nCol; j++){
     buf_printf(&q->sql, "%s\"%s\"", j ? ", " : "", t->a[j].zName);
   }
-  buf_printf(&q->sql, "%s) VALUES", bOrd ? ", ord" : "");
+  buf_printf(&q->sql, "%s)", bOrd ? ", ord" : "");
   return q;
 }
 
@@ -374,45 +373,87 @@ static void push_free(Push *p){
   free(p->a);
 }
 
-/* Add rows of statement s (table t's columns, and its place when bOrd)
-** to the push as INSERTs of at most PUSH_MAX_ROWS rows.  The number of
-** rows, or -1 with pErr set. */
+/* The server type of an array of column type cType. */
+static const char *array_type(char cType){
+  switch( cType ){
+    case 'i': return "bigint[]";
+    case 'r': return "float8[]";
+    case 't': return "text[]";
+    case 'b': return "bytea[]";
+  }
+  return "numeric[]";
+}
+
+/* Text z[0..n) as a quoted element of an array literal, onto a. */
+static void array_element(Buf *a, const char *z, size_t n){
+  buf_putc(a, '"');
+  for(size_t i=0; i<n; i++){
+    if( z[i]=='"' || z[i]=='\\' ) buf_putc(a, '\\');
+    buf_putc(a, z[i]);
+  }
+  buf_putc(a, '"');
+}
+
+/*
+** Add the rows of statement s (table t's columns, and its place when
+** bOrd) to the push as one INSERT ... SELECT FROM unnest($1::T[], ...):
+** one array parameter per column, whatever the number of rows (a
+** statement of many VALUES rows takes the server longer to parse and
+** plan than to insert).  The number of rows, or -1 with pErr set.
+*/
 static int64_t push_rows(Push *p, const PgTab *t, sqlite3_stmt *s, int bOrd,
                          PfError *pErr){
-  Ins *q = NULL;
+  int nPer = t->nCol + (bOrd ? 1 : 0), rc;
+  Buf *aArr = xcalloc((size_t)nPer, sizeof(Buf));
+  Buf v;
   int64_t nRow = 0;
-  int nInStmt = 0, rc;
-  int nPer = t->nCol + (bOrd ? 1 : 0);
+  Ins *q;
+  buf_init(&v);
+  for(int j=0; j<nPer; j++){
+    buf_init(&aArr[j]);
+    buf_putc(&aArr[j], '{');
+  }
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
-    if( q==NULL || nInStmt>=PUSH_MAX_ROWS
-        || q->nParam+nPer>PUSH_MAX_PARAMS ){
-      q = push_new(p, t, bOrd);
-      nInStmt = 0;
-    }
-    buf_puts(&q->sql, nInStmt ? ", (" : " (");
     for(int j=0; j<nPer; j++){
-      int64_t off = (int64_t)q->val.n;
-      int k = 1;
-      if( j<t->nCol ){
-        k = value_text(s, j, t, t->a[j].cType, &q->val, pErr);
-        if( k<0 ) return -1;
-      }else{
-        buf_printf(&q->val, "%lld", (long long)nRow);
-        buf_putc(&q->val, 0);
+      Buf *a = &aArr[j];
+      if( nRow ) buf_putc(a, ',');
+      if( j>=t->nCol ){
+        buf_printf(a, "%lld", (long long)nRow);
+        continue;
       }
-      ins_param(q, k ? off : -1);
-      buf_printf(&q->sql, "%s$%d", j ? ", " : "", q->nParam);
+      buf_reset(&v);
+      switch( value_text(s, j, t, t->a[j].cType, &v, pErr) ){
+        case 0: buf_puts(a, "NULL"); break;
+        case 1: array_element(a, v.z, v.n-1); break;   /* without its NUL */
+        default: nRow = -1; break;
+      }
+      if( nRow<0 ) break;
     }
-    buf_putc(&q->sql, ')');
-    nInStmt++;
+    if( nRow<0 ) break;
     nRow++;
   }
-  if( rc!=SQLITE_DONE ){
+  if( nRow>=0 && rc!=SQLITE_DONE ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "%s: %s", t->zName,
                  sqlite3_errmsg(sqlite3_db_handle(s)));
     pf_error_kind(pErr, PF_KIND_DB);
-    return -1;
+    nRow = -1;
   }
+  if( nRow>0 ){
+    q = push_new(p, t, bOrd);
+    buf_puts(&q->sql, " SELECT * FROM unnest(");
+    for(int j=0; j<nPer; j++){
+      buf_putc(&aArr[j], '}');
+      ins_param(q, (int64_t)q->val.n);
+      buf_append(&q->val, aArr[j].z, aArr[j].n);
+      buf_putc(&q->val, 0);
+      buf_printf(&q->sql, "%s$%d::%s", j ? ", " : "", j+1,
+                 j<t->nCol ? array_type(t->a[j].cType) : "integer[]");
+    }
+    buf_putc(&q->sql, ')');
+  }
+  for(int j=0; j<nPer; j++) buf_free(&aArr[j]);
+  free(aArr);
+  buf_free(&v);
   return nRow;
 }
 
