@@ -18,6 +18,7 @@
 #include "core/table_role.h"
 #include "input/load_kinds.h"
 #include "trace/derive_trace.h"
+#include "trace/trace_feed.h"
 #include "trace/trace_totals.h"
 
 #include <stdio.h>
@@ -43,6 +44,8 @@ int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
     if( derive_op_run(db, runId, pSpans, pErr) ) return -1;
     timing("derive op", t1);
   }
+  /* a kept row that could not be read back makes every pass above wrong */
+  if( trace_spans_check(pSpans, pErr) ) return -1;
   t1 = util_now_ms();
   if( derive_core_run(db, runId, pErr) ) return -1;
   timing("derive core", t1);
@@ -54,6 +57,9 @@ int derive_run_stored(sqlite3 *db, int64_t runId, int eWhat, char **pzNote,
   int64_t aN[3], nTrace, nOther;
   char *zNote = NULL;
   int all = eWhat==DERIVE_STORED_ALL;
+  TraceTotals *pTot = NULL;
+  TraceSpans *pSpans = NULL;
+  int rc = -1;
   if( pzNote ) *pzNote = NULL;
   if( table_role_delete_run(db, "derived-tables", all, runId, pErr)
       || runref_files(db, runId, aN, pErr) ){
@@ -67,17 +73,25 @@ int derive_run_stored(sqlite3 *db, int64_t runId, int eWhat, char **pzNote,
     return -1;
   }
   if( nOther>0 && derive_memory_run(db, runId, pErr) ) return -1;
-  if( nTrace>0 && all ){
-    /* the writer's totals of the GPU rows first: the wall-time sweep of
-    ** derive_trace_run reads them */
-    if( trace_totals_gpu_rows(db, runId, pErr)
-        || derive_trace_run(db, runId, 0, NULL, &zNote, pErr) ){
-      free(zNote);
-      return -1;
+  if( nTrace>0 ){
+    /* what the derive passes read of the trace rows: the stored rows fed
+    ** to the code the writer feeds while it inserts (trace_feed.h); the
+    ** per-rank tables (all) from the writer's totals as an ingest writes
+    ** them */
+    if( derive_trace_indexes(db, pErr) ) return -1;
+    pSpans = trace_spans_new();
+    if( all ) pTot = trace_totals_new();
+    if( trace_feed_run(db, runId, pTot, pSpans, pErr) ) goto done;
+    if( all && (trace_totals_write_gpu(pTot, db, runId, pErr)
+                || derive_trace_run(db, runId, pTot, pSpans, &zNote,
+                                    pErr)) ){
+      goto done;
     }
-  }else if( nTrace>0 && derive_trace_indexes(db, pErr) ){
-    return -1;
   }
-  if( pzNote ) *pzNote = zNote; else free(zNote);
-  return derive_run_after_load(db, runId, nTrace>0, NULL, pErr);
+  rc = derive_run_after_load(db, runId, nTrace>0, pSpans, pErr);
+done:
+  trace_totals_free(pTot);
+  trace_spans_free(pSpans);
+  if( rc==0 && pzNote ) *pzNote = zNote; else free(zNote);
+  return rc;
 }

@@ -12,11 +12,11 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-/* Communication, HTA analyses (critical path and metrics; pSpans: the
-** rows kept while loading, or NULL to read them back), operator model
-** and core run metrics of run runId; the trace passes only when
-** hasTrace.  Prints each pass's time under PROFAN_TIMING.  Returns 0, or
-** -1 with pErr set. */
+/* Communication, HTA analyses (critical path and metrics), operator model
+** and core run metrics of run runId; the trace passes only when hasTrace,
+** from pSpans: what was kept of the run's trace rows (trace_keep.h; NULL
+** when the run has none).  Prints each pass's time under PROFAN_TIMING.
+** Returns 0, or -1 with pErr set. */
 int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
                           const TraceSpans *pSpans, PfError *pErr);
 

@@ -8,6 +8,7 @@
 */
 #include "cli/cli.h"
 #include "core/db.h"
+#include "core/db_config.h"
 
 #include <malloc.h>
 #include <signal.h>
@@ -539,7 +540,7 @@ int main(int argc, char **argv){
   heap_setup();
   /* No allocation statistics: they cost a global mutex per malloc. */
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-  db_configure();           /* before SQLite initialises: its error log */
+  db_config_init();         /* before SQLite initialises: its error log */
   memset(&cli, 0, sizeof(cli));
   cli.argc = argc;
   cli.argv = argv;

@@ -10,6 +10,7 @@
 */
 #define PROFAN_DB_IMPL      /* the real sqlite3_step and binds in here */
 #include "core/db.h"
+#include "core/db_config.h"
 #include "core/embedded.h"
 
 #include <errno.h>
@@ -84,19 +85,6 @@ static int guard_veto(void *pArg){
 /* The error that made SQLite roll back the guarded transaction by itself
 ** (first one; SQLITE_OK when none).  One writing connection per process. */
 static int gLostRc;
-/* The last out-of-memory, I/O or disk-full error SQLite logged: the
-** statement that failed may be one whose error its caller did not check
-** (a SELECT loop ending early), and this still names it. */
-static int gLastEnvRc;
-
-static void log_error(void *pArg, int rc, const char *zMsg){
-  int r = rc & 0xff;
-  (void)pArg; (void)zMsg;
-  if( r==SQLITE_NOMEM || r==SQLITE_IOERR || r==SQLITE_FULL ){
-    __atomic_store_n(&gLastEnvRc, rc, __ATOMIC_RELAXED);
-  }
-}
-
 /* The guard of db_begin() is armed (one writing connection per process). */
 static int gArmed;
 
@@ -146,24 +134,12 @@ int db_step_checked(sqlite3_stmt *p){
 /* the helpers below step statements their callers bound */
 #define sqlite3_step db_step_checked
 
-void db_configure(void){
-  static int done = 0;
-  if( done ) return;
-  done = 1;
-  /* fail harmlessly (SQLITE_MISUSE) once SQLite is initialised */
-  sqlite3_config(SQLITE_CONFIG_LOG, log_error, NULL);
-  /* no bulk allocation of 20 pages when a page cache opens: the derive
-  ** statements open dozens of ephemeral tables (materialised CTEs, sorts)
-  ** that each touched 20 fresh pages, most of them never used */
-  sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void*)0, 0, 0);
-}
-
 /* The rollback hook of an armed guard: profan's own ROLLBACK disarms it
 ** first, so this is SQLite ending the transaction after an error. */
 static void guard_rolled_back(void *pArg){
   sqlite3 *db = pArg;
   if( gLostRc==SQLITE_OK ){
-    gLostRc = __atomic_load_n(&gLastEnvRc, __ATOMIC_RELAXED);
+    gLostRc = db_config_last_env_rc();
     if( gLostRc==SQLITE_OK ) gLostRc = sqlite3_extended_errcode(db);
     if( gLostRc==SQLITE_OK ) gLostRc = SQLITE_ABORT_ROLLBACK;
   }
@@ -182,7 +158,7 @@ int db_begin(sqlite3 *db, PfError *pErr){
     return -1;
   }
   gLostRc = SQLITE_OK;
-  __atomic_store_n(&gLastEnvRc, SQLITE_OK, __ATOMIC_RELAXED);
+  db_config_reset_env();
   guard_arm(db, 1);
   return 0;
 }
@@ -811,7 +787,7 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
   int appId, ver, nObj = 0, action;
   int want = db_schema_version();
 
-  db_configure();
+  db_config_init();
   gzOpenNote[0] = 0;
   /* a new private file: written from the image, then opened as any
   ** database at this profan's schema version */
@@ -881,7 +857,7 @@ sqlite3 *db_open_scratch(PfError *pErr){
   unsigned char *a;
   sqlite3 *db = NULL;
   int rc;
-  db_configure();
+  db_config_init();
   if( pImg->nRun==0 || pImg->version!=db_schema_version() ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "no database image in this build");
     pf_error_kind(pErr, PF_KIND_DB);

@@ -122,10 +122,6 @@ void db_rollback(sqlite3 *db);                      /* accepts NULL */
 /* 1 when the transaction of db_begin() is no longer open (SQLite rolled it
 ** back after an error): stop and report, do not run more statements. */
 int db_txn_lost(sqlite3 *db);
-/* Global SQLite settings (its error log, which the guard reads); must run
-** before SQLite initialises: db_open() calls it, and so does the fault
-** build's set-up.  Once per process; later calls do nothing. */
-void db_configure(void);
 
 /* When the transaction of db_begin() was lost (rolled back by SQLite, or
 ** a statement stopped by the guard): the error that ended it ("out of

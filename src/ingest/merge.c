@@ -8,9 +8,10 @@
 ** all the files would have stored.
 **
 ** Pipeline position: beside ingest.c; the copy replaces discover -> parse
-** -> load, the derive passes are the ingest's own (derive_run_stored:
-** derive_memory_run, then derive_run_after_load's comm, HTA, operator and
-** core passes).
+** -> load, and the derive passes are the ingest's own (derive_run_stored:
+** derive_memory_run, the stored-rows feeder (trace_feed.c) giving the
+** merged rows to what the writer keeps of them, then
+** derive_run_after_load's comm, HTA, operator and core passes).
 **
 ** What is copied is read from the table catalogue (table_role, through
 ** statements/merge-tables.sql), not listed here: the tables with a run_id

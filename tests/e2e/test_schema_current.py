@@ -128,3 +128,29 @@ class SchemaImage(common.ProfanTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RuntimeCallCorr(common.ProfanTest):
+    """schema/031: the index the database linkage made from C
+    (runtime_call_corr) is dropped where a database has it; nothing makes
+    it any more."""
+
+    def test_dropped_on_migration(self):
+        self.ingest_ok(common.shared("traces", "hta-triton.json.gz"))
+        names = lambda: [r[0] for r in sqlite3.connect(self.db).execute(
+            "SELECT name FROM sqlite_schema WHERE type = 'index'"
+            " AND tbl_name = 'runtime_call'")]
+        self.assertNotIn("runtime_call_corr", names())
+        n = len(glob.glob(os.path.join(common.ROOT, "schema",
+                                       "[0-9][0-9][0-9]-*.sql")))
+        con = sqlite3.connect(self.db)
+        con.execute("CREATE INDEX runtime_call_corr"
+                    " ON runtime_call(file_id, correlation)")
+        con.execute("PRAGMA user_version = %d" % (n - 1))
+        con.commit()
+        con.close()
+        r = self.profan("tag", "1", "migrated=yes")
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertNotIn("runtime_call_corr", names())
+        self.assertEqual(sqlite3.connect(self.db).execute(
+            "PRAGMA user_version").fetchone()[0], n)
