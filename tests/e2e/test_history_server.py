@@ -341,6 +341,55 @@ class Faults(ServerTest):
         self.assertEqual(rc, 0, err)
         self.assertEqual(self.server_rows("run"), 2)
 
+    def test_insert_select_role_and_passwords(self):
+        """A role with only USAGE on the schema and INSERT/SELECT on its
+        tables (docs/history-server.md) pushes and checks; a wrong
+        password is one line, exit 7, the password in no output; the
+        right one from PGPASSWORD works."""
+        src = family()
+        rc, out, err = profan("push", "base", "--to", self.url, db=src)
+        self.assertEqual(rc, 0, err)        # the owner makes the schema
+        SERVER.psql("CREATE ROLE ci_%s LOGIN PASSWORD 'right-pw-7';"
+                    " GRANT USAGE ON SCHEMA profan TO ci_%s; GRANT SELECT,"
+                    " INSERT ON ALL TABLES IN SCHEMA profan TO ci_%s"
+                    % ((self.dbname,) * 3), self.dbname)
+        hba = os.path.join(SERVER.data, "pg_hba.conf")
+        with open(hba) as f:
+            old = f.read()
+        with open(hba, "w") as f:
+            f.write("local all ci_%s scram-sha-256\n" % self.dbname + old)
+        SERVER.psql("SELECT pg_reload_conf()")
+        ci = SERVER.url(self.dbname, user="ci_" + self.dbname)
+        try:
+            r = profan("push", "h0", "--to", ci, db=src,
+                       env={"PGPASSWORD": "wrong-pw-9"})
+            self.one_line(r)
+            self.assertIn('password authentication failed for user'
+                          ' "ci_%s"' % self.dbname, r[2])
+            self.assertNotIn("wrong-pw-9", r[2])
+            r = profan("push", "h0", "h1", "--to", ci + " password=wrong-pw-9",
+                       db=src)
+            self.one_line(r)
+            self.assertNotIn("wrong-pw-9", r[2])
+            self.assertEqual(self.server_rows("run"), 1)
+            env = {"PGPASSWORD": "right-pw-7"}
+            rc, out, err = profan("push", "h0", "h1", "--to", ci, db=src,
+                                  env=env)
+            self.assertEqual(rc, 0, err)
+            self.assertNotIn("right-pw-7", out + err)
+            self.assertEqual(self.server_rows("run"), 3)
+            rc, out, err = profan("check", "--baseline", "main", "--run",
+                                  "h1", "--history", ci, db=src, env=env)
+            self.assertEqual(rc, 0, err)
+            # the role may not change what is there
+            with self.assertRaises(AssertionError):
+                SERVER.psql("SET ROLE ci_%s; DELETE FROM profan.run"
+                            % self.dbname, self.dbname)
+        finally:
+            with open(hba, "w") as f:
+                f.write(old)
+            SERVER.psql("SELECT pg_reload_conf()")
+
     def test_newer_server_schema_refused(self):
         src = family()
         rc, out, err = profan("push", "base", "--to", self.url, db=src)
