@@ -75,15 +75,11 @@ class PgServer:
                       check=False)
             self.running = False
 
-    def kill(self):
-        """The server killed at once (SIGKILL to the postmaster)."""
-        with open(os.path.join(self.data, "postmaster.pid")) as f:
-            pid = int(f.readline())
-        os.kill(pid, 9)
+    def crash(self):
+        """Every server process ended at once (pg_ctl stop -m immediate:
+        SIGQUIT, no checkpoint, the crash recovery at the next start)."""
+        self._run("pg_ctl", "-D", self.data, "-m", "immediate", "-w", "stop")
         self.running = False
-        # its children end when they see the postmaster gone
-        self._run("pg_ctl", "-D", self.data, "-m", "immediate", "stop",
-                  check=False)
 
     def cleanup(self):
         self.stop()

@@ -390,6 +390,62 @@ class Faults(ServerTest):
                 f.write(old)
             SERVER.psql("SELECT pg_reload_conf()")
 
+    def test_server_crashed_mid_push(self):
+        """The server's processes ended while a push of 10 runs is under
+        way (4 of them sent, the 5th waiting): exit 7 in one line, none
+        of them on the server after its crash recovery, the local
+        database unchanged; pushed again, they are all there."""
+        src = family()
+        before = sha(src)
+        rc, out, err = profan("push", "base", "--to", self.url, db=src)
+        self.assertEqual(rc, 0, err)
+        # another session inserts run 7's content, uncommitted: the push
+        # stores runs 3-6, then waits at run 7 (the unique content hash)
+        con = sqlite3.connect(src)
+        h7 = con.execute("SELECT content_hash FROM run WHERE id = 7")\
+            .fetchone()[0]
+        con.close()
+        blocker = subprocess.Popen(
+            [os.path.join(SERVER.bin, "psql"), "-X", "-q", "-h", SERVER.sock,
+             "-U", pgserver.SUPERUSER, "-d", self.dbname],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, text=True)
+        blocker.stdin.write("BEGIN; INSERT INTO profan.run(id, name,"
+                            " created_at, content_hash, tool_version) VALUES"
+                            " (999, 'blocker', '', '%s', '');\n" % h7)
+        blocker.stdin.flush()
+        p = subprocess.Popen([PROFAN, "--db", src, "push"]
+                             + [str(i) for i in range(3, 13)]
+                             + ["--to", self.url], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        seen = False
+        for _ in range(1000):
+            rows = SERVER.psql("SELECT count(*) FROM pg_stat_activity WHERE"
+                               " application_name = 'profan' AND"
+                               " wait_event_type = 'Lock'", self.dbname)
+            if rows[0][0] != "0":
+                seen = True
+                break
+        self.assertTrue(seen, "the push never waited at run 7")
+        SERVER.crash()
+        try:
+            out, err = p.communicate(timeout=120)
+            blocker.communicate(timeout=60)
+        finally:
+            SERVER.pg_ctl_start()
+        self.one_line((p.returncode, out, err))
+        self.assertTrue(err.endswith("; nothing pushed\n"), err)
+        self.assertEqual(self.server_rows("run"), 1, (err, SERVER.psql(
+            "SELECT id, name, pushed_at FROM profan.run", self.dbname)))
+        self.assertEqual(int(SERVER.psql(
+            "SELECT count(*) FROM profan.step WHERE run_id <> 1",
+            self.dbname)[0][0]), 0)
+        self.assertEqual(sha(src), before)
+        rc, out, err = profan("push", *range(1, 13), "--to", self.url,
+                              db=src)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.server_rows("run"), 12)
+
     def test_newer_server_schema_refused(self):
         src = family()
         rc, out, err = profan("push", "base", "--to", self.url, db=src)
