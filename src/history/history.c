@@ -620,9 +620,10 @@ int history_window(sqlite3 *db, int64_t idA, int64_t idB, int nLast,
   sqlite3_bind_int64(s, 2, idB);
   db_bind_text_or_null(s, 3, zTagKey, -1);
   db_bind_text_or_null(s, 4, zTagVal, -1);
-  /* page by page from a history server (its source); one page locally */
+  /* page by page from a history server (its source: a page of the runs
+  ** the window still needs, and the run under test); one page locally */
   while( w->n<nLast && hi>=1 ){
-    if( history_source_page(db, hi, HIST_SOURCE_PAGE, &lo, pErr) ){
+    if( history_source_page(db, hi, nLast-w->n+1, &lo, pErr) ){
       sqlite3_finalize(s);
       return -1;
     }

@@ -5,9 +5,9 @@
 ** stands in for a history server (server/pg_source.c: `check`, `trend`,
 ** `runs`, `diff` with --history URL) holds only what was pulled from the
 ** server so far; the comparison code asks for more through the source
-** attached to it before it reads: the identity rows (run, run_tag) of a
-** page of runs before the history window walks them, and every summary
-** row of a run before its fingerprint or metrics are read.  The gate's
+** attached to it before it reads: the summary rows of a page of runs
+** before the history window walks them, and every summary row of a run
+** before its fingerprint or metrics are read.  The gate's
 ** logic is the same code over either: without a source these calls do
 ** nothing (the database has everything).
 **
@@ -23,9 +23,10 @@
 
 typedef struct HistSource HistSource;
 struct HistSource {
-  /* Make present the identity rows of the nWant newest runs with id <=
-  ** idMax; *pLo: the smallest id among them, or 1 when there are fewer
-  ** (no run below is left).  0, or -1 with pErr set. */
+  /* Make present the rows of the nWant newest runs with id <= idMax
+  ** (one round trip for them all); *pLo: the smallest id among them, or
+  ** 1 when there are fewer (no run below is left).  0, or -1 with pErr
+  ** set. */
   int (*xPage)(HistSource *p, int64_t idMax, int nWant, int64_t *pLo,
                PfError *pErr);
   /* Make present every summary row of run id (nothing when it has no
@@ -46,8 +47,5 @@ int history_source_page(sqlite3 *db, int64_t idMax, int nWant, int64_t *pLo,
 /* Every summary row of run id present in db (nothing to do without a
 ** source).  0, or -1 with pErr set. */
 int history_source_run(sqlite3 *db, int64_t id, PfError *pErr);
-
-/* Runs the window asks the source for at once. */
-#define HIST_SOURCE_PAGE 64
 
 #endif

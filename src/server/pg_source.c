@@ -104,15 +104,40 @@ static void mark_done(PgSource *s, int64_t id){
   s->aDone[s->nDone++] = id;
 }
 
-/* history_source: every identity row is here from the start. */
+/* history_source: the rows of the nWant newest runs with id <= idMax
+** (their identity rows are here from the start), in one round trip. */
 static int src_page(HistSource *p, int64_t idMax, int nWant, int64_t *pLo,
                     PfError *pErr){
-  (void)p;
-  (void)idMax;
-  (void)nWant;
-  (void)pErr;
+  PgSource *s = (PgSource *)p;
+  sqlite3_stmt *q;
+  int64_t *aId = xcalloc((size_t)(nWant>0 ? nWant : 1), sizeof(int64_t));
+  int n = 0, nNew = 0, rc = 0;
+  Buf b;
   *pLo = 1;
-  return 0;
+  q = db_prepare(s->db, "SELECT id FROM run WHERE id<=?1 ORDER BY id DESC"
+                 " LIMIT ?2", pErr);
+  if( q==NULL ){
+    free(aId);
+    return -1;
+  }
+  sqlite3_bind_int64(q, 1, idMax);
+  sqlite3_bind_int(q, 2, nWant);
+  while( sqlite3_step(q)==SQLITE_ROW ){
+    int64_t id = sqlite3_column_int64(q, 0);
+    n++;
+    if( n==nWant ) *pLo = id;
+    if( !is_done(s, id) ) aId[nNew++] = id;
+  }
+  sqlite3_finalize(q);
+  if( nNew>0 && (s->have & PG_PULL_ALL)!=PG_PULL_ALL ){
+    buf_init(&b);
+    pg_rows_id_array(&b, aId, nNew);
+    rc = pull(s, PULL_RUN, "run_id = ANY($1::bigint[])", buf_str(&b), pErr);
+    buf_free(&b);
+    for(int i=0; rc==0 && i<nNew; i++) mark_done(s, aId[i]);
+  }
+  free(aId);
+  return rc;
 }
 
 /* history_source: the summary rows of run id, pulled once. */
