@@ -234,47 +234,51 @@ class Push(ServerTest):
 
 class Concurrent(ServerTest):
 
-    def test_eight_pushes_at_once(self):
-        """8 processes push 3 runs each at once into a fresh server
+    def test_sixteen_pushes_at_once(self):
+        """16 processes push 3 runs each at once into a fresh server
         database (the first uses race for the schema too), one run common
-        to all of them; 2 more processes check meanwhile.  17 runs stored,
-        none twice, none lost; every check answers."""
+        to all of them; 2 more processes list the runs over and over
+        meanwhile.  33 runs stored, none twice, none lost, every row; every
+        reader answers."""
+        from test_history import write_trace
+        n = 16
         src = os.path.join(self.tmp.name, "many.db")
-        for i in range(16):
+        for i in range(2 * n):
             p = os.path.join(self.tmp.name, "s%d.json" % i)
             ms = [10.0 * (1 + 0.01 * ((i * 7 + k) % 3 - 1)) for k in range(8)]
-            from test_history import write_trace
             write_trace(p, ms, tag="pg36-c%d" % i)
             gs.ingest(src, p, "c%d" % i)
         write_trace(p, [10.0] * 8, tag="pg36-common")
         gs.ingest(src, p, "common")
         jobs = [["push", "c%d" % (2 * i), "c%d" % (2 * i + 1), "common",
-                 "--to", self.url] for i in range(8)]
-        with concurrent.futures.ThreadPoolExecutor(10) as ex:
-            pushes = [ex.submit(profan, *j, db=src) for j in jobs]
-            checks = []
+                 "--to", self.url] for i in range(n)]
+
+        def reader(pushes):
+            out = []
             while not all(f.done() for f in pushes):
-                checks.append(ex.submit(profan, "runs", "--history",
-                                        self.url, db=src))
-                checks[-1].result()
+                out.append(profan("runs", "--history", self.url, db=src))
+            return out
+        with concurrent.futures.ThreadPoolExecutor(n + 2) as ex:
+            pushes = [ex.submit(profan, *j, db=src) for j in jobs]
+            readers = [ex.submit(reader, pushes) for _ in range(2)]
             res = [f.result() for f in pushes]
+            reads = [r for f in readers for r in f.result()]
         for rc, out, err in res:
             self.assertEqual(rc, 0, err)
         names = SERVER.psql("SELECT name, count(*) FROM profan.run GROUP BY"
                             " name ORDER BY name", self.dbname)
-        self.assertEqual(sorted(n for n, c in names),
-                         sorted(["c%d" % i for i in range(16)] + ["common"]))
-        self.assertTrue(all(c == "1" for n, c in names))
+        want_names = ["c%d" % i for i in range(2 * n)] + ["common"]
+        self.assertEqual(sorted(m for m, c in names), sorted(want_names))
+        self.assertTrue(all(c == "1" for m, c in names))
         ids = [int(r[0]) for r in SERVER.psql("SELECT id FROM profan.run",
                                               self.dbname)]
-        self.assertEqual(sorted(ids), list(range(1, 18)))
+        self.assertEqual(sorted(ids), list(range(1, 2 * n + 2)))
         self.assertEqual(sum("already there" in out for rc, out, err in res),
-                         7)
-        want = local_counts_of(src, ["c%d" % i for i in range(16)]
-                               + ["common"])
-        self.assertEqual(self.server_rows("step"), want)
-        for f in checks:
-            rc, out, err = f.result()
+                         n - 1)
+        self.assertEqual(self.server_rows("step"),
+                         local_counts_of(src, want_names))
+        self.assertGreater(len(reads), 0)
+        for rc, out, err in reads:
             self.assertEqual(rc, 0, err)
 
 
