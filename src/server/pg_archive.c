@@ -155,7 +155,6 @@ static char *floors_sql(const PgPlan *plan){
 /* The server's answer into db and the floors: 0 or -1. */
 static int take(sqlite3 *db, const PgPlan *plan, PgQuery *aQ, Floors *f,
                 PfError *pErr){
-  int k = 0;
   if( pg_rows_insert(db, &plan->str, aQ[1].pRes, NULL, pErr)
       || pg_rows_insert(db, pg_plan_table(plan, "run"), aQ[2].pRes, NULL,
                         pErr)
@@ -168,9 +167,7 @@ static int take(sqlite3 *db, const PgPlan *plan, PgQuery *aQ, Floors *f,
   for(int i=0, col=2; i<plan->nTab; i++){
     if( !plan->a[i].byId || plan->a[i].isRun ) continue;
     f->a[i] = strtoll(PQgetvalue(aQ[4].pRes, 0, col++), NULL, 10);
-    k++;
   }
-  (void)k;
   return 0;
 }
 
