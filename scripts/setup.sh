@@ -4,8 +4,10 @@
 # Must run as root (or with sudo available) on a fresh Debian machine.
 set -eu
 
+# libpq-dev: the history server client (profan push, --history); postgresql:
+# the throwaway server the tests start (tests/e2e/pgserver.py)
 PKGS="build-essential cmake pkg-config libsqlite3-dev sqlite3 libcsv-dev check \
-zlib1g-dev python3 groff-base"
+zlib1g-dev python3 groff-base libpq-dev postgresql"
 [ "${PROFAN_SETUP_EXTRA:-}" ] && PKGS="$PKGS $PROFAN_SETUP_EXTRA"
 
 missing=""
