@@ -5,8 +5,9 @@
 ** (cli_docs.c).
 **
 ** Pipeline position: front end, documentation only: each variable is read
-** where it acts (PROFAN_DB in main.c, PROFAN_HISTORY in cli/cmd_server.c, PROFAN_QUERIES and PROFAN_RULES in
-** report/named_query.c, PROFAN_TIMING in the ingest and derive passes,
+** where it acts (PROFAN_DB in main.c, PROFAN_HISTORY in cli/cmd_server.c,
+** PROFAN_QUERIES and PROFAN_RULES in report/named_query.c, PROFAN_TIMING
+** in the ingest and derive passes,
 ** PROFAN_SPOOL_KB in core/spool.c, PROFAN_FAULT_* in core/fault.c).
 ** tests/e2e/test_docs.py checks that every "PROFAN_*" name the sources
 ** read is a row here and that no row is read nowhere.
