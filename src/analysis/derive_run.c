@@ -1,8 +1,9 @@
 /*
 ** derive_run.c — the derive passes that follow the load of a run, in
 ** their order: collectives and communication (derive_comm.c), the HTA
-** passes (derive_hta.c), the operator model (derive_op.c) and the core
-** run metrics (derive_core.c, last: it reads what the others store).
+** passes (derive_hta.c), the operator model (derive_op.c), the step
+** time that bounds the work (derive_step_bound.c) and the core run
+** metrics (derive_core.c, last: it reads what the others store).
 **
 ** Pipeline position: "derive", called inside the transaction by ingest.c
 ** after the trace and memory passes, and by merge.c over a merged run,
@@ -13,6 +14,7 @@
 #include "analysis/derive_hta.h"
 #include "analysis/derive_op.h"
 #include "input/load_kinds.h"
+#include "trace/derive_step_bound.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +38,9 @@ int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
     t1 = util_now_ms();
     if( derive_op_run(db, runId, pSpans, pErr) ) return -1;
     timing("derive op", t1);
+    t1 = util_now_ms();
+    if( derive_step_bound(db, runId, pErr) ) return -1;
+    timing("derive step bound", t1);
   }
   t1 = util_now_ms();
   if( derive_core_run(db, runId, pErr) ) return -1;
