@@ -87,14 +87,18 @@ void cli_verify_options(Cli *p){
   }
 }
 
-sqlite3 *cli_open_db(Cli *p, int flags){
+sqlite3 *cli_open_db_or_exit(Cli *p, int flags, int code){
   PfError e = {0};
   sqlite3 *db = db_open(p->zDb, flags, &e);
   if( db==NULL ){
     cli_error("%s: %s", p->zDb, e.zMsg);
-    exit(EXIT_BAD);
+    exit(code);
   }
   return db;
+}
+
+sqlite3 *cli_open_db(Cli *p, int flags){
+  return cli_open_db_or_exit(p, flags, EXIT_BAD);
 }
 
 const char *cli_section(Cli *p, const char *const *azName, int nName){

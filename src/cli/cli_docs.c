@@ -103,6 +103,11 @@ void cli_write_man(FILE *out, const CliTable *pTab){
       man_text(out, c->zHelp);
       fputs(".fi\n", out);
     }
+    if( c->zExit ){
+      fputs(".PP\nExit codes: ", out);
+      man_text(out, c->zExit);
+      fputs("\n", out);
+    }
   }
   fputs(".SH EXIT STATUS\n0 ok, 1 bad input or runtime error (or a"
         " regression found by check), 2 usage error, 3 SQL or query"

@@ -48,7 +48,8 @@ static const CmdInfo aCmd[] = {
     "  --threads N      parser threads (default: number of CPUs)\n"
     "  --timeout S      give up after waiting S seconds for another\n"
     "                   ingest (default: wait as long as it takes)\n"
-    "  --quiet          no summary line\n" },
+    "  --quiet          no summary line\n",
+    NULL },
   { "query", query_cmd,
     "query NAME [--run RUN | --baseline NAME] [--param K=V]... [--limit N]",
     "run a named query (see 'profan queries')",
@@ -59,18 +60,21 @@ static const CmdInfo aCmd[] = {
     "  --baseline NAME  the run a named baseline points at\n"
     "  --param K=V      set a query parameter (repeatable)\n"
     "  --limit N        at most N rows\n"
-    "  --format F       table, csv, json or markdown\n" },
+    "  --format F       table, csv, json or markdown\n",
+    NULL },
   { "queries", queries_cmd, "queries [--verbose]",
     "list the named queries",
     "Built-in queries plus those in $PROFAN_QUERIES (a directory of .sql\n"
     "files with the same header).  --verbose also lists each query's\n"
-    "parameters with defaults and its output columns.\n" },
+    "parameters with defaults and its output columns.\n",
+    NULL },
   { "runs", runs_cmd, "runs [--tag K=V]",
     "list the runs in the database",
     "One table (a JSON array with --format json).\n"
     "\n"
     "Options:\n"
-    "  --tag K=V        only runs with this tag\n" },
+    "  --tag K=V        only runs with this tag\n",
+    NULL },
   { "show", show_cmd, "show RUN [--all-devices] [--section NAME]",
     "show one run: files, ranks, devices, steps, tags",
     "Sections: run, files, devices (each rank's own GPU), steps.  With\n"
@@ -79,28 +83,33 @@ static const CmdInfo aCmd[] = {
     "\n"
     "Options:\n"
     "  --all-devices    every GPU each rank's trace lists, not only its own\n"
-    "  --section NAME   print only this section\n" },
+    "  --section NAME   print only this section\n",
+    NULL },
   { "sql", sql_cmd, "sql \"SELECT ...\"",
     "run SQL against the database (read-only)",
     "The statement runs on a read-only connection; output follows --format.\n"
-    "Every built-in view works the same in the stock sqlite3 shell.\n" },
+    "Every built-in view works the same in the stock sqlite3 shell.\n",
+    NULL },
   { "rm", rm_cmd, "rm RUN...",
     "delete runs and everything derived from them",
     "Every RUN is checked first; when one does not exist nothing is\n"
     "removed.  Prints each run removed, with the baselines that named it\n"
-    "(they are removed too).\n" },
+    "(they are removed too).\n",
+    NULL },
   { "tag", tag_cmd, "tag RUN K=V... [--rm K]...",
     "add, replace or remove tags of a run after its ingest",
     "RUN may be replaced by --baseline NAME.\n"
     "\n"
     "Options:\n"
     "  --rm K           remove tag K (repeatable)\n"
-    "  --baseline NAME  tag the run this baseline names\n" },
+    "  --baseline NAME  tag the run this baseline names\n",
+    NULL },
   { "baseline", baseline_cmd, "baseline set NAME RUN | list | rm NAME",
     "name a run as a baseline (main, release, ...) or list the names",
     "A baseline name is accepted wherever --baseline is: 'profan diff\n"
     "--baseline main RUN', 'profan check --baseline main'.  Deleting the\n"
-    "run deletes its baselines.\n" },
+    "run deletes its baselines.\n",
+    NULL },
   { "diff", diff_cmd,
     "diff A B [--by metrics|category|kernel|op|memory|tensors]",
     "compare two runs: step time, categories, kernels, ops, memory",
@@ -124,7 +133,8 @@ static const CmdInfo aCmd[] = {
     "  --floor PCT      noise floor, % of step time (default: 0.3)\n"
     "  --limit N        at most N kernel or op rows (default: 50)\n"
     "  --html FILE      write a self-contained HTML page with charts\n"
-    "                   (every section; '-' = stdout) instead of printing\n" },
+    "                   (every section; '-' = stdout) instead of printing\n",
+    NULL },
   { "trend", trend_cmd, "trend METRIC [--tag K=V] [--last N] [--html FILE]",
     "one metric over the runs, with change and a sparkline",
     "METRIC is a metric of the run_metric view ('profan query run-metrics'\n"
@@ -137,28 +147,34 @@ static const CmdInfo aCmd[] = {
     "  --last N         only the last N runs (default: 50)\n"
     "  --html FILE      write an HTML page: the series as a line chart,\n"
     "                   changes over 5% in the bad direction marked as\n"
-    "                   regressions ('-' = stdout)\n" },
+    "                   regressions ('-' = stdout)\n",
+    NULL },
   { "check", check_cmd, "check --baseline B [--run R] [--metric M]...",
     "regression gate: exit 1 when a metric got worse beyond the noise",
     "Step metrics (step_time_*, step_gpu_busy_pct) compare the steady steps\n"
-    "of both runs (view step_steady: warm-up and cut steps left out): the\n"
-    "Hodges-Lehmann shift with its exact distribution-free interval, each\n"
-    "end wrong with probability --alpha.  With T the threshold, shift and\n"
+    "(view step_steady; the step time bounds the work: when the CPU runs\n"
+    "ahead, the GPU side's).  Runs with the same schedule (the same step\n"
+    "numbers) are paired step by step over the steps steady in both, else\n"
+    "the two samples are compared: the Hodges-Lehmann shift with its exact\n"
+    "distribution-free interval (Student's t below 5 pairs), each end\n"
+    "wrong with probability --alpha.  With T the threshold, shift and\n"
     "interval in the bad direction: regression: the whole interval is\n"
     "worse, reaches T, and the shift is T/2 or more; ok: the interval stays\n"
     "below T and the shift is below T/2, or a wider interval (gate_param\n"
-    "alpha_ok, 0.001) stays below T too (a shift between T/2 and T passes\n"
-    "only with about 7 steps a side); inconclusive: anything else, the\n"
-    "reason says which (or too few steady steps).  Metrics\n"
-    "without per-step samples compare values: beyond the threshold needs\n"
-    "the history.  History: the baseline and the runs before it with the\n"
-    "baseline's fingerprint (rank count, top kernels, top operators, the\n"
-    "--same-tag tags); with 5 or more, a run inside their spread (robust\n"
-    "z <= --z) is noise.  Prints a one-line verdict and the history (stderr\n"
-    "for csv/json) then a table.\n"
-    "Exit: 0 pass (ok, improved, noise), 1 regression, 2 usage or an\n"
-    "unknown run/baseline/metric, 3 SQL error, 4 missing or not comparable\n"
-    "(nothing to check; 0 with --allow-missing), 5 inconclusive.\n"
+    "alpha_ok, 0.001) stays below T too.  Otherwise the step-time metrics\n"
+    "ask the GPU work of the same steps (kernels matched by name and launch\n"
+    "shape, memcpys by bytes): surely slower by T/2 or more and a shift of\n"
+    "T/2 or more is a regression; surely within T/2 and a shift below T/2\n"
+    "is ok (the slower steps were stalls); inconclusive otherwise, the\n"
+    "reason says why and what would tell.  Metrics without per-step\n"
+    "samples compare values: beyond the threshold needs the history.\n"
+    "History: the baseline and the runs before it of its lineage (its name\n"
+    "with digit runs ignored, or a common tag; --same-tag KEY instead) and\n"
+    "configuration (rank count, top kernels and operators, input kinds,\n"
+    "step time within x1.15, kernel mix, peak memory); with 5 or more, a\n"
+    "run inside their spread (robust z <= --z) is noise.  Prints a one-line\n"
+    "verdict, notes (GPU-side or gap steps), the history and the runs left\n"
+    "out (stderr for csv/json), then a table.\n"
     "\n"
     "Options:\n"
     "  --baseline B     baseline name or run (required)\n"
@@ -172,9 +188,11 @@ static const CmdInfo aCmd[] = {
     "  --last N         history window in comparable runs (default: 10)\n"
     "  --tag K=V        history: only runs with this tag\n"
     "  --same-tag KEY   comparable runs have the baseline's value of tag\n"
-    "                   KEY (repeatable)\n"
+    "                   KEY (repeatable; replaces the name lineage)\n"
     "  --allow-missing  exit 0 instead of 4 when there is nothing to check\n"
-    "Defaults are rows of table gate_param.\n" },
+    "Defaults are rows of table gate_param.\n",
+    "0 pass (ok, improved, noise), 1 regression, 2 usage or bad value, "
+    "3 SQL error, 4 nothing to compare, 5 inconclusive, 7 database error." },
   { "report", report_cmd,
     "report [RUN] [--baseline NAME] [--param K=V]... [--section S]"
     " [--html FILE [--step N]]",
@@ -203,7 +221,8 @@ static const CmdInfo aCmd[] = {
     "                   GPU timeline, step breakdown, memory timeline,\n"
     "                   segments, allocation churn, communication\n"
     "  --step N         the step of the HTML timeline (default: the median\n"
-    "                   step of the lowest rank)\n" },
+    "                   step of the lowest rank)\n",
+    NULL },
   { "merge", merge_cmd,
     "merge --into DB [--name N] [--summaries-only] [--quiet] SHARD...",
     "combine shard databases (one ingest per node) into one run",
@@ -227,7 +246,8 @@ static const CmdInfo aCmd[] = {
     "  --name N         name of the merged run\n"
     "  --summaries-only\n"
     "                   copy runs without their event rows (a history)\n"
-    "  -q, --quiet      no summary line\n" },
+    "  -q, --quiet      no summary line\n",
+    NULL },
   { "export-trace", export_cmd,
     "export-trace RUN [--rank R|all] [--step N | --window START:END |"
     " --around ANCHOR] [-o FILE]",
@@ -249,7 +269,8 @@ static const CmdInfo aCmd[] = {
     "                   us, ms, s may follow each number)\n"
     "  --around ANCHOR  a named place (view export_anchor): slowest-step,\n"
     "                   slowest-step-rank-R, gap-1 .. gap-10\n"
-    "  -o, --output F   output file (default: stdout)\n" },
+    "  -o, --output F   output file (default: stdout)\n",
+    NULL },
 };
 #define N_CMD ((int)(sizeof(aCmd)/sizeof(aCmd[0])))
 
@@ -296,8 +317,13 @@ static void print_help(FILE *out){
 static void print_cmd_help(const CmdInfo *c, FILE *out){
   fprintf(out, "usage: profan %s\n\n%s.\n", c->zUsage, c->zSummary);
   if( c->zHelp[0] ) fprintf(out, "\n%s", c->zHelp);
-  fprintf(out, "\nGlobal options --db and --format apply; exit codes: 0 ok, "
-          "1 bad input, 2 usage, 3 SQL error.\n");
+  if( c->zExit ){
+    fprintf(out, "\nGlobal options --db and --format apply.\nExit codes: %s\n",
+            c->zExit);
+  }else{
+    fprintf(out, "\nGlobal options --db and --format apply; exit codes: 0 ok,"
+            " 1 bad input, 2 usage, 3 SQL error.\n");
+  }
 }
 
 /*

@@ -47,14 +47,16 @@ class DbOpen(ProfanTest):
         self.out = os.path.join(self.tmp.name, "out.json")
 
     def expect_all(self, db, want, run=common.run, create_want=None):
-        """Every command on db: exit 1 and exactly the line want (ingest:
-        create_want when given, for a database that does not exist)."""
+        """Every command on db: exit 1 (check: 7, the exit-code contract's
+        database error) and exactly the line want (ingest: create_want
+        when given, for a database that does not exist)."""
         for args in commands(self.trace, self.out):
             r = run(*args, db=db)
             w = create_want if (create_want and args[0] == "ingest") \
                 else want
-            self.assertEqual((r.rc, r.err), (1, "profan: %s: %s\n" % (db, w)),
-                             args)
+            rc = 7 if args[0] == "check" else 1
+            self.assertEqual((r.rc, r.err), (rc, "profan: %s: %s\n"
+                                             % (db, w)), args)
             self.assertEqual(r.out, "", args)
 
     def test_missing_directory(self):
@@ -113,8 +115,9 @@ class DbOpenAsNobody(ProfanTest):
             r = self.as_nobody(*args, db=self.db)
             if only is None or " ".join(args[:2]) in only \
                     or args[0] in only:
+                rc = 7 if args[0] == "check" else 1
                 self.assertEqual((r.rc, r.err),
-                                 (1, "profan: %s: %s\n" % (self.db, want)),
+                                 (rc, "profan: %s: %s\n" % (self.db, want)),
                                  args)
             else:
                 self.assertEqual(r.rc, 0, (args, r.err))
