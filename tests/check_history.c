@@ -679,6 +679,20 @@ START_TEST(test_gate_boundaries){
                        " slower too")!=NULL);
     }
   }
+  /* too few steps (2 a side): the values' change against T/2; a metric
+  ** without per-step samples against T */
+  {
+    double two[] = { 100, 100 };
+    GateIn v = gate_in(100, 102.49);
+    v.sa = two; v.nA = 2; v.sb = two; v.nB = 2;
+    ck_assert_int_eq(gate(&v, &o), GATE_OK);
+    v.b = 102.51;
+    ck_assert_int_eq(gate(&v, &o), GATE_INCONCLUSIVE);
+    v.sa = v.sb = NULL; v.nA = v.nB = 0; v.b = 104.99;
+    ck_assert_int_eq(gate(&v, &o), GATE_OK);
+    v.b = 105.01;
+    ck_assert_int_eq(gate(&v, &o), GATE_INCONCLUSIVE);
+  }
   /* the work arm never makes a regression of steps that rule out T:
   ** +3 % for sure, even the wider interval below T: ok */
   for(int i=0; i<5; i++){ x[i] = log(1.03) + 0.001*i; w[i] = log(1.03); }

@@ -432,9 +432,13 @@ static GateVerdict step_verdict(int d, const GateOut *o, double thr,
 }
 
 /* The value test in one bad direction d: only the change is known. */
-static GateVerdict value_verdict(int d, double changePct, double thr){
+static GateVerdict value_verdict(int d, double changePct, double thr,
+                                 int fewSteps){
   double c = d*changePct, t = thr - GATE_EPS*(1+thr);
-  if( c>=t ) return GATE_INCONCLUSIVE;
+  /* a step metric with too few steps to measure their noise: a change
+  ** nearer the threshold than no change cannot be told from noise (the
+  ** step test's T/2 line); other metrics: within the threshold is ok */
+  if( c>=(fewSteps ? t/2 : t) ) return GATE_INCONCLUSIVE;
   return c<=-t ? GATE_IMPROVED : GATE_OK;
 }
 
@@ -455,7 +459,8 @@ static GateVerdict both_ways(const GateIn *in, const GateOut *o, int steps,
   for(int i=0; i<nd; i++){
     int d = in->dir==0 ? (i==0 ? 1 : -1) : in->dir;
     v[i] = steps ? step_verdict(d, o, in->thrPct, &az[i])
-                 : value_verdict(d, o->changePct, in->thrPct);
+                 : value_verdict(d, o->changePct, in->thrPct,
+                                 in->nA>0 || in->nB>0);
   }
   *pzWhy = az[0];
   if( nd==1 ) return v[0];

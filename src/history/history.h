@@ -172,7 +172,9 @@ const char *history_verdict_name(GateVerdict v);
 ** A true shift of t is called ok with probability at most alpha through
 ** the first arm (in practice far less: est < t/2 as well) and alphaOk
 ** through the second.  Without enough samples: the values' change
-** against the threshold (beyond it: inconclusive).  A regression or
+** against the threshold (beyond it: inconclusive; for a step metric with
+** some samples but too few, beyond t/2: 1 or 2 steps cannot tell their
+** noise, so only a change nearer no change than t passes).  A regression or
 ** inconclusive verdict goes to the history when it holds minHistory
 ** values: noise when the run's robust z there is within zMax,
 ** regression when beyond it and the change exceeds the threshold.
