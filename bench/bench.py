@@ -153,7 +153,8 @@ def scaled(src, name, scale, work):
 # where one remains it may cost at most 10 % of that ingest.
 ROW_PASSES = ("derive cpu sweep", "derive late steps", "derive gpu links",
               "derive gap steps",
-              "derive summaries", "derive comm", "derive op")
+              "derive summaries", "derive comm", "derive op",
+              "derive step bound")
 # derive op's parts (its "  op NAME" lines) that read stored rows back:
 # the roofline metrics (a view over the run's op_gpu_time rows).  The
 # others write rows kept in memory (calls), model the run's new

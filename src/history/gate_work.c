@@ -79,22 +79,12 @@ static int has_step(const int64_t *a, int n, int64_t step){
 static int load_table(sqlite3 *db, int64_t id, const char *zTab,
                       const char *zShape, int isMem, const int64_t *aStep,
                       int nStep, WorkRows *p, PfError *pErr){
-  int64_t lo, hi;
-  sqlite3_stmt *s;
-  char *zSql;
-  int rc;
-  if( db_run_rowids(db, zTab, id, &lo, &hi, pErr) ) return -1;
-  if( lo>hi ) return 0;
-  zSql = sqlite3_mprintf("SELECT rank, step, name_id, ts, dur, %s FROM %s"
-                         " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1"
-                         " AND step IS NOT NULL AND runtime_id IS NOT NULL",
-                         zShape, zTab);
-  s = db_prepare(db, zSql, pErr);
-  sqlite3_free(zSql);
-  if( s==NULL ) return -1;
-  sqlite3_bind_int64(s, 1, id);
-  sqlite3_bind_int64(s, 2, lo);
-  sqlite3_bind_int64(s, 3, hi);
+  int empty, rc;
+  char *zCols = xasprintf("rank, step, name_id, ts, dur, %s", zShape);
+  sqlite3_stmt *s = db_prepare_run_rows(db, zTab, zCols,
+      "step IS NOT NULL AND runtime_id IS NOT NULL", id, &empty, pErr);
+  free(zCols);
+  if( s==NULL ) return empty ? 0 : -1;
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
     WorkRow *r;
     int64_t step = sqlite3_column_int64(s, 1);

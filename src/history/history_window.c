@@ -9,7 +9,8 @@
 ** baseline's *configuration* too, since its spread is taken for the
 ** run-to-run noise: in addition the same input kinds (a snapshot-only run
 ** is history only for snapshots), the same top user source files of the
-** memory snapshots' stacks (another model's snapshot is not), the steady
+** memory snapshots' stacks when both runs have stacks (another model's
+** snapshot is not; an archive keeps none), the steady
 ** median step time within fingerprint_step_ratio of the baseline's
 ** (num_workers 0 -> 4 moved it 159 -> 126 ms with the same kernels), a
 ** kernel mix sharing fingerprint_min_mix_pct of its GPU time, a peak
@@ -139,10 +140,19 @@ static double metric_of(sqlite3 *db, int64_t id, const char *zMetric){
   return v;
 }
 
-/* The ratio larger / smaller of two positive values, or NaN. */
+/* The ratio larger / smaller of two values >= 0: NaN when either is
+** unknown or both are 0, +inf when only one is 0. */
 static double ratio(double a, double b){
-  if( !(a>0) || !(b>0) ) return NAN;
+  if( !(a>=0) || !(b>=0) || (a==0 && b==0) ) return NAN;
+  if( a==0 || b==0 ) return INFINITY;
   return a>b ? a/b : b/a;
+}
+
+/* 1 when run id has call stacks recorded (its snapshots' frames); a run
+** archived with --summaries-only keeps none. */
+static int has_stacks(sqlite3 *db, int64_t id){
+  return db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM stack WHERE run_id ="
+                " %lld)", (long long)id)!=0;
 }
 
 /* The GPU time two runs' kernel mixes share, %: the sum over kernel names
@@ -221,7 +231,8 @@ static void history_criteria(sqlite3 *db, int64_t idA, int64_t idB,
     return;
   }
   if( !enough(p->fShared, p->fAll,
-              history_gate_param(db, "fingerprint_min_shared_pct", 50)) ){
+              history_gate_param(db, "fingerprint_min_shared_pct", 50))
+      && has_stacks(db, idA) && has_stacks(db, idB) ){
     p->ok = 0;
     snprintf(p->zWhy, sizeof(p->zWhy), "snapshot source files: %d of %d"
              " shared", p->fShared, p->fAll);

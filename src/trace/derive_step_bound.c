@@ -105,22 +105,10 @@ static BoundStep *find_step(BoundStep *a, int n, int64_t rank, int64_t step){
 ** gpu_mem_op) that carry its step.  Returns 0 or -1 with pErr set. */
 static int scan_gpu(sqlite3 *db, int64_t runId, const char *zTab,
                     BoundStep *a, int n, PfError *pErr){
-  int64_t lo, hi;
-  char *zSql;
-  sqlite3_stmt *s;
-  int rc;
-  if( db_run_rowids(db, zTab, runId, &lo, &hi, pErr) ) return -1;
-  if( lo>hi ) return 0;
-  zSql = sqlite3_mprintf("SELECT rank, step, ts, ts+dur FROM %s"
-                         " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1"
-                         " AND step IS NOT NULL AND runtime_id IS NOT NULL",
-                         zTab);
-  s = db_prepare(db, zSql, pErr);
-  sqlite3_free(zSql);
-  if( s==NULL ) return -1;
-  sqlite3_bind_int64(s, 1, runId);
-  sqlite3_bind_int64(s, 2, lo);
-  sqlite3_bind_int64(s, 3, hi);
+  int empty, rc;
+  sqlite3_stmt *s = db_prepare_run_rows(db, zTab, "rank, step, ts, ts+dur",
+      "step IS NOT NULL AND runtime_id IS NOT NULL", runId, &empty, pErr);
+  if( s==NULL ) return empty ? 0 : -1;
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
     BoundStep *p = find_step(a, n, sqlite3_column_int64(s, 0),
                              sqlite3_column_int64(s, 1));
