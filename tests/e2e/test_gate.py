@@ -245,17 +245,26 @@ class IssueReproductions(GateTest):
         history of a snapshot run and a +23 % peak passed as noise.  The
         tomi snapshot scaled x1.23 against itself: inconclusive without a
         history, a regression with five replays of its own (±1 %), and
-        the same verdicts with four snapshots of other models, named in
-        its lineage, in the database first."""
+        the same verdicts with five snapshots of other models, named in
+        its lineage, in the database first (one scaled to tomi's peak:
+        its source files tell it apart)."""
+        import snapshot_reference as sr
         verdicts = []
         rnd = random.Random(5)
         hist = [1 + rnd.uniform(-0.01, 0.01) for _ in range(5)]
+        peak = sr.reference(shared(*TOMI))["0"]["peak_allocated_bytes"]
+        other = shared("snapshots", "llm-inference-torch20-history.pickle")
+        to_tomi = peak / sr.reference(other)["0"]["peak_allocated_bytes"]
         for unrelated in (False, True):
             self.tearDown()
             self.setUp()
             if unrelated:
                 for i, parts in enumerate(OTHER_SNAPSHOTS):
                     self.ingest_as("tomi-h%d" % (10 + i), shared(*parts))
+                # another model's snapshot scaled to tomi's peak: only its
+                # source files tell it apart
+                self.ingest_as("tomi-h14", gs.scale_snapshot(
+                    other, os.path.join(self.tmp.name, "o.pickle"), to_tomi))
             src = shared(*TOMI)
             out = []
             for i, f in enumerate(hist + [1.0, 1.23, 1.005]):
@@ -276,10 +285,12 @@ class IssueReproductions(GateTest):
             if unrelated:
                 left = [x for x in r.err.splitlines()
                         if x.startswith("left out:")]
-                self.assertEqual(len(left), 4, r.err)
+                self.assertEqual(len(left), 5, r.err)
                 for x in left:
                     self.assertRegex(x, "snapshot source files|peak "
                                      "allocated memory|input kinds")
+                self.assertIn("left out: run 5 tomi-h14: snapshot source "
+                              "files: 0 of 7 shared", r.err)
             r = self.check("--baseline", str(base), "--run", str(same),
                            "-m", "peak_allocated_bytes")
             out.append((r.rc, r.json()[0]["verdict"]))
