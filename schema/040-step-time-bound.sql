@@ -98,6 +98,51 @@ FROM (
           WHERE NOT EXISTS (SELECT 1 FROM core_target)
              OR run_id IN (SELECT run_id FROM core_target))))));
 
+-- The per-step samples of the step metrics (026's run_step_sample) for
+-- every step, with `steady`: 1 when the step is steady on some rank (the
+-- value is then the mean over those ranks, else over every rank).  The
+-- gate compares the steady steps of two runs, or, when the runs have the
+-- same schedule, every step number that is steady in either run, paired:
+-- a change of the run cannot turn a step it slowed into warm-up and so
+-- out of the comparison; only a step that is warm-up or cut in both runs
+-- stays out (README "The regression gate").
+DROP VIEW run_step_sample;
+CREATE VIEW run_step_sample AS
+WITH
+names AS (
+  SELECT 'step_time_median_ms' AS metric
+  UNION ALL SELECT 'step_time_p90_ms'
+  UNION ALL SELECT 'step_time_mean_ms'
+)
+SELECT st.run_id, names.metric, st.step, st.ms AS value, st.steady
+FROM (
+  SELECT DISTINCT run_id, step,
+    coalesce(avg(CASE WHEN steady THEN dur END)
+               OVER (PARTITION BY run_id, step),
+             avg(dur) OVER (PARTITION BY run_id, step)) / 1e6 AS ms,
+    max(steady) OVER (PARTITION BY run_id, step) AS steady
+  FROM step_steady
+) st CROSS JOIN names
+UNION ALL
+SELECT run_id, 'step_gpu_busy_pct', step, value, steady
+FROM (
+  SELECT DISTINCT run_id, step,
+    coalesce(avg(CASE WHEN steady THEN pct END)
+               OVER (PARTITION BY run_id, step),
+             avg(pct) OVER (PARTITION BY run_id, step)) AS value,
+    max(steady) OVER (PARTITION BY run_id, step) AS steady
+  FROM (
+    SELECT DISTINCT s.run_id, s.rank, s.step, s.steady,
+      100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset',
+                                        'comm')
+                       THEN t.ns ELSE 0 END)
+                OVER (PARTITION BY s.run_id, s.rank, s.step)
+        / max(sum(t.ns) OVER (PARTITION BY s.run_id, s.rank, s.step), 1)
+        AS pct
+    FROM step_time t
+    JOIN step_steady s ON s.run_id = t.run_id AND s.rank = t.rank
+      AND s.step = t.step));
+
 -- The runs ingested before this file: their step times by the same
 -- definition (the GPU span of each step's launched activity, then the
 -- running end and the start as above).

@@ -1550,37 +1550,6 @@ SELECT s.run_id, 'alloc_churn_bytes',
   FROM sn s JOIN alloc_event a ON a.snapshot_id = s.id
   WHERE a.action = 'alloc' GROUP BY s.run_id;
 
--- view run_step_sample: created in 011, 026; this is 026's definition
-CREATE VIEW run_step_sample AS
-WITH
-names AS (
-  SELECT 'step_time_median_ms' AS metric
-  UNION ALL SELECT 'step_time_p90_ms'
-  UNION ALL SELECT 'step_time_mean_ms'
-)
-SELECT st.run_id, names.metric, st.step, st.ms AS value
-FROM (
-  SELECT DISTINCT run_id, step,
-    avg(dur) OVER (PARTITION BY run_id, step) / 1e6 AS ms
-  FROM step_steady WHERE steady = 1
-) st CROSS JOIN names
-UNION ALL
-SELECT run_id, 'step_gpu_busy_pct', step, value
-FROM (
-  SELECT DISTINCT run_id, step,
-    avg(pct) OVER (PARTITION BY run_id, step) AS value
-  FROM (
-    SELECT DISTINCT s.run_id, s.rank, s.step,
-      100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset',
-                                        'comm')
-                       THEN t.ns ELSE 0 END)
-                OVER (PARTITION BY s.run_id, s.rank, s.step)
-        / max(sum(t.ns) OVER (PARTITION BY s.run_id, s.rank, s.step), 1)
-        AS pct
-    FROM step_time t
-    JOIN step_steady s ON s.run_id = t.run_id AND s.rank = t.rank
-      AND s.step = t.step AND s.steady = 1));
-
 -- view run_metric_core: created in 011, 026; this is 026's definition
 CREATE VIEW run_metric_core AS
 SELECT run_id, metric, value FROM core_run_metric;
@@ -2250,6 +2219,43 @@ FROM (
           FROM step
           WHERE NOT EXISTS (SELECT 1 FROM core_target)
              OR run_id IN (SELECT run_id FROM core_target))))));
+
+-- view run_step_sample: created in 011, 026, 040; this is 040's definition
+CREATE VIEW run_step_sample AS
+WITH
+names AS (
+  SELECT 'step_time_median_ms' AS metric
+  UNION ALL SELECT 'step_time_p90_ms'
+  UNION ALL SELECT 'step_time_mean_ms'
+)
+SELECT st.run_id, names.metric, st.step, st.ms AS value, st.steady
+FROM (
+  SELECT DISTINCT run_id, step,
+    coalesce(avg(CASE WHEN steady THEN dur END)
+               OVER (PARTITION BY run_id, step),
+             avg(dur) OVER (PARTITION BY run_id, step)) / 1e6 AS ms,
+    max(steady) OVER (PARTITION BY run_id, step) AS steady
+  FROM step_steady
+) st CROSS JOIN names
+UNION ALL
+SELECT run_id, 'step_gpu_busy_pct', step, value, steady
+FROM (
+  SELECT DISTINCT run_id, step,
+    coalesce(avg(CASE WHEN steady THEN pct END)
+               OVER (PARTITION BY run_id, step),
+             avg(pct) OVER (PARTITION BY run_id, step)) AS value,
+    max(steady) OVER (PARTITION BY run_id, step) AS steady
+  FROM (
+    SELECT DISTINCT s.run_id, s.rank, s.step, s.steady,
+      100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset',
+                                        'comm')
+                       THEN t.ns ELSE 0 END)
+                OVER (PARTITION BY s.run_id, s.rank, s.step)
+        / max(sum(t.ns) OVER (PARTITION BY s.run_id, s.rank, s.step), 1)
+        AS pct
+    FROM step_time t
+    JOIN step_steady s ON s.run_id = t.run_id AND s.rank = t.rank
+      AND s.step = t.step));
 
 -- view run_fingerprint: created in 011, 041; this is 041's definition
 CREATE VIEW run_fingerprint AS

@@ -582,18 +582,21 @@ double history_gate_param(sqlite3 *db, const char *zName, double dflt){
 /*
 ** Values of one query binding ?1 (int64) and ?2 (text) into a new array
 ** (caller frees; NULL when none); *pn gets the count.  With pSteps, the
-** query's second column (an integer) into *pSteps the same way.  -1 on
+** query's second column (an integer: the step) into *pSteps the same
+** way, and with pSteady its third (the steady flag) into *pSteady.  -1 on
 ** error.
 */
 static int load_values2(sqlite3 *db, const char *zSql, int64_t id,
                         const char *z, double **pa, int64_t **pSteps,
-                        int *pn, PfError *pErr){
+                        int **pSteady, int *pn, PfError *pErr){
   sqlite3_stmt *s = db_prepare(db, zSql, pErr);
   double *a = NULL;
   int64_t *st = NULL;
+  int *sy = NULL;
   int n = 0, nAlloc = 0, rc;
   *pa = NULL;
   if( pSteps ) *pSteps = NULL;
+  if( pSteady ) *pSteady = NULL;
   *pn = 0;
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, id);
@@ -604,9 +607,11 @@ static int load_values2(sqlite3 *db, const char *zSql, int64_t id,
       nAlloc = nAlloc ? 2*nAlloc : 64;
       a = xrealloc(a, sizeof(double)*(size_t)nAlloc);
       if( pSteps ) st = xrealloc(st, sizeof(int64_t)*(size_t)nAlloc);
+      if( pSteady ) sy = xrealloc(sy, sizeof(int)*(size_t)nAlloc);
     }
     a[n] = sqlite3_column_double(s, 0);
     if( pSteps ) st[n] = sqlite3_column_int64(s, 1);
+    if( pSteady ) sy[n] = sqlite3_column_int(s, 2)!=0;
     n++;
   }
   sqlite3_finalize(s);
@@ -614,24 +619,26 @@ static int load_values2(sqlite3 *db, const char *zSql, int64_t id,
     pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
     free(a);
     free(st);
+    free(sy);
     return -1;
   }
   *pa = a;
   if( pSteps ) *pSteps = st;
+  if( pSteady ) *pSteady = sy;
   *pn = n;
   return 0;
 }
 
 static int load_values(sqlite3 *db, const char *zSql, int64_t id,
                        const char *z, double **pa, int *pn, PfError *pErr){
-  return load_values2(db, zSql, id, z, pa, NULL, pn, pErr);
+  return load_values2(db, zSql, id, z, pa, NULL, NULL, pn, pErr);
 }
 
 static const char zValueSql[] =
   "SELECT value FROM run_metric WHERE run_id=?1 AND metric=?2";
 static const char zSampleSql[] =
-  "SELECT value, step FROM run_step_sample WHERE run_id=?1 AND metric=?2"
-  " ORDER BY step";
+  "SELECT value, step, steady FROM run_step_sample WHERE run_id=?1"
+  " AND metric=?2 ORDER BY step";
 
 /* One metric's value in run id: 0 absent, 1 present, -1 error. */
 static int load_value(sqlite3 *db, int64_t id, const char *zMetric,
@@ -667,26 +674,38 @@ int history_same_schedule(sqlite3 *db, int64_t idA, int64_t idB,
 }
 
 /*
-** Keep the samples of the steps both runs have (a and b sorted by step):
-** in place, in step order; the common steps into *paStep (caller frees).
+** Keep the samples of the steps both runs have (a and b sorted by step)
+** that are steady in either run (yA, yB: a step warm-up or cut in both
+** stays out, one the run's change made look like warm-up stays in): in
+** place, in step order; those steps into *paStep (caller frees).
 ** Returns their count.
 */
-static int pair_by_step(double *a, const int64_t *sa, int na, double *b,
-                        const int64_t *sb, int nb, int64_t **paStep){
+static int pair_by_step(double *a, const int64_t *sa, const int *yA, int na,
+                        double *b, const int64_t *sb, const int *yB, int nb,
+                        int64_t **paStep){
   int i = 0, j = 0, n = 0;
   int64_t *st = xmalloc(sizeof(int64_t)*(size_t)(na>0 ? na : 1));
   while( i<na && j<nb ){
     if( sa[i]<sb[j] ){ i++; continue; }
     if( sa[i]>sb[j] ){ j++; continue; }
-    a[n] = a[i];
-    b[n] = b[j];
-    st[n] = sa[i];
-    n++;
+    if( yA[i] || yB[j] ){
+      a[n] = a[i];
+      b[n] = b[j];
+      st[n] = sa[i];
+      n++;
+    }
     i++;
     j++;
   }
   *paStep = st;
   return n;
+}
+
+/* Keep the steady samples of one run, in place; returns their count. */
+static int keep_steady(double *a, const int *y, int n){
+  int k = 0;
+  for(int i=0; i<n; i++) if( y[i] ) a[k++] = a[i];
+  return k;
 }
 
 /* 1 for the metrics whose work is the GPU work of the steps. */
@@ -716,6 +735,7 @@ int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
                       PfError *pErr){
   double *sa = NULL, *sb = NULL, *h;
   int64_t *stA = NULL, *stB = NULL, *common = NULL;
+  int *yA = NULL, *yB = NULL;
   int nh = 0, rc = -1, same;
   GateWork work;
   GateIn in;
@@ -730,14 +750,15 @@ int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
                        c->zMetric);
   if( (c->hasA = load_value(db, idA, c->zMetric, &c->a, pErr))<0
       || (c->hasB = load_value(db, idB, c->zMetric, &c->b, pErr))<0
-      || load_values2(db, zSampleSql, idA, c->zMetric, &sa, &stA, &c->nA,
-                      pErr)
-      || load_values2(db, zSampleSql, idB, c->zMetric, &sb, &stB, &c->nB,
-                      pErr)
+      || load_values2(db, zSampleSql, idA, c->zMetric, &sa, &stA, &yA,
+                      &c->nA, pErr)
+      || load_values2(db, zSampleSql, idB, c->zMetric, &sb, &stB, &yB,
+                      &c->nB, pErr)
       || (same = idA==idB ? 1 : history_same_schedule(db, idA, idB,
                                                       pErr))<0 ){
     free(sa);
     free(stA);
+    free(yA);
     return -1;
   }
   h = xmalloc(sizeof(double)*(size_t)(w->n>0 ? w->n : 1));
@@ -748,7 +769,7 @@ int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
     if( k ) h[nh++] = v;
   }
   if( same && c->nA>0 && c->nB>0 ){
-    int n = pair_by_step(sa, stA, c->nA, sb, stB, c->nB, &common);
+    int n = pair_by_step(sa, stA, yA, c->nA, sb, stB, yB, c->nB, &common);
     c->paired = 1;
     c->nA = c->nB = n;
     if( n>=g->minSteps && n>0 && g->workMinPairs>0
@@ -759,8 +780,12 @@ int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
       c->nWorkPairs = work.nPairs;
     }
     c->p = paired_p(sa, sb, n);
-  }else if( c->nA>=2 && c->nB>=2 ){
-    c->p = history_mann_whitney(sa, c->nA, sb, c->nB).p;
+  }else{
+    c->nA = keep_steady(sa, yA, c->nA);
+    c->nB = keep_steady(sb, yB, c->nB);
+    if( c->nA>=2 && c->nB>=2 ){
+      c->p = history_mann_whitney(sa, c->nA, sb, c->nB).p;
+    }
   }
   in.dir = c->dir;
   in.thrPct = g->thrPct;
@@ -794,5 +819,7 @@ done:
   free(sb);
   free(stA);
   free(stB);
+  free(yA);
+  free(yB);
   return rc;
 }

@@ -258,8 +258,9 @@ typedef struct HistCheck {
   int dir;              /* metric_direction */
   int hasA, hasB;
   double a, b;          /* values in baseline and run */
-  int nA, nB;           /* per-step samples (view run_step_sample); the
-                        ** steps steady in both when paired */
+  int nA, nB;           /* per-step samples (view run_step_sample): the
+                        ** steady ones, or when paired the steps steady
+                        ** in either run */
   int paired;           /* the runs have the same schedule: samples
                         ** paired by step number */
   int nW;               /* steps of the work evidence (0: none) */
@@ -275,7 +276,8 @@ typedef struct HistCheck {
 ** decide with history_gate().  comparable: the run has the baseline's
 ** fingerprint.  When both runs have the same schedule (the same step
 ** numbers on the same ranks: history_same_schedule) the samples are
-** paired by step number over the steps steady in both, and a step-time
+** paired by step number over the steps steady in either run (a step
+** warm-up or cut in both stays out), and a step-time
 ** metric (step_time_*) gets the work evidence of those steps
 ** (gate_work.c).  Returns 0, or -1 with pErr set.
 */

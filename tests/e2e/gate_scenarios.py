@@ -118,36 +118,48 @@ def corr(e):
 
 
 class Warp:
-    """A monotone piecewise-linear map: segment k starts at anchors[k]
-    and is stretched by factors[k]; before anchors[0] the identity; the
-    last segment runs on."""
+    """A monotone piecewise-linear map of a timeline: anchors[k] goes to
+    values[k]; between anchors linear; past the last anchor slope
+    `last`; before the first, `before` (a function) or the identity.
+    jump: time added after anchors[jump_at] (a stall there); strict: not
+    to what is at the anchor itself (the stalled step's own range starts
+    on time and ends late)."""
 
-    def __init__(self, anchors, factors, jump_at=None, jump=0.0,
-                 strict=False):
-        """jump: time added to what comes after anchors[jump_at] (a stall
-        there); strict: not to what is at the anchor itself (the step's
-        own range starts on time and ends late)."""
-        self.a = list(anchors)
-        self.f = list(factors)
-        self.w = []
+    def __init__(self, anchors, values, last, before=None, jump_at=None,
+                 jump=0.0, strict=False):
+        self.a, self.v, self.last, self.before = (list(anchors), list(values),
+                                                  last, before)
         self.jump_at, self.jump, self.strict = jump_at, jump, strict
-        acc = self.a[0] if self.a else 0.0
-        for k in range(len(self.a)):
-            if k:
-                acc += (self.a[k] - self.a[k - 1]) * self.f[k - 1]
-            self.w.append(acc)
+
+    @staticmethod
+    def steps(anchors, factors, **kw):
+        """Each segment [a_k, a_k+1) stretched by factors[k] around a_k."""
+        v = []
+        for k, t in enumerate(anchors):
+            v.append(t if not k else v[-1] + (t - anchors[k - 1])
+                     * factors[k - 1])
+        return Warp(anchors, v, factors[len(anchors) - 1] if anchors else 1,
+                    **kw)
+
+    def jumped(self, t):
+        """Whether t gets the jump."""
+        j = self.jump_at
+        if j is None or not self.jump or j >= len(self.a):
+            return False
+        return t > self.a[j] or (t == self.a[j] and not self.strict)
+
+    def base(self, t):
+        if not self.a or t < self.a[0]:
+            return self.before(t) if self.before else t
+        k = bisect.bisect_right(self.a, t) - 1
+        if k + 1 < len(self.a):
+            a0, a1 = self.a[k], self.a[k + 1]
+            f = (self.v[k + 1] - self.v[k]) / (a1 - a0) if a1 > a0 else 1.0
+            return self.v[k] + (t - a0) * f
+        return self.v[k] + (t - self.a[k]) * self.last
 
     def __call__(self, t):
-        if not self.a or t < self.a[0] or (t == self.a[0] and (
-                self.jump_at != 0 or self.strict)):
-            return t
-        k = bisect.bisect_right(self.a, t) - 1
-        v = self.w[k] + (t - self.a[k]) * self.f[k]
-        j = self.jump_at
-        if j is not None and (k > j or (k == j and (t > self.a[k]
-                                                    or not self.strict))):
-            v += self.jump
-        return v
+        return self.base(t) + (self.jump if self.jumped(t) else 0.0)
 
 
 class TraceFile:
@@ -227,24 +239,43 @@ class TraceFile:
         'one': a stall of slowdown x step one's (stretched) duration
         before step one's work."""
         n = len(self.T)
+        f = factors[:n]
         jump = 0.0
         if mode == "one" and slowdown and one is not None and one < n:
             nxt = self.T[one + 1] if one + 1 < n else None
             if nxt is not None:
-                jump = slowdown * (nxt - self.T[one]) * factors[one]
-        wc = Warp(self.T, factors[:n], one, jump, strict=True)
-        wg = Warp(self.G, factors[:n], one, jump)
+                jump = slowdown * (nxt - self.T[one]) * f[one]
+        wc = Warp.steps(self.T, f, jump_at=one, jump=jump, strict=True)
+        # the GPU timeline: anchor G_k (the first GPU activity step k
+        # launched) goes where the CPU step's start goes, plus its offset
+        # from it stretched with the step: a uniform factor scales both
+        # timelines alike around T_0; before G_0 the CPU's warp without
+        # the stall
+        w0 = Warp.steps(self.T, f)
+        gv = []
+        for k in range(n):
+            v = w0(self.T[k]) + (self.G[k] - self.T[k]) * f[k]
+            if gv and v <= gv[-1]:
+                v = gv[-1] + (self.G[k] - self.G[k - 1]) * 0.5
+            gv.append(v)
+        wg = Warp(self.G, gv, f[n - 1] if n else 1.0, before=w0,
+                  jump_at=one, jump=jump)
         out = []
         for e in self.ev:
             ts = e.get("ts")
             if e.get("ph") == "M" or not isinstance(ts, (int, float)):
                 out.append(None)
                 continue
-            w = wg if self.is_gpu(e) else wc
+            gpu = self.is_gpu(e)
+            w = wg if gpu else wc
             t0 = float(ts)
             d = e.get("dur")
             if isinstance(d, (int, float)):
-                out.append((w(t0), w(t0 + float(d)) - w(t0)))
+                t1 = t0 + float(d)
+                # a stall is idle time between GPU activities, never
+                # inside one: a GPU event keeps its stretched duration
+                dd = (w.base(t1) - w.base(t0)) if gpu else (w(t1) - w(t0))
+                out.append((w(t0), dd))
             else:
                 out.append((w(t0), None))
         if mode == "gpu" and slowdown:
@@ -768,7 +799,35 @@ def table(res, templates, noise_list, slowdowns, modes=MODES):
     return "\n".join(lines)
 
 
-def summary(res, templates, noise_list, slowdowns):
+def gpu_effect(tpl, workdir, slowdown=0.10):
+    """How much the GPU-only change moves the template's step times, %:
+    the median over every rank's steps of the bounded step time
+    (bound_steps, computed here) of the noise-free gpu replay over the
+    unchanged one.  GPU-bound templates are those it moves by the
+    threshold (5 %) or more at +10 %."""
+    ext = "" if os.path.isdir(tpl.path) else ".json"
+    ones = [1.0] * tpl.steps
+    a = tpl.write(os.path.join(workdir, "gpu-effect-base" + ext), ones)
+    b = tpl.write(os.path.join(workdir, "gpu-effect-run" + ext), ones, "gpu",
+                  slowdown)
+    pa = sorted(glob.glob(os.path.join(a, "*.json"))) if ext == "" else [a]
+    pb = sorted(glob.glob(os.path.join(b, "*.json"))) if ext == "" else [b]
+    r = []
+    for x, y in zip(pa, pb):
+        for s0, s1 in zip(bound_steps(common.events(x)),
+                          bound_steps(common.events(y))):
+            if s0[2] > 0:
+                r.append(s1[2] / s0[2])
+    for p in (a, b):
+        shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
+    r.sort()
+    if not r:
+        return None
+    m = len(r)
+    return 100 * ((r[(m - 1) // 2] + r[m // 2]) / 2 - 1)
+
+
+def summary(res, templates, noise_list, slowdowns, gpu_bound=()):
     """The issue's targets, measured: a list of (target, value, met)."""
     def rate(sel):
         ks = [k for k in res if not k[5] and sel(k)]
@@ -786,6 +845,16 @@ def summary(res, templates, noise_list, slowdowns):
     r, n = rate(lambda k: k[3] == "uniform" and k[4] >= 5)
     out.append(("uniform >= 5 % flagged (>= 95 %)", r, n,
                 r is not None and r >= 95))
+    for nz in noise_list:
+        r, n = rate(lambda k: k[3] == "uniform" and k[4] >= 5 and k[1] == nz)
+        out.append(("  at noise %g %%" % nz, r, n, True))
+    r, n = rate(lambda k: k[3] == "gpu" and k[4] == 10 and k[0] in gpu_bound)
+    out.append(("gpu +10 % on GPU-bound traces flagged (all)", r, n,
+                r is not None and r == 100))
+    for nz in noise_list:
+        r, n = rate(lambda k: k[3] == "gpu" and k[4] == 10 and k[1] == nz
+                    and k[0] in gpu_bound)
+        out.append(("  at noise %g %%" % nz, r, n, True))
     return out
 
 
@@ -846,14 +915,22 @@ def main():
                 for (m, s, unrel), cls in out.items():
                     fh.write(json.dumps([t.name, nz, sd, m, s, unrel, cls])
                              + "\n")
+    work = tempfile.mkdtemp(prefix="gate-effect-")
+    effect = {t.name: gpu_effect(t, work) for t in tpls}
+    shutil.rmtree(work, ignore_errors=True)
+    gpu_bound = [n for n, e in effect.items() if e is not None and e >= 5]
     res = matrix(tpls, noise, slow, a.seeds, modes, a.jobs,
                  progress=progress, unrelated_seeds=a.unrelated_seeds)
     print("regression / inconclusive / ok out of %d seeds per cell (clean "
           "database; without noise one family stands for every seed)\n"
           % a.seeds)
     print(table(res, tpls, noise, slow, modes))
-    print()
-    for what, r, n, met in summary(res, tpls, noise, slow):
+    print("\nGPU-only +10 %, noise-free, moves the median step time (Python,"
+          " bound_steps): " + ", ".join(
+              "%s %s" % (n, "n/a" if e is None else "%+.1f %%" % e)
+              for n, e in effect.items()))
+    print("GPU-bound (>= 5 %): " + (", ".join(gpu_bound) or "none") + "\n")
+    for what, r, n, met in summary(res, tpls, noise, slow, gpu_bound):
         print("- %s: %s of %d checks%s" % (
             what, "n/a" if r is None else "%.1f %%" % r, n,
             "" if met else "  (TARGET MISSED)"))
