@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "core/db.h"
 #include "core/util.h"
 
 typedef struct IngestOpts {
@@ -25,6 +26,8 @@ typedef struct IngestOpts {
   FILE *pLog;              /* where skipped-file notes and the summary go */
   double timeout;          /* seconds to wait for another writer;
                            ** < 0: no limit */
+  DbWaitFn xWait;          /* told when the wait starts and ends (db.h),
+                           ** or NULL */
 } IngestOpts;
 
 typedef struct IngestResult {
@@ -34,6 +37,7 @@ typedef struct IngestResult {
   int nSkipped;            /* files skipped */
   int nDuplicates;         /* files given twice or copies: loaded once */
   char zName[256];         /* the run's name (NAME-2 when NAME was taken) */
+  int namePrefixed;        /* the default name read as a run id: "run-N" */
   int64_t takenBy;         /* run holding the wanted name, or 0 */
   char zTakenName[256];    /* that wanted name */
   int64_t aReplaced[8];    /* --replace: runs deleted (same content/name) */
@@ -46,6 +50,8 @@ typedef struct IngestResult {
   int64_t nWarnings;
   int fallback;            /* DERIVE_* sweeps the linker left to the db */
   double seconds;
+  int errKind;             /* on failure: PF_KIND_INPUT (a file) or
+                           ** PF_KIND_DB (the database, memory) */
 } IngestResult;
 
 /*
