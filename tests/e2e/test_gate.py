@@ -415,7 +415,7 @@ class IssueReproductions(GateTest):
         r = common.run("check", "--baseline", "1", "--run", "2", db=damaged)
         self.assertEqual(r.rc, 7, r.out + r.err)
         self.assertEqual(len(r.err.splitlines()), 1, r.err)
-        self.assertIn(damaged, r.err)
+        self.assertRegex(r.err, "malformed|damaged|not a database")
         r = self.profan("check", "--help")
         self.assertEqual(r.rc, 0)
         self.assertEqual(" ".join(r.out.splitlines()[-2:]),
