@@ -7,6 +7,7 @@
 ** history.c.  Pure functions: no database, no output, no randomness.
 */
 #include "history/gate_stats.h"
+#include "core/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -12,7 +12,14 @@
 #define PROFAN_GATE_STATS_H
 
 #include <stdint.h>
-#include "history/history.h"
+
+/* A shift with its confidence interval (the two-sample Hodges-Lehmann
+** shift of history.h, the paired one here). */
+typedef struct HistShift {
+  double est;       /* the median of the differences (Walsh averages) */
+  double lo, hi;    /* the interval; -inf/+inf when k is 0 */
+  int64_t k;        /* differences trimmed at each end */
+} HistShift;
 
 /*
 ** P(W+ <= w) for the Wilcoxon signed-rank statistic of n pairs without

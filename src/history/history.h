@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include "core/util.h"
+#include "history/gate_stats.h"
 
 /*
 ** Resolve a baseline reference: a name set with `profan baseline set`,
@@ -81,13 +82,8 @@ int64_t history_hl_k(int n, int m, double alpha);
 double history_kth_diff(const double *a, int na, const double *b, int nb,
                      int64_t k);
 
-/* Hodges-Lehmann shift of b against a with its confidence interval. */
-typedef struct HistShift {
-  double est;       /* median of the differences b[j] - a[i] */
-  double lo, hi;    /* D(k) and D(nm+1-k); -inf/+inf when k is 0 */
-  int64_t k;        /* differences trimmed at each end */
-} HistShift;
-
+/* Hodges-Lehmann shift of b against a with its confidence interval:
+** HistShift (gate_stats.h). */
 /*
 ** Shift of sample b against sample a (neither modified; na, nb >= 1),
 ** interval at level 1 - 2 alpha.  Exact in the order statistics, no

@@ -4,9 +4,9 @@ metrics of the definition, for every run, and travel with the run.
 
 Oracles, none of them profan's stored rows:
 - the definition itself as it stood before 026 (schema/011's
-  run_step_sample and run_metric_core over 040's step_steady, loaded as
-  TEMP views from the migrations' text), evaluated over every run of a
-  database of
+  run_step_sample and run_metric_core from the test's own copy of the
+  migration's text, data/core-metrics-011.sql, over 040's step_steady,
+  loaded as TEMP views), evaluated over every run of a database of
   several fixtures (one-rank traces of two eras, the dlrm 8-rank run, a
   memory snapshot, a Triton trace): the stored rows and the rewritten
   views must give the same rows;
@@ -34,12 +34,12 @@ FIXTURES = (
 
 
 def old_views():
-    """011's definitions of run_step_sample and run_metric_core, over the
-    newest migration's step_steady (040: the step time that bounds the
-    work, no spread-widened tolerance), as TEMP views old_ss, old_rss,
-    old_core."""
-    def src_of(name):
-        return open(os.path.join(ROOT, "schema", name)).read()
+    """011's definitions of run_step_sample and run_metric_core (the
+    test's own copy: data/core-metrics-011.sql), over the newest
+    migration's step_steady (040: the step time that bounds the work, no
+    spread-widened tolerance), as TEMP views old_ss, old_rss, old_core."""
+    def src_of(path):
+        return open(path).read()
 
     def view(src, name, new):
         i = src.index("CREATE VIEW %s AS" % name)
@@ -47,8 +47,9 @@ def old_views():
         text = src[i:j + 1].replace("CREATE VIEW %s AS" % name,
                                     "CREATE TEMP VIEW %s AS" % new, 1)
         return text.replace("FROM step_steady", "FROM old_ss")
-    s011 = src_of("011-steady-steps.sql")
-    s040 = src_of("040-step-time-bound.sql")
+    s011 = src_of(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                               "data", "core-metrics-011.sql"))
+    s040 = src_of(os.path.join(ROOT, "schema", "040-step-time-bound.sql"))
     return (view(s040, "step_steady", "old_ss")
             + view(s011, "run_step_sample", "old_rss")
             + view(s011, "run_metric_core", "old_core"))
