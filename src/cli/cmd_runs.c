@@ -85,7 +85,7 @@ int runs_cmd(Cli *p){
 
 /* The sections of `profan show`, in order. */
 static const char *const azShowSection[] = { "run", "files", "devices",
-                                            "steps" };
+                                            "steps", "clocks" };
 
 /*
 ** The devices of a run: each rank's own GPU (the device its GPU activity
@@ -104,7 +104,7 @@ static const char zShowDevices[] =
 
 int show_cmd(Cli *p){
   int bAll = cli_option(p, "all-devices", NULL, 0)!=NULL;
-  const char *zOnly = cli_section(p, azShowSection, 4);
+  const char *zOnly = cli_section(p, azShowSection, 5);
   sqlite3 *db;
   sqlite3_stmt *s;
   int64_t runId, nShown = 0, nAll;
@@ -149,6 +149,16 @@ int show_cmd(Cli *p){
     "SELECT rank, count(*) AS steps, min(step) AS first_step,"
     " max(step) AS last_step, source, round(avg(dur)/1e6, 3) AS avg_ms"
     " FROM step WHERE run_id=?1 GROUP BY rank, source ORDER BY rank", runId);
+  /* the ranks' clock offsets (schema/050-straggler-clock.sql): only for
+  ** runs whose ranks share collectives, unless asked for by name */
+  if( rc==EXIT_OK && (zOnly || db_int(db, 0, "SELECT EXISTS(SELECT 1 FROM"
+                      " rank_clock WHERE run_id=%lld)", (long long)runId)) ){
+    rc = print_section(db, &d, "clocks",
+      "SELECT rank, round(offset_ns/1e6, 3) + 0.0 AS offset_ms,"
+      " n_collectives,"
+      " round(spread_ns/1e3, 3) AS spread_us FROM rank_clock"
+      " WHERE run_id=?1 ORDER BY rank", runId);
+  }
   output_doc_end(&d);
   db_close(db);
   return rc;

@@ -72,10 +72,13 @@ static const CmdInfo aCmd[] = {
     "Options:\n"
     "  --tag K=V        only runs with this tag\n" },
   { "show", show_cmd, "show RUN [--all-devices] [--section NAME]",
-    "show one run: files, ranks, devices, steps, tags",
-    "Sections: run, files, devices (each rank's own GPU), steps.  With\n"
-    "--format json one object with a key per section; --format csv needs\n"
-    "--section (one table).\n"
+    "show one run: files, ranks, devices, steps, tags, clocks",
+    "Sections: run, files, devices (each rank's own GPU), steps, and for a\n"
+    "run whose ranks share collectives clocks: each rank's clock offset\n"
+    "from the run's common clock (estimated from the collectives' end\n"
+    "times; the straggler analysis takes it out), the collectives used and\n"
+    "the spread left.  With --format json one object with a key per\n"
+    "section; --format csv needs --section (one table).\n"
     "\n"
     "Options:\n"
     "  --all-devices    every GPU each rank's trace lists, not only its own\n"

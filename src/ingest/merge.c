@@ -52,7 +52,8 @@
 ** Recomputing them from the rows instead (derive_trace_run without the
 ** spans kept while loading) took 32 s of a 37 s merge at 256 ranks. */
 static const char *const azDerived[] = {
-  "collective", "collective_window", "comm_fit", "hta_critical_path",
+  "collective", "collective_window", "rank_clock", "comm_fit",
+  "hta_critical_path",
   "hta_critical_path_op", "hta_run_metric", "hta_annotation_parent",
   "hta_launch_annotation", "op_gpu_time", "op_run_metric", "core_run_metric"
 };
