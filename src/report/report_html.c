@@ -729,8 +729,9 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
   }else if( n>0 ){
     char zNote[256];
     snprintf(zNote, sizeof(zNote), "Mean step time per rank. %d"
-             " straggler%s (rank-skew: the rank that started most"
-             " collectives last, the one the others waited for), marked"
+             " straggler%s (rank-skew: a rank the others lost more than"
+             " the straggler threshold of their time waiting for at"
+             " collectives, on the common clock), marked"
              " \xE2\x96\xB2 straggler, outlined, in the dotted style.",
              nMark, nMark==1 ? "" : "s");
     html_note(r->p, zNote);

@@ -185,7 +185,7 @@ class Straggler(ProfanTest):
         every kind): profan names exactly the oracle's ranks (true clocks)
         in every scenario; the full matrix is straggler_matrix.py."""
         rows = sc.table(common.PROFAN, sc.short_cells()[::3])
-        for off, d, n, want, det, false, agree in rows:
+        for off, d, n, want, det, false, agree, raw in rows:
             self.assertEqual(false, 0, (off, d))
             self.assertEqual(det, want, (off, d))
             self.assertEqual(agree, n, (off, d))
