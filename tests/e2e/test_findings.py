@@ -9,9 +9,9 @@ changed by a known amount, the rest of the real trace left as it was):
                   every Optimizer.step nested inside it: unchanged)
   gap steps       marked in the summary and the HTML, no step-variation
                   (resnet50-workers4 with its ProfilerStep marks removed)
-  memory          known free segments (cs336 with segments emptied):
-                  reserved-unused, not fragmentation; known holes inside
-                  live segments: fragmentation
+  memory          known free segments (segment-list-only with segments
+                  emptied): reserved-unused, not fragmentation; known
+                  holes inside live segments: fragmentation
   gpu-utilization uninstrumented when the trace shows no CPU activity in
                   the GPU's idle time (b200 without its CPU events)
   NCCL / FR       WARN lines added to the real nccl-tests log; the
@@ -235,14 +235,18 @@ LIVE = ("active_allocated", "active_pending_free")
 class Memory(Findings):
 
     def snapshot(self, edit):
-        with open(shared("snapshots", "cs336-fullstep-2025.pickle"),
-                  "rb") as f:
-            root = plain(sref.decode(f.read()))
-        edit(root["segments"])
+        """segment-list-only.pkl (255 segments of a real
+        torch.cuda.memory_snapshot(), device 1, no free segment) changed by
+        edit, and its reference numbers."""
+        with open(shared("snapshots", "segment-list-only.pkl"), "rb") as f:
+            segs = plain(sref.decode(f.read()))
+        edit(segs)
         path = os.path.join(self.tmp.name, "s.pickle")
         with open(path, "wb") as f:
-            f.write(pickle.dumps(root, protocol=2))
-        return path, sref.reference(path)["0"]
+            f.write(pickle.dumps(segs, protocol=2))
+        ref = sref.reference(path)
+        self.assertEqual(list(ref), ["1"])
+        return path, ref["1"]
 
     def test_known_free_segments_are_reserved_unused(self):
         def empty(segs):

@@ -21,13 +21,13 @@ import common
 import snapshot_reference as sref
 import straggler_scenarios as sc
 from common import ProfanTest, local
+from test_findings import cpu_steps
 from test_report import copy_kernel_ns
 from test_verdicts import COMM_NAMES
 from trace_reference import (kind_of, span, merge, union_ns, intersect_ns,
                              priority_sweep, class_intervals, step_spans)
 
 GPU = ("kernel", "memcpy", "memset")
-STEP = re.compile(r"^ProfilerStep\s*#\s*(\d+)$")
 PCT = re.compile(r"(-?\d+(?:\.\d+)?) ?%")
 
 
@@ -108,18 +108,6 @@ class Input:
                     if kind_of(e) in GPU and has_ts(e):
                         self._dev.setdefault((i, e.get("pid")), []).append(e)
         return self._dev
-
-
-def cpu_steps(evs):
-    seen, out = set(), []
-    for e in evs:
-        m = STEP.match(str(e.get("name", "")))
-        if m and e.get("ph") == "X" and has_ts(e) \
-                and kind_of(e) in ("user_annotation", "cpu_op") \
-                and m.group(1) not in seen:
-            seen.add(m.group(1))
-            out.append(span(e))
-    return sorted(out)
 
 
 # ------------------------------------------------------ the oracles

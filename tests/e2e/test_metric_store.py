@@ -32,9 +32,25 @@ FIXTURES = (
 )
 
 
+# schema/051's memory split: fragmentation_pct counts the free space inside
+# segments that hold live blocks, reserved_unused_pct the whole free
+# cached segments (issue 31)
+FRAG_011 = """SELECT run_id, 'fragmentation_pct',
+    100.0 * sum(inactive_bytes) / max(sum(reserved_bytes), 1)
+  FROM snapshot GROUP BY run_id"""
+FRAG_051 = """SELECT run_id, 'fragmentation_pct',
+    100.0 * sum(fragmented_bytes) / max(sum(reserved_bytes), 1)
+  FROM snapshot GROUP BY run_id
+UNION ALL
+SELECT run_id, 'reserved_unused_pct',
+    100.0 * sum(unused_bytes) / max(sum(reserved_bytes), 1)
+  FROM snapshot GROUP BY run_id"""
+
+
 def old_views():
     """011's definitions of step_steady, run_step_sample and
-    run_metric_core as TEMP views old_ss, old_rss, old_core."""
+    run_metric_core (with 051's memory split) as TEMP views old_ss,
+    old_rss, old_core."""
     src = open(os.path.join(ROOT, "schema", "011-steady-steps.sql")).read()
 
     def view(name, new):
@@ -42,7 +58,9 @@ def old_views():
         j = src.index(";\n", i)
         text = src[i:j + 1].replace("CREATE VIEW %s AS" % name,
                                     "CREATE TEMP VIEW %s AS" % new, 1)
-        return text.replace("FROM step_steady", "FROM old_ss")
+        assert name != "run_metric_core" or FRAG_011 in text
+        return text.replace("FROM step_steady", "FROM old_ss").replace(
+            FRAG_011, FRAG_051)
     return (view("step_steady", "old_ss") + view("run_step_sample", "old_rss")
             + view("run_metric_core", "old_core"))
 

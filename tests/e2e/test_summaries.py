@@ -250,11 +250,26 @@ class OldRuns(ProfanTest):
                     r"ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+(\w+)", text, re.I):
                 if table not in created:
                     drops.append("ALTER TABLE %s DROP COLUMN %s;" % (table, col))
-        # columns first: ALTER TABLE checks every view, which must still
-        # find what it reads
+        # a view a later file replaces (DROP, then CREATE again) goes
+        # back to its last definition before 009: the newer one may read
+        # a column dropped below (memory_summary, 051)
+        restore = []
+        for f in files[k:]:
+            for name in re.findall(r"DROP\s+VIEW\s+(?:IF EXISTS\s+)?(\w+)",
+                                   open(f).read(), re.I):
+                old = None
+                for g in files[:k]:
+                    for m in re.finditer(r"CREATE\s+VIEW\s+%s\s+AS\b.*?;\n"
+                                         % name, open(g).read(), re.I | re.S):
+                        old = m.group(0)
+                if old and old not in restore:
+                    restore += ["DROP VIEW IF EXISTS %s;" % name, old]
+        # views first, then columns: ALTER TABLE checks every view, which
+        # must still find what it reads; then tables and indexes
+        views = [d for d in drops if d.startswith("DROP VIEW")]
         alters = [d for d in drops if d.startswith("ALTER")]
-        drops = [d for d in drops if not d.startswith("ALTER")]
-        sqlite3(self.db, "".join(alters + drops)
+        drops = [d for d in drops if not d.startswith(("ALTER", "DROP VIEW"))]
+        sqlite3(self.db, "".join(views + restore + alters + drops)
                 + "PRAGMA user_version=%d;" % k)
         tables = sqlite3(self.db, "SELECT name FROM sqlite_schema WHERE name IN (%s)"
                          % ",".join("'%s'" % t for t in EXPECTED))
