@@ -130,3 +130,7 @@ INSERT INTO advice_threshold VALUES
   ('straggler', 'high_pct', 25, '%',
    'rule straggler (severity high above it)',
    'the lost share above which the straggler finding is high severity');
+
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('rank_clock', 'derived_run', NULL, 0,
+   'each rank''s clock offset from the run''s common clock');

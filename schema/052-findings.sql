@@ -220,3 +220,7 @@ UNION ALL
 SELECT o.run_id, o.pg_name, g.pg_desc, o.seq, o.op, 'ok', NULL, o.members,
   o.completed, o.started, o.scheduled, o.missing, o.rank_states, NULL, NULL
 FROM okrow o LEFT JOIN g ON g.run_id = o.run_id AND g.pg_name = o.pg_name;
+
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('category_owner', 'parameter', NULL, 0,
+   'the categories a dedicated rule reports (not top-category)');

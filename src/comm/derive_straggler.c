@@ -18,8 +18,8 @@
 **      (exposed waiting: what exposed-comm subtracts and hands to the
 **      straggler finding).
 **
-** One pass over the run's GPU rows (the rows kept while loading, else the
-** kernel and gpu_mem_op tables in rowid order: no sort) adds each one to
+** One pass over the run's GPU rows (the rows the writer kept while
+** loading, or trace_feed.c fed from the tables: no sort) adds each one to
 ** the window holding its end (binary search) and clips the compute
 ** kernels to the waits they overlap.
 **
@@ -109,55 +109,26 @@ static void fill_row(Fill *f, int64_t rank, int64_t ts, int64_t end,
 }
 
 /* The kept GPU rows of every file into f (communication kernels left
-** out). */
+** out): the rows the writer kept while loading, or that trace_feed.c fed
+** from the tables (merge, rebuild), one path either way. */
 static void fill_kept(const TraceSpans *pSpans, Fill *f){
   int64_t rank;
-  const SpanHtaCpu *aC;
-  const SpanHtaGpu *aG;
+  SpanHtaCpu *aC;
+  SpanHtaGpu *aG;
   size_t nC, nG;
-  for(int i=0; trace_spans_hta_file(pSpans, i, &rank, &aC, &nC, &aG, &nG);
-      i++){
+  int r;
+  for(int i=0; (r = trace_spans_hta_file(pSpans, i, &rank, &aC, &nC, &aG,
+                                         &nG))!=0; i++){
+    if( r<0 ) continue;
     for(size_t j=0; j<nG; j++){
       if( aG[j].cls==0 && util_id_in(f->aName, f->nName, aG[j].name) ){
         continue;
       }
       fill_row(f, rank, aG[j].ts, aG[j].end, aG[j].cls==0);
     }
+    free(aC);
+    free(aG);
   }
-}
-
-/* The run's GPU rows from the tables into f: kernels that are not
-** communication (temp.cm_name), then memcpy and memset. */
-static int fill_scan(sqlite3 *db, int64_t runId, Fill *f, PfError *pErr){
-  static const struct { const char *zTab, *zSql; int bKernel; } aSrc[] = {
-    { "kernel", "SELECT rank, ts, ts+dur FROM kernel"
-      " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1"
-      " AND name_id NOT IN (SELECT id FROM temp.cm_name)", 1 },
-    { "gpu_mem_op", "SELECT rank, ts, ts+dur FROM gpu_mem_op"
-      " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1", 0 },
-  };
-  for(size_t k=0; k<sizeof(aSrc)/sizeof(aSrc[0]); k++){
-    sqlite3_stmt *q;
-    int64_t lo, hi;
-    int st;
-    if( db_run_rowids(db, aSrc[k].zTab, runId, &lo, &hi, pErr) ) return -1;
-    q = db_prepare(db, aSrc[k].zSql, pErr);
-    if( q==NULL ) return -1;
-    sqlite3_bind_int64(q, 1, runId);
-    sqlite3_bind_int64(q, 2, lo);
-    sqlite3_bind_int64(q, 3, hi);
-    while( (st = sqlite3_step(q))==SQLITE_ROW ){
-      fill_row(f, sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1),
-               sqlite3_column_int64(q, 2), aSrc[k].bKernel);
-    }
-    sqlite3_finalize(q);
-    if( st!=SQLITE_DONE ){
-      pf_error_set(pErr, ERRPOS_NONE, 0, "derive straggler: %s",
-                   sqlite3_errmsg(db));
-      return -1;
-    }
-  }
-  return 0;
 }
 
 /* The collectives of the run, by rank and start, with their group and
@@ -357,8 +328,7 @@ int derive_straggler_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   f.aMaxWait = xcalloc((size_t)nRank, sizeof(int64_t));
   if( estimate_clocks(db, runId, a, n, nRank, aEst, pErr) ) goto done;
   arrivals(a, n, aEst, f.aMaxWait);
-  if( pSpans ) fill_kept(pSpans, &f);
-  else if( fill_scan(db, runId, &f, pErr) ) goto done;
+  fill_kept(pSpans, &f);
   exposed_waits(&f);
   rc = write_windows(db, runId, a, n, pErr);
 done:

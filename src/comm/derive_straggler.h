@@ -18,8 +18,8 @@
 
 /*
 ** Fill rank_clock and collective_window for run runId.  pSpans: the rows
-** kept while loading (whole, trace_spans_hta_usable) or NULL to read the
-** kernel and gpu_mem_op tables; aName (nName, sorted): the name ids of
+** kept while loading or fed from the tables (trace_feed.h), not NULL;
+** aName (nName, sorted): the name ids of
 ** the run's communication kernels.  The run's old rows must be gone.
 ** Returns 0, or -1 with pErr set.
 */

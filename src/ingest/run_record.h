@@ -12,7 +12,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "ingest/ingest.h"
+#include "ingest/ingest_opts.h"
 #include "core/util.h"
 
 /* A usable file's content hash and size.  A plain trace file of a run
@@ -26,8 +26,10 @@ typedef struct FileHash {
 } FileHash;
 
 /* The default run name for path zPath: its base name without .json,
-** .json.gz or .pt.trace.json[.gz].  The caller frees it. */
-char *run_record_default_name(const char *zPath);
+** .json.gz or .pt.trace.json[.gz]; "run-N" when that is a number N (or
+** 'latest', or empty), which would read as a run id: *pbPrefixed (may be
+** NULL) is then 1.  The caller frees it. */
+char *run_record_default_name(const char *zPath, int *pbPrefixed);
 
 /* Insert the run row named zWant, or zWant-2, -3 ... when taken (pRes
 ** says which name it got and who holds zWant).  Returns the run id, or -1

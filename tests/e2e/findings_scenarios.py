@@ -22,9 +22,11 @@ profan's findings are compared with it: present or not, the value, the
 severity and, for gpu-utilization, which hint.  A value within 0.05 of
 its threshold is not graded (rounding).
 
-    python3 tests/e2e/findings_scenarios.py build/profan [--seed N] [--n N]
+    python3 tests/e2e/findings_scenarios.py build/profan [--seed S]
+                                            [--n N [--rest=1]]
 
-prints the table of the README (every scenario, or N of them, seeded).
+prints the table of the README (every scenario, or N of them drawn with
+seed S, or all but those N: the counts of two runs add up).
 CI runs a seeded handful (test_findings_rates.py)."""
 import bisect
 import copy
@@ -192,7 +194,8 @@ def free_share(segs, p):
             continue
         c = {k: v for k, v in b.items() if k != "frames"}
         c.update(state="inactive", size=part, requested_size=0)
-        c["address"] = b["address"] + b["size"] - part
+        if "address" in b:          # else the blocks' order places it
+            c["address"] = b["address"] + b["size"] - part
         b["size"] -= part
         b["requested_size"] = min(b.get("requested_size", b["size"]),
                                   b["size"])
@@ -377,9 +380,10 @@ def main(argv):
     prof = os.path.abspath(args[0] if args else os.path.join(
         common.ROOT, "build", "profan"))
     sc = scenarios()
-    if "n" in opts:
-        sc = random.Random(int(opts.get("seed", 31))).sample(
+    if "n" in opts:                 # N seeded; --rest: all but those N
+        pick = random.Random(int(opts.get("seed", 31))).sample(
             sc, int(opts["n"]))
+        sc = [s for s in sc if s not in pick] if "rest" in opts else pick
     rows = table(prof, sc, progress=True)
     print_table(rows, len(sc))
     return 0 if all(not c["wrong"] for c in rows.values()) else 1

@@ -1,12 +1,13 @@
 """test_findings_corpus.py — issue 31's corpus test: `profan report` (text
 and --format json) on every fixture in ../shared/fixtures and fixtures/,
-asserting that no percentage in any finding leaves [0, 100] and that each
-finding's numbers re-derive from the input: recomputed here from the trace
-JSON, the snapshot pickles (snapshot_reference's own decoder) and the log
-text, where the input says it alone; from the configuration tables profan
-ships (category_rule, category_owner) and from raw rows (nccl_warning,
-step) where the number needs them, never from profan's findings, views
-or derived tables.
+asserting that no percentage in any finding or in the summary leaves
+[0, 100] and that each finding's numbers re-derive from the input:
+recomputed here from the trace JSON, the snapshot pickles
+(snapshot_reference's own decoder) and the log text, where the input
+says it alone; from the configuration tables profan ships
+(category_rule, category_owner) and from raw rows (nccl_warning, step)
+where the number needs them, never from profan's findings, views or
+derived tables.
 
 A rule missing from ORACLES fails the test: a new rule needs its oracle.
 """
@@ -326,6 +327,14 @@ class Corpus(ProfanTest):
                 js = common.run("--format", "json", "report", db=db)
                 self.assertEqual(js.rc, 0, js.err)
                 fs = js.json()["findings"]
+                # no share in the summary leaves [0, 100] either
+                for x in js.json()["summary"]:
+                    v = x["value"]
+                    shares = [float(m) for m in PCT.findall(str(v))]
+                    if x["item"].endswith("%") and v is not None:
+                        shares.append(float(v))
+                    for m in shares:
+                        self.assertTrue(0 <= m <= 100, (label, x))
                 txt = common.run("--no-truncate", "report", db=db)
                 self.assertEqual(txt.rc, 0, txt.err)
                 self.assertIn("findings (%d)" % len(fs), txt.out)
