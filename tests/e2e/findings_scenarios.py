@@ -24,9 +24,12 @@ its threshold is not graded (rounding).
 
     python3 tests/e2e/findings_scenarios.py build/profan [--seed S]
                                             [--n N [--rest=1]]
+                                            [--rule R] [--factors F,F..]
 
 prints the table of the README (every scenario, or N of them drawn with
-seed S, or all but those N: the counts of two runs add up).
+seed S, or all but those N: the counts of two runs add up); --rule R
+only the scenarios that change R's class, --factors other stretch
+factors than FACTORS.
 CI runs a seeded handful (test_findings_rates.py)."""
 import bisect
 import copy
@@ -217,9 +220,9 @@ def segments_of(path):
     return v
 
 
-def scenarios():
-    """(changed rule, label, builder) of every scenario; builder(tmp) gives
-    the input path."""
+def scenarios(factors=FACTORS):
+    """(changed rule, label, builder) of every scenario (traces stretched by
+    factors); builder(tmp) gives the input path."""
     out = []
     for name in TRACES:
         src = common.shared("traces", name)
@@ -239,7 +242,7 @@ def scenarios():
             if not any(kind_of(e) in GPU and has_ts(e) and pick(e)
                        for e in d0["traceEvents"]):
                 continue                # the change would change nothing
-            for f in FACTORS:
+            for f in factors:
                 def build(tmp, load=load, pick=pick, f=f):
                     d = stretch(load(), pick, f)
                     p = os.path.join(tmp, "t.json")
@@ -379,7 +382,10 @@ def main(argv):
     opts = dict(a[2:].split("=", 1) for a in argv[1:] if a.startswith("--"))
     prof = os.path.abspath(args[0] if args else os.path.join(
         common.ROOT, "build", "profan"))
-    sc = scenarios()
+    sc = scenarios(tuple(float(x) for x in opts["factors"].split(","))
+                   if "factors" in opts else FACTORS)
+    if "rule" in opts:              # only the scenarios that change one
+        sc = [s for s in sc if s[0] == opts["rule"]]
     if "n" in opts:                 # N seeded; --rest: all but those N
         pick = random.Random(int(opts.get("seed", 31))).sample(
             sc, int(opts["n"]))
