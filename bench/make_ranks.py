@@ -4,10 +4,12 @@
 Makes N rank traces out of the 8 traces of the dlrm-8rank fixture
 (../shared/fixtures/runs/dlrm-8rank): rank r is a copy of fixture rank
 r % 8 with distributedInfo rewritten (rank r, world_size N), every
-timestamp moved by a small per-rank jitter (uniform in +-jitter_us, seeded),
-and one deliberately late rank (--late, default N*137//256: 137 of 256)
-whose whole timeline starts --late-ms later, so that it starts every
-collective last (the straggler rule's criterion).  Plain JSON files
+timestamp moved by a small per-rank clock offset (uniform in +-jitter_us,
+seeded), and one deliberately late rank (--late, default N*137//256: 137
+of 256) whose host stalls --late-ms before each collective, so that it
+arrives at every collective last and the others wait for it
+(tests/e2e/straggler_scenarios.py's "host" delay; a whole timeline moved
+later is a clock offset, which profan takes out).  Plain JSON files
 named rankNNNN.pt.trace.json.
 
 usage: python3 bench/make_ranks.py OUTDIR [--ranks 256] [--jitter-us 30]
@@ -27,6 +29,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FIXTURE = os.path.normpath(os.path.join(ROOT, "..", "shared", "fixtures",
                                         "runs", "dlrm-8rank"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
+import straggler_scenarios as scen  # noqa: E402
 
 
 def load_fixture():
@@ -63,12 +67,18 @@ def make(outdir, n, jitter_us=30, late=None, late_ms=3.0, seed=19):
     late = n * 137 // 256 if late is None else late
     os.makedirs(outdir, exist_ok=True)
     total = 0
+    run = {}
     for r in range(n):
         shift = rnd.randint(-jitter_us, jitter_us)
-        if r == late:
-            shift += int(late_ms * 1000)
-        doc = rank_doc(docs[r % len(docs)], r, n, shift)
-        path = os.path.join(outdir, "rank%04d.pt.trace.json" % r)
+        run[r] = ("rank%04d.pt.trace.json" % r,
+                  rank_doc(docs[r % len(docs)], r, n, shift))
+    if 0 <= late < n:
+        ncoll = min(len(scen.Rank(doc).comm) for _, doc in run.values())
+        run = scen.edit(run, delays=[(late, "host", int(late_ms * 1000),
+                                      range(ncoll))])
+    for r in range(n):
+        name, doc = run[r]
+        path = os.path.join(outdir, name)
         with open(path, "w") as fh:
             json.dump(doc, fh, separators=(",", ":"))
         total += os.path.getsize(path)

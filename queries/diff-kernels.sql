@@ -1,14 +1,19 @@
 -- name: diff-kernels
 -- description: Per-kernel GPU time per step in a baseline run (:baseline)
 -- description: and this run (:run): delta, speedup, new and vanished
--- description: kernels; rows under the noise floor in both runs are folded
--- description: into one "(other)" row.  `profan diff A B --by kernel`.
+-- description: kernels, largest absolute change first; a kernel in both
+-- description: runs is changed when its time moved by more than change_pct
+-- description: (the regression gate's threshold, gate_param
+-- description: threshold_pct), else unchanged; rows under the noise floor
+-- description: in both runs are folded into one "(other)" row.
+-- description: `profan diff A B --by kernel`.
 -- param: baseline:run! =      the baseline run id (profan diff binds it)
 -- param: floor_pct:number>=0 = 0.3  fold rows below this % of step time (a_step_pct, b_step_pct) in both runs
+-- param: change_pct:number>=0 =  a smaller change is unchanged, % (empty: gate_param threshold_pct)
 -- param: limit:int>=0 = 50      rows to show (before the "(other)" row)
 -- column: kind           kernel, memcpy or memset ("" for the folded row)
 -- column: name           kernel name, or "(other)" with the folded count
--- column: status         new (only in :run), vanished, changed, folded
+-- column: status         new (only in :run), vanished, changed (|delta_pct| above change_pct), unchanged, folded
 -- column: a_ms           baseline GPU time per step, ms
 -- column: b_ms           this run's GPU time per step, ms
 -- column: delta_ms       b_ms - a_ms
@@ -17,6 +22,9 @@
 -- column: a_step_pct     a_ms as % of the baseline's step time: the longest of its mean CPU step, the GPU-side span of its GPU work per step and its GPU time per step summed over streams (view step_share), so never above 100
 -- column: b_step_pct     b_ms as % of this run's step time (the same)
 WITH
+th AS (SELECT coalesce(:change_pct, (SELECT value FROM gate_param
+                                     WHERE name = 'threshold_pct'), 5)
+                AS pct),
 -- steps, and the step time shares are of (view step_share, schema 067)
 sa AS (SELECT steps AS n, step_ns AS dur FROM step_share
        WHERE run_id = :baseline),
@@ -32,9 +40,11 @@ j AS (
     coalesce(ka.ns, 0) * 1.0 / sa.n AS a_ns,
     coalesce(kb.ns, 0) * 1.0 / sb.n AS b_ns,
     CASE WHEN ka.ns IS NULL THEN 'new' WHEN kb.ns IS NULL THEN 'vanished'
-         ELSE 'changed' END AS status,
+         WHEN abs(100.0 * (kb.ns * 1.0 / sb.n - ka.ns * 1.0 / sa.n))
+              > th.pct * ka.ns * 1.0 / sa.n THEN 'changed'
+         ELSE 'unchanged' END AS status,
     sa.dur AS a_dur, sb.dur AS b_dur
-  FROM k CROSS JOIN sa CROSS JOIN sb
+  FROM k CROSS JOIN sa CROSS JOIN sb CROSS JOIN th
   LEFT JOIN ka ON ka.kind = k.kind AND ka.name_id = k.name_id
   LEFT JOIN kb ON kb.kind = k.kind AND kb.name_id = k.name_id
 ),
@@ -48,7 +58,7 @@ big AS (
   SELECT f.kind, s.text AS name, f.status, f.a_ns, f.b_ns, f.a_dur, f.b_dur
   FROM f JOIN string s ON s.id = f.name_id
   WHERE NOT f.small
-  ORDER BY max(f.a_ns, f.b_ns) DESC, s.text
+  ORDER BY abs(f.b_ns - f.a_ns) DESC, max(f.a_ns, f.b_ns) DESC, s.text
   LIMIT :limit
 ),
 rows AS (
@@ -68,4 +78,4 @@ SELECT kind, name, status,
   round(100.0 * a_ns / max(coalesce(a_dur, 0), 1), 2) AS a_step_pct,
   round(100.0 * b_ns / max(coalesce(b_dur, 0), 1), 2) AS b_step_pct
 FROM rows
-ORDER BY grp, max(a_ns, b_ns) DESC, name;
+ORDER BY grp, abs(b_ns - a_ns) DESC, max(a_ns, b_ns) DESC, name;

@@ -2,21 +2,27 @@
 -- description: Where the free memory inside the allocator's segments is:
 -- description: segment size buckets, the largest inactive gaps, small
 -- description: active blocks pinned between inactive neighbours, the
--- description: expandable_segments recommendation (inactive above
--- description: inactive_pct of reserved and more than min_segments
--- description: segments: advice_threshold fragmentation.*, the test of the
--- description: fragmentation rule) and the usable capacity and headroom.
+-- description: expandable_segments recommendation (fragmented bytes, free
+-- description: inside segments that hold live blocks, above inactive_pct
+-- description: of reserved and more than min_segments such segments:
+-- description: advice_threshold fragmentation.*, the test of the
+-- description: fragmentation rule), the empty_cache recommendation (whole
+-- description: cached segments without a live block above unused_pct of
+-- description: reserved: advice_threshold reserved-unused.unused_pct, the
+-- description: test of the reserved-unused rule) and the usable capacity
+-- description: and headroom.
 -- param: gpu_gb:number>=0 =        GPU GiB (empty: the trace's device memory, else 80)
 -- param: top:int>=0 = 10        rows per device in the 'gap' and 'pinned' sections
 -- param: inactive_pct:number>=0 =  inactive / reserved, % (empty: advice_threshold fragmentation.inactive_pct)
--- param: min_segments:int>=0 =     more segments than this (empty: advice_threshold fragmentation.min_segments)
+-- param: min_segments:int>=0 =     more segments with live blocks than this (empty: advice_threshold fragmentation.min_segments)
+-- param: unused_pct:number>=0 =    unused / reserved, % (empty: advice_threshold reserved-unused.unused_pct)
 -- column: section        bucket, gap, pinned, capacity or recommendation
 -- column: device         CUDA ordinal
 -- column: item           bucket range, block address, capacity measure, setting
 -- column: count          bucket: segments; pinned: blocks in the segment
 -- column: total_bytes    bucket: reserved; gap/pinned: block size; capacity
--- column: inactive_bytes  bucket: free bytes inside; gap: free in its segment
--- column: pct            bucket: inactive/reserved; capacity: of device memory
+-- column: inactive_bytes  bucket: free bytes inside; gap: free in its segment; recommendation: fragmented / unused bytes
+-- column: pct            bucket: inactive/reserved; capacity: of device memory; recommendation: of reserved
 -- column: detail         segment, source frame, or the recommendation text
 WITH s AS (
   SELECT * FROM snapshot WHERE run_id = :run
@@ -27,7 +33,10 @@ th AS (
       AS inactive_pct,
     coalesce(:min_segments, (SELECT value FROM advice_threshold
            WHERE advice = 'fragmentation' AND name = 'min_segments'))
-      AS min_segments
+      AS min_segments,
+    coalesce(:unused_pct, (SELECT value FROM advice_threshold
+           WHERE advice = 'reserved-unused' AND name = 'unused_pct'))
+      AS unused_pct
 ),
 gpu AS (
   SELECT CAST(coalesce(:gpu_gb * 1073741824.0,
@@ -118,7 +127,13 @@ cap AS (
     UNION ALL SELECT s2.id, 3, 'active', s2.active_bytes,
       'blocks in use or awaiting free' FROM s s2
     UNION ALL SELECT s2.id, 4, 'inactive', s2.inactive_bytes,
-      'free inside segments (reusable only by requests that fit)' FROM s s2
+      'free inside segments: reserved unused + fragmented' FROM s s2
+    UNION ALL SELECT s2.id, 4.1, 'reserved unused', s2.unused_bytes,
+      printf('%d cached segments without a live block (empty_cache returns'
+             || ' them)', s2.unused_segments) FROM s s2
+    UNION ALL SELECT s2.id, 4.2, 'fragmented', s2.fragmented_bytes,
+      'free inside segments that hold live blocks (reusable only by'
+      || ' requests that fit)' FROM s s2
     UNION ALL SELECT s2.id, 5, 'headroom', g2.bytes - s2.reserved_bytes,
       'device memory not reserved' FROM s s2, gpu g2
     UNION ALL SELECT s2.id, 6, 'usable capacity', g2.bytes - s2.active_bytes,
@@ -133,20 +148,39 @@ cap AS (
   ) c ON c.sid = s.id
 ),
 rec AS (
-  SELECT 'recommendation', s.device, 'expandable_segments', s.n_segments,
-    s.reserved_bytes, s.inactive_bytes,
-    round(100.0 * s.inactive_bytes / max(s.reserved_bytes, 1), 2),
+  SELECT 'recommendation', s.device, 'expandable_segments',
+    s.n_segments - s.unused_segments,
+    s.reserved_bytes, s.fragmented_bytes,
+    round(100.0 * s.fragmented_bytes / max(s.reserved_bytes, 1), 2),
     CASE
       WHEN s.expandable_segments = 1 THEN 'already enabled'
-      WHEN 100.0 * s.inactive_bytes / max(s.reserved_bytes, 1)
-             > th.inactive_pct AND s.n_segments > th.min_segments
+      WHEN 100.0 * s.fragmented_bytes / max(s.reserved_bytes, 1)
+             > th.inactive_pct
+           AND s.n_segments - s.unused_segments > th.min_segments
         THEN 'recommended: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True'
-             || printf(' (inactive > %g %% of reserved across > %d segments)',
+             || printf(' (fragmented > %g %% of reserved across > %d'
+                       || ' segments with live blocks)',
                        th.inactive_pct, th.min_segments)
-      ELSE printf('not needed (rule: inactive > %g %% of reserved and > %d'
-                  || ' segments)', th.inactive_pct, th.min_segments)
+      ELSE printf('not needed (rule: fragmented > %g %% of reserved and > %d'
+                  || ' segments with live blocks)', th.inactive_pct,
+                  th.min_segments)
     END,
     s.id, 5, 0
+  FROM s CROSS JOIN th
+  UNION ALL
+  SELECT 'recommendation', s.device, 'empty_cache', s.unused_segments,
+    s.reserved_bytes, s.unused_bytes,
+    round(100.0 * s.unused_bytes / max(s.reserved_bytes, 1), 2),
+    CASE
+      WHEN 100.0 * s.unused_bytes / max(s.reserved_bytes, 1) > th.unused_pct
+        THEN 'recommended: torch.cuda.empty_cache() after the peak, or a'
+             || ' memory limit'
+             || printf(' (reserved unused > %g %% of reserved)',
+                       th.unused_pct)
+      ELSE printf('not needed (rule: reserved unused > %g %% of reserved)',
+                  th.unused_pct)
+    END,
+    s.id, 5, 1
   FROM s CROSS JOIN th
 )
 SELECT section, device, item, count, total_bytes, inactive_bytes, pct, detail

@@ -13,7 +13,8 @@
 -- column: active_bytes   block bytes in use or awaiting free
 -- column: inactive_bytes  total: free bytes inside segments
 -- column: internal_free_bytes  total: rounding loss (size - requested)
--- column: fragmentation_pct  total: inactive / reserved, %
+-- column: fragmentation_pct  total: fragmented (free inside segments with live blocks) / reserved, %
+-- column: reserved_unused_pct  total: cached segments without a live block / reserved, %
 -- column: utilization_pct  total: active / reserved, %
 -- column: peak_allocated_bytes  total: peak allocated from the replay
 -- column: source         largest: first user frame 'file:line function'
@@ -28,8 +29,10 @@ tot AS (
        AND b.state <> 'inactive') AS active_blocks,
     s.reserved_bytes, s.allocated_bytes, s.active_bytes, s.inactive_bytes,
     s.internal_free_bytes,
-    round(100.0 * s.inactive_bytes / max(s.reserved_bytes, 1), 2)
+    round(100.0 * s.fragmented_bytes / max(s.reserved_bytes, 1), 2)
       AS fragmentation_pct,
+    round(100.0 * s.unused_bytes / max(s.reserved_bytes, 1), 2)
+      AS reserved_unused_pct,
     round(100.0 * s.active_bytes / max(s.reserved_bytes, 1), 2)
       AS utilization_pct,
     s.peak_allocated_bytes, NULL AS source, NULL AS state,
@@ -44,7 +47,7 @@ big AS (
 ),
 lg AS (
   SELECT 'largest', s.device, NULL, big.rk, NULL, NULL,
-    big.requested_size, big.size, NULL, NULL, NULL, NULL, NULL,
+    big.requested_size, big.size, NULL, NULL, NULL, NULL, NULL, NULL,
     coalesce(f.filename || ':' || f.line || ' ' || f.name, st.category,
              '(no stack recorded)'),
     big.state, s.id, big.rk
@@ -55,6 +58,7 @@ lg AS (
 )
 SELECT section, device, segments, blocks, active_blocks, reserved_bytes,
   allocated_bytes, active_bytes, inactive_bytes, internal_free_bytes,
-  fragmentation_pct, utilization_pct, peak_allocated_bytes, source, state
+  fragmentation_pct, reserved_unused_pct, utilization_pct,
+  peak_allocated_bytes, source, state
 FROM (SELECT * FROM tot UNION ALL SELECT * FROM lg)
 ORDER BY sid, ord;

@@ -1,15 +1,18 @@
 -- name: rank-skew
 -- description: Per-rank step time and GPU busy time against the mean over
--- description: ranks (z-scores), and how often the rank started a
--- description: collective last (same process group and sequence on every
--- description: rank, start spread above min_spread_us).  straggler is 1
--- description: for the rank the straggler rule names: last at more than
--- description: late_pct % of those collectives.  Step and busy time are
--- description: shown, never the criterion: a rank waiting inside a
--- description: collective looks busy.  Thresholds: advice_threshold
--- description: (straggler, ...), shared with the straggler rule.
--- param: late_pct:number>=0 =       share of the collectives, % (empty: advice_threshold straggler.late_pct)
--- param: min_spread_us:number>=0 =  ties below this spread, µs (empty: advice_threshold straggler.min_spread_us)
+-- description: ranks (z-scores), the rank's clock offset (rank_clock) and,
+-- description: on the common clock, how often it arrived last at a
+-- description: collective (same process group and sequence on two or more
+-- description: ranks, arrival spread above min_spread_us) and how long the
+-- description: other ranks waited for it there (collective_late).
+-- description: straggler is 1 for the ranks the straggler rule names: the
+-- description: others lost more than lost_pct of their traced GPU time
+-- description: waiting for it.  Step and busy time are shown, never the
+-- description: criterion: a rank waiting inside a collective looks busy.
+-- description: Thresholds: advice_threshold (straggler, ...), shared with
+-- description: the straggler rule.
+-- param: lost_pct:number>=0 =       the others' waiting / their traced GPU time, % (empty: advice_threshold straggler.lost_pct)
+-- param: min_spread_us:number>=0 =  ties below this arrival spread, µs (empty: advice_threshold straggler.min_spread_us)
 -- column: rank             rank
 -- column: steps            profiled steps of the rank
 -- column: step_ms          mean step duration, ms
@@ -18,16 +21,18 @@
 -- column: busy_ms          GPU busy time (union of kernels, memcpy, memset), ms
 -- column: busy_over_mean_pct  busy_ms over the mean of the ranks, %
 -- column: busy_z           z-score of busy_ms
--- column: late_collectives  collectives this rank started last
--- column: late_ms          summed lateness of those starts behind the earliest rank, ms
+-- column: clock_ms         the rank's clock offset from the common clock, ms (rank_clock)
+-- column: late_collectives  collectives this rank arrived at last
+-- column: late_ms          summed lateness of those arrivals behind the earliest rank, ms
 -- column: waited_for_ms    summed mean wait of the other ranks at those collectives, ms
 -- column: late_pct         late_collectives / collectives with a late rank, %
--- column: straggler        1 when late_pct is above the straggler threshold
+-- column: lost_pct         waited_for_ms / the ranks' mean traced GPU time, %
+-- column: straggler        1 when lost_pct is above the straggler threshold
 -- column: step_bar         step_ms / the slowest rank's step_ms, as a bar
 -- column: step_spark       the rank's step durations in ms, in time order
 WITH th AS (
-  SELECT coalesce(:late_pct, (SELECT value FROM advice_threshold
-           WHERE advice = 'straggler' AND name = 'late_pct')) AS late_pct,
+  SELECT coalesce(:lost_pct, (SELECT value FROM advice_threshold
+           WHERE advice = 'straggler' AND name = 'lost_pct')) AS lost_pct,
     coalesce(:min_spread_us, (SELECT value FROM advice_threshold
            WHERE advice = 'straggler' AND name = 'min_spread_us'))
       AS min_spread_us
@@ -54,28 +59,19 @@ m AS (
     (SELECT sqrt(avg((ns - (SELECT avg(ns) FROM bz))
                      * (ns - (SELECT avg(ns) FROM bz)))) FROM bz) AS bz_sd
 ),
-seqs AS (
-  SELECT coalesce(pg_name, '') AS pg, seq, min(ts) AS t0, max(ts) AS t1,
-    count(DISTINCT rank) AS n
-  FROM collective WHERE run_id = :run GROUP BY 1, 2
-),
 decisive AS (
-  SELECT s.* FROM seqs s CROSS JOIN th
-  WHERE s.n > 1 AND s.t1 - s.t0 > th.min_spread_us * 1e3
-),
-lastr AS (
-  SELECT d.pg, d.seq, d.n, d.t0, d.t1,
-    (SELECT c.rank FROM collective c WHERE c.run_id = :run
-       AND coalesce(c.pg_name, '') = d.pg AND c.seq = d.seq
-     ORDER BY c.ts DESC, c.rank LIMIT 1) AS rank,
-    (SELECT sum(d.t1 - c.ts) FROM collective c WHERE c.run_id = :run
-       AND coalesce(c.pg_name, '') = d.pg AND c.seq = d.seq) AS wait_sum
-  FROM decisive d
+  SELECT l.* FROM collective_late l CROSS JOIN th
+  WHERE l.run_id = :run AND l.spread_ns > th.min_spread_us * 1e3
 ),
 late AS (
-  SELECT rank, count(*) AS n, sum(t1 - t0) AS ns,
-    sum(1.0 * wait_sum / (n - 1)) AS wait_ns
-  FROM lastr GROUP BY rank
+  SELECT late_rank AS rank, count(*) AS n, sum(spread_ns) AS ns,
+    sum(waited_ns) AS wait_ns
+  FROM decisive GROUP BY late_rank
+),
+span AS (
+  SELECT avg(span_ns) AS ns FROM rank_gpu_span
+  WHERE run_id = :run
+    AND rank IN (SELECT rank FROM collective WHERE run_id = :run)
 )
 SELECT r.rank, st.n AS steps,
   round(st.ns / 1e6, 3) AS step_ms,
@@ -86,15 +82,21 @@ SELECT r.rank, st.n AS steps,
   round(100.0 * (bz.ns - m.bz_mean) / m.bz_mean, 2) AS busy_over_mean_pct,
   CASE WHEN m.bz_sd > 0 THEN round((bz.ns - m.bz_mean) / m.bz_sd, 3) END
     AS busy_z,
+  -- + 0.0: a tiny negative offset prints 0, not -0
+  round((SELECT offset_ns FROM rank_clock k WHERE k.run_id = :run
+          AND k.rank = r.rank) / 1e6, 3) + 0.0 AS clock_ms,
   coalesce(late.n, 0) AS late_collectives,
   round(coalesce(late.ns, 0) / 1e6, 3) AS late_ms,
   round(coalesce(late.wait_ns, 0) / 1e6, 3) AS waited_for_ms,
   CASE WHEN (SELECT count(*) FROM decisive) > 0
     THEN round(100.0 * coalesce(late.n, 0) / (SELECT count(*) FROM decisive),
                2) END AS late_pct,
-  CASE WHEN (SELECT count(*) FROM decisive) > 0
-        AND 100.0 * coalesce(late.n, 0) / (SELECT count(*) FROM decisive)
-            > th.late_pct
+  CASE WHEN (SELECT ns FROM span) > 0
+    THEN round(100.0 * coalesce(late.wait_ns, 0) / (SELECT ns FROM span), 2)
+  END AS lost_pct,
+  CASE WHEN (SELECT ns FROM span) > 0
+        AND 100.0 * coalesce(late.wait_ns, 0) / (SELECT ns FROM span)
+            > th.lost_pct
        THEN 1 ELSE 0 END AS straggler,
   round(st.ns / (SELECT max(ns) FROM st), 4) AS step_bar,
   (SELECT group_concat(v, ',') FROM

@@ -1,8 +1,11 @@
 -- name: report-summary
 -- description: The summary of `profan report`: run, ranks, steps per rank
--- description: (all, and the steady ones the step statistics use), step
+-- description: (all, whether they were guessed from idle gaps, and the
+-- description: steady ones the step statistics use), step
 -- description: time of the steady steps, GPU utilization, the top coarse categories, memory
--- description: (when the run has snapshots) and communication (when it has
+-- description: (when the run has snapshots: peak, reserved, reserved but
+-- description: unused, fragmentation inside used segments) and
+-- description: communication (when it has
 -- description: communication kernels), from the run_metric view.
 -- column: item           what the row shows
 -- column: value          its value: a number (its unit in the item), or text
@@ -27,6 +30,16 @@ rows AS (
   SELECT 3, 'steps', (SELECT CAST(value AS INTEGER) FROM m
                       WHERE metric = 'steps')
   UNION ALL
+  SELECT 3.2, 'step source', (
+    SELECT CASE WHEN sum(source = 'gap') = count(*)
+             THEN 'guessed from idle gaps (no ProfilerStep in the trace):'
+                  || ' step times are approximate'
+             ELSE printf('%d of %d ranks guessed from idle gaps (no'
+                  || ' ProfilerStep): their step times are approximate',
+                  count(DISTINCT CASE WHEN source = 'gap' THEN rank END),
+                  count(DISTINCT rank)) END
+    FROM step WHERE run_id = :run HAVING sum(source = 'gap') > 0)
+  UNION ALL
   SELECT 3.5, 'steady steps', (
     SELECT printf('%d (warm-up %d, cut %d)', sum(reason = ''),
                   sum(reason = 'warm-up'), sum(reason = 'cut'))
@@ -50,6 +63,13 @@ rows AS (
   SELECT 8, 'memory reserved GiB (max)',
     (SELECT round(value / 1073741824.0, 3) FROM m
      WHERE metric = 'max_reserved_bytes')
+  UNION ALL
+  SELECT 8.5, 'reserved unused GiB', (
+    SELECT printf('%.3f (%.1f %% of reserved, %d cached segments without a'
+                  || ' live block)', sum(unused_bytes) / 1073741824.0,
+                  (SELECT value FROM m WHERE metric = 'reserved_unused_pct'),
+                  sum(unused_segments))
+    FROM snapshot WHERE run_id = :run HAVING count(*) > 0)
   UNION ALL
   SELECT 9, 'fragmentation %', (SELECT round(value, 1) FROM m
                                 WHERE metric = 'fragmentation_pct')

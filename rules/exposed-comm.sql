@@ -1,27 +1,64 @@
 -- name: exposed-comm
 -- description: Exposed communication: communication kernel time with no
--- description: compute running (comm_overlap), per step, as a share of the
--- description: mean step time; medium above threshold_pct, high above
--- description: high_pct.
--- param: threshold_pct:number>=0 = 10  exposed comm per step / step time, %
+-- description: compute running (comm_overlap), minus the part of it that
+-- description: was waiting for the last rank to arrive (collective_window
+-- description: exposed_wait_ns: a late rank is the straggler finding's
+-- description: cause, not a bucketing problem), as a share of the GPUs'
+-- description: traced time (rank_gpu_span: the time the exposed
+-- description: communication lies in, so the share never passes 100 %);
+-- description: medium above threshold_pct, high above high_pct.  The
+-- description: message gives it per step (per rank) and names the
+-- description: waiting left out.  Needs the run's evidence (run_evidence).
+-- param: threshold_pct:number>=0 = 10  exposed comm (not waiting) / traced GPU time, %
 -- param: high_pct:number>=0 = 30       above: severity high
-WITH st AS (
-  SELECT count(*) AS n, avg(dur) AS dur FROM step WHERE run_id = :run
+WITH co AS (
+  SELECT rank, sum(comm_ns - overlap_ns) AS exposed, sum(n_comm) AS n
+  FROM comm_overlap WHERE run_id = :run GROUP BY rank
 ),
-c AS (
-  SELECT sum(comm_ns - overlap_ns) AS ns, sum(n_comm) AS n
-  FROM comm_overlap WHERE run_id = :run
+wt AS (
+  SELECT c.rank, sum(w.exposed_wait_ns) AS ns
+  FROM collective c JOIN collective_window w ON w.collective_id = c.id
+  WHERE c.run_id = :run GROUP BY c.rank
+),
+r AS (
+  SELECT co.exposed, min(coalesce(wt.ns, 0), co.exposed) AS waiting,
+    sp.span_ns
+  FROM co JOIN rank_gpu_span sp ON sp.run_id = :run AND sp.rank = co.rank
+  LEFT JOIN wt ON wt.rank = co.rank
+  WHERE co.n > 0
+),
+st AS (
+  SELECT count(*) AS n, sum(source = 'gap') AS gap FROM step
+  WHERE run_id = :run
 ),
 v AS (
-  SELECT c.ns / 1e6 / st.n AS ms, 100.0 * c.ns / st.n / st.dur AS value
-  FROM c, st WHERE c.n > 0 AND st.n > 0 AND st.dur > 0
+  SELECT sum(exposed) - sum(waiting) AS ns, sum(waiting) AS waiting,
+    100.0 * (sum(exposed) - sum(waiting)) / sum(span_ns) AS value,
+    count(*) AS ranks
+  FROM r HAVING sum(span_ns) > 0
 )
 SELECT CASE WHEN value > :high_pct THEN 'high' ELSE 'medium' END
     AS severity,
   'exposed-comm' AS rule,
-  printf('%.3f ms of communication per step is not overlapped by compute'
-         || ' (%.1f %% of the step)', ms, value) AS message,
+  CASE WHEN st.n > 0 AND st.gap = 0
+    THEN printf('%.3f ms of communication per step is not overlapped by'
+                || ' compute (%.1f %% of the GPUs'' traced time)', v.ns
+                / 1e6 / st.n, value)
+    ELSE printf('%.3f ms of communication per rank is not overlapped by'
+                || ' compute (%.1f %% of the GPUs'' traced time)', v.ns
+                / 1e6 / v.ranks, value)
+  END
+  || CASE WHEN v.waiting > 0
+       THEN printf('; not counted: %.3f ms %s of waiting for the last rank'
+                   || ' to arrive (a late rank''s cost: the straggler'
+                   || ' finding, profan query rank-skew)',
+                   v.waiting / 1e6 / CASE WHEN st.n > 0 AND st.gap = 0
+                                          THEN st.n ELSE v.ranks END,
+                   CASE WHEN st.n > 0 AND st.gap = 0 THEN 'per step'
+                        ELSE 'per rank' END)
+       ELSE '' END AS message,
   round(value, 2) AS value, :threshold_pct AS threshold,
   'bucket sizes, overlap settings (FSDP/DDP), placement of tensor'
   || ' parallelism, larger per-rank batch' AS hint
-FROM v WHERE value > :threshold_pct;
+FROM v CROSS JOIN st WHERE value > :threshold_pct
+  AND (SELECT enough FROM run_evidence WHERE run_id = :run);

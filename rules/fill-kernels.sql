@@ -1,6 +1,7 @@
 -- name: fill-kernels
 -- description: Fill and zero kernels (a kernel name containing "fill" or
--- description: "zero") above threshold_pct of GPU activity time.
+-- description: "zero") above threshold_pct of GPU activity time; needs
+-- description: the run's evidence (run_evidence).
 -- param: threshold_pct:number>=0 = 5   share of GPU time, %
 WITH t AS (
   SELECT sum(g.total_ns) AS ns,
@@ -15,4 +16,5 @@ SELECT 'medium' AS severity, 'fill-kernels' AS rule,
   printf('fill/zero kernels take %.1f %% of GPU time', value) AS message,
   round(value, 2) AS value, :threshold_pct AS threshold,
   'reuse buffers, lazy initialization, zero_grad(set_to_none=True)' AS hint
-FROM v WHERE value > :threshold_pct;
+FROM v WHERE value > :threshold_pct
+  AND (SELECT enough FROM run_evidence WHERE run_id = :run);

@@ -3,12 +3,15 @@
 -- description: standard deviation / mean) of each rank's steady steps (view
 -- description: step_steady: warm-up and cut steps left out), above
 -- description: threshold_pct; a rank needs min_steps steady steps.  One
--- description: finding for the run: the most variable rank.
+-- description: finding for the run: the most variable rank.  Steps cut
+-- description: at idle gaps (step source 'gap': the trace has no
+-- description: ProfilerStep) are guesses, not steps: no finding on them.
 -- param: threshold_pct:number>=0 = 10  standard deviation / mean, %
 -- param: min_steps:int>=0 = 3       fewer steady steps on a rank: no finding
 WITH s AS (
   SELECT rank, count(*) AS n, avg(dur) AS m, avg(1.0 * dur * dur) AS m2
   FROM step_steady WHERE run_id = :run AND steady = 1
+    AND source <> 'gap'
   GROUP BY rank
 ),
 v AS (

@@ -1,7 +1,8 @@
 -- name: tiny-kernels
 -- description: Many tiny kernels: the share of kernel launches shorter
 -- description: than max_us, above threshold_pct (with at least min_count
--- description: such kernels); a sign of launch overhead.
+-- description: such kernels); a sign of launch overhead.  Needs the
+-- description: run's evidence (run_evidence).
 -- param: max_us:number>=0 = 10         a kernel shorter than this is tiny, µs
 -- param: threshold_pct:number>=0 = 50  share of kernel launches, %
 -- param: min_count:int>=0 = 100     fewer tiny kernels: no finding
@@ -15,4 +16,5 @@ SELECT 'medium' AS severity, 'tiny-kernels' AS rule,
          value, :max_us) AS message,
   round(value, 2) AS value, :threshold_pct AS threshold,
   'launch overhead: fusion, CUDA graphs, larger batches' AS hint
-FROM v WHERE value > :threshold_pct AND tiny >= :min_count;
+FROM v WHERE value > :threshold_pct AND tiny >= :min_count
+  AND (SELECT enough FROM run_evidence WHERE run_id = :run);

@@ -2,7 +2,11 @@
 -- description: The category with the largest share of GPU activity time
 -- description: (kernels, memcpy, memset) in a scheme, when above
 -- description: threshold_pct; the scheme's default (uncategorized) bucket
--- description: is not counted.  The hint depends on the category.
+-- description: is not counted, nor are the categories a dedicated rule
+-- description: judges (category_owner: communication, memory ops,
+-- description: optimizer, dtype conversion), so one piece of GPU time
+-- description: gives one finding.  The hint depends on the category.
+-- description: Needs the run's evidence (run_evidence).
 -- param: threshold_pct:number>=0 = 30  share of GPU time, %
 -- param: scheme:scheme = detailed   category scheme
 WITH c AS (
@@ -16,6 +20,8 @@ top AS (
   SELECT c.category, c.value, lower(c.category) AS lc FROM c
   WHERE c.category <> (SELECT default_category FROM category_scheme
                        WHERE scheme = :scheme)
+    AND c.category NOT IN (SELECT category FROM category_owner
+                           WHERE scheme = :scheme)
   ORDER BY c.value DESC, c.category LIMIT 1
 )
 SELECT
@@ -40,15 +46,8 @@ SELECT
     WHEN lc GLOB '*moe*' OR lc GLOB '*scatter*' OR lc GLOB '*topk*' THEN
       'MoE scatter/routing dominates: expert count and capacity factor;'
       || ' kernel block sizes'
-    WHEN lc GLOB '*comm*' OR lc GLOB '*nccl*' THEN
-      'communication dominates: bucket sizes, overlap settings (FSDP/DDP),'
-      || ' placement of tensor parallelism, larger per-rank batch'
-    WHEN lc GLOB '*memory*' THEN
-      'memory ops dominate: gradient checkpointing trade-offs, pinned host'
-      || ' memory, fewer host<->device copies'
-    WHEN lc GLOB '*optimizer*' THEN
-      'optimizer dominates: fused or foreach optimizer implementations'
     ELSE 'look at its largest kernels: profan query top-kernels'
   END AS hint
 FROM top
-WHERE value > :threshold_pct;
+WHERE value > :threshold_pct
+  AND (SELECT enough FROM run_evidence WHERE run_id = :run);

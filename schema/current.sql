@@ -376,7 +376,7 @@ CREATE TABLE snapshot(
   expandable_segments INTEGER,
   max_split_size INTEGER,          -- -1: unlimited
   gc_threshold REAL                -- garbage_collection_threshold
-);
+, unused_segments INTEGER, unused_bytes INTEGER, fragmented_bytes INTEGER);
 
 -- table segment: 001
 CREATE TABLE segment(
@@ -521,18 +521,6 @@ SELECT e.*, coalesce(st.category, 'unknown') AS category,
 FROM alloc_event e
 LEFT JOIN stack st ON st.id = e.stack_id
 LEFT JOIN frame f ON f.id = st.user_frame_id;
-
--- view memory_summary: 001
-CREATE VIEW memory_summary AS
-SELECT s.run_id, s.id AS snapshot_id, s.rank, s.device, s.n_segments,
-  s.n_blocks, s.reserved_bytes, s.allocated_bytes, s.active_bytes,
-  s.inactive_bytes,
-  round(100.0 * s.inactive_bytes / max(s.reserved_bytes, 1), 2)
-    AS fragmentation_pct,
-  round(100.0 * s.active_bytes / max(s.reserved_bytes, 1), 2)
-    AS utilization_pct,
-  s.peak_allocated_bytes, s.peak_event_idx
-FROM snapshot s;
 
 -- table nccl_comm: 001
 CREATE TABLE nccl_comm(
@@ -970,7 +958,7 @@ CREATE TABLE collective_window(
   window_ns INTEGER NOT NULL,
   compute_ns INTEGER NOT NULL,
   idle_ns INTEGER NOT NULL
-);
+, arrival_ns INTEGER, wait_ns INTEGER, exposed_wait_ns INTEGER, queued_ns INTEGER);
 
 -- index collective_window_run: 001
 CREATE INDEX collective_window_run ON collective_window(run_id);
@@ -1401,130 +1389,6 @@ CREATE INDEX hta_run_metric_metric ON hta_run_metric(metric, run_id);
 
 -- index op_run_metric_metric: 001
 CREATE INDEX op_run_metric_metric ON op_run_metric(metric, run_id);
-
--- view run_metric_core_calc: 001
-CREATE VIEW run_metric_core_calc AS
-WITH
-tg AS MATERIALIZED (SELECT run_id FROM core_target),
-steady AS MATERIALIZED (
-  SELECT run_id, rank, step, dur FROM step_steady
-  WHERE steady = 1 AND run_id IN (SELECT run_id FROM tg)
-),
-ranked AS (
-  SELECT run_id, dur,
-    row_number() OVER (PARTITION BY run_id ORDER BY dur) AS i,
-    count(*) OVER (PARTITION BY run_id) AS n
-  FROM steady
-),
-nstep AS (
-  SELECT run_id, count(*) AS n FROM step
-  WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id
-),
-perrank AS (
-  SELECT a.run_id, max(a.n) AS n, max(coalesce(b.ns, 0)) AS ns
-  FROM (SELECT run_id, rank, count(*) AS n FROM step
-        WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id, rank) a
-  LEFT JOIN (SELECT run_id, rank, count(*) AS ns FROM steady
-             GROUP BY run_id, rank) b
-    ON b.run_id = a.run_id AND b.rank = a.rank
-  GROUP BY a.run_id
-),
-busy AS (
-  SELECT t.run_id,
-    100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset', 'comm')
-                     THEN t.ns ELSE 0 END) / max(sum(t.ns), 1) AS pct
-  FROM step_time t
-  JOIN steady s ON s.run_id = t.run_id AND s.rank = t.rank
-    AND s.step = t.step
-  WHERE t.run_id IN (SELECT run_id FROM tg)
-  GROUP BY t.run_id
-),
-gos AS MATERIALIZED (
-  SELECT run_id, kind, name_id, total_ns FROM gpu_op_summary
-  WHERE run_id IN (SELECT run_id FROM tg)
-),
-kname AS (
-  SELECT run_id, name_id, sum(total_ns) AS ns
-  FROM gos WHERE kind = 'kernel' GROUP BY run_id, name_id
-),
-kc AS MATERIALIZED (
-  SELECT name_id, scheme, category FROM kernel_category
-  WHERE name_id IN (SELECT name_id FROM gos)
-),
-cat AS (
-  SELECT g.run_id, c.scheme, c.category, sum(g.total_ns) AS ns
-  FROM gos g JOIN kc c ON c.name_id = g.name_id
-  GROUP BY g.run_id, c.scheme, c.category
-),
-gtot AS (
-  SELECT run_id, sum(total_ns) AS ns FROM gos GROUP BY run_id
-),
-co AS (
-  SELECT * FROM comm_overlap WHERE run_id IN (SELECT run_id FROM tg)
-),
-sn AS (
-  SELECT * FROM snapshot WHERE run_id IN (SELECT run_id FROM tg)
-)
-SELECT run_id, 'step_time_median_ms' AS metric, avg(dur) / 1e6 AS value
-  FROM ranked WHERE i IN ((n + 1) / 2, (n + 2) / 2) GROUP BY run_id
-UNION ALL
-SELECT run_id, 'step_time_p90_ms', dur / 1e6
-  FROM ranked WHERE i = (9 * n + 9) / 10
-UNION ALL
-SELECT run_id, 'step_time_mean_ms', avg(dur) / 1e6 FROM steady
-  GROUP BY run_id
-UNION ALL
-SELECT run_id, 'steps', n FROM perrank
-UNION ALL
-SELECT run_id, 'steady_steps', ns FROM perrank
-UNION ALL
-SELECT run_id, 'step_gpu_busy_pct', pct FROM busy
-UNION ALL
-SELECT run_id, 'gpu_util_pct',
-    100.0 * sum(busy_ns) / max(sum(last_end - first_ts), 1)
-  FROM gpu_busy WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id
-UNION ALL
-SELECT g.run_id, 'gpu_ms', g.ns / 1e6 / s.n
-  FROM gtot g JOIN nstep s ON s.run_id = g.run_id
-UNION ALL
-SELECT k.run_id, 'top_kernel_ms', max(k.ns) / 1e6 / s.n
-  FROM kname k JOIN nstep s ON s.run_id = k.run_id GROUP BY k.run_id
-UNION ALL
-SELECT c.run_id, 'cat_' || c.scheme || ':' || c.category || '_pct',
-    100.0 * c.ns / max(t.ns, 1)
-  FROM cat c JOIN gtot t ON t.run_id = c.run_id
-UNION ALL
-SELECT run_id, 'comm_pct', 100.0 * sum(comm_ns) / max(sum(wall_ns), 1)
-  FROM co GROUP BY run_id HAVING sum(n_comm) > 0
-UNION ALL
-SELECT run_id, 'comm_overlap_pct',
-    100.0 * sum(overlap_ns) / max(sum(comm_ns), 1)
-  FROM co GROUP BY run_id HAVING sum(n_comm) > 0
-UNION ALL
-SELECT o.run_id, 'exposed_comm_ms',
-    sum(o.comm_ns - o.overlap_ns) / 1e6 / coalesce(max(s.n), 1)
-  FROM co o LEFT JOIN nstep s ON s.run_id = o.run_id
-  GROUP BY o.run_id HAVING sum(o.n_comm) > 0
-UNION ALL
-SELECT run_id, 'peak_allocated_bytes', max(peak_allocated_bytes)
-  FROM sn GROUP BY run_id
-UNION ALL
-SELECT run_id, 'reserved_bytes', max(reserved_bytes)
-  FROM sn GROUP BY run_id
-UNION ALL
-SELECT run_id, 'max_reserved_bytes',
-    max(coalesce(max_reserved_bytes, reserved_bytes))
-  FROM sn GROUP BY run_id
-UNION ALL
-SELECT run_id, 'fragmentation_pct',
-    100.0 * sum(inactive_bytes) / max(sum(reserved_bytes), 1)
-  FROM sn GROUP BY run_id
-UNION ALL
-SELECT s.run_id, 'alloc_churn_bytes',
-    1.0 * sum(a.size) / coalesce((SELECT n FROM nstep x
-                                  WHERE x.run_id = s.run_id), 1)
-  FROM sn s JOIN alloc_event a ON a.snapshot_id = s.id
-  WHERE a.action = 'alloc' GROUP BY s.run_id;
 
 -- view run_metric_core: 001
 CREATE VIEW run_metric_core AS
@@ -2114,6 +1978,389 @@ UNION ALL
 SELECT run_id, 'op', name_id, NULL FROM o, n WHERE i <= n.top
 UNION ALL
 SELECT run_id, 'frame', NULL, filename FROM f, n WHERE i <= n.top;
+
+-- table rank_clock: 050
+CREATE TABLE rank_clock(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  offset_ns INTEGER NOT NULL,      -- the rank's clock minus the common one
+  n_collectives INTEGER NOT NULL,  -- shared collectives the estimate used
+  spread_ns INTEGER NOT NULL,      -- median |end - group's median end|
+                                   -- after alignment: how well it fits
+  PRIMARY KEY(run_id, rank)
+) WITHOUT ROWID;
+
+-- view collective_late: 050
+CREATE VIEW collective_late AS
+WITH a AS (
+  SELECT c.run_id, coalesce(c.pg_name, '') AS pg, c.seq, c.rank, c.op,
+    c.bytes, c.ts, c.dur, w.arrival_ns AS arrival,
+    w.arrival_ns + c.dur AS arrival_end, w.wait_ns,
+    w.compute_ns, w.idle_ns - w.queued_ns AS host_ns, w.queued_ns,
+    count(*) OVER g AS n,
+    max(w.arrival_ns) OVER g AS last_arrival,
+    min(w.arrival_ns) OVER g AS first_arrival,
+    row_number() OVER (PARTITION BY c.run_id, coalesce(c.pg_name, ''), c.seq
+                       ORDER BY w.arrival_ns DESC, c.rank) AS late_rn,
+    row_number() OVER (PARTITION BY c.run_id, coalesce(c.pg_name, ''), c.seq
+                       ORDER BY w.arrival_ns, c.rank) AS early_rn
+  FROM collective c JOIN collective_window w ON w.collective_id = c.id
+  WINDOW g AS (PARTITION BY c.run_id, coalesce(c.pg_name, ''), c.seq)
+)
+SELECT run_id, pg, seq, n,
+  max(CASE WHEN late_rn = 1 THEN op END) AS op,
+  max(CASE WHEN late_rn = 1 THEN bytes END) AS bytes,
+  max(last_arrival) - max(first_arrival) AS spread_ns,
+  -- the ends on the common clock agree when the clocks are aligned
+  max(arrival_end) - min(arrival_end) AS end_spread_ns,
+  max(CASE WHEN late_rn = 1 THEN rank END) AS late_rank,
+  max(CASE WHEN early_rn = 1 THEN rank END) AS early_rank,
+  -- the others' mean wait for the last arrival (their kernels' time)
+  1.0 * sum(CASE WHEN late_rn > 1 THEN wait_ns ELSE 0 END) / (n - 1)
+    AS waited_ns,
+  max(CASE WHEN late_rn = 1 THEN dur END) AS late_dur_ns,
+  max(dur) AS max_dur_ns,
+  -- what the late rank's GPU did before the collective, minus the
+  -- other ranks' mean
+  max(CASE WHEN late_rn = 1 THEN compute_ns END)
+    - 1.0 * sum(CASE WHEN late_rn > 1 THEN compute_ns ELSE 0 END) / (n - 1)
+    AS compute_excess_ns,
+  max(CASE WHEN late_rn = 1 THEN host_ns END)
+    - 1.0 * sum(CASE WHEN late_rn > 1 THEN host_ns ELSE 0 END) / (n - 1)
+    AS host_excess_ns,
+  max(CASE WHEN late_rn = 1 THEN queued_ns END)
+    - 1.0 * sum(CASE WHEN late_rn > 1 THEN queued_ns ELSE 0 END) / (n - 1)
+    AS queued_excess_ns
+FROM a
+WHERE n > 1
+GROUP BY run_id, pg, seq;
+
+-- view rank_gpu_span: 050
+CREATE VIEW rank_gpu_span AS
+SELECT run_id, rank, sum(last_end - first_ts) AS span_ns
+FROM gpu_busy GROUP BY run_id, rank;
+
+-- view memory_summary: created in 001, 051; this is 051's definition
+CREATE VIEW memory_summary AS
+SELECT s.run_id, s.id AS snapshot_id, s.rank, s.device, s.n_segments,
+  s.n_blocks, s.reserved_bytes, s.allocated_bytes, s.active_bytes,
+  s.inactive_bytes,
+  round(100.0 * s.fragmented_bytes / max(s.reserved_bytes, 1), 2)
+    AS fragmentation_pct,
+  round(100.0 * s.unused_bytes / max(s.reserved_bytes, 1), 2)
+    AS reserved_unused_pct,
+  round(100.0 * s.active_bytes / max(s.reserved_bytes, 1), 2)
+    AS utilization_pct,
+  s.peak_allocated_bytes, s.peak_event_idx
+FROM snapshot s;
+
+-- view run_metric_core_calc: created in 001, 051; this is 051's definition
+CREATE VIEW run_metric_core_calc AS
+WITH
+tg AS MATERIALIZED (SELECT run_id FROM core_target),
+steady AS MATERIALIZED (
+  SELECT run_id, rank, step, dur FROM step_steady
+  WHERE steady = 1 AND run_id IN (SELECT run_id FROM tg)
+),
+ranked AS (
+  SELECT run_id, dur,
+    row_number() OVER (PARTITION BY run_id ORDER BY dur) AS i,
+    count(*) OVER (PARTITION BY run_id) AS n
+  FROM steady
+),
+nstep AS (
+  SELECT run_id, count(*) AS n FROM step
+  WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id
+),
+perrank AS (
+  SELECT a.run_id, max(a.n) AS n, max(coalesce(b.ns, 0)) AS ns
+  FROM (SELECT run_id, rank, count(*) AS n FROM step
+        WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id, rank) a
+  LEFT JOIN (SELECT run_id, rank, count(*) AS ns FROM steady
+             GROUP BY run_id, rank) b
+    ON b.run_id = a.run_id AND b.rank = a.rank
+  GROUP BY a.run_id
+),
+busy AS (
+  SELECT t.run_id,
+    100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset', 'comm')
+                     THEN t.ns ELSE 0 END) / max(sum(t.ns), 1) AS pct
+  FROM step_time t
+  JOIN steady s ON s.run_id = t.run_id AND s.rank = t.rank
+    AND s.step = t.step
+  WHERE t.run_id IN (SELECT run_id FROM tg)
+  GROUP BY t.run_id
+),
+gos AS MATERIALIZED (
+  SELECT run_id, kind, name_id, total_ns FROM gpu_op_summary
+  WHERE run_id IN (SELECT run_id FROM tg)
+),
+kname AS (
+  SELECT run_id, name_id, sum(total_ns) AS ns
+  FROM gos WHERE kind = 'kernel' GROUP BY run_id, name_id
+),
+kc AS MATERIALIZED (
+  SELECT name_id, scheme, category FROM kernel_category
+  WHERE name_id IN (SELECT name_id FROM gos)
+),
+cat AS (
+  SELECT g.run_id, c.scheme, c.category, sum(g.total_ns) AS ns
+  FROM gos g JOIN kc c ON c.name_id = g.name_id
+  GROUP BY g.run_id, c.scheme, c.category
+),
+gtot AS (
+  SELECT run_id, sum(total_ns) AS ns FROM gos GROUP BY run_id
+),
+co AS (
+  SELECT * FROM comm_overlap WHERE run_id IN (SELECT run_id FROM tg)
+),
+sn AS (
+  SELECT * FROM snapshot WHERE run_id IN (SELECT run_id FROM tg)
+)
+SELECT run_id, 'step_time_median_ms' AS metric, avg(dur) / 1e6 AS value
+  FROM ranked WHERE i IN ((n + 1) / 2, (n + 2) / 2) GROUP BY run_id
+UNION ALL
+SELECT run_id, 'step_time_p90_ms', dur / 1e6
+  FROM ranked WHERE i = (9 * n + 9) / 10
+UNION ALL
+SELECT run_id, 'step_time_mean_ms', avg(dur) / 1e6 FROM steady
+  GROUP BY run_id
+UNION ALL
+SELECT run_id, 'steps', n FROM perrank
+UNION ALL
+SELECT run_id, 'steady_steps', ns FROM perrank
+UNION ALL
+SELECT run_id, 'step_gpu_busy_pct', pct FROM busy
+UNION ALL
+SELECT run_id, 'gpu_util_pct',
+    100.0 * sum(busy_ns) / max(sum(last_end - first_ts), 1)
+  FROM gpu_busy WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id
+UNION ALL
+SELECT g.run_id, 'gpu_ms', g.ns / 1e6 / s.n
+  FROM gtot g JOIN nstep s ON s.run_id = g.run_id
+UNION ALL
+SELECT k.run_id, 'top_kernel_ms', max(k.ns) / 1e6 / s.n
+  FROM kname k JOIN nstep s ON s.run_id = k.run_id GROUP BY k.run_id
+UNION ALL
+SELECT c.run_id, 'cat_' || c.scheme || ':' || c.category || '_pct',
+    100.0 * c.ns / max(t.ns, 1)
+  FROM cat c JOIN gtot t ON t.run_id = c.run_id
+UNION ALL
+SELECT run_id, 'comm_pct', 100.0 * sum(comm_ns) / max(sum(wall_ns), 1)
+  FROM co GROUP BY run_id HAVING sum(n_comm) > 0
+UNION ALL
+SELECT run_id, 'comm_overlap_pct',
+    100.0 * sum(overlap_ns) / max(sum(comm_ns), 1)
+  FROM co GROUP BY run_id HAVING sum(n_comm) > 0
+UNION ALL
+SELECT o.run_id, 'exposed_comm_ms',
+    sum(o.comm_ns - o.overlap_ns) / 1e6 / coalesce(max(s.n), 1)
+  FROM co o LEFT JOIN nstep s ON s.run_id = o.run_id
+  GROUP BY o.run_id HAVING sum(o.n_comm) > 0
+UNION ALL
+SELECT run_id, 'peak_allocated_bytes', max(peak_allocated_bytes)
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT run_id, 'reserved_bytes', max(reserved_bytes)
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT run_id, 'max_reserved_bytes',
+    max(coalesce(max_reserved_bytes, reserved_bytes))
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT run_id, 'fragmentation_pct',
+    100.0 * sum(fragmented_bytes) / max(sum(reserved_bytes), 1)
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT run_id, 'reserved_unused_pct',
+    100.0 * sum(unused_bytes) / max(sum(reserved_bytes), 1)
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT s.run_id, 'alloc_churn_bytes',
+    1.0 * sum(a.size) / coalesce((SELECT n FROM nstep x
+                                  WHERE x.run_id = s.run_id), 1)
+  FROM sn s JOIN alloc_event a ON a.snapshot_id = s.id
+  WHERE a.action = 'alloc' GROUP BY s.run_id;
+
+-- view run_evidence: 052
+CREATE VIEW run_evidence AS
+SELECT r.id AS run_id,
+  coalesce((SELECT sum(b.busy_ns) FROM gpu_busy b WHERE b.run_id = r.id), 0)
+    AS gpu_busy_ns,
+  (SELECT value FROM advice_threshold
+   WHERE advice = 'evidence' AND name = 'min_gpu_ms') * 1e6 AS min_gpu_ns,
+  coalesce((SELECT sum(b.busy_ns) FROM gpu_busy b WHERE b.run_id = r.id), 0)
+    >= (SELECT value FROM advice_threshold
+        WHERE advice = 'evidence' AND name = 'min_gpu_ms') * 1e6 AS enough
+FROM run r;
+
+-- table category_owner: 052
+CREATE TABLE category_owner(
+  scheme TEXT NOT NULL,
+  category TEXT NOT NULL,
+  rule TEXT NOT NULL,              -- the rule that reports this time
+  PRIMARY KEY(scheme, category)
+) WITHOUT ROWID;
+
+-- view fr_issue: 052
+CREATE VIEW fr_issue AS
+WITH g AS (
+  SELECT run_id, pg_name, max(pg_desc) AS pg_desc, max(ranks) AS ranks
+  FROM fr_group GROUP BY run_id, pg_name
+),
+dumps AS (SELECT DISTINCT run_id, rank FROM fr_dump),
+e AS (
+  SELECT run_id, rank, pg_name, max(pg_desc) AS pg_desc,
+    collective_seq_id AS seq, op, state, input_sizes, output_sizes,
+    input_numel, output_numel, input_dtypes, output_dtypes,
+    min(record_id) AS record_id
+  FROM fr_entry
+  WHERE coalesce(is_p2p, 0) = 0
+    AND collective_seq_id IS NOT NULL AND pg_name IS NOT NULL
+  GROUP BY run_id, rank, pg_name, collective_seq_id
+),
+mem AS (
+  SELECT g.run_id, g.pg_name, CAST(j.value AS INTEGER) AS member
+  FROM g, json_each(CASE WHEN json_valid(g.ranks) THEN g.ranks END) j
+  UNION
+  SELECT DISTINCT e.run_id, e.pg_name, e.rank FROM e
+  WHERE NOT EXISTS (SELECT 1 FROM g WHERE g.run_id = e.run_id
+                    AND g.pg_name = e.pg_name AND json_valid(g.ranks))
+),
+rng AS (
+  SELECT run_id, rank, pg_name, min(seq) AS lo, max(seq) AS hi FROM e
+  GROUP BY run_id, rank, pg_name
+),
+seqs AS (SELECT DISTINCT run_id, pg_name, seq FROM e),
+cell AS (
+  SELECT s.run_id, s.pg_name, s.seq, m.member AS rank, x.op, x.state,
+    x.input_sizes, x.output_sizes, x.input_numel, x.output_numel,
+    x.input_dtypes, x.output_dtypes,
+    CASE WHEN x.rank IS NOT NULL THEN x.state
+         WHEN NOT EXISTS (SELECT 1 FROM dumps d WHERE d.run_id = s.run_id
+                          AND d.rank = m.member) THEN 'no_dump'
+         WHEN r.rank IS NULL OR r.hi < s.seq THEN 'not_enqueued'
+         ELSE 'dropped' END AS status
+  FROM seqs s JOIN mem m ON m.run_id = s.run_id AND m.pg_name = s.pg_name
+  LEFT JOIN e x ON x.run_id = s.run_id AND x.pg_name = s.pg_name
+    AND x.seq = s.seq AND x.rank = m.member
+  LEFT JOIN rng r ON r.run_id = s.run_id AND r.pg_name = s.pg_name
+    AND r.rank = m.member
+),
+mode AS (
+  SELECT run_id, pg_name, seq,
+    (SELECT op FROM cell c2 WHERE c2.run_id = c.run_id
+       AND c2.pg_name = c.pg_name AND c2.seq = c.seq
+       AND op IS NOT NULL GROUP BY op ORDER BY count(*) DESC, op LIMIT 1)
+      AS op,
+    (SELECT input_sizes FROM cell c2 WHERE c2.run_id = c.run_id
+       AND c2.pg_name = c.pg_name AND c2.seq = c.seq
+       AND input_sizes IS NOT NULL
+       GROUP BY input_sizes ORDER BY count(*) DESC, input_sizes LIMIT 1)
+      AS in_sizes,
+    (SELECT output_sizes FROM cell c2 WHERE c2.run_id = c.run_id
+       AND c2.pg_name = c.pg_name AND c2.seq = c.seq
+       AND output_sizes IS NOT NULL
+       GROUP BY output_sizes ORDER BY count(*) DESC, output_sizes LIMIT 1)
+      AS out_sizes,
+    (SELECT input_dtypes FROM cell c2 WHERE c2.run_id = c.run_id
+       AND c2.pg_name = c.pg_name AND c2.seq = c.seq
+       AND input_dtypes IS NOT NULL
+       GROUP BY input_dtypes ORDER BY count(*) DESC, input_dtypes LIMIT 1)
+      AS dtypes,
+    count(*) AS n_members
+  FROM cell c GROUP BY run_id, pg_name, seq
+),
+flag AS (
+  SELECT c.*, m.op AS mode_op, m.n_members,
+    (c.op IS NOT NULL AND c.op <> m.op) AS odd_op,
+    (c.op IS NOT NULL AND (
+       (c.input_sizes <> m.in_sizes AND m.op NOT IN ('scatter', 'all_to_all',
+          'all_to_allv', 'alltoall', 'alltoall_base'))
+       OR (c.output_sizes <> m.out_sizes AND m.op NOT IN ('gather',
+          'all_to_all', 'all_to_allv', 'alltoall', 'alltoall_base'))
+       OR (m.op IN ('all_reduce', 'allreduce')
+           AND c.input_numel <> c.output_numel)
+       OR (m.op IN ('all_gather', '_all_gather_base', 'allgather',
+                    'all_gather_into_tensor')
+           AND c.output_numel <> c.input_numel * m.n_members)
+       OR (m.op IN ('reduce_scatter', '_reduce_scatter_base',
+                    'reduce_scatter_tensor')
+           AND c.input_numel <> c.output_numel * m.n_members)))
+      AS odd_size,
+    (c.op IS NOT NULL AND (c.input_dtypes <> m.dtypes
+       OR (c.output_dtypes IS NOT NULL AND c.input_dtypes <> c.output_dtypes)))
+      AS odd_dtype
+  FROM cell c JOIN mode m ON m.run_id = c.run_id AND m.pg_name = c.pg_name
+    AND m.seq = c.seq
+),
+agg AS (
+  SELECT run_id, pg_name, seq, max(mode_op) AS op,
+    group_concat(rank, ',') AS members,
+    sum(status = 'completed') AS n_completed,
+    group_concat(CASE WHEN status = 'completed' THEN rank END, ',')
+      AS completed,
+    group_concat(CASE WHEN status = 'started' THEN rank END, ',') AS started,
+    group_concat(CASE WHEN status = 'scheduled' THEN rank END, ',')
+      AS scheduled,
+    group_concat(CASE WHEN status = 'not_enqueued' THEN rank END, ',')
+      AS missing,
+    group_concat(CASE WHEN odd_op THEN rank END, ',') AS odd_op,
+    group_concat(CASE WHEN odd_size THEN rank END, ',') AS odd_size,
+    group_concat(CASE WHEN odd_dtype THEN rank END, ',') AS odd_dtype,
+    group_concat(CASE WHEN odd_op THEN rank || ':' || op END, ' ')
+      AS op_detail,
+    group_concat(CASE WHEN odd_size THEN rank || ':' || input_sizes || '->'
+                 || output_sizes END, ' ') AS size_detail,
+    group_concat(CASE WHEN odd_dtype THEN rank || ':' || input_dtypes END,
+                 ' ') AS dtype_detail,
+    group_concat(rank || ':' || status, ' ') AS rank_states
+  FROM (SELECT * FROM flag ORDER BY run_id, pg_name, seq, rank)
+  GROUP BY run_id, pg_name, seq
+),
+verdict AS (
+  SELECT *,
+    CASE WHEN missing IS NOT NULL THEN 'missing_ranks'
+         WHEN odd_op IS NOT NULL THEN 'op_mismatch'
+         WHEN odd_size IS NOT NULL THEN 'size_mismatch'
+         WHEN odd_dtype IS NOT NULL THEN 'dtype_mismatch'
+         WHEN n_completed > 0 AND (started IS NOT NULL
+                                   OR scheduled IS NOT NULL) THEN 'stuck'
+         WHEN n_completed = 0 THEN 'not_completed'
+    END AS issue
+  FROM agg
+),
+ranked AS (
+  SELECT *, row_number() OVER (PARTITION BY run_id, pg_name ORDER BY seq)
+    AS rn
+  FROM verdict WHERE issue IS NOT NULL
+),
+okrow AS (
+  SELECT v.* FROM verdict v
+  WHERE NOT EXISTS (SELECT 1 FROM ranked r WHERE r.run_id = v.run_id
+                    AND r.pg_name = v.pg_name)
+    AND v.seq = (SELECT max(seq) FROM verdict v2
+                 WHERE v2.run_id = v.run_id AND v2.pg_name = v.pg_name)
+)
+SELECT r.run_id, r.pg_name, g.pg_desc, r.seq, r.op, r.issue,
+  CASE r.issue WHEN 'missing_ranks' THEN r.missing
+               WHEN 'op_mismatch' THEN r.odd_op
+               WHEN 'size_mismatch' THEN r.odd_size
+               WHEN 'dtype_mismatch' THEN r.odd_dtype
+               WHEN 'stuck' THEN trim(coalesce(r.started, '') || ','
+                                      || coalesce(r.scheduled, ''), ',')
+               ELSE NULL END AS culprit_ranks,
+  r.members, r.completed, r.started, r.scheduled,
+  r.missing AS missing_ranks, r.rank_states,
+  CASE r.issue WHEN 'op_mismatch' THEN r.op_detail
+               WHEN 'size_mismatch' THEN r.size_detail
+               WHEN 'dtype_mismatch' THEN r.dtype_detail END AS detail,
+  r.rn
+FROM ranked r LEFT JOIN g ON g.run_id = r.run_id AND g.pg_name = r.pg_name
+UNION ALL
+SELECT o.run_id, o.pg_name, g.pg_desc, o.seq, o.op, 'ok', NULL, o.members,
+  o.completed, o.started, o.scheduled, o.missing, o.rank_states, NULL, NULL
+FROM okrow o LEFT JOIN g ON g.run_id = o.run_id AND g.pg_name = o.pg_name;
 
 -- table hta_queue_limit: 060
 CREATE TABLE hta_queue_limit(

@@ -55,7 +55,8 @@ START_TEST(test_rules_run_empty){
   ck_assert_int_eq(rules_run(db, &list, 1, azBadK, azV, 1, &e), -1);
   ck_assert_msg(strstr(e.zMsg, "nosuch")!=NULL, "%s", e.zMsg);
   ck_assert(rules_accepts(&list, "threshold_pct"));
-  ck_assert(rules_accepts(&list, "straggler.late_pct"));
+  ck_assert(rules_accepts(&list, "straggler.lost_pct"));
+  ck_assert(!rules_accepts(&list, "straggler.late_pct"));
   ck_assert(!rules_accepts(&list, "straggler.threshold_pct"));
   ck_assert(!rules_accepts(&list, "straggler.min_steps"));
   ck_assert(!rules_accepts(&list, "nosuch.threshold_pct"));

@@ -129,7 +129,10 @@ CREATE TABLE profan.snapshot(
   alloc_conf text,
   expandable_segments bigint,
   max_split_size bigint,
-  gc_threshold double precision
+  gc_threshold double precision,
+  unused_segments bigint,
+  unused_bytes bigint,
+  fragmented_bytes bigint
 );
 CREATE INDEX snapshot_run ON profan.snapshot(run_id);
 

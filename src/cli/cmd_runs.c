@@ -154,6 +154,16 @@ int show_cmd(Cli *p){
     " (the CPU runs ahead)', sum(bound_by = 'gpu')) ELSE 'CPU' END"
     " AS step_time"
     " FROM step WHERE run_id=?1 GROUP BY rank, source ORDER BY rank", runId);
+  /* the ranks' clock offsets (schema/050-straggler-clock.sql): only for
+  ** runs whose ranks share collectives, unless asked for by name */
+  if( rc==EXIT_OK && (zOnly || db_int(db, 0, "SELECT EXISTS(SELECT 1 FROM"
+                      " rank_clock WHERE run_id=%lld)", (long long)runId)) ){
+    rc = print_section(db, &d, "clocks",
+      "SELECT rank, round(offset_ns/1e6, 3) + 0.0 AS offset_ms,"
+      " n_collectives,"
+      " round(spread_ns/1e3, 3) AS spread_us FROM rank_clock"
+      " WHERE run_id=?1 ORDER BY rank", runId);
+  }
   output_doc_end(&d);
   db_close(db);
   return rc;

@@ -96,10 +96,13 @@ static const CmdInfo aCmd[] = {
     "                   string or postgresql:// URL; docs/history-server.md)\n",
     X_DB, "" },
   { "show", show_cmd, "show RUN [--all-devices] [--section NAME]",
-    "show one run: files, ranks, devices, steps, tags",
-    "Sections: run, files, devices (each rank's own GPU), steps.  With\n"
-    "--format json one object with a key per section; --format csv needs\n"
-    "--section (one table).\n"
+    "show one run: files, ranks, devices, steps, tags, clocks",
+    "Sections: run, files, devices (each rank's own GPU), steps, and for a\n"
+    "run whose ranks share collectives clocks: each rank's clock offset\n"
+    "from the run's common clock (estimated from the collectives' end\n"
+    "times; the straggler analysis takes it out), the collectives used and\n"
+    "the spread left.  With --format json one object with a key per\n"
+    "section; --format csv needs --section (one table).\n"
     "\n"
     "Options:\n"
     "  --all-devices    every GPU each rank's trace lists, not only its own\n"
@@ -396,7 +399,7 @@ static const CliValues aValue[] = {
   { "query", "--run", "@runs" },
   { "query", "--baseline", "@baselines" },
   { "query", "--param", "@params" },
-  { "show", "--section", "run files devices steps" },
+  { "show", "--section", "run files devices steps clocks" },
   { "tag", "--baseline", "@baselines" },
   { "diff", "--by", "metrics category kernel op memory tensors" },
   { "diff", "--baseline", "@baselines" },

@@ -8,8 +8,9 @@
 **
 ** Pipeline position: "derive".  Reads kernel, cpu_op, annotation,
 ** runtime_call, coll_args and run_file; writes only the tables
-** above and collective_window (the straggler analysis); rows of the run
-** are replaced, so it may run again.
+** above, and through derive_straggler.c rank_clock and collective_window
+** (the straggler analysis); rows of the run are replaced, so it may run
+** again.
 **
 ** Where a collective's arguments come from, best first:
 **   1. coll_args of the kernel itself (kineto >= 2023-10);
@@ -33,6 +34,7 @@
 ** path the run's communication name ids and collective kernel ids.
 */
 #include "input/load_kinds.h"
+#include "comm/derive_straggler.h"
 #include "core/db.h"
 #include "trace/load_collective.h"
 #include "trace/trace_spans.h"
@@ -100,112 +102,6 @@ static int kept_kernels(const TraceSpans *pSpans,
     free(aC);
     free(aG);
   }
-  return rc;
-}
-
-/*
-** What each rank did before each of its collectives (the straggler
-** analysis reads it): the window from the end of the rank's previous
-** collective (the first: the rank's first GPU activity) to this one's
-** start, the compute (non-communication) kernel time that ended inside
-** it, at most the window, and the rest: GPU idle, the host did not feed
-** it.  The windows of a rank are disjoint and sorted; one pass over the
-** run's kept kernels adds each kernel to the window holding its end
-** (binary search).  A running sum in SQL took 0.4 s on the 10x bench
-** trace, a pass over the kernel table 16 ms, the kept rows ~1 ms.
-*/
-typedef struct CollWin {
-  int64_t id, rank, t0, t1, comp;
-} CollWin;
-
-/* The windows being filled and the communication names to leave out. */
-typedef struct WinFill {
-  CollWin *a;
-  int n;
-  const int64_t *aName;
-  int nName;
-} WinFill;
-
-/* The first window of a (sorted by rank, t1) with (rank, t1) >= the key. */
-static int win_lower(const CollWin *a, int n, int64_t rank, int64_t t){
-  int lo = 0, hi = n;
-  while( lo<hi ){
-    int mid = (lo+hi)/2;
-    if( a[mid].rank<rank || (a[mid].rank==rank && a[mid].t1<t) ) lo = mid+1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/* Add a compute kernel of rank ending at end to the window holding end. */
-static void win_add(WinFill *w, int64_t rank, int64_t end, int64_t dur){
-  int i = win_lower(w->a, w->n, rank, end);
-  if( i<w->n && w->a[i].rank==rank && w->a[i].t0<end ) w->a[i].comp += dur;
-}
-
-/* kept_kernels callback: a kernel that is not a collective fills in. */
-static int win_kept(void *ctx, int64_t rank, const SpanHtaGpu *g){
-  WinFill *w = ctx;
-  if( !util_id_in(w->aName, w->nName, g->name) ){
-    win_add(w, rank, g->end, g->end - g->ts);
-  }
-  return 0;
-}
-
-static int build_windows(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
-                         const int64_t *aName, int nName, PfError *pErr){
-  sqlite3_stmt *q = db_prepare(db,
-    "SELECT x.id, x.rank, x.ts, x.ts+x.dur, (SELECT min(b.first_ts) FROM"
-    " gpu_busy b WHERE b.run_id=x.run_id AND b.rank=x.rank)"
-    " FROM collective x WHERE x.run_id=?1 ORDER BY x.rank, x.ts, x.id", pErr);
-  sqlite3_stmt *ins = NULL;
-  CollWin *a = NULL;
-  WinFill w;
-  int n = 0, nAlloc = 0, rc = -1;
-  int64_t prevRank = INT64_MIN, prevEnd = 0;
-  if( q==NULL ) return -1;
-  sqlite3_bind_int64(q, 1, runId);
-  while( sqlite3_step(q)==SQLITE_ROW ){
-    int64_t rank = sqlite3_column_int64(q, 1), ts = sqlite3_column_int64(q, 2);
-    int64_t w0 = rank==prevRank ? prevEnd
-               : sqlite3_column_type(q, 4)==SQLITE_NULL ? ts
-               : sqlite3_column_int64(q, 4);
-    if( n==nAlloc ){
-      nAlloc = nAlloc ? nAlloc*2 : 64;
-      a = xrealloc(a, (size_t)nAlloc*sizeof(CollWin));
-    }
-    a[n].id = sqlite3_column_int64(q, 0);
-    a[n].rank = rank;
-    a[n].t1 = ts;
-    a[n].t0 = w0<ts ? w0 : ts;
-    a[n].comp = 0;
-    n++;
-    prevRank = rank;
-    prevEnd = sqlite3_column_int64(q, 3);
-  }
-  sqlite3_finalize(q);
-  if( n==0 ){ free(a); return 0; }
-  w.a = a;
-  w.n = n;
-  w.aName = aName;
-  w.nName = nName;
-  kept_kernels(pSpans, win_kept, &w);
-  ins = db_prepare(db, "INSERT INTO collective_window(collective_id, run_id,"
-    " window_ns, compute_ns, idle_ns) VALUES(?1,?2,?3,?4,?5)", pErr);
-  if( ins==NULL ) goto done;
-  for(int i=0; i<n; i++){
-    int64_t w = a[i].t1 - a[i].t0, c = a[i].comp<w ? a[i].comp : w;
-    sqlite3_bind_int64(ins, 1, a[i].id);
-    sqlite3_bind_int64(ins, 2, runId);
-    sqlite3_bind_int64(ins, 3, w);
-    sqlite3_bind_int64(ins, 4, c);
-    sqlite3_bind_int64(ins, 5, w - c);
-    if( db_step_done(db, ins, pErr) ) goto done;
-  }
-  rc = 0;
-done:
-  sqlite3_finalize(ins);
-  free(a);
   return rc;
 }
 
@@ -514,7 +410,9 @@ static int build_collectives(sqlite3 *db, int64_t runId,
       " (PARTITION BY rank, coalesce(pg_name, '') ORDER BY ts, id) - 1 AS rn"
       " FROM collective WHERE run_id=?1) AS x WHERE collective.id = x.id;",
       runId, pErr) ) goto done;
-  if( build_windows(db, runId, pSpans, aName, nName, pErr) ) goto done;
+  if( derive_straggler_run(db, runId, pSpans, aName, nName, pErr) ){
+    goto done;
+  }
   rc = 0;
   goto done;
 db_error:
@@ -678,6 +576,7 @@ int derive_comm_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   if( db_exec_run(db,
       "DELETE FROM collective WHERE run_id=?1;"
       "DELETE FROM collective_window WHERE run_id=?1;"
+      "DELETE FROM rank_clock WHERE run_id=?1;"
       "DELETE FROM comm_fit WHERE run_id=?1;", runId, pErr) ) return -1;
   /* no trace rows (a run of snapshots, dumps or logs): no kernels */
   if( pSpans==NULL

@@ -669,9 +669,10 @@ static int loader_open(Loader *L){
       " block_format, n_segments, n_blocks, n_events, has_trace,"
       " reserved_bytes, allocated_bytes, active_bytes, inactive_bytes,"
       " pending_free_bytes, internal_free_bytes, alloc_conf,"
-      " expandable_segments, max_split_size, gc_threshold)"
+      " expandable_segments, max_split_size, gc_threshold,"
+      " unused_segments, unused_bytes, fragmented_bytes)"
       " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,"
-      "?17,?18,?19,?20)" },
+      "?17,?18,?19,?20,?21,?22,?23)" },
     { &L->pUpdSnap,
       "UPDATE snapshot SET net_delta_bytes=?2, baseline_bytes=?3,"
       " trace_live_bytes=?4, n_orphan_frees=?5, peak_allocated_bytes=?6,"
@@ -746,6 +747,8 @@ typedef struct DevTotals {
   int64_t nSeg, nBlock;
   int64_t reserved, allocated, active, inactive, pending, internal;
   int64_t allocatedReq, activeReq;   /* requested bytes: replay anchors */
+  int64_t nUnused, unused;           /* segments without a live block */
+  int64_t fragmented;                /* inactive bytes of the other ones */
   int legacy;                        /* a block without "address" */
 } DevTotals;
 
@@ -801,9 +804,13 @@ static const PkValue *block_frames(const PkValue *b){
   return NULL;
 }
 
-/* Add segment s to *p. */
+/* Add segment s to *p.  A segment whose blocks are all inactive is
+** reserved but unused (a free cached segment: empty_cache would return
+** it); the inactive blocks of a segment that holds a live one are
+** fragmentation (expandable_segments). */
 static void totals_add(DevTotals *p, const PkValue *s){
   const PkValue *pBlocks = pk_dict_get(s, "blocks");
+  int64_t nUsable = 0, nLive = 0, segInactive = 0;
   p->nSeg++;
   p->reserved += seg_total(s);
   if( pBlocks==NULL || pBlocks->t!=PK_LIST ) return;
@@ -813,6 +820,7 @@ static void totals_add(DevTotals *p, const PkValue *s){
     int64_t size, req;
     if( !block_usable(b, &size) ) continue;
     p->nBlock++;
+    nUsable++;
     if( pk_dict_get(b, "address")==NULL ) p->legacy = 1;
     req = block_requested(b, size);
     if( pk_str_eq(st, "active_allocated") ){
@@ -821,13 +829,22 @@ static void totals_add(DevTotals *p, const PkValue *s){
       p->internal += size - req;
       p->allocatedReq += req;
       p->activeReq += req;
+      nLive++;
     }else if( pk_str_eq(st, "active_pending_free") ){
       p->active += size;
       p->pending += size;
       p->activeReq += req;
+      nLive++;
     }else{
       p->inactive += size;
+      segInactive += size;
     }
+  }
+  if( nUsable>0 && nLive==0 ){
+    p->nUnused++;
+    p->unused += seg_total(s);
+  }else{
+    p->fragmented += segInactive;
   }
 }
 
@@ -1775,6 +1792,9 @@ static int64_t insert_snapshot(SnapLoader *L, int d, int isDict,
   has = pk_as_double(pk_dict_get(pSet, "garbage_collection_threshold"),
                      &gc)==0;
   db_bind_double_or_null(p, 20, has, has ? gc : 0.0);
+  sqlite3_bind_int64(p, 21, tot->nUnused);
+  sqlite3_bind_int64(p, 22, tot->unused);
+  sqlite3_bind_int64(p, 23, tot->fragmented);
   if( step_once(L, p) ) return -1;
   return sqlite3_last_insert_rowid(L->db);
 }

@@ -732,8 +732,9 @@ static void steps_by_rank(Rh *r, StrList *pStrag){
   }else if( n>0 ){
     char zNote[256];
     snprintf(zNote, sizeof(zNote), "Mean step time per rank. %d"
-             " straggler%s (rank-skew: the rank that started most"
-             " collectives last, the one the others waited for), marked"
+             " straggler%s (rank-skew: a rank the others lost more than"
+             " the straggler threshold of their time waiting for at"
+             " collectives, on the common clock), marked"
              " \xE2\x96\xB2 straggler, outlined, in the dotted style.",
              nMark, nMark==1 ? "" : "s");
     html_note(r->p, zNote);
@@ -856,6 +857,18 @@ static void sec_steps(Rh *r){
     html_note(r->p, "no steps in this run (no ProfilerStep annotations and"
               " no GPU activity to split)");
   }else{
+    int64_t nGap = db_int(r->db, 0, "SELECT count(DISTINCT rank) FROM step"
+                          " WHERE run_id=%lld AND source='gap'",
+                          (long long)r->run);
+    if( nGap>0 ){
+      char zNote[320];
+      snprintf(zNote, sizeof(zNote), "Guessed steps: %lld rank%s had no"
+               " ProfilerStep annotation, so its steps were cut at the GPU's"
+               " idle gaps (step source 'gap'); step times and their"
+               " variation are approximate and no step-variation finding"
+               " is made on them.", (long long)nGap, nGap==1 ? "" : "s");
+      html_note(r->p, zNote);
+    }
     steps_by_rank(r, &strag);
     if( r->rc==0 ) steps_heatmap(r, &strag);
     if( r->rc==0 ){
@@ -1961,7 +1974,8 @@ int report_html_diff(sqlite3 *db, int64_t idA, int64_t idB,
   s = rh_named(&r, "diff-kernels", azK, azV, n, 30);
   if( s ){
     pair_from_stmt(&r, s, "diff-kernels", "chart-diff-kernels", "GPU time"
-                   " per step of the largest kernels, A vs B (ms)",
+                   " per step of the kernels that changed most, A vs B"
+                   " (ms)",
                    col_index(s, "name"), col_index(s, "a_ms"),
                    col_index(s, "b_ms"), col_index(s, "speedup"), 15, "ms");
   }

@@ -134,10 +134,21 @@ def device_numbers(segs, trace, has_trace):
     reserved = sum(s["total_size"] for s in segs)
     allocated = active = inactive = 0
     pinned_n = pinned_bytes = 0
+    unused_n = unused = frag = 0
     blocks_all = []
     for s in segs:
         addr = s["address"]
         bl = s["blocks"]
+        # reserved but unused: a cached segment without a live block;
+        # fragmentation: the free blocks of segments that hold live ones
+        if bl and all(b["state"] not in ("active_allocated",
+                                         "active_pending_free") for b in bl):
+            unused_n += 1
+            unused += s["total_size"]
+        else:
+            frag += sum(b["size"] for b in bl
+                        if b["state"] not in ("active_allocated",
+                                              "active_pending_free"))
         for j, b in enumerate(bl):
             baddr = b.get("address", addr)
             addr = baddr + b["size"]
@@ -158,7 +169,11 @@ def device_numbers(segs, trace, has_trace):
     out.update(segments=len(segs), blocks=len(blocks_all),
                reserved_bytes=reserved, allocated_bytes=allocated,
                active_bytes=active, inactive_bytes=inactive,
-               fragmentation_pct=round(100.0 * inactive / max(reserved, 1), 2),
+               unused_segments=unused_n, unused_bytes=unused,
+               fragmented_bytes=frag,
+               fragmentation_pct=round(100.0 * frag / max(reserved, 1), 2),
+               reserved_unused_pct=round(100.0 * unused / max(reserved, 1),
+                                         2),
                pinned_blocks=pinned_n, pinned_bytes=pinned_bytes)
     out["buckets"] = {}
     for name, lo, hi in BUCKETS:
@@ -166,8 +181,11 @@ def device_numbers(segs, trace, has_trace):
         out["buckets"][name] = [len(ss), sum(s["total_size"] for s in ss)]
     out["largest_gap_bytes"] = max(
         [b["size"] for _, b in blocks_all if b["state"] == "inactive"] or [0])
-    inactive_frac = inactive * 10 > reserved and len(segs) > 10
-    out["expandable_recommended"] = bool(inactive_frac)
+    # advice_threshold fragmentation.inactive_pct 10, min_segments 10
+    # (segments holding live blocks); reserved-unused.unused_pct 10
+    out["expandable_recommended"] = bool(frag * 10 > reserved
+                                         and len(segs) - unused_n > 10)
+    out["empty_cache_recommended"] = bool(unused * 10 > reserved)
 
     # replay, relative first
     rel, live, events = 0, {}, []

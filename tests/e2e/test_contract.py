@@ -332,7 +332,7 @@ class Mistakes(unittest.TestCase):
                     " them)\n")
         self.expect("show", ["1", "--section", "step"], 2, "profan: no"
                     " section 'step' (did you mean 'steps'? sections: run,"
-                    " files, devices, steps)\n" + use("show"))
+                    " files, devices, steps, clocks)\n" + use("show"))
         self.expect("report", ["--section", "sumary"], 2, "profan: no"
                     " section 'sumary' (did you mean 'summary'? sections:"
                     " summary, findings)\n" + use("report"))
@@ -806,7 +806,7 @@ class Completion(common.ProfanTest):
         self.assertEqual(self.complete(p, "--db", db, "check", "--baseline",
                                        ""), ["main"])
         self.assertEqual(self.complete(p, "show", "1", "--section", ""),
-                         ["devices", "files", "run", "steps"])
+                         ["clocks", "devices", "files", "run", "steps"])
         self.assertEqual(self.complete(p, "report", "--section", "s"),
                          ["summary"])
         self.assertEqual(self.complete(p, "diff", "1", "2", "--by", "k"),
@@ -859,7 +859,7 @@ class Completion(common.ProfanTest):
                 ((common.PROFAN, "query", "top-kernels", "--param", ""),
                  ["kind=", "limit=", "rank="]),
                 ((common.PROFAN, "show", "1", "--section", ""),
-                 ["devices", "files", "run", "steps"])):
+                 ["clocks", "devices", "files", "run", "steps"])):
             r = subprocess.run(["zsh", "-f", "-c", prog % " ".join(
                 "'%s'" % w for w in words)], capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)

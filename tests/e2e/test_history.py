@@ -190,8 +190,11 @@ class Diff(HistoryTest):
             if 100.0 * a / da < floor and 100.0 * b / db < floor:
                 small.append((a, b))
             else:
+                # changed: moved by more than the gate's threshold_pct
+                # (gate_param, 5 %), else unchanged (issue 31)
                 status = "new" if key not in ta else \
-                    "vanished" if key not in tb else "changed"
+                    "vanished" if key not in tb else \
+                    "changed" if abs(b - a) > 0.05 * a else "unchanged"
                 big[key] = (a, b, status)
         return big, small, da, db
 
@@ -210,6 +213,11 @@ class Diff(HistoryTest):
                if x["status"] != "folded"}
         self.assertEqual(set(got), set(big))
         self.assertTrue(any(v[2] == "new" for v in big.values()))
+        self.assertTrue(any(v[2] == "unchanged" for v in big.values()))
+        # largest absolute change first
+        d = [abs(float(x["delta_ms"])) for x in rows
+             if x["status"] != "folded"]
+        self.assertEqual(d, sorted(d, reverse=True))
         self.assertTrue(any(v[2] == "vanished" for v in big.values()))
         for key, (a, b, status) in big.items():
             x = got[key]

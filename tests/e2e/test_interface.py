@@ -114,7 +114,10 @@ class OneDocument(ProfanTest):
         r = self.profan("--format", "json", "show", "1")
         self.assertEqual(r.rc, 0, r.err)
         doc = json.loads(r.out)            # one document ("Extra data" before)
-        self.assertEqual(list(doc), ["run", "files", "devices", "steps"])
+        # clocks: the ranks share collectives (issue 31)
+        self.assertEqual(list(doc), ["run", "files", "devices", "steps",
+                                     "clocks"])
+        self.assertEqual([x["rank"] for x in doc["clocks"]], list(range(8)))
         self.assertEqual(len(doc["files"]),
                          len(glob.glob(os.path.join(d, "*.json.gz"))))
         # each rank's own device; every listed one on request
@@ -131,7 +134,7 @@ class OneDocument(ProfanTest):
         self.assertEqual(r.rc, 2)
         self.assertEqual(r.err.split("\n")[0], "profan: --format csv prints"
                          " one table: add --section NAME (run, files,"
-                         " devices, steps)")
+                         " devices, steps, clocks)")
         self.assertEqual(r.out, "")
         r = self.profan("--format", "csv", "show", "1", "--section", "files")
         self.assertEqual(r.rc, 0, r.err)
@@ -139,7 +142,7 @@ class OneDocument(ProfanTest):
         r = self.profan("show", "1", "--section", "nope")
         self.assertEqual(r.rc, 2)
         self.assertEqual(r.err.split("\n")[0], "profan: no section 'nope'"
-                         " (sections: run, files, devices, steps)")
+                         " (sections: run, files, devices, steps, clocks)")
         # runs is one table: one JSON array
         r = self.profan("--format", "json", "runs")
         self.assertEqual([x["id"] for x in json.loads(r.out)], [1])

@@ -1,12 +1,13 @@
 """test_merge_ranks.py — the many-rank run of bench/make_ranks.py (issue
 19) and how the HTML report shows it.
 
-64 ranks made from dlrm-8rank (rank r copies fixture rank r % 8, times
-jittered, rank 64*137//256 = 34 three ms late).  Known from that
-construction: rank-skew names rank 34 the straggler; past 32 ranks the
-report draws the per-rank step times as a histogram whose bin counts are
-computed here from the fixture's ProfilerStep durations, and bars for the
-outlier ranks only (the straggler among them), never one bar per rank.
+64 ranks made from dlrm-8rank (rank r copies fixture rank r % 8, clocks
+jittered, rank 64*137//256 = 34 stalled three ms before every
+collective).  Known from that construction: rank-skew names rank 34 the
+straggler; past 32 ranks the report draws the per-rank step times as a
+histogram whose bin counts are computed here from the generated traces'
+ProfilerStep durations, and bars for the outlier ranks only (the
+straggler among them), never one bar per rank.
 """
 import os
 import re
@@ -48,12 +49,12 @@ class ManyRanks(ProfanTest):
         def chart(cid):
             i = page.index('id="%s"' % cid)
             return page[i:page.index("</svg>", i)]
-        # the histogram: bin counts from the fixture's step durations
+        # the histogram: bin counts from the traces' step durations
         docs = {}
-        for f in os.listdir(shared("runs", "dlrm-8rank")):
-            d = load_json(os.path.join(shared("runs", "dlrm-8rank"), f))
+        for f in os.listdir(out):
+            d = load_json(os.path.join(out, f))
             docs[d["distributedInfo"]["rank"]] = step_ms(d)
-        v = [docs[r % 8] for r in range(N)]
+        v = [docs[r] for r in range(N)]
         lo, hi = min(v), max(v)
         w = (hi - lo) / 12
         want = [0] * 12

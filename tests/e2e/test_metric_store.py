@@ -33,11 +33,27 @@ FIXTURES = (
 )
 
 
+# schema/051's memory split: fragmentation_pct counts the free space inside
+# segments that hold live blocks, reserved_unused_pct the whole free
+# cached segments (issue 31)
+FRAG_011 = """SELECT run_id, 'fragmentation_pct',
+    100.0 * sum(inactive_bytes) / max(sum(reserved_bytes), 1)
+  FROM snapshot GROUP BY run_id"""
+FRAG_051 = """SELECT run_id, 'fragmentation_pct',
+    100.0 * sum(fragmented_bytes) / max(sum(reserved_bytes), 1)
+  FROM snapshot GROUP BY run_id
+UNION ALL
+SELECT run_id, 'reserved_unused_pct',
+    100.0 * sum(unused_bytes) / max(sum(reserved_bytes), 1)
+  FROM snapshot GROUP BY run_id"""
+
+
 def old_views():
     """011's definitions of run_step_sample and run_metric_core (the
-    test's own copy: data/core-metrics-011.sql), over the newest
-    migration's step_steady (040: the step time that bounds the work, no
-    spread-widened tolerance), as TEMP views old_ss, old_rss, old_core."""
+    test's own copy: data/core-metrics-011.sql, with 051's memory split),
+    over the newest migration's step_steady (040: the step time that
+    bounds the work, no spread-widened tolerance), as TEMP views old_ss,
+    old_rss, old_core."""
     def src_of(path):
         return open(path).read()
 
@@ -46,7 +62,9 @@ def old_views():
         j = src.index(";\n", i)
         text = src[i:j + 1].replace("CREATE VIEW %s AS" % name,
                                     "CREATE TEMP VIEW %s AS" % new, 1)
-        return text.replace("FROM step_steady", "FROM old_ss")
+        assert name != "run_metric_core" or FRAG_011 in text
+        return text.replace("FROM step_steady", "FROM old_ss").replace(
+            FRAG_011, FRAG_051)
     s011 = src_of(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                "data", "core-metrics-011.sql"))
     s040 = src_of(os.path.join(ROOT, "schema", "040-step-time-bound.sql"))

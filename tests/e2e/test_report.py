@@ -11,7 +11,8 @@ import json
 import os
 
 from common import ProfanTest, shared, load_json, events
-from trace_reference import kind_of, steps, us_to_ns, union_ns, gpu_busy
+from trace_reference import (kind_of, steps, us_to_ns, union_ns, gpu_busy,
+                             merge, intersect_ns)
 from test_history import write_trace
 import snapshot_reference as sref
 
@@ -31,6 +32,38 @@ def gpu_events(evs):
 def interval(e):
     s = us_to_ns(e["ts"])
     return (s, s + max(0, us_to_ns(e.get("dur", 0))))
+
+
+def copy_kernel_ns(evs):
+    """GPU time of the kernels whose launch lies directly inside an
+    aten::copy_ / aten::to / aten::_to_copy op (the innermost op around
+    the launch call on its thread), from the trace's own correlation ids:
+    copy-ops' definition, memcpy and memset left to memory-ops."""
+    ops = {}
+    for e in evs:
+        if kind_of(e) == "cpu_op" and isinstance(e.get("ts"), (int, float)):
+            ops.setdefault((e["pid"], e["tid"]), []).append(interval(e)
+                                                          + (e["name"],))
+    calls = {}
+    for e in evs:
+        if kind_of(e) == "runtime" and "correlation" in e.get("args", {}):
+            calls[e["args"]["correlation"]] = e
+    total = 0
+    for e in evs:
+        if kind_of(e) != "kernel":
+            continue
+        c = calls.get(e.get("args", {}).get("correlation"))
+        if c is None:
+            continue
+        t = interval(c)[0]
+        inner = None
+        for s, t1, name in ops.get((c["pid"], c["tid"]), ()):
+            if s <= t <= t1 and (inner is None or s >= inner[0]):
+                inner = (s, t1, name)
+        if inner and inner[2] in ("aten::copy_", "aten::to",
+                                  "aten::_to_copy"):
+            total += interval(e)[1] - interval(e)[0]
+    return total
 
 
 class ReportTest(ProfanTest):
@@ -66,17 +99,23 @@ class ReportRealRuns(ReportTest):
         rows = self.report()
         self.assert_sorted(rows)
         f = {x["rule"]: x for x in rows}
-        # the top detailed category: NCCL, from the kernel names
-        top = f["top-category"]
+        # the top detailed category is NCCL (32.6 %, from the kernel
+        # names), but its time is exposed-comm's: no top-category finding
+        # on the same time (issue 31: one finding per cause)
         share = 100.0 * nccl / total
-        self.assertEqual(top["severity"], "medium")
-        self.assertAlmostEqual(float(top["value"]), share, places=2)
-        self.assertEqual(top["message"], "NCCL / communication takes %.1f %%"
-                         " of GPU time" % share)
-        self.assertEqual(top["threshold"], "30")
-        self.assertTrue(top["hint"].startswith("communication dominates"))
+        self.assertGreater(share, 30)
+        self.assertNotIn("top-category", f)
+        self.assertIn("exposed-comm", f)
         self.assertAlmostEqual(float(f["memory-ops"]["value"]),
                                100.0 * mem / total, places=2)
+        # copy-ops: only the conversion kernels aten::copy_/aten::to launch
+        # (their memcpy time is memory-ops'): 8.9 %, below 10 %
+        conv = copy_kernel_ns(evs)
+        self.assertNotIn("copy-ops", f)
+        cp = [x for x in self.report("--param", "copy-ops.threshold_pct=1")
+              if x["rule"] == "copy-ops"][0]
+        self.assertAlmostEqual(float(cp["value"]), 100.0 * conv / total,
+                               places=2)
         self.assertEqual(f["tiny-kernels"]["message"],
                          "%d of %d kernels (%.1f %%) are shorter than 10 us"
                          % (tiny, len(ks), 100.0 * tiny / len(ks)))
@@ -129,39 +168,69 @@ class ReportRealRuns(ReportTest):
         f = {}
         for x in rows:
             f.setdefault(x["rule"], []).append(x)
-        # exposed communication as a share of the step
-        ex = f["exposed-comm"][0]
-        pct = 100.0 * exposed / sum_steps
+        # exposed communication over the GPUs' traced time, without the
+        # waiting for the late rank (issue 31.9: 5.08 of 5.86 ms per step
+        # is waiting): below 10 %, so no bucket-size advice; forced, the
+        # message gives both parts
+        import straggler_scenarios
+        ranks = straggler_scenarios.ranks_of(straggler_scenarios.load_run(d))
+        off = straggler_scenarios.estimate_offsets(ranks)
+        waits = straggler_scenarios.collectives(ranks, off)
+        exposed_wait = 0
+        span = 0
+        for rank, evs in per.items():
+            comp = merge([interval(e) for e in evs if kind_of(e) == "kernel"
+                          and not is_nccl_kernel(e["name"])])
+            wait_iv = [(ranks[rank].comm[k][0],
+                        ranks[rank].comm[k][0] + c[rank][1])
+                       for k, c in enumerate(waits)]
+            exposed_wait += sum(b - a for a, b in wait_iv) \
+                - intersect_ns(merge(wait_iv), comp)
+            span += ranks[rank].span
+        self.assertNotIn("exposed-comm", f)
+        self.assertNotIn("top-category", f)     # NCCL's time: not here
+        pct = 100.0 * (exposed - exposed_wait) / span
+        self.assertLess(pct, 10)
+        ex = [x for x in self.report("--param", "exposed-comm.threshold_pct=0")
+              if x["rule"] == "exposed-comm"][0]
         self.assertAlmostEqual(float(ex["value"]), pct, places=2)
-        self.assertEqual(ex["severity"], "high" if pct > 30 else "medium")
-        self.assertTrue(ex["message"].startswith(
-            "%.3f ms of communication per step" % (exposed / nsteps / 1e6)))
+        self.assertEqual(ex["message"],
+                         "%.3f ms of communication per step is not overlapped"
+                         " by compute (%.1f %% of the GPUs' traced time);"
+                         " not counted: %.3f ms per step of waiting for the"
+                         " last rank to arrive (a late rank's cost: the"
+                         " straggler finding, profan query rank-skew)"
+                         % ((exposed - exposed_wait) / nsteps / 1e6, pct,
+                            exposed_wait / nsteps / 1e6))
+        self.assertGreater(exposed_wait / nsteps / 1e6, 5.0)
         # communication share in the summary
         s = {x["item"]: x["value"] for x in self.query("report-summary")}
         self.assertAlmostEqual(float(s["communication %"]),
                                100.0 * comm / wall, delta=0.051)
         self.assertEqual(s["ranks"], "8")
-        # stragglers: the rank that arrives last at most collectives (issue
-        # 13; the oracle is straggler_scenarios.py), never a rank whose
-        # extra busy time is waiting
-        import straggler_scenarios
-        want = straggler_scenarios.expected_stragglers(
-            straggler_scenarios.load_run(d))
+        self.assertAlmostEqual(float(s["exposed comm ms per step"]),
+                               exposed / nsteps / 1e6, delta=0.0006)
+        # stragglers: the rank the others waited for (the oracle is
+        # straggler_scenarios.py), never a rank whose extra busy time is
+        # waiting
+        want = straggler_scenarios.expected_stragglers(ranks, off)
         got = [int(x["message"].split()[1]) for x in f["straggler"]]
         self.assertEqual(got, want)
         self.assertEqual(want, [7])
         self.assertTrue(all(x["severity"] == "high" for x in f["straggler"]))
-        # rank 7 was last at 5 of 8 collectives (62.5 %): a higher share
-        # for the rule names nobody
-        few = [x for x in self.report("--param", "late_pct=70")
+        # rank 7 cost the others 34.6 % of their time: a higher threshold
+        # names nobody
+        few = [x for x in self.report("--param", "lost_pct=40")
                if x["rule"] == "straggler"]
         self.assertEqual(few, [])
         # RULE.K: one rule only, and it wins over the unscoped K
-        rows = self.report("--param", "straggler.late_pct=60",
-                           "--param", "late_pct=1000",
+        rows = self.report("--param", "straggler.lost_pct=30",
+                           "--param", "lost_pct=1000",
+                           "--param", "exposed-comm.threshold_pct=0",
                            "--param", "threshold_pct=1000")
         self.assertEqual([x["rule"] for x in rows if x["rule"] in
-                          ("straggler", "exposed-comm")], ["straggler"])
+                          ("straggler", "exposed-comm")],
+                         ["straggler", "exposed-comm"])
         self.assertEqual(self.profan("report", "--param",
                                      "straggler.low_pct=1").rc, 2)
 

@@ -58,7 +58,10 @@ class SnapshotNumbers(ProfanTest):
                                  ("n_events", "n_events"),
                                  ("max_reserved_bytes", "max_reserved_bytes"),
                                  ("peak_allocated_bytes",
-                                  "peak_allocated_bytes")):
+                                  "peak_allocated_bytes"),
+                                 ("unused_segments", "unused_segments"),
+                                 ("unused_bytes", "unused_bytes"),
+                                 ("fragmented_bytes", "fragmented_bytes")):
                     self.assertEqual(int(s[col]), e[key], col)
                 peak_idx = None if s["peak_event_idx"] == "" \
                     else int(s["peak_event_idx"])
@@ -83,17 +86,20 @@ class SnapshotNumbers(ProfanTest):
                               e["inactive_bytes"]])
             self.assertAlmostEqual(float(r["fragmentation_pct"]),
                                    e["fragmentation_pct"], places=2)
+            self.assertAlmostEqual(float(r["reserved_unused_pct"]),
+                                   e["reserved_unused_pct"], places=2)
         # fragmentation
         frag = self.query("fragmentation")
         for d, e in exp.items():
             mine = [r for r in frag if r["device"] == d]
-            # every size bucket, one "all" pinned row, one recommendation
+            # every size bucket, one "all" pinned row, two recommendations
             self.assertEqual(sorted(r["item"] for r in mine if r["section"] == "bucket"),
                              sorted(e["buckets"]), d)
             self.assertEqual(len([r for r in mine if r["section"] == "pinned"
                                   and r["item"] == "all"]), 1, d)
-            self.assertEqual(len([r for r in mine if r["section"] == "recommendation"]),
-                             1, d)
+            self.assertEqual(sorted(r["item"] for r in mine
+                                    if r["section"] == "recommendation"),
+                             ["empty_cache", "expandable_segments"], d)
             if e["largest_gap_bytes"] > 0:
                 self.assertTrue([r for r in mine if r["section"] == "gap"], d)
         for r in frag:
@@ -105,8 +111,11 @@ class SnapshotNumbers(ProfanTest):
                 self.assertEqual(ints(r, "count", "total_bytes"),
                                  [e["pinned_blocks"], e["pinned_bytes"]])
             elif r["section"] == "recommendation":
+                key = ("expandable_recommended"
+                       if r["item"] == "expandable_segments"
+                       else "empty_cache_recommended")
                 self.assertEqual(r["detail"].startswith("recommended"),
-                                 e["expandable_recommended"])
+                                 e[key], r["item"])
         gaps = [r for r in frag if r["section"] == "gap"]
         for d, e in exp.items():
             g = [int(r["total_bytes"]) for r in gaps if r["device"] == d]

@@ -40,9 +40,12 @@ TABLES = {
                   " pg_ranks, bus_factor, seq, args_from FROM collective"
                   " ORDER BY rank, ts, device, stream",
     "collective_window": "SELECT c.rank, c.ts, c.device, c.stream,"
-                         " w.window_ns, w.compute_ns, w.idle_ns"
+                         " w.window_ns, w.compute_ns, w.idle_ns,"
+                         " w.arrival_ns, w.wait_ns, w.exposed_wait_ns,"
+                         " w.queued_ns"
                          " FROM collective_window w JOIN collective c"
                          " ON c.id = w.collective_id ORDER BY 1, 2, 3, 4",
+    "rank_clock": "SELECT * FROM rank_clock ORDER BY rank",
     "comm_fit": "SELECT * FROM comm_fit ORDER BY op, group_size",
 }
 
