@@ -301,6 +301,7 @@ int ingest_cmd(Cli *p){
   Buf msg;
 
   memset(&opt, 0, sizeof(opt));
+  memset(&res, 0, sizeof(res));
   opt.zName = cli_option(p, "name", NULL, 1);
   opt.replace = cli_option(p, "replace", NULL, 0)!=NULL;
   opt.strict = cli_option(p, "strict", NULL, 0)!=NULL;
@@ -311,6 +312,25 @@ int ingest_cmd(Cli *p){
     }
   }
   opt.pLog = cli_option(p, "quiet", "q", 0) ? NULL : stderr;
+  opt.rank = -1;
+  if( (z = cli_option(p, "rank", NULL, 1))!=NULL ){
+    char *zEnd;
+    long long v = strtoll(z, &zEnd, 10);
+    if( *z==0 || *zEnd || v<0 || v>=(1LL<<31) ){
+      cli_usage_error(p, "--rank needs an integer >= 0, got '%s'", z);
+    }
+    opt.rank = v;
+  }
+  if( (z = cli_option(p, "base-time", NULL, 1))!=NULL ){
+    char *zEnd;
+    long long v = strtoll(z, &zEnd, 10);
+    if( *z==0 || *zEnd || v<=0 || v>=(1LL<<62) ){
+      cli_usage_error(p, "--base-time needs epoch nanoseconds > 0, got '%s'",
+                      z);
+    }
+    opt.hasBaseTime = 1;
+    opt.baseTimeNs = v;
+  }
   opt.timeout = -1;
   if( (z = cli_option(p, "timeout", NULL, 1))!=NULL ){
     char *zEnd;
@@ -350,7 +370,7 @@ int ingest_cmd(Cli *p){
   if( rc ){
     cli_error("%s", buf_str(&msg));
     buf_free(&msg);
-    return EXIT_BAD;
+    return res.usage ? EXIT_USAGE : EXIT_BAD;
   }
   buf_free(&msg);
   if( res.duplicate ){

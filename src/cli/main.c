@@ -48,7 +48,13 @@ static const CmdInfo aCmd[] = {
     "  --threads N      parser threads (default: number of CPUs)\n"
     "  --timeout S      give up after waiting S seconds for another\n"
     "                   ingest (default: wait as long as it takes)\n"
-    "  --quiet          no summary line\n" },
+    "  --quiet          no summary line\n"
+    "  --rank N         the rank of a trace that names none (no\n"
+    "                   distributedInfo): one trace file only\n"
+    "  --base-time NS   epoch nanoseconds that a trace's relative times\n"
+    "                   count from, for a trace of unknown time origin\n"
+    "                   (the legacy exporter's): one trace file only;\n"
+    "                   python/profan_torch.py passes both\n" },
   { "query", query_cmd,
     "query NAME [--run RUN | --baseline NAME] [--param K=V]... [--limit N]",
     "run a named query (see 'profan queries')",

@@ -25,6 +25,10 @@ typedef struct IngestOpts {
   FILE *pLog;              /* where skipped-file notes and the summary go */
   double timeout;          /* seconds to wait for another writer;
                            ** < 0: no limit */
+  int64_t rank;            /* --rank: rank of a trace without one; -1 none */
+  int hasBaseTime;         /* --base-time given */
+  int64_t baseTimeNs;      /* epoch ns that a trace's relative times (of
+                           ** unknown origin) count from */
 } IngestOpts;
 
 typedef struct IngestResult {
@@ -45,6 +49,7 @@ typedef struct IngestResult {
   int64_t nBytes;          /* uncompressed bytes parsed */
   int64_t nWarnings;
   int fallback;            /* DERIVE_* sweeps the linker left to the db */
+  int usage;               /* the failure is a misuse of the options */
   double seconds;
 } IngestResult;
 

@@ -22,7 +22,9 @@
 typedef struct TraceJob {
   const char *zPath;
   int64_t fileId;               /* its run_file row */
-  int64_t rankGuess;            /* from the file name, -1 if none */
+  int64_t rankGuess;            /* from --rank or the file name, -1 if
+                                ** none */
+  int rankFromOption;           /* rankGuess is --rank */
   int hashInStream;             /* plain file hashed while parsed */
   int iHash;                    /* its FileHash entry (run_record.h) */
   /* filled by the parse and the writer */
@@ -36,15 +38,24 @@ typedef struct TraceJob {
   int started;                  /* the writer has seen a batch of it */
   uint64_t hash;                /* the hash, when hashInStream */
   int64_t rankInserted;         /* rank the file's rows were written with */
+  int empty;                    /* no event to store: skipped, its run_file
+                                ** row removed */
 } TraceJob;
 
 /*
 ** Parse every job aJob[0..nJob) with worker threads and load the rows of
 ** run runId (and the intervals into pSpans), then the run's summary
-** tables.  Counts go to pRes.  Returns 0, or -1 with the message in pMsg.
+** tables.  Counts go to pRes.  A file without an event to store is
+** skipped (TraceJob.empty, noted on pOpt->pLog); a run of several traces
+** with events in which one has no rank is refused.  Returns 0, or -1 with
+** the message in pMsg.
 */
 int ingest_trace_run(sqlite3 *db, int64_t runId, TraceJob *aJob, int nJob,
                   TraceSpans *pSpans, const IngestOpts *pOpt,
                   IngestResult *pRes, Buf *pMsg);
+
+/* The message for a trace file that holds no event to store (the one
+** error of an ingest of nothing else), into pMsg. */
+void ingest_trace_empty_message(const TraceJob *j, Buf *pMsg);
 
 #endif
