@@ -1,8 +1,9 @@
 /*
 ** derive_comm.c — per-run communication tables, computed once at the end
 ** of an ingest: collective (one row per communication kernel, comm_pattern
-** of schema/012-verdicts.sql, with its
-** arguments) and comm_fit (latency/bandwidth least squares).
+** of schema/012-verdicts.sql, with its arguments, and one per host
+** collective range, comm_cpu_pattern of schema/090-cpu-comm.sql: gloo,
+** MPI) and comm_fit (latency/bandwidth least squares).
 ** comm_overlap (communication vs. computation) comes from derive_trace.c's
 ** GPU sweep, which reads the kernels in the order it needs anyway.
 **
@@ -75,7 +76,23 @@ static const char zSetup[] =
   "CREATE INDEX temp.cm_parent_ts ON cm_parent(kind, rank, tid, ts);"
   "CREATE INDEX temp.cm_parent_ext ON cm_parent(kind, rank, ext);";
 
+/* The names of the run's host collective ranges: cpu_op names (from the
+** op summary, not the rows) and user annotation names that a
+** comm_cpu_pattern matches, with the op its first pattern names. */
+static const char zHostNames[] =
+  "DROP TABLE IF EXISTS temp.cm_cpu_name;"
+  "CREATE TEMP TABLE cm_cpu_name(id INTEGER PRIMARY KEY, text TEXT, op TEXT);"
+  "INSERT INTO cm_cpu_name SELECT s.id, s.text,"
+  " (SELECT p.op FROM comm_cpu_pattern p WHERE s.text GLOB p.pattern"
+  "  AND p.op IS NOT NULL ORDER BY p.pattern LIMIT 1)"
+  " FROM (SELECT name_id AS id FROM cpu_op_summary WHERE run_id=?1"
+  "  UNION SELECT name_id FROM annotation WHERE run_id=?1 AND kind='user') u"
+  " JOIN string s ON s.id=u.id"
+  " WHERE EXISTS (SELECT 1 FROM comm_cpu_pattern p WHERE s.text GLOB"
+  "  p.pattern);";
+
 static const char zCleanup[] =
+  "DROP TABLE IF EXISTS temp.cm_cpu_name;"
   "DROP TABLE IF EXISTS temp.cm_parent;"
   "DROP TABLE IF EXISTS temp.cm_kernel;"
   "DROP TABLE IF EXISTS temp.rpc_op;";
@@ -180,7 +197,8 @@ static int build_windows(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   sqlite3_stmt *q = db_prepare(db,
     "SELECT x.id, x.rank, x.ts, x.ts+x.dur, (SELECT min(b.first_ts) FROM"
     " gpu_busy b WHERE b.run_id=x.run_id AND b.rank=x.rank)"
-    " FROM collective x WHERE x.run_id=?1 ORDER BY x.rank, x.ts, x.id", pErr);
+    " FROM collective x WHERE x.run_id=?1 AND x.kernel_id IS NOT NULL"
+    " ORDER BY x.rank, x.ts, x.id", pErr);
   sqlite3_stmt *ins = NULL;
   CollWin *a = NULL;
   WinFill w;
@@ -508,6 +526,189 @@ static int coll_kernels_kept(sqlite3 *db, const TraceSpans *pSpans,
   return rc ? -1 : 0;
 }
 
+/* ---------------------------------------------- host collectives */
+
+/*
+** One collective row per host collective range of the run (cpu_op or
+** user annotation named in temp.cm_cpu_name): no kernel, the range's
+** start and duration, the op from the name (or its pattern), sizes from
+** the range's coll_args (input shapes of a Kineto annotation), the group
+** size from the file's world size when nothing says it.  s: the
+** statements of build_collectives (coll_args lookup, insert).  Returns 0,
+** or -1 with pErr set.
+*/
+static int host_collectives(sqlite3 *db, int64_t runId, CollStmts *s,
+                            PfError *pErr){
+  sqlite3_stmt *q = db_prepare(db,
+    "SELECT x.src, x.id, x.rank, x.file_id, x.ts, x.dur, x.text, x.op,"
+    " f.world_size FROM (SELECT 'cpu_op' AS src, o.id, o.rank, o.file_id,"
+    " o.ts, o.dur, n.text, n.op FROM temp.cm_cpu_name n CROSS JOIN cpu_op o"
+    " ON o.name_id=n.id WHERE o.run_id=?1"
+    " UNION ALL SELECT 'annotation', a.id, a.rank, a.file_id, a.ts, a.dur,"
+    " n.text, n.op FROM temp.cm_cpu_name n CROSS JOIN annotation a"
+    " ON a.name_id=n.id WHERE a.run_id=?1 AND a.kind='user') x"
+    " LEFT JOIN run_file f ON f.id=x.file_id ORDER BY x.rank, x.ts, x.id",
+    pErr);
+  int st;
+  if( q==NULL ) return -1;
+  sqlite3_bind_int64(q, 1, runId);
+  while( (st = sqlite3_step(q))==SQLITE_ROW ){
+    const char *zSrc = (const char*)sqlite3_column_text(q, 0);
+    const char *zName = (const char*)sqlite3_column_text(q, 6);
+    int64_t row = sqlite3_column_int64(q, 1);
+    int isOp = strcmp(zSrc, "cpu_op")==0;
+    Coll c;
+    int64_t bytes = -1;
+    int r;
+    memset(&c, 0, sizeof(c));
+    c.inN = c.outN = c.groupSize = -1;
+    r = merge_args(s->qArgs, runId, zSrc, row, &c);
+    if( r<0 ) break;
+    c.zFrom = r ? (isOp ? "cpu_op" : "annotation") : "name";
+    c.zOp = sqlite3_column_type(q, 7)==SQLITE_TEXT
+          ? load_collective_op_name((const char*)sqlite3_column_text(q, 7),
+                                    (size_t)sqlite3_column_bytes(q, 7))
+          : load_collective_op_name(zName, strlen(zName));
+    if( c.groupSize<0 && c.zPgName[0]==0
+        && sqlite3_column_type(q, 8)!=SQLITE_NULL ){
+      c.groupSize = sqlite3_column_int64(q, 8);
+    }
+    if( c.elemSize>0 && (c.inN>=0 || c.outN>=0) ){
+      bytes = (c.inN > c.outN ? c.inN : c.outN) * c.elemSize;
+    }
+    sqlite3_bind_int64(s->qIns, 1, runId);
+    sqlite3_bind_int64(s->qIns, 2, sqlite3_column_int64(q, 2));
+    sqlite3_bind_int64(s->qIns, 3, sqlite3_column_int64(q, 3));
+    sqlite3_bind_null(s->qIns, 4);               /* no kernel */
+    sqlite3_bind_int64(s->qIns, 7, sqlite3_column_int64(q, 4));
+    sqlite3_bind_int64(s->qIns, 8, sqlite3_column_int64(q, 5));
+    sqlite3_bind_text(s->qIns, 9, c.zOp, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s->qIns, 10, zName, -1, SQLITE_TRANSIENT);
+    db_bind_text_or_null(s->qIns, 13, c.zDtype, -1);
+    db_bind_int_or_null(s->qIns, 14, c.elemSize>0, c.elemSize);
+    db_bind_int_or_null(s->qIns, 15, c.inN>=0, c.inN);
+    db_bind_int_or_null(s->qIns, 16, c.outN>=0, c.outN);
+    db_bind_int_or_null(s->qIns, 17, bytes>=0, bytes);
+    db_bind_int_or_null(s->qIns, 18, c.groupSize>0, c.groupSize);
+    db_bind_text_or_null(s->qIns, 19, c.zPgName[0] ? c.zPgName : NULL, -1);
+    db_bind_text_or_null(s->qIns, 20, c.zPgDesc[0] ? c.zPgDesc : NULL, -1);
+    db_bind_text_or_null(s->qIns, 21, c.zPgRanks[0] ? c.zPgRanks : NULL, -1);
+    sqlite3_bind_double(s->qIns, 22,
+                        load_collective_bus_factor(c.zOp, c.groupSize));
+    sqlite3_bind_text(s->qIns, 23, c.zFrom, -1, SQLITE_STATIC);
+    db_bind_int_or_null(s->qIns, 24, isOp, row);
+    db_bind_int_or_null(s->qIns, 25, !isOp, row);
+    r = sqlite3_step(s->qIns);
+    sqlite3_reset(s->qIns);
+    sqlite3_clear_bindings(s->qIns);
+    if( r!=SQLITE_DONE ) break;
+  }
+  sqlite3_finalize(q);
+  if( st!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
+}
+
+/*
+** The windows of the host collectives (collective_window, as
+** build_windows does for kernels): from the end of the rank's previous
+** host collective (the first: the rank's first op) to this one's start;
+** compute is the time in it covered by the rank's CPU ops on any thread
+** (the union of their intervals), leaving out the communication ranges
+** themselves and the ProfilerStep#N ranges (the legacy exporter writes
+** them as ops; they span everything); the rest is host time outside
+** every profiled op (Python, data loading, sleeping).  One pass over the
+** rank's ops in time order, merged into disjoint intervals.
+*/
+static int host_windows(sqlite3 *db, int64_t runId, PfError *pErr){
+  sqlite3_stmt *q = db_prepare(db,
+    "SELECT x.id, x.rank, x.ts, x.ts+x.dur, (SELECT min(o.ts) FROM cpu_op o"
+    " WHERE o.run_id=x.run_id AND o.rank=x.rank)"
+    " FROM collective x WHERE x.run_id=?1 AND x.kernel_id IS NULL"
+    " ORDER BY x.rank, x.ts, x.id", pErr);
+  sqlite3_stmt *ops = NULL, *ins = NULL;
+  CollWin *a = NULL;
+  int n = 0, nAlloc = 0, rc = -1, st;
+  int64_t prevRank = INT64_MIN, prevEnd = 0;
+  int64_t uRank = INT64_MIN, u0 = 0, u1 = -1;
+  if( q==NULL ) return -1;
+  sqlite3_bind_int64(q, 1, runId);
+  while( sqlite3_step(q)==SQLITE_ROW ){
+    int64_t rank = sqlite3_column_int64(q, 1), ts = sqlite3_column_int64(q, 2);
+    int64_t w0 = rank==prevRank ? prevEnd
+               : sqlite3_column_type(q, 4)==SQLITE_NULL ? ts
+               : sqlite3_column_int64(q, 4);
+    if( n==nAlloc ){
+      nAlloc = nAlloc ? nAlloc*2 : 64;
+      a = xrealloc(a, (size_t)nAlloc*sizeof(CollWin));
+    }
+    a[n].id = sqlite3_column_int64(q, 0);
+    a[n].rank = rank;
+    a[n].t1 = ts;
+    a[n].t0 = w0<ts ? w0 : ts;
+    a[n].comp = 0;
+    n++;
+    prevRank = rank;
+    prevEnd = sqlite3_column_int64(q, 3);
+  }
+  sqlite3_finalize(q);
+  if( n==0 ){ free(a); return 0; }
+  ops = db_prepare(db, "SELECT o.rank, o.ts, o.ts+o.dur FROM cpu_op o"
+    " JOIN string s ON s.id=o.name_id WHERE o.run_id=?1"
+    " AND o.name_id NOT IN (SELECT id FROM temp.cm_cpu_name)"
+    " AND s.text NOT GLOB 'ProfilerStep#*' ORDER BY o.rank, o.ts", pErr);
+  if( ops==NULL ) goto done;
+  sqlite3_bind_int64(ops, 1, runId);
+  /* one more round after the last row flushes the last interval */
+  for(;;){
+    int more = (st = sqlite3_step(ops))==SQLITE_ROW;
+    int64_t r = more ? sqlite3_column_int64(ops, 0) : INT64_MIN;
+    int64_t t0 = more ? sqlite3_column_int64(ops, 1) : 0;
+    int64_t t1 = more ? sqlite3_column_int64(ops, 2) : 0;
+    if( more && r==uRank && t0<=u1 ){
+      if( t1>u1 ) u1 = t1;            /* extends the current interval */
+      continue;
+    }
+    if( u1>u0 ){
+      /* the interval [u0, u1) of rank uRank into the windows it meets */
+      for(int i=win_lower(a, n, uRank, u0+1);
+          i<n && a[i].rank==uRank && a[i].t0<u1; i++){
+        int64_t lo = a[i].t0>u0 ? a[i].t0 : u0;
+        int64_t hi = a[i].t1<u1 ? a[i].t1 : u1;
+        if( hi>lo ) a[i].comp += hi - lo;
+      }
+    }
+    if( !more ) break;
+    uRank = r;
+    u0 = t0;
+    u1 = t1;
+  }
+  if( st!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
+    goto done;
+  }
+  ins = db_prepare(db, "INSERT INTO collective_window(collective_id, run_id,"
+    " window_ns, compute_ns, idle_ns) VALUES(?1,?2,?3,?4,?5)", pErr);
+  if( ins==NULL ) goto done;
+  for(int i=0; i<n; i++){
+    int64_t w = a[i].t1 - a[i].t0, c = a[i].comp<w ? a[i].comp : w;
+    sqlite3_bind_int64(ins, 1, a[i].id);
+    sqlite3_bind_int64(ins, 2, runId);
+    sqlite3_bind_int64(ins, 3, w);
+    sqlite3_bind_int64(ins, 4, c);
+    sqlite3_bind_int64(ins, 5, w - c);
+    if( db_step_done(db, ins, pErr) ) goto done;
+  }
+  rc = 0;
+done:
+  sqlite3_finalize(ops);
+  sqlite3_finalize(ins);
+  free(a);
+  return rc;
+}
+
 /* Build the collective rows of the run (pSpans: the kept rows, or NULL
 ** to read the kernel table). */
 static int build_collectives(sqlite3 *db, int64_t runId,
@@ -538,6 +739,7 @@ static int build_collectives(sqlite3 *db, int64_t runId,
     if( coll_insert(s.qIns, s.qK, runId, &c) ) goto db_error;
   }
   if( src!=SQLITE_DONE ) goto db_error;
+  if( host_collectives(db, runId, &s, pErr) ) goto done;
   /* order of each collective within its rank and process group: the
   ** cross-rank matching key for the skew analysis */
   if( db_exec_run(db,
@@ -545,7 +747,8 @@ static int build_collectives(sqlite3 *db, int64_t runId,
       " (PARTITION BY rank, coalesce(pg_name, '') ORDER BY ts, id) - 1 AS rn"
       " FROM collective WHERE run_id=?1) AS x WHERE collective.id = x.id;",
       runId, pErr) ) goto done;
-  if( build_windows(db, runId, pSpans, aName, nName, pErr) ) goto done;
+  if( build_windows(db, runId, pSpans, aName, nName, pErr)
+      || host_windows(db, runId, pErr) ) goto done;
   rc = 0;
   goto done;
 db_error:
@@ -677,9 +880,11 @@ int derive_comm_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
       "DELETE FROM collective WHERE run_id=?1;"
       "DELETE FROM collective_window WHERE run_id=?1;"
       "DELETE FROM comm_fit WHERE run_id=?1;", runId, pErr) ) return -1;
-  if( db_int(db, 0, "SELECT EXISTS(SELECT 1 FROM kernel WHERE run_id=%lld)",
+  if( db_exec_run(db, zHostNames, runId, pErr) ) return -1;
+  if( db_int(db, 0, "SELECT EXISTS(SELECT 1 FROM kernel WHERE run_id=%lld)"
+             " OR EXISTS(SELECT 1 FROM temp.cm_cpu_name)",
              (long long)runId)==0 ){
-    return 0;
+    return db_exec_run(db, zCleanup, runId, pErr);
   }
   if( !trace_spans_hta_usable(pSpans) ) pSpans = NULL;
   if( pSpans && getenv("PROFAN_TIMING") ){

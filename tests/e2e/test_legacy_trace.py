@@ -315,3 +315,40 @@ class RankAndClock(ProfanTest):
             self.assertEqual(r.err.splitlines()[0], "profan: " + msg, args)
             self.assertFalse(os.path.exists(self.db), args)
 
+
+class HostCollectives(ProfanTest):
+    """gloo collectives of a real Kineto CPU-only trace (HTA's rank 34 of
+    300): user annotations gloo:all_reduce with the tensor's shape."""
+
+    def test_legacy_gloo_annotations_are_collectives(self):
+        path = shared("traces", "hta-cpu-only-gloo-rank34.json.gz")
+        doc = load(path)
+        want = []
+        for e in doc["traceEvents"]:
+            if e.get("ph") == "X" and str(e.get("name")).startswith("gloo:"):
+                n = 1
+                for d in e["args"]["Input Dims"][0]:
+                    n *= d
+                want.append((ref.us_to_ns(e["ts"]), ref.us_to_ns(e["dur"]),
+                             n, 4 * n))
+        want.sort()
+        self.assertEqual(len(want), 10)
+        self.ingest_ok(path, extra=["--quiet"])
+        got = self.sql("SELECT ts, dur, in_nelems, bytes, op, c10d_name,"
+                       " dtype, group_size, args_from, kernel_id, seq"
+                       " FROM collective ORDER BY ts")
+        base = int(doc["baseTimeNanoseconds"])
+        self.assertEqual([(int(g["ts"]) - base, int(g["dur"]),
+                           int(g["in_nelems"]), int(g["bytes"]))
+                          for g in got], want)
+        self.assertEqual({(g["op"], g["c10d_name"], g["dtype"],
+                           g["group_size"], g["args_from"], g["kernel_id"])
+                          for g in got},
+                         {("all_reduce", "gloo:all_reduce", "float32",
+                           str(doc["distributedInfo"]["world_size"]),
+                           "annotation", "")})
+        self.assertEqual([int(g["seq"]) for g in got], list(range(10)))
+        rows = self.query("collectives")
+        self.assertEqual([(r["op"], int(r["count"]), int(r["total_bytes"]))
+                          for r in rows],
+                         [("all_reduce", 10, sum(w[3] for w in want))])
