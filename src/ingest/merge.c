@@ -27,6 +27,14 @@
 ** when all are there and an error when only some are; the shards' traces
 ** must agree on the world size, have distinct ranks below it, and steps
 ** that overlap in time (else they are of another job).
+**
+** A rank may come again as another profiling window of the same job (the
+** profiler's next cycle, profan_torch.py merging each cycle into the
+** node's run): allowed when its steps there and here are disjoint in
+** number and in time on an epoch clock.  One ingest of all those files
+** puts them in one run too; its per-rank tables (azPerRank) are then
+** rebuilt from the rows over the whole run, as the ingest computes them,
+** instead of copied (window_rebuild).
 */
 #include "ingest/merge.h"
 #include "core/db.h"
@@ -56,6 +64,16 @@ static const char *const azDerived[] = {
   "hta_critical_path_op", "hta_run_metric", "hta_annotation_parent",
   "hta_launch_annotation", "op_gpu_time", "op_run_metric", "core_run_metric"
 };
+
+/* The per-rank derived tables that are copied from the shards, rebuilt
+** from the rows instead when a shard adds another window of a rank the
+** run holds (their keys would collide and their totals span windows). */
+static const char *const azPerRank[] = {
+  "step_time", "gpu_busy", "gpu_gap", "comm_overlap", "gpu_op_summary",
+  "cpu_op_summary", "cpu_op_shape_summary", "cpu_op_flops_summary",
+  "runtime_summary", "step_kernel_summary"
+};
+#define N_PER_RANK ((int)(sizeof(azPerRank)/sizeof(azPerRank[0])))
 
 /* --summaries-only: the run's identity (run_file, run_tag, baseline) and
 ** the small per-run tables that trend, check, diff-metrics and runs read
@@ -106,6 +124,9 @@ typedef struct Acc {
   const char *zWorld;
   int64_t t0, t1;         /* span of steps, t0 > t1: none */
   const char *zSpan;
+  sqlite3 *dbT;           /* the target and its run, once known: a rank */
+  int64_t runT;           /* seen again may be another window of it */
+  int nWindow;            /* ranks added as another window */
 } Acc;
 
 typedef struct Merge {
@@ -124,6 +145,8 @@ typedef struct Merge {
   char zOwnLabel[300];
   Buf source;
   int64_t lastRun;        /* --summaries-only: the last run archived */
+  int windows;            /* a shard added another window of a rank: the
+                          ** azPerRank tables are rebuilt, not copied */
 } Merge;
 
 /* Forget the string mapping of the previous source. */
@@ -515,6 +538,46 @@ static int shard_seen(Merge *m, Shard *s, int *pnFile, int64_t *pRun,
   return nSeen;
 }
 
+/* The steps of rank `rank` of run runId of dbX: numbers and time span
+** (a[0..3]: first and last step number, first start, last end); returns
+** 1 when it has steps and every trace of the rank is on an epoch clock,
+** 0 when not, -1 on error. */
+static int rank_steps(sqlite3 *dbX, int64_t runId, int64_t rank,
+                      int64_t *a){
+  sqlite3_stmt *p;
+  int rc = -1;
+  if( sqlite3_prepare_v2(dbX,
+      "SELECT min(step), max(step), min(ts), max(ts+dur), count(*),"
+      " (SELECT count(*) FROM run_file WHERE run_id=?1 AND rank=?2"
+      "  AND kind='trace' AND (time_regime IS NULL"
+      "  OR time_regime='unknown_origin'))"
+      " FROM step WHERE run_id=?1 AND rank=?2", -1, &p, NULL)!=SQLITE_OK ){
+    return -1;
+  }
+  sqlite3_bind_int64(p, 1, runId);
+  sqlite3_bind_int64(p, 2, rank);
+  if( sqlite3_step(p)==SQLITE_ROW ){
+    for(int i=0; i<4; i++) a[i] = sqlite3_column_int64(p, i);
+    rc = sqlite3_column_int64(p, 4)>0 && sqlite3_column_int64(p, 5)==0;
+  }
+  sqlite3_finalize(p);
+  return rc;
+}
+
+/* Is rank `rank` of run runId of dbX another profiling window of the
+** rank the target run holds: its steps disjoint from the target's in
+** number and in time, both on an epoch clock?  1 yes, 0 no, -1 error. */
+static int rank_window(const Acc *a, sqlite3 *dbX, int64_t runId,
+                       int64_t rank){
+  int64_t x[4], y[4];
+  int rx, ry;
+  if( a->dbT==NULL ) return 0;
+  rx = rank_steps(dbX, runId, rank, x);
+  ry = rank_steps(a->dbT, a->runT, rank, y);
+  if( rx<0 || ry<0 ) return -1;
+  return rx && ry && (x[1]<y[0] || x[0]>y[1]) && (x[3]<=y[2] || x[2]>=y[3]);
+}
+
 /* The traces' world sizes and ranks, and the steps' span, of run runId of
 ** dbX (a shard or the target) into the accumulator, labelled zLabel, after
 ** checking them against what it holds.  Returns 0, or 2 (another job,
@@ -522,6 +585,7 @@ static int shard_seen(Merge *m, Shard *s, int *pnFile, int64_t *pRun,
 static int acc_add(Acc *a, sqlite3 *dbX, int64_t runId, const char *zLabel,
                    Buf *pMsg){
   PfError e = {0};
+  int nWindow0 = a->nWindow, w;
   sqlite3_stmt *p = db_prepare(dbX,
     "SELECT 0, world_size FROM run_file WHERE run_id=?1 AND kind='trace'"
     " AND world_size IS NOT NULL"
@@ -549,8 +613,18 @@ static int acc_add(Acc *a, sqlite3 *dbX, int64_t runId, const char *zLabel,
       buf_printf(pMsg, "%s: rank %lld is outside world size %lld", zLabel,
                  (long long)v, (long long)a->world);
       rc = 2;
+    }else if( what==1 && v<a->nOwner && a->azOwner[v]
+              && (w = rank_window(a, dbX, runId, v))!=0 ){
+      if( w<0 ){
+        buf_printf(pMsg, "%s: %s", zLabel, sqlite3_errmsg(dbX));
+        rc = 1;
+      }else{
+        a->nWindow++;               /* the rank's next profiling window */
+      }
     }else if( what==1 && v<a->nOwner && a->azOwner[v] ){
-      buf_printf(pMsg, "%s: rank %lld is also in %s: colliding ranks",
+      buf_printf(pMsg, "%s: rank %lld is also in %s: colliding ranks (the"
+                 " same rank in another profiling window needs steps"
+                 " disjoint in number and time, on an epoch clock)",
                  zLabel, (long long)v, a->azOwner[v]);
       rc = 2;
     }else if( what==1 ){
@@ -570,7 +644,8 @@ static int acc_add(Acc *a, sqlite3 *dbX, int64_t runId, const char *zLabel,
     rc = 1;
   }
   sqlite3_finalize(p);
-  if( rc==0 && s0<=s1 && a->t0<=a->t1 && (s1<a->t0 || s0>a->t1) ){
+  if( rc==0 && s0<=s1 && a->t0<=a->t1 && (s1<a->t0 || s0>a->t1)
+      && a->nWindow==nWindow0 ){
     buf_printf(pMsg, "%s: its steps are %.1f s away from those of %s:"
                " not the same job", zLabel,
                (s1<a->t0 ? a->t0-s1 : s0-a->t1)/1e9, a->zSpan);
@@ -607,7 +682,9 @@ static int run_target(Merge *m, const char *zName, const char *zCreated,
     sqlite3_finalize(p);
   }
   snprintf(m->pRes->zName, sizeof(m->pRes->zName), "%s", zName);
+  m->acc.dbT = m->db;
   if( id>0 ){
+    m->acc.runT = id;
     m->pRes->runId = id;
     m->pRes->appended = 1;
     snprintf(m->zOwnLabel, sizeof(m->zOwnLabel), "run %s", zName);
@@ -623,7 +700,7 @@ static int run_target(Merge *m, const char *zName, const char *zCreated,
     sqlite3_bind_text(p, 2, zCreated[0] ? zCreated : zNow, -1, SQLITE_STATIC);
     sqlite3_bind_text(p, 3, PROFAN_VERSION, -1, SQLITE_STATIC);
     if( db_step_done(m->db, p, &e)==0 ){
-      m->pRes->runId = sqlite3_last_insert_rowid(m->db);
+      m->pRes->runId = m->acc.runT = sqlite3_last_insert_rowid(m->db);
     }
     sqlite3_finalize(p);
   }
@@ -649,10 +726,45 @@ static int copy_run(Merge *m, sqlite3 *dbS, int64_t srcRun, PfError *pErr){
     return -1;
   }
   for(int i=0; i<m->nTab; i++){
+    if( m->windows && in_list(m->aTab[i].zName, azPerRank, N_PER_RANK) ){
+      continue;                     /* rebuilt: window_rebuild */
+    }
     if( copy_table(m, &m->aTab[i], dbS, srcRun, m->pRes->runId, pErr) ){
       return -1;
     }
   }
+  return 0;
+}
+
+/* A shard added another window of a rank: the per-rank tables of the
+** whole run from its rows, as one ingest of all the files computes them
+** (the GPU activity totals here, the others by the trace derive pass,
+** reading the rows).  0 or -1 (pErr). */
+static int window_rebuild(Merge *m, PfError *pErr){
+  int64_t runId = m->pRes->runId;
+  char *zNote = NULL;
+  for(int i=0; i<N_PER_RANK; i++){
+    char *zSql = xasprintf("DELETE FROM \"%s\" WHERE run_id=?1", azPerRank[i]);
+    int rc = db_exec_run(m->db, zSql, runId, pErr);
+    free(zSql);
+    if( rc ) return -1;
+  }
+  if( db_exec_run(m->db,
+      "INSERT INTO gpu_op_summary(run_id, rank, kind, name_id, n, total_ns,"
+      " min_ns, max_ns) SELECT ?1, rank, 'kernel', name_id, count(*),"
+      " sum(dur), min(dur), max(dur) FROM kernel WHERE run_id=?1"
+      " GROUP BY rank, name_id;"
+      "INSERT INTO gpu_op_summary(run_id, rank, kind, name_id, n, total_ns,"
+      " min_ns, max_ns) SELECT ?1, rank, kind, name_id, count(*), sum(dur),"
+      " min(dur), max(dur) FROM gpu_mem_op WHERE run_id=?1"
+      " GROUP BY rank, kind, name_id;", runId, pErr) ){
+    return -1;
+  }
+  if( derive_trace_run(m->db, runId, 0, NULL, &zNote, pErr) ) return -1;
+  if( zNote && m->pOpt->pLog ){
+    fprintf(m->pOpt->pLog, "profan: note: %s\n", zNote);
+  }
+  free(zNote);
   return 0;
 }
 
@@ -724,6 +836,7 @@ static int run_derive(Merge *m, PfError *pErr){
                   " AND kind<>'trace'", (long long)runId);
   if( nOther>0 && derive_memory_run(m->db, runId, pErr) ) return -1;
   if( nTrace>0 && derive_trace_indexes(m->db, pErr) ) return -1;
+  if( nTrace>0 && m->windows && window_rebuild(m, pErr) ) return -1;
   if( derive_run_after_load(m->db, runId, nTrace>0, NULL, pErr) ){
     return -1;
   }
@@ -770,6 +883,7 @@ static int merge_shard(Merge *m, const char *zPath, Buf *pMsg){
   }
   rc = acc_add(&m->acc, s.db, s.runId, zPath, pMsg);
   if( rc ) goto done;
+  if( m->acc.nWindow>0 ) m->windows = 1;
   if( map_strings(m, s.db, &e) || copy_run(m, s.db, s.runId, &e) ){
     buf_printf(pMsg, "%s: %s", zPath, e.zMsg);
     rc = 1;
