@@ -192,21 +192,20 @@ static int win_scan(sqlite3 *db, int64_t runId, WinFill *w, PfError *pErr){
   return 0;
 }
 
-static int build_windows(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
-                         const int64_t *aName, int nName, PfError *pErr){
-  sqlite3_stmt *q = db_prepare(db,
-    "SELECT x.id, x.rank, x.ts, x.ts+x.dur, (SELECT min(b.first_ts) FROM"
-    " gpu_busy b WHERE b.run_id=x.run_id AND b.rank=x.rank)"
-    " FROM collective x WHERE x.run_id=?1 AND x.kernel_id IS NOT NULL"
-    " ORDER BY x.rank, x.ts, x.id", pErr);
-  sqlite3_stmt *ins = NULL;
+/* The windows of the collectives that zSql selects (id, rank, start,
+** end, the rank's first activity; by rank, then start), in order, into
+** *pa (caller frees); *pn of them.  Returns 0, or -1 with pErr set. */
+static int windows_load(sqlite3 *db, const char *zSql, int64_t runId,
+                        CollWin **pa, int *pn, PfError *pErr){
+  sqlite3_stmt *q = db_prepare(db, zSql, pErr);
   CollWin *a = NULL;
-  WinFill w;
-  int n = 0, nAlloc = 0, rc = -1;
+  int n = 0, nAlloc = 0, st;
   int64_t prevRank = INT64_MIN, prevEnd = 0;
+  *pa = NULL;
+  *pn = 0;
   if( q==NULL ) return -1;
   sqlite3_bind_int64(q, 1, runId);
-  while( sqlite3_step(q)==SQLITE_ROW ){
+  while( (st = sqlite3_step(q))==SQLITE_ROW ){
     int64_t rank = sqlite3_column_int64(q, 1), ts = sqlite3_column_int64(q, 2);
     int64_t w0 = rank==prevRank ? prevEnd
                : sqlite3_column_type(q, 4)==SQLITE_NULL ? ts
@@ -225,28 +224,57 @@ static int build_windows(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
     prevEnd = sqlite3_column_int64(q, 3);
   }
   sqlite3_finalize(q);
-  if( n==0 ){ free(a); return 0; }
-  w.a = a;
-  w.n = n;
-  w.aName = aName;
-  w.nName = nName;
-  if( pSpans ) kept_kernels(pSpans, win_kept, &w);
-  else if( win_scan(db, runId, &w, pErr) ) goto done;
-  ins = db_prepare(db, "INSERT INTO collective_window(collective_id, run_id,"
-    " window_ns, compute_ns, idle_ns) VALUES(?1,?2,?3,?4,?5)", pErr);
-  if( ins==NULL ) goto done;
-  for(int i=0; i<n; i++){
+  if( st!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
+    free(a);
+    return -1;
+  }
+  *pa = a;
+  *pn = n;
+  return 0;
+}
+
+/* The windows a[0..n) as collective_window rows: compute at most the
+** window, idle the rest.  Returns 0, or -1 with pErr set. */
+static int windows_insert(sqlite3 *db, int64_t runId, const CollWin *a, int n,
+                          PfError *pErr){
+  sqlite3_stmt *ins = db_prepare(db, "INSERT INTO collective_window("
+    "collective_id, run_id, window_ns, compute_ns, idle_ns)"
+    " VALUES(?1,?2,?3,?4,?5)", pErr);
+  int rc = 0;
+  if( ins==NULL ) return -1;
+  for(int i=0; i<n && rc==0; i++){
     int64_t w = a[i].t1 - a[i].t0, c = a[i].comp<w ? a[i].comp : w;
     sqlite3_bind_int64(ins, 1, a[i].id);
     sqlite3_bind_int64(ins, 2, runId);
     sqlite3_bind_int64(ins, 3, w);
     sqlite3_bind_int64(ins, 4, c);
     sqlite3_bind_int64(ins, 5, w - c);
-    if( db_step_done(db, ins, pErr) ) goto done;
+    rc = db_step_done(db, ins, pErr);
   }
-  rc = 0;
-done:
   sqlite3_finalize(ins);
+  return rc ? -1 : 0;
+}
+
+static int build_windows(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
+                         const int64_t *aName, int nName, PfError *pErr){
+  CollWin *a;
+  WinFill w;
+  int n, rc = -1;
+  if( windows_load(db,
+      "SELECT x.id, x.rank, x.ts, x.ts+x.dur, (SELECT min(b.first_ts) FROM"
+      " gpu_busy b WHERE b.run_id=x.run_id AND b.rank=x.rank)"
+      " FROM collective x WHERE x.run_id=?1 AND x.kernel_id IS NOT NULL"
+      " ORDER BY x.rank, x.ts, x.id", runId, &a, &n, pErr) ) return -1;
+  if( n==0 ) return 0;
+  w.a = a;
+  w.n = n;
+  w.aName = aName;
+  w.nName = nName;
+  if( pSpans ) kept_kernels(pSpans, win_kept, &w);
+  else if( win_scan(db, runId, &w, pErr) ) goto done;
+  rc = windows_insert(db, runId, a, n, pErr);
+done:
   free(a);
   return rc;
 }
@@ -623,38 +651,16 @@ static int host_collectives(sqlite3 *db, int64_t runId, CollStmts *s,
 ** rank's ops in time order, merged into disjoint intervals.
 */
 static int host_windows(sqlite3 *db, int64_t runId, PfError *pErr){
-  sqlite3_stmt *q = db_prepare(db,
-    "SELECT x.id, x.rank, x.ts, x.ts+x.dur, (SELECT min(o.ts) FROM cpu_op o"
-    " WHERE o.run_id=x.run_id AND o.rank=x.rank)"
-    " FROM collective x WHERE x.run_id=?1 AND x.kernel_id IS NULL"
-    " ORDER BY x.rank, x.ts, x.id", pErr);
-  sqlite3_stmt *ops = NULL, *ins = NULL;
-  CollWin *a = NULL;
-  int n = 0, nAlloc = 0, rc = -1, st;
-  int64_t prevRank = INT64_MIN, prevEnd = 0;
+  sqlite3_stmt *ops;
+  CollWin *a;
+  int n, rc = -1, st;
   int64_t uRank = INT64_MIN, u0 = 0, u1 = -1;
-  if( q==NULL ) return -1;
-  sqlite3_bind_int64(q, 1, runId);
-  while( sqlite3_step(q)==SQLITE_ROW ){
-    int64_t rank = sqlite3_column_int64(q, 1), ts = sqlite3_column_int64(q, 2);
-    int64_t w0 = rank==prevRank ? prevEnd
-               : sqlite3_column_type(q, 4)==SQLITE_NULL ? ts
-               : sqlite3_column_int64(q, 4);
-    if( n==nAlloc ){
-      nAlloc = nAlloc ? nAlloc*2 : 64;
-      a = xrealloc(a, (size_t)nAlloc*sizeof(CollWin));
-    }
-    a[n].id = sqlite3_column_int64(q, 0);
-    a[n].rank = rank;
-    a[n].t1 = ts;
-    a[n].t0 = w0<ts ? w0 : ts;
-    a[n].comp = 0;
-    n++;
-    prevRank = rank;
-    prevEnd = sqlite3_column_int64(q, 3);
-  }
-  sqlite3_finalize(q);
-  if( n==0 ){ free(a); return 0; }
+  if( windows_load(db,
+      "SELECT x.id, x.rank, x.ts, x.ts+x.dur, (SELECT min(o.ts) FROM cpu_op o"
+      " WHERE o.run_id=x.run_id AND o.rank=x.rank)"
+      " FROM collective x WHERE x.run_id=?1 AND x.kernel_id IS NULL"
+      " ORDER BY x.rank, x.ts, x.id", runId, &a, &n, pErr) ) return -1;
+  if( n==0 ) return 0;
   ops = db_prepare(db, "SELECT o.rank, o.ts, o.ts+o.dur FROM cpu_op o"
     " JOIN string s ON s.id=o.name_id WHERE o.run_id=?1"
     " AND o.name_id NOT IN (SELECT id FROM temp.cm_cpu_name)"
@@ -685,26 +691,13 @@ static int host_windows(sqlite3 *db, int64_t runId, PfError *pErr){
     u0 = t0;
     u1 = t1;
   }
+  sqlite3_finalize(ops);
   if( st!=SQLITE_DONE ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
     goto done;
   }
-  ins = db_prepare(db, "INSERT INTO collective_window(collective_id, run_id,"
-    " window_ns, compute_ns, idle_ns) VALUES(?1,?2,?3,?4,?5)", pErr);
-  if( ins==NULL ) goto done;
-  for(int i=0; i<n; i++){
-    int64_t w = a[i].t1 - a[i].t0, c = a[i].comp<w ? a[i].comp : w;
-    sqlite3_bind_int64(ins, 1, a[i].id);
-    sqlite3_bind_int64(ins, 2, runId);
-    sqlite3_bind_int64(ins, 3, w);
-    sqlite3_bind_int64(ins, 4, c);
-    sqlite3_bind_int64(ins, 5, w - c);
-    if( db_step_done(db, ins, pErr) ) goto done;
-  }
-  rc = 0;
+  rc = windows_insert(db, runId, a, n, pErr);
 done:
-  sqlite3_finalize(ops);
-  sqlite3_finalize(ins);
   free(a);
   return rc;
 }
