@@ -465,6 +465,7 @@ static int ingest_trace_files(Ingest *g){
   if( g->nEmpty==g->nJob && g->nOther==0 ){
     /* nothing at all to store: never an empty run */
     if( g->nJob==1 ){
+      buf_printf(g->pMsg, "%s: ", g->aJob[0].zPath);
       ingest_trace_empty_message(&g->aJob[0], g->pMsg);
     }else{
       buf_printf(g->pMsg, "%s: nothing to ingest: none of the %d traces"

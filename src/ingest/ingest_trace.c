@@ -527,9 +527,9 @@ static void writer_count(Writer *w, const TraceJob *j){
 }
 
 void ingest_trace_empty_message(const TraceJob *j, Buf *pMsg){
-  buf_printf(pMsg, "%s: no events to store (%lld read; none is an op,"
+  buf_printf(pMsg, "no events to store (%lld read; none is an op,"
              " kernel, runtime call, annotation or memory event with a"
-             " \"ts\")", j->zPath, (long long)j->info.nEvents);
+             " \"ts\")", (long long)j->info.nEvents);
 }
 
 /* A file that yielded no row (nothing but metadata, flows or items that
@@ -552,7 +552,8 @@ static int writer_skip_empty(Writer *w, TraceJob *j){
     Buf m;
     buf_init(&m);
     ingest_trace_empty_message(j, &m);
-    fprintf(w->pOpt->pLog, "profan: skipped: %s\n", buf_str(&m));
+    fprintf(w->pOpt->pLog, "profan: %s: skipped: %s\n", j->zPath,
+            buf_str(&m));
     buf_free(&m);
   }
   return 0;

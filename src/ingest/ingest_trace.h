@@ -54,8 +54,9 @@ int ingest_trace_run(sqlite3 *db, int64_t runId, TraceJob *aJob, int nJob,
                   TraceSpans *pSpans, const IngestOpts *pOpt,
                   IngestResult *pRes, Buf *pMsg);
 
-/* The message for a trace file that holds no event to store (the one
-** error of an ingest of nothing else), into pMsg. */
+/* Why trace job j was skipped: it holds no event to store (also the one
+** error of an ingest of nothing else), appended to pMsg without the
+** file's name. */
 void ingest_trace_empty_message(const TraceJob *j, Buf *pMsg);
 
 #endif

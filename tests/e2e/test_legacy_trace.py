@@ -196,7 +196,7 @@ class NotTraces(ProfanTest):
         d = self.run_dir({"z-meta.json": meta})
         r = self.profan("ingest", "--name", "dir", d)
         self.assertEqual(r.rc, 0, r.err)
-        self.assertIn("profan: skipped: %s: no events to store (2 read; none"
+        self.assertIn("profan: %s: skipped: no events to store (2 read; none"
                       " is an op, kernel, runtime call, annotation or memory"
                       ' event with a "ts")\n' % os.path.join(d, "z-meta.json"),
                       r.err)
