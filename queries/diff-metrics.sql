@@ -8,9 +8,9 @@
 -- param: cats:bool = 0        1: include the cat_* category shares
 -- param: memory:bool = 0      1: only the memory metrics (snapshots)
 -- column: metric         metric name (see the run_metric view)
--- column: a              value in the baseline run
--- column: b              value in this run
--- column: delta          b - a
+-- column: a:metric       value in the baseline run (in the metric's unit)
+-- column: b:metric       value in this run
+-- column: delta:metric   b - a
 -- column: change_pct     (b - a) / |a|, % (NULL when a is 0 or missing)
 WITH
 ma AS (SELECT metric, value FROM run_metric WHERE run_id = :baseline),

@@ -4,7 +4,7 @@
 -- description: repeated re-initialisation of the same buffers stands out.
 -- param: rank:rank =          only this rank (empty: every rank)
 -- param: limit:int>=0 = 20      rows to show
--- column: op             operator that launched the fill (aten::zero_, aten::fill_ ...)
+-- column: op:name        operator that launched the fill (aten::zero_, aten::fill_ ...)
 -- column: shape          the operator's first input shape
 -- column: kernels        fill kernels
 -- column: total_ms       their GPU time, ms

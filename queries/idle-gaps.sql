@@ -8,8 +8,8 @@
 -- column: step           step the gap started in
 -- column: start_ms       gap start relative to the rank's first GPU activity, ms
 -- column: gap_ms         gap length, ms
--- column: before         activity that ended the busy period
--- column: after          activity that started the next one
+-- column: before:name    activity that ended the busy period
+-- column: after:name     activity that started the next one
 SELECT g.rank, g.device, g.step,
   round((g.ts - b.first_ts) / 1e6, 3) AS start_ms,
   round(g.dur / 1e6, 3) AS gap_ms,

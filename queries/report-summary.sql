@@ -5,7 +5,7 @@
 -- description: (when the run has snapshots) and communication (when it has
 -- description: communication kernels), from the run_metric view.
 -- column: item           what the row shows
--- column: value          its value, as text
+-- column: value          its value: a number (its unit in the item), or text
 WITH m AS (
   SELECT metric, value FROM run_metric WHERE run_id = :run
 ),
@@ -33,10 +33,10 @@ rows AS (
     FROM step_steady WHERE run_id = :run
       AND rank = (SELECT min(rank) FROM step WHERE run_id = :run))
   UNION ALL
-  SELECT 4, 'step time median ms', (SELECT printf('%.3f', value) FROM m
+  SELECT 4, 'step time median ms', (SELECT round(value, 3) FROM m
                                     WHERE metric = 'step_time_median_ms')
   UNION ALL
-  SELECT 5, 'GPU utilization %', (SELECT printf('%.1f', value) FROM m
+  SELECT 5, 'GPU utilization %', (SELECT round(value, 1) FROM m
                                   WHERE metric = 'gpu_util_pct')
   UNION ALL
   SELECT 6, 'top categories (coarse)',
@@ -44,20 +44,20 @@ rows AS (
      FROM cats)
   UNION ALL
   SELECT 7, 'memory peak allocated GiB',
-    (SELECT printf('%.3f', value / 1073741824.0) FROM m
+    (SELECT round(value / 1073741824.0, 3) FROM m
      WHERE metric = 'peak_allocated_bytes')
   UNION ALL
   SELECT 8, 'memory reserved GiB (max)',
-    (SELECT printf('%.3f', value / 1073741824.0) FROM m
+    (SELECT round(value / 1073741824.0, 3) FROM m
      WHERE metric = 'max_reserved_bytes')
   UNION ALL
-  SELECT 9, 'fragmentation %', (SELECT printf('%.1f', value) FROM m
+  SELECT 9, 'fragmentation %', (SELECT round(value, 1) FROM m
                                 WHERE metric = 'fragmentation_pct')
   UNION ALL
-  SELECT 10, 'communication %', (SELECT printf('%.1f', value) FROM m
+  SELECT 10, 'communication %', (SELECT round(value, 1) FROM m
                                  WHERE metric = 'comm_pct')
   UNION ALL
-  SELECT 11, 'exposed comm ms per step', (SELECT printf('%.3f', value)
+  SELECT 11, 'exposed comm ms per step', (SELECT round(value, 3)
                                           FROM m
                                           WHERE metric = 'exposed_comm_ms')
 )

@@ -4,7 +4,7 @@
 -- description: memory), the values `profan trend` and `profan check` use.
 -- param: like:text = %        only metrics matching this LIKE pattern
 -- column: metric         metric name
--- column: value          its value (units in the name)
+-- column: value:metric   its value (the unit its name ends with)
 SELECT metric, round(value, 4) AS value
 FROM run_metric
 WHERE run_id = :run AND metric LIKE :like

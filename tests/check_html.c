@@ -410,7 +410,7 @@ START_TEST(test_pages_empty_run){
   Buf b;
   const char *z;
   buf_init(&b);
-  ck_assert_msg(report_html_run(db, 1, -1, &b, &e)==0, "%s", e.zMsg);
+  ck_assert_msg(report_html_run(db, 1, -1, NULL, &b, &e)==0, "%s", e.zMsg);
   z = buf_str(&b);
   ck_assert(strncmp(z, "<!DOCTYPE html>\n<html lang=\"en\">", 32)==0);
   ck_assert_int_eq(count_of(z, "<title>profan report: run 1 (r&lt;1&gt;)"

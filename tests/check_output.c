@@ -318,6 +318,20 @@ START_TEST(test_short_names){
   z = output_short_name("Memcpy HtoD (Pinned -> Device)", 0);
   ck_assert_str_eq(z, "Memcpy HtoD (Pinned -> Device)");
   free(z);
+  /* namespaces go too, so that names differing in the middle stay
+  ** apart when cut (issue 33) */
+  z = output_short_name("aten::native_batch_norm_backward", 0);
+  ck_assert_str_eq(z, "native_batch_norm_backward");
+  free(z);
+  z = output_fit_name("aten::native_batch_norm_backward", 12);
+  ck_assert_str_eq(z, "nati…ackward");
+  free(z);
+  z = output_fit_name("aten::convolution_backward", 12);
+  ck_assert_str_eq(z, "conv…ackward");
+  free(z);
+  z = output_short_name("ProfilerStep#3", 0);
+  ck_assert_str_eq(z, "ProfilerStep#3");
+  free(z);
   /* 30 code points: the kernel's name gives way first, the functor stays */
   z = output_fit_name(zFill, 30);
   ck_assert_str_eq(z, "vectorize…<FillFunctor>");
@@ -332,19 +346,55 @@ START_TEST(test_short_names){
 }
 END_TEST
 
-/* A row naming its metric takes that metric's unit (diff-metrics). */
+/* Renders zSql in table format with the declared units aUnit[0..n);
+** caller frees. */
+static char *renderUnits(const char *zSql, const OutUnit *aUnit, int n){
+  sqlite3_stmt *pStmt = NULL;
+  char *z = NULL;
+  size_t nz = 0;
+  FILE *f;
+  ck_assert_int_eq(sqlite3_prepare_v2(db, zSql, -1, &pStmt, NULL), SQLITE_OK);
+  f = open_memstream(&z, &nz);
+  ck_assert_int_eq(output_stmt_units(pStmt, OUT_TABLE, f, NULL, aUnit, n),
+                   SQLITE_DONE);
+  fclose(f);
+  sqlite3_finalize(pStmt);
+  return z;
+}
+
+/* A column declared "metric" takes its row's metric's unit
+** (diff-metrics); an undeclared one (a count, a z-score) never does. */
 START_TEST(test_metric_row_unit){
-  expectOut("SELECT 'peak_allocated_bytes' AS metric, 61111009280 AS a,"
-            " 12.5 AS change_pct UNION ALL SELECT 'gpu_ms', 2.5, 1"
-            " UNION ALL SELECT 'idle_ns', 1500, NULL", OUT_TABLE,
-            "metric                       a  change_pct\n"
-            "--------------------  --------  ----------\n"
-            "peak_allocated_bytes  56.9 GiB        12.5\n"
-            "gpu_ms                     2.5         1.0\n"
-            "idle_ns                1.50 us\n");
+  static const OutUnit aUnit[] = { { "a", "metric" }, { "n", "none" } };
+  static const char zSql[] =
+    "SELECT 'peak_allocated_bytes' AS metric, 61111009280 AS a, 3 AS n,"
+    " 1 AS z, 12.5 AS change_pct UNION ALL SELECT 'gpu_ms', 2.5, 0, -1.0, 1"
+    " UNION ALL SELECT 'idle_ns', 1500, 2, 0.5, NULL";
+  char *z = renderUnits(zSql, aUnit, 2);
+  ck_assert_str_eq(z,
+    "metric                       a  n    z  change_pct\n"
+    "--------------------  --------  -  ---  ----------\n"
+    "peak_allocated_bytes  56.9 GiB  3    1        12.5\n"
+    "gpu_ms                     2.5  0   -1         1.0\n"
+    "idle_ns                1.50 us  2  0.5\n");
+  free(z);
+  /* nothing declared: no unit from the row */
+  expectOut("SELECT 'x_bytes' AS metric, 2048 AS a, 7 AS n", OUT_TABLE,
+            "metric      a  n\n-------  ----  -\nx_bytes  2048  7\n");
+  /* a declared unit replaces the name's */
+  {
+    static const OutUnit aNone[] = { { "size_bytes", "none" },
+                                     { "t", "ns" } };
+    z = renderUnits("SELECT 2048 AS size_bytes, 1500 AS t", aNone, 2);
+    ck_assert_str_eq(z, "size_bytes        t\n----------  -------\n"
+                     "      2048  1.50 us\n");
+    free(z);
+  }
   /* CSV keeps raw values */
   expectOut("SELECT 'x_bytes' AS metric, 2048 AS a", OUT_CSV,
             "metric,a\r\nx_bytes,2048\r\n");
+  ck_assert_int_eq(output_unit_known("metric"), 1);
+  ck_assert_int_eq(output_unit_known("furlongs"), 0);
 }
 END_TEST
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/util.h"
+#include "core/runref.h"
 
 START_TEST(test_buf){
   Buf b;
@@ -75,6 +76,44 @@ END_TEST
 /* Zeroed tables below and above the mapping threshold, after a dirty
 ** chunk of the same size was freed: every byte zero,
 ** writable to the last byte, freed by util_array_free with their size. */
+/* "did you mean": the nearest candidate within the edit limit, a unique
+** prefix, nothing for an exact name or a far one. */
+START_TEST(test_nearest){
+  static const char *const az[] = { "top-kernels", "trend", "steps",
+    "step_time_median_ms", "step_time_mean_ms", "query", "queries" };
+  const int n = (int)(sizeof(az)/sizeof(az[0]));
+  ck_assert_str_eq(util_nearest("top-kernel", az, n), "top-kernels");
+  ck_assert_str_eq(util_nearest("quer", az, n), "query");
+  ck_assert_str_eq(util_nearest("qeury", az, n), "query");   /* a swap */
+  ck_assert_str_eq(util_nearest("step_time_mediam_ms", az, n),
+                   "step_time_median_ms");
+  ck_assert_str_eq(util_nearest("STEPS", az, n), "steps");   /* case */
+  ck_assert_str_eq(util_nearest("tre", az, n), "trend");     /* prefix */
+  /* "step": a prefix of several, and one edit from "steps" */
+  ck_assert_str_eq(util_nearest("step", az, n), "steps");
+  ck_assert_ptr_null(util_nearest("steps", az, n));          /* exact */
+  ck_assert_ptr_null(util_nearest("x", az, n));
+  ck_assert_ptr_null(util_nearest("nosuch", az, n));
+  ck_assert_ptr_null(util_nearest("", az, n));
+}
+END_TEST
+
+/* A run name that would read as a run id, 'latest' or nothing is
+** refused; others pass. */
+START_TEST(test_run_name_problem){
+  static const char *const azBad[] = { "", "3", "007", "-7", "+2", " 42 ",
+    "latest" };
+  static const char *const azGood[] = { "run-3", "3a", "job 12", "Latest",
+    "1.5", "-", "nightly" };
+  for(size_t i=0; i<sizeof(azBad)/sizeof(azBad[0]); i++){
+    ck_assert_msg(runref_name_problem(azBad[i])!=NULL, "%s", azBad[i]);
+  }
+  for(size_t i=0; i<sizeof(azGood)/sizeof(azGood[0]); i++){
+    ck_assert_msg(runref_name_problem(azGood[i])==NULL, "%s", azGood[i]);
+  }
+}
+END_TEST
+
 START_TEST(test_array_zeroed){
   size_t an[] = {64, UTIL_ARRAY_MAP-8, UTIL_ARRAY_MAP, 3*UTIL_ARRAY_MAP+5};
   for(size_t i=0; i<sizeof(an)/sizeof(an[0]); i++){
@@ -101,6 +140,8 @@ Suite *make_util_suite(void){
   tcase_add_test(tc, test_xxh64_known_values);
   tcase_add_test(tc, test_sanitize);
   tcase_add_test(tc, test_array_zeroed);
+  tcase_add_test(tc, test_nearest);
+  tcase_add_test(tc, test_run_name_problem);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -66,15 +66,18 @@ static void bad_value(sqlite3 *db, const char *zFmt, ...){
   exit(EXIT_USAGE);
 }
 
+/* Exit with "profan: export-trace: database: MSG" and the code of the
+** error (7 for the database itself). */
+static void PF_NORETURN db_failed(sqlite3 *db, const char *zMsg){
+  cli_die(db, cli_sqlite_exit(db), "export-trace: database: %s", zMsg);
+}
+
 static int64_t resolve_run(sqlite3 *db, const char *zRun){
-  PfError err;
   int64_t id;
-  memset(&err, 0, sizeof(err));
-  id = runref_resolve(db, zRun, &err);
-  if( id<0 ){
-    char *zRuns = ranges_text(db, "SELECT id FROM run WHERE ?1 IS NOT NULL"
-                              " ORDER BY id", 0, 0);
-    bad_value(db, "%s; run ids: %s", err.zMsg, zRuns);
+  int rc = cli_resolve_run(db, zRun, 0, &id);
+  if( rc!=EXIT_OK ){
+    db_close(db);
+    exit(rc);
   }
   return id;
 }
@@ -94,7 +97,7 @@ static ExportRank *resolve_ranks(sqlite3 *db, int64_t runId,
     want = strtoll(zRank, &zEnd, 10);
     if( zRank[0]==0 || *zEnd || want<0 ) want = -2;
   }
-  if( s==NULL ) bad_value(db, "database: %s", sqlite3_errmsg(db));
+  if( s==NULL ) db_failed(db, sqlite3_errmsg(db));
   sqlite3_bind_int64(s, 1, runId);
   while( sqlite3_step(s)==SQLITE_ROW ){
     int64_t r = sqlite3_column_int64(s, 0);
@@ -135,7 +138,7 @@ static void window_step(sqlite3 *db, int64_t runId, const char *zStep,
   }
   s = db_prepare(db, "SELECT ts, ts+dur FROM step WHERE run_id=?1 AND"
                  " rank=?2 AND step=?3", NULL);
-  if( s==NULL ) bad_value(db, "database: %s", sqlite3_errmsg(db));
+  if( s==NULL ) db_failed(db, sqlite3_errmsg(db));
   for(int i=0; i<*pn; i++){
     sqlite3_bind_int64(s, 1, runId);
     sqlite3_bind_int64(s, 2, a[i].rank);
@@ -181,14 +184,14 @@ static void run_extent(sqlite3 *db, int64_t runId, int64_t *pLo,
     sqlite3_stmt *s;
     memset(&err, 0, sizeof(err));
     if( db_run_rowids(db, azTab[i], runId, &lo, &hi, &err) ){
-      bad_value(db, "database: %s", err.zMsg);
+      db_failed(db, err.zMsg);
     }
     if( lo>hi ) continue;
     zSql = sqlite3_mprintf("SELECT min(ts), max(ts+dur) FROM %s WHERE id"
                            " BETWEEN ?1 AND ?2 AND +run_id=?3", azTab[i]);
     s = db_prepare(db, zSql, NULL);
     sqlite3_free(zSql);
-    if( s==NULL ) bad_value(db, "database: %s", sqlite3_errmsg(db));
+    if( s==NULL ) db_failed(db, sqlite3_errmsg(db));
     sqlite3_bind_int64(s, 1, lo);
     sqlite3_bind_int64(s, 2, hi);
     sqlite3_bind_int64(s, 3, runId);
@@ -259,7 +262,7 @@ static void window_anchor(sqlite3 *db, int64_t runId, const char *zAnchor,
   sqlite3_stmt *s = db_prepare(db, "SELECT rank, start_ns, end_ns, label"
     " FROM export_anchor WHERE run_id=?1 AND anchor=?2", NULL);
   int found = 0;
-  if( s==NULL ) bad_value(db, "database: %s", sqlite3_errmsg(db));
+  if( s==NULL ) db_failed(db, sqlite3_errmsg(db));
   sqlite3_bind_int64(s, 1, runId);
   sqlite3_bind_text(s, 2, zAnchor, -1, SQLITE_STATIC);
   if( sqlite3_step(s)==SQLITE_ROW ){
@@ -355,9 +358,12 @@ int export_cmd(Cli *p){
   spec.zWhat = zLabel ? zLabel : zStep ? "step" : zWin ? "window" : "run";
   pSink = export_sink_open(zOut, &err);
   if( pSink==NULL ){
+    /* an output FILE that cannot be written: a bad value */
     cli_error("export-trace: %s", err.zMsg);
+    free(spec.aRank);
+    free((char*)zLabel);
     db_close(db);
-    return EXIT_BAD;
+    return EXIT_USAGE;
   }
   rc = export_trace_write(db, &spec, pSink, &st, &err);
   if( rc==0 && st.nEvents==0 ){
@@ -368,7 +374,11 @@ int export_cmd(Cli *p){
   }
   if( export_sink_close(pSink, rc==0, &err) ) rc = -1;
   if( rc ){
+    int e = sqlite3_errcode(db) & 0xff;
     cli_error("export-trace: %s", err.zMsg);
+    /* the database failed the read, or the output its write */
+    rc = e!=SQLITE_OK && e!=SQLITE_ROW && e!=SQLITE_DONE
+         ? cli_sqlite_exit(db) : EXIT_USAGE;
   }else if( strcmp(zOut, "-")!=0 ){
     fprintf(stderr, "profan: wrote %s: %lld events, %lld flows, %lld "
             "derived, %d rank%s\n", zOut, (long long)st.nEvents,
@@ -378,5 +388,5 @@ int export_cmd(Cli *p){
   free(spec.aRank);
   free((char*)zLabel);
   db_close(db);
-  return rc ? EXIT_BAD : EXIT_OK;
+  return rc;
 }

@@ -65,29 +65,21 @@ static double parse_number(Cli *p, const char *zOpt, const char *z){
 ** Write the finished HTML page (built into pPage, or -1 from the builder
 ** with pErr set) to zPath ("-": stdout), free it, and return an exit code.
 */
-static int finish_html(int rcBuild, Buf *pPage, PfError *pErr,
+static int finish_html(sqlite3 *db, int rcBuild, Buf *pPage, PfError *pErr,
                        const char *zPath){
   int rc = EXIT_OK;
   if( rcBuild ){
     cli_error("%s", pErr->zMsg);
-    rc = EXIT_SQL;
+    rc = cli_sqlite_exit(db);
   }else if( html_write_file(zPath, pPage, pErr) ){
+    /* an output FILE that cannot be written: a bad value */
     cli_error("%s", pErr->zMsg);
-    rc = EXIT_BAD;
+    rc = EXIT_USAGE;
   }else if( strcmp(zPath, "-") ){
     fprintf(stderr, "profan: wrote %s (%zu bytes)\n", zPath, pPage->n);
   }
   buf_free(pPage);
   return rc;
-}
-
-/* Resolve a run reference or print the error; returns -1 on failure. */
-static int64_t resolve_or_report(sqlite3 *db, const char *zRef, int isBase){
-  PfError e = {0};
-  int64_t id = isBase ? history_resolve_baseline(db, zRef, &e)
-                      : runref_resolve(db, zRef, &e);
-  if( id<0 ) cli_error("%s", e.zMsg);
-  return id;
 }
 
 /*
@@ -103,6 +95,7 @@ static int print_named(sqlite3 *db, OutDoc *d, const char *zSec,
   sqlite3_stmt *pStmt;
   PfError e = {0};
   int rc;
+  OutUnit *aUnit;
   if( named_query_load_all(&list, &e) ){
     cli_error("%s", e.zMsg);
     return EXIT_SQL;
@@ -117,30 +110,32 @@ static int print_named(sqlite3 *db, OutDoc *d, const char *zSec,
     /* a value its type refuses, an unknown parameter: a usage error */
     cli_error("%s", e.zMsg);
     named_query_list_free(&list);
-    return EXIT_USAGE;
+    return cli_error_exit(&e, EXIT_USAGE);
   }
   pStmt = named_query_prepare(db, q, runId, azKey, azVal, nKV, limit, &e);
   if( pStmt==NULL ){
     cli_error("%s", e.zMsg);
     named_query_list_free(&list);
-    return EXIT_SQL;
+    return cli_sqlite_exit(db);
   }
+  d->aUnit = aUnit = named_query_units(q, &d->nUnit);
   rc = output_doc_section(d, zSec, pStmt, NULL);
+  free(aUnit);
   if( rc!=SQLITE_DONE ) cli_error("query '%s': %s", zName,
                                   sqlite3_errmsg(db));
   sqlite3_finalize(pStmt);
   named_query_list_free(&list);
-  return rc==SQLITE_DONE ? EXIT_OK : EXIT_SQL;
+  return rc==SQLITE_DONE ? EXIT_OK : cli_sqlite_exit(db);
 }
 
 /* Run a writing statement inside the caller's transaction; 0 or -1. */
-static int exec_bound(sqlite3 *db, const char *zSql, int64_t id,
+static int exec_bound(Cli *p, sqlite3 *db, const char *zSql, int64_t id,
                       const char *z1, const char *z2){
   PfError e = {0};
   sqlite3_stmt *s = db_prepare(db, zSql, &e);
   int rc;
   if( s==NULL ){
-    cli_error("%s", e.zMsg);
+    cli_error("%s: %s; nothing written", p->zDb, e.zMsg);
     return -1;
   }
   sqlite3_bind_int64(s, 1, id);
@@ -148,32 +143,32 @@ static int exec_bound(sqlite3 *db, const char *zSql, int64_t id,
   db_bind_text_or_null(s, 3, z2, -1);
   rc = sqlite3_step(s);
   if( rc!=SQLITE_DONE ){
-    cli_error("%s", db_lost_reason(db) ? db_lost_reason(db)
-                                       : sqlite3_errmsg(db));
+    cli_error("%s: %s; nothing written", p->zDb,
+              db_lost_reason(db) ? db_lost_reason(db) : sqlite3_errmsg(db));
   }
   sqlite3_finalize(s);
   return rc==SQLITE_DONE ? 0 : -1;
 }
 
-/* BEGIN IMMEDIATE, or print the error and return -1. */
-static int begin_write(Cli *p, sqlite3 *db){
-  PfError e = {0};
-  if( db_begin(db, &e) ){
-    cli_error("%s: %s", p->zDb, e.zMsg);
-    return -1;
-  }
-  return 0;
-}
-
-/* COMMIT when ok, else ROLLBACK; returns EXIT_OK or EXIT_BAD.  (The
+/* COMMIT when ok, else ROLLBACK; returns EXIT_OK or EXIT_DB.  (The
 ** transaction's guard, db.h, keeps anything after an error from
 ** committing on its own.) */
 static int end_write(Cli *p, sqlite3 *db, int ok){
-  PfError e = {0};
-  if( ok && db_commit(db, &e)==0 ) return EXIT_OK;
-  if( ok ) cli_error("%s: %s", p->zDb, e.zMsg);
+  if( ok ) return cli_commit(p, db);
   db_rollback(db);
-  return EXIT_BAD;
+  return EXIT_DB;
+}
+
+/* A writer: the database opened for writing and a write transaction
+** begun (waiting for another writer, --timeout), or exits 7. */
+static sqlite3 *open_write(Cli *p){
+  sqlite3 *db = cli_open_write(p, 0);
+  int rc = cli_begin_write(p, db, NULL);
+  if( rc!=EXIT_OK ){
+    db_close(db);
+    exit(rc);
+  }
+  return db;
 }
 
 /*
@@ -191,6 +186,7 @@ int tag_cmd(Cli *p){
     if( nRm==64 ) cli_usage_error(p, "too many --rm options");
     azRm[nRm++] = z;
   }
+  cli_timeout_option(p);
   cli_verify_options(p);
   iFirst = zBase ? 1 : 2;
   if( p->argc<iFirst ) cli_usage_error(p, "give a RUN (or --baseline NAME)");
@@ -200,21 +196,23 @@ int tag_cmd(Cli *p){
       cli_usage_error(p, "tags are K=V, got '%s'", p->argv[i]);
     }
   }
-  db = cli_open_db(p, 0);
-  runId = resolve_or_report(db, zBase ? zBase : p->argv[1], zBase!=NULL);
-  if( runId<0 || begin_write(p, db) ){
+  db = open_write(p);
+  rc = cli_resolve_run(db, zBase ? zBase : p->argv[1],
+                       zBase ? CLI_RUN_BASELINE : 0, &runId);
+  if( rc!=EXIT_OK ){
+    db_rollback(db);
     db_close(db);
-    return EXIT_BAD;
+    return rc;
   }
   for(int i=0; ok && i<nRm; i++){
-    ok = exec_bound(db, "DELETE FROM run_tag WHERE run_id=?1 AND key=?2",
+    ok = exec_bound(p, db, "DELETE FROM run_tag WHERE run_id=?1 AND key=?2",
                     runId, azRm[i], NULL)==0;
   }
   for(int i=iFirst; ok && i<p->argc; i++){
     const char *zVal;
     char *zKey = split_kv(p, "a tag", p->argv[i], &zVal);
-    ok = exec_bound(db, "INSERT OR REPLACE INTO run_tag(run_id, key, value)"
-                    " VALUES(?1, ?2, ?3)", runId, zKey, zVal)==0;
+    ok = exec_bound(p, db, "INSERT OR REPLACE INTO run_tag(run_id, key,"
+                    " value) VALUES(?1, ?2, ?3)", runId, zKey, zVal)==0;
     free(zKey);
   }
   rc = end_write(p, db, ok);
@@ -234,6 +232,7 @@ int baseline_cmd(Cli *p){
   sqlite3 *db;
   int rc;
   const char *zVerb;
+  cli_timeout_option(p);
   cli_verify_options(p);
   if( p->argc<2 ) cli_usage_error(p, "give set, list or rm");
   zVerb = p->argv[1];
@@ -250,26 +249,28 @@ int baseline_cmd(Cli *p){
       &e);
     if( s==NULL ){
       cli_error("%s", e.zMsg);
+      rc = cli_sqlite_exit(db);
       db_close(db);
-      return EXIT_SQL;
+      return rc;
     }
     rc = output_stmt(s, p->eFmt, stdout, NULL);
     if( rc!=SQLITE_DONE ) cli_error("%s", sqlite3_errmsg(db));
     sqlite3_finalize(s);
+    rc = rc==SQLITE_DONE ? EXIT_OK : cli_sqlite_exit(db);
     db_close(db);
-    return rc==SQLITE_DONE ? EXIT_OK : EXIT_SQL;
+    return rc;
   }
   if( strcmp(zVerb, "set")==0 ){
     int64_t runId;
     if( p->argc!=4 ) cli_usage_error(p, "baseline set needs NAME RUN");
-    if( p->argv[2][0]==0 ) cli_usage_error(p, "empty baseline NAME");
-    db = cli_open_db(p, 0);
-    runId = resolve_or_report(db, p->argv[3], 0);
-    if( runId<0 || begin_write(p, db) ){
+    cli_check_name(p, "baseline NAME", p->argv[2]);
+    db = open_write(p);
+    if( (rc = cli_resolve_run(db, p->argv[3], 0, &runId))!=EXIT_OK ){
+      db_rollback(db);
       db_close(db);
-      return EXIT_BAD;
+      return rc;
     }
-    rc = end_write(p, db, exec_bound(db,
+    rc = end_write(p, db, exec_bound(p, db,
       "INSERT OR REPLACE INTO baseline(name, run_id, set_at)"
       " VALUES(?2, ?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
       runId, p->argv[2], NULL)==0);
@@ -282,23 +283,37 @@ int baseline_cmd(Cli *p){
   }
   if( strcmp(zVerb, "rm")==0 ){
     if( p->argc!=3 ) cli_usage_error(p, "baseline rm needs NAME");
-    db = cli_open_db(p, 0);
+    db = open_write(p);
     if( db_int(db, 0, "SELECT count(*) FROM baseline WHERE name=%Q",
                p->argv[2])==0 ){
-      cli_error("no baseline named '%s'", p->argv[2]);
+      Buf b;
+      char z[64];
+      buf_init(&b);
+      cli_did_you_mean_sql(&b, db, p->argv[2], "SELECT name FROM baseline",
+                           "'profan baseline list' lists them");
+      util_sanitize(p->argv[2], strlen(p->argv[2]), z, sizeof(z));
+      cli_error("no baseline named '%s'%s", z, buf_str(&b));
+      buf_free(&b);
+      db_rollback(db);
       db_close(db);
-      return EXIT_BAD;
+      return EXIT_USAGE;
     }
-    if( begin_write(p, db) ){
-      db_close(db);
-      return EXIT_BAD;
-    }
-    rc = end_write(p, db, exec_bound(db,
+    rc = end_write(p, db, exec_bound(p, db,
       "DELETE FROM baseline WHERE name=?2", 0, p->argv[2], NULL)==0);
+    if( rc==EXIT_OK ){
+      fprintf(stderr, "profan: baseline '%s' removed\n", p->argv[2]);
+    }
     db_close(db);
     return rc;
   }
-  cli_usage_error(p, "unknown baseline command '%s' (set, list, rm)", zVerb);
+  {
+    static const char *const azVerb[] = { "set", "list", "rm" };
+    Buf b;
+    buf_init(&b);
+    cli_did_you_mean(&b, zVerb, azVerb, 3);
+    cli_usage_error(p, "unknown baseline command '%s'%s (set, list, rm)",
+                    zVerb, buf_str(&b));
+  }
 }
 
 /*
@@ -332,12 +347,7 @@ int diff_cmd(Cli *p){
     zA = p->argv[1];
     zB = p->argv[2];
   }
-  if( zBy && strcmp(zBy, "metrics") && strcmp(zBy, "category")
-      && strcmp(zBy, "kernel") && strcmp(zBy, "memory")
-      && strcmp(zBy, "op") && strcmp(zBy, "tensors") ){
-    cli_usage_error(p, "--by is metrics, category, kernel, op, memory or"
-                    " tensors");
-  }
+  cli_choice(p, "--by", zBy);
   if( zFloor ){
     snprintf(zFloorV, sizeof(zFloorV), "%g",
              parse_number(p, "--floor", zFloor));
@@ -353,11 +363,11 @@ int diff_cmd(Cli *p){
                     " (metrics, category, kernel, op, memory, tensors)");
   }
   db = cli_open_db(p, DB_OPEN_READONLY);
-  idA = resolve_or_report(db, zA, zBase!=NULL);
-  idB = idA<0 ? -1 : resolve_or_report(db, zB, 0);
-  if( idB<0 ){
+  rc = cli_resolve_run(db, zA, zBase ? CLI_RUN_BASELINE : 0, &idA);
+  if( rc==EXIT_OK ) rc = cli_resolve_run(db, zB, 0, &idB);
+  if( rc!=EXIT_OK ){
     db_close(db);
-    return EXIT_BAD;
+    return rc;
   }
   if( zHtml ){
     Buf page;
@@ -365,7 +375,7 @@ int diff_cmd(Cli *p){
     buf_init(&page);
     rc = report_html_diff(db, idA, idB, zScheme, zFloor ? zFloorV : NULL,
                           &page, &e);
-    rc = finish_html(rc, &page, &e, zHtml);
+    rc = finish_html(db, rc, &page, &e, zHtml);
     db_close(db);
     return rc;
   }
@@ -417,6 +427,25 @@ int diff_cmd(Cli *p){
   return rc;
 }
 
+/* 1 after saying so when no run has metric zMetric (with the nearest
+** metric), else 0. */
+static int no_metric(sqlite3 *db, const char *zMetric){
+  char z[80];
+  Buf b;
+  if( db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM run_metric WHERE"
+             " metric=%Q)", zMetric) ){
+    return 0;
+  }
+  buf_init(&b);
+  cli_did_you_mean_sql(&b, db, zMetric, "SELECT DISTINCT metric FROM"
+                       " run_metric", "'profan query run-metrics' lists"
+                       " them");
+  util_sanitize(zMetric, strlen(zMetric), z, sizeof(z));
+  cli_error("no run has the metric '%s'%s", z, buf_str(&b));
+  buf_free(&b);
+  return 1;
+}
+
 /*
 ** profan trend METRIC [--tag K=V] [--last N] [--html FILE]
 ** The series of one run_metric through the `trend` named query.
@@ -435,15 +464,10 @@ int trend_cmd(Cli *p){
   if( zHtml && zHtml[0]==0 ) cli_usage_error(p, "--html needs a FILE");
   if( zTag ) zTagKey = split_kv(p, "--tag", zTag, &zTagVal);
   db = cli_open_db(p, DB_OPEN_READONLY);
-  if( db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM run_metric WHERE"
-             " metric=%Q)", p->argv[1])==0 ){
-    char z[80];
-    util_sanitize(p->argv[1], strlen(p->argv[1]), z, sizeof(z));
-    cli_error("no run has the metric '%s' ('profan query run-metrics'"
-              " lists them)", z);
+  if( no_metric(db, p->argv[1]) ){
     free(zTagKey);
     db_close(db);
-    return EXIT_BAD;
+    return EXIT_USAGE;
   }
   if( zHtml ){
     Buf page;
@@ -451,7 +475,7 @@ int trend_cmd(Cli *p){
     buf_init(&page);
     rc = report_html_trend(db, p->argv[1], zTagKey, zTagVal, zLast, &page,
                            &e);
-    rc = finish_html(rc, &page, &e, zHtml);
+    rc = finish_html(db, rc, &page, &e, zHtml);
     free(zTagKey);
     db_close(db);
     return rc;
@@ -543,29 +567,21 @@ static void check_params(Cli *p, sqlite3 *db, const CheckOpts *o,
   if( o->zLast ) *pnLast = (int)parse_count(p, "--last", o->zLast);
 }
 
-/* Resolve --baseline and --run or exit 2 naming the bad reference. */
+/* Resolve --baseline and --run, and check the metrics, or exit with the
+** code (2 for an unknown one) after one line naming it. */
 static void check_resolve(Cli *p, sqlite3 *db, const CheckOpts *o,
                           int64_t *pidA, int64_t *pidB){
-  PfError e = {0};
-  *pidA = history_resolve_baseline(db, o->zBase, &e);
-  if( *pidA<0 ){
-    db_close(db);
-    cli_usage_error(p, "--baseline: %s", e.zMsg);
+  int rc = cli_resolve_run(db, o->zBase, CLI_RUN_BASELINE, pidA);
+  if( rc==EXIT_OK ){
+    rc = cli_resolve_run(db, o->zRun ? o->zRun : "latest", 0, pidB);
   }
-  *pidB = runref_resolve(db, o->zRun ? o->zRun : "latest", &e);
-  if( *pidB<0 ){
-    db_close(db);
-    cli_usage_error(p, "--run: %s", e.zMsg);
+  for(int i=0; rc==EXIT_OK && i<o->nMetric; i++){
+    if( no_metric(db, o->azMetric[i]) ) rc = EXIT_USAGE;
   }
-  for(int i=0; i<o->nMetric; i++){
-    if( db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM run_metric WHERE"
-               " metric=%Q)", o->azMetric[i])==0 ){
-      char zM[80];
-      util_sanitize(o->azMetric[i], strlen(o->azMetric[i]), zM, sizeof(zM));
-      db_close(db);
-      cli_usage_error(p, "no run has the metric '%s' ('profan query"
-                      " run-metrics' lists them)", zM);
-    }
+  (void)p;
+  if( rc!=EXIT_OK ){
+    db_close(db);
+    exit(rc);
   }
 }
 
@@ -629,6 +645,15 @@ static int check_print_verdict(FILE *f, const CheckOpts *o, int64_t idA,
   return rc;
 }
 
+/* The units of the table of checks: the values are in their metric's,
+** the counts, the direction and the z-score are plain numbers (the
+** *_pct columns are percentages by their names). */
+static const OutUnit aCheckUnit[] = {
+  { "baseline_value", "metric" }, { "value", "metric" },
+  { "direction", "none" }, { "p_value", "none" }, { "n_baseline", "none" },
+  { "n_run", "none" }, { "history_runs", "none" }, { "robust_z", "none" },
+};
+
 /* The table of the checks, through a temporary table (every --format). */
 static int check_print_table(Cli *p, sqlite3 *db, const GateParams *g,
                              const HistCheck *a, int n){
@@ -645,7 +670,7 @@ static int check_print_table(Cli *p, sqlite3 *db, const GateParams *g,
                 " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
                 " ?16)", &e))==NULL ){
     cli_error("%s", e.zMsg);
-    return EXIT_SQL;
+    return cli_sqlite_exit(db);
   }
   for(int i=0; i<n; i++){
     const HistCheck *r = &a[i];
@@ -678,11 +703,13 @@ static int check_print_table(Cli *p, sqlite3 *db, const GateParams *g,
     &e);
   if( s==NULL ){
     cli_error("%s", e.zMsg);
-    return EXIT_SQL;
+    return cli_sqlite_exit(db);
   }
-  if( output_stmt(s, p->eFmt, stdout, NULL)!=SQLITE_DONE ){
+  if( output_stmt_units(s, p->eFmt, stdout, NULL, aCheckUnit,
+                        (int)(sizeof(aCheckUnit)/sizeof(aCheckUnit[0])))
+      !=SQLITE_DONE ){
     cli_error("%s", sqlite3_errmsg(db));
-    rc = EXIT_SQL;
+    rc = cli_sqlite_exit(db);
   }
   sqlite3_finalize(s);
   return rc;
@@ -718,13 +745,13 @@ int check_cmd(Cli *p){
   if( history_comparable(db, idA, idB, o.azSame, o.nSame, &compat, &e)
       || history_window(db, idA, idB, nLast, zTagKey, zTagVal, o.azSame,
                      o.nSame, &w, &e) ){
-    rc = EXIT_SQL;
+    rc = cli_sqlite_exit(db);
   }
   if( idA==idB ) compat.ok = 1;
   for(int i=0; rc==EXIT_OK && i<o.nMetric; i++){
     aChk[i].zMetric = o.azMetric[i];
     if( history_check_metric(db, idA, idB, compat.ok, &w, &g, &aChk[i], &e) ){
-      rc = EXIT_SQL;
+      rc = cli_sqlite_exit(db);
     }else if( !compat.ok ){
       snprintf(aChk[i].o.zReason, sizeof(aChk[i].o.zReason),
                "not the baseline's workload: %s", compat.zWhy);
@@ -742,7 +769,10 @@ int check_cmd(Cli *p){
   rc = check_print_verdict(pVerdict, &o, idA, idB, &g, aChk, o.nMetric, &w);
   history_window_free(&w);
   if( p->eFmt==OUT_TABLE || p->eFmt==OUT_MARKDOWN ) fputc('\n', stdout);
-  if( check_print_table(p, db, &g, aChk, o.nMetric)!=EXIT_OK ) rc = EXIT_SQL;
+  {
+    int rcTab = check_print_table(p, db, &g, aChk, o.nMetric);
+    if( rcTab!=EXIT_OK ) rc = rcTab;
+  }
   db_close(db);
   return rc;
 }

@@ -8,10 +8,12 @@
 ** protect until it exists: the commit and WAL checkpoint cost 10-15 % of
 ** a first ingest), then synced, switched to WAL mode and linked into
 ** place.  A failed ingest removes that file, so it leaves things as they
-** were; so does Ctrl-C (SIGINT) or SIGTERM, which also says "interrupted,
-** nothing stored"; a killed one (SIGKILL) leaves it behind, and the next
-** fresh ingest next to it removes it.  If DB appeared meanwhile (another
-** ingest), the ingest is redone into it the normal way.
+** were; so does Ctrl-C (SIGINT) or SIGTERM (cli.c's handler, which says
+** "interrupted, nothing written"); a killed one (SIGKILL) leaves it
+** behind, and the next fresh ingest next to it removes it.  If DB
+** appeared meanwhile (another ingest), the ingest is redone into it the
+** normal way.  Exit 6 when an input file failed, 7 when the database
+** did.
 */
 #include "cli/cli.h"
 #include "core/db.h"
@@ -27,51 +29,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Ctrl-C (SIGINT) or SIGTERM during an ingest: the new database file of
-** a first ingest (and its journal files) is removed, then one line says
-** nothing was stored.  An ingest into an existing database needs no
-** cleanup: its transaction is never committed.  Paths are prepared before
-** the handler is installed; it uses only unlink(), write() and _exit(). */
-static char g_azNewPath[4][4096];
-static volatile sig_atomic_t g_bNewDb;
-
-static void on_interrupt(int sig){
-  static const char zMsg[] = "profan: interrupted, nothing stored\n";
-  if( g_bNewDb ){
-    for(int i=0; i<4; i++) if( g_azNewPath[i][0] ) unlink(g_azNewPath[i]);
-  }
-  if( write(2, zMsg, sizeof(zMsg)-1)<0 ){ /* nothing more to do */ }
-  _exit(128+sig);
-}
-
-/* Install on_interrupt for SIGINT and SIGTERM; zTmp is the new database
-** file to remove, or NULL for an existing database. */
-static void catch_interrupts(const char *zTmp){
-  struct sigaction sa;
-  g_bNewDb = 0;
-  if( zTmp ){
-    static const char *azSuffix[] = { "", "-wal", "-shm", "-journal" };
-    for(int i=0; i<4; i++){
-      snprintf(g_azNewPath[i], sizeof(g_azNewPath[i]), "%s%s", zTmp,
-               azSuffix[i]);
-    }
-    g_bNewDb = 1;
-  }
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = on_interrupt;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-}
-
-/* Back to the default action for SIGINT and SIGTERM (the ingest is over,
-** or its result is being put in place). */
-static void release_interrupts(void){
-  g_bNewDb = 0;
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
-}
 
 /* Remove a database file created by this command (and its WAL files). */
 static void remove_new_db(const char *zDb){
@@ -214,9 +171,10 @@ static int ingest_fresh(Cli *p, const IngestOpts *pOpt, IngestResult *pRes,
   remove_new_db(zTmp);
   if( explain_unwritable(p->zDb, pMsg) ){
     free(zTmp);
+    pRes->errKind = PF_KIND_DB;
     return -1;
   }
-  catch_interrupts(zTmp);
+  cli_interrupt_file(zTmp);
   if( strlen(zTmp)<sizeof(zFatalTmp) ){
     memcpy(zFatalTmp, zTmp, strlen(zTmp)+1);
     util_set_fatal_cleanup(remove_fatal_tmp);
@@ -225,32 +183,33 @@ static int ingest_fresh(Cli *p, const IngestOpts *pOpt, IngestResult *pRes,
   if( db==NULL ){
     buf_printf(pMsg, "%s: %s", p->zDb, e.zMsg);
     remove_new_db(zTmp);
+    cli_interrupt_file(NULL);
     util_set_fatal_cleanup(NULL);
     zFatalTmp[0] = 0;
     free(zTmp);
+    pRes->errKind = PF_KIND_DB;
     return -1;
   }
+  db_hold_signals_after_commit(db);
   rc = ingest_run(db, (const char**)&p->argv[1], p->argc-1, pOpt, pRes, pMsg);
   if( rc==0 && db_finish_bulk(db, &e) ){
     buf_printf(pMsg, "%s: %s", p->zDb, e.zMsg);
+    pRes->errKind = PF_KIND_DB;
     rc = -1;
   }
   db_close(db);
   if( rc==0 ){
-    /* no interruption half-way through linking the file into place: a
-    ** signal arriving now acts (by default) once DB is there */
-    sigset_t set, old;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigprocmask(SIG_BLOCK, &set, &old);
+    /* committed: signals wait (db_hold_signals_after_commit) until the
+    ** file is in place and the command is done */
     rc = publish_new_db(zTmp, p->zDb, pMsg);
+    if( rc<0 ) pRes->errKind = PF_KIND_DB;
     if( rc!=0 ) remove_new_db(zTmp);
-    release_interrupts();
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    cli_interrupt_file(NULL);
+    /* redone into the database that appeared: Ctrl-C works again */
+    if( rc==1 ) cli_hold_interrupts(0);
   }else{
     remove_new_db(zTmp);
-    release_interrupts();
+    cli_interrupt_file(NULL);
   }
   util_set_fatal_cleanup(NULL);
   zFatalTmp[0] = 0;
@@ -271,6 +230,11 @@ static void print_summary(const IngestOpts *pOpt, const IngestResult *pRes){
     fprintf(stderr, "profan: --replace: baseline %s of the removed run"
             " removed too (set it again with 'profan baseline set')\n",
             pRes->zReplacedBaselines);
+  }
+  if( pRes->namePrefixed ){
+    fprintf(stderr, "profan: the name '%s' would read as a run id: this run"
+            " is named '%s' (--name to choose one)\n", pRes->zName+4,
+            pRes->zName);
   }
   if( pRes->takenBy>0 ){
     fprintf(stderr, "profan: the name '%s' is taken by run %lld: this run"
@@ -301,8 +265,8 @@ int ingest_cmd(Cli *p){
   Buf msg;
 
   memset(&opt, 0, sizeof(opt));
-  memset(&res, 0, sizeof(res));
   opt.zName = cli_option(p, "name", NULL, 1);
+  if( opt.zName ) cli_check_name(p, "--name", opt.zName);
   opt.replace = cli_option(p, "replace", NULL, 0)!=NULL;
   opt.strict = cli_option(p, "strict", NULL, 0)!=NULL;
   if( (z = cli_option(p, "threads", NULL, 1))!=NULL ){
@@ -331,14 +295,9 @@ int ingest_cmd(Cli *p){
     opt.hasBaseTime = 1;
     opt.baseTimeNs = v;
   }
-  opt.timeout = -1;
-  if( (z = cli_option(p, "timeout", NULL, 1))!=NULL ){
-    char *zEnd;
-    opt.timeout = strtod(z, &zEnd);
-    if( *z==0 || *zEnd || !(opt.timeout>=0) || opt.timeout>1e9 ){
-      cli_usage_error(p, "--timeout needs seconds >= 0, got '%s'", z);
-    }
-  }
+  cli_timeout_option(p);
+  opt.timeout = p->timeout;
+  opt.xWait = cli_wait_note;
   while( (z = cli_option(p, "tag", NULL, 1))!=NULL ){
     const char *zEq = strchr(z, '=');
     if( zEq==NULL || zEq==z ){
@@ -358,19 +317,21 @@ int ingest_cmd(Cli *p){
   if( p->argc<2 ) cli_usage_error(p, "no PATH given");
 
   buf_init(&msg);
+  memset(&res, 0, sizeof(res));
   rc = access(p->zDb, F_OK)==0 ? 1 : ingest_fresh(p, &opt, &res, &msg);
   if( rc==1 ){
-    db = cli_open_db(p, DB_OPEN_CREATE);
-    catch_interrupts(NULL);
+    db = cli_open_write(p, DB_OPEN_CREATE);
     rc = ingest_run(db, (const char**)&p->argv[1], p->argc-1, &opt, &res, &msg);
-    release_interrupts();
     db_close(db);
   }
   for(int i=0; i<nTag; i++) free(azTagCopy[i]);
   if( rc ){
-    cli_error("%s", buf_str(&msg));
+    /* waiting for another writer ended as every writer's does */
+    cli_error("%s%s%s", cli_is_lock_message(buf_str(&msg)) ? p->zDb : "",
+              cli_is_lock_message(buf_str(&msg)) ? ": " : "", buf_str(&msg));
     buf_free(&msg);
-    return res.usage ? EXIT_USAGE : EXIT_BAD;
+    if( res.usage ) return EXIT_USAGE;
+    return res.errKind==PF_KIND_DB ? EXIT_DB : EXIT_INPUT;
   }
   buf_free(&msg);
   if( res.duplicate ){

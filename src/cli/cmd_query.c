@@ -101,22 +101,29 @@ int query_cmd(Cli *p){
   q = named_query_find(&list, p->argv[1]);
   if( q==NULL ){
     char zName[64];
+    const char **az = xmalloc(sizeof(char *)*(size_t)(list.n+1));
+    Buf b;
+    buf_init(&b);
+    for(int i=0; i<list.n; i++) az[i] = list.a[i].zName;
+    cli_did_you_mean_rest(&b, p->argv[1], az, list.n,
+                          "'profan queries' lists them");
+    free(az);
     util_sanitize(p->argv[1], strlen(p->argv[1]), zName, sizeof(zName));
-    cli_error("no query named '%s' ('profan queries' lists them)", zName);
+    cli_error("no query named '%s'%s", zName, buf_str(&b));
+    buf_free(&b);
     named_query_list_free(&list);
     for(int i=0; i<nKV; i++) free(azKeyCopy[i]);
     return EXIT_USAGE;
   }
   db = cli_open_db(p, DB_OPEN_READONLY);
   if( q->needsRun ){
-    runId = zBase ? history_resolve_baseline(db, zBase, &e)
-                  : runref_resolve(db, zRun ? zRun : "latest", &e);
-    if( runId<0 ){
-      cli_error("%s", e.zMsg);
+    rc = cli_resolve_run(db, zBase ? zBase : zRun ? zRun : "latest",
+                         zBase ? CLI_RUN_BASELINE : 0, &runId);
+    if( rc!=EXIT_OK ){
       db_close(db);
       named_query_list_free(&list);
       for(int i=0; i<nKV; i++) free(azKeyCopy[i]);
-      return EXIT_BAD;
+      return rc;
     }
   }
   if( named_query_check(db, q, runId, azKey, azVal, nKV, &e) ){
@@ -125,26 +132,33 @@ int query_cmd(Cli *p){
     cli_error("%s", e.zMsg);
     db_close(db);
     named_query_list_free(&list);
-    return EXIT_USAGE;
+    return cli_error_exit(&e, EXIT_USAGE);
   }
   pStmt = named_query_prepare(db, q, runId, azKey, azVal, nKV, limit, &e);
   for(int i=0; i<nKV; i++) free(azKeyCopy[i]);
   if( pStmt==NULL ){
     cli_error("%s", e.zMsg);
+    rc = cli_sqlite_exit(db);
     db_close(db);
     named_query_list_free(&list);
-    return EXIT_SQL;
+    return rc;
   }
-  rc = output_stmt(pStmt, p->eFmt, stdout, &nRow);
+  {
+    int nUnit;
+    OutUnit *aUnit = named_query_units(q, &nUnit);
+    rc = output_stmt_units(pStmt, p->eFmt, stdout, &nRow, aUnit, nUnit);
+    free(aUnit);
+  }
   if( rc!=SQLITE_DONE ){
     cli_error("query '%s': %s", q->zName, sqlite3_errmsg(db));
   }else if( nRow==0 ){
     say_why_empty(db, q, runId);
   }
   sqlite3_finalize(pStmt);
+  rc = rc==SQLITE_DONE ? EXIT_OK : cli_sqlite_exit(db);
   db_close(db);
   named_query_list_free(&list);
-  return rc==SQLITE_DONE ? EXIT_OK : EXIT_SQL;
+  return rc;
 }
 
 /*

@@ -27,9 +27,6 @@
 
 #define REPORT_MAX_PARAMS 32
 
-/* The sections of `profan report` in table, JSON and CSV output. */
-static const char *const azReportSection[] = { "summary", "findings" };
-
 /* The findings, most severe first, then by rule and arrival. */
 static const char zFindingSql[] =
   "SELECT severity, rule, message, value, threshold, hint FROM temp.finding"
@@ -52,10 +49,19 @@ static int print_summary(sqlite3 *db, OutDoc *d, int64_t runId){
   q = named_query_find(&list, "report-summary");
   if( q==NULL ) cli_error("no query named 'report-summary'");
   else s = named_query_prepare(db, q, runId, NULL, NULL, 0, -1, &e);
-  if( q && s==NULL ) cli_error("%s", e.zMsg);
+  if( q && s==NULL ){
+    cli_error("%s", e.zMsg);
+    rc = cli_sqlite_exit(db);
+  }
   if( s ){
+    OutUnit *aUnit;
+    d->aUnit = aUnit = named_query_units(q, &d->nUnit);
     if( output_doc_section(d, "summary", s, NULL)==SQLITE_DONE ) rc = EXIT_OK;
-    else cli_error("query 'report-summary': %s", sqlite3_errmsg(db));
+    else{
+      cli_error("query 'report-summary': %s", sqlite3_errmsg(db));
+      rc = cli_sqlite_exit(db);
+    }
+    free(aUnit);
     sqlite3_finalize(s);
   }
   named_query_list_free(&list);
@@ -66,18 +72,20 @@ static int print_summary(sqlite3 *db, OutDoc *d, int64_t runId){
 ** Write the HTML page of run runId (report_html.c; findings already in
 ** temp.finding) to zPath ("-": stdout).  Returns an exit code.
 */
-static int write_html(sqlite3 *db, int64_t runId, int64_t iStep,
+static int write_html(Cli *p, sqlite3 *db, int64_t runId, int64_t iStep,
                       const char *zPath){
   Buf page;
   PfError e = {0};
   int rc = EXIT_OK;
   buf_init(&page);
-  if( report_html_run(db, runId, iStep, &page, &e) ){
+  if( report_html_run(db, runId, iStep, p->dbGiven ? p->zDb : NULL, &page,
+                      &e) ){
     cli_error("%s", e.zMsg);
-    rc = EXIT_SQL;
+    rc = cli_sqlite_exit(db);
   }else if( html_write_file(zPath, &page, &e) ){
+    /* an output FILE that cannot be written: a bad value */
     cli_error("%s", e.zMsg);
-    rc = EXIT_BAD;
+    rc = EXIT_USAGE;
   }else if( strcmp(zPath, "-") ){
     fprintf(stderr, "profan: wrote %s (%zu bytes)\n", zPath, page.n);
   }
@@ -147,7 +155,7 @@ int report_cmd(Cli *p){
     azKey[nKV] = azOwn[nKV];
     azVal[nKV++] = zEq+1;
   }
-  zOnly = zHtml ? NULL : cli_section(p, azReportSection, 2);
+  zOnly = zHtml ? NULL : cli_section(p);
   cli_verify_options(p);
   if( zStep ){
     char *zEnd;
@@ -162,13 +170,9 @@ int report_cmd(Cli *p){
     cli_usage_error(p, "give one RUN or --baseline NAME");
   }
   db = cli_open_db(p, DB_OPEN_READONLY);
-  runId = zBase ? history_resolve_baseline(db, zBase, &e)
-                : runref_resolve(db, p->argc==2 ? p->argv[1] : "latest", &e);
-  if( runId<0 ){
-    cli_error("%s", e.zMsg);
-    rc = EXIT_BAD;
-    goto done;
-  }
+  rc = cli_resolve_run(db, zBase ? zBase : p->argc==2 ? p->argv[1] : "latest",
+                       zBase ? CLI_RUN_BASELINE : 0, &runId);
+  if( rc!=EXIT_OK ) goto done;
   if( rules_load_all(&rules, &e) ){
     cli_error("%s", e.zMsg);
     rc = EXIT_SQL;
@@ -178,14 +182,14 @@ int report_cmd(Cli *p){
     /* an unknown parameter or a value its type refuses: nothing ran */
     named_query_list_free(&rules);
     cli_error("%s", e.zMsg);
-    rc = EXIT_USAGE;
+    rc = cli_error_exit(&e, EXIT_USAGE);
     goto done;
   }
   nFind = rules_run(db, &rules, runId, azKey, azVal, nKV, &e);
   named_query_list_free(&rules);
   if( nFind<0 ){
     cli_error("%s", e.zMsg);
-    rc = EXIT_SQL;
+    rc = cli_sqlite_exit(db);
     goto done;
   }
   if( zHtml ){
@@ -193,7 +197,7 @@ int report_cmd(Cli *p){
       rc = EXIT_USAGE;
       goto done;
     }
-    rc = write_html(db, runId, iStep, zHtml);
+    rc = write_html(p, db, runId, iStep, zHtml);
     goto done;
   }
   output_doc_begin(&doc, p->eFmt, stdout, zOnly);
@@ -205,14 +209,14 @@ int report_cmd(Cli *p){
     s = db_prepare(db, zFindingSql, &e);
     if( s==NULL ){
       cli_error("%s", e.zMsg);
-      rc = EXIT_SQL;
+      rc = cli_sqlite_exit(db);
       goto done;
     }
     snprintf(zTitle, sizeof(zTitle), "findings (%d)", nFind);
     doc.zTitle = zTitle;
     if( output_doc_section(&doc, "findings", s, NULL)!=SQLITE_DONE ){
       cli_error("%s", sqlite3_errmsg(db));
-      rc = EXIT_SQL;
+      rc = cli_sqlite_exit(db);
     }
     sqlite3_finalize(s);
   }

@@ -1,7 +1,9 @@
 /*
-** cmd_runs.c — `profan runs`, `profan show RUN`, `profan rm RUN...`.
+** cmd_runs.c — `profan runs`, `profan show RUN`, `profan rm RUN...`,
+** `profan rename RUN NAME`.
 **
-** Pipeline position: read side (runs, show) and maintenance (rm).
+** Pipeline position: read side (runs, show) and maintenance (rm,
+** rename).
 */
 #include "cli/cli.h"
 #include "core/db.h"
@@ -18,6 +20,7 @@ static sqlite3_stmt *prepare_bound(sqlite3 *db, const char *zSql, int64_t v,
   sqlite3_stmt *s;
   if( sqlite3_prepare_v2(db, zSql, -1, &s, NULL)!=SQLITE_OK ){
     cli_error("%s", sqlite3_errmsg(db));
+    sqlite3_finalize(s);
     return NULL;
   }
   if( sqlite3_bind_parameter_count(s)>=1 ) sqlite3_bind_int64(s, 1, v);
@@ -27,15 +30,17 @@ static sqlite3_stmt *prepare_bound(sqlite3 *db, const char *zSql, int64_t v,
 }
 
 /* Prepare, bind and print one statement; an exit code. */
+/* Its own statements failing is the database's fault (corrupt, out of
+** memory), not a user's SQL: cli_sqlite_exit() says which. */
 static int print_sql(sqlite3 *db, Cli *p, const char *zSql, int64_t v,
                      const char *z2, const char *z3){
   sqlite3_stmt *s = prepare_bound(db, zSql, v, z2, z3);
   int rc;
-  if( s==NULL ) return EXIT_SQL;
+  if( s==NULL ) return cli_sqlite_exit(db);
   rc = output_stmt(s, p->eFmt, stdout, NULL);
   if( rc!=SQLITE_DONE ) cli_error("%s", sqlite3_errmsg(db));
   sqlite3_finalize(s);
-  return rc==SQLITE_DONE ? EXIT_OK : EXIT_SQL;
+  return rc==SQLITE_DONE ? EXIT_OK : cli_sqlite_exit(db);
 }
 
 /* Print one section of a document; an exit code. */
@@ -45,11 +50,11 @@ static int print_section(sqlite3 *db, OutDoc *d, const char *zName,
   int rc;
   if( !output_doc_wants(d, zName) ) return EXIT_OK;
   s = prepare_bound(db, zSql, v, NULL, NULL);
-  if( s==NULL ) return EXIT_SQL;
+  if( s==NULL ) return cli_sqlite_exit(db);
   rc = output_doc_section(d, zName, s, NULL);
   if( rc!=SQLITE_DONE ) cli_error("%s", sqlite3_errmsg(db));
   sqlite3_finalize(s);
-  return rc==SQLITE_DONE ? EXIT_OK : EXIT_SQL;
+  return rc==SQLITE_DONE ? EXIT_OK : cli_sqlite_exit(db);
 }
 int runs_cmd(Cli *p){
   const char *zTag = cli_option(p, "tag", NULL, 1);
@@ -83,10 +88,6 @@ int runs_cmd(Cli *p){
   return rc;
 }
 
-/* The sections of `profan show`, in order. */
-static const char *const azShowSection[] = { "run", "files", "devices",
-                                            "steps" };
-
 /*
 ** The devices of a run: each rank's own GPU (the device its GPU activity
 ** ran on; every listed device when the rank has none), or with bAll every
@@ -104,21 +105,18 @@ static const char zShowDevices[] =
 
 int show_cmd(Cli *p){
   int bAll = cli_option(p, "all-devices", NULL, 0)!=NULL;
-  const char *zOnly = cli_section(p, azShowSection, 4);
+  const char *zOnly = cli_section(p);
   sqlite3 *db;
   sqlite3_stmt *s;
   int64_t runId, nShown = 0, nAll;
-  PfError e = {0};
   OutDoc d;
   int rc;
   cli_verify_options(p);
   if( p->argc!=2 ) cli_usage_error(p, "give one RUN");
   db = cli_open_db(p, DB_OPEN_READONLY);
-  runId = runref_resolve(db, p->argv[1], &e);
-  if( runId<0 ){
-    cli_error("%s", e.zMsg);
+  if( (rc = cli_resolve_run(db, p->argv[1], 0, &runId))!=EXIT_OK ){
     db_close(db);
-    return EXIT_BAD;
+    return rc;
   }
   output_doc_begin(&d, p->eFmt, stdout, zOnly);
   rc = print_section(db, &d, "run",
@@ -131,10 +129,10 @@ int show_cmd(Cli *p){
     " FROM run_file WHERE run_id=?1 ORDER BY id", runId);
   if( rc==EXIT_OK && output_doc_wants(&d, "devices") ){
     s = prepare_bound(db, zShowDevices, runId, bAll ? "all" : NULL, NULL);
-    if( s==NULL ) rc = EXIT_SQL;
+    if( s==NULL ) rc = cli_sqlite_exit(db);
     else if( output_doc_section(&d, "devices", s, &nShown)!=SQLITE_DONE ){
       cli_error("%s", sqlite3_errmsg(db));
-      rc = EXIT_SQL;
+      rc = cli_sqlite_exit(db);
     }
     sqlite3_finalize(s);
     nAll = db_int(db, 0, "SELECT count(*) FROM device WHERE run_id=%lld",
@@ -172,31 +170,33 @@ static int baselines_of(sqlite3 *db, int64_t runId, Buf *pOut){
 
 /*
 ** profan rm RUN...: every RUN is resolved first, and only when all exist
-** are they deleted, in one transaction; then one line per run removed
-** (with the baselines that named it).  Any error deletes nothing.
+** (and none is ambiguous: a number that is one run's id and another's
+** name) are they deleted, in one transaction; then one line per run
+** removed (with the baselines that named it).  Any error deletes
+** nothing.
 */
 int rm_cmd(Cli *p){
   sqlite3 *db;
   PfError e = {0};
   int64_t *aId;
   char **azDone;
-  int nId = 0, nBad = 0;
+  int nId = 0, nBad = 0, rc = EXIT_OK;
   Buf names;
+  cli_timeout_option(p);
   cli_verify_options(p);
   if( p->argc<2 ) cli_usage_error(p, "give at least one RUN");
-  db = cli_open_db(p, 0);
-  if( db_begin(db, &e) ){
-    cli_error("%s: %s", p->zDb, e.zMsg);
+  db = cli_open_write(p, 0);
+  if( (rc = cli_begin_write(p, db, NULL))!=EXIT_OK ){
     db_close(db);
-    return EXIT_BAD;
+    return rc;
   }
   /* every RUN is checked before anything is removed: all or nothing */
   aId = xcalloc((size_t)p->argc, sizeof(int64_t));
   for(int i=1; i<p->argc; i++){
-    int64_t id = runref_resolve(db, p->argv[i], &e);
-    int dup = 0;
-    if( id<0 ){
-      cli_error("%s", db_lost_reason(db) ? db_lost_reason(db) : e.zMsg);
+    int64_t id;
+    int dup = 0, r = cli_resolve_run(db, p->argv[i], CLI_RUN_STRICT, &id);
+    if( r!=EXIT_OK ){
+      if( r!=EXIT_USAGE || rc==EXIT_OK ) rc = r;
       nBad++;
       continue;
     }
@@ -204,12 +204,14 @@ int rm_cmd(Cli *p){
     if( !dup ) aId[nId++] = id;
   }
   if( nBad>0 ){
-    cli_error("nothing removed (%d of %d RUN%s not found)", nBad, p->argc-1,
-              p->argc-1==1 ? "" : "s");
+    if( rc==EXIT_USAGE ){
+      cli_error("nothing removed (%d of %d RUN%s not found or ambiguous)",
+                nBad, p->argc-1, p->argc-1==1 ? "" : "s");
+    }
     db_rollback(db);
     db_close(db);
     free(aId);
-    return EXIT_BAD;
+    return rc;
   }
   buf_init(&names);
   azDone = xcalloc((size_t)nId+1, sizeof(char *));
@@ -226,24 +228,73 @@ int rm_cmd(Cli *p){
                           buf_str(&names));
     sqlite3_finalize(s);
     if( runref_delete(db, aId[k], &e) ){
-      cli_error("%s; nothing removed",
+      cli_error("%s: %s; nothing removed", p->zDb,
                 db_lost_reason(db) ? db_lost_reason(db) : e.zMsg);
       nBad++;
     }
   }
-  if( nBad==0 && db_commit(db, &e) ){
-    cli_error("%s: %s; nothing removed", p->zDb, e.zMsg);
-    nBad++;
+  if( nBad ){
+    db_rollback(db);
+    rc = EXIT_DB;
+  }else{
+    rc = cli_commit(p, db);
   }
-  if( nBad ) db_rollback(db);
   /* said once it is done, not before a commit that may fail */
   for(int k=0; k<nId; k++){
-    if( nBad==0 ) fprintf(stderr, "profan: %s\n", azDone[k]);
+    if( rc==EXIT_OK ) fprintf(stderr, "profan: %s\n", azDone[k]);
     free(azDone[k]);
   }
   free(azDone);
   db_close(db);
   free(aId);
   buf_free(&names);
-  return nBad ? EXIT_BAD : EXIT_OK;
+  return rc;
+}
+
+/*
+** profan rename RUN NAME: the run's new name, which must be free and read
+** as no id (see cli_check_name).
+*/
+int rename_cmd(Cli *p){
+  sqlite3 *db;
+  int64_t runId, other;
+  int rc;
+  cli_timeout_option(p);
+  cli_verify_options(p);
+  if( p->argc!=3 ) cli_usage_error(p, "give RUN and its new NAME");
+  cli_check_name(p, "NAME", p->argv[2]);
+  db = cli_open_write(p, 0);
+  if( (rc = cli_begin_write(p, db, NULL))!=EXIT_OK ){
+    db_close(db);
+    return rc;
+  }
+  /* an old run named "3" is renamed by its id: strict, never a guess */
+  rc = cli_resolve_run(db, p->argv[1], CLI_RUN_STRICT, &runId);
+  other = rc==EXIT_OK ? db_int(db, 0, "SELECT id FROM run WHERE name=%Q",
+                               p->argv[2]) : 0;
+  if( rc==EXIT_OK && other>0 && other!=runId ){
+    rc = cli_fail(EXIT_USAGE, "the name '%s' is taken by run %lld; nothing"
+                  " renamed", p->argv[2], (long long)other);
+  }
+  if( rc==EXIT_OK ){
+    sqlite3_stmt *s = prepare_bound(db, "UPDATE run SET name=?2 WHERE id=?1",
+                                    runId, p->argv[2], NULL);
+    if( s==NULL || sqlite3_step(s)!=SQLITE_DONE ){
+      rc = cli_fail(EXIT_DB, "%s: %s; nothing written", p->zDb,
+                    db_lost_reason(db) ? db_lost_reason(db)
+                                       : sqlite3_errmsg(db));
+    }
+    sqlite3_finalize(s);
+  }
+  if( rc==EXIT_OK ){
+    rc = cli_commit(p, db);
+  }else{
+    db_rollback(db);
+  }
+  if( rc==EXIT_OK ){
+    fprintf(stderr, "profan: run %lld is named '%s'\n", (long long)runId,
+            p->argv[2]);
+  }
+  db_close(db);
+  return rc;
 }

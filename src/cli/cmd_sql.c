@@ -9,6 +9,13 @@
 
 #include <string.h>
 
+/* The exit code of the failed statement: a write the read-only
+** connection refused is the user's SQL, like a syntax error. */
+static int sql_exit(sqlite3 *db){
+  if( (sqlite3_errcode(db) & 0xff)==SQLITE_READONLY ) return EXIT_SQL;
+  return cli_sqlite_exit(db);
+}
+
 int sql_cmd(Cli *p){
   sqlite3 *db;
   const char *zSql, *zTail;
@@ -21,13 +28,13 @@ int sql_cmd(Cli *p){
     sqlite3_stmt *pStmt = NULL;
     if( sqlite3_prepare_v2(db, zSql, -1, &pStmt, &zTail)!=SQLITE_OK ){
       cli_error("sql: %s", sqlite3_errmsg(db));
-      rc = EXIT_SQL;
+      rc = sql_exit(db);
       break;
     }
     if( pStmt==NULL ) break;          /* only whitespace or comments left */
     if( output_stmt(pStmt, p->eFmt, stdout, NULL)!=SQLITE_DONE ){
       cli_error("sql: %s", sqlite3_errmsg(db));
-      rc = EXIT_SQL;
+      rc = sql_exit(db);
       sqlite3_finalize(pStmt);
       break;
     }

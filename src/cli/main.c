@@ -18,8 +18,18 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-int merge_cmd(Cli *p);   /* cmd_merge.c */
+/* The exit codes of a command that opens the database (to read, or to
+** write: then locked past --timeout is EXIT_DB too). */
+#define X_DB (CLI_X_BASE | CLI_X(EXIT_DB))
 
+/* The --timeout option of every writing command. */
+#define HELP_TIMEOUT \
+  "  --timeout S      give up after waiting S seconds for another writer\n" \
+  "                   (default: wait as long as it takes)\n"
+/* What every writing command says about waiting. */
+#define HELP_WAITS \
+  "While another command writes to the database, this one says so and\n" \
+  "waits for it (--timeout)."
 static const CmdInfo aCmd[] = {
   { "ingest", ingest_cmd, "ingest [options] PATH...",
     "load traces, snapshots, NCCL logs, flight-recorder dumps as a run",
@@ -35,26 +45,28 @@ static const CmdInfo aCmd[] = {
     "run; a file given twice (or two files of the same content) is loaded\n"
     "once, with a note.  The ingest is one transaction: on any error or\n"
     "Ctrl-C nothing is stored.  Identical content already in the database\n"
-    "is reported and not stored twice.  While another ingest writes to\n"
-    "the database, this one says so and waits for it.\n"
+    "is reported and not stored twice.  A run name cannot be empty,\n"
+    "'latest' or a number (runs are named by id too).\n"
+    HELP_WAITS "\n"
     "\n"
     "Options:\n"
-    "  --name NAME      run name (default: the first PATH's base name; a\n"
-    "                   name in use becomes NAME-2, and the ingest says so)\n"
+    "  --name NAME      run name (default: the first PATH's base name,\n"
+    "                   'run-N' when that is a number N; a name in use\n"
+    "                   becomes NAME-2, and the ingest says so)\n"
     "  --tag K=V        attach a tag (repeatable): git sha, config, ...\n"
     "  --replace        replace a run with the same content or name (the\n"
     "                   runs and baselines removed are listed)\n"
     "  --strict         treat skipped/repaired records as errors\n"
     "  --threads N      parser threads (default: number of CPUs)\n"
-    "  --timeout S      give up after waiting S seconds for another\n"
-    "                   ingest (default: wait as long as it takes)\n"
+    HELP_TIMEOUT
     "  --quiet          no summary line\n"
     "  --rank N         the rank of a trace that names none (no\n"
     "                   distributedInfo): one trace file only\n"
     "  --base-time NS   epoch nanoseconds that a trace's relative times\n"
     "                   count from, for a trace of unknown time origin\n"
     "                   (the legacy exporter's): one trace file only;\n"
-    "                   python/profan_torch.py passes both\n" },
+    "                   python/profan_torch.py passes both\n",
+    X_DB | CLI_X(EXIT_INPUT), "path..." },
   { "query", query_cmd,
     "query NAME [--run RUN | --baseline NAME] [--param K=V]... [--limit N]",
     "run a named query (see 'profan queries')",
@@ -65,18 +77,21 @@ static const CmdInfo aCmd[] = {
     "  --baseline NAME  the run a named baseline points at\n"
     "  --param K=V      set a query parameter (repeatable)\n"
     "  --limit N        at most N rows\n"
-    "  --format F       table, csv, json or markdown\n" },
+    "  --format F       table, csv, json or markdown\n",
+    X_DB | CLI_X(EXIT_SQL), "query" },
   { "queries", queries_cmd, "queries [--verbose]",
     "list the named queries",
     "Built-in queries plus those in $PROFAN_QUERIES (a directory of .sql\n"
     "files with the same header).  --verbose also lists each query's\n"
-    "parameters with defaults and its output columns.\n" },
+    "parameters with defaults and its output columns.\n",
+    CLI_X_BASE | CLI_X(EXIT_SQL), "" },
   { "runs", runs_cmd, "runs [--tag K=V]",
     "list the runs in the database",
     "One table (a JSON array with --format json).\n"
     "\n"
     "Options:\n"
-    "  --tag K=V        only runs with this tag\n" },
+    "  --tag K=V        only runs with this tag\n",
+    X_DB, "" },
   { "show", show_cmd, "show RUN [--all-devices] [--section NAME]",
     "show one run: files, ranks, devices, steps, tags",
     "Sections: run, files, devices (each rank's own GPU), steps.  With\n"
@@ -85,28 +100,52 @@ static const CmdInfo aCmd[] = {
     "\n"
     "Options:\n"
     "  --all-devices    every GPU each rank's trace lists, not only its own\n"
-    "  --section NAME   print only this section\n" },
+    "  --section NAME   print only this section\n",
+    X_DB, "run" },
   { "sql", sql_cmd, "sql \"SELECT ...\"",
     "run SQL against the database (read-only)",
     "The statement runs on a read-only connection; output follows --format.\n"
-    "Every built-in view works the same in the stock sqlite3 shell.\n" },
-  { "rm", rm_cmd, "rm RUN...",
+    "Every built-in view works the same in the stock sqlite3 shell.\n",
+    X_DB | CLI_X(EXIT_SQL), "-" },
+  { "rm", rm_cmd, "rm RUN... [--timeout S]",
     "delete runs and everything derived from them",
-    "Every RUN is checked first; when one does not exist nothing is\n"
-    "removed.  Prints each run removed, with the baselines that named it\n"
-    "(they are removed too).\n" },
-  { "tag", tag_cmd, "tag RUN K=V... [--rm K]...",
+    "Every RUN is checked first; when one does not exist, or a number is\n"
+    "both a run's id and another run's name, nothing is removed.  Prints\n"
+    "each run removed, with the baselines that named it (they are removed\n"
+    "too).  " HELP_WAITS "\n"
+    "\n"
+    "Options:\n"
+    HELP_TIMEOUT,
+    X_DB, "run..." },
+  { "rename", rename_cmd, "rename RUN NAME [--timeout S]",
+    "give a run another name",
+    "NAME must be free, and cannot be empty, 'latest' or a number (runs\n"
+    "are named by id too: a run of an old database named '3' reads as\n"
+    "run id 3, and this renames it).  " HELP_WAITS "\n"
+    "\n"
+    "Options:\n"
+    HELP_TIMEOUT,
+    X_DB, "run -" },
+  { "tag", tag_cmd, "tag RUN K=V... [--rm K]... [--timeout S]",
     "add, replace or remove tags of a run after its ingest",
-    "RUN may be replaced by --baseline NAME.\n"
+    "RUN may be replaced by --baseline NAME.  " HELP_WAITS "\n"
     "\n"
     "Options:\n"
     "  --rm K           remove tag K (repeatable)\n"
-    "  --baseline NAME  tag the run this baseline names\n" },
-  { "baseline", baseline_cmd, "baseline set NAME RUN | list | rm NAME",
+    "  --baseline NAME  tag the run this baseline names\n"
+    HELP_TIMEOUT,
+    X_DB, "run -" },
+  { "baseline", baseline_cmd,
+    "baseline set NAME RUN | list | rm NAME [--timeout S]",
     "name a run as a baseline (main, release, ...) or list the names",
     "A baseline name is accepted wherever --baseline is: 'profan diff\n"
-    "--baseline main RUN', 'profan check --baseline main'.  Deleting the\n"
-    "run deletes its baselines.\n" },
+    "--baseline main RUN', 'profan check --baseline main'.  Like a run\n"
+    "name it cannot be empty, 'latest' or a number.  Deleting the run\n"
+    "deletes its baselines.  " HELP_WAITS "\n"
+    "\n"
+    "Options:\n"
+    HELP_TIMEOUT,
+    X_DB, "baseline" },
   { "diff", diff_cmd,
     "diff A B [--by metrics|category|kernel|op|memory|tensors]",
     "compare two runs: step time, categories, kernels, ops, memory",
@@ -130,7 +169,8 @@ static const CmdInfo aCmd[] = {
     "  --floor PCT      noise floor, % of step time (default: 0.3)\n"
     "  --limit N        at most N kernel or op rows (default: 50)\n"
     "  --html FILE      write a self-contained HTML page with charts\n"
-    "                   (every section; '-' = stdout) instead of printing\n" },
+    "                   (every section; '-' = stdout) instead of printing\n",
+    X_DB | CLI_X(EXIT_SQL), "run run" },
   { "trend", trend_cmd, "trend METRIC [--tag K=V] [--last N] [--html FILE]",
     "one metric over the runs, with change and a sparkline",
     "METRIC is a metric of the run_metric view ('profan query run-metrics'\n"
@@ -143,7 +183,8 @@ static const CmdInfo aCmd[] = {
     "  --last N         only the last N runs (default: 50)\n"
     "  --html FILE      write an HTML page: the series as a line chart,\n"
     "                   changes over 5% in the bad direction marked as\n"
-    "                   regressions ('-' = stdout)\n" },
+    "                   regressions ('-' = stdout)\n",
+    X_DB | CLI_X(EXIT_SQL), "metric" },
   { "check", check_cmd, "check --baseline B [--run R] [--metric M]...",
     "regression gate: exit 1 when a metric got worse beyond the noise",
     "Step metrics (step_time_*, step_gpu_busy_pct) compare the steady steps\n"
@@ -161,10 +202,9 @@ static const CmdInfo aCmd[] = {
     "baseline's fingerprint (rank count, top kernels, top operators, the\n"
     "--same-tag tags); with 5 or more, a run inside their spread (robust\n"
     "z <= --z) is noise.  Prints a one-line verdict and the history (stderr\n"
-    "for csv/json) then a table.\n"
-    "Exit: 0 pass (ok, improved, noise), 1 regression, 2 usage or an\n"
-    "unknown run/baseline/metric, 3 SQL error, 4 missing or not comparable\n"
-    "(nothing to check; 0 with --allow-missing), 5 inconclusive.\n"
+    "for csv/json) then a table.  Exit 0 pass (ok, improved, noise),\n"
+    "1 regression, 4 missing or not comparable (nothing to check; 0 with\n"
+    "--allow-missing), 5 inconclusive.\n"
     "\n"
     "Options:\n"
     "  --baseline B     baseline name or run (required)\n"
@@ -180,7 +220,9 @@ static const CmdInfo aCmd[] = {
     "  --same-tag KEY   comparable runs have the baseline's value of tag\n"
     "                   KEY (repeatable)\n"
     "  --allow-missing  exit 0 instead of 4 when there is nothing to check\n"
-    "Defaults are rows of table gate_param.\n" },
+    "Defaults are rows of table gate_param.\n",
+    X_DB | CLI_X(EXIT_SQL) | CLI_X(EXIT_REGRESSION)
+    | CLI_X(EXIT_NOTHING) | CLI_X(EXIT_INCONCLUSIVE), "" },
   { "report", report_cmd,
     "report [RUN] [--baseline NAME] [--param K=V]... [--section S]"
     " [--html FILE [--step N]]",
@@ -193,7 +235,7 @@ static const CmdInfo aCmd[] = {
     "named query: the built-in rules/*.sql plus those in $PROFAN_RULES (a\n"
     "directory; a rule with a built-in's name replaces it).  --format json\n"
     "prints one object {summary, findings}; --format csv needs --section.\n"
-    "Exit 0 whatever is found; 2 for a --step the run does not have.\n"
+    "Exit 0 whatever is found.\n"
     "\n"
     "Options:\n"
     "  --baseline NAME  report on this baseline's run\n"
@@ -209,9 +251,11 @@ static const CmdInfo aCmd[] = {
     "                   GPU timeline, step breakdown, memory timeline,\n"
     "                   segments, allocation churn, communication\n"
     "  --step N         the step of the HTML timeline (default: the median\n"
-    "                   step of the lowest rank)\n" },
+    "                   step of the lowest rank)\n",
+    X_DB | CLI_X(EXIT_SQL), "run" },
   { "merge", merge_cmd,
-    "merge --into DB [--name N] [--summaries-only] [--quiet] SHARD...",
+    "merge --into DB [--name N] [--summaries-only] [--quiet] [--timeout S]"
+    " SHARD...",
     "combine shard databases (one ingest per node) into one run",
     "Each SHARD is a database made by `profan ingest` of some rank files of\n"
     "one run (one node's).  Their rows are copied into one run of DB (the\n"
@@ -220,10 +264,10 @@ static const CmdInfo aCmd[] = {
     "tables that span ranks (collectives, critical paths) are computed\n"
     "again over all ranks: the result is what one ingest of all the files\n"
     "stores.  One transaction: on any error DB is left as it was.  A\n"
-    "shard whose files DB already holds is\n"
-    "skipped with a note.  Exit 2 when the shards are not one run (world\n"
-    "sizes differ, a rank in two shards, steps apart in time, a shard of\n"
-    "several runs), 1 for an unreadable or corrupt shard.\n"
+    "shard whose files DB already holds is skipped with a note.  Exit 2\n"
+    "when the shards are not one run (world sizes differ, a rank in two\n"
+    "shards, steps apart in time, a shard of several runs), 6 for a\n"
+    "missing, unreadable or corrupt shard, 7 for DB.  " HELP_WAITS "\n"
     "--summaries-only makes DB a history: every run of each SHARD becomes\n"
     "a run of DB with its tags, files, steps and summary tables, not its\n"
     "event rows (trend, check, diff-metrics and runs work on it).\n"
@@ -233,7 +277,9 @@ static const CmdInfo aCmd[] = {
     "  --name N         name of the merged run\n"
     "  --summaries-only\n"
     "                   copy runs without their event rows (a history)\n"
-    "  -q, --quiet      no summary line\n" },
+    "  -q, --quiet      no summary line\n"
+    HELP_TIMEOUT,
+    X_DB | CLI_X(EXIT_INPUT), "path..." },
   { "export-trace", export_cmd,
     "export-trace RUN [--rank R|all] [--step N | --window START:END |"
     " --around ANCHOR] [-o FILE]",
@@ -246,7 +292,8 @@ static const CmdInfo aCmd[] = {
     "profan's own tracks (steps, largest GPU idle gaps, exposed\n"
     "communication).  Several ranks go into one trace, one process group\n"
     "per rank on the common clock.  Exit 2 on an unknown run, rank, step\n"
-    "or anchor or an empty window, with the valid choices.\n"
+    "or anchor, an empty window or an output FILE that cannot be written,\n"
+    "with the valid choices.\n"
     "\n"
     "Options:\n"
     "  --rank R|all     one rank or every rank (default: all)\n"
@@ -255,7 +302,8 @@ static const CmdInfo aCmd[] = {
     "                   us, ms, s may follow each number)\n"
     "  --around ANCHOR  a named place (view export_anchor): slowest-step,\n"
     "                   slowest-step-rank-R, gap-1 .. gap-10\n"
-    "  -o, --output F   output file (default: stdout)\n" },
+    "  -o, --output F   output file (default: stdout)\n",
+    X_DB, "run" },
 };
 #define N_CMD ((int)(sizeof(aCmd)/sizeof(aCmd[0])))
 
@@ -272,9 +320,44 @@ static const CliGlobal aGlobal[] = {
   { "--version", "", "print the version and schema version" },
   { "--man", "", "print the manual page (troff)" },
   { "--completion", "SH", "print the completion script for SH: bash or zsh" },
+  { "--reference", "", "print the command reference (markdown,\n"
+    "                   docs/commands.md)" },
 };
 #define N_GLOBAL ((int)(sizeof(aGlobal)/sizeof(aGlobal[0])))
-static const CliTable tab = { aCmd, N_CMD, aGlobal, N_GLOBAL };
+
+/* The values options take: cli_choice() and cli_section() check them, the
+** completions offer them ("@KIND": from the database, cli_complete();
+** "@files": a path). */
+static const CliValues aValue[] = {
+  { "*", "--db", "@files" },
+  { "*", "--format", "table csv json markdown" },
+  { "*", "--completion", "bash zsh" },
+  { "query", "--run", "@runs" },
+  { "query", "--baseline", "@baselines" },
+  { "query", "--param", "@params" },
+  { "show", "--section", "run files devices steps" },
+  { "tag", "--baseline", "@baselines" },
+  { "diff", "--by", "metrics category kernel op memory tensors" },
+  { "diff", "--baseline", "@baselines" },
+  { "diff", "--scheme", "@schemes" },
+  { "diff", "--html", "@files" },
+  { "trend", "--html", "@files" },
+  { "check", "--baseline", "@baselines" },
+  { "check", "--run", "@runs" },
+  { "check", "--metric", "@metrics" },
+  { "report", "--baseline", "@baselines" },
+  { "report", "--param", "@rule-params" },
+  { "report", "--section", "summary findings" },
+  { "report", "--html", "@files" },
+  { "merge", "--into", "@files" },
+  { "export-trace", "--output", "@files" },
+  { "export-trace", "--around", "@anchors" },
+  { "baseline", "", "set list rm" },
+};
+#define N_VALUE ((int)(sizeof(aValue)/sizeof(aValue[0])))
+
+const CliTable cli_table = { aCmd, N_CMD, aGlobal, N_GLOBAL, aValue,
+                             N_VALUE };
 
 static void print_help(FILE *out){
   fprintf(out,
@@ -293,17 +376,25 @@ static void print_help(FILE *out){
              aGlobal[i].zArg[0] ? " " : "", aGlobal[i].zArg);
     fprintf(out, "  %-16s %s\n", zOpt, aGlobal[i].zHelp);
   }
-  fprintf(out,
-    "\n"
-    "Exit codes: 0 ok, 1 bad input or runtime error, 2 usage error,\n"
-    "3 SQL or query error.\n");
+  {
+    Buf b;
+    buf_init(&b);
+    cli_exit_list(&b);
+    fprintf(out, "\nExit codes (each command's --help lists its own):\n%s",
+            buf_str(&b));
+    buf_free(&b);
+  }
 }
 
 static void print_cmd_help(const CmdInfo *c, FILE *out){
+  Buf b;
+  buf_init(&b);
+  cli_exit_line(&b, c->mExit);
   fprintf(out, "usage: profan %s\n\n%s.\n", c->zUsage, c->zSummary);
   if( c->zHelp[0] ) fprintf(out, "\n%s", c->zHelp);
-  fprintf(out, "\nGlobal options --db and --format apply; exit codes: 0 ok, "
-          "1 bad input, 2 usage, 3 SQL error.\n");
+  fprintf(out, "\nGlobal options --db and --format apply.\n%s",
+          buf_str(&b));
+  buf_free(&b);
 }
 
 /*
@@ -363,6 +454,34 @@ static void heap_setup(void){
   free(p);
 }
 
+/* Exit 2: zFmt ("unknown command '%s'%s") with name z and the nearest
+** global option (bGlobal) or command. */
+static void PF_NORETURN refuse_name(Cli *p, const char *zFmt, const char *z,
+                                    int bGlobal){
+  const char *azName[N_CMD+N_GLOBAL+1];
+  int n = 0;
+  char zS[64];
+  Buf b;
+  buf_init(&b);
+  if( bGlobal ){
+    for(int i=0; i<N_GLOBAL; i++) azName[n++] = aGlobal[i].zName;
+  }else{
+    for(int i=0; i<N_CMD; i++) azName[n++] = aCmd[i].zName;
+    azName[n++] = "help";
+  }
+  cli_did_you_mean(&b, z, azName, n);
+  util_sanitize(z, strlen(z), zS, sizeof(zS));
+  cli_usage_error(p, zFmt, zS, buf_str(&b));
+}
+
+/* The command named z, or exit 2 naming the nearest. */
+static const CmdInfo *find_cmd(Cli *p, const char *z){
+  for(int i=0; i<N_CMD; i++){
+    if( strcmp(aCmd[i].zName, z)==0 ) return &aCmd[i];
+  }
+  refuse_name(p, "unknown command '%s'%s", z, 0);
+}
+
 int main(int argc, char **argv){
   Cli cli;
   const char *zFmt, *zDb, *zWidth, *z;
@@ -400,11 +519,15 @@ int main(int argc, char **argv){
     output_set_width((int)n);
   }
   if( cli_option(&cli, "man", NULL, 0) ){
-    cli_write_man(stdout, &tab);
+    cli_write_man(stdout, &cli_table);
+    return EXIT_OK;
+  }
+  if( cli_option(&cli, "reference", NULL, 0) ){
+    cli_write_reference(stdout, &cli_table);
     return EXIT_OK;
   }
   if( (z = global_option(&cli, "completion", "bash or zsh"))!=NULL ){
-    if( cli_write_completion(stdout, z, &tab) ){
+    if( cli_write_completion(stdout, z, &cli_table) ){
       cli_usage_error(&cli, "no completion for shell '%s' (bash, zsh)", z);
     }
     return EXIT_OK;
@@ -414,7 +537,13 @@ int main(int argc, char **argv){
     return EXIT_OK;
   }
   cli.zDb = zDb ? zDb : getenv("PROFAN_DB");
-  if( cli.zDb==NULL || cli.zDb[0]==0 ) cli.zDb = "profan.db";
+  cli.dbGiven = cli.zDb!=NULL && cli.zDb[0]!=0;
+  if( !cli.dbGiven ) cli.zDb = "profan.db";
+  if( (z = cli_option(&cli, "complete", NULL, 1))!=NULL ){
+    /* the completion scripts: the names of the database, one a line */
+    cli_complete(&cli, z, cli.argc>1 ? cli.argv[1] : NULL);
+    return EXIT_OK;
+  }
   cli.eFmt = OUT_TABLE;
   if( zFmt ){
     if( output_parse_format(zFmt, &cli.eFmt) ){
@@ -429,7 +558,7 @@ int main(int argc, char **argv){
       print_help(stdout);
       return EXIT_OK;
     }
-    cli_usage_error(&cli, "unknown option %s", cli.argv[iCmd]);
+    refuse_name(&cli, "unknown option %s%s", cli.argv[iCmd], 1);
   }
   if( iCmd>=cli.argc ){
     print_help(stderr);
@@ -437,24 +566,13 @@ int main(int argc, char **argv){
   }
   if( strcmp(cli.argv[iCmd], "help")==0 ){
     if( iCmd+1<cli.argc ){
-      for(int i=0; i<N_CMD; i++){
-        if( strcmp(aCmd[i].zName, cli.argv[iCmd+1])==0 ){
-          print_cmd_help(&aCmd[i], stdout);
-          return EXIT_OK;
-        }
-      }
+      print_cmd_help(find_cmd(&cli, cli.argv[iCmd+1]), stdout);
+    }else{
+      print_help(stdout);
     }
-    print_help(stdout);
     return EXIT_OK;
   }
-  for(int i=0; i<N_CMD; i++){
-    if( strcmp(aCmd[i].zName, cli.argv[iCmd])==0 ) pCmd = &aCmd[i];
-  }
-  if( pCmd==NULL ){
-    char z[64];
-    util_sanitize(cli.argv[iCmd], strlen(cli.argv[iCmd]), z, sizeof(z));
-    cli_usage_error(&cli, "unknown command '%s'", z);
-  }
+  pCmd = find_cmd(&cli, cli.argv[iCmd]);
   cli.pCmd = pCmd;
   cli.argc -= iCmd;
   cli.argv += iCmd;
@@ -462,5 +580,6 @@ int main(int argc, char **argv){
     print_cmd_help(pCmd, stdout);
     return EXIT_OK;
   }
+  cli_catch_interrupts();
   return pCmd->xCmd(&cli);
 }

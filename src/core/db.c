@@ -11,10 +11,12 @@
 #include "core/embedded.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <pthread.h>
 #include <unistd.h>
 
 int db_schema_version(void){
@@ -182,13 +184,29 @@ int db_lost_errcode(void){
   return gLostRc;
 }
 
+/* db_hold_signals_after_commit(): set by the command line. */
+static sqlite3 *gHoldAfterCommit;
+
+void db_hold_signals_after_commit(sqlite3 *db){
+  gHoldAfterCommit = db;
+}
+
 int db_commit(sqlite3 *db, PfError *pErr){
   PfError e = {0};
   const char *zLost = db_lost_reason(db);
+  sigset_t set, old;
   guard_arm(db, 0);
   if( zLost && db_txn_lost(db) ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "cannot commit: %s", zLost);
     return -1;
+  }
+  if( gHoldAfterCommit==db ){
+    /* a signal during the COMMIT waits: stored or not, the command says
+    ** which (see db.h) */
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, &old);
   }
   if( db_exec(db, "COMMIT", &e) ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "cannot commit: %s", e.zMsg);
@@ -197,8 +215,43 @@ int db_commit(sqlite3 *db, PfError *pErr){
       gLostRc = sqlite3_extended_errcode(db);
     }
     if( !db_txn_lost(db) ) guard_arm(db, 1);
+    if( gHoldAfterCommit==db ) pthread_sigmask(SIG_SETMASK, &old, NULL);
     return -1;
   }
+  return 0;
+}
+
+int db_begin_wait(sqlite3 *db, double timeout, DbWaitFn xWait, void *pArg,
+                  double *pWaited, PfError *pErr){
+  double t0 = util_now_ms(), waited;
+  int bSaid = 0, rc;
+  PfError e = {0};
+  sqlite3_busy_timeout(db, 0);
+  for(;;){
+    rc = db_begin(db, &e)==0 ? SQLITE_OK : sqlite3_errcode(db);
+    if( (rc & 0xff)!=SQLITE_BUSY && (rc & 0xff)!=SQLITE_LOCKED ) break;
+    if( !bSaid && xWait ) xWait(pArg, 0, 0);
+    bSaid = 1;
+    if( timeout>=0 && util_now_ms()-t0>=timeout*1000.0 ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "the database is still locked by"
+                   " another writer after %g s (--timeout); nothing written",
+                   timeout);
+      pf_error_kind(pErr, PF_KIND_DB);
+      sqlite3_busy_timeout(db, 10000);
+      return -1;
+    }
+    usleep(20000);
+  }
+  waited = (util_now_ms() - t0)/1000.0;
+  if( pWaited ) *pWaited = waited;
+  sqlite3_busy_timeout(db, 10000);
+  if( rc!=SQLITE_OK ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s",
+                 e.zMsg[0] ? e.zMsg : sqlite3_errmsg(db));
+    pf_error_kind(pErr, PF_KIND_DB);
+    return -1;
+  }
+  if( bSaid && xWait ) xWait(pArg, 1, waited);
   return 0;
 }
 
@@ -508,6 +561,74 @@ static int explain_access(const char *zPath, int exists, int flags,
   return rc;
 }
 
+/* db_open_note(): what the last read-only open did differently. */
+static char gzOpenNote[600];
+
+const char *db_open_note(void){
+  return gzOpenNote[0] ? gzOpenNote : NULL;
+}
+
+/* Size of file zPath, -1 when it does not exist. */
+static int64_t file_size(const char *zPath){
+  struct stat st;
+  return stat(zPath, &st)==0 ? (int64_t)st.st_size : -1;
+}
+
+/*
+** A reader of zPath in a directory it cannot write (an archive, a
+** read-only mount): SQLite cannot make the -wal and -shm files a WAL
+** database needs beside it.  With no journal to replay (no -wal, or an
+** empty one) the file is read as immutable: *pzUri gets its "file:" URI
+** (sqlite3_free) and db_open_note() says so; returns 0.  A journal that
+** holds frames cannot be read without its -shm: -1 with the reason.
+** Elsewhere *pzUri stays NULL and it returns 0.
+*/
+static int immutable_uri(const char *zPath, char **pzUri, PfError *pErr){
+  const char *zSlash = strrchr(zPath, '/');
+  char *zDir = zSlash ? sqlite3_mprintf("%.*s",
+                          (int)(zSlash-zPath)+(zSlash==zPath), zPath)
+                      : sqlite3_mprintf(".");
+  char *zWal = sqlite3_mprintf("%s-wal", zPath);
+  char *zShm = sqlite3_mprintf("%s-shm", zPath);
+  int rc = 0, eno = 0;
+  *pzUri = NULL;
+  if( zDir && access(zDir, W_OK)!=0 ) eno = errno;
+  if( zDir==NULL || zWal==NULL || zShm==NULL ){
+    rc = 0;                       /* out of memory: the usual way says so */
+  }else if( eno==0 ){
+    rc = 0;
+  }else if( file_size(zWal)>0 && file_size(zShm)<0 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open database: directory %s"
+                 " is not writable (%s) and the database's journal (-wal)"
+                 " holds changes that need its -shm file there; open it"
+                 " once where it can be written", zDir, strerror(eno));
+    pf_error_kind(pErr, PF_KIND_DB);
+    rc = -1;
+  }else if( file_size(zWal)<=0 ){
+    Buf b;
+    buf_init(&b);
+    buf_puts(&b, "file:");
+    for(const char *z=zPath; *z; z++){
+      if( *z=='%' || *z=='?' || *z=='#' || (*z=='/' && z==zPath && z[1]=='/') ){
+        buf_printf(&b, "%%%02X", (unsigned char)*z);
+      }else{
+        buf_putc(&b, *z);
+      }
+    }
+    buf_puts(&b, "?immutable=1");
+    *pzUri = sqlite3_mprintf("%s", buf_str(&b));
+    buf_free(&b);
+    snprintf(gzOpenNote, sizeof(gzOpenNote), "directory %s is not writable"
+             " (%s): the database is read as an immutable file (no journal"
+             " beside it; a change made meanwhile is not seen)", zDir,
+             strerror(eno));
+  }
+  sqlite3_free(zDir);
+  sqlite3_free(zWal);
+  sqlite3_free(zShm);
+  return rc;
+}
+
 /*
 ** The connection of db_open(): opened with the SQLite flags of flags,
 ** write access checked when asked for, application_id read into
@@ -523,6 +644,8 @@ static sqlite3 *open_conn(const char *zPath, int flags, int *pAppId,
              ? SQLITE_OPEN_READONLY
              : SQLITE_OPEN_READWRITE
                | ((flags & DB_OPEN_CREATE) ? SQLITE_OPEN_CREATE : 0));
+  char *zUri = NULL;
+  int rcOpen;
   if( !exists && !(flags & DB_OPEN_CREATE) ){
     if( !explain_access(zPath, 0, flags, pErr) ){
       pf_error_set(pErr, ERRPOS_NONE, 0, "no database here (run 'profan "
@@ -530,7 +653,14 @@ static sqlite3 *open_conn(const char *zPath, int flags, int *pAppId,
     }
     return NULL;
   }
-  if( sqlite3_open_v2(zPath, &db, oflags, NULL)!=SQLITE_OK ){
+  if( exists && (flags & DB_OPEN_READONLY) ){
+    int rc = immutable_uri(zPath, &zUri, pErr);
+    if( rc<0 ) return NULL;
+    if( zUri ) oflags |= SQLITE_OPEN_URI;
+  }
+  rcOpen = sqlite3_open_v2(zUri ? zUri : zPath, &db, oflags, NULL);
+  sqlite3_free(zUri);
+  if( rcOpen!=SQLITE_OK ){
     if( !explain_access(zPath, exists, flags, pErr) ){
       pf_error_set(pErr, ERRPOS_NONE, 0, "cannot open database: %s",
                    db ? sqlite3_errmsg(db) : "out of memory");
@@ -626,6 +756,7 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
   int want = db_schema_version();
 
   db_configure();
+  gzOpenNote[0] = 0;
   /* a new private file: written from the image, then opened as any
   ** database at this profan's schema version */
   if( (flags & DB_OPEN_BULK) && (flags & DB_OPEN_CREATE)

@@ -51,10 +51,18 @@ enum {                       /* db_open() flags */
 ** Open the database at zPath.  A new file gets the whole schema (with
 ** DB_OPEN_BULK: written from embedded_image in one go); an older
 ** profan database is migrated in place; a newer one, or a file that is not
-** a profan database, is refused.  Returns the handle or NULL with the
-** reason in pErr (ERRPOS_NONE).  Close with db_close().
+** a profan database, is refused.  With DB_OPEN_READONLY a database whose
+** directory cannot be written (an archive, a read-only mount) and that
+** has no journal to replay is opened as an immutable file (SQLite keeps
+** its -wal and -shm beside the database, and cannot make them there);
+** db_open_note() says so.  Returns the handle or NULL with the reason in
+** pErr (ERRPOS_NONE, kind PF_KIND_DB).  Close with db_close().
 */
 sqlite3 *db_open(const char *zPath, int flags, PfError *pErr);
+/* What the last db_open() with DB_OPEN_READONLY did differently, in one
+** line for the user ("directory D is not writable: read as an immutable
+** file ..."), or NULL.  Static. */
+const char *db_open_note(void);
 void db_close(sqlite3 *db);                         /* accepts NULL */
 
 /* A database opened with DB_OPEN_BULK is done: switch it to WAL mode like
@@ -76,6 +84,27 @@ int db_finish_bulk(sqlite3 *db, PfError *pErr);
 */
 int db_begin(sqlite3 *db, PfError *pErr);
 int db_commit(sqlite3 *db, PfError *pErr);
+
+/*
+** db_begin(), waiting while another writer holds the database: xWait (may
+** be NULL) is called with bDone 0 when the wait starts and with bDone 1
+** and the seconds waited when it ends; the wait lasts up to timeout
+** seconds (< 0: as long as it takes).  Returns 0 (*pWaited, may be NULL:
+** seconds waited), or -1 with pErr set, kind PF_KIND_DB: "the database is
+** still locked by another writer after S s (--timeout); nothing written",
+** or SQLite's reason.
+*/
+typedef void (*DbWaitFn)(void *pArg, int bDone, double seconds);
+int db_begin_wait(sqlite3 *db, double timeout, DbWaitFn xWait, void *pArg,
+                  double *pWaited, PfError *pErr);
+
+/* From now on, a successful db_commit() on db leaves SIGINT and SIGTERM
+** blocked: a command's one write is stored, and a signal that comes later
+** waits for the end of the command instead of saying nothing was
+** written.  The command line sets it once it opened the database it
+** writes (each writing command commits to it once; other connections,
+** such as a shard migrated by merge, are not held).  NULL: none. */
+void db_hold_signals_after_commit(sqlite3 *db);
 void db_rollback(sqlite3 *db);                      /* accepts NULL */
 /* 1 when the transaction of db_begin() is no longer open (SQLite rolled it
 ** back after an error): stop and report, do not run more statements. */

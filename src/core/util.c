@@ -6,6 +6,7 @@
 #include "core/util.h"
 #include "core/fault.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ void util_fatal(const char *zFmt, ...){
   va_start(ap, zFmt);
   util_vmessage(zFmt, ap);
   va_end(ap);
-  exit(1);
+  exit(UTIL_FATAL_EXIT);
 }
 
 void *xmalloc(size_t n){
@@ -215,6 +216,68 @@ void pf_error_set(PfError *p, int ePos, int64_t where, const char *zFmt, ...){
   va_start(ap, zFmt);
   vsnprintf(p->zMsg, sizeof(p->zMsg), zFmt, ap);
   va_end(ap);
+}
+
+void pf_error_kind(PfError *p, int kind){
+  if( p->kind==PF_KIND_NONE ) p->kind = kind;
+}
+
+/* Edit distance of a[0..na) and b[0..nb) ignoring ASCII case, with
+** neighbours swapped counting one (optimal string alignment); stops
+** early, returning nMax+1, once every path is past nMax. */
+static int edit_distance(const char *a, int na, const char *b, int nb,
+                         int nMax){
+  int *d = xmalloc(sizeof(int)*(size_t)(na+1)*(size_t)(nb+1));
+  int r;
+#define D(i, j) d[(i)*(nb+1)+(j)]
+  for(int i=0; i<=na; i++) D(i, 0) = i;
+  for(int j=0; j<=nb; j++) D(0, j) = j;
+  for(int i=1; i<=na; i++){
+    int best = D(i, 0);
+    for(int j=1; j<=nb; j++){
+      int ca = tolower((unsigned char)a[i-1]);
+      int cb = tolower((unsigned char)b[j-1]);
+      int v = D(i-1, j-1) + (ca!=cb);
+      if( D(i-1, j)+1<v ) v = D(i-1, j)+1;
+      if( D(i, j-1)+1<v ) v = D(i, j-1)+1;
+      if( i>1 && j>1 && ca==tolower((unsigned char)b[j-2])
+          && tolower((unsigned char)a[i-2])==cb && D(i-2, j-2)+1<v ){
+        v = D(i-2, j-2)+1;
+      }
+      D(i, j) = v;
+      if( v<best ) best = v;
+    }
+    if( best>nMax ){ free(d); return nMax+1; }
+  }
+  r = D(na, nb);
+#undef D
+  free(d);
+  return r;
+}
+
+const char *util_nearest(const char *z, const char *const *az, int n){
+  int nz = (int)strlen(z), nMax = nz<=3 ? 1 : nz<=6 ? 2 : 3;
+  int best = nMax+1, nPrefix = 0;
+  const char *zBest = NULL, *zPrefix = NULL;
+  if( nz==0 || nz>200 ) return NULL;
+  for(int i=0; i<n; i++){
+    int nc, d;
+    if( az[i]==NULL ) continue;
+    nc = (int)strlen(az[i]);
+    if( strcmp(az[i], z)==0 ) return NULL;
+    if( nz>=2 && nc>nz && strncmp(az[i], z, (size_t)nz)==0 ){
+      nPrefix++;
+      zPrefix = az[i];
+    }
+    if( nc>400 || abs(nc-nz)>nMax ) continue;
+    d = edit_distance(z, nz, az[i], nc, best-1<nMax ? best-1 : nMax);
+    if( d<best && d<nc ){
+      best = d;
+      zBest = az[i];
+    }
+  }
+  if( zBest ) return zBest;
+  return nPrefix==1 ? zPrefix : NULL;
 }
 
 void pf_error_format(const PfError *p, const char *zFile, Buf *pOut){

@@ -52,8 +52,12 @@ char *xasprintf(const char *zFmt, ...) PF_PRINTF(1, 2);
 ** prints about a failure (cli_error, cli_usage_error, util_fatal). */
 void util_vmessage(const char *zFmt, va_list ap);
 
-/* Print "profan: MSG" and exit(1) (out of memory only).  Runs the cleanup
-** set below first (removing a half-built new database). */
+/* The exit status of util_fatal(): the command line's "database or
+** system error" (cli.h EXIT_DB). */
+#define UTIL_FATAL_EXIT 7
+/* Print "profan: MSG" and exit(UTIL_FATAL_EXIT) (out of memory only).
+** Runs the cleanup set below first (removing a half-built new
+** database). */
 void util_fatal(const char *zFmt, ...) PF_PRINTF(1, 2) PF_NORETURN;
 /* What util_fatal() runs before exiting; NULL for nothing. */
 void util_set_fatal_cleanup(void (*xCleanup)(void));
@@ -103,8 +107,14 @@ const char *buf_str(const Buf *p);
 ** byte offset (ePos == ERRPOS_BYTE) or a 1-based line (ERRPOS_LINE).
 */
 enum { ERRPOS_NONE = 0, ERRPOS_BYTE = 1, ERRPOS_LINE = 2 };
+/* What kind of error, for the command's exit code (cli_error_exit): none
+** said (the command decides), a bad value or unknown name given by the
+** user, a failed SQL statement, a bad input file, the database itself. */
+enum { PF_KIND_NONE = 0, PF_KIND_USAGE, PF_KIND_SQL, PF_KIND_INPUT,
+       PF_KIND_DB };
 typedef struct PfError {
   int set;          /* non-zero once an error was recorded */
+  int kind;         /* PF_KIND_*: set by pf_error_kind() */
   int ePos;         /* ERRPOS_* */
   int64_t where;    /* offset or line */
   char zMsg[512];   /* message without file name or position */
@@ -113,12 +123,23 @@ typedef struct PfError {
 /* Record an error unless one is already set (first error wins). */
 void pf_error_set(PfError *p, int ePos, int64_t where, const char *zFmt, ...)
     PF_PRINTF(4, 5);
+/* Record the kind of the error in p (PF_KIND_*); the first kind said
+** wins, as the first message does. */
+void pf_error_kind(PfError *p, int kind);
 /* Formats "FILE:POS: MSG" (or "FILE: MSG") into a Buf the caller owns. */
 void pf_error_format(const PfError *p, const char *zFile, Buf *pOut);
 
 /* Copy up to n bytes of untrusted text into out (size nOut) for an error
 ** message: control characters become '?', long text is cut with "...". */
 void util_sanitize(const char *z, size_t n, char *zOut, size_t nOut);
+
+/* The string of az[0..n) nearest to z, for "did you mean": the smallest
+** edit distance (insert, delete, replace, swap two neighbours; ignoring
+** case) within a limit that grows with z's length (1 up to 3 characters,
+** 2 up to 6, else 3), or else the one candidate z is a prefix of (z of
+** 2 or more characters).  NULL when none is near or z is one of them.
+** Borrowed from az. */
+const char *util_nearest(const char *z, const char *const *az, int n);
 
 /* Last path component of z (borrowed pointer into z). */
 const char *util_basename(const char *z);

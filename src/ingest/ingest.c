@@ -270,47 +270,16 @@ static int ingest_check_skipped(Ingest *g){
 
 /*
 ** BEGIN IMMEDIATE.  When another process holds the write lock (another
-** ingest), says so once on stderr and waits for it, up to pOpt->timeout
-** seconds (no limit when negative); the time waited goes to
+** writer), pOpt->xWait says so and the ingest waits for it, up to
+** pOpt->timeout seconds (no limit when negative); the time waited goes to
 ** pRes->waitSeconds so that the MB/s figure leaves it out.  Returns 0, or
 ** -1 with pErr set.
 */
 static int begin_write(sqlite3 *db, const IngestOpts *pOpt,
                        IngestResult *pRes, PfError *pErr){
-  double t0 = util_now_ms();
-  int bSaid = 0, rc;
-  PfError e = {0};
-  sqlite3_busy_timeout(db, 0);
-  for(;;){
-    /* db_begin: the transaction guard of db.c (no commit but db_commit) */
-    rc = db_begin(db, &e)==0 ? SQLITE_OK : sqlite3_errcode(db);
-    if( (rc & 0xff)!=SQLITE_BUSY && (rc & 0xff)!=SQLITE_LOCKED ) break;
-    if( !bSaid ){
-      fprintf(stderr, "profan: waiting for another ingest to finish"
-              " (the database is locked)\xE2\x80\xA6\n");
-      bSaid = 1;
-    }
-    if( pOpt->timeout>=0 && util_now_ms()-t0>=pOpt->timeout*1000.0 ){
-      pf_error_set(pErr, ERRPOS_NONE, 0, "the database is still locked by"
-                   " another writer after %g s (--timeout); nothing stored",
-                   pOpt->timeout);
-      sqlite3_busy_timeout(db, 10000);
-      return -1;
-    }
-    usleep(20000);
-  }
-  pRes->waitSeconds = (util_now_ms() - t0)/1000.0;
-  sqlite3_busy_timeout(db, 10000);
-  if( rc!=SQLITE_OK ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "database is busy or read-only: %s",
-                 e.zMsg[0] ? e.zMsg : sqlite3_errmsg(db));
-    return -1;
-  }
-  if( bSaid && pOpt->pLog ){
-    fprintf(pOpt->pLog, "profan: the other ingest finished after %.1f s;"
-            " ingesting\n", pRes->waitSeconds);
-  }
-  return 0;
+  /* db_begin: the transaction guard of db.c (no commit but db_commit) */
+  return db_begin_wait(db, pOpt->timeout, pOpt->xWait, NULL,
+                       &pRes->waitSeconds, pErr);
 }
 
 /* Phase 4 (under the write lock, so that no other ingest slips in
@@ -599,9 +568,11 @@ static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
   if( ingest_discover(&g) || ingest_hash_files(&g)
    || ingest_check_skipped(&g) ) goto done;
   g.zName = pOpt->zName ? xstrdup(pOpt->zName)
-                        : run_record_default_name(azPath[0]);
+                        : run_record_default_name(azPath[0],
+                                                  &pRes->namePrefixed);
   if( begin_write(db, pOpt, pRes, &g.err) ){
     buf_printf(pMsg, "%s", g.err.zMsg);
+    pRes->errKind = PF_KIND_DB;
     goto done;
   }
   g.inTxn = 1;
@@ -615,7 +586,20 @@ static int ingest_one(sqlite3 *db, const char **azPath, int nPath,
    || ingest_trace_files(&g) || ingest_derive_commit(&g) ) goto done;
   rc = 0;
 done:
-  if( rc ) name_db_error(&g);
+  if( rc ){
+    int e = sqlite3_errcode(db) & 0xff;
+    /* the database (the last statement's error: nothing runs on the
+    ** connection after the failure) or the memory failed, else an input
+    ** file did */
+    if( pRes->errKind==PF_KIND_NONE ){
+      pRes->errKind = (e!=SQLITE_OK && e!=SQLITE_ROW && e!=SQLITE_DONE)
+          || (g.inTxn && db_lost_reason(db))
+          || strncmp(buf_str(pMsg), "database", 8)==0
+          || strstr(buf_str(pMsg), "out of memory")!=NULL
+          ? PF_KIND_DB : PF_KIND_INPUT;
+    }
+    name_db_error(&g);
+  }
   if( g.inTxn ) db_rollback(db);
   pRes->seconds = (util_now_ms() - g.t0)/1000.0;
   ingest_free(&g);

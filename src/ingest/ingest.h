@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "core/db.h"
 #include "core/util.h"
 
 typedef struct IngestOpts {
@@ -29,6 +30,8 @@ typedef struct IngestOpts {
   int hasBaseTime;         /* --base-time given */
   int64_t baseTimeNs;      /* epoch ns that a trace's relative times (of
                            ** unknown origin) count from */
+  DbWaitFn xWait;          /* told when the wait starts and ends (db.h),
+                           ** or NULL */
 } IngestOpts;
 
 typedef struct IngestResult {
@@ -38,6 +41,7 @@ typedef struct IngestResult {
   int nSkipped;            /* files skipped */
   int nDuplicates;         /* files given twice or copies: loaded once */
   char zName[256];         /* the run's name (NAME-2 when NAME was taken) */
+  int namePrefixed;        /* the default name read as a run id: "run-N" */
   int64_t takenBy;         /* run holding the wanted name, or 0 */
   char zTakenName[256];    /* that wanted name */
   int64_t aReplaced[8];    /* --replace: runs deleted (same content/name) */
@@ -51,6 +55,8 @@ typedef struct IngestResult {
   int fallback;            /* DERIVE_* sweeps the linker left to the db */
   int usage;               /* the failure is a misuse of the options */
   double seconds;
+  int errKind;             /* on failure: PF_KIND_INPUT (a file) or
+                           ** PF_KIND_DB (the database, memory) */
 } IngestResult;
 
 /*

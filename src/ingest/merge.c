@@ -38,6 +38,7 @@
 */
 #include "ingest/merge.h"
 #include "core/db.h"
+#include "core/runref.h"
 #include "trace/derive_trace.h"
 #include "analysis/derive_run.h"
 #include "input/load_kinds.h"
@@ -706,9 +707,18 @@ static int run_target(Merge *m, const char *zName, const char *zCreated,
   }
   if( m->pRes->runId<=0 ){
     buf_printf(pMsg, "database: %s", e.set ? e.zMsg : sqlite3_errmsg(m->db));
-    return 1;
+    return MERGE_DB_FAILED;
   }
   return 0;
+}
+
+/* zName, or "run-N" in a new buffer when it would read as a run id (a
+** shard or an archived run of a database from before names were
+** checked): z is the buffer to use. */
+static const char *safe_name(const char *zName, char *z, size_t n){
+  if( runref_name_problem(zName)==NULL ) return zName;
+  snprintf(z, n, "run-%.200s", zName);
+  return z;
 }
 
 /* Copy the rows of run srcRun of source dbS into run m->pRes->runId,
@@ -877,7 +887,9 @@ static int merge_shard(Merge *m, const char *zPath, Buf *pMsg){
     goto done;
   }
   if( m->pRes->runId==0 ){
-    rc = run_target(m, m->pOpt->zName ? m->pOpt->zName : s.zName,
+    char zSafe[256];
+    rc = run_target(m, m->pOpt->zName ? m->pOpt->zName
+                       : safe_name(s.zName, zSafe, sizeof(zSafe)),
                     s.zCreated, pMsg);
     if( rc ) goto done;
   }
@@ -926,9 +938,13 @@ static int archive_new_run(Merge *m, Shard *s, sqlite3_stmt *pRun,
                  " WHEN ?7>1 THEN '-' || ?7 ELSE '' END, ?2, ?3, ?4, ?5, ?6)",
                  pErr);
   for(int k=1; p && k<1000 && m->pRes->runId==0; k++){
-    for(int i=1; i<=6; i++){
+    const char *zOld = (const char *)sqlite3_column_text(pRun, 1);
+    char zSafe[256];
+    for(int i=2; i<=6; i++){
       sqlite3_bind_value(p, i, sqlite3_column_value(pRun, i));
     }
+    sqlite3_bind_text(p, 1, safe_name(zOld ? zOld : "", zSafe,
+                                      sizeof(zSafe)), -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(p, 7, k);
     if( sqlite3_step(p)==SQLITE_DONE ){
       m->pRes->runId = sqlite3_last_insert_rowid(m->db);
@@ -996,28 +1012,36 @@ int merge_run(sqlite3 *db, const MergeOpts *pOpt, MergeResult *pRes,
   m.acc.t0 = 1;
   m.acc.t1 = 0;
   buf_init(&m.source);
-  if( db_begin(db, &e) ){
-    buf_printf(pMsg, "database is busy or read-only: %s", e.zMsg);
-    pRes->exitCode = 1;
+  if( db_begin_wait(db, pOpt->timeout, pOpt->xWait, NULL, NULL, &e) ){
+    buf_printf(pMsg, "%s", e.zMsg);
+    pRes->exitCode = MERGE_DB_FAILED;
     return -1;
   }
   if( plan_build(&m, &e) ){
     buf_printf(pMsg, "%s", e.zMsg);
-    rc = 1;
+    rc = MERGE_DB_FAILED;
   }
   for(int i=0; rc==0 && i<pOpt->nShard; i++){
     rc = pOpt->summariesOnly ? archive_source(&m, pOpt->azShard[i], pMsg)
                              : merge_shard(&m, pOpt->azShard[i], pMsg);
   }
+  if( rc==MERGE_BAD_SHARD ){
+    /* copying failed on the target's side (a write), or the shard's */
+    int e2 = sqlite3_errcode(m.db) & 0xff;
+    if( (e2!=SQLITE_OK && e2!=SQLITE_ROW && e2!=SQLITE_DONE)
+        || db_lost_reason(m.db) ){
+      rc = MERGE_DB_FAILED;
+    }
+  }
   if( pOpt->summariesOnly ) pRes->runId = m.lastRun;
   if( rc==0 && pRes->nMerged>0 && !pOpt->summariesOnly
       && run_derive(&m, &e) ){
     buf_printf(pMsg, "%s", e.zMsg);
-    rc = 1;
+    rc = MERGE_DB_FAILED;
   }
   if( rc==0 && pRes->nMerged>0 && db_commit(db, &e) ){
     buf_printf(pMsg, "database: %s", e.zMsg);
-    rc = 1;
+    rc = MERGE_DB_FAILED;
   }else if( rc==0 && pRes->nMerged>0 ){
     db = NULL;                       /* committed: nothing to roll back */
   }
@@ -1025,6 +1049,7 @@ int merge_run(sqlite3 *db, const MergeOpts *pOpt, MergeResult *pRes,
       && strstr(buf_str(pMsg), db_lost_reason(m.db))==NULL ){
     buf_reset(pMsg);
     buf_printf(pMsg, "database: %s", db_lost_reason(m.db));
+    rc = MERGE_DB_FAILED;
   }
   db_rollback(db);
   if( rc==0 && pRes->nMerged==0 ) pRes->runId = 0;

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "core/db.h"
 #include "core/util.h"
 
 typedef struct MergeOpts {
@@ -22,6 +23,9 @@ typedef struct MergeOpts {
   FILE *pLog;              /* notes (shards skipped), or NULL */
   int summariesOnly;       /* history: every run of each source becomes a
                            ** run of the target, without its event rows */
+  double timeout;          /* seconds to wait for another writer of the
+                           ** target (< 0: as long as it takes) */
+  DbWaitFn xWait;          /* told when that wait starts and ends, or NULL */
 } MergeOpts;
 
 typedef struct MergeResult {
@@ -32,10 +36,15 @@ typedef struct MergeResult {
   int nSkipped;            /* shards already in the target (same files) */
   int nFiles;              /* files of the run after the merge */
   int64_t nRows;           /* rows copied */
-  int exitCode;            /* on failure: 1 bad or unreadable shard,
-                           ** 2 shards that do not form one run */
+  int exitCode;            /* on failure: MERGE_BAD_SHARD, MERGE_NOT_ONE_RUN
+                           ** or MERGE_DB_FAILED */
   double seconds;
 } MergeResult;
+
+/* Why a merge failed (MergeResult.exitCode). */
+#define MERGE_BAD_SHARD 1      /* a shard missing, unreadable or corrupt */
+#define MERGE_NOT_ONE_RUN 2    /* shards that do not form one run */
+#define MERGE_DB_FAILED 3      /* the target database (or memory) failed */
 
 /*
 ** Merge the shards into db.  Returns 0 (also when every shard was already

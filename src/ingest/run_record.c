@@ -7,6 +7,7 @@
 ** what this file records.
 */
 #include "ingest/run_record.h"
+#include "core/runref.h"
 #include "core/db.h"
 
 #include <stdio.h>
@@ -14,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-char *run_record_default_name(const char *zPath){
+char *run_record_default_name(const char *zPath, int *pbPrefixed){
   char *z = xstrdup(zPath);
   size_t n = strlen(z);
   char *zBase, *zDot;
@@ -25,6 +26,14 @@ char *run_record_default_name(const char *zPath){
   zDot = strstr(zBase, ".pt.trace.json");
   if( zDot==NULL ) zDot = strstr(zBase, ".json");
   if( zDot && zDot!=zBase ) *zDot = 0;
+  if( pbPrefixed ) *pbPrefixed = 0;
+  if( runref_name_problem(zBase) ){
+    /* a job number: "run-12345", which reads as no id */
+    char *z2 = xasprintf("run-%s", zBase);
+    free(zBase);
+    zBase = z2;
+    if( pbPrefixed ) *pbPrefixed = 1;
+  }
   return zBase;
 }
 

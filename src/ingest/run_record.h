@@ -26,8 +26,10 @@ typedef struct FileHash {
 } FileHash;
 
 /* The default run name for path zPath: its base name without .json,
-** .json.gz or .pt.trace.json[.gz].  The caller frees it. */
-char *run_record_default_name(const char *zPath);
+** .json.gz or .pt.trace.json[.gz]; "run-N" when that is a number N (or
+** 'latest', or empty), which would read as a run id: *pbPrefixed (may be
+** NULL) is then 1.  The caller frees it. */
+char *run_record_default_name(const char *zPath, int *pbPrefixed);
 
 /* Insert the run row named zWant, or zWant-2, -3 ... when taken (pRes
 ** says which name it got and who holds zWant).  Returns the run id, or -1

@@ -12,6 +12,7 @@
 #include "core/db.h"
 #include "core/embedded.h"
 #include "core/runref.h"
+#include "report/output.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -30,6 +31,7 @@ void named_query_clear(NamedQuery *p){
   for(int i=0; i<p->nCol; i++){
     free(p->aCol[i].zName);
     free(p->aCol[i].zDesc);
+    free(p->aCol[i].zUnit);
   }
   free(p->aParam);
   free(p->aCol);
@@ -136,6 +138,19 @@ int named_query_parse(const char *zText, const char *zSource, NamedQuery *p,
       p->aCol = xrealloc(p->aCol, (size_t)(p->nCol+1)*sizeof(NqColumn));
       pc = &p->aCol[p->nCol++];
       split_desc(zVal, &pc->zName, &pc->zDesc);
+      pc->zUnit = NULL;
+      if( (zColon = strchr(pc->zName, ':'))!=NULL ){
+        /* "NAME:UNIT": the column's unit (output.h) */
+        *zColon = 0;
+        pc->zUnit = xstrdup(zColon+1);
+        if( !output_unit_known(pc->zUnit) ){
+          pf_error_set(pErr, ERRPOS_LINE, line, "column '%s': unknown unit"
+                       " '%s' (bytes, ns, us, ms, pct, bar, pct_bar, spark,"
+                       " name, metric, none)", pc->zName, pc->zUnit);
+          free(zKey); free(zVal); free(zLine);
+          return -1;
+        }
+      }
     }
     free(zKey);
     free(zVal);
@@ -153,6 +168,19 @@ int named_query_parse(const char *zText, const char *zSource, NamedQuery *p,
 
 static int cmp_nq(const void *a, const void *b){
   return strcmp(((const NamedQuery*)a)->zName, ((const NamedQuery*)b)->zName);
+}
+
+OutUnit *named_query_units(const NamedQuery *q, int *pn){
+  OutUnit *a = NULL;
+  int n = 0;
+  for(int i=0; i<q->nCol; i++){
+    if( q->aCol[i].zUnit==NULL ) continue;
+    a = xrealloc(a, sizeof(OutUnit)*(size_t)(n+1));
+    a[n].zCol = q->aCol[i].zName;
+    a[n++].zUnit = q->aCol[i].zUnit;
+  }
+  *pn = n;
+  return a;
 }
 
 const NamedQuery *named_query_find(const NqList *pList, const char *zName){
@@ -430,12 +458,14 @@ static void refuse(sqlite3 *db, const NamedQuery *q, const NqParam *pp,
     pf_error_set(pErr, ERRPOS_NONE, 0, "%s '%s' needs parameter '%s'"
                  " (--param %s=...): it accepts %s", q->zKind, q->zName,
                  pp->zName, pp->zName, zWords);
+    pf_error_kind(pErr, PF_KIND_USAGE);
     return;
   }
   util_sanitize(z, strlen(z), zV, sizeof(zV));
   pf_error_set(pErr, ERRPOS_NONE, 0, "bad value '%s' for parameter '%s' of"
                " %s '%s': it accepts %s", zV, pp->zName, q->zKind, q->zName,
                zWords);
+  pf_error_kind(pErr, PF_KIND_USAGE);
 }
 
 int named_query_check(sqlite3 *db, const NamedQuery *q, int64_t runId,
@@ -451,10 +481,19 @@ int named_query_check(sqlite3 *db, const NamedQuery *q, int64_t runId,
         buf_printf(&names, "%s%s", i ? ", " : "", q->aParam[i].zName);
       }
       util_sanitize(azKey[k], strlen(azKey[k]), zKey, sizeof(zKey));
-      pf_error_set(pErr, ERRPOS_NONE, 0,
-                   "%s '%s' has no parameter '%s' (it takes: %s)",
-                   q->zKind, q->zName, zKey,
-                   q->nParam ? buf_str(&names) : "none");
+      {
+        const char **az = xmalloc(sizeof(char *)*(size_t)(q->nParam+1));
+        const char *zNear;
+        for(int i=0; i<q->nParam; i++) az[i] = q->aParam[i].zName;
+        zNear = util_nearest(azKey[k], az, q->nParam);
+        pf_error_set(pErr, ERRPOS_NONE, 0,
+                     "%s '%s' has no parameter '%s' (%s%s%sit takes: %s)",
+                     q->zKind, q->zName, zKey, zNear ? "did you mean '" : "",
+                     zNear ? zNear : "", zNear ? "'? " : "",
+                     q->nParam ? buf_str(&names) : "none");
+        free(az);
+      }
+      pf_error_kind(pErr, PF_KIND_USAGE);
       buf_free(&names);
       return -1;
     }

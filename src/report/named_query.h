@@ -8,6 +8,7 @@
 **   -- param: rank:rank =       only this rank (empty: all)
 **   -- param: limit:int>=0 = 20 rows to show
 **   -- column: total_ms         total GPU time in ms
+**   -- column: a:metric         the value (in its metric's unit)
 **
 ** ":run" is always bound to the run id.  Parameters are bound, never
 ** pasted into SQL.  "NAME:TYPE" declares what a parameter accepts; a
@@ -44,6 +45,7 @@ typedef struct NqParam {
 typedef struct NqColumn {
   char *zName;
   char *zDesc;
+  char *zUnit;      /* "NAME:UNIT": declared unit (output.h), or NULL */
 } NqColumn;
 
 typedef struct NamedQuery {
@@ -63,6 +65,11 @@ typedef struct NqList {
   NamedQuery *a;
   int n;
 } NqList;
+
+/* The declared units of q's columns ("-- column: NAME:UNIT"), for
+** output_stmt_units(): a new array of *pn (free() it; it points into q),
+** NULL when none. */
+struct OutUnit *named_query_units(const NamedQuery *q, int *pn);
 
 /* Parse the header of zText.  Returns 0 or -1 with pErr (ERRPOS_LINE). */
 int named_query_parse(const char *zText, const char *zSource, NamedQuery *p,

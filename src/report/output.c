@@ -32,10 +32,12 @@
 **   other      INTEGER plain; FLOAT with up to 3 decimals and trailing
 **              zeros dropped (2.0 shows as 2), below 1 three significant
 **              digits (0.000009, 0.0123); below 1e-9 and from 1e15 %g.
-**   metric     a TEXT column named "metric" gives the other columns of
-**              its row without a unit of their own the unit of its value
-**              (peak_allocated_bytes: bytes), so diff-metrics reads like
-**              every other query.
+**   declared   a unit declared for the column (output_stmt_units(): a
+**              named query's "-- column: NAME:UNIT") replaces its name's;
+**              "metric" gives it the unit of its row's TEXT column named
+**              "metric" (peak_allocated_bytes: bytes), so diff-metrics
+**              reads like every other query.  Nothing else takes a
+**              metric's unit: a count or a z-score stays a number.
 **
 ** Everywhere: NULL is an empty cell (null in JSON).  Infinities print as
 ** Inf / -Inf (null in JSON); SQLite itself stores NaN as NULL.  BLOBs are
@@ -99,6 +101,8 @@ typedef struct OutCol {
   char *zHead;      /* header as printed (sanitized, escaped); owned */
   char *zKey;       /* JSON key (deduplicated, unescaped); owned */
   int eUnit;        /* UNIT_* */
+  int bMetric;      /* declared "metric": the unit of the row's metric */
+  int bName;        /* a kernel or op name: shortened to fit a width */
   int bRight;       /* right-align: only numbers seen so far */
   int bSeen;        /* a non-NULL value was seen while measuring */
   int bFit;         /* w was narrowed to fit the line: cut longer cells */
@@ -426,6 +430,22 @@ static int hasSuffix(const char *zName, const char *zUnit){
   return n>m && zName[n-m-1]=='_' && strcasecmp(zName+n-m, zUnit)==0;
 }
 
+/* The declared units (see output.h) and the UNIT_* of each. */
+static const struct { const char *zName; int eUnit; } aDeclared[] = {
+  { "bytes", UNIT_BYTES }, { "ns", UNIT_NS }, { "us", UNIT_US },
+  { "ms", UNIT_MS }, { "pct", UNIT_PCT }, { "bar", UNIT_BAR },
+  { "pct_bar", UNIT_PCT_BAR }, { "spark", UNIT_SPARK },
+  { "name", UNIT_NONE }, { "metric", UNIT_NONE }, { "none", UNIT_NONE },
+};
+
+/* See output.h. */
+int output_unit_known(const char *zUnit){
+  for(size_t i=0; i<sizeof(aDeclared)/sizeof(aDeclared[0]); i++){
+    if( strcmp(aDeclared[i].zName, zUnit)==0 ) return 1;
+  }
+  return 0;
+}
+
 /* The UNIT_* a column name selects. */
 static int unitForName(const char *zName){
   if( hasSuffix(zName, "pct_bar") ) return UNIT_PCT_BAR;
@@ -450,7 +470,7 @@ static const char *colName(sqlite3_stmt *pStmt, int iCol){
 ** unique by appending "_2", "_3", ... to a repeated name; table and
 ** markdown headers are sanitized (and escaped for markdown).
 */
-static void initColumns(Out *o){
+static void initColumns(Out *o, const OutUnit *aUnit, int nUnit){
   int i, j;
   o->nCol = sqlite3_column_count(o->pStmt);
   o->iMetric = -1;
@@ -461,6 +481,17 @@ static void initColumns(Out *o){
     Buf b;
     int nSuffix = 1;
     pCol->eUnit = unitForName(zName);
+    pCol->bName = hasSuffix(zName, "name");
+    for(j=0; j<nUnit; j++){
+      if( aUnit[j].zCol==NULL || strcmp(aUnit[j].zCol, zName) ) continue;
+      for(size_t k=0; k<sizeof(aDeclared)/sizeof(aDeclared[0]); k++){
+        if( strcmp(aDeclared[k].zName, aUnit[j].zUnit)==0 ){
+          pCol->eUnit = aDeclared[k].eUnit;
+          pCol->bName = strcmp(aUnit[j].zUnit, "name")==0;
+          pCol->bMetric = strcmp(aUnit[j].zUnit, "metric")==0;
+        }
+      }
+    }
     pCol->bRight = pCol->eUnit!=UNIT_BAR && pCol->eUnit!=UNIT_PCT_BAR
                    && pCol->eUnit!=UNIT_SPARK;
     buf_init(&b);
@@ -518,9 +549,9 @@ static void appendHumanCell(Out *o, int iCol, Buf *p, int bMd){
   int eUnit = o->aCol[iCol].eUnit;
   Buf b;
   buf_init(&b);
-  if( eUnit==UNIT_NONE && o->iMetric>=0 && iCol!=o->iMetric
+  if( o->aCol[iCol].bMetric && o->iMetric>=0 && iCol!=o->iMetric
    && sqlite3_column_type(pStmt, o->iMetric)==SQLITE_TEXT ){
-    /* A row naming its metric takes that metric's unit (diff-metrics). */
+    /* declared "metric": the unit of its row's metric (diff-metrics) */
     int eRow = unitForName((const char *)
                            sqlite3_column_text(pStmt, o->iMetric));
     if( eRow==UNIT_BYTES || eRow==UNIT_NS || eRow==UNIT_PCT ) eUnit = eRow;
@@ -593,9 +624,10 @@ static void appendPadded(Out *o, int iCol, const char *z, int bSep){
 ** at::detail::Array<char*, 1> >(int, ...)" become
 ** "vectorized_elementwise_kernel<FillFunctor>": no "void ", no argument
 ** list, no namespaces, and of the template arguments only the named types
-** (functors, ops) without their own arguments.  Other names are returned
-** unchanged.  With bAllArgs every template argument is kept as written
-** (to tell apart kernels that differ only in those).  See output.h.
+** (functors, ops) without their own arguments; "aten::convolution_backward"
+** becomes "convolution_backward".  Other names are returned unchanged.
+** With bAllArgs every template argument is kept as written (to tell apart
+** kernels that differ only in those).  See output.h.
 */
 char *output_short_name(const char *z, int bAllArgs){
   const char *zStart, *zLt = NULL, *zEnd;
@@ -612,7 +644,9 @@ char *output_short_name(const char *z, int bAllArgs){
       break;                  /* "f(" is an argument list, "HtoD (" not */
     }
   }
-  if( zLt==NULL && *zEnd==0 && zStart==z ) return xstrdup(z);
+  if( zLt==NULL && *zEnd==0 && zStart==z && strstr(z, "::")==NULL ){
+    return xstrdup(z);
+  }
   buf_init(&b);
   {
     /* the function's own name: after the last "::" before '<' or '(' */
@@ -799,7 +833,7 @@ static void writePaddedRow(Out *o, char **azCell, int bHeader){
   for(i=0; i<o->nCol; i++){
     if( !bHeader && azCell[i] && o->aCol[i].bFit
      && displayWidth(azCell[i])>o->aCol[i].w ){
-      if( hasSuffix(o->aCol[i].zKey, "name") ){
+      if( o->aCol[i].bName ){
         /* a kernel or op name: its distinguishing part */
         char *zFit = output_fit_name(azCell[i], o->aCol[i].w);
         free(azCell[i]);
@@ -1119,6 +1153,12 @@ const char *output_format_name(OutFormat eFmt){
 */
 int output_stmt(sqlite3_stmt *pStmt, OutFormat eFmt, FILE *out,
                 int64_t *pnRow){
+  return output_stmt_units(pStmt, eFmt, out, pnRow, NULL, 0);
+}
+
+/* See output.h. */
+int output_stmt_units(sqlite3_stmt *pStmt, OutFormat eFmt, FILE *out,
+                      int64_t *pnRow, const OutUnit *aUnit, int nUnit){
   const OutFormatInfo *pInfo = &aFormat[0];
   Out o;
   int64_t nRow = 0;
@@ -1135,7 +1175,7 @@ int output_stmt(sqlite3_stmt *pStmt, OutFormat eFmt, FILE *out,
     o.nWidth = output_line_width(out, o.eFmt);
   }
   buf_init(&o.line);
-  initColumns(&o);
+  initColumns(&o, aUnit, nUnit);
   pInfo->xBegin(&o);
   while( (rc = sqlite3_step(pStmt))==SQLITE_ROW ){
     pInfo->xRow(&o);
@@ -1223,6 +1263,8 @@ int output_doc_section(OutDoc *d, const char *zName, sqlite3_stmt *pStmt,
                        int64_t *pnRow){
   int rc;
   if( !output_doc_wants(d, zName) ){
+    d->aUnit = NULL;
+    d->nUnit = 0;
     if( pnRow ) *pnRow = 0;
     return SQLITE_DONE;
   }
@@ -1242,7 +1284,9 @@ int output_doc_section(OutDoc *d, const char *zName, sqlite3_stmt *pStmt,
   }
   d->nSec++;
   d->zTitle = NULL;
-  rc = output_stmt(pStmt, d->eFmt, d->out, pnRow);
+  rc = output_stmt_units(pStmt, d->eFmt, d->out, pnRow, d->aUnit, d->nUnit);
+  d->aUnit = NULL;
+  d->nUnit = 0;
   if( rc!=SQLITE_DONE ) d->bFailed = 1;
   return rc;
 }

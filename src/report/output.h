@@ -66,6 +66,26 @@ int output_stmt(sqlite3_stmt *pStmt, OutFormat eFmt, FILE *out,
                 int64_t *pnRow);
 
 /*
+** A column's declared unit: a named query's "-- column: NAME:UNIT" line,
+** or the table a command builds (check).  It replaces the unit the
+** column's name gives by its suffix (_bytes, _ns, ...): bytes, ns, us,
+** ms, pct, bar, pct_bar, spark; "name" (a kernel or operator name: cut
+** to its distinguishing part to fit a width); "metric" (a number in the
+** unit of the row's text column named "metric": peak_allocated_bytes'
+** value in bytes); "none" (a plain number or text).  Without a
+** declaration a column takes its name's unit, and never a row's metric's.
+*/
+typedef struct OutUnit {
+  const char *zCol;        /* column name */
+  const char *zUnit;       /* one of the units above */
+} OutUnit;
+/* 1 when zUnit is one of the units above. */
+int output_unit_known(const char *zUnit);
+/* output_stmt() with the declared units aUnit[0..nUnit) (NULL, 0: none). */
+int output_stmt_units(sqlite3_stmt *pStmt, OutFormat eFmt, FILE *out,
+                      int64_t *pnRow, const OutUnit *aUnit, int nUnit);
+
+/*
 ** Appends the INTEGER or FLOAT cell iCol of pStmt's current row to p as
 ** table output shows it in a column named zCol (the one rule per unit:
 ** bytes, ns, pct, significant digits); the HTML tables use it too.
@@ -78,8 +98,10 @@ void output_double(Buf *p, const char *zCol, double v);
 /* The part of a (C++ kernel) name that tells it from its neighbours:
 ** "void at::native::vectorized_elementwise_kernel<4,
 ** at::native::FillFunctor<float>, ...>(int, ...)" becomes
-** "vectorized_elementwise_kernel<FillFunctor>"; with bAllArgs all
-** template arguments stay.  Other names come back unchanged.  A new
+** "vectorized_elementwise_kernel<FillFunctor>", and
+** "aten::native_batch_norm_backward" "native_batch_norm_backward" (no
+** namespaces); with bAllArgs all template arguments stay.  Other names
+** come back unchanged.  A new
 ** string the caller frees.  Terminal tables use it to fit a name column,
 ** HTML bar labels always. */
 char *output_short_name(const char *z, int bAllArgs);
@@ -120,6 +142,8 @@ typedef struct OutDoc {
   int bFailed;          /* a section's statement failed: no closing brace */
   const char *zTitle;   /* table title of the next section instead of its
                         ** name ("findings (3)"); used once */
+  const OutUnit *aUnit; /* declared units of the next section's columns */
+  int nUnit;            /* (output_stmt_units); used once */
 } OutDoc;
 
 void output_doc_begin(OutDoc *d, OutFormat eFmt, FILE *out,

@@ -18,6 +18,7 @@
 #include "report/report_html_hta.h"
 #include "report/output.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,8 @@ typedef struct Rh {
                         ** sections show (ascending), set by sec_steps */
   int nShow;            /* 0: every rank */
   int nStrag;
+  const char *zDbOpt;   /* " --db PATH" (shell-quoted) for the commands to
+                        ** paste, "" for the default database */
   char **azCat;         /* categories given a style so far (see cat_style) */
   int *aCatStyle;       /* their styles */
   int nCat;
@@ -331,14 +334,14 @@ static void export_hints(Rh *r, const char *zWhere){
     const char *zAnchor = col_text(s, 0);
     char *zCmd;
     if( strncmp(zAnchor, "gap-", 4)==0 ){
-      zCmd = xasprintf("profan export-trace %lld --around %s -o run%lld-%s"
-                       ".json.gz", (long long)r->run, zAnchor,
-                       (long long)r->run, zAnchor);
+      zCmd = xasprintf("profan%s export-trace %lld --around %s -o"
+                       " run%lld-%s.json.gz", r->zDbOpt, (long long)r->run,
+                       zAnchor, (long long)r->run, zAnchor);
     }else{
-      zCmd = xasprintf("profan export-trace %lld --rank %s --step %s -o"
-                       " run%lld-rank%s-step%s.json.gz", (long long)r->run,
-                       col_text(s, 1), col_text(s, 2), (long long)r->run,
-                       col_text(s, 1), col_text(s, 2));
+      zCmd = xasprintf("profan%s export-trace %lld --rank %s --step %s -o"
+                       " run%lld-rank%s-step%s.json.gz", r->zDbOpt,
+                       (long long)r->run, col_text(s, 1), col_text(s, 2),
+                       (long long)r->run, col_text(s, 1), col_text(s, 2));
     }
     buf_puts(r->p, "<p class=\"note export\">Open in Perfetto (");
     html_esc(r->p, col_text(s, 3));
@@ -1651,6 +1654,7 @@ static void nav(Buf *p, const char *const *az, int n){
 static int rh_begin(Rh *r, sqlite3 *db, int64_t run, Buf *pOut,
                     PfError *pErr, const char *zTitle){
   memset(r, 0, sizeof(*r));
+  r->zDbOpt = "";
   r->db = db;
   r->p = pOut;
   r->run = run;
@@ -1762,8 +1766,33 @@ static void section_time(const char *zId, double t0){
   }
 }
 
-int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep, Buf *pOut,
-                    PfError *pErr){
+/* " --db PATH" for a pasted command: PATH quoted for a POSIX shell when
+** it holds anything but letters, digits and _./+-=,:@%; "" for NULL or
+** the default ./profan.db.  A new string the caller frees. */
+static char *db_option(const char *zDb){
+  Buf b;
+  int bPlain = 1;
+  if( zDb==NULL || strcmp(zDb, "profan.db")==0 ) return xstrdup("");
+  for(const char *z=zDb; *z; z++){
+    if( !isalnum((unsigned char)*z) && !strchr("_./+-=,:@%", *z) ) bPlain = 0;
+  }
+  buf_init(&b);
+  buf_puts(&b, " --db ");
+  if( bPlain && zDb[0] ){
+    buf_puts(&b, zDb);
+  }else{
+    buf_putc(&b, '\'');
+    for(const char *z=zDb; *z; z++){
+      if( *z=='\'' ) buf_puts(&b, "'\\''");
+      else buf_putc(&b, *z);
+    }
+    buf_putc(&b, '\'');
+  }
+  return buf_steal(&b);
+}
+
+int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep,
+                    const char *zDb, Buf *pOut, PfError *pErr){
   static const char *const azExtra[] = { REPORT_HTA_NAV, "roofline",
     "Roofline" };
   const char *azNav[2*N_RUN_SECTION + 8];
@@ -1774,9 +1803,11 @@ int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep, Buf *pOut,
   char *zRun = run_label(db, runId);
   char *zTitle = xasprintf("profan report: %s", zRun);
   int rc = rh_begin(&r, db, runId, pOut, pErr, zTitle);
+  char *zDbOpt = db_option(zDb);
   free(zTitle);
   free(zRun);
-  if( rc ) return -1;
+  if( rc ){ free(zDbOpt); return -1; }
+  r.zDbOpt = zDbOpt;
   buf_init(&omitted);
   for(int k=0; k<N_RUN_SECTION; k++){
     aHas[k] = section_has_data(db, runId, k);
@@ -1815,7 +1846,9 @@ int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep, Buf *pOut,
     section_time("roofline", t0);
   }
   buf_free(&omitted);
-  return rh_end(&r);
+  rc = rh_end(&r);
+  free(zDbOpt);
+  return rc;
 }
 
 /* ------------------------------------------------------------ diff */

@@ -33,10 +33,12 @@
 ** The run page of run runId into pOut.  The findings are read from
 ** temp.finding, which rules_run() must have filled.  iStep >= 0 picks the
 ** step of the GPU timeline (else the median-duration step of the lowest
-** rank).  Returns 0, or -1 with pErr set (SQL error).
+** rank).  zDb: the database's path when it is not the default one, for
+** the commands the page gives to paste (--db PATH), else NULL.  Returns
+** 0, or -1 with pErr set (SQL error).
 */
-int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep, Buf *pOut,
-                    PfError *pErr);
+int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep,
+                    const char *zDb, Buf *pOut, PfError *pErr);
 
 /*
 ** The diff page of baseline run idA against run idB into pOut.  zScheme

@@ -86,6 +86,36 @@ static int rule_overrides(const NamedQuery *q, const char **azKey,
   return n;
 }
 
+/* pErr: no rule has parameter zKey, with the nearest one when one is
+** near ("RULE.K" is near the qualified names). */
+static void no_rule_param(const NqList *pList, const char *zKey,
+                          PfError *pErr){
+  const char **az = NULL;
+  const char *zNear;
+  char z[64], zN[64];
+  int n = 0, bQual = strchr(zKey, '.')!=NULL;
+  for(int i=0; i<pList->n; i++){
+    const NamedQuery *q = &pList->a[i];
+    for(int k=0; k<q->nParam; k++){
+      az = xrealloc(az, sizeof(char *)*(size_t)(n+1));
+      az[n++] = bQual ? xasprintf("%s.%s", q->zName, q->aParam[k].zName)
+                      : xstrdup(q->aParam[k].zName);
+    }
+  }
+  zNear = util_nearest(zKey, az, n);
+  util_sanitize(zKey, strlen(zKey), z, sizeof(z));
+  if( zNear ){
+    util_sanitize(zNear, strlen(zNear), zN, sizeof(zN));
+    pf_error_set(pErr, ERRPOS_NONE, 0, "no rule has a parameter '%s' (did"
+                 " you mean '%s'?)", z, zN);
+  }else{
+    pf_error_set(pErr, ERRPOS_NONE, 0, "no rule has a parameter '%s'", z);
+  }
+  pf_error_kind(pErr, PF_KIND_USAGE);
+  for(int i=0; i<n; i++) free((char *)az[i]);
+  free(az);
+}
+
 int rules_check(sqlite3 *db, const NqList *pList, int64_t runId,
                 const char **azKey, const char **azVal, int nKV,
                 PfError *pErr){
@@ -94,9 +124,7 @@ int rules_check(sqlite3 *db, const NqList *pList, int64_t runId,
   int rc = 0;
   for(int k=0; k<nKV && rc==0; k++){
     if( !rules_accepts(pList, azKey[k]) ){
-      char z[64];
-      util_sanitize(azKey[k], strlen(azKey[k]), z, sizeof(z));
-      pf_error_set(pErr, ERRPOS_NONE, 0, "no rule has a parameter '%s'", z);
+      no_rule_param(pList, azKey[k], pErr);
       rc = -1;
     }
   }
@@ -181,9 +209,7 @@ int rules_run(sqlite3 *db, const NqList *pList, int64_t runId,
   int nSeq = 0;
   for(int k=0; k<nKV; k++){
     if( !rules_accepts(pList, azKey[k]) ){
-      char z[64];
-      util_sanitize(azKey[k], strlen(azKey[k]), z, sizeof(z));
-      pf_error_set(pErr, ERRPOS_NONE, 0, "no rule has a parameter '%s'", z);
+      no_rule_param(pList, azKey[k], pErr);
       return -1;
     }
   }

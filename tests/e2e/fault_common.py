@@ -297,14 +297,15 @@ class FaultLoop(unittest.TestCase):
                                              new_db, _workdir())
         return FaultLoop._cache[key]
 
-    def check_failed(self, sc, res, what):
-        """A failed attempt: one clear line, no sanitizer report, the
-        database files exactly as before."""
+    def check_failed(self, sc, res, what, rc=7):
+        """A failed attempt: one clear line, exit rc (7, a database or
+        memory failure; 6 for a read of an input file), no sanitizer
+        report, the database files exactly as before."""
         err = res["err"]
         self.assertFalse(SAN.search(err), "%s: sanitizer: %s" % (what, err))
         self.assertEqual(err.count("\n"), 1, "%s: not one line: %r" % (what, err))
         self.assertTrue(err.startswith("profan: "), "%s: %r" % (what, err))
-        self.assertEqual(res["rc"], 1, "%s: exit %d: %r" % (what, res["rc"], err))
+        self.assertEqual(res["rc"], rc, "%s: exit %d: %r" % (what, res["rc"], err))
         d = res["dir"]
         if sc.new_db:
             self.assertEqual(os.listdir(d), [], "%s: left behind: %s"

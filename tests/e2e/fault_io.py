@@ -41,7 +41,10 @@ class IoLoop(FaultLoop):
             return 0
         self.assertIn("fired", res["counts"], "%s: failed without a fault: %r"
                       % (what, res["err"]))
-        self.check_failed(sc, res, what)
+        # an input file that cannot be read is a bad input file (6); the
+        # database's I/O failing is a database error (7)
+        self.check_failed(sc, res, what,
+                          6 if res["counts"].get("fired") == "input" else 7)
         return 1
 
 

@@ -103,7 +103,7 @@ class CommNcclLogTest(ProfanTest):
         self.ingest_ok(shared("nccl", "nccl-tests-2.27.7-2rank.log"))
         before = self.db_bytes()
         r = self.profan("ingest", "--strict", path)
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 6)
         self.assertEqual(len(r.err.strip().splitlines()), 1, r.err)
         self.assertIn("ddp-2rank-interleaved.log:8", r.err)
         self.assertEqual(self.db_bytes(), before)
@@ -304,14 +304,14 @@ class CommFlightRecorderTest(ProfanTest):
         with open(bad, "wb") as f:
             f.write(data[:len(data) // 2])           # cut pickle
         r = self.profan("ingest", bad)
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 6)
         self.assertEqual(len(r.err.strip().splitlines()), 1, r.err)
         self.assertRegex(r.err, r"nccl_trace_rank_9:\d+: ")
         badj = os.path.join(self.tmp.name, "nccl_trace_rank_8.json")
         with open(badj, "w") as f:
             f.write('{"version": "2.4", "pg_config": {}, "entries": [{"a": }]}')
         r = self.profan("ingest", badj)
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 6)
         self.assertEqual(len(r.err.strip().splitlines()), 1, r.err)
         self.assertRegex(r.err, r"nccl_trace_rank_8.json:\d+: invalid JSON")
         self.assertEqual(self.db_bytes(), before)

@@ -1,14 +1,15 @@
 """test_db_open.py — a database profan cannot open says why, in one line,
-for every command that opens it (db.c's db_open), not SQLite's "unable to
-open database file" or "attempt to write a readonly database".
+with exit 7 (the database error of the exit-code contract), for every
+command that opens it (db.c's db_open), not SQLite's "unable to open
+database file" or "attempt to write a readonly database".
 
 Cases: the directory of --db is missing or is a file (any user); the
-directory is not writable, the file is not writable or not readable
-(profan run as a user permissions bind: nobody through setpriv under
-root, common.run_unprivileged); the
-writing commands on a write-protected file (readers work).  Each refusal
-leaves the database byte for byte as it was.  And a database error in
-the middle of an ingest's trace fix-up (DbErrorInFixup).
+directory is not writable (the readers work, reading the file as
+immutable with a note; the writers are refused), the file is not writable
+(readers work) or not readable (profan run as a user permissions bind:
+nobody through setpriv under root, common.run_unprivileged).  Each
+refusal leaves the database byte for byte as it was.  And a database
+error in the middle of an ingest's trace fix-up (DbErrorInFixup).
 """
 import os
 import sqlite3
@@ -47,13 +48,13 @@ class DbOpen(ProfanTest):
         self.out = os.path.join(self.tmp.name, "out.json")
 
     def expect_all(self, db, want, run=common.run, create_want=None):
-        """Every command on db: exit 1 and exactly the line want (ingest:
+        """Every command on db: exit 7 and exactly the line want (ingest:
         create_want when given, for a database that does not exist)."""
         for args in commands(self.trace, self.out):
             r = run(*args, db=db)
             w = create_want if (create_want and args[0] == "ingest") \
                 else want
-            self.assertEqual((r.rc, r.err), (1, "profan: %s: %s\n" % (db, w)),
+            self.assertEqual((r.rc, r.err), (7, "profan: %s: %s\n" % (db, w)),
                              args)
             self.assertEqual(r.out, "", args)
 
@@ -75,7 +76,7 @@ class DbOpen(ProfanTest):
 
     def test_no_database_still_says_run_ingest(self):
         r = self.profan("runs")
-        self.assertEqual((r.rc, r.err), (1, "profan: %s: no database here"
+        self.assertEqual((r.rc, r.err), (7, "profan: %s: no database here"
                                          " (run 'profan ingest' first, or"
                                          " use --db)\n" % self.db))
 
@@ -106,18 +107,19 @@ class DbOpenAsNobody(ProfanTest):
     def as_nobody(self, *args, db):
         return common.run_unprivileged(*args, db=db)
 
-    def expect_all(self, want, only=None):
+    def expect_all(self, want, only=None, note=""):
         """Every command (or those named in only) refused with the line
-        want; the others (readers of a write-protected file) succeed."""
+        want; the others (readers) succeed, saying note first."""
         for args in commands(self.trace, self.out):
             r = self.as_nobody(*args, db=self.db)
             if only is None or " ".join(args[:2]) in only \
                     or args[0] in only:
                 self.assertEqual((r.rc, r.err),
-                                 (1, "profan: %s: %s\n" % (self.db, want)),
+                                 (7, "profan: %s: %s\n" % (self.db, want)),
                                  args)
             else:
                 self.assertEqual(r.rc, 0, (args, r.err))
+                self.assertTrue(r.err.startswith(note), (args, r.err))
         mode = os.stat(self.db).st_mode & 0o777
         os.chmod(self.db, mode | 0o400)       # the test may be that user
         with open(self.db, "rb") as f:
@@ -127,8 +129,15 @@ class DbOpenAsNobody(ProfanTest):
     def test_unwritable_directory(self):
         os.chmod(self.db, 0o666)
         os.chmod(self.dir, 0o555)
+        # readers: the file read as immutable, with a note (issue 33);
+        # writers: refused, SQLite cannot keep its journal there
         self.expect_all("cannot open database: directory %s is not writable"
-                        " (Permission denied)%s" % (self.dir, WAL_NOTE))
+                        " (Permission denied)%s" % (self.dir, WAL_NOTE),
+                        only=("ingest", "rm", "tag", "baseline set"),
+                        note="profan: note: directory %s is not writable"
+                        " (Permission denied): the database is read as an"
+                        " immutable file (no journal beside it; a change"
+                        " made meanwhile is not seen)\n" % self.dir)
         # a new database there: ingest's own message
         new = os.path.join(self.dir, "new.db")
         r = self.as_nobody("ingest", "--quiet", self.trace, db=new)
@@ -157,7 +166,7 @@ class DbOpenAsNobody(ProfanTest):
 class DbErrorInFixup(ProfanTest):
     """A database error while an ingest fixes up a trace whose rank (or
     base time) came after its events (load_trace_fixup called from
-    finish_trace_file): one line, exit 1, nothing stored.  The error is
+    finish_trace_file): one line, exit 7, nothing stored.  The error is
     made by a trigger the test adds to the database (SQLite gives no
     other deterministic way to fail that UPDATE)."""
 
@@ -174,8 +183,9 @@ class DbErrorInFixup(ProfanTest):
         con.close()
         late = os.path.join(regimes, "regime-late_rank.json")
         r = self.profan("ingest", "--quiet", late)
+        # a database error (exit 7), named with the file being fixed up
         self.assertEqual((r.rc, r.err),
-                         (1, "profan: %s: vetoed by the test\n" % late))
+                         (7, "profan: %s: vetoed by the test\n" % late))
         con = sqlite3.connect(self.db)
         after = {t: con.execute("SELECT count(*) FROM %s" % t).fetchone()[0]
                  for t in counts}

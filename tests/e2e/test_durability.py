@@ -292,7 +292,7 @@ class DiskFull(ProfanTest):
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
         p = subprocess.run([common.PROFAN, "--db", self.db, "ingest", "--quiet", self.big],
                            capture_output=True, text=True, preexec_fn=lower)
-        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(p.returncode, 7, p.stderr)
         self.assertRegex(p.stderr, r"^profan: database: (cannot commit: )?disk I/O error "
                          r"\(writing the database failed: disk full, quota or file "
                          r"size limit\?\)\n$")
@@ -318,7 +318,7 @@ class DiskFull(ProfanTest):
                             common.PROFAN, self.big], capture_output=True, text=True)
         if p.returncode == 99:
             common.env_unable("mount not permitted here: " + p.stderr.strip())
-        self.assertEqual(p.stdout, "rc=1\nok\nfirst\n", p.stderr)
+        self.assertEqual(p.stdout, "rc=7\nok\nfirst\n", p.stderr)
         self.assertEqual(p.stderr, "profan: database: cannot commit: database or disk "
                          "is full\n")
 
@@ -337,7 +337,7 @@ class ReadOnlyAndMissing(ProfanTest):
                               " CAP_LINUX_IMMUTABLE: " + p.stderr.strip())
         try:
             r = self.profan("ingest", shared("traces", "hta-triton.json.gz"))
-            self.assertEqual(r.rc, 1, r.err)
+            self.assertEqual(r.rc, 7, r.err)
             self.assertEqual(r.err, "profan: %s: cannot open database: the file"
                              " is not writable (Operation not permitted)\n"
                              % self.db)
@@ -351,11 +351,11 @@ class ReadOnlyAndMissing(ProfanTest):
     def test_missing_directory(self):
         db = os.path.join(self.tmp.name, "no", "such", "dir", "x.db")
         r = common.run("ingest", local("sample-run"), db=db)
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 7)
         self.assertEqual(r.err, "profan: %s: cannot create database: no directory"
                          " %s\n" % (db, os.path.dirname(db)))
         r = common.run("runs", db=db)
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 7)
         self.assertEqual(r.err, "profan: %s: no database here: no directory %s\n"
                          % (db, os.path.dirname(db)))
         self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "no")))
@@ -383,7 +383,7 @@ class OldVersionDatabase(ProfanTest):
         n_schema = len(glob.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql")))
         self.assertEqual(self.version(), 7)
         r = self.profan("runs")
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 7)
         self.assertEqual(r.err, "profan: %s: database schema version 7 is older than %d;"
                          " run any writing command (e.g. 'profan ingest') to migrate "
                          "it\n" % (self.db, n_schema))

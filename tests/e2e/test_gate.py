@@ -169,10 +169,16 @@ class IssueFailures(GateTest):
             self.assertEqual(r.err.splitlines()[0], "profan: " + msg, args)
             self.assertIn(usage, r.err)
 
-        bad(["--baseline", "nope"], "--baseline: no run 'nope' (give an id,"
-            " a name, or 'latest'; 'profan runs' lists them)")
-        bad(["--baseline", "base", "--run", "typo"], "--run: no run 'typo'"
-            " (give an id, a name, or 'latest'; 'profan runs' lists them)")
+        def unknown(args, msg):
+            # an unknown name: one line, as every command says it
+            r = self.profan("check", *args)
+            self.assertEqual((r.rc, r.err), (2, "profan: " + msg + "\n"))
+
+        unknown(["--baseline", "nope"], "no run 'nope' (give an id, a name,"
+                " or 'latest'; 'profan runs' lists them)")
+        unknown(["--baseline", "base", "--run", "typo"], "no run 'typo'"
+                " (give an id, a name, or 'latest'; 'profan runs' lists"
+                " them)")
         bad(["--baseline", "base", "--alpha", "0.7"], "--alpha needs a "
             "number between 0 and 0.5, got '0.7'")
         bad(["--baseline", "base", "--alpha", "abc"], "--alpha needs a "
@@ -181,8 +187,9 @@ class IssueFailures(GateTest):
             "got '0'")
         bad(["--baseline", "base", "--threshold", "5x"], "--threshold needs"
             " a number >= 0, got '5x'")
-        bad(["--baseline", "base", "--metric", "nosuch"], "no run has the "
-            "metric 'nosuch' ('profan query run-metrics' lists them)")
+        unknown(["--baseline", "base", "--metric", "nosuch"], "no run has"
+                " the metric 'nosuch' ('profan query run-metrics' lists"
+                " them)")
         bad(["--baseline", "base", "--same-tag", ""], "--same-tag needs a "
             "KEY")
         bad(["--run", "run"], "--baseline is required")

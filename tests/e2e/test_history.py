@@ -96,17 +96,17 @@ class TagBaseline(HistoryTest):
         self.assertEqual([(x["name"], x["run_id"]) for x in r.rows()],
                          [("main", "2"), ("old", "1")])
         self.assertEqual(self.profan("baseline", "rm", "old").rc, 0)
-        self.assertEqual(self.profan("baseline", "rm", "old").rc, 1)
+        self.assertEqual(self.profan("baseline", "rm", "old").rc, 2)
         self.assertEqual(self.profan("rm", "r2").rc, 0)
         self.assertEqual(self.sql("SELECT count(*) AS n FROM baseline")[0]["n"],
                          "0")
-        # errors: usage 2, unknown run 1
+        # errors: usage 2, unknown run 2 too (the contract)
         self.assertEqual(self.profan("tag", "r1", "novalue").rc, 2)
         self.assertEqual(self.profan("tag", "r1").rc, 2)
-        self.assertEqual(self.profan("tag", "nope", "a=b").rc, 1)
+        self.assertEqual(self.profan("tag", "nope", "a=b").rc, 2)
         self.assertEqual(self.profan("baseline", "set", "x").rc, 2)
         self.assertEqual(self.profan("baseline", "frob").rc, 2)
-        self.assertEqual(self.profan("baseline", "set", "x", "nope").rc, 1)
+        self.assertEqual(self.profan("baseline", "set", "x", "nope").rc, 2)
         self.assertEqual(self.profan("diff", "r1").rc, 2)
         self.assertEqual(self.profan("diff", "r1", "r1", "--by", "x").rc, 2)
         self.assertEqual(self.profan("--format", "csv", "diff", "r1",
@@ -303,7 +303,7 @@ class Series(HistoryTest):
         r = self.profan("trend", "step_time_median_ms")   # table: sparkline
         self.assertEqual(r.rc, 0, r.err)
         self.assertIn("\u2588", r.out)
-        self.assertEqual(self.profan("trend", "no_such_metric").rc, 1)
+        self.assertEqual(self.profan("trend", "no_such_metric").rc, 2)
         self.assertEqual(self.profan("trend").rc, 2)
 
     def test_trend_change_pct_follows_the_number_rule(self):

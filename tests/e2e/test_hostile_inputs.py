@@ -225,9 +225,9 @@ class Hostile(ProfanTest):
         r.db = db
         if self.messages_are_utf8:
             p.stderr.decode()     # raises on bytes echoed from the input
-        self.assertIn(r.rc, (0, 1), "%s: exit %d\n%s" % (what, r.rc, r.err))
+        self.assertIn(r.rc, (0, 6), "%s: exit %d\n%s" % (what, r.rc, r.err))
         self.assertNotRegex(r.err, SAN, what)
-        if r.rc == 1:
+        if r.rc == 6:
             lines = r.err.splitlines()
             self.assertEqual(len(lines), 1, "%s: %s" % (what, r.err))
             # "profan: FILE:..." (a file in a directory for a directory)
@@ -242,7 +242,7 @@ class Hostile(ProfanTest):
     def error(self, name, data, what, strict=False):
         """The attempt must fail; returns the message after "FILE:"."""
         r, path = self.attempt(name, data, what, strict)
-        self.assertEqual(r.rc, 1, "%s: expected an error\n%s" % (what, r.err))
+        self.assertEqual(r.rc, 6, "%s: expected an error\n%s" % (what, r.err))
         return r.err.strip()[len("profan: %s:" % path):]
 
     def warned(self, name, data, what, want, strict=True):
@@ -315,7 +315,7 @@ class Hostile(ProfanTest):
             for _ in range(rnd.randint(1, 4)):
                 b[rnd.randrange(len(b))] = rnd.randrange(256)
             inputs.append(("flip set %d" % k, bytes(b)))
-        outcomes = {0: 0, 1: 0}
+        outcomes = {0: 0, 6: 0}
         for (what, data), (r, _) in zip(inputs, self.attempt_all(name, inputs, post)):
             outcomes[r.rc] += 1
             if check and r.rc == 0:
@@ -378,7 +378,7 @@ class TraceInputs(Hostile):
         self.truncations("trace", check)
 
     def assertError(self, r, path):
-        self.assertEqual(r.rc, 1, r.err)
+        self.assertEqual(r.rc, 6, r.err)
         return r.err.strip()[len("profan: %s:" % path):]
 
     def test_200_random_byte_flips(self):
@@ -719,7 +719,7 @@ def pickle_truncation_check(test):
 class PickleHostile(Hostile):
 
     def error_of(self, r, path):
-        self.assertEqual(r.rc, 1, r.err)
+        self.assertEqual(r.rc, 6, r.err)
         return r.err.strip()[len("profan: %s:" % path):]
 
 
@@ -1185,12 +1185,12 @@ class UnreadableFiles(Hostile):
         self.assertEqual(self.sql("SELECT count(*) AS n FROM run_file f JOIN run r"
                                   " ON r.id = f.run_id WHERE r.name = 'bad'"), [{"n": "1"}])
         r = self.as_nobody("ingest", "--name", "bad2", "--strict", run)
-        self.assertEqual(r.rc, 1, r.err)
+        self.assertEqual(r.rc, 6, r.err)
         self.assertEqual(r.err, "profan: %s: cannot open: Permission denied (--strict: an "
                          "unreadable file is an error)\n" % bad)
         # named on the command line, the file is an error even without --strict
         r = self.as_nobody("ingest", "--name", "bad3", bad)
-        self.assertEqual(r.rc, 1, r.err)
+        self.assertEqual(r.rc, 6, r.err)
         self.assertEqual(r.err, "profan: %s: cannot open: Permission denied\n" % bad)
 
     def test_dangling_link_is_skipped_then_strict_refuses(self):
@@ -1201,7 +1201,7 @@ class UnreadableFiles(Hostile):
         self.assertEqual(r.rc, 0, r.err)
         self.assertIn("profan: %s: skipped: No such file or directory\n" % link, r.err)
         r, _ = self.attempt(run, None, "dangling link --strict", strict=True)
-        self.assertEqual(r.rc, 1, r.err)
+        self.assertEqual(r.rc, 6, r.err)
         self.assertEqual(r.err, "profan: %s: No such file or directory (--strict: an "
                          "unreadable file is an error)\n" % link)
 
@@ -1274,7 +1274,7 @@ class FuzzRegressions(Hostile):
                             "durations-past-int64.json.gz")
         with open(path, "rb") as fh:
             r, run = self.replay_ingest(fh.read(), "overflow")
-        self.assertEqual(r.rc, 1, r.err)
+        self.assertEqual(r.rc, 6, r.err)
         self.assertRegex(r.err, r"^profan: %s/rank0\.trace\.json:[0-9]+: durations add up"
                          r" past 2\^62 ns \(146 years\) in one ingest; refused\n$"
                          % re.escape(run))
@@ -1294,7 +1294,7 @@ class DurationSums(Hostile):
               for i in range(70000)]
         data = json.dumps({"traceEvents": ev}).encode()
         r, path = self.attempt("t.json", data, "sum")
-        self.assertEqual(r.rc, 1, r.err)
+        self.assertEqual(r.rc, 6, r.err)
         # the first event whose duration takes the sum past 2^62 ns
         limit = 2 ** 62
         k = limit // (dur * 1000)          # events that still fit

@@ -579,7 +579,7 @@ class RunReport(HtmlTest):
         # unwritable path: clear error, nothing left behind
         bad = os.path.join(self.tmp.name, "missing", "r.html")
         r = self.profan("report", "--html", bad)
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 2)
         self.assertEqual(r.err, "profan: cannot write %s: No such file or"
                          " directory\n" % bad)
         self.assertFalse(os.path.exists(os.path.dirname(bad)))
@@ -739,6 +739,6 @@ class DiffTrend(HtmlTest):
             self.assertIn("#" + w["run_id"], fig["texts"])
         r = self.profan("trend", "no_such_metric", "--html",
                         os.path.join(self.tmp.name, "t.html"))
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 2)
         self.assertFalse(os.path.exists(os.path.join(self.tmp.name,
                                                      "t.html")))

@@ -389,10 +389,11 @@ class IngestNotices(ProfanTest):
         self.assertEqual(self.profan("baseline", "set", "main", "a").rc, 0)
         before = self.sql("SELECT id, name FROM run ORDER BY id")
         r = self.profan("rm", "a", "b", "999")
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 2)
         self.assertEqual(r.err, "profan: no run '999' (give an id, a name, or"
                          " 'latest'; 'profan runs' lists them)\nprofan:"
-                         " nothing removed (1 of 3 RUNs not found)\n")
+                         " nothing removed (1 of 3 RUNs not found or"
+                         " ambiguous)\n")
         self.assertEqual(self.sql("SELECT id, name FROM run ORDER BY id"),
                          before)
         r = self.profan("rm", "a", "b")
@@ -432,14 +433,14 @@ class IngestNotices(ProfanTest):
                              stderr=subprocess.PIPE, text=True,
                              stdin=subprocess.DEVNULL)
         first = p.stderr.readline()
-        self.assertEqual(first, "profan: waiting for another ingest to finish"
+        self.assertEqual(first, "profan: waiting for another writer to finish"
                          " (the database is locked)\u2026\n")
         time.sleep(1.5)
         lock.execute("ROLLBACK")
         lock.close()
         rest = p.stderr.read()
         self.assertEqual(p.wait(timeout=60), 0, rest)
-        m = re.search(r"finished after (\d+\.\d) s; ingesting\n", rest)
+        m = re.search(r"the other writer finished after (\d+\.\d) s\n", rest)
         self.assertIsNotNone(m, rest)
         self.assertGreaterEqual(float(m.group(1)), 1.4)
         m = re.search(r"ingested run 2: .*, (\d+\.\d\d) s, ", rest)
@@ -451,10 +452,10 @@ class IngestNotices(ProfanTest):
         r = self.profan("ingest", "--timeout", "0.5", "--name", "c", b)
         lock.execute("ROLLBACK")
         lock.close()
-        self.assertEqual(r.rc, 1)
-        self.assertEqual(r.err.split("\n")[-2], "profan: the database is"
-                         " still locked by another writer after 0.5 s"
-                         " (--timeout); nothing stored")
+        self.assertEqual(r.rc, 7)
+        self.assertEqual(r.err.split("\n")[-2], "profan: %s: the database"
+                         " is still locked by another writer after 0.5 s"
+                         " (--timeout); nothing written" % self.db)
         self.assertEqual(len(self.sql("SELECT id FROM run")), 2)
 
     def test_ctrl_c_during_first_ingest(self):
@@ -480,7 +481,7 @@ class IngestNotices(ProfanTest):
         err = p.stderr.read()
         rc = p.wait(timeout=60)
         self.assertEqual(rc, 128 + signal.SIGINT, err)
-        self.assertEqual(err, "profan: interrupted, nothing stored\n")
+        self.assertEqual(err, "profan: interrupted, nothing written\n")
         left = [n for n in os.listdir(self.tmp.name) if n.startswith("new.db")]
         self.assertEqual(left, [])
 
@@ -502,7 +503,7 @@ class Messages(ProfanTest):
         f = os.path.join(self.tmp.name, "plain")
         open(f, "w").close()
         r = common.run("ingest", t, db=os.path.join(f, "x.db"))
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 7)
         self.assertEqual(r.err, "profan: %s/x.db: cannot create database:"
                          " %s is not a directory\n" % (f, f))
         missing = os.path.join(self.tmp.name, "missing")
@@ -537,7 +538,7 @@ class Messages(ProfanTest):
                              ["warnings"]), n)
         r = common.run("ingest", "--strict", log,
                        db=os.path.join(self.tmp.name, "strict.db"))
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 6)
         self.assertRegex(r.err, r"\(--strict: %d warnings?\)\n$" % n)
         m2 = re.search(r"(\d+) cut, (\d+) malformed, (\d+) over-long", r.err)
         self.assertEqual([int(x) for x in m2.groups()], parts)

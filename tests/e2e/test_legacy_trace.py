@@ -228,7 +228,7 @@ class NotTraces(ProfanTest):
             with open(p, "w") as f:
                 f.write(text)
             r = self.profan("ingest", p)
-            self.assertEqual((r.rc, r.err), (1, "profan: %s: %s\n"
+            self.assertEqual((r.rc, r.err), (6, "profan: %s: %s\n"
                                              % (p, msg)), name)
             self.assertEqual(self.db_bytes(), before, name)
         # a directory of nothing but such files: nothing to ingest
@@ -238,7 +238,7 @@ class NotTraces(ProfanTest):
             write(os.path.join(d, name), [{"name": "m", "ph": "M", "ts": i,
                                            "pid": 1, "tid": 0}])
         r = self.profan("ingest", d)
-        self.assertEqual((r.rc, r.err), (1, "profan: %s: nothing to ingest:"
+        self.assertEqual((r.rc, r.err), (6, "profan: %s: nothing to ingest:"
                                          " none of the 2 traces holds an"
                                          " event to store\n" % d))
         self.assertEqual(self.db_bytes(), before)

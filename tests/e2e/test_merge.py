@@ -194,13 +194,13 @@ class MergeFailures(MergeTest):
             f.seek(16384 * 3)
             f.write(b"\xa5" * 16384 * 4)
         r = self.merge(self.s[2], bad)
-        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(r.returncode, 6, r.stderr)
         self.assertRegex(r.stderr, r"^profan: %s: .*malformed.*\n$" % bad)
         self.assertEqual(self.db_bytes(), self.before)
         notdb = os.path.join(self.tmp.name, "notdb.db")
         with open(notdb, "w") as f:
             f.write("hello\n" * 1000)
-        self.fails(1, "profan: %s: not a database (or unreadable): file is"
+        self.fails(6, "profan: %s: not a database (or unreadable): file is"
                    " not a database\n" % notdb, self.s[2], notdb)
 
     def test_merge_shard_of_another_job(self):

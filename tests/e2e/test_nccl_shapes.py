@@ -232,7 +232,7 @@ class NcclShapesTest(ProfanTest):
                 self.ingest_ok(self.shape("era-2.7.log"))
                 before = self.db_bytes()
                 s = self.profan("ingest", "--strict", path)
-                self.assertEqual(s.rc, 1, s.err)
+                self.assertEqual(s.rc, 6, s.err)
                 lines = s.err.strip().splitlines()
                 self.assertEqual(len(lines), 1, s.err)
                 sm = STRICT_LINE.match(lines[0])

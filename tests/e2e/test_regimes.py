@@ -216,7 +216,7 @@ class RankInference(ProfanTest):
                                     "regime-absolute_us.json"))
         before = self.db_bytes()
         r = self.profan("ingest", d)
-        self.assertEqual(r.rc, 1, r.err)
+        self.assertEqual(r.rc, 6, r.err)
         self.assertIn(r.err, ["profan: %s: no rank (no distributedInfo, no rank in the"
                               " file name) in a run of 2 traces: name the file rank<N>..."
                               " or ingest it as a run of its own\n"
@@ -228,7 +228,7 @@ class RankInference(ProfanTest):
             # other content than a.json (a copy would be loaded once)
             f.write(gen.trace(gen.EPOCH_US + 25))
         r = self.profan("ingest", d)
-        self.assertEqual(r.rc, 1, r.err)
+        self.assertEqual(r.rc, 6, r.err)
         self.assertEqual(r.err, "profan: %s: no rank (no distributedInfo, no rank in"
                          " the file name) in a run of 2 traces: name the file"
                          " rank<N>... or ingest it as a run of its own\n"

@@ -197,7 +197,7 @@ class ReportTinyTrace(ReportTest):
         self.assertNotIn("step-variation", [x["rule"] for x in rows])
         self.assertEqual(self.profan("report", "--param", "nope=1").rc, 2)
         self.assertEqual(self.profan("report", "a", "b").rc, 2)
-        self.assertEqual(self.profan("report", "nosuchrun").rc, 1)
+        self.assertEqual(self.profan("report", "nosuchrun").rc, 2)
         # --baseline NAME
         self.assertEqual(self.profan("baseline", "set", "main", "tiny").rc, 0)
         self.assertEqual(self.report("--baseline", "main"),

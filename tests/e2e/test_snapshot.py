@@ -185,7 +185,7 @@ class SnapshotNumbers(ProfanTest):
         self.ingest_ok(shared("snapshots", "tomi-small.pickle"))
         before = self.db_bytes()
         r = self.profan("ingest", shared("snapshots", "not-a-snapshot.pickle"))
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 6)
         self.assertIn("not a CUDA memory snapshot", r.err)
         self.assertIn("a dict with 8 keys", r.err)
         self.assertEqual(self.db_bytes(), before)
@@ -307,7 +307,7 @@ class SnapshotHostile(ProfanTest):
 
     def refused(self, path):
         r = self.profan("ingest", path)
-        self.assertEqual(r.rc, 1, (path, r.err))
+        self.assertEqual(r.rc, 6, (path, r.err))
         lines = [l for l in r.err.splitlines() if l.strip()]
         self.assertEqual(len(lines), 1, r.err)
         self.assertRegex(lines[0], r"^profan: %s:\d+: " % path.replace(
@@ -341,7 +341,7 @@ class SnapshotHostile(ProfanTest):
             with open(path, "wb") as f:
                 f.write(data[:n])
             r = self.profan("ingest", path)
-            self.assertEqual(r.rc, 1, (n, r.err))
+            self.assertEqual(r.rc, 6, (n, r.err))
             self.assertEqual(len(r.err.strip().splitlines()), 1, r.err)
             self.assertIn(path + ":", r.err)
         self.assertEqual(self.db_bytes(), self.before)

@@ -226,7 +226,7 @@ class BadInput(ProfanTest):
         self.ingest_ok(shared("traces", "hta-compare-base.json.gz"))
         before = self.db_bytes()
         r = self.profan("ingest", path)
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 6)
         self.assertEqual(r.err.strip(), message)
         self.assertEqual(self.db_bytes(), before)
 
@@ -237,7 +237,7 @@ class BadInput(ProfanTest):
     def test_not_json(self):
         p = self.write("t.json", b'{"traceEvents": [} ]}')
         r = self.profan("ingest", p)
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 6)
         self.assertEqual(r.err.strip(), "profan: %s:17: invalid JSON: unallowed token at this point in JSON text" % p)
 
     def test_wrong_shape(self):
@@ -255,13 +255,13 @@ class BadInput(ProfanTest):
         data = gzip.compress(b'{"traceEvents": [' + b'{"ph":"X","cat":"kernel","name":"k","ts":1,"dur":1},' * 2000 + b'{}]}')
         p = self.write("t.json.gz", data[: len(data) // 2])
         r = self.profan("ingest", p)
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 6)
         self.assertIn("%s:" % p, r.err)
 
     def test_failed_ingest_into_new_db_leaves_no_file(self):
         p = self.write("t.json", b"{")
         r = self.profan("ingest", p)
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 6)
         self.assertFalse(os.path.exists(self.db))
         self.assertEqual(os.listdir(self.tmp.name), ["t.json"])
 
@@ -356,7 +356,7 @@ class RunsAndCli(ProfanTest):
         self.assertEqual(self.sql("SELECT count(*) AS n FROM kernel")[0]["n"], "0")
         self.assertEqual(self.sql("SELECT count(*) AS n FROM string")[0]["n"], "0")
         r = self.profan("show", "t1")
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 2)
         self.assertIn("no run 't1'", r.err)
 
     def test_formats(self):
@@ -398,7 +398,7 @@ class RunsAndCli(ProfanTest):
         self.ingest_ok(shared("traces", "hta-triton.json.gz"))
         subprocess.run(["sqlite3", self.db, "PRAGMA user_version=999"], check=True)
         r = self.profan("runs")
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 7)
         self.assertIn("database schema version 999 is newer than this profan", r.err)
 
     def test_user_queries_directory(self):
@@ -487,13 +487,13 @@ class Migration(ProfanTest):
         sql += "PRAGMA user_version=3; PRAGMA application_id=%d;" % 0x50524f46
         subprocess.run(["sqlite3", self.db], input=sql, text=True, check=True)
         r = self.profan("runs")
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 7)
         self.assertIn("database schema version 3 is older than", r.err)
 
     def test_not_a_profan_database(self):
         subprocess.run(["sqlite3", self.db, "CREATE TABLE t(x)"], check=True)
         r = self.profan("ingest", shared("traces", "hta-triton.json.gz"))
-        self.assertEqual(r.rc, 1)
+        self.assertEqual(r.rc, 7)
         self.assertEqual(r.err.strip(), "profan: %s: not a profan database (application_id 0)"
                          % self.db)
 
