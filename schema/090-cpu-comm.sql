@@ -10,10 +10,10 @@
 -- the others included: its start is the rank's arrival, as a
 -- communication kernel's start is on the GPU.
 --
--- comm_pattern (012) says which kernels are communication; this table
--- says which host ranges are.  derive_comm.c makes one collective row per
--- cpu_op or user annotation whose name matches a pattern (GLOB,
--- case-sensitive, the whole name), so collectives, rank-skew,
+-- comm_pattern (001-baseline) says which kernels are communication;
+-- this table says which host ranges are.  derive_comm.c makes one
+-- collective row per cpu_op or user annotation whose name matches a
+-- pattern (GLOB, case-sensitive, the whole name), so collectives, rank-skew,
 -- collective-skew, the straggler rule and the alpha-beta fit read host
 -- collectives as they read NCCL kernels.  nccl:* ranges are not here: on
 -- the host they only enqueue the kernel that communicates.
@@ -77,3 +77,9 @@ INSERT INTO collective_090 SELECT * FROM collective;
 DROP TABLE collective;
 ALTER TABLE collective_090 RENAME TO collective;
 CREATE INDEX collective_run ON collective(run_id, rank, ts);
+
+-- The table catalogue (001-baseline.sql): comm_cpu_pattern is a rule the
+-- analyses read, edited with SQL, for every run.
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('comm_cpu_pattern', 'parameter', NULL, 0,
+   'which host ranges are communication (gloo, MPI)');

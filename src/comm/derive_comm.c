@@ -1,7 +1,7 @@
 /*
 ** derive_comm.c — per-run communication tables, computed once at the end
 ** of an ingest: collective (one row per communication kernel, comm_pattern
-** of schema/012-verdicts.sql, with its arguments, and one per host
+** of schema/001-baseline.sql, with its arguments, and one per host
 ** collective range, comm_cpu_pattern of schema/090-cpu-comm.sql: gloo,
 ** MPI) and comm_fit (latency/bandwidth least squares).
 ** comm_overlap (communication vs. computation) comes from derive_trace.c's
@@ -24,11 +24,11 @@
 ** world_size (the default group), a missing dtype to the kernel name's.
 **
 ** Both passes that need every kernel of the run (which kernels are
-** collectives, the compute time before each) read the GPU rows the writer
-** kept for the HTA pass (trace_spans.h) when that store is whole, and
-** look the collectives up by id; otherwise they scan the run's kernels.
-** On the 10x A100 bench trace (85,680 kernels, 600 collectives) the two
-** scans took ~35 ms of the pass's ~41 ms.
+** collectives, the compute time before each) read the GPU rows kept of
+** the run for the HTA pass (trace_spans.h, by the writer or the
+** stored-rows feeder: trace_keep.h) and look the collectives up by id.
+** On the 10x A100 bench trace (85,680 kernels, 600 collectives) scanning
+** the kernel table instead took ~35 ms of the pass's ~41 ms.
 **
 ** Memory: the fit holds one (op, group size) sample set; the kept-rows
 ** path the run's communication name ids and collective kernel ids.
@@ -52,7 +52,7 @@ static const char zSetup[] =
   "CREATE TEMP TABLE cm_name(id INTEGER PRIMARY KEY, op TEXT);"
   /* ids of the record_param_comms ops, noted by the trace loader */
   "CREATE TEMP TABLE IF NOT EXISTS rpc_op(id INTEGER PRIMARY KEY);"
-  /* the communication kernels: comm_pattern (schema/012-verdicts.sql),
+  /* the communication kernels: comm_pattern (schema/001-baseline.sql),
   ** the definition the categories and the overlap sweep use too */
   "INSERT INTO cm_name SELECT name_id, max(op) FROM comm_kernel"
   " WHERE run_id=?1 GROUP BY name_id;"
@@ -103,18 +103,21 @@ static int kept_kernels(const TraceSpans *pSpans,
                         int (*xKernel)(void*, int64_t, const SpanHtaGpu*),
                         void *ctx){
   int64_t rank;
-  const SpanHtaCpu *aC;
-  const SpanHtaGpu *aG;
+  SpanHtaCpu *aC;
+  SpanHtaGpu *aG;
   size_t nC, nG;
-  for(int i=0; trace_spans_hta_file(pSpans, i, &rank, &aC, &nC, &aG, &nG);
+  int r, rc = 0;
+  for(int i=0; rc==0
+      && (r = trace_spans_hta_file(pSpans, i, &rank, &aC, &nC, &aG, &nG))!=0;
       i++){
-    for(size_t j=0; j<nG; j++){
-      int rc;
-      if( aG[j].cls!=0 ) continue;
-      if( (rc = xKernel(ctx, rank, &aG[j]))!=0 ) return rc;
+    if( r<0 ) continue;
+    for(size_t j=0; j<nG && rc==0; j++){
+      if( aG[j].cls==0 ) rc = xKernel(ctx, rank, &aG[j]);
     }
+    free(aC);
+    free(aG);
   }
-  return 0;
+  return rc;
 }
 
 /*
@@ -124,10 +127,9 @@ static int kept_kernels(const TraceSpans *pSpans,
 ** start, the compute (non-communication) kernel time that ended inside
 ** it, at most the window, and the rest: GPU idle, the host did not feed
 ** it.  The windows of a rank are disjoint and sorted; one pass over the
-** run's kernels (the kept rows, else the table in rowid order: no sort,
-** no index) adds each kernel to the window holding its end (binary
-** search).  A running sum in SQL took 0.4 s on the 10x bench trace, the
-** table pass 16 ms, the kept rows ~1 ms.
+** run's kept kernels adds each kernel to the window holding its end
+** (binary search).  A running sum in SQL took 0.4 s on the 10x bench
+** trace, a pass over the kernel table 16 ms, the kept rows ~1 ms.
 */
 typedef struct CollWin {
   int64_t id, rank, t0, t1, comp;
@@ -163,31 +165,6 @@ static int win_kept(void *ctx, int64_t rank, const SpanHtaGpu *g){
   WinFill *w = ctx;
   if( !util_id_in(w->aName, w->nName, g->name) ){
     win_add(w, rank, g->end, g->end - g->ts);
-  }
-  return 0;
-}
-
-/* The compute kernels of the run into the windows, from the table. */
-static int win_scan(sqlite3 *db, int64_t runId, WinFill *w, PfError *pErr){
-  sqlite3_stmt *k;
-  int64_t lo, hi;
-  int st;
-  if( db_run_rowids(db, "kernel", runId, &lo, &hi, pErr) ) return -1;
-  k = db_prepare(db, "SELECT rank, ts+dur, dur FROM kernel"
-    " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1"
-    " AND name_id NOT IN (SELECT id FROM temp.cm_name)", pErr);
-  if( k==NULL ) return -1;
-  sqlite3_bind_int64(k, 1, runId);
-  sqlite3_bind_int64(k, 2, lo);
-  sqlite3_bind_int64(k, 3, hi);
-  while( (st = sqlite3_step(k))==SQLITE_ROW ){
-    win_add(w, sqlite3_column_int64(k, 0), sqlite3_column_int64(k, 1),
-            sqlite3_column_int64(k, 2));
-  }
-  sqlite3_finalize(k);
-  if( st!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
-    return -1;
   }
   return 0;
 }
@@ -271,10 +248,8 @@ static int build_windows(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   w.n = n;
   w.aName = aName;
   w.nName = nName;
-  if( pSpans ) kept_kernels(pSpans, win_kept, &w);
-  else if( win_scan(db, runId, &w, pErr) ) goto done;
+  kept_kernels(pSpans, win_kept, &w);
   rc = windows_insert(db, runId, a, n, pErr);
-done:
   free(a);
   return rc;
 }
@@ -483,24 +458,20 @@ static int coll_insert(sqlite3_stmt *qIns, sqlite3_stmt *qK, int64_t runId,
   return 0;
 }
 
-/* Prepare the statements of build_collectives into s.  Returns 0, or -1
-** with pErr set (the caller finalizes whatever was prepared). */
-/* The statements; bKept: the collective kernels' ids are in
-** temp.cm_kernel (else every kernel of the run is read). */
-static int coll_prepare(sqlite3 *db, int bKept, CollStmts *s, PfError *pErr){
-  char *zK = sqlite3_mprintf(
+/* Prepare the statements of build_collectives into s (the collective
+** kernels' ids are in temp.cm_kernel).  Returns 0, or -1 with pErr set
+** (the caller finalizes whatever was prepared). */
+static int coll_prepare(sqlite3 *db, CollStmts *s, PfError *pErr){
+  s->qK = db_prepare(db,
     "SELECT k.id, k.rank, k.file_id, k.device, k.stream, k.ts, k.dur,"
     " s.text, k.external_id, r.tid, r.ts, f.world_size, n.op"
-    " FROM %s JOIN temp.cm_name n ON n.id=k.name_id"
+    " FROM temp.cm_kernel x CROSS JOIN kernel k ON k.id=x.id"
+    " JOIN temp.cm_name n ON n.id=k.name_id"
     " JOIN string s ON s.id=k.name_id"
     " LEFT JOIN runtime_call r ON r.id=k.runtime_id"
     " LEFT JOIN run_file f ON f.id=k.file_id"
     " WHERE k.run_id=?1"
-    " ORDER BY k.rank, k.ts, k.id",
-    bKept ? "temp.cm_kernel x CROSS JOIN kernel k ON k.id=x.id"
-          : "kernel k");
-  s->qK = db_prepare(db, zK, pErr);
-  sqlite3_free(zK);
+    " ORDER BY k.rank, k.ts, k.id", pErr);
   s->qArgs = db_prepare(db,
     "SELECT coll_name, dtype, in_nelems, out_nelems, group_size, pg_name,"
     " pg_desc, pg_ranks FROM coll_args WHERE run_id=?1 AND src=?2"
@@ -639,84 +610,77 @@ static int host_collectives(sqlite3 *db, int64_t runId, CollStmts *s,
   return 0;
 }
 
+/* The union of the sorted spans s[0..n) (rank's) into the windows of a
+** it meets. */
+static void host_fill(CollWin *a, int n, int64_t rank, const Span *s,
+                      size_t nS){
+  size_t j = 0;
+  while( j<nS ){
+    int64_t u0 = s[j].ts, u1 = s[j].end;
+    for(j++; j<nS && s[j].ts<=u1; j++){
+      if( s[j].end>u1 ) u1 = s[j].end;     /* extends the interval */
+    }
+    if( u1<=u0 ) continue;
+    for(int i=win_lower(a, n, rank, u0+1);
+        i<n && a[i].rank==rank && a[i].t0<u1; i++){
+      int64_t lo = a[i].t0>u0 ? a[i].t0 : u0;
+      int64_t hi = a[i].t1<u1 ? a[i].t1 : u1;
+      if( hi>lo ) a[i].comp += hi - lo;
+    }
+  }
+}
+
 /*
 ** The windows of the host collectives (collective_window, as
 ** build_windows does for kernels): from the end of the rank's previous
-** host collective (the first: the rank's first op) to this one's start;
-** compute is the time in it covered by the rank's CPU ops on any thread
-** (the union of their intervals), leaving out the communication ranges
-** themselves and the ProfilerStep#N ranges (the legacy exporter writes
-** them as ops; they span everything); the rest is host time outside
-** every profiled op (Python, data loading, sleeping).  One pass over the
-** rank's ops in time order, merged into disjoint intervals.
+** host collective (the first: the rank's first CPU op) to this one's
+** start; compute is the time in it covered by the rank's CPU ops on any
+** thread (the union of their intervals), leaving out the communication
+** ranges themselves and the ProfilerStep#N ranges (the legacy exporter
+** writes them as ops; they span everything); the rest is host time
+** outside every profiled op (Python, data loading, sleeping).  The ops
+** are the kept SPAN_HOST spans of each rank (trace_spans.h), merged into
+** disjoint intervals in one pass; the first op is the rank's first kept
+** top-level op.  Returns 0, or -1 with pErr set.
 */
-static int host_windows(sqlite3 *db, int64_t runId, PfError *pErr){
-  sqlite3_stmt *ops;
+static int host_windows(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
+                        PfError *pErr){
   CollWin *a;
-  int n, rc = -1, st;
-  int64_t uRank = INT64_MIN, u0 = 0, u1 = -1;
+  int n, rc;
   if( windows_load(db,
-      "SELECT x.id, x.rank, x.ts, x.ts+x.dur, (SELECT min(o.ts) FROM cpu_op o"
-      " WHERE o.run_id=x.run_id AND o.rank=x.rank)"
+      "SELECT x.id, x.rank, x.ts, x.ts+x.dur, NULL"
       " FROM collective x WHERE x.run_id=?1 AND x.kernel_id IS NULL"
       " ORDER BY x.rank, x.ts, x.id", runId, &a, &n, pErr) ) return -1;
   if( n==0 ) return 0;
-  ops = db_prepare(db, "SELECT o.rank, o.ts, o.ts+o.dur FROM cpu_op o"
-    " JOIN string s ON s.id=o.name_id WHERE o.run_id=?1"
-    " AND o.name_id NOT IN (SELECT id FROM temp.cm_cpu_name)"
-    " AND s.text NOT GLOB 'ProfilerStep#*' ORDER BY o.rank, o.ts", pErr);
-  if( ops==NULL ) goto done;
-  sqlite3_bind_int64(ops, 1, runId);
-  /* one more round after the last row flushes the last interval */
-  for(;;){
-    int more = (st = sqlite3_step(ops))==SQLITE_ROW;
-    int64_t r = more ? sqlite3_column_int64(ops, 0) : INT64_MIN;
-    int64_t t0 = more ? sqlite3_column_int64(ops, 1) : 0;
-    int64_t t1 = more ? sqlite3_column_int64(ops, 2) : 0;
-    if( more && r==uRank && t0<=u1 ){
-      if( t1>u1 ) u1 = t1;            /* extends the current interval */
-      continue;
-    }
-    if( u1>u0 ){
-      /* the interval [u0, u1) of rank uRank into the windows it meets */
-      for(int i=win_lower(a, n, uRank, u0+1);
-          i<n && a[i].rank==uRank && a[i].t0<u1; i++){
-        int64_t lo = a[i].t0>u0 ? a[i].t0 : u0;
-        int64_t hi = a[i].t1<u1 ? a[i].t1 : u1;
-        if( hi>lo ) a[i].comp += hi - lo;
-      }
-    }
-    if( !more ) break;
-    uRank = r;
-    u0 = t0;
-    u1 = t1;
+  for(int i=0; i<n; ){
+    int64_t rank = a[i].rank;
+    size_t nS;
+    Span *s = trace_spans_rank_cpu(pSpans, rank, SPAN_CPU, &nS);
+    if( nS>0 && s[0].ts<a[i].t0 ) a[i].t0 = s[0].ts;   /* the first op */
+    free(s);
+    s = trace_spans_rank_cpu(pSpans, rank, SPAN_HOST, &nS);
+    host_fill(a, n, rank, s, nS);
+    free(s);
+    while( i<n && a[i].rank==rank ) i++;
   }
-  sqlite3_finalize(ops);
-  if( st!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
-    goto done;
-  }
-  rc = windows_insert(db, runId, a, n, pErr);
-done:
+  rc = trace_spans_check(pSpans, pErr) ? -1
+     : windows_insert(db, runId, a, n, pErr);
   free(a);
   return rc;
 }
 
-/* Build the collective rows of the run (pSpans: the kept rows, or NULL
-** to read the kernel table). */
+/* Build the collective rows of the run from its kept rows. */
 static int build_collectives(sqlite3 *db, int64_t runId,
                              const TraceSpans *pSpans, PfError *pErr){
   CollStmts s = {0};
   int rc = -1, src, nName = 0;
   int64_t *aName = NULL;
   if( db_exec_run(db, zSetup, runId, pErr) ) return -1;
-  if( pSpans ){
-    aName = db_id_set(db, "SELECT id FROM temp.cm_name ORDER BY id", runId,
-                      &nName, pErr);
-    if( aName==NULL
-        || coll_kernels_kept(db, pSpans, aName, nName, pErr) ) goto done;
-  }
-  if( coll_prepare(db, pSpans!=NULL, &s, pErr) ) goto done;
+  aName = db_id_set(db, "SELECT id FROM temp.cm_name ORDER BY id", runId,
+                    &nName, pErr);
+  if( aName==NULL
+      || coll_kernels_kept(db, pSpans, aName, nName, pErr) ) goto done;
+  if( coll_prepare(db, &s, pErr) ) goto done;
   sqlite3_bind_int64(s.qK, 1, runId);
   while( (src = sqlite3_step(s.qK))==SQLITE_ROW ){
     Coll c;
@@ -741,7 +705,7 @@ static int build_collectives(sqlite3 *db, int64_t runId,
       " FROM collective WHERE run_id=?1) AS x WHERE collective.id = x.id;",
       runId, pErr) ) goto done;
   if( build_windows(db, runId, pSpans, aName, nName, pErr)
-      || host_windows(db, runId, pErr) ) goto done;
+      || host_windows(db, runId, pSpans, pErr) ) goto done;
   rc = 0;
   goto done;
 db_error:
@@ -873,15 +837,13 @@ int derive_comm_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
       "DELETE FROM collective WHERE run_id=?1;"
       "DELETE FROM collective_window WHERE run_id=?1;"
       "DELETE FROM comm_fit WHERE run_id=?1;", runId, pErr) ) return -1;
+  /* no trace rows (a run of snapshots, dumps or logs): no collectives */
+  if( pSpans==NULL ) return 0;
   if( db_exec_run(db, zHostNames, runId, pErr) ) return -1;
   if( db_int(db, 0, "SELECT EXISTS(SELECT 1 FROM kernel WHERE run_id=%lld)"
              " OR EXISTS(SELECT 1 FROM temp.cm_cpu_name)",
              (long long)runId)==0 ){
     return db_exec_run(db, zCleanup, runId, pErr);
-  }
-  if( !trace_spans_hta_usable(pSpans) ) pSpans = NULL;
-  if( pSpans && getenv("PROFAN_TIMING") ){
-    fprintf(stderr, "profan: derive comm over the rows kept while loading\n");
   }
   if( build_collectives(db, runId, pSpans, pErr) ) return -1;
   if( build_fit(db, runId, pErr) ) return -1;

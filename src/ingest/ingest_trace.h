@@ -11,10 +11,11 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
-#include "ingest/ingest.h"
+#include "ingest/ingest_opts.h"
 #include "trace/link_trace.h"
 #include "trace/parse_trace.h"
 #include "trace/trace_spans.h"
+#include "trace/trace_totals.h"
 #include "core/util.h"
 
 /* One trace file to parse.  The caller fills the fields up to iHash and
@@ -40,19 +41,20 @@ typedef struct TraceJob {
   int64_t rankInserted;         /* rank the file's rows were written with */
   int empty;                    /* no event to store: skipped, its run_file
                                 ** row removed */
+  int relink;                   /* link it again from its rows (ingest.c) */
 } TraceJob;
 
 /*
 ** Parse every job aJob[0..nJob) with worker threads and load the rows of
-** run runId (and the intervals into pSpans), then the run's summary
-** tables.  Counts go to pRes.  A file without an event to store is
-** skipped (TraceJob.empty, noted on pOpt->pLog); a run of several traces
-** with events in which one has no rank is refused.  Returns 0, or -1 with
-** the message in pMsg.
+** run runId, each also to the totals pTot and the spans pSpans
+** (trace_keep.h).  Counts go to pRes.  A file without an event to store
+** is skipped (TraceJob.empty, noted on pOpt->pLog); a run of several
+** traces with events in which one has no rank is refused.  Returns 0, or
+** -1 with the message in pMsg.
 */
 int ingest_trace_run(sqlite3 *db, int64_t runId, TraceJob *aJob, int nJob,
-                  TraceSpans *pSpans, const IngestOpts *pOpt,
-                  IngestResult *pRes, Buf *pMsg);
+                     TraceTotals *pTot, TraceSpans *pSpans,
+                     const IngestOpts *pOpt, IngestResult *pRes, Buf *pMsg);
 
 /* Why trace job j was skipped: it holds no event to store (also the one
 ** error of an ingest of nothing else), appended to pMsg without the

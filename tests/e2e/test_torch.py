@@ -32,6 +32,7 @@ import os
 import re
 import shutil
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -478,6 +479,17 @@ class TwoProcesses(TorchCase):
                          [len(c) for c in colls])
         self.check_straggler(shard, "t37-dist", colls)
 
+    def check_window_spec(self, db):
+        """The stored host windows of db against their SQL
+        specification (tests/oracle/comm.sql)."""
+        import test_oracle
+        con = sqlite3.connect(db)
+        for spec, stored, sql in test_oracle.specs("comm.sql")[1]:
+            got = sorted(con.execute(stored))
+            self.assertTrue(got, spec)
+            self.assertEqual(got, sorted(con.execute(sql)), spec)
+        con.close()
+
     def test_torch_two_ranks_host_windows(self):
         """What each rank did before each collective: the window since
         its previous collective ended (the first: since its first op),
@@ -501,12 +513,29 @@ class TwoProcesses(TorchCase):
                 comp = ref.intersect_ns(work, [(t0, ts)])
                 want.append((r["rank"], ts, ts - t0, comp))
                 prev = ts + dur
-        got = self.on(shard, "sql", "SELECT c.rank, c.ts, w.window_ns,"
-                      " w.compute_ns, w.idle_ns FROM collective c JOIN"
-                      " collective_window w ON w.collective_id = c.id"
-                      " ORDER BY c.rank, c.ts")
+        sql = ("SELECT c.rank, c.ts, w.window_ns, w.compute_ns, w.idle_ns"
+               " FROM collective c JOIN collective_window w"
+               " ON w.collective_id = c.id ORDER BY c.rank, c.ts")
+        got = self.on(shard, "sql", sql)
         self.assertEqual([(int(g["rank"]), int(g["ts"]), int(g["window_ns"]),
                            int(g["compute_ns"])) for g in got], want)
+        # the shard's windows come from the rows merge fed again
+        # (trace_feed.c); each trace ingested alone gets its rank's from
+        # what the writer kept while inserting
+        for r in ranks:
+            db = os.path.join(self.tmp.name, "alone%d.db" % r["rank"])
+            p = subprocess.run([PROFAN, "--db", db, "ingest", "--quiet",
+                                "--rank", str(r["rank"]), "--base-time",
+                                str(file_base_ns(r["path"], r["start_us"])),
+                                r["path"]], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            alone = self.on(db, "sql", sql)
+            self.assertEqual([(int(g["rank"]), int(g["ts"]),
+                               int(g["window_ns"]), int(g["compute_ns"]))
+                              for g in alone],
+                             [w for w in want if w[0] == r["rank"]])
+            self.check_window_spec(db)
+        self.check_window_spec(shard)
         for g in got:
             self.assertEqual(int(g["idle_ns"]),
                              int(g["window_ns"]) - int(g["compute_ns"]))
