@@ -33,6 +33,11 @@ printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts"
   > "$C/trace/tiny-linked.json"
 printf '[{"ph":"X","cat":"Operator","name":"aten::mm","pid":1,"tid":"1","ts":10,"dur":5}]' \
   > "$C/trace/legacy-array.json"
+# the legacy exporter's own shape (docs/formats.md section 1.10): no cat,
+# pid "CPU functions", a step, nesting, a gloo range on another thread, an
+# RPC tid, a "CUDA functions" range and its flow
+printf '[{"name": "ProfilerStep#1", "ph": "X", "ts": 344, "dur": 1311, "tid": 1, "pid": "CPU functions", "args": {}}, {"name": "aten::linear", "ph": "X", "ts": 350, "dur": 40, "tid": 1, "pid": "CPU functions", "args": {}}, {"name": "aten::addmm", "ph": "X", "ts": 352, "dur": 30, "tid": 1, "pid": "CPU functions", "args": {}}, {"name": "gloo:all_reduce", "ph": "X", "ts": 400, "dur": 900, "tid": 2, "pid": "CPU functions", "args": {}}, {"name": "aten::add", "ph": "X", "ts": 500, "dur": 3, "tid": " node_id:1, thread_id:7 ", "pid": "CPU functions", "args": {}}, {"name": "aten::mm", "ph": "s", "ts": 352, "tid": 1, "pid": "CPU functions", "id": 0, "cat": "cpu_to_cuda", "args": {}}, {"name": "aten::mm", "ph": "X", "ts": 360, "dur": 20, "tid": 0, "pid": "CUDA functions", "args": {}}]' \
+  > "$C/trace/legacy-exporter.json"
 printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)","pid":0,"tid":7,"ts":3,"dur":9,"args":{"correlation":2,"Collective name":"allreduce","dtype":"Float","In msg nelems":1024,"Out msg nelems":1024,"Group size":2,"Process Group Ranks":"[0, 1]"}},{"ph":"i","s":"t","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0},{"ph":"f","id":2,"pid":0,"tid":7,"ts":3,"cat":"ac2g","name":"ac2g","bp":"e"}]}' \
   > "$C/trace/collective.json"
 cp "$C"/trace/*.json "$C/jscan/"

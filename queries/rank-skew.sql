@@ -6,12 +6,12 @@
 -- description: ranks, arrival spread above min_spread_us) and how long the
 -- description: other ranks waited for it there (collective_late).
 -- description: straggler is 1 for the ranks the straggler rule names: the
--- description: others lost more than lost_pct of their traced GPU time
+-- description: others lost more than lost_pct of their traced time
 -- description: waiting for it.  Step and busy time are shown, never the
 -- description: criterion: a rank waiting inside a collective looks busy.
 -- description: Thresholds: advice_threshold (straggler, ...), shared with
 -- description: the straggler rule.
--- param: lost_pct:number>=0 =       the others' waiting / their traced GPU time, % (empty: advice_threshold straggler.lost_pct)
+-- param: lost_pct:number>=0 =       the others' waiting / their traced time (rank_traced_span), % (empty: advice_threshold straggler.lost_pct)
 -- param: min_spread_us:number>=0 =  ties below this arrival spread, µs (empty: advice_threshold straggler.min_spread_us)
 -- column: rank             rank
 -- column: steps            profiled steps of the rank
@@ -26,7 +26,7 @@
 -- column: late_ms          summed lateness of those arrivals behind the earliest rank, ms
 -- column: waited_for_ms    summed mean wait of the other ranks at those collectives, ms
 -- column: late_pct         late_collectives / collectives with a late rank, %
--- column: lost_pct         waited_for_ms / the ranks' mean traced GPU time, %
+-- column: lost_pct         waited_for_ms / the ranks' mean traced time (GPU, else host: rank_traced_span), %
 -- column: straggler        1 when lost_pct is above the straggler threshold
 -- column: step_bar         step_ms / the slowest rank's step_ms, as a bar
 -- column: step_spark       the rank's step durations in ms, in time order
@@ -69,7 +69,7 @@ late AS (
   FROM decisive GROUP BY late_rank
 ),
 span AS (
-  SELECT avg(span_ns) AS ns FROM rank_gpu_span
+  SELECT avg(span_ns) AS ns FROM rank_traced_span
   WHERE run_id = :run
     AND rank IN (SELECT rank FROM collective WHERE run_id = :run)
 )

@@ -6,7 +6,8 @@
 -- description: rank that arrived last, when it arrived more than
 -- description: min_spread_us after the first, made the others wait
 -- description: (collective_late).  A rank is named when the others lost
--- description: more than lost_pct of their traced GPU time waiting for it
+-- description: more than lost_pct of their traced time (GPU, or the host's
+-- description: for ranks without GPU work: rank_traced_span) waiting for it
 -- description: over the run (high above high_pct), the ranks ranked by
 -- description: the waiting they caused, with what the rank did before
 -- description: those collectives: computing (more GPU work), stalled on
@@ -15,7 +16,7 @@
 -- description: busy time is never the criterion: a rank that waits inside
 -- description: a collective looks busy.  Thresholds: advice_threshold
 -- description: (straggler, ...), shared with rank-skew.
--- param: lost_pct:number>=0 =       the others' waiting / their traced GPU time, % (empty: advice_threshold straggler.lost_pct)
+-- param: lost_pct:number>=0 =       the others' waiting / their traced time (rank_traced_span), % (empty: advice_threshold straggler.lost_pct)
 -- param: high_pct:number>=0 =       above: severity high (empty: advice_threshold straggler.high_pct)
 -- param: min_spread_us:number>=0 =  ties below this arrival spread, µs (empty: advice_threshold straggler.min_spread_us)
 WITH th AS (
@@ -32,7 +33,9 @@ d AS (
   WHERE l.run_id = :run AND l.spread_ns > th.min_spread_us * 1e3
 ),
 span AS (
-  SELECT avg(span_ns) AS ns FROM rank_gpu_span
+  SELECT avg(span_ns) AS ns,
+    CASE min(clock) WHEN 'gpu' THEN 'GPU' ELSE 'host' END AS what
+  FROM rank_traced_span
   WHERE run_id = :run
     AND rank IN (SELECT rank FROM collective WHERE run_id = :run)
 ),
@@ -43,7 +46,7 @@ per AS (
   FROM d GROUP BY late_rank
 ),
 ranked AS (
-  SELECT per.*, 100.0 * per.waited / span.ns AS lost,
+  SELECT per.*, 100.0 * per.waited / span.ns AS lost, span.what,
     row_number() OVER (ORDER BY per.waited DESC, per.rank) AS pos,
     CASE
       WHEN max(per.comp_x, per.host_x, per.queued_x) <= 0 THEN 'none'
@@ -63,7 +66,7 @@ SELECT CASE WHEN r.lost > th.high_pct THEN 'high' ELSE 'medium' END
     AS severity,
   'straggler' AS rule,
   printf('rank %d made the other ranks wait %.3f ms (%.1f %% of their'
-         || ' traced GPU time): it arrived last at %d of %d collectives, up'
+         || ' traced ' || r.what || ' time): it arrived last at %d of %d collectives, up'
          || ' to %.3f ms after the first; before them it was %s (against the'
          || ' other ranks: GPU work %+.3f ms, host-side GPU idle %+.3f ms,'
          || ' GPU idle with the collective queued %+.3f ms)%s%s',

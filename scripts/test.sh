@@ -26,8 +26,12 @@ if [ "${PROFAN_BROWSER_TESTS:-}" = 1 ] || [ "${CI:-}" = true ]; then
 fi
 # clang for the sanitizer build; valgrind, cppcheck and the libFuzzer
 # runtime for the reliability steps; setpriv/unshare (util-linux) and
-# chattr (e2fsprogs) for the permission and full-filesystem tests
-EXTRA="clang valgrind cppcheck libclang-rt-14-dev util-linux e2fsprogs zsh"
+# chattr (e2fsprogs) for the permission and full-filesystem tests;
+# PyTorch (CPU) for the tests that run python/profan_torch.py and
+# torch.distributed in the loop (tests/e2e/test_torch.py; profan itself
+# does not need it)
+EXTRA="clang valgrind cppcheck libclang-rt-14-dev util-linux e2fsprogs zsh \
+python3-torch"
 [ "$BROWSER" = ON ] && EXTRA="$EXTRA chromium"
 PROFAN_SETUP_EXTRA="$EXTRA" sh scripts/setup.sh || exit 1
 

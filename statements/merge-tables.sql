@@ -8,12 +8,15 @@
 --   is_string         1: the column holds a string.id (table_string_column)
 --   keep_target       1: on a key conflict the target's row stays (a tag
 --                     or baseline name the target has already)
+--   per_rank          1: role derived_rank (computed again instead of
+--                     copied when a shard adds another window of a rank)
 SELECT r.name AS tbl, c.name AS col, c.pk,
   EXISTS (SELECT 1 FROM table_string_column s
           WHERE s.tbl = r.name AND s.col = c.name) AS is_string,
   r.role IN ('run', 'history') AND NOT EXISTS
     (SELECT 1 FROM pragma_table_info(r.name) k
-     WHERE k.name = 'id' AND k.pk) AS keep_target
+     WHERE k.name = 'id' AND k.pk) AS keep_target,
+  r.role = 'derived_rank' AS per_rank
 FROM table_role r, pragma_table_info(r.name) c
 WHERE EXISTS (SELECT 1 FROM pragma_table_info(r.name) WHERE name = 'run_id')
   AND CASE WHEN ?1 THEN r.summary = 1

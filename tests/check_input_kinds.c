@@ -95,7 +95,22 @@ static FileKind sniff(const char *z){
 
 START_TEST(test_sniff_kinds){
   ck_assert_int_eq(sniff("{\"traceEvents\": []}"), KIND_TRACE);
-  ck_assert_int_eq(sniff("\xef\xbb\xbf [{\"ph\": \"X\"}]"), KIND_TRACE);
+  ck_assert_int_eq(sniff("\xef\xbb\xbf [{\"ph\": \"X\", \"ts\": 3}]"),
+                   KIND_TRACE);
+  /* Chrome's JSON Array Format: an item with a string ph and numeric ts */
+  ck_assert_int_eq(sniff("[{\"ts\": 1.5, \"name\": \"a\", \"ph\": \"X\"}"),
+                   KIND_TRACE);                     /* cut after one event */
+  ck_assert_int_eq(sniff("[1, \"ph\", {\"ph\": \"M\", \"ts\": 0}]"),
+                   KIND_TRACE);
+  /* JSON arrays that are not traces (issue 33, point 10) */
+  ck_assert_int_eq(sniff("[{\"ph\": \"X\"}]"), KIND_UNKNOWN);
+  ck_assert_int_eq(sniff("[{\"ph\": \"X\", \"ts\": \"1\"}]"), KIND_UNKNOWN);
+  ck_assert_int_eq(sniff("[{\"ph\": 1, \"ts\": 1}]"), KIND_UNKNOWN);
+  ck_assert_int_eq(sniff("[[{\"ph\": \"X\", \"ts\": 1}]]"), KIND_UNKNOWN);
+  ck_assert_int_eq(sniff("[{\"args\": {\"ph\": \"X\", \"ts\": 1}}]"),
+                   KIND_UNKNOWN);
+  ck_assert_int_eq(sniff("[\"ph\", \"ts\"]"), KIND_UNKNOWN);
+  ck_assert_int_eq(sniff("[{\"ph\": \"X\", \"ts\": 1"), KIND_UNKNOWN);
   ck_assert_int_eq(sniff("\x80\x04\x95"), KIND_PICKLE);
   ck_assert_int_eq(sniff("{\"version\": \"2.4\", \"entries\": []}"),
                    KIND_FR_JSON);

@@ -276,6 +276,25 @@ int ingest_cmd(Cli *p){
     }
   }
   opt.pLog = cli_option(p, "quiet", "q", 0) ? NULL : stderr;
+  opt.rank = -1;
+  if( (z = cli_option(p, "rank", NULL, 1))!=NULL ){
+    char *zEnd;
+    long long v = strtoll(z, &zEnd, 10);
+    if( *z==0 || *zEnd || v<0 || v>=(1LL<<31) ){
+      cli_usage_error(p, "--rank needs an integer >= 0, got '%s'", z);
+    }
+    opt.rank = v;
+  }
+  if( (z = cli_option(p, "base-time", NULL, 1))!=NULL ){
+    char *zEnd;
+    long long v = strtoll(z, &zEnd, 10);
+    if( *z==0 || *zEnd || v<=0 || v>=(1LL<<62) ){
+      cli_usage_error(p, "--base-time needs epoch nanoseconds > 0, got '%s'",
+                      z);
+    }
+    opt.hasBaseTime = 1;
+    opt.baseTimeNs = v;
+  }
   cli_timeout_option(p);
   opt.timeout = p->timeout;
   opt.xWait = cli_wait_note;
@@ -311,6 +330,7 @@ int ingest_cmd(Cli *p){
     cli_error("%s%s%s", cli_is_lock_message(buf_str(&msg)) ? p->zDb : "",
               cli_is_lock_message(buf_str(&msg)) ? ": " : "", buf_str(&msg));
     buf_free(&msg);
+    if( res.usage ) return EXIT_USAGE;
     return res.errKind==PF_KIND_DB ? EXIT_DB : EXIT_INPUT;
   }
   buf_free(&msg);

@@ -61,7 +61,13 @@ static const CmdInfo aCmd[] = {
     "  --strict         treat skipped/repaired records as errors\n"
     "  --threads N      parser threads (default: number of CPUs)\n"
     HELP_TIMEOUT
-    "  --quiet          no summary line\n",
+    "  --quiet          no summary line\n"
+    "  --rank N         the rank of a trace that names none (no\n"
+    "                   distributedInfo): one trace file only\n"
+    "  --base-time NS   epoch nanoseconds that a trace's relative times\n"
+    "                   count from, for a trace of unknown time origin\n"
+    "                   (the legacy exporter's): one trace file only;\n"
+    "                   python/profan_torch.py passes both\n",
     X_DB | CLI_X(EXIT_INPUT), "path..." },
   { "query", query_cmd,
     "query NAME [--run RUN | --baseline NAME] [--param K=V]... [--limit N]",

@@ -1,8 +1,9 @@
 /*
 ** derive_comm.c — per-run communication tables, computed once at the end
 ** of an ingest: collective (one row per communication kernel, comm_pattern
-** of schema/012-verdicts.sql, with its
-** arguments) and comm_fit (latency/bandwidth least squares).
+** of schema/001-baseline.sql, with its arguments, and one per host
+** collective range, comm_cpu_pattern of schema/090-cpu-comm.sql: gloo,
+** MPI) and comm_fit (latency/bandwidth least squares).
 ** comm_overlap (communication vs. computation) comes from derive_trace.c's
 ** GPU sweep, which reads the kernels in the order it needs anyway.
 **
@@ -53,7 +54,7 @@ static const char zSetup[] =
   "CREATE TEMP TABLE cm_name(id INTEGER PRIMARY KEY, op TEXT);"
   /* ids of the record_param_comms ops, noted by the trace loader */
   "CREATE TEMP TABLE IF NOT EXISTS rpc_op(id INTEGER PRIMARY KEY);"
-  /* the communication kernels: comm_pattern (schema/012-verdicts.sql),
+  /* the communication kernels: comm_pattern (schema/001-baseline.sql),
   ** the definition the categories and the overlap sweep use too */
   "INSERT INTO cm_name SELECT name_id, max(op) FROM comm_kernel"
   " WHERE run_id=?1 GROUP BY name_id;"
@@ -77,7 +78,23 @@ static const char zSetup[] =
   "CREATE INDEX temp.cm_parent_ts ON cm_parent(kind, rank, tid, ts);"
   "CREATE INDEX temp.cm_parent_ext ON cm_parent(kind, rank, ext);";
 
+/* The names of the run's host collective ranges: cpu_op names (from the
+** op summary, not the rows) and user annotation names that a
+** comm_cpu_pattern matches, with the op its first pattern names. */
+static const char zHostNames[] =
+  "DROP TABLE IF EXISTS temp.cm_cpu_name;"
+  "CREATE TEMP TABLE cm_cpu_name(id INTEGER PRIMARY KEY, text TEXT, op TEXT);"
+  "INSERT INTO cm_cpu_name SELECT s.id, s.text,"
+  " (SELECT p.op FROM comm_cpu_pattern p WHERE s.text GLOB p.pattern"
+  "  AND p.op IS NOT NULL ORDER BY p.pattern LIMIT 1)"
+  " FROM (SELECT name_id AS id FROM cpu_op_summary WHERE run_id=?1"
+  "  UNION SELECT name_id FROM annotation WHERE run_id=?1 AND kind='user') u"
+  " JOIN string s ON s.id=u.id"
+  " WHERE EXISTS (SELECT 1 FROM comm_cpu_pattern p WHERE s.text GLOB"
+  "  p.pattern);";
+
 static const char zCleanup[] =
+  "DROP TABLE IF EXISTS temp.cm_cpu_name;"
   "DROP TABLE IF EXISTS temp.cm_parent;"
   "DROP TABLE IF EXISTS temp.cm_kernel;"
   "DROP TABLE IF EXISTS temp.rpc_op;";
@@ -103,6 +120,94 @@ static int kept_kernels(const TraceSpans *pSpans,
     free(aG);
   }
   return rc;
+}
+
+/*
+** The windows of the host collectives (gloo / MPI ranges, no kernel):
+** derive_straggler.c writes every collective's window from GPU work;
+** host_windows below replaces a host collective's window, compute and
+** idle with what the rank did on the host (its CPU ops).  The windows of
+** a rank are disjoint and sorted; each is found by binary search.
+*/
+typedef struct CollWin {
+  int64_t id, rank, t0, t1, comp;
+} CollWin;
+
+/* The first window of a (sorted by rank, t1) with (rank, t1) >= the key. */
+static int win_lower(const CollWin *a, int n, int64_t rank, int64_t t){
+  int lo = 0, hi = n;
+  while( lo<hi ){
+    int mid = (lo+hi)/2;
+    if( a[mid].rank<rank || (a[mid].rank==rank && a[mid].t1<t) ) lo = mid+1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* The windows of the collectives that zSql selects (id, rank, start,
+** end, the rank's first activity; by rank, then start), in order, into
+** *pa (caller frees); *pn of them.  Returns 0, or -1 with pErr set. */
+static int windows_load(sqlite3 *db, const char *zSql, int64_t runId,
+                        CollWin **pa, int *pn, PfError *pErr){
+  sqlite3_stmt *q = db_prepare(db, zSql, pErr);
+  CollWin *a = NULL;
+  int n = 0, nAlloc = 0, st;
+  int64_t prevRank = INT64_MIN, prevEnd = 0;
+  *pa = NULL;
+  *pn = 0;
+  if( q==NULL ) return -1;
+  sqlite3_bind_int64(q, 1, runId);
+  while( (st = sqlite3_step(q))==SQLITE_ROW ){
+    int64_t rank = sqlite3_column_int64(q, 1), ts = sqlite3_column_int64(q, 2);
+    int64_t w0 = rank==prevRank ? prevEnd
+               : sqlite3_column_type(q, 4)==SQLITE_NULL ? ts
+               : sqlite3_column_int64(q, 4);
+    if( n==nAlloc ){
+      nAlloc = nAlloc ? nAlloc*2 : 64;
+      a = xrealloc(a, (size_t)nAlloc*sizeof(CollWin));
+    }
+    a[n].id = sqlite3_column_int64(q, 0);
+    a[n].rank = rank;
+    a[n].t1 = ts;
+    a[n].t0 = w0<ts ? w0 : ts;
+    a[n].comp = 0;
+    n++;
+    prevRank = rank;
+    prevEnd = sqlite3_column_int64(q, 3);
+  }
+  sqlite3_finalize(q);
+  if( st!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
+    free(a);
+    return -1;
+  }
+  *pa = a;
+  *pn = n;
+  return 0;
+}
+
+/* The host windows a[0..n) into their collective_window rows (written
+** by derive_straggler.c for every collective, from GPU work): the
+** window, the host compute in it (at most the window), idle the rest.
+** Returns 0, or -1 with pErr set. */
+static int windows_update(sqlite3 *db, int64_t runId, const CollWin *a,
+                          int n, PfError *pErr){
+  sqlite3_stmt *up = db_prepare(db, "UPDATE collective_window"
+    " SET window_ns=?3, compute_ns=?4, idle_ns=?5"
+    " WHERE collective_id=?1 AND run_id=?2", pErr);
+  int rc = 0;
+  if( up==NULL ) return -1;
+  for(int i=0; i<n && rc==0; i++){
+    int64_t w = a[i].t1 - a[i].t0, c = a[i].comp<w ? a[i].comp : w;
+    sqlite3_bind_int64(up, 1, a[i].id);
+    sqlite3_bind_int64(up, 2, runId);
+    sqlite3_bind_int64(up, 3, w);
+    sqlite3_bind_int64(up, 4, c);
+    sqlite3_bind_int64(up, 5, w - c);
+    rc = db_step_done(db, up, pErr);
+  }
+  sqlite3_finalize(up);
+  return rc ? -1 : 0;
 }
 
 /* Everything known about one collective while it is assembled. */
@@ -376,6 +481,150 @@ static int coll_kernels_kept(sqlite3 *db, const TraceSpans *pSpans,
   return rc ? -1 : 0;
 }
 
+/* ---------------------------------------------- host collectives */
+
+/*
+** One collective row per host collective range of the run (cpu_op or
+** user annotation named in temp.cm_cpu_name): no kernel, the range's
+** start and duration, the op from the name (or its pattern), sizes from
+** the range's coll_args (input shapes of a Kineto annotation), the group
+** size from the file's world size when nothing says it.  s: the
+** statements of build_collectives (coll_args lookup, insert).  Returns 0,
+** or -1 with pErr set.
+*/
+static int host_collectives(sqlite3 *db, int64_t runId, CollStmts *s,
+                            PfError *pErr){
+  sqlite3_stmt *q = db_prepare(db,
+    "SELECT x.src, x.id, x.rank, x.file_id, x.ts, x.dur, x.text, x.op,"
+    " f.world_size FROM (SELECT 'cpu_op' AS src, o.id, o.rank, o.file_id,"
+    " o.ts, o.dur, n.text, n.op FROM temp.cm_cpu_name n CROSS JOIN cpu_op o"
+    " ON o.name_id=n.id WHERE o.run_id=?1"
+    " UNION ALL SELECT 'annotation', a.id, a.rank, a.file_id, a.ts, a.dur,"
+    " n.text, n.op FROM temp.cm_cpu_name n CROSS JOIN annotation a"
+    " ON a.name_id=n.id WHERE a.run_id=?1 AND a.kind='user') x"
+    " LEFT JOIN run_file f ON f.id=x.file_id ORDER BY x.rank, x.ts, x.id",
+    pErr);
+  int st;
+  if( q==NULL ) return -1;
+  sqlite3_bind_int64(q, 1, runId);
+  while( (st = sqlite3_step(q))==SQLITE_ROW ){
+    const char *zSrc = (const char*)sqlite3_column_text(q, 0);
+    const char *zName = (const char*)sqlite3_column_text(q, 6);
+    int64_t row = sqlite3_column_int64(q, 1);
+    int isOp = strcmp(zSrc, "cpu_op")==0;
+    Coll c;
+    int64_t bytes = -1;
+    int r;
+    memset(&c, 0, sizeof(c));
+    c.inN = c.outN = c.groupSize = -1;
+    r = merge_args(s->qArgs, runId, zSrc, row, &c);
+    if( r<0 ) break;
+    c.zFrom = r ? (isOp ? "cpu_op" : "annotation") : "name";
+    c.zOp = sqlite3_column_type(q, 7)==SQLITE_TEXT
+          ? load_collective_op_name((const char*)sqlite3_column_text(q, 7),
+                                    (size_t)sqlite3_column_bytes(q, 7))
+          : load_collective_op_name(zName, strlen(zName));
+    if( c.groupSize<0 && c.zPgName[0]==0
+        && sqlite3_column_type(q, 8)!=SQLITE_NULL ){
+      c.groupSize = sqlite3_column_int64(q, 8);
+    }
+    if( c.elemSize>0 && (c.inN>=0 || c.outN>=0) ){
+      bytes = (c.inN > c.outN ? c.inN : c.outN) * c.elemSize;
+    }
+    sqlite3_bind_int64(s->qIns, 1, runId);
+    sqlite3_bind_int64(s->qIns, 2, sqlite3_column_int64(q, 2));
+    sqlite3_bind_int64(s->qIns, 3, sqlite3_column_int64(q, 3));
+    sqlite3_bind_null(s->qIns, 4);               /* no kernel */
+    sqlite3_bind_int64(s->qIns, 7, sqlite3_column_int64(q, 4));
+    sqlite3_bind_int64(s->qIns, 8, sqlite3_column_int64(q, 5));
+    sqlite3_bind_text(s->qIns, 9, c.zOp, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s->qIns, 10, zName, -1, SQLITE_TRANSIENT);
+    db_bind_text_or_null(s->qIns, 13, c.zDtype, -1);
+    db_bind_int_or_null(s->qIns, 14, c.elemSize>0, c.elemSize);
+    db_bind_int_or_null(s->qIns, 15, c.inN>=0, c.inN);
+    db_bind_int_or_null(s->qIns, 16, c.outN>=0, c.outN);
+    db_bind_int_or_null(s->qIns, 17, bytes>=0, bytes);
+    db_bind_int_or_null(s->qIns, 18, c.groupSize>0, c.groupSize);
+    db_bind_text_or_null(s->qIns, 19, c.zPgName[0] ? c.zPgName : NULL, -1);
+    db_bind_text_or_null(s->qIns, 20, c.zPgDesc[0] ? c.zPgDesc : NULL, -1);
+    db_bind_text_or_null(s->qIns, 21, c.zPgRanks[0] ? c.zPgRanks : NULL, -1);
+    sqlite3_bind_double(s->qIns, 22,
+                        load_collective_bus_factor(c.zOp, c.groupSize));
+    sqlite3_bind_text(s->qIns, 23, c.zFrom, -1, SQLITE_STATIC);
+    db_bind_int_or_null(s->qIns, 24, isOp, row);
+    db_bind_int_or_null(s->qIns, 25, !isOp, row);
+    r = sqlite3_step(s->qIns);
+    sqlite3_reset(s->qIns);
+    sqlite3_clear_bindings(s->qIns);
+    if( r!=SQLITE_DONE ) break;
+  }
+  sqlite3_finalize(q);
+  if( st!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
+}
+
+/* The union of the sorted spans s[0..n) (rank's) into the windows of a
+** it meets. */
+static void host_fill(CollWin *a, int n, int64_t rank, const Span *s,
+                      size_t nS){
+  size_t j = 0;
+  while( j<nS ){
+    int64_t u0 = s[j].ts, u1 = s[j].end;
+    for(j++; j<nS && s[j].ts<=u1; j++){
+      if( s[j].end>u1 ) u1 = s[j].end;     /* extends the interval */
+    }
+    if( u1<=u0 ) continue;
+    for(int i=win_lower(a, n, rank, u0+1);
+        i<n && a[i].rank==rank && a[i].t0<u1; i++){
+      int64_t lo = a[i].t0>u0 ? a[i].t0 : u0;
+      int64_t hi = a[i].t1<u1 ? a[i].t1 : u1;
+      if( hi>lo ) a[i].comp += hi - lo;
+    }
+  }
+}
+
+/*
+** The windows of the host collectives (collective_window; the kernels'
+** are derive_straggler.c's): from the end of the rank's previous
+** host collective (the first: the rank's first CPU op) to this one's
+** start; compute is the time in it covered by the rank's CPU ops on any
+** thread (the union of their intervals), leaving out the communication
+** ranges themselves and the ProfilerStep#N ranges (the legacy exporter
+** writes them as ops; they span everything); the rest is host time
+** outside every profiled op (Python, data loading, sleeping).  The ops
+** are the kept SPAN_HOST spans of each rank (trace_spans.h), merged into
+** disjoint intervals in one pass; the first op is the rank's first kept
+** top-level op.  Returns 0, or -1 with pErr set.
+*/
+static int host_windows(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
+                        PfError *pErr){
+  CollWin *a;
+  int n, rc;
+  if( windows_load(db,
+      "SELECT x.id, x.rank, x.ts, x.ts+x.dur, NULL"
+      " FROM collective x WHERE x.run_id=?1 AND x.kernel_id IS NULL"
+      " ORDER BY x.rank, x.ts, x.id", runId, &a, &n, pErr) ) return -1;
+  if( n==0 ) return 0;
+  for(int i=0; i<n; ){
+    int64_t rank = a[i].rank;
+    size_t nS;
+    Span *s = trace_spans_rank_cpu(pSpans, rank, SPAN_CPU, &nS);
+    if( nS>0 && s[0].ts<a[i].t0 ) a[i].t0 = s[0].ts;   /* the first op */
+    free(s);
+    s = trace_spans_rank_cpu(pSpans, rank, SPAN_HOST, &nS);
+    host_fill(a, n, rank, s, nS);
+    free(s);
+    while( i<n && a[i].rank==rank ) i++;
+  }
+  rc = trace_spans_check(pSpans, pErr) ? -1
+     : windows_update(db, runId, a, n, pErr);
+  free(a);
+  return rc;
+}
+
 /* Build the collective rows of the run from its kept rows. */
 static int build_collectives(sqlite3 *db, int64_t runId,
                              const TraceSpans *pSpans, PfError *pErr){
@@ -403,6 +652,7 @@ static int build_collectives(sqlite3 *db, int64_t runId,
     if( coll_insert(s.qIns, s.qK, runId, &c) ) goto db_error;
   }
   if( src!=SQLITE_DONE ) goto db_error;
+  if( host_collectives(db, runId, &s, pErr) ) goto done;
   /* order of each collective within its rank and process group: the
   ** cross-rank matching key for the skew analysis */
   if( db_exec_run(db,
@@ -410,7 +660,8 @@ static int build_collectives(sqlite3 *db, int64_t runId,
       " (PARTITION BY rank, coalesce(pg_name, '') ORDER BY ts, id) - 1 AS rn"
       " FROM collective WHERE run_id=?1) AS x WHERE collective.id = x.id;",
       runId, pErr) ) goto done;
-  if( derive_straggler_run(db, runId, pSpans, aName, nName, pErr) ){
+  if( derive_straggler_run(db, runId, pSpans, aName, nName, pErr)
+      || host_windows(db, runId, pSpans, pErr) ){
     goto done;
   }
   rc = 0;
@@ -578,11 +829,13 @@ int derive_comm_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
       "DELETE FROM collective_window WHERE run_id=?1;"
       "DELETE FROM rank_clock WHERE run_id=?1;"
       "DELETE FROM comm_fit WHERE run_id=?1;", runId, pErr) ) return -1;
-  /* no trace rows (a run of snapshots, dumps or logs): no kernels */
-  if( pSpans==NULL
-      || db_int(db, 0, "SELECT EXISTS(SELECT 1 FROM kernel WHERE run_id=%lld)",
-                (long long)runId)==0 ){
-    return 0;
+  /* no trace rows (a run of snapshots, dumps or logs): no collectives */
+  if( pSpans==NULL ) return 0;
+  if( db_exec_run(db, zHostNames, runId, pErr) ) return -1;
+  if( db_int(db, 0, "SELECT EXISTS(SELECT 1 FROM kernel WHERE run_id=%lld)"
+             " OR EXISTS(SELECT 1 FROM temp.cm_cpu_name)",
+             (long long)runId)==0 ){
+    return db_exec_run(db, zCleanup, runId, pErr);
   }
   if( build_collectives(db, runId, pSpans, pErr) ) return -1;
   if( build_fit(db, runId, pErr) ) return -1;

@@ -48,7 +48,8 @@ FileKind discover_sniff(const char *buf, size_t n, char *zWhy, size_t nWhy){
   if( c=='{' ){
     snprintf(zWhy, nWhy, "JSON without \"traceEvents\" in its first MiB");
   }else if( c=='[' ){
-    snprintf(zWhy, nWhy, "JSON array that is not a trace");
+    snprintf(zWhy, nWhy, "JSON array without trace events (no object"
+             " with \"ph\" and \"ts\" in its first MiB)");
   }else{
     snprintf(zWhy, nWhy, "not a trace, memory snapshot or NCCL log");
   }

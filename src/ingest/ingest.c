@@ -48,6 +48,7 @@ typedef struct Ingest {
   int64_t runId;
   TraceJob *aJob;
   int nJob, nOther;
+  int nEmpty;                   /* trace files without an event: skipped */
   TraceTotals *pTot;            /* what is kept of the trace rows: */
   TraceSpans *pSpans;           /* trace_keep.h */
   int inTxn;
@@ -358,6 +359,20 @@ static int ingest_record_run(Ingest *g){
   }
   g->pRes->runId = g->runId;
   g->aJob = xcalloc((size_t)g->nHash, sizeof(TraceJob));
+  if( g->pOpt->rank>=0 || g->pOpt->hasBaseTime ){
+    /* they describe one trace: another would get the same rank */
+    int nTrace = 0;
+    for(int i=0; i<g->list.n; i++){
+      nTrace += !g->list.a[i].zSkip[0] && g->list.a[i].eKind==KIND_TRACE;
+    }
+    if( nTrace>1 ){
+      buf_printf(g->pMsg, "%s applies to one trace file; %s holds %d",
+                 g->pOpt->rank>=0 ? "--rank" : "--base-time",
+                 buf_str(&g->source), nTrace);
+      g->pRes->usage = 1;
+      return -1;
+    }
+  }
   for(int i=0; i<g->list.n; i++){
     FoundFile *f = &g->list.a[i];
     int k;
@@ -367,6 +382,10 @@ static int ingest_record_run(Ingest *g){
       TraceJob *j = &g->aJob[g->nJob++];
       j->zPath = f->zPath;
       j->rankGuess = input_rank_from_name(f->zPath);
+      if( g->pOpt->rank>=0 ){
+        j->rankGuess = g->pOpt->rank;
+        j->rankFromOption = 1;
+      }
       j->hashInStream = g->aHash[k].deferred;
       j->iHash = k;
       j->fileId = run_record_file(g->db, g->runId, f->zPath, "trace",
@@ -457,6 +476,18 @@ static int ingest_trace_files(Ingest *g){
                        g->pSpans, g->pOpt, g->pRes, g->pMsg) ){
     return -1;
   }
+  for(int i=0; i<g->nJob; i++) g->nEmpty += g->aJob[i].empty;
+  if( g->nEmpty==g->nJob && g->nOther==0 ){
+    /* nothing at all to store: never an empty run */
+    if( g->nJob==1 ){
+      buf_printf(g->pMsg, "%s: ", g->aJob[0].zPath);
+      ingest_trace_empty_message(&g->aJob[0], g->pMsg);
+    }else{
+      buf_printf(g->pMsg, "%s: nothing to ingest: none of the %d traces"
+                 " holds an event to store", buf_str(&g->source), g->nJob);
+    }
+    return -1;
+  }
   if( g->nDeferred>0 ){
     for(int i=0; i<g->nJob; i++){
       const TraceJob *j = &g->aJob[i];
@@ -505,7 +536,7 @@ static int ingest_derive_commit(Ingest *g){
   }
   trace_spans_free(g->pSpans);          /* before the commit */
   g->pSpans = NULL;
-  g->pRes->nFiles = g->nJob + g->nOther;
+  g->pRes->nFiles = g->nJob - g->nEmpty + g->nOther;
   t1 = util_now_ms();
   if( db_commit(g->db, &g->err) ){
     buf_printf(g->pMsg, "database: %s", g->err.zMsg);

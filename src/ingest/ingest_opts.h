@@ -25,6 +25,10 @@ typedef struct IngestOpts {
   FILE *pLog;              /* where skipped-file notes and the summary go */
   double timeout;          /* seconds to wait for another writer;
                            ** < 0: no limit */
+  int64_t rank;            /* --rank: rank of a trace without one; -1 none */
+  int hasBaseTime;         /* --base-time given */
+  int64_t baseTimeNs;      /* epoch ns that a trace's relative times (of
+                           ** unknown origin) count from */
   DbWaitFn xWait;          /* told when the wait starts and ends (db.h),
                            ** or NULL */
 } IngestOpts;
@@ -47,6 +51,7 @@ typedef struct IngestResult {
   int64_t nRows;           /* rows written */
   int64_t nBytes;          /* uncompressed bytes parsed */
   int64_t nWarnings;
+  int usage;               /* the failure is a misuse of the options */
   double seconds;
   int errKind;             /* on failure: PF_KIND_INPUT (a file) or
                            ** PF_KIND_DB (the database, memory) */

@@ -298,18 +298,43 @@ static void *worker_main(void *arg){
 
 /* ------------------------------------------------------------- writer */
 
+/* --base-time: the times of a trace of unknown origin (no
+** baseTimeNanoseconds, too small to be epoch µs: the legacy exporter's,
+** relative to the profiler's start) count from the given epoch time, as a
+** late baseTimeNanoseconds would.  A trace with a time base of its own
+** keeps it, with a note. */
+static void base_from_option(TraceJob *j, const IngestOpts *pOpt){
+  TraceInfo *in = &j->info;
+  if( !pOpt->hasBaseTime ) return;
+  if( in->hasBaseTime || strcmp(in->zTimeRegime, "unknown_origin")!=0 ){
+    if( pOpt->pLog ){
+      fprintf(pOpt->pLog, "profan: note: %s has a time base of its own"
+              " (%s); --base-time not used\n", j->zPath, in->zTimeRegime);
+    }
+    return;
+  }
+  in->hasBaseTime = 1;
+  in->baseTimeNs = pOpt->baseTimeNs;
+  in->baseTimeAfterEvents = 1;
+  snprintf(in->zTimeRegime, sizeof(in->zTimeRegime), "relative_us");
+}
+
 /* After a trace file is parsed: its run_file columns and fix-ups. */
 static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad,
                              TraceTotals *pTot, TraceSpans *pSpans,
-                             int64_t runId, TraceJob *j, PfError *pErr){
+                             int64_t runId, TraceJob *j,
+                             const IngestOpts *pOpt, PfError *pErr){
   TraceInfo *in = &j->info;
   int64_t rank = job_rank(j);
   const char *zRankSrc = in->hasRank ? "distributedInfo"
+                       : j->rankFromOption ? "option"
                        : j->rankGuess>=0 ? "file name" : "default";
   int64_t rankUsed = j->rankInserted;
   TraceTarget t;
   sqlite3_stmt *p;
-  int needBase = in->hasBaseTime && j->nNoBase>0;
+  int needBase;
+  base_from_option(j, pOpt);
+  needBase = in->hasBaseTime && j->nNoBase>0;
   if( needBase || rank!=rankUsed ){
     if( load_trace_fixup(db, j->fileId, needBase ? in->baseTimeNs : 0,
                          rank!=rankUsed, rank, pErr) ) return -1;
@@ -397,6 +422,9 @@ typedef struct Writer {
   TraceTarget t;                /* file whose rows are being written */
   PfError err;
   int failed;                   /* pMsg holds the error; workers told */
+  int nEmpty;                   /* files skipped: no event to store */
+  int nWithEvents;              /* files done with events */
+  const TraceJob *pNoRank;      /* the first of those without a rank */
   double t0, tLast, tWait;
   int64_t nBytesDone;           /* bytes of the files finished */
 } Writer;
@@ -500,6 +528,56 @@ static void writer_count(Writer *w, TraceJob *j){
   }
 }
 
+void ingest_trace_empty_message(const TraceJob *j, Buf *pMsg){
+  buf_printf(pMsg, "no events to store (%lld read; none is an op,"
+             " kernel, runtime call, annotation or memory event with a"
+             " \"ts\")", (long long)j->info.nEvents);
+}
+
+/* A file that yielded no row (nothing but metadata, flows or items that
+** are not events): skipped like a file of no known kind, its run_file row
+** removed.  Returns 0, or -1 with pMsg set. */
+static int writer_skip_empty(Writer *w, TraceJob *j){
+  char *zSql = sqlite3_mprintf("DELETE FROM run_file WHERE id=%lld",
+                               (long long)j->fileId);
+  int rc = sqlite3_exec(w->db, zSql, NULL, NULL, NULL);
+  sqlite3_free(zSql);
+  if( rc!=SQLITE_OK ){
+    buf_printf(w->pMsg, "database: %s", sqlite3_errmsg(w->db));
+    return -1;
+  }
+  j->empty = 1;
+  w->nEmpty++;
+  w->pRes->nSkipped++;
+  w->pRes->nEvents += j->info.nEvents;
+  if( w->pOpt->pLog ){
+    Buf m;
+    buf_init(&m);
+    ingest_trace_empty_message(j, &m);
+    fprintf(w->pOpt->pLog, "profan: %s: skipped: %s\n", j->zPath,
+            buf_str(&m));
+    buf_free(&m);
+  }
+  return 0;
+}
+
+/* Job j, a file with events, is done.  A run of several traces with
+** events in which one has no rank (rank 0 by default would merge it with
+** another trace) is refused as soon as two files with events are done
+** and one of them has no rank.  Returns 1 with pMsg set when refused. */
+static int writer_rank_refused(Writer *w, const TraceJob *j){
+  w->nWithEvents++;
+  if( !j->info.hasRank && j->rankGuess<0 && w->pNoRank==NULL ){
+    w->pNoRank = j;
+  }
+  if( w->pNoRank==NULL || w->nWithEvents<2 ) return 0;
+  buf_printf(w->pMsg, "%s: no rank (no distributedInfo, no rank in the"
+             " file name) in a run of %d traces: name the file"
+             " rank<N>... or ingest it as a run of its own",
+             w->pNoRank->zPath, w->nJob - w->nEmpty);
+  return 1;
+}
+
 /* Job j's parser finished: its checks, its run_file row. */
 static void writer_file_done(Writer *w, TraceJob *j){
   if( w->failed || j->rc==-2 ) return;
@@ -509,14 +587,12 @@ static void writer_file_done(Writer *w, TraceJob *j){
     buf_printf(w->pMsg, "%s:%s (--strict: %lld warning%s)", j->zPath,
                j->info.zFirstWarning, (long long)j->info.nWarnings,
                j->info.nWarnings==1 ? "" : "s");
-  }else if( w->nJob>1 && !j->info.hasRank && j->rankGuess<0 ){
-    /* rank 0 by default would merge it with another trace */
-    buf_printf(w->pMsg, "%s: no rank (no distributedInfo, no rank in the"
-               " file name) in a run of %d traces: name the file"
-               " rank<N>... or ingest it as a run of its own", j->zPath,
-               w->nJob);
+  }else if( j->info.nUsed==0 ){
+    if( writer_skip_empty(w, j)==0 ) return;
+  }else if( writer_rank_refused(w, j) ){
+    /* the message is in pMsg */
   }else if( finish_trace_file(w->db, w->pLoad, w->pTot, w->pSpans,
-                              w->runId, j, &w->err) ){
+                              w->runId, j, w->pOpt, &w->err) ){
     buf_printf(w->pMsg, "%s: %s", j->zPath, w->err.zMsg);
   }else{
     writer_count(w, j);

@@ -23,7 +23,9 @@
 typedef struct TraceJob {
   const char *zPath;
   int64_t fileId;               /* its run_file row */
-  int64_t rankGuess;            /* from the file name, -1 if none */
+  int64_t rankGuess;            /* from --rank or the file name, -1 if
+                                ** none */
+  int rankFromOption;           /* rankGuess is --rank */
   int hashInStream;             /* plain file hashed while parsed */
   int iHash;                    /* its FileHash entry (run_record.h) */
   /* filled by the parse and the writer */
@@ -37,17 +39,26 @@ typedef struct TraceJob {
   int started;                  /* the writer has seen a batch of it */
   uint64_t hash;                /* the hash, when hashInStream */
   int64_t rankInserted;         /* rank the file's rows were written with */
+  int empty;                    /* no event to store: skipped, its run_file
+                                ** row removed */
   int relink;                   /* link it again from its rows (ingest.c) */
 } TraceJob;
 
 /*
 ** Parse every job aJob[0..nJob) with worker threads and load the rows of
 ** run runId, each also to the totals pTot and the spans pSpans
-** (trace_keep.h).  Counts go to pRes.  Returns 0, or -1 with the message
-** in pMsg.
+** (trace_keep.h).  Counts go to pRes.  A file without an event to store
+** is skipped (TraceJob.empty, noted on pOpt->pLog); a run of several
+** traces with events in which one has no rank is refused.  Returns 0, or
+** -1 with the message in pMsg.
 */
 int ingest_trace_run(sqlite3 *db, int64_t runId, TraceJob *aJob, int nJob,
                      TraceTotals *pTot, TraceSpans *pSpans,
                      const IngestOpts *pOpt, IngestResult *pRes, Buf *pMsg);
+
+/* Why trace job j was skipped: it holds no event to store (also the one
+** error of an ingest of nothing else), appended to pMsg without the
+** file's name. */
+void ingest_trace_empty_message(const TraceJob *j, Buf *pMsg);
 
 #endif

@@ -32,6 +32,15 @@
 ** when all are there and an error when only some are; the shards' traces
 ** must agree on the world size, have distinct ranks below it, and steps
 ** that overlap in time (else they are of another job).
+**
+** A rank may come again as another profiling window of the same job (the
+** profiler's next cycle, profan_torch.py merging each cycle into the
+** node's run): allowed when its steps there and here are disjoint in
+** number and in time on an epoch clock.  One ingest of all those files
+** puts them in one run too; its per-rank tables (role derived_rank) are
+** then computed again from the rows over the whole run, as the ingest
+** computes them, instead of copied (derive_run_stored with
+** DERIVE_STORED_ALL, as `profan rebuild` does).
 */
 #include "ingest/merge.h"
 #include "core/db.h"
@@ -72,6 +81,8 @@ typedef struct MTab {
   int nCol;
   int hasId;         /* INTEGER PRIMARY KEY id */
   int orIgnore;      /* keep the target's row on a conflict (tags, names) */
+  int perRank;       /* role derived_rank: computed again, not copied, when
+                     ** a shard adds another window of a rank */
   int64_t off;       /* this shard's offset for ids below 2^32 */
 } MTab;
 
@@ -84,6 +95,9 @@ typedef struct Acc {
   const char *zWorld;
   int64_t t0, t1;         /* span of steps, t0 > t1: none */
   const char *zSpan;
+  sqlite3 *dbT;           /* the target and its run, once known: a rank */
+  int64_t runT;           /* seen again may be another window of it */
+  int nWindow;            /* ranks added as another window */
 } Acc;
 
 typedef struct Merge {
@@ -105,6 +119,9 @@ typedef struct Merge {
   const MergeFloor *pFloor;  /* ids above these (merge_archive_run), or NULL */
   int64_t sameRun;        /* the run of the same content archive_new_run
                           ** found (0: none) */
+  int windows;            /* a shard added another window of a rank: the
+                          ** derived_rank tables are computed again, not
+                          ** copied */
 } Merge;
 
 /* The floor of table zTab's ids (0: none). */
@@ -174,6 +191,7 @@ static int plan_build(Merge *m, PfError *pErr){
       memset(t, 0, sizeof(*t));
       t->zName = xstrdup(zTab);
       t->orIgnore = sqlite3_column_int(p, 4);
+      t->perRank = sqlite3_column_int(p, 5);
     }
     t->a = xrealloc(t->a, sizeof(MCol)*(size_t)(t->nCol+1));
     c = &t->a[t->nCol++];
@@ -498,6 +516,46 @@ static int shard_seen(Merge *m, Shard *s, int *pnFile, int64_t *pRun,
   return nSeen;
 }
 
+/* The steps of rank `rank` of run runId of dbX: numbers and time span
+** (a[0..3]: first and last step number, first start, last end); returns
+** 1 when it has steps and every trace of the rank is on an epoch clock,
+** 0 when not, -1 on error. */
+static int rank_steps(sqlite3 *dbX, int64_t runId, int64_t rank,
+                      int64_t *a){
+  sqlite3_stmt *p;
+  int rc = -1;
+  if( sqlite3_prepare_v2(dbX,
+      "SELECT min(step), max(step), min(ts), max(ts+dur), count(*),"
+      " (SELECT count(*) FROM run_file WHERE run_id=?1 AND rank=?2"
+      "  AND kind='trace' AND (time_regime IS NULL"
+      "  OR time_regime='unknown_origin'))"
+      " FROM step WHERE run_id=?1 AND rank=?2", -1, &p, NULL)!=SQLITE_OK ){
+    return -1;
+  }
+  sqlite3_bind_int64(p, 1, runId);
+  sqlite3_bind_int64(p, 2, rank);
+  if( sqlite3_step(p)==SQLITE_ROW ){
+    for(int i=0; i<4; i++) a[i] = sqlite3_column_int64(p, i);
+    rc = sqlite3_column_int64(p, 4)>0 && sqlite3_column_int64(p, 5)==0;
+  }
+  sqlite3_finalize(p);
+  return rc;
+}
+
+/* Is rank `rank` of run runId of dbX another profiling window of the
+** rank the target run holds: its steps disjoint from the target's in
+** number and in time, both on an epoch clock?  1 yes, 0 no, -1 error. */
+static int rank_window(const Acc *a, sqlite3 *dbX, int64_t runId,
+                       int64_t rank){
+  int64_t x[4], y[4];
+  int rx, ry;
+  if( a->dbT==NULL ) return 0;
+  rx = rank_steps(dbX, runId, rank, x);
+  ry = rank_steps(a->dbT, a->runT, rank, y);
+  if( rx<0 || ry<0 ) return -1;
+  return rx && ry && (x[1]<y[0] || x[0]>y[1]) && (x[3]<=y[2] || x[2]>=y[3]);
+}
+
 /* The traces' world sizes and ranks, and the steps' span, of run runId of
 ** dbX (a shard or the target) into the accumulator, labelled zLabel, after
 ** checking them against what it holds.  Returns 0, or 2 (another job,
@@ -505,6 +563,7 @@ static int shard_seen(Merge *m, Shard *s, int *pnFile, int64_t *pRun,
 static int acc_add(Acc *a, sqlite3 *dbX, int64_t runId, const char *zLabel,
                    Buf *pMsg){
   PfError e = {0};
+  int nWindow0 = a->nWindow, w;
   sqlite3_stmt *p = db_prepare(dbX,
     "SELECT 0, world_size FROM run_file WHERE run_id=?1 AND kind='trace'"
     " AND world_size IS NOT NULL"
@@ -532,8 +591,18 @@ static int acc_add(Acc *a, sqlite3 *dbX, int64_t runId, const char *zLabel,
       buf_printf(pMsg, "%s: rank %lld is outside world size %lld", zLabel,
                  (long long)v, (long long)a->world);
       rc = 2;
+    }else if( what==1 && v<a->nOwner && a->azOwner[v]
+              && (w = rank_window(a, dbX, runId, v))!=0 ){
+      if( w<0 ){
+        buf_printf(pMsg, "%s: %s", zLabel, sqlite3_errmsg(dbX));
+        rc = 1;
+      }else{
+        a->nWindow++;               /* the rank's next profiling window */
+      }
     }else if( what==1 && v<a->nOwner && a->azOwner[v] ){
-      buf_printf(pMsg, "%s: rank %lld is also in %s: colliding ranks",
+      buf_printf(pMsg, "%s: rank %lld is also in %s: colliding ranks (the"
+                 " same rank in another profiling window needs steps"
+                 " disjoint in number and time, on an epoch clock)",
                  zLabel, (long long)v, a->azOwner[v]);
       rc = 2;
     }else if( what==1 ){
@@ -553,7 +622,8 @@ static int acc_add(Acc *a, sqlite3 *dbX, int64_t runId, const char *zLabel,
     rc = 1;
   }
   sqlite3_finalize(p);
-  if( rc==0 && s0<=s1 && a->t0<=a->t1 && (s1<a->t0 || s0>a->t1) ){
+  if( rc==0 && s0<=s1 && a->t0<=a->t1 && (s1<a->t0 || s0>a->t1)
+      && a->nWindow==nWindow0 ){
     buf_printf(pMsg, "%s: its steps are %.1f s away from those of %s:"
                " not the same job", zLabel,
                (s1<a->t0 ? a->t0-s1 : s0-a->t1)/1e9, a->zSpan);
@@ -590,7 +660,9 @@ static int run_target(Merge *m, const char *zName, const char *zCreated,
     sqlite3_finalize(p);
   }
   snprintf(m->pRes->zName, sizeof(m->pRes->zName), "%s", zName);
+  m->acc.dbT = m->db;
   if( id>0 ){
+    m->acc.runT = id;
     m->pRes->runId = id;
     m->pRes->appended = 1;
     snprintf(m->zOwnLabel, sizeof(m->zOwnLabel), "run %s", zName);
@@ -606,7 +678,7 @@ static int run_target(Merge *m, const char *zName, const char *zCreated,
     sqlite3_bind_text(p, 2, zCreated[0] ? zCreated : zNow, -1, SQLITE_STATIC);
     sqlite3_bind_text(p, 3, PROFAN_VERSION, -1, SQLITE_STATIC);
     if( db_step_done(m->db, p, &e)==0 ){
-      m->pRes->runId = sqlite3_last_insert_rowid(m->db);
+      m->pRes->runId = m->acc.runT = sqlite3_last_insert_rowid(m->db);
     }
     sqlite3_finalize(p);
   }
@@ -643,6 +715,9 @@ static int copy_run(Merge *m, sqlite3 *dbS, int64_t srcRun, PfError *pErr){
     return -1;
   }
   for(int i=0; i<m->nTab; i++){
+    if( m->windows && m->aTab[i].perRank ){
+      continue;                     /* computed again: run_derive */
+    }
     if( copy_table(m, &m->aTab[i], dbS, srcRun, m->pRes->runId, pErr) ){
       return -1;
     }
@@ -704,10 +779,16 @@ static int run_hash_update(Merge *m, PfError *pErr){
 ** tables computed across ranks (the per-rank ones came with the shards):
 ** an appended run's rows of them are replaced.  0 or -1 (pErr). */
 static int run_derive(Merge *m, PfError *pErr){
-  if( derive_run_stored(m->db, m->pRes->runId, DERIVE_STORED_ACROSS, NULL,
+  char *zNote = NULL;
+  if( derive_run_stored(m->db, m->pRes->runId, m->windows
+                        ? DERIVE_STORED_ALL : DERIVE_STORED_ACROSS, &zNote,
                         pErr) ){
     return -1;
   }
+  if( zNote && m->pOpt->pLog ){
+    fprintf(m->pOpt->pLog, "profan: note: %s\n", zNote);
+  }
+  free(zNote);
   return run_hash_update(m, pErr);
 }
 
@@ -753,6 +834,7 @@ static int merge_shard(Merge *m, const char *zPath, Buf *pMsg){
   }
   rc = acc_add(&m->acc, s.db, s.runId, zPath, pMsg);
   if( rc ) goto done;
+  if( m->acc.nWindow>0 ) m->windows = 1;
   if( map_strings(m, s.db, &e) || copy_run(m, s.db, s.runId, &e) ){
     buf_printf(pMsg, "%s: %s", zPath, e.zMsg);
     rc = 1;

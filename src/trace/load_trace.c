@@ -279,8 +279,10 @@ static void bind_gpu_link(Ins *b, int i, const TraceEvent *e){
 }
 
 /* After the row of e was written: its collective args (NCCL kernels,
-** record_param_comms) or, for nccl:* annotations, the input shapes, to
-** coll_args (load_collective.c).  Returns 0 or -1 with pErr. */
+** record_param_comms) or, for the process group's ranges (nccl:*, and
+** gloo:* / mpi:* that are the collective itself on the host:
+** docs/formats.md §1.11), the input shapes, to coll_args
+** (load_collective.c).  Returns 0 or -1 with pErr. */
 static int load_trace_coll(TraceLoader *p, const TraceTarget *t,
                            const TraceEvent *e, PfError *pErr){
   int eSrc;
@@ -292,9 +294,12 @@ static int load_trace_coll(TraceLoader *p, const TraceTarget *t,
   else if( e->kind==TEV_USER_ANNOTATION ) eSrc = COLL_SRC_ANNOTATION;
   else return 0;
   if( pa==NULL || pa->has==0 ){
-    if( eSrc!=COLL_SRC_ANNOTATION || strncmp(e->zName, "nccl:", 5)!=0 ){
+    if( eSrc==COLL_SRC_KERNEL || (strncmp(e->zName, "nccl:", 5)!=0
+                                  && strncmp(e->zName, "gloo:", 5)!=0
+                                  && strncmp(e->zName, "mpi:", 4)!=0) ){
       return 0;
     }
+    if( eSrc==COLL_SRC_CPU_OP && e->zInputDims[0]==0 ) return 0;
     load_collective_args_reset(&a);
     if( load_collective_args_from_dims(&a, e->zInputDims, e->zInputTypes) ){
       return 0;
@@ -532,6 +537,8 @@ static void after_row(TraceLoader *p, const TraceTarget *t,
     }
     case TEV_CPU_OP:
       r.id = e->rowId>0 ? e->rowId : sqlite3_last_insert_rowid(p->db);
+      r.zName = e->zName;
+      r.nName = e->nName;
       r.tid = cur_int(b, 5);
       r.parentId = cur_int(b, 18);
       r.linked = b->aCur[19].type==B_INT;

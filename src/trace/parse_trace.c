@@ -206,6 +206,7 @@ typedef struct Parser {
   int nGrid, nBlock;
   const char *zBadField;    /* first event key holding a wrong JSON type */
   int badUtf8;              /* the name or category had invalid UTF-8 */
+  int legacyGpu;            /* pid "CUDA functions" (legacy exporter) */
   /* raw capture of a list arg */
   Buf *pRaw;                /* NULL when not capturing */
   int rawDepth;             /* depth of the captured container */
@@ -456,6 +457,7 @@ static void event_reset(Parser *p, int64_t offset){
   p->nGrid = p->nBlock = 0;
   p->zBadField = NULL;
   p->badUtf8 = 0;
+  p->legacyGpu = 0;
 }
 
 /* Note a known event key whose value has the wrong JSON type (a container
@@ -478,7 +480,21 @@ static int cat_is(const Buf *pCat, const char *z){
 
 static TraceEventKind classify(Parser *p){
   const Buf *c = &p->cat;
-  if( c->n==0 ) return TEV_OTHER;
+  if( (p->ph=='i' || p->ph=='I') && p->name.n>0
+      && (strcmp(p->name.z, "[memory]")==0
+          || strcmp(p->name.z, "[OutOfMemory]")==0) ){
+    return TEV_MEMORY;         /* with or without a category (2021: none) */
+  }
+  if( c->n==0 ){
+    /* The legacy exporter's bare array (docs/formats.md §1.1): complete
+    ** events without a category are the CPU functions (ops, record_function
+    ** ranges, ProfilerStep#N); its "CUDA functions" ranges are per-op CUDA
+    ** event intervals named after the op, not kernels: not stored. */
+    if( p->ph=='X' && p->pInfo->isLegacyArray && !p->legacyGpu ){
+      return TEV_CPU_OP;
+    }
+    return TEV_OTHER;
+  }
   if( p->ph=='X' ){
     if( cat_is(c, "kernel") ) return TEV_KERNEL;
     if( cat_is(c, "cpu_op") || cat_is(c, "Operator") ) return TEV_CPU_OP;
@@ -491,11 +507,6 @@ static TraceEventKind classify(Parser *p){
     if( cat_is(c, "gpu_user_annotation") ) return TEV_GPU_ANNOTATION;
     if( cat_is(c, "cuda_sync") ) return TEV_SYNC;
     if( cat_is(c, "python_function") ) return TEV_PYTHON;
-  }else if( p->ph=='i' || p->ph=='I' ){
-    if( p->name.n>0 && (strcmp(p->name.z, "[memory]")==0
-                        || strcmp(p->name.z, "[OutOfMemory]")==0) ){
-      return TEV_MEMORY;
-    }
   }
   return TEV_OTHER;
 }
@@ -542,6 +553,7 @@ static int event_finish(Parser *p){
     }
   }
   if( zWarn ) warn(p, zWarn);
+  if( e->kind!=TEV_OTHER ) p->pInfo->nUsed++;
   if( p->xSink(p->ctx, e) ){
     p->stop = 1;
     return 0;
@@ -571,6 +583,7 @@ static void scalar_event(Parser *p, int key, const unsigned char *z,
                              : parse_id_text(z, n, &e->pid))==0 ){
         e->has |= TF_PID;
       }else if( !isStr ) bad_field(p, key);
+      else if( n==14 && memcmp(z, "CUDA functions", 14)==0 ) p->legacyGpu = 1;
       break;
     case E_TID:
       if( isNum!=2 && (isNum ? parse_int(z, n, &e->tid)

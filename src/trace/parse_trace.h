@@ -129,6 +129,7 @@ typedef struct TraceInfo {
   int nDevices;
   TraceDevice aDevice[64];
   int64_t nEvents;          /* events seen (all phases) */
+  int64_t nUsed;            /* events handed on as rows (kind not OTHER) */
   int64_t nWarnings;        /* events skipped or repaired */
   char zFirstWarning[256];  /* "OFFSET: message" of the first warning */
 } TraceInfo;

@@ -9,6 +9,7 @@
 
 void trace_keep_begin(TraceSpans *pSpans, sqlite3 *db){
   op_store_begin(trace_spans_ops(pSpans), db);
+  trace_spans_begin(pSpans, db);
 }
 
 void trace_keep_row(TraceTotals *pTot, TraceSpans *pSpans, const TraceRow *r){

@@ -18,8 +18,9 @@
 #include "trace/trace_spans.h"
 #include "trace/trace_totals.h"
 
-/* Before the first row: read what the kept calls need from db (the TF32
-** kernel patterns).  pSpans may be NULL. */
+/* Before the first row: read what the kept calls and spans need from db
+** (the TF32 kernel patterns, the host collective patterns).  pSpans may be
+** NULL. */
 void trace_keep_begin(TraceSpans *pSpans, sqlite3 *db);
 
 /* Row r to the totals and the spans (either may be NULL). */

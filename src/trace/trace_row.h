@@ -22,7 +22,8 @@ typedef struct TraceRow {
   int64_t id;            /* the row's id */
   int64_t ts, dur;
   int64_t nameId;
-  const char *zName;     /* kernels: the name (nName bytes), borrowed */
+  const char *zName;     /* kernels, and cpu_op from the writer: the name
+                         ** (nName bytes), borrowed; else NULL */
   int64_t nName;
   int64_t tid;           /* CPU rows: tid (NULL: 0) */
   int64_t device;        /* GPU rows: device, when hasDevice */

@@ -12,6 +12,7 @@
 */
 #include "trace/trace_spans.h"
 #include "trace/op_store.h"
+#include "core/group_map.h"
 #include "core/spool.h"
 #include "core/util.h"
 
@@ -23,11 +24,16 @@
 #define TRACE_SPANS_BUDGET ((int64_t)64<<20)
 
 /* The rows of one file: each kind of record in its own spool. */
-enum { R_GPU, R_CPU, R_RUNTIME, R_HTA_CPU, R_HTA_GPU, R_N };
+enum { R_GPU, R_CPU, R_RUNTIME, R_HOST, R_HTA_CPU, R_HTA_GPU, R_N };
 static const size_t aRecSize[R_N] = {
-  sizeof(SpanGpu), sizeof(Span), sizeof(Span), sizeof(SpanHtaCpu),
-  sizeof(SpanHtaGpu)
+  sizeof(SpanGpu), sizeof(Span), sizeof(Span), sizeof(Span),
+  sizeof(SpanHtaCpu), sizeof(SpanHtaGpu)
 };
+
+/* The record kind of a CPU-side span class. */
+static int cpu_rec(int cls){
+  return cls==SPAN_CPU ? R_CPU : cls==SPAN_HOST ? R_HOST : R_RUNTIME;
+}
 
 typedef struct SpanFile {
   int64_t fileId;
@@ -46,12 +52,16 @@ struct TraceSpans {
   int bad;                  /* a temporary file could not be written or
                             ** read (trace_spans_check) */
   OpStore *pOps;            /* operator calls (op_store.c) */
+  char **azHostPat;         /* comm_cpu_pattern GLOBs (trace_spans_begin) */
+  int nHostPat;
+  GroupMap hostName;        /* name id -> 1 host work, 2 not (SPAN_HOST) */
 };
 
 TraceSpans *trace_spans_new(void){
   TraceSpans *p = xcalloc(1, sizeof(*p));
   spool_budget_init(&p->budget, TRACE_SPANS_BUDGET);
   p->pOps = op_store_new();
+  group_map_init(&p->hostName, sizeof(int));
   return p;
 }
 
@@ -64,6 +74,9 @@ void trace_spans_free(TraceSpans *p){
   for(int i=0; i<p->nFile; i++) file_clear(&p->aFile[i]);
   free(p->aFile);
   op_store_free(p->pOps);
+  for(int i=0; i<p->nHostPat; i++) free(p->azHostPat[i]);
+  free(p->azHostPat);
+  group_map_free(&p->hostName);
   free(p);
 }
 
@@ -74,6 +87,68 @@ int trace_spans_check(const TraceSpans *p, PfError *pErr){
     return -1;
   }
   return 0;
+}
+
+void trace_spans_begin(TraceSpans *p, sqlite3 *db){
+  sqlite3_stmt *s = NULL;
+  if( p==NULL || p->nHostPat>0 ) return;
+  if( sqlite3_prepare_v2(db, "SELECT pattern FROM comm_cpu_pattern", -1, &s,
+                         NULL)!=SQLITE_OK ){
+    p->bad = 1;
+    return;
+  }
+  while( sqlite3_step(s)==SQLITE_ROW ){
+    const char *z = (const char*)sqlite3_column_text(s, 0);
+    size_t n;
+    if( z==NULL ) continue;
+    n = strlen(z) + 1;
+    p->azHostPat = xrealloc(p->azHostPat,
+                            (size_t)(p->nHostPat+1)*sizeof(char*));
+    p->azHostPat[p->nHostPat] = xmalloc(n);
+    memcpy(p->azHostPat[p->nHostPat++], z, n);
+  }
+  if( sqlite3_finalize(s)!=SQLITE_OK ) p->bad = 1;
+  /* the names of the database that are not host work: the stored-rows
+  ** feeder gives no name text (the writer does, for new names too) */
+  if( sqlite3_prepare_v2(db, "SELECT id FROM string WHERE text GLOB ?1",
+                         -1, &s, NULL)!=SQLITE_OK ){
+    p->bad = 1;
+    return;
+  }
+  for(int i=-1; i<p->nHostPat; i++){
+    sqlite3_bind_text(s, 1, i<0 ? "ProfilerStep#*" : p->azHostPat[i], -1,
+                      SQLITE_STATIC);
+    while( sqlite3_step(s)==SQLITE_ROW ){
+      *(int*)group_map_get(&p->hostName, sqlite3_column_int64(s, 0), 0, 0, 0,
+                           NULL) = 2;
+    }
+    sqlite3_reset(s);
+  }
+  if( sqlite3_finalize(s)!=SQLITE_OK ) p->bad = 1;
+}
+
+/* 1 when the CPU op r is the host's own work: its name is neither a
+** ProfilerStep#N nor a host collective (comm_cpu_pattern), decided once
+** per name id (a name the database holds: by trace_spans_begin). */
+static int host_work(TraceSpans *p, const TraceRow *r){
+  int *pClass = group_map_get(&p->hostName, r->nameId, 0, 0, 0, NULL);
+  if( *pClass==0 && r->zName==NULL ){
+    *pClass = 1;
+  }else if( *pClass==0 ){
+    size_t n = (size_t)r->nName;
+    char *z = xmalloc(n + 1);
+    int bOut;
+    if( n ) memcpy(z, r->zName, n);
+    z[n] = 0;
+    bOut = sqlite3_strglob("ProfilerStep#*", z)==0;
+    for(int i=0; i<p->nHostPat && !bOut; i++){
+      bOut = sqlite3_strglob(p->azHostPat[i], z)==0;
+    }
+    free(z);
+    pClass = group_map_get(&p->hostName, r->nameId, 0, 0, 0, NULL);
+    *pClass = bOut ? 2 : 1;
+  }
+  return *pClass==1;
 }
 
 OpStore *trace_spans_ops(const TraceSpans *p){
@@ -152,7 +227,7 @@ void trace_spans_cpu(TraceSpans *p, int64_t fileId, int cls, int64_t ts,
   if( p==NULL ) return;
   s.ts = ts;
   s.end = ts + dur;
-  rec_add(p, fileId, cls==SPAN_CPU ? R_CPU : R_RUNTIME, &s);
+  rec_add(p, fileId, cpu_rec(cls), &s);
 }
 
 void trace_spans_file_done(TraceSpans *p, int64_t fileId, int64_t dTs,
@@ -280,7 +355,7 @@ SpanGpu *trace_spans_rank_gpu(const TraceSpans *p, int64_t rank, size_t *pn){
 Span *trace_spans_rank_cpu(const TraceSpans *p, int64_t rank, int cls,
                            size_t *pn){
   size_t n = 0, k = 0;
-  int r = cls==SPAN_CPU ? R_CPU : R_RUNTIME;
+  int r = cpu_rec(cls);
   Span *a;
   for(int i=0; i<p->nFile; i++){
     if( p->aFile[i].hasRank && p->aFile[i].rank==rank ){
@@ -364,6 +439,12 @@ void trace_spans_row(TraceSpans *p, const TraceRow *r){
         c.isCall = 0;
         c.outside = 0;
         trace_spans_hta_cpu(p, r->fileId, &c);
+      }
+      /* depth 0 and 1: the ops of a ProfilerStep#N range are the step's
+      ** work; an op deeper down lies inside one of those, or inside a
+      ** host collective that a step holds (the collective's time) */
+      if( (!r->linked || r->depth<=1) && host_work(p, r) ){
+        trace_spans_cpu(p, r->fileId, SPAN_HOST, r->ts, r->dur);
       }
       break;
     case TEV_RUNTIME:

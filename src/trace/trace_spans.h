@@ -22,13 +22,18 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sqlite3.h>
 #include "trace/trace_row.h"
 #include "core/util.h"
 
 /* kind of a GPU span */
 enum { SPAN_KERNEL, SPAN_MEMCPY, SPAN_MEMSET };
-/* class of a CPU-side span */
-enum { SPAN_RUNTIME, SPAN_CPU, SPAN_NCPU };
+/* class of a CPU-side span: runtime calls, top-level CPU ops, and the
+** host's own work (SPAN_HOST: the CPU ops of depth 0 and 1, the ops of a
+** file the linker did not nest, that are neither a ProfilerStep#N range
+** nor a host collective of comm_cpu_pattern: derive_comm.c's windows of
+** gloo / MPI collectives take their union) */
+enum { SPAN_RUNTIME, SPAN_CPU, SPAN_HOST, SPAN_NCPU };
 
 typedef struct SpanGpu {
   int64_t ts, dur;
@@ -45,6 +50,10 @@ typedef struct TraceSpans TraceSpans;
 /* A new, empty store; caller frees it with trace_spans_free(). */
 TraceSpans *trace_spans_new(void);
 void trace_spans_free(TraceSpans *p);             /* accepts NULL */
+
+/* Before the first row: read the host collective patterns
+** (comm_cpu_pattern) that SPAN_HOST leaves out from db.  Accepts NULL. */
+void trace_spans_begin(TraceSpans *p, sqlite3 *db);
 
 /* Add one row of file fileId (trace_spans_row does, for every row). */
 void trace_spans_gpu(TraceSpans *p, int64_t fileId, int kind, int64_t ts,

@@ -238,15 +238,17 @@ class MergeFailures(MergeTest):
                                                            "r1.json"),
                                shift_us=1, rank=1)]
         collide = self.shard("collide", again)
+        why = (" (the same rank in another profiling window needs steps"
+               " disjoint in number and time, on an epoch clock)")
         self.fails(2, "profan: %s: rank 1 is also in run dlrm: colliding"
-                   " ranks\n" % collide, collide)
+                   " ranks%s\n" % (collide, why), collide)
         # between two shards of one merge: s2 holds ranks 4 and 5
         five = [write_variant(self.files[7], os.path.join(self.tmp.name,
                                                           "r5.json"),
                               shift_us=1, rank=5)]
         collide5 = self.shard("collide5", five)
-        self.fails(2, "profan: %s: rank 5 is also in %s: colliding ranks\n"
-                   % (collide5, self.s[2]), self.s[2], collide5)
+        self.fails(2, "profan: %s: rank 5 is also in %s: colliding ranks%s\n"
+                   % (collide5, self.s[2], why), self.s[2], collide5)
         # a shard half merged already
         half = self.shard("half", [self.files[3], self.files[6]])
         self.fails(2, "profan: %s: 1 of its 2 files are already in run 1:"

@@ -132,22 +132,81 @@ class TorchHelper(ProfanTest):
                          r"127\): ")
         self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "x.db")))
 
-    def test_merge_torch_handler_later_cycles_are_runs_of_their_own(self):
+    def later_cycle(self, doc, dt_us, dstep):
+        """The profiler's next cycle of a real trace: every event dt_us
+        later and every ProfilerStep#N numbered N+dstep (the variation of
+        the real steps kept)."""
+        later = json.loads(json.dumps(doc))
+        for e in later["traceEvents"]:
+            if "ts" in e:
+                e["ts"] += dt_us
+            m = re.match(r"^ProfilerStep#(\d+)$", e.get("name", ""))
+            if m:
+                e["name"] = "ProfilerStep#%d" % (int(m.group(1)) + dstep)
+        return later
+
+    def test_merge_torch_handler_later_cycles_add_to_the_run(self):
+        """Each cycle of the profiler is merged into the node's run: the
+        run holds both windows of the rank, and every named query equals
+        one ingest of the two trace files."""
         trace_dir = os.path.join(self.tmp.name, "t")
         shard = os.path.join(self.tmp.name, "n.db")
         h = profan_torch.profan_trace_handler(
-            trace_dir, db=shard, run_name="r", profan=PROFAN,
-            keep_trace=False)
-        later = json.loads(json.dumps(self.docs[3]))   # the next cycle
-        for e in later["traceEvents"]:
-            if "ts" in e:
-                e["ts"] += 10**6
+            trace_dir, db=shard, run_name="r", profan=PROFAN)
+        later = self.later_cycle(self.docs[3], 30 * 10**6, 100)
         prof = FakeProfile(h, [self.docs[3], later])
-        for _ in range(8):
-            prof.step()
-        self.assertEqual(os.listdir(trace_dir), [])   # removed once stored
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            for _ in range(8):
+                prof.step()
+        self.assertEqual(err.getvalue(), "")
         p = subprocess.run([PROFAN, "--db", shard, "--format", "csv", "sql",
-                            "SELECT name, (SELECT rank FROM run_file f WHERE"
-                            " f.run_id = run.id) AS rank FROM run ORDER BY"
-                            " id"], capture_output=True, text=True)
-        self.assertEqual(p.stdout.splitlines()[1:], ["r,3", "r-2,3"])
+                            "SELECT r.name, f.rank FROM run r JOIN run_file f"
+                            " ON f.run_id = r.id ORDER BY f.id"],
+                           capture_output=True, text=True)
+        self.assertEqual(p.stdout.splitlines()[1:], ["r,3", "r,3"])
+        self.ingest_ok(*prof.results, extra=["--name", "r", "--quiet"])
+        for q in ("steps", "top-kernels", "operators", "rank-skew",
+                  "collective-skew", "category-breakdown", "comm-overlap",
+                  "gpu-utilization", "launch-overhead", "idle-gaps",
+                  "step-breakdown"):
+            want = self.query(q, run_ref="r")
+            p = subprocess.run([PROFAN, "--db", shard, "--format", "csv",
+                                "query", q, "--run", "r"],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            if q not in ("rank-skew", "collective-skew", "idle-gaps"):
+                self.assertGreater(len(want), 0, q)   # one rank: no skew
+            import csv
+            self.assertEqual(list(csv.DictReader(io.StringIO(p.stdout))),
+                             want, q)
+        first = {int(e["name"].split("#")[1])
+                 for e in self.docs[3]["traceEvents"]
+                 if re.match(r"^ProfilerStep#\d+$", e.get("name", ""))}
+        steps = self.query("steps", run_ref="r")
+        self.assertEqual(sorted(int(r["step"]) for r in steps),
+                         sorted(first | {n + 100 for n in first}))
+
+    def test_merge_torch_handler_same_steps_again_refused(self):
+        """A trace of the same rank with the same step numbers is not
+        another window: the merge refuses it, the handler says so in one
+        line and training goes on; the run keeps the first cycle."""
+        trace_dir = os.path.join(self.tmp.name, "t")
+        shard = os.path.join(self.tmp.name, "n.db")
+        h = profan_torch.profan_trace_handler(
+            trace_dir, db=shard, run_name="r", profan=PROFAN)
+        later = self.later_cycle(self.docs[3], 30 * 10**6, 0)
+        prof = FakeProfile(h, [self.docs[3], later])
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            for _ in range(8):
+                prof.step()
+        lines = err.getvalue().splitlines()
+        self.assertEqual(len(lines), 1, lines)
+        self.assertRegex(lines[0], r"^profan_torch: .* not ingested into "
+                         r".*n\.db \(exit 2\): profan: .*: rank 3 is also in"
+                         r" run r: colliding ranks")
+        p = subprocess.run([PROFAN, "--db", shard, "--format", "csv", "sql",
+                            "SELECT count(*) FROM run_file"],
+                           capture_output=True, text=True)
+        self.assertEqual(p.stdout.splitlines()[1:], ["1"])

@@ -15,6 +15,8 @@ The specifications are kept apart from that code:
   tests/oracle/summaries.sql    the 009 summary tables as GROUP BYs
   tests/oracle/annotations.sql  013's annotation parent and innermost
                                 annotation of each launch
+  tests/oracle/comm.sql         the windows of the host (gloo / MPI)
+                                collectives
   schema views op_sig_calc, op_call_time_calc, op_metric_calc (022, 027,
                                 028): op_sig, op_gpu_time, op_run_metric
   Python (this file)            op nesting, depth and self time, and the
@@ -320,7 +322,8 @@ class Oracle(ProfanTest):
         against the stored rows of db (one run)."""
         con = sqlite3.connect(db)
         n = 0
-        for name in ("links.sql", "summaries.sql", "annotations.sql"):
+        for name in ("links.sql", "summaries.sql", "annotations.sql",
+                     "comm.sql"):
             setup, secs = specs(name)
             for sql in setup:
                 con.executescript(sql)

@@ -222,11 +222,16 @@ class NothingLost(ProfanTest):
 
     def test_killed_rebuild_leaves_the_database_as_it_was(self):
         self.ingest_ok(shared("traces", "hta-diff-control-a100-rank3.json.gz"))
+        # one whole rebuild first: how long it takes on this machine now,
+        # so that the kills land inside it however fast or loaded it is
+        t0 = time.monotonic()
+        self.assertEqual(self.profan("rebuild").rc, 0)
+        full = time.monotonic() - t0
         want = tables(self.db)
         with open(self.db, "rb") as f:
             main = f.read()
         killed = 0
-        for delay in (0.05, 0.2, 0.4, 0.7, 1.0, 1.5):
+        for delay in (full * x for x in (0.05, 0.2, 0.4, 0.6, 0.8, 1.5)):
             p = subprocess.Popen([PROFAN, "--db", self.db, "rebuild"],
                                  stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)

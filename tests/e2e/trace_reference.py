@@ -29,20 +29,48 @@ def us_to_ns(v):
     return int((d * 1000).to_integral_value(rounding=decimal.ROUND_HALF_UP))
 
 
-def kind_of(e):
+def kind_of(e, legacy=False):
+    """The table an event goes to, or None.  legacy: the events of a bare
+    top-level array (the exporter of a PyTorch without Kineto), where a
+    complete event without "cat" is a CPU function unless its pid is
+    "CUDA functions" (per-op CUDA ranges, not kernels)."""
     if e.get("ph") != "X":
         if e.get("ph") in ("i", "I") and e.get("name") in ("[memory]", "[OutOfMemory]"):
             return "memory"
         return None
+    if legacy and "cat" not in e:
+        return None if e.get("pid") == "CUDA functions" else "cpu_op"
     return CAT_KIND.get(str(e.get("cat", "")).lower())
 
 
-def counts(evs):
+def counts(evs, legacy=False):
     out = {}
     for e in evs:
-        k = kind_of(e)
+        k = kind_of(e, legacy)
         if k and isinstance(e.get("ts"), (int, float)):
             out[k] = out.get(k, 0) + 1
+    return out
+
+
+def self_ns(ops):
+    """Self time of CPU ops: [(thread, ts_ns, dur_ns), ...] -> list of
+    dur minus the durations of the direct children, where a child is an op
+    of the same thread inside the parent's interval (outer first on equal
+    starts: the longer one, then the earlier in the list)."""
+    order = sorted(range(len(ops)),
+                   key=lambda i: (ops[i][0], ops[i][1], -ops[i][2], i))
+    out = [ops[i][2] for i in range(len(ops))]
+    stack = []
+    thread = None
+    for i in order:
+        t, ts, dur = ops[i]
+        if t != thread:
+            stack, thread = [], t
+        while stack and ts + dur > ops[stack[-1]][1] + ops[stack[-1]][2]:
+            stack.pop()
+        if stack:
+            out[stack[-1]] -= dur
+        stack.append(i)
     return out
 
 
