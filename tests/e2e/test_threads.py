@@ -135,7 +135,7 @@ class RefusedThreads(ProfanTest):
         # unchecked thread creation hangs or crashes here: a timeout, not
         # a wait for ever
         p = subprocess.run(cmd, capture_output=True, text=True,
-                           stdin=subprocess.DEVNULL, timeout=300)
+                           stdin=subprocess.DEVNULL, timeout=common.TIMEOUT)
         return common.Result(p.returncode, p.stdout, p.stderr)
 
     def one_parser(self):
