@@ -4,8 +4,9 @@
 # Must run as root (or with sudo available) on a fresh Debian machine.
 set -eu
 
+# groff-base: groff, which renders the manual page (man profan; test_docs)
 PKGS="build-essential cmake pkg-config libsqlite3-dev sqlite3 libcsv-dev check \
-zlib1g-dev python3"
+zlib1g-dev python3 groff-base"
 [ "${PROFAN_SETUP_EXTRA:-}" ] && PKGS="$PKGS $PROFAN_SETUP_EXTRA"
 
 missing=""

@@ -57,6 +57,19 @@ def shared(*parts):
     return path
 
 
+def need_tool(tool, package):
+    """Skip the test when `tool` (from the Debian `package` that
+    scripts/setup.sh installs) is missing; under CI=true that is a failure:
+    CI must not skip a check because its machine lacks a tool."""
+    if shutil.which(tool) is not None:
+        return
+    if os.environ.get("CI") == "true":
+        raise AssertionError("%s is missing under CI (package %s):"
+                             " run scripts/setup.sh" % (tool, package))
+    env_unable("no %s (package %s; scripts/setup.sh installs it)"
+               % (tool, package))
+
+
 def local(*parts):
     """Path of a fixture the project ships in fixtures/."""
     return os.path.join(ROOT, "fixtures", *parts)

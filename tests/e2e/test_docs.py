@@ -6,7 +6,6 @@ command's --help output here, independently of how src/cli/cli_docs.c reads
 the table; the bash completion is run in bash on simulated command lines.
 """
 import re
-import shutil
 import subprocess
 import unittest
 
@@ -41,8 +40,8 @@ class Docs(unittest.TestCase):
         for c in cmds:
             self.assertIn("\n.SS %s\n" % c.replace("-", "\\-"), r.out)
         self.assertIn(".SS ingest\n.B profan ingest [options] PATH...", r.out.replace("\\-", "-"))
-        if shutil.which("groff") is None:
-            common.env_unable("no groff to render the manual page")
+        # groff renders the page (CI=true fails when it is missing)
+        common.need_tool("groff", "groff-base")
         g = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z"],
                            input=r.out, capture_output=True, text=True)
         self.assertEqual(g.stderr, "")
@@ -75,10 +74,7 @@ class Docs(unittest.TestCase):
         self.assertTrue(r.out.startswith("#compdef profan\n"))
         for c in commands():
             self.assertIn("\n    %s) opts=(" % c, r.out)
-        if shutil.which("zsh") is None:
-            # a missing tool, not an unable machine: scripts/test.sh
-            # installs zsh, so under CI=true this skip fails the run
-            self.skipTest("zsh not installed (scripts/test.sh installs it)")
+        common.need_tool("zsh", "zsh")
         z = subprocess.run(["zsh", "-n"], input=r.out, capture_output=True,
                            text=True)
         self.assertEqual(z.returncode, 0, z.stderr)
