@@ -26,11 +26,12 @@ case $what in
 esac
 if [ "$what" = all ] || [ "$what" = build ]; then
   echo "== tsan build ($B)"
-  CC=clang cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Debug -DPROFAN_TSAN=ON \
-    -DPROFAN_SANITIZE=OFF -DPROFAN_WERROR=ON -DPROFAN_TESTS=ON \
-    -DPROFAN_BROWSER_TESTS=OFF >/dev/null \
-    && cmake --build "$B" -j"$(nproc)" >/dev/null \
-    || { echo "tsan.sh: build failed" >&2; exit 2; }
+  if ! { CC=clang cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Debug -DPROFAN_TSAN=ON \
+         -DPROFAN_SANITIZE=OFF -DPROFAN_WERROR=ON -DPROFAN_TESTS=ON \
+         -DPROFAN_BROWSER_TESTS=OFF >/dev/null \
+         && cmake --build "$B" -j"$(nproc)"; }; then
+    echo "tsan.sh: build failed" >&2; exit 2
+  fi
 fi
 rc=0
 if [ "$what" = all ] || [ "$what" = unit ]; then
