@@ -72,12 +72,12 @@ vg "diff" diff a b
 vg "trend" trend gpu_ms
 vg "runs" runs
 vg "rm" rm snap
-# a refused input goes through the error paths (exit 1, no leak)
+# a refused input goes through the error paths (exit 6, no leak)
 printf '{"traceEvents":[{"ph":"X"' > "$TMP/cut.json"
 set +e
 $VG "$P" --db "$DB" ingest --quiet "$TMP/cut.json" >/dev/null 2>"$TMP/err"
 rc=$?
 set -e
-[ $rc -eq 1 ] || { echo "analyze.sh: valgrind: refused ingest exit $rc" >&2;
+[ $rc -eq 6 ] || { echo "analyze.sh: valgrind: refused ingest exit $rc" >&2;
                    cat "$TMP/err" >&2; exit 1; }
 echo "valgrind e2e: clean ($(( $(now) - t0 )) s)"

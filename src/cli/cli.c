@@ -151,6 +151,7 @@ static char **help_options(const Cli *p, int *pn){
 }
 
 static void free_words(char **az, int n){
+  if( az==NULL ) return;
   for(int i=0; i<n; i++) free(az[i]);
   free(az);
 }

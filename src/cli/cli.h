@@ -43,8 +43,8 @@ extern const int cli_exit_count;
 /* The exit codes a command can return, a mask of CLI_X(code) bits (130
 ** and 143 are bit 8 and 9).  Every command has CLI_X_BASE: 0, 2 and the
 ** signals. */
-#define CLI_X(c) ((c)==EXIT_SIGINT ? 1u<<8 : (c)==EXIT_SIGTERM ? 1u<<9 \
-                  : 1u<<(c))
+#define CLI_X(c) (1u << ((c)==EXIT_SIGINT ? 8 : (c)==EXIT_SIGTERM ? 9 \
+                         : ((c) & 7)))
 #define CLI_X_BASE (CLI_X(EXIT_OK) | CLI_X(EXIT_USAGE) | (1u<<8) | (1u<<9))
 
 typedef struct Cli {
