@@ -146,36 +146,34 @@ def scaled(src, name, scale, work):
     return out
 
 
-# The derive phases that read rows back from the database (SQL over the
-# stored rows, or a sweep of them), as PROFAN_TIMING=1 names them; the gpu
-# and wall sweeps count only when profan says "derive sweeps over the rows"
-# (otherwise they walk the spans the writer kept in memory).  Issue 15:
-# where one remains it may cost at most 10 % of that ingest.
-ROW_PASSES = ("derive cpu sweep", "derive late steps", "derive gpu links",
-              "derive gap steps",
-              "derive summaries", "derive comm", "derive op")
+# The phases that read rows back from the database, as PROFAN_TIMING=1
+# names them: a file linked again from its rows ("linked again" lines,
+# summed as "relink") and the rows fed again to what the writer keeps, gap
+# steps, and SQL over the stored rows in derive comm and derive op.
+# Issue 15: where one remains it may cost at most 10 % of that ingest.
+ROW_PASSES = ("relink", "rows fed again", "derive gap steps", "derive comm",
+              "derive op")
 # derive op's parts (its "  op NAME" lines) that read stored rows back:
 # the roofline metrics (a view over the run's op_gpu_time rows).  The
 # others write rows kept in memory (calls), model the run's new
 # signatures (model) or sweep the kept GPU spans (memcpy); when the parts
-# are printed only these count, else the whole of "derive op" (the views'
-# path, PROFAN_OP_SQL=1 or a store that gave up).
+# are printed only these count, else the whole of "derive op".
 OP_ROW_PARTS = ("roofline",)
-ROW_SWEEPS = ("derive gpu sweep", "derive wall sweep")
 
 
 def phases(stderr):
     """Phase lines of PROFAN_TIMING=1: {phase: ms} (parse+load and each
-    derive step; 'derive hta' etc.), plus '_parsers' (each parser thread's
-    CPU ms), '_writer' (the writer's CPU ms) and '_rows' (1 when the sweeps
-    read the rows back)."""
-    ph = {"_parsers": [], "_writer": 0.0, "_rows": 0}
+    derive step; 'derive hta' etc.; 'relink': the files linked again from
+    their rows), plus '_parsers' (each parser thread's CPU ms) and
+    '_writer' (the writer's CPU ms)."""
+    ph = {"_parsers": [], "_writer": 0.0}
     for line in stderr.splitlines():
         if not line.startswith("profan: "):
             continue
         body = line[8:]
-        if body.startswith("derive sweeps over"):
-            ph["_rows"] = int(body.endswith("the rows"))
+        if ": linked again from its rows:" in body:
+            ms = float(body.split(" rows changed, ")[1].split()[0])
+            ph["relink"] = ph.get("relink", 0.0) + ms
             continue
         if " ms" not in body or ": linker" in body:
             continue
@@ -204,7 +202,7 @@ def timed(ph):
 
 def row_pass_ms(ph):
     """ms spent in derive phases that read the rows back (ROW_PASSES)."""
-    names = ROW_PASSES + (ROW_SWEEPS if ph.get("_rows") else ())
+    names = ROW_PASSES
     parts = {k[4:]: v for k, v in ph.items() if k.startswith("_op:")}
     if parts:
         names = tuple(n for n in names if n != "derive op")

@@ -8,7 +8,13 @@
 #     jscan.c:run (state machines kept whole);
 #   - layering: a file in src/LAYER/ includes only "LAYER/..." headers of
 #     its own layer or of a layer listed before it in LAYERS below (the
-#     order of CONTRIBUTING.md's Layout), and always as "folder/file.h".
+#     order of CONTRIBUTING.md's Layout), and always as "folder/file.h";
+#   - no cycle between files (x.c and x.h taken as one file x): x uses y
+#     when x includes y.h, or includes a header declaring a function that
+#     y.c defines and names that function (a header shared by several .c
+#     files hides no dependency).  No chain of uses may lead from a file
+#     back to itself.  Checked over all of src/, whatever FILE arguments
+#     are given.
 # Checks the C files of src/, tests/, fuzz/ and tools/.  Prints one line
 # per problem (FILE:LINE: what) and exits 1 when there is any.
 # scripts/style-known.txt lists problems known and not yet fixed, as
@@ -96,6 +102,65 @@ for f in sys.argv[2:]:
                 problems.append("%s:%d: %s is %d lines (at most 120)"
                                 % (f, start, name, n))
             start = None
+
+# ---- no cycle between files (see the head of this script)
+import glob, os
+SRC = sorted(glob.glob('src/*/*.c') + glob.glob('src/*/*.h'))
+DEF = re.compile(r'^(?!static\b)[A-Za-z_][\w \*]*?\b(\w+)\s*\(')
+DECL = re.compile(r'^(?!static\b|typedef\b|#)[A-Za-z_][\w \*]*?\b(\w+)\s*\(')
+def stem(path):
+    return path[len('src/'):].rsplit('.', 1)[0]
+def body(path):
+    text = open(path, encoding='utf-8', errors='replace').read()
+    text = re.sub(r'/\*.*?\*/', lambda m: '\n' * m.group(0).count('\n'),
+                  text, flags=re.S)
+    return text
+texts = {f: body(f) for f in SRC}
+definer = {}                    # function -> stem of the .c defining it
+for f in SRC:
+    if f.endswith('.c'):
+        for l in texts[f].split('\n'):
+            m = DEF.match(l)
+            if m and not l.rstrip().endswith(';'):
+                definer.setdefault(m.group(1), stem(f))
+declared = {}                   # header stem -> functions it declares
+for f in SRC:
+    if f.endswith('.h'):
+        declared[stem(f)] = {m.group(1) for l in texts[f].split('\n')
+                             for m in [DECL.match(l)] if m}
+graph = {}
+for f in SRC:
+    s0 = stem(f)
+    uses = graph.setdefault(s0, set())
+    words = set(re.findall(r'\w+', texts[f]))
+    for l in texts[f].split('\n'):
+        inc = INCLUDE.match(l)
+        if not inc or not inc.group(1).endswith('.h'):
+            continue
+        h = inc.group(1)[:-2]
+        if h not in declared:
+            continue
+        if os.path.exists('src/' + h + '.c'):
+            uses.add(h)
+        for fn in declared[h] & words:
+            if fn in definer:
+                uses.add(definer[fn])
+    uses.discard(s0)
+state, stack = {}, []
+def visit(n):
+    state[n] = 1
+    stack.append(n)
+    for t in sorted(graph.get(n, ())):
+        if state.get(t) == 1:
+            problems.append("src/%s: include cycle %s"
+                            % (t, " -> ".join(stack[stack.index(t):] + [t])))
+        elif t not in state:
+            visit(t)
+    stack.pop()
+    state[n] = 2
+for n in sorted(graph):
+    if n not in state:
+        visit(n)
 
 for p in problems:
     print(p)

@@ -9,9 +9,6 @@
 #include "ingest/discover.h"
 #include "ingest/input_kinds.h"
 
-/* Tables with a file_id that no loader fills: derived per run. */
-static const char *azDerived[] = { "collective", 0 };
-
 /* 1 when zList (space-separated names) holds zName. */
 static int list_has(const char *zList, const char *zName){
   size_t n = strlen(zName);
@@ -34,43 +31,59 @@ START_TEST(test_table_order){
 }
 END_TEST
 
-/* Every table with a file_id column is filled by some kind's loader (or
-** derived), and every table a kind names exists with a file_id. */
-START_TEST(test_tables_owned){
-  PfError e = {0};
-  sqlite3 *db = db_open(":memory:", DB_OPEN_CREATE, &e);
+/* The rows of zSql (one text column) on db, space-separated, into z. */
+static void column_list(sqlite3 *db, const char *zSql, char *z, size_t n){
   sqlite3_stmt *p;
-  int nTab = 0;
-  ck_assert_ptr_nonnull(db);
-  ck_assert_int_eq(sqlite3_prepare_v2(db,
-    "SELECT m.name FROM sqlite_schema m WHERE m.type='table' AND EXISTS"
-    " (SELECT 1 FROM pragma_table_info(m.name) WHERE name='file_id')",
-    -1, &p, NULL), SQLITE_OK);
+  z[0] = 0;
+  ck_assert_int_eq(sqlite3_prepare_v2(db, zSql, -1, &p, NULL), SQLITE_OK);
   while( sqlite3_step(p)==SQLITE_ROW ){
-    const char *zTab = (const char*)sqlite3_column_text(p, 0);
-    int nOwner = 0;
-    for(int i=0; azDerived[i]; i++) nOwner += strcmp(azDerived[i], zTab)==0;
-    for(int i=0; i<KIND_N; i++) nOwner += list_has(aInputKind[i].zTables, zTab);
-    ck_assert_msg(nOwner>0, "table %s has a file_id but no input kind", zTab);
-    nTab++;
+    size_t k = strlen(z);
+    snprintf(z+k, n-k, "%s%s", k ? " " : "",
+             (const char *)sqlite3_column_text(p, 0));
   }
   sqlite3_finalize(p);
-  ck_assert_int_gt(nTab, 10);
-  for(int i=0; i<KIND_N; i++){
-    char zTab[64];
-    const char *z = aInputKind[i].zTables;
-    while( sscanf(z, "%63s", zTab)==1 ){
-      char *zSql = sqlite3_mprintf("SELECT 1 FROM pragma_table_info(%Q)"
-                                   " WHERE name='file_id'", zTab);
-      ck_assert_int_eq(sqlite3_prepare_v2(db, zSql, -1, &p, NULL), SQLITE_OK);
-      ck_assert_msg(sqlite3_step(p)==SQLITE_ROW,
-                    "kind %s names %s, which has no file_id",
-                    aInputKind[i].zName, zTab);
-      sqlite3_finalize(p);
-      sqlite3_free(zSql);
-      z = strstr(z, zTab) + strlen(zTab);
+}
+
+/* The kinds of run_file the loaders write and the raw tables of the
+** catalogue (table_role) agree: every raw table's input_kind is a kind
+** some input kind's files become, every such kind has raw tables, and
+** every table with a file_id column is raw or derived. */
+START_TEST(test_kinds_match_the_catalogue){
+  PfError e = {0};
+  sqlite3 *db = db_open(":memory:", DB_OPEN_CREATE, &e);
+  char zKinds[512], zList[4096], zTab[64];
+  const char *z;
+  ck_assert_ptr_nonnull(db);
+  column_list(db, "SELECT DISTINCT input_kind FROM table_role"
+              " WHERE role='raw' ORDER BY 1", zKinds, sizeof(zKinds));
+  ck_assert_str_eq(zKinds, "flight_recorder nccl_log snapshot trace");
+  for(z = zKinds; sscanf(z, "%63s", zTab)==1; z = strstr(z, zTab)+strlen(zTab)){
+    int nOwner = 0;
+    for(int i=0; i<KIND_N; i++) nOwner += list_has(aInputKind[i].zFileKinds,
+                                                   zTab);
+    ck_assert_msg(nOwner>0, "raw tables of kind %s, which no input kind"
+                  " writes", zTab);
+  }
+  for(int i=1; i<KIND_N; i++){
+    for(z = aInputKind[i].zFileKinds; sscanf(z, "%63s", zTab)==1;
+        z = strstr(z, zTab)+strlen(zTab)){
+      ck_assert_msg(list_has(zKinds, zTab), "input kind %s writes files of"
+                    " kind %s, which no raw table has", aInputKind[i].zName,
+                    zTab);
     }
   }
+  /* tables with a file_id: raw, or derived from raw rows (collective) */
+  column_list(db, "SELECT m.name FROM sqlite_schema m WHERE m.type='table'"
+              " AND EXISTS (SELECT 1 FROM pragma_table_info(m.name)"
+              " WHERE name='file_id') AND NOT EXISTS (SELECT 1 FROM"
+              " table_role r WHERE r.name=m.name AND r.role IN ('raw',"
+              " 'derived_rank', 'derived_run'))", zList, sizeof(zList));
+  ck_assert_str_eq(zList, "");
+  /* raw tables hold a run's rows */
+  column_list(db, "SELECT name FROM table_role r WHERE role='raw' AND NOT"
+              " EXISTS (SELECT 1 FROM pragma_table_info(r.name) WHERE"
+              " name='run_id')", zList, sizeof(zList));
+  ck_assert_str_eq(zList, "");
   db_close(db);
 }
 END_TEST
@@ -115,7 +128,7 @@ Suite *make_input_kinds_suite(void){
   Suite *s = suite_create("input_kinds");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_table_order);
-  tcase_add_test(tc, test_tables_owned);
+  tcase_add_test(tc, test_kinds_match_the_catalogue);
   tcase_add_test(tc, test_sniff_kinds);
   tcase_add_test(tc, test_sniff_nccl_strict);
   suite_add_tcase(s, tc);

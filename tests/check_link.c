@@ -102,7 +102,6 @@ START_TEST(test_nesting_self_time_and_launch){
     ck_assert_int_eq(k2->opId, inner2->rowId);
     ck_assert(!k3->linked);
     ck_assert(!link_trace_stats(p)->needCpuSweep);
-    ck_assert(!link_trace_stats(p)->needGpuLink);
     ck_assert(!link_trace_stats(p)->needSteps);
   }
   link_trace_free(p);
@@ -123,6 +122,30 @@ START_TEST(test_equal_start_longest_is_parent){
   ck_assert_int_eq(find(&o, "child")->parentId, find(&o, "parent")->rowId);
   ck_assert_int_eq(find(&o, "parent")->selfDur, 45);
   ck_assert_int_eq(find(&o, "launch")->opId, find(&o, "child")->rowId);
+  link_trace_free(p);
+}
+END_TEST
+
+/* Two ops of one interval (whole microseconds make them common): the
+** lower External id is the caller, whichever the file writes first. */
+START_TEST(test_equal_interval_external_id){
+  Out o;
+  PfError err = {0};
+  Linker *p;
+  TraceEvent a = ev(TEV_CPU_OP, "aten::slice", 1, 10, 2, 0);
+  TraceEvent b = ev(TEV_CPU_OP, "aten::narrow", 1, 10, 2, 0);
+  a.external_id = 11; a.has |= TF_EXTERNAL_ID;
+  b.external_id = 10; b.has |= TF_EXTERNAL_ID;
+  memset(&o, 0, sizeof(o));
+  p = link_trace_new(2, collect, &o);
+  feed(p, a);
+  feed(p, b);
+  feed(p, ev(TEV_RUNTIME, "launch", 1, 11, 1, 5));
+  ck_assert_int_eq(link_trace_finish(p, &err), 0);
+  ck_assert_int_eq(find(&o, "aten::slice")->parentId,
+                   find(&o, "aten::narrow")->rowId);
+  ck_assert_int_eq(find(&o, "aten::narrow")->depth, 0);
+  ck_assert_int_eq(find(&o, "launch")->opId, find(&o, "aten::slice")->rowId);
   link_trace_free(p);
 }
 END_TEST
@@ -201,25 +224,27 @@ START_TEST(test_step_after_other_threads_rows){
 }
 END_TEST
 
-/* Without the hold (PROFAN_HOLD_KB=0) the same late step leaves the
-** steps to the database; so do overlapping steps. */
-START_TEST(test_late_step_without_hold_and_overlap){
+/* A step after more rows than the hold keeps before a file's first step
+** (4 MiB: a trace without steps stops holding): the rows that went out
+** without it make the file one to link again from its rows; so do
+** overlapping steps. */
+START_TEST(test_late_step_after_the_hold_and_overlap){
   Out o;
   PfError err = {0};
   Linker *p;
+  char az[40000][12];
   memset(&o, 0, sizeof(o));
-  setenv("PROFAN_HOLD_KB", "0", 1);
   p = link_trace_new(6, collect, &o);
-  unsetenv("PROFAN_HOLD_KB");
-  feed(p, ev(TEV_CPU_OP, "bw", 2, 120, 50, 0));
-  feed(p, ev(TEV_CPU_OP, "bw2", 2, 200, 10, 0));
-  feed(p, ev(TEV_CPU_OP, "bw3", 2, 300, 10, 0));
-  feed(p, ev(TEV_RUNTIME, "r2", 2, 305, 1, 0));     /* bw, bw2 went out */
-  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#3", 1, 100, 200, 0));
+  for(int i=0; i<40000; i++){
+    snprintf(az[i], sizeof(az[i]), "bw%d", i);
+    feed(p, ev(TEV_CPU_OP, az[i], 2, 120 + 2*i, 1, 0));
+  }
+  feed(p, ev(TEV_RUNTIME, "r2", 2, 200000, 1, 0));
+  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#3", 1, 100, 100000, 0));
   ck_assert_int_eq(link_trace_finish(p, &err), 0);
-  ck_assert_int_eq(find(&o, "bw")->step, -1);
+  ck_assert_int_eq(find(&o, "bw0")->step, -1);
   ck_assert(link_trace_stats(p)->needSteps);
-  ck_assert_int_eq(link_trace_stats(p)->nHeld, 0);
+  ck_assert_int_gt(link_trace_stats(p)->nHeld, 0);
   link_trace_free(p);
   memset(&o, 0, sizeof(o));
   p = link_trace_new(7, collect, &o);
@@ -284,27 +309,49 @@ START_TEST(test_calls_before_ops){
     ck_assert_int_eq(find(&o, "k2")->opId, outer->rowId);
   }
   ck_assert(!link_trace_stats(p)->needCpuSweep);
-  ck_assert(!link_trace_stats(p)->needGpuLink);
   link_trace_free(p);
 }
 END_TEST
 
-static int drop(void *ctx, const TraceEvent *e){ (void)ctx; (void)e; return 0; }
+/* Kernels counted by the emit callback of test_late_records: linked to
+** the call of their correlation (call k has correlation k and row id
+** (fileId << 32) + k there). */
+typedef struct KCount { int64_t nKernel, nRight, nUnlinked; } KCount;
 
-START_TEST(test_evicted_records_need_db_link_only_if_launched){
+static int count_kernels(void *ctx, const TraceEvent *e){
+  KCount *k = ctx;
+  if( e->kind!=TEV_KERNEL ) return 0;
+  k->nKernel++;
+  if( !e->linked || e->runtimeId==0 ) k->nUnlinked++;
+  else if( e->runtimeId==(6LL<<32) + e->correlation ) k->nRight++;
+  return 0;
+}
+
+/* GPU records whose launch comes after they left the window of waiting
+** records, and records whose call is older than the two generations of
+** calls kept in memory (in the spill), are linked at the end of the
+** file, each to its own call; a record with no call stays unlinked. */
+START_TEST(test_late_records){
   PfError err = {0};
-  Linker *p = link_trace_new(6, drop, NULL);
+  KCount k = {0, 0, 0};
+  Linker *p = link_trace_new(6, count_kernels, &k);
   /* an op first: calls are linked as they come (no call-defer mode) */
   feed(p, ev(TEV_CPU_OP, "op", 1, 0, 1, 0));
-  /* 5000 kernels whose launch never comes: evicted, no fallback */
-  for(int i=1; i<=5000; i++) feed(p, ev(TEV_KERNEL, "orphan", 7, i, 1, i));
-  feed(p, ev(TEV_RUNTIME, "unrelated", 1, 9000, 1, 999999));
-  ck_assert(!link_trace_stats(p)->needGpuLink);
+  /* 5000 kernels before their launches: 904 leave the window */
+  for(int i=1; i<=5000; i++) feed(p, ev(TEV_KERNEL, "early", 7, i, 1, i));
   ck_assert_int_eq(link_trace_stats(p)->nPendingMax, 4096);
-  /* the launch of an evicted kernel arrives: only the db can link it */
-  feed(p, ev(TEV_RUNTIME, "late", 1, 9001, 1, 1));
-  ck_assert(link_trace_stats(p)->needGpuLink);
+  /* 200,000 launches: the oldest go to the spill */
+  for(int i=1; i<=200000; i++){
+    feed(p, ev(TEV_RUNTIME, "launch", 1, 10000+i, 1, i));
+  }
+  /* kernels far after their launch (spilled), and one with no launch */
+  for(int i=10; i<20; i++) feed(p, ev(TEV_KERNEL, "far", 7, 300000+i, 1, i));
+  feed(p, ev(TEV_KERNEL, "orphan", 7, 400000, 1, 999999));
   ck_assert_int_eq(link_trace_finish(p, &err), 0);
+  ck_assert_int_eq(k.nKernel, 5011);
+  ck_assert_int_eq(k.nRight, 5010);
+  ck_assert_int_eq(k.nUnlinked, 1);
+  ck_assert_int_eq(link_trace_stats(p)->nLate, 904 + 10 + 1);
   link_trace_free(p);
 }
 END_TEST
@@ -314,13 +361,14 @@ Suite *make_link_suite(void){
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_nesting_self_time_and_launch);
   tcase_add_test(tc, test_equal_start_longest_is_parent);
+  tcase_add_test(tc, test_equal_interval_external_id);
   tcase_add_test(tc, test_graph_launch_fans_out);
   tcase_add_test(tc, test_out_of_order_flags);
   tcase_add_test(tc, test_step_after_other_threads_rows);
-  tcase_add_test(tc, test_late_step_without_hold_and_overlap);
+  tcase_add_test(tc, test_late_step_after_the_hold_and_overlap);
   tcase_add_test(tc, test_runtime_rewind);
   tcase_add_test(tc, test_calls_before_ops);
-  tcase_add_test(tc, test_evicted_records_need_db_link_only_if_launched);
+  tcase_add_test(tc, test_late_records);
   suite_add_tcase(s, tc);
   return s;
 }

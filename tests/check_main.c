@@ -29,6 +29,7 @@ Suite *make_spans_suite(void);
 Suite *make_hta_suite(void);
 Suite *make_export_suite(void);
 Suite *make_input_kinds_suite(void);
+Suite *make_db_suite(void);
 
 int main(void){
   int nFail;
@@ -52,6 +53,7 @@ int main(void){
   srunner_add_suite(sr, make_hta_suite());
   srunner_add_suite(sr, make_export_suite());
   srunner_add_suite(sr, make_input_kinds_suite());
+  srunner_add_suite(sr, make_db_suite());
   srunner_run_all(sr, CK_NORMAL);
   nFail = srunner_ntests_failed(sr);
   srunner_free(sr);

@@ -454,6 +454,33 @@ START_TEST(test_p2p_fp8){
 }
 END_TEST
 
+/* Before 2.24 the codes past bfloat16 (9) mean nothing: 9 is bfloat16
+** (2 bytes), 10 and 11 are unknown (no size, no bytes), 8 float64. */
+START_TEST(test_dtypes_before_2_24){
+  Col *c = col_new();
+  NcclStats st;
+  PfError err;
+  memset(&err, 0, sizeof(err));
+  ck_assert_int_eq(parse_nccl_file(FIX_DIR "dtypes-2.23.log", &SINK, c,
+                                   &st, &err), 0);
+  ck_assert_str_eq(c->ver[0].zVersion, "2.23.4+cuda12.6");
+  ck_assert_int_eq(c->nColl, 4);
+  ck_assert_int_eq(c->coll[0].dtype, 9);
+  ck_assert_str_eq(c->coll[0].zDtype, "bfloat16");
+  ck_assert_int_eq(c->coll[0].dtypeSize, 2);
+  ck_assert_int_eq(c->coll[0].bytes, 2000);
+  ck_assert_str_eq(c->coll[1].zDtype, "unknown");
+  ck_assert_int_eq(c->coll[1].dtypeSize, 0);
+  ck_assert_int_eq(c->coll[1].bytes, -1);
+  ck_assert_str_eq(c->coll[2].zDtype, "unknown");
+  ck_assert_int_eq(c->coll[2].bytes, -1);
+  ck_assert_str_eq(c->coll[3].zDtype, "float64");
+  ck_assert_int_eq(c->coll[3].bytes, 8000);
+  ck_assert_int_eq(st.nUnknownDtype, 2);
+  free(c);
+}
+END_TEST
+
 START_TEST(test_ts_warn_launcher){
   Col *c = col_new();
   NcclStats st;
@@ -928,6 +955,7 @@ Suite *make_nccl_suite(void){
   tcase_add_test(tc, test_real_ddp_interleaved);
   tcase_add_test(tc, test_init_variants);
   tcase_add_test(tc, test_p2p_fp8);
+  tcase_add_test(tc, test_dtypes_before_2_24);
   tcase_add_test(tc, test_ts_warn_launcher);
   tcase_add_test(tc, test_not_nccl);
   tcase_add_test(tc, test_trunc1023);

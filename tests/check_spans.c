@@ -1,7 +1,7 @@
 /*
 ** check_spans.c — unit tests for trace_spans.c: the interval store behind
-** the GPU and wall-time sweeps (sorting, gathering a rank, fix-ups, the
-** cap).
+** the GPU and wall-time sweeps (sorting, gathering a rank, fix-ups, ids
+** of any size).
 */
 #include <check.h>
 #include <stdint.h>
@@ -52,17 +52,18 @@ START_TEST(test_sort_runs){
 END_TEST
 
 /* Rows of two files of one rank and one of another: gathered per rank,
-** sorted, moved by the fix-up of their file only. */
-START_TEST(test_gather_rank){
+** sorted, moved by the fix-up of their file only; kept in memory, and in
+** temporary files from the first byte (a spool budget of 0). */
+static void gather_rank(int inFile){
   TraceSpans *p;
   SpanGpu *g;
   Span *c;
   int64_t *aRank;
   size_t n;
   int nRank;
-  unsetenv("PROFAN_SWEEP");
-  unsetenv("PROFAN_SPANS_KB");
+  if( inFile ) setenv("PROFAN_SPOOL_KB", "0", 1);
   p = trace_spans_new();
+  unsetenv("PROFAN_SPOOL_KB");
   ck_assert_ptr_nonnull(p);
   trace_spans_gpu(p, 10, SPAN_KERNEL, 500, 10, 0, 7);
   trace_spans_gpu(p, 10, SPAN_MEMCPY, 100, 5, 0, 8);
@@ -76,7 +77,6 @@ START_TEST(test_gather_rank){
   trace_spans_file_done(p, 10, 0, 3);
   trace_spans_file_done(p, 11, 1000, 3);     /* shifted by 1000 ns */
   trace_spans_file_done(p, 12, 0, 1);
-  ck_assert(trace_spans_usable(p));
 
   aRank = trace_spans_ranks(p, &nRank);
   ck_assert_int_eq(nRank, 2);
@@ -102,36 +102,33 @@ START_TEST(test_gather_rank){
   free(c);
   ck_assert_ptr_null(trace_spans_rank_cpu(p, 3, SPAN_CPU, &n));
   ck_assert_uint_eq(n, 0);
+  ck_assert_int_eq(trace_spans_check(p, NULL), 0);
   trace_spans_free(p);
+}
+
+START_TEST(test_gather_rank){
+  gather_rank(0);
+  gather_rank(1);
 }
 END_TEST
 
-/* Past the cap the store gives up, frees what it held and ignores rows. */
-START_TEST(test_cap){
-  TraceSpans *p;
-  setenv("PROFAN_SPANS_KB", "64", 1);
-  p = trace_spans_new();
-  ck_assert_ptr_nonnull(p);
-  for(int i=0; i<1024; i++) trace_spans_cpu(p, 1, SPAN_RUNTIME, i, 1);
-  ck_assert(trace_spans_usable(p));            /* 16 KiB */
-  for(int i=0; i<2048; i++) trace_spans_gpu(p, 1, SPAN_KERNEL, i, 1, 0, 1);
-  ck_assert(!trace_spans_usable(p));           /* + 64 KiB of GPU rows */
-  trace_spans_cpu(p, 1, SPAN_RUNTIME, 0, 1);
+/* Every row is kept, whatever its ids: a name id past 2^31 and a device
+** past 2^32 come back as they went in (the store once gave up on them and
+** the sweeps read the rows back instead). */
+START_TEST(test_wide_ids){
+  TraceSpans *p = trace_spans_new();
+  SpanGpu *g;
+  size_t n;
+  trace_spans_gpu(p, 1, SPAN_KERNEL, 0, 1, (int64_t)5<<30, (int64_t)1<<40);
+  trace_spans_gpu(p, 1, SPAN_KERNEL, 2, 1, -1, 3);
   trace_spans_file_done(p, 1, 0, 0);
-  ck_assert(!trace_spans_usable(p));
+  g = trace_spans_rank_gpu(p, 0, &n);
+  ck_assert_uint_eq(n, 2);
+  ck_assert_int_eq(g[0].device, -1);
+  ck_assert_int_eq(g[1].device, (int64_t)5<<30);
+  ck_assert_int_eq(g[1].name, (int64_t)1<<40);
+  free(g);
   trace_spans_free(p);
-  /* an id the compact record cannot hold: give up too */
-  p = trace_spans_new();
-  trace_spans_gpu(p, 1, SPAN_KERNEL, 0, 1, 0, (int64_t)1<<40);
-  ck_assert(!trace_spans_usable(p));
-  trace_spans_free(p);
-  setenv("PROFAN_SPANS_KB", "0", 1);
-  ck_assert_ptr_null(trace_spans_new());
-  unsetenv("PROFAN_SPANS_KB");
-  setenv("PROFAN_SWEEP", "db", 1);
-  ck_assert_ptr_null(trace_spans_new());
-  unsetenv("PROFAN_SWEEP");
-  ck_assert(!trace_spans_usable(NULL));
 }
 END_TEST
 
@@ -140,7 +137,7 @@ Suite *make_spans_suite(void){
   TCase *tc = tcase_create("spans");
   tcase_add_test(tc, test_sort_runs);
   tcase_add_test(tc, test_gather_rank);
-  tcase_add_test(tc, test_cap);
+  tcase_add_test(tc, test_wide_ids);
   suite_add_tcase(s, tc);
   return s;
 }

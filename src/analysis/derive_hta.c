@@ -14,12 +14,11 @@
 ** Memory: one run's CPU events and GPU ops (about 48 bytes a row) plus
 ** the pieces and segments of one rank at a time.
 **
-** Input: the rows the trace writer kept for this pass (trace_spans.h,
-** the values it bound, ranks and times fixed up with the files) when all
-** of them are there and the database did not redo the linkage; else the
-** rows read back from the database (the same values).  Reading them back
-** was half of this pass (callgrind, control trace: 103 M of 198 M
-** instructions in the cpu_op and runtime_call scans).
+** Input: what was kept of the run's trace rows for this pass
+** (trace_spans.h: the values their columns got, ranks and times fixed up
+** with the files), by the writer or the stored-rows feeder
+** (trace_keep.h); never the rows read back (that was half of this pass:
+** callgrind, control trace, 103 M of 198 M instructions).
 */
 #include "analysis/derive_hta.h"
 #include "analysis/hta_path.h"
@@ -37,26 +36,6 @@ typedef struct HtaRun {
   HpGpu *aGpu; int nGpu, nGpuAlloc;
 } HtaRun;
 
-/* Trace rows are read over the run's rowid range (db_run_rowids): a
-** range scan of the table, no index, no sort. */
-/* Only top-level ops: an op's nested ops count as its own time (reading
-** every op doubled the cost of this pass).  Runtime calls: all are read,
-** those that neither launch nor sync are kept only outside every op. */
-static const char zOpSql[] =
-  "SELECT rank, tid, ts, ts+dur, id, name_id FROM cpu_op"
-  " WHERE id BETWEEN ?1 AND ?2 AND (depth IS NULL OR depth=0)";
-static const char zCallSql[] =
-  "SELECT rank, tid, ts, ts+dur, id, name_id, op_id IS NULL FROM runtime_call"
-  " WHERE id BETWEEN ?1 AND ?2";
-/* GPU rows with their launch call (start, thread); column 7 the class. */
-static const char zKernelSql[] =
-  "SELECT rank, device, stream, ts, ts+dur, id, name_id, 0, runtime_id"
-  " FROM kernel WHERE id BETWEEN ?1 AND ?2";
-static const char zMemSql[] =
-  "SELECT rank, device, stream, ts, ts+dur, id, name_id,"
-  " CASE kind WHEN 'memcpy' THEN 1 ELSE 2 END, runtime_id"
-  " FROM gpu_mem_op WHERE id BETWEEN ?1 AND ?2";
-
 static int finish(sqlite3 *db, sqlite3_stmt *p, int rc, PfError *pErr){
   if( rc!=SQLITE_DONE ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
@@ -65,24 +44,6 @@ static int finish(sqlite3 *db, sqlite3_stmt *p, int rc, PfError *pErr){
   }
   sqlite3_finalize(p);
   return 0;
-}
-
-/* Prepare zSql over the rowid range of run runId in table zTab; NULL with
-** pErr set on error, NULL with *pEmpty set when the run has no rows. */
-static sqlite3_stmt *prep_range(sqlite3 *db, const char *zTab,
-                                const char *zSql, int64_t runId, int *pEmpty,
-                                PfError *pErr){
-  int64_t lo = 1, hi = 0;
-  sqlite3_stmt *p;
-  *pEmpty = 0;
-  if( db_run_rowids(db, zTab, runId, &lo, &hi, pErr) ) return NULL;
-  if( lo>hi ){ *pEmpty = 1; return NULL; }
-  p = db_prepare(db, zSql, pErr);
-  if( p ){
-    sqlite3_bind_int64(p, 1, lo);
-    sqlite3_bind_int64(p, 2, hi);
-  }
-  return p;
 }
 
 /* Roles of runtime call names (hta_runtime_role), resolved once per
@@ -168,49 +129,18 @@ static int role_of(Roles *r, int64_t name){
   return role;
 }
 
-/* Append the rows of one CPU table; pRoles NULL: cpu_op rows, else
-** runtime calls (column 6: outside every op). */
-static int load_cpu_table(sqlite3 *db, int64_t runId, const char *zTab,
-                          const char *zSql, Roles *pRoles, HtaRun *pRun,
-                          PfError *pErr){
-  int empty, rc;
-  sqlite3_stmt *p = prep_range(db, zTab, zSql, runId, &empty, pErr);
-  if( p==NULL ) return empty ? 0 : -1;
-  while( (rc = sqlite3_step(p))==SQLITE_ROW ){
-    HpCpu *e;
-    int role = pRoles ? role_of(pRoles, sqlite3_column_int64(p, 5))
-                      : HP_CPU_OP;
-    if( role==HP_RUNTIME && sqlite3_column_int(p, 6)==0 ) continue;
-    if( pRun->nCpu==pRun->nCpuAlloc ){
-      pRun->nCpuAlloc = pRun->nCpuAlloc ? 2*pRun->nCpuAlloc : 1024;
-      pRun->aCpu = xrealloc(pRun->aCpu, sizeof(HpCpu)*(size_t)pRun->nCpuAlloc);
-    }
-    e = &pRun->aCpu[pRun->nCpu++];
-    e->rank = sqlite3_column_int64(p, 0);
-    e->tid = sqlite3_column_int64(p, 1);
-    e->ts = sqlite3_column_int64(p, 2);
-    e->end = sqlite3_column_int64(p, 3);
-    e->id = sqlite3_column_int64(p, 4);
-    e->name = sqlite3_column_int64(p, 5);
-    e->role = role;
-  }
-  return finish(db, p, rc, pErr);
-}
-
-/* Launch calls by runtime_call.id: the runtime calls already loaded
-** (open addressing over aCpu indexes), else one lookup in the table. */
+/* Launch calls by runtime_call.id: the run's runtime calls (open
+** addressing over aCpu indexes). */
 typedef struct Launches {
   const HtaRun *pRun;
   int64_t *aKey; int *aIdx; unsigned mask;
-  sqlite3_stmt *pGet;
 } Launches;
 
 static unsigned id_slot(int64_t key, unsigned mask){
   return (unsigned)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
 }
 
-static int launches_init(sqlite3 *db, Launches *l, const HtaRun *pRun,
-                         PfError *pErr){
+static void launches_init(Launches *l, const HtaRun *pRun){
   unsigned n = 16;
   while( n < 2u*(unsigned)pRun->nCpu + 16u ) n *= 2;
   l->pRun = pRun;
@@ -226,15 +156,11 @@ static int launches_init(sqlite3 *db, Launches *l, const HtaRun *pRun,
     l->aKey[h] = pRun->aCpu[i].id;
     l->aIdx[h] = i;
   }
-  l->pGet = db_prepare(db, "SELECT ts, tid FROM runtime_call WHERE id=?1",
-                       pErr);
-  return l->pGet ? 0 : -1;
 }
 
 static void launches_free(Launches *l){
   free(l->aKey);
   free(l->aIdx);
-  sqlite3_finalize(l->pGet);
 }
 
 /* Set g's launch call from runtime_call id `rt`. */
@@ -252,46 +178,6 @@ static void launch_of(Launches *l, HpGpu *g, int64_t rt){
     }
     h = (h+1) & l->mask;
   }
-  sqlite3_bind_int64(l->pGet, 1, rt);
-  if( sqlite3_step(l->pGet)==SQLITE_ROW ){
-    g->hasLaunch = 1;
-    g->lts = sqlite3_column_int64(l->pGet, 0);
-    g->ltid = sqlite3_column_int64(l->pGet, 1);
-    g->rt = rt;
-  }
-  sqlite3_reset(l->pGet);
-}
-
-static int load_gpu_table(sqlite3 *db, int64_t runId, const char *zTab,
-                          const char *zSql, Launches *pL, HtaRun *pRun,
-                          PfError *pErr){
-  static const int aCls[3] = { HP_KERNEL, HP_MEMCPY, HP_MEMSET };
-  int empty, rc;
-  sqlite3_stmt *p = prep_range(db, zTab, zSql, runId, &empty, pErr);
-  if( p==NULL ) return empty ? 0 : -1;
-  while( (rc = sqlite3_step(p))==SQLITE_ROW ){
-    HpGpu *g;
-    int c = sqlite3_column_int(p, 7);
-    if( pRun->nGpu==pRun->nGpuAlloc ){
-      pRun->nGpuAlloc = pRun->nGpuAlloc ? 2*pRun->nGpuAlloc : 1024;
-      pRun->aGpu = xrealloc(pRun->aGpu, sizeof(HpGpu)*(size_t)pRun->nGpuAlloc);
-    }
-    g = &pRun->aGpu[pRun->nGpu++];
-    g->rank = sqlite3_column_int64(p, 0);
-    g->device = sqlite3_column_int64(p, 1);
-    g->stream = sqlite3_column_int64(p, 2);
-    g->ts = sqlite3_column_int64(p, 3);
-    g->end = sqlite3_column_int64(p, 4);
-    g->id = sqlite3_column_int64(p, 5);
-    g->name = sqlite3_column_int64(p, 6);
-    g->cls = aCls[c>=0 && c<3 ? c : 0];
-    g->hasLaunch = 0;
-    g->lts = g->ltid = 0;
-    if( sqlite3_column_type(p, 8)!=SQLITE_NULL ){
-      launch_of(pL, g, sqlite3_column_int64(p, 8));
-    }
-  }
-  return finish(db, p, rc, pErr);
 }
 
 /* GPU ops given their class (pK), then everything sorted (hta_path_sort). */
@@ -301,28 +187,6 @@ static void run_finish(HtaRun *pRun, const HtaKlass *pK){
     g->klass = g->cls==HP_KERNEL ? hta_klass_of(pK, g->name) : HK_MEMORY;
   }
   hta_path_sort(pRun->aCpu, pRun->nCpu, pRun->aGpu, pRun->nGpu);
-}
-
-/* Every CPU event and GPU op of the run, sorted (hta_path_sort), GPU ops
-** with their class (pK). */
-static int load_run(sqlite3 *db, int64_t runId, const HtaKlass *pK,
-                    HtaRun *pRun, PfError *pErr){
-  Roles roles;
-  Launches l;
-  int rc;
-  memset(&roles, 0, sizeof(roles));
-  memset(&l, 0, sizeof(l));
-  rc = roles_load(db, &roles, pErr)
-    || load_cpu_table(db, runId, "cpu_op", zOpSql, NULL, pRun, pErr)
-    || load_cpu_table(db, runId, "runtime_call", zCallSql, &roles, pRun, pErr)
-    || launches_init(db, &l, pRun, pErr)
-    || load_gpu_table(db, runId, "kernel", zKernelSql, &l, pRun, pErr)
-    || load_gpu_table(db, runId, "gpu_mem_op", zMemSql, &l, pRun, pErr);
-  roles_free(&roles);
-  launches_free(&l);
-  if( rc ) return -1;
-  run_finish(pRun, pK);
-  return 0;
 }
 
 static void run_free(HtaRun *p){
@@ -346,15 +210,19 @@ static HpGpu *gpu_push(HtaRun *pRun){
   return &pRun->aGpu[pRun->nGpu++];
 }
 
-/* The CPU rows of the store: top-level ops and the runtime calls the
-** database pass keeps into pRun, every call into pAll (for launches). */
+/* The CPU rows of the store: top-level ops and the runtime calls this pass
+** keeps (launches and syncs, and other calls outside every op) into pRun,
+** every call into pAll (for launches). */
 static void spans_cpu(const TraceSpans *pS, Roles *pRoles, HtaRun *pRun,
                       HtaRun *pAll){
   int64_t rank;
-  const SpanHtaCpu *aC;
-  const SpanHtaGpu *aG;
+  SpanHtaCpu *aC;
+  SpanHtaGpu *aG;
   size_t nC, nG;
-  for(int i=0; trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG, &nG); i++){
+  int r;
+  for(int i=0; (r = trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG, &nG));
+      i++){
+    if( r<0 ) continue;
     for(size_t j=0; j<nC; j++){
       const SpanHtaCpu *c = &aC[j];
       HpCpu e;
@@ -369,6 +237,8 @@ static void spans_cpu(const TraceSpans *pS, Roles *pRoles, HtaRun *pRun,
       if( e.role==HP_RUNTIME && !c->outside ) continue;
       *cpu_push(pRun) = e;
     }
+    free(aC);
+    free(aG);
   }
 }
 
@@ -376,10 +246,13 @@ static void spans_cpu(const TraceSpans *pS, Roles *pRoles, HtaRun *pRun,
 static void spans_gpu(const TraceSpans *pS, Launches *pL, HtaRun *pRun){
   static const int aCls[3] = { HP_KERNEL, HP_MEMCPY, HP_MEMSET };
   int64_t rank;
-  const SpanHtaCpu *aC;
-  const SpanHtaGpu *aG;
+  SpanHtaCpu *aC;
+  SpanHtaGpu *aG;
   size_t nC, nG;
-  for(int i=0; trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG, &nG); i++){
+  int rf;
+  for(int i=0; (rf = trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG, &nG));
+      i++){
+    if( rf<0 ) continue;
     for(size_t j=0; j<nG; j++){
       const SpanHtaGpu *r = &aG[j];
       HpGpu *g = gpu_push(pRun);
@@ -395,11 +268,14 @@ static void spans_gpu(const TraceSpans *pS, Launches *pL, HtaRun *pRun){
       g->lts = g->ltid = 0;
       if( r->hasRuntime ) launch_of(pL, g, r->runtimeId);
     }
+    free(aC);
+    free(aG);
   }
 }
 
-/* load_run from the rows the writer kept (trace_spans.h) instead of the
-** database: the same values, so the same paths.  Returns 0 or -1. */
+/* Every CPU event and GPU op of the run from what was kept of its rows
+** (trace_keep.h), sorted (hta_path_sort), GPU ops with their class (pK).
+** Returns 0 or -1. */
 static int load_run_spans(sqlite3 *db, const TraceSpans *pS,
                           const HtaKlass *pK, HtaRun *pRun, PfError *pErr){
   Roles roles;
@@ -412,9 +288,9 @@ static int load_run_spans(sqlite3 *db, const TraceSpans *pS,
   rc = roles_load(db, &roles, pErr);
   if( rc==0 ){
     spans_cpu(pS, &roles, pRun, &all);
-    rc = launches_init(db, &l, &all, pErr);
+    launches_init(&l, &all);
+    spans_gpu(pS, &l, pRun);
   }
-  if( rc==0 ) spans_gpu(pS, &l, pRun);
   roles_free(&roles);
   launches_free(&l);
   run_free(&all);
@@ -627,14 +503,7 @@ int derive_hta_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
                   "DELETE FROM hta_critical_path_op WHERE run_id=?1",
                   runId, pErr) ) return -1;
   if( hta_klass_load(db, runId, &klass, pErr) ) goto done;
-  if( trace_spans_hta_usable(pSpans) ){
-    if( getenv("PROFAN_TIMING") ){
-      fprintf(stderr, "profan: derive hta over the rows kept while loading\n");
-    }
-    if( load_run_spans(db, pSpans, &klass, &run, pErr) ) goto done;
-  }else if( load_run(db, runId, &klass, &run, pErr) ){
-    goto done;
-  }
+  if( load_run_spans(db, pSpans, &klass, &run, pErr) ) goto done;
   pSteps = db_prepare(db, "SELECT step, ts, dur, source<>'ProfilerStep'"
                       " FROM step WHERE run_id=?1 AND rank=?2 ORDER BY ts",
                       pErr);

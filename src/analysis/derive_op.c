@@ -7,17 +7,17 @@
 ** signature) and op_run_metric from op_metric_calc (GEMM and attention
 ** efficiency, kernels without a launch, exposed memcpy time).
 **
-** Two ways, same rows.  When the writer kept the run's calls in memory
-** (op_store.c, owned by the spans of trace_spans.c), op_sig, op_gpu_time
-** and the kernels-without-launch metric come from there, and the exposed
-** memcpy time from the GPU spans kept for the sweeps: on the 10x A100
-** bench trace the views took 1.0 s of CPU here, mostly sorting and
-** reading back rows the writer had just written.  Otherwise (a merge, a
-** linkage redone in the database, a store past its cap, PROFAN_OP_SQL
-** set) the views compute them.  tests/e2e/test_op_store.py checks that
-** both give the views' rows on every trace fixture.  The model and the
-** roofline metrics are always the views' (op_sig_model_calc,
-** op_metric_roof_calc).
+** op_sig, op_gpu_time and the kernels-without-launch metric come from
+** the operator calls kept of the run's rows (op_store.c, owned by the
+** spans of trace_spans.c, fed by the writer or the stored-rows feeder:
+** trace_keep.h), and the exposed memcpy time from the GPU spans: on the
+** 10x A100 bench trace the views took 1.0 s of CPU here, mostly sorting
+** and reading back rows the writer had just written.  The views
+** (op_sig_calc, op_call_time_calc, op_metric_calc) stay in the schema as
+** their specification: tests/e2e/test_oracle.py checks these rows
+** against them on every fixture and order.  The model and the roofline
+** metrics are the views' (op_sig_model_calc, op_metric_roof_calc): they
+** have no other implementation.
 **
 ** Pipeline position: "derive", called by derive_run.c after
 ** derive_hta_run, inside the ingest transaction.  Writes only op_gpu_time,
@@ -40,25 +40,6 @@ static void timing(const char *zWhat, double *pT1){
     fprintf(stderr, "profan:   op %-24s%8.1f ms\n", zWhat, t - *pT1);
     *pT1 = t;
   }
-}
-
-/* Everything from the views (the *_calc views compute the runs of
-** op_target: an outer run_id filter would not reach their kernel scans);
-** op_sig first: op_call_time_calc reads it; op_gpu_time before the
-** metrics, which read it. */
-static int derive_op_sql(sqlite3 *db, int64_t runId, PfError *pErr){
-  return db_exec_run(db,
-      "DELETE FROM op_target;"
-      "INSERT INTO op_target VALUES(?1);"
-      "INSERT OR IGNORE INTO op_sig(name_id, dims_id, types_id, conc_id)"
-      " SELECT * FROM op_sig_calc;"
-      "DELETE FROM op_gpu_time WHERE run_id=?1;"
-      "INSERT INTO op_gpu_time SELECT * FROM op_call_time_calc;"
-      "INSERT INTO op_sig_model SELECT * FROM op_sig_model_calc;"
-      "UPDATE op_sig SET modeled=1 WHERE modeled=0;"
-      "DELETE FROM op_run_metric WHERE run_id=?1;"
-      "INSERT INTO op_run_metric SELECT * FROM op_metric_calc;"
-      "DELETE FROM op_target", runId, pErr);
 }
 
 /* Add [ts, te) to a union whose spans so far started at or before ts
@@ -85,7 +66,7 @@ static int memcpy_from_spans(const TraceSpans *pSpans, sqlite3 *db,
     size_t n = 0, j = 0;
     SpanGpu *a = trace_spans_rank_gpu(pSpans, aRank[i], &n);
     while( j<n ){
-      int32_t dev = a[j].device;
+      int64_t dev = a[j].device;
       int64_t end[3] = {0, 0, 0}, ns[3] = {0, 0, 0};
       int has[3] = {0, 0, 0};        /* all, kernels, copies */
       for(; j<n && a[j].device==dev; j++){
@@ -132,8 +113,8 @@ static int has_unmodeled(sqlite3 *db){
 }
 
 /* The calls, signatures and launch counts from the store, the model and
-** roofline metrics from the views, the exposed memcpy time from the spans
-** (or its view when the spans gave up). */
+** roofline metrics from the views, the exposed memcpy time from the
+** spans. */
 static int derive_op_store(sqlite3 *db, int64_t runId, OpStore *pOps,
                            const TraceSpans *pSpans, PfError *pErr){
   double t1 = util_now_ms();
@@ -160,24 +141,16 @@ static int derive_op_store(sqlite3 *db, int64_t runId, OpStore *pOps,
     return -1;
   }
   timing("roofline", &t1);
-  if( op_store_has_memcpy(pOps) ){
-    if( trace_spans_usable(pSpans) ){
-      if( memcpy_from_spans(pSpans, db, runId, pErr) ) return -1;
-    }else if( db_exec_run(db, "INSERT INTO op_run_metric"
-                          " SELECT * FROM op_metric_memcpy_calc",
-                          runId, pErr) ){
-      return -1;
-    }
-  }
+  if( op_store_has_memcpy(pOps)
+      && memcpy_from_spans(pSpans, db, runId, pErr) ) return -1;
   timing("memcpy", &t1);
   return db_exec_run(db, "DELETE FROM op_target", runId, pErr);
 }
 
 int derive_op_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
                   PfError *pErr){
-  OpStore *pOps = pSpans ? trace_spans_ops(pSpans) : NULL;
-  if( getenv("PROFAN_OP_SQL") || !op_store_usable(pOps) ){
-    return derive_op_sql(db, runId, pErr);
-  }
+  OpStore *pOps = trace_spans_ops(pSpans);
+  if( pOps==NULL ) return 0;             /* no trace rows */
+  if( op_store_check(pOps, pErr) ) return -1;
   return derive_op_store(db, runId, pOps, pSpans, pErr);
 }

@@ -249,6 +249,7 @@ int queries_cmd(Cli *p);
 int runs_cmd(Cli *p);
 int show_cmd(Cli *p);
 int rm_cmd(Cli *p);
+int rebuild_cmd(Cli *p);
 int sql_cmd(Cli *p);
 /* cmd_history.c */
 int tag_cmd(Cli *p);

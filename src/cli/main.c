@@ -8,6 +8,7 @@
 */
 #include "cli/cli.h"
 #include "core/db.h"
+#include "core/db_config.h"
 
 #include <malloc.h>
 #include <signal.h>
@@ -274,6 +275,24 @@ static const CmdInfo aCmd[] = {
     "  -q, --quiet      no summary line\n"
     HELP_TIMEOUT,
     X_DB | CLI_X(EXIT_INPUT), "path..." },
+  { "rebuild", rebuild_cmd, "rebuild [--quiet] [--timeout S] [RUN...]",
+    "compute the derived tables of runs again from their raw rows",
+    "Every derived table of each RUN (default: every run) is emptied and\n"
+    "computed again from the run's raw rows by the derive passes an ingest\n"
+    "and a merge run: steps, GPU busy time and gaps, step breakdown, the\n"
+    "summaries, collectives, critical paths, the operator model and the\n"
+    "run metrics (table_role lists them: roles derived_rank and\n"
+    "derived_run).  Use it after editing a definition table (category_rule,\n"
+    "steady_param, gpu_spec, ...) or when a new profan computes a derived\n"
+    "table anew.  One transaction: on any error or interruption the\n"
+    "database is left as it was.  A run of a `merge --summaries-only`\n"
+    "history has no raw rows: it is skipped, or refused when named.\n"
+    HELP_WAITS "\n"
+    "\n"
+    "Options:\n"
+    "  -q, --quiet      no line per run\n"
+    HELP_TIMEOUT,
+    X_DB, "run..." },
   { "export-trace", export_cmd,
     "export-trace RUN [--rank R|all] [--step N | --window START:END |"
     " --around ANCHOR] [-o FILE]",
@@ -489,7 +508,7 @@ int main(int argc, char **argv){
   heap_setup();
   /* No allocation statistics: they cost a global mutex per malloc. */
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-  db_configure();           /* before SQLite initialises: its error log */
+  db_config_init();         /* before SQLite initialises: its error log */
   memset(&cli, 0, sizeof(cli));
   cli.argc = argc;
   cli.argv = argv;

@@ -23,11 +23,11 @@
 ** world_size (the default group), a missing dtype to the kernel name's.
 **
 ** Both passes that need every kernel of the run (which kernels are
-** collectives, the compute time before each) read the GPU rows the writer
-** kept for the HTA pass (trace_spans.h) when that store is whole, and
-** look the collectives up by id; otherwise they scan the run's kernels.
-** On the 10x A100 bench trace (85,680 kernels, 600 collectives) the two
-** scans took ~35 ms of the pass's ~41 ms.
+** collectives, the compute time before each) read the GPU rows kept of
+** the run for the HTA pass (trace_spans.h, by the writer or the
+** stored-rows feeder: trace_keep.h) and look the collectives up by id.
+** On the 10x A100 bench trace (85,680 kernels, 600 collectives) scanning
+** the kernel table instead took ~35 ms of the pass's ~41 ms.
 **
 ** Memory: the fit holds one (op, group size) sample set; the kept-rows
 ** path the run's communication name ids and collective kernel ids.
@@ -86,18 +86,21 @@ static int kept_kernels(const TraceSpans *pSpans,
                         int (*xKernel)(void*, int64_t, const SpanHtaGpu*),
                         void *ctx){
   int64_t rank;
-  const SpanHtaCpu *aC;
-  const SpanHtaGpu *aG;
+  SpanHtaCpu *aC;
+  SpanHtaGpu *aG;
   size_t nC, nG;
-  for(int i=0; trace_spans_hta_file(pSpans, i, &rank, &aC, &nC, &aG, &nG);
+  int r, rc = 0;
+  for(int i=0; rc==0
+      && (r = trace_spans_hta_file(pSpans, i, &rank, &aC, &nC, &aG, &nG))!=0;
       i++){
-    for(size_t j=0; j<nG; j++){
-      int rc;
-      if( aG[j].cls!=0 ) continue;
-      if( (rc = xKernel(ctx, rank, &aG[j]))!=0 ) return rc;
+    if( r<0 ) continue;
+    for(size_t j=0; j<nG && rc==0; j++){
+      if( aG[j].cls==0 ) rc = xKernel(ctx, rank, &aG[j]);
     }
+    free(aC);
+    free(aG);
   }
-  return 0;
+  return rc;
 }
 
 /*
@@ -107,10 +110,9 @@ static int kept_kernels(const TraceSpans *pSpans,
 ** start, the compute (non-communication) kernel time that ended inside
 ** it, at most the window, and the rest: GPU idle, the host did not feed
 ** it.  The windows of a rank are disjoint and sorted; one pass over the
-** run's kernels (the kept rows, else the table in rowid order: no sort,
-** no index) adds each kernel to the window holding its end (binary
-** search).  A running sum in SQL took 0.4 s on the 10x bench trace, the
-** table pass 16 ms, the kept rows ~1 ms.
+** run's kept kernels adds each kernel to the window holding its end
+** (binary search).  A running sum in SQL took 0.4 s on the 10x bench
+** trace, a pass over the kernel table 16 ms, the kept rows ~1 ms.
 */
 typedef struct CollWin {
   int64_t id, rank, t0, t1, comp;
@@ -146,31 +148,6 @@ static int win_kept(void *ctx, int64_t rank, const SpanHtaGpu *g){
   WinFill *w = ctx;
   if( !util_id_in(w->aName, w->nName, g->name) ){
     win_add(w, rank, g->end, g->end - g->ts);
-  }
-  return 0;
-}
-
-/* The compute kernels of the run into the windows, from the table. */
-static int win_scan(sqlite3 *db, int64_t runId, WinFill *w, PfError *pErr){
-  sqlite3_stmt *k;
-  int64_t lo, hi;
-  int st;
-  if( db_run_rowids(db, "kernel", runId, &lo, &hi, pErr) ) return -1;
-  k = db_prepare(db, "SELECT rank, ts+dur, dur FROM kernel"
-    " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1"
-    " AND name_id NOT IN (SELECT id FROM temp.cm_name)", pErr);
-  if( k==NULL ) return -1;
-  sqlite3_bind_int64(k, 1, runId);
-  sqlite3_bind_int64(k, 2, lo);
-  sqlite3_bind_int64(k, 3, hi);
-  while( (st = sqlite3_step(k))==SQLITE_ROW ){
-    win_add(w, sqlite3_column_int64(k, 0), sqlite3_column_int64(k, 1),
-            sqlite3_column_int64(k, 2));
-  }
-  sqlite3_finalize(k);
-  if( st!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
-    return -1;
   }
   return 0;
 }
@@ -212,8 +189,7 @@ static int build_windows(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   w.n = n;
   w.aName = aName;
   w.nName = nName;
-  if( pSpans ) kept_kernels(pSpans, win_kept, &w);
-  else if( win_scan(db, runId, &w, pErr) ) goto done;
+  kept_kernels(pSpans, win_kept, &w);
   ins = db_prepare(db, "INSERT INTO collective_window(collective_id, run_id,"
     " window_ns, compute_ns, idle_ns) VALUES(?1,?2,?3,?4,?5)", pErr);
   if( ins==NULL ) goto done;
@@ -437,24 +413,20 @@ static int coll_insert(sqlite3_stmt *qIns, sqlite3_stmt *qK, int64_t runId,
   return 0;
 }
 
-/* Prepare the statements of build_collectives into s.  Returns 0, or -1
-** with pErr set (the caller finalizes whatever was prepared). */
-/* The statements; bKept: the collective kernels' ids are in
-** temp.cm_kernel (else every kernel of the run is read). */
-static int coll_prepare(sqlite3 *db, int bKept, CollStmts *s, PfError *pErr){
-  char *zK = sqlite3_mprintf(
+/* Prepare the statements of build_collectives into s (the collective
+** kernels' ids are in temp.cm_kernel).  Returns 0, or -1 with pErr set
+** (the caller finalizes whatever was prepared). */
+static int coll_prepare(sqlite3 *db, CollStmts *s, PfError *pErr){
+  s->qK = db_prepare(db,
     "SELECT k.id, k.rank, k.file_id, k.device, k.stream, k.ts, k.dur,"
     " s.text, k.external_id, r.tid, r.ts, f.world_size, n.op"
-    " FROM %s JOIN temp.cm_name n ON n.id=k.name_id"
+    " FROM temp.cm_kernel x CROSS JOIN kernel k ON k.id=x.id"
+    " JOIN temp.cm_name n ON n.id=k.name_id"
     " JOIN string s ON s.id=k.name_id"
     " LEFT JOIN runtime_call r ON r.id=k.runtime_id"
     " LEFT JOIN run_file f ON f.id=k.file_id"
     " WHERE k.run_id=?1"
-    " ORDER BY k.rank, k.ts, k.id",
-    bKept ? "temp.cm_kernel x CROSS JOIN kernel k ON k.id=x.id"
-          : "kernel k");
-  s->qK = db_prepare(db, zK, pErr);
-  sqlite3_free(zK);
+    " ORDER BY k.rank, k.ts, k.id", pErr);
   s->qArgs = db_prepare(db,
     "SELECT coll_name, dtype, in_nelems, out_nelems, group_size, pg_name,"
     " pg_desc, pg_ranks FROM coll_args WHERE run_id=?1 AND src=?2"
@@ -508,21 +480,18 @@ static int coll_kernels_kept(sqlite3 *db, const TraceSpans *pSpans,
   return rc ? -1 : 0;
 }
 
-/* Build the collective rows of the run (pSpans: the kept rows, or NULL
-** to read the kernel table). */
+/* Build the collective rows of the run from its kept rows. */
 static int build_collectives(sqlite3 *db, int64_t runId,
                              const TraceSpans *pSpans, PfError *pErr){
   CollStmts s = {0};
   int rc = -1, src, nName = 0;
   int64_t *aName = NULL;
   if( db_exec_run(db, zSetup, runId, pErr) ) return -1;
-  if( pSpans ){
-    aName = db_id_set(db, "SELECT id FROM temp.cm_name ORDER BY id", runId,
-                      &nName, pErr);
-    if( aName==NULL
-        || coll_kernels_kept(db, pSpans, aName, nName, pErr) ) goto done;
-  }
-  if( coll_prepare(db, pSpans!=NULL, &s, pErr) ) goto done;
+  aName = db_id_set(db, "SELECT id FROM temp.cm_name ORDER BY id", runId,
+                    &nName, pErr);
+  if( aName==NULL
+      || coll_kernels_kept(db, pSpans, aName, nName, pErr) ) goto done;
+  if( coll_prepare(db, &s, pErr) ) goto done;
   sqlite3_bind_int64(s.qK, 1, runId);
   while( (src = sqlite3_step(s.qK))==SQLITE_ROW ){
     Coll c;
@@ -677,13 +646,11 @@ int derive_comm_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
       "DELETE FROM collective WHERE run_id=?1;"
       "DELETE FROM collective_window WHERE run_id=?1;"
       "DELETE FROM comm_fit WHERE run_id=?1;", runId, pErr) ) return -1;
-  if( db_int(db, 0, "SELECT EXISTS(SELECT 1 FROM kernel WHERE run_id=%lld)",
-             (long long)runId)==0 ){
+  /* no trace rows (a run of snapshots, dumps or logs): no kernels */
+  if( pSpans==NULL
+      || db_int(db, 0, "SELECT EXISTS(SELECT 1 FROM kernel WHERE run_id=%lld)",
+                (long long)runId)==0 ){
     return 0;
-  }
-  if( !trace_spans_hta_usable(pSpans) ) pSpans = NULL;
-  if( pSpans && getenv("PROFAN_TIMING") ){
-    fprintf(stderr, "profan: derive comm over the rows kept while loading\n");
   }
   if( build_collectives(db, runId, pSpans, pErr) ) return -1;
   if( build_fit(db, runId, pErr) ) return -1;

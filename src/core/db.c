@@ -4,10 +4,13 @@
 **
 ** Pipeline position: "load" (ingest writes through here) and every reader.
 ** A database is recognised by PRAGMA application_id; its schema version is
-** PRAGMA user_version = number of schema/NNN-NAME.sql files applied.
+** PRAGMA user_version = the number NNN of the last schema/NNN-NAME.sql
+** file applied (schema/001-baseline.sql, then files numbered above it,
+** gaps allowed).
 */
 #define PROFAN_DB_IMPL      /* the real sqlite3_step and binds in here */
 #include "core/db.h"
+#include "core/db_config.h"
 #include "core/embedded.h"
 
 #include <errno.h>
@@ -19,10 +22,32 @@
 #include <pthread.h>
 #include <unistd.h>
 
+const char *db_statement(const char *zName){
+  size_t n = strlen(zName);
+  for(int i=0; embedded_statement[i].zName; i++){
+    const char *z = embedded_statement[i].zName;
+    if( strncmp(z, zName, n)==0 && strcmp(z+n, ".sql")==0 ){
+      return embedded_statement[i].zText;
+    }
+  }
+  util_fatal("internal error: no statement statements/%s.sql", zName);
+}
+
+int db_schema_file_number(const char *zName){
+  if( zName==NULL ) return -1;
+  for(int i=0; i<3; i++){
+    if( zName[i]<'0' || zName[i]>'9' ) return -1;
+  }
+  if( zName[3]!='-' ) return -1;
+  return (zName[0]-'0')*100 + (zName[1]-'0')*10 + (zName[2]-'0');
+}
+
 int db_schema_version(void){
-  int n = 0;
-  while( embedded_schema[n].zName ) n++;
-  return n;
+  int v = 0;
+  for(int i=0; embedded_schema[i].zName; i++){
+    v = db_schema_file_number(embedded_schema[i].zName);
+  }
+  return v;
 }
 
 static void txn_poison(sqlite3 *db, int rc);
@@ -60,19 +85,6 @@ static int guard_veto(void *pArg){
 /* The error that made SQLite roll back the guarded transaction by itself
 ** (first one; SQLITE_OK when none).  One writing connection per process. */
 static int gLostRc;
-/* The last out-of-memory, I/O or disk-full error SQLite logged: the
-** statement that failed may be one whose error its caller did not check
-** (a SELECT loop ending early), and this still names it. */
-static int gLastEnvRc;
-
-static void log_error(void *pArg, int rc, const char *zMsg){
-  int r = rc & 0xff;
-  (void)pArg; (void)zMsg;
-  if( r==SQLITE_NOMEM || r==SQLITE_IOERR || r==SQLITE_FULL ){
-    __atomic_store_n(&gLastEnvRc, rc, __ATOMIC_RELAXED);
-  }
-}
-
 /* The guard of db_begin() is armed (one writing connection per process). */
 static int gArmed;
 
@@ -122,24 +134,12 @@ int db_step_checked(sqlite3_stmt *p){
 /* the helpers below step statements their callers bound */
 #define sqlite3_step db_step_checked
 
-void db_configure(void){
-  static int done = 0;
-  if( done ) return;
-  done = 1;
-  /* fail harmlessly (SQLITE_MISUSE) once SQLite is initialised */
-  sqlite3_config(SQLITE_CONFIG_LOG, log_error, NULL);
-  /* no bulk allocation of 20 pages when a page cache opens: the derive
-  ** statements open dozens of ephemeral tables (materialised CTEs, sorts)
-  ** that each touched 20 fresh pages, most of them never used */
-  sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void*)0, 0, 0);
-}
-
 /* The rollback hook of an armed guard: profan's own ROLLBACK disarms it
 ** first, so this is SQLite ending the transaction after an error. */
 static void guard_rolled_back(void *pArg){
   sqlite3 *db = pArg;
   if( gLostRc==SQLITE_OK ){
-    gLostRc = __atomic_load_n(&gLastEnvRc, __ATOMIC_RELAXED);
+    gLostRc = db_config_last_env_rc();
     if( gLostRc==SQLITE_OK ) gLostRc = sqlite3_extended_errcode(db);
     if( gLostRc==SQLITE_OK ) gLostRc = SQLITE_ABORT_ROLLBACK;
   }
@@ -158,7 +158,7 @@ int db_begin(sqlite3 *db, PfError *pErr){
     return -1;
   }
   gLostRc = SQLITE_OK;
-  __atomic_store_n(&gLastEnvRc, SQLITE_OK, __ATOMIC_RELAXED);
+  db_config_reset_env();
   guard_arm(db, 1);
   return 0;
 }
@@ -453,29 +453,27 @@ static int pragma_int(sqlite3 *db, const char *zSql, int *pv, PfError *pErr){
   return 0;
 }
 
-/*
-** Apply schema files [from, to) inside one transaction and set
-** user_version.  The version is read again under the write lock: another
-** process may have created or migrated the database since from was read
-** (two first ingests at once).  Returns 0 or -1 with pErr set.
-*/
-static int apply_schema(sqlite3 *db, int from, int to, PfError *pErr){
+int db_schema_apply(sqlite3 *db, const EmbeddedFile *aFile, PfError *pErr){
   char zSql[64];
+  int from, to = 0;
   if( db_begin(db, pErr) ) return -1;
   if( pragma_int(db, "PRAGMA user_version", &from, pErr) ){
     db_rollback(db);
     return -1;
   }
-  if( from>=to ) return db_commit(db, pErr);
-  for(int i=from; i<to; i++){
+  for(int i=0; aFile[i].zName; i++){
     PfError e = {0};
-    if( db_exec(db, embedded_schema[i].zText, &e) ){
-      pf_error_set(pErr, ERRPOS_NONE, 0, "schema %s: %s",
-                   embedded_schema[i].zName, e.zMsg);
+    int n = db_schema_file_number(aFile[i].zName);
+    if( n<=from ) continue;
+    if( db_exec(db, aFile[i].zText, &e) ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "schema %s: %s", aFile[i].zName,
+                   e.zMsg);
       db_rollback(db);
       return -1;
     }
+    to = n;
   }
+  if( to==0 ) return db_commit(db, pErr);
   snprintf(zSql, sizeof(zSql), "PRAGMA user_version=%d", to);
   if( db_exec(db, zSql, pErr) ){ db_rollback(db); return -1; }
   snprintf(zSql, sizeof(zSql), "PRAGMA application_id=%d",
@@ -483,6 +481,40 @@ static int apply_schema(sqlite3 *db, int from, int to, PfError *pErr){
   if( db_exec(db, zSql, pErr) ){ db_rollback(db); return -1; }
   if( db_commit(db, pErr) ){ db_rollback(db); return -1; }
   return 0;
+}
+
+int db_version_check(int appId, int ver, int nObj, int want, int flags,
+                     PfError *pErr){
+  if( appId==PROFAN_APPLICATION_ID_DEV ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database made by a development build"
+      " of profan before the schema baseline (old schema version %d); this"
+      " profan cannot read it: ingest the runs' files again into a new"
+      " database", ver);
+    return DB_VERSION_REFUSE;
+  }
+  if( appId!=PROFAN_APPLICATION_ID ){
+    if( appId!=0 || nObj>0 ){
+      pf_error_set(pErr, ERRPOS_NONE, 0,
+                   "not a profan database (application_id %lld)",
+                   (long long)appId);
+      return DB_VERSION_REFUSE;
+    }
+    ver = 0;                           /* an empty file */
+  }
+  if( ver>want ){
+    pf_error_set(pErr, ERRPOS_NONE, 0,
+      "database schema version %d is newer than this profan "
+      "(schema %d); upgrade profan", ver, want);
+    return DB_VERSION_REFUSE;
+  }
+  if( ver<want && (flags & DB_OPEN_READONLY) ){
+    pf_error_set(pErr, ERRPOS_NONE, 0,
+      "database schema version %d is older than %d; run any writing "
+      "command (e.g. 'profan ingest') to migrate it", ver, want);
+    return DB_VERSION_REFUSE;
+  }
+  if( appId!=PROFAN_APPLICATION_ID ) return DB_VERSION_CREATE;
+  return ver<want ? DB_VERSION_MIGRATE : DB_VERSION_OK;
 }
 
 /* 1 for the errors of the machine under SQLite (memory, I/O, disk space),
@@ -752,10 +784,10 @@ static int image_write(const char *zPath, PfError *pErr){
 
 sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
   sqlite3 *db;
-  int appId, ver;
+  int appId, ver, nObj = 0, action;
   int want = db_schema_version();
 
-  db_configure();
+  db_config_init();
   gzOpenNote[0] = 0;
   /* a new private file: written from the image, then opened as any
   ** database at this profan's schema version */
@@ -770,28 +802,18 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
     sqlite3_close(db);
     return NULL;
   }
-  if( appId!=PROFAN_APPLICATION_ID ){
-    int nObj;
-    if( pragma_int(db, "SELECT count(*) FROM sqlite_schema", &nObj, pErr) ){
-      sqlite3_close(db);
-      return NULL;
-    }
-    if( appId!=0 || nObj>0 ){
-      pf_error_set(pErr, ERRPOS_NONE, 0,
-                   "not a profan database (application_id %lld)",
-                   (long long)appId);
-      sqlite3_close(db);
-      return NULL;
-    }
-    ver = 0;   /* empty file: create */
-  }
-  if( ver>want ){
-    pf_error_set(pErr, ERRPOS_NONE, 0,
-      "database schema version %lld is newer than this profan "
-      "(schema %d); upgrade profan", (long long)ver, want);
+  /* a foreign application_id on a file with nothing in it: a new file */
+  if( appId!=PROFAN_APPLICATION_ID && appId!=PROFAN_APPLICATION_ID_DEV
+      && pragma_int(db, "SELECT count(*) FROM sqlite_schema", &nObj, pErr) ){
     sqlite3_close(db);
     return NULL;
   }
+  action = db_version_check(appId, ver, nObj, want, flags, pErr);
+  if( action==DB_VERSION_REFUSE ){
+    sqlite3_close(db);
+    return NULL;
+  }
+  if( action==DB_VERSION_CREATE ) ver = 0;
   /* 16 KiB pages: measured 15-20 % faster ingest (fewer B-tree levels,
   ** cheaper index builds and commit) than 4 KiB, same file size; must be
   ** set before the first table and before WAL mode. */
@@ -813,18 +835,9 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
     sqlite3_close(db);
     return NULL;
   }
-  if( ver<want ){
-    if( flags & DB_OPEN_READONLY ){
-      pf_error_set(pErr, ERRPOS_NONE, 0,
-        "database schema version %lld is older than %d; run any writing "
-        "command (e.g. 'profan ingest') to migrate it", (long long)ver, want);
-      sqlite3_close(db);
-      return NULL;
-    }
-    if( apply_schema(db, (int)ver, want, pErr) ){
-      sqlite3_close(db);
-      return NULL;
-    }
+  if( action!=DB_VERSION_OK && db_schema_apply(db, embedded_schema, pErr) ){
+    sqlite3_close(db);
+    return NULL;
   }
   /* 32 MiB of cache.  Debian builds SQLite with SECURE_DELETE, which
   ** zeroes every byte a B-tree frees, also when inserts rebalance pages (2 %

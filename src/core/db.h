@@ -11,8 +11,13 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include "core/util.h"
+#include "core/embedded.h"
 
-#define PROFAN_APPLICATION_ID 0x50524f46   /* "PROF" */
+/* PRAGMA application_id of a profan database (schema/001-baseline.sql
+** and the numbered files after it), and that of the development builds
+** before the baseline (user_version counted files): refused. */
+#define PROFAN_APPLICATION_ID 0x50464442       /* "PFDB" */
+#define PROFAN_APPLICATION_ID_DEV 0x50524f46   /* "PROF" */
 
 /*
 ** Checked binds.  A bind that copies its value (SQLITE_TRANSIENT text or
@@ -109,10 +114,6 @@ void db_rollback(sqlite3 *db);                      /* accepts NULL */
 /* 1 when the transaction of db_begin() is no longer open (SQLite rolled it
 ** back after an error): stop and report, do not run more statements. */
 int db_txn_lost(sqlite3 *db);
-/* Global SQLite settings (its error log, which the guard reads); must run
-** before SQLite initialises: db_open() calls it, and so does the fault
-** build's set-up.  Once per process; later calls do nothing. */
-void db_configure(void);
 
 /* When the transaction of db_begin() was lost (rolled back by SQLite, or
 ** a statement stopped by the guard): the error that ended it ("out of
@@ -121,8 +122,42 @@ const char *db_lost_reason(sqlite3 *db);
 /* The extended code behind db_lost_reason() (SQLITE_OK when none). */
 int db_lost_errcode(void);
 
-/* Schema version this binary writes (number of embedded schema files). */
+/* Schema version this binary writes: the number NNN of its last schema
+** file schema/NNN-name.sql. */
 int db_schema_version(void);
+
+/* The text of the program's own named statement statements/zName.sql
+** (embedded_statement[]); a name that is not there is a build defect:
+** util_fatal().  The text may hold several statements; a template (its
+** header says so) holds one format directive for the caller's
+** sqlite3_mprintf() and no other percent sign. */
+const char *db_statement(const char *zName);
+
+/* The number NNN of schema file name zName ("NNN-name.sql"), or -1. */
+int db_schema_file_number(const char *zName);
+
+/*
+** What db_open() does with a database whose header says application_id
+** appId and user_version ver, holding nObj schema objects, for a binary
+** at schema version want: DB_VERSION_CREATE (an empty file: the whole
+** schema), DB_VERSION_OK, DB_VERSION_MIGRATE (older: apply the files
+** numbered above ver; with DB_OPEN_READONLY in flags, refused instead),
+** or DB_VERSION_REFUSE with the one-line reason in pErr.
+*/
+enum { DB_VERSION_CREATE, DB_VERSION_OK, DB_VERSION_MIGRATE,
+       DB_VERSION_REFUSE };
+int db_version_check(int appId, int ver, int nObj, int want, int flags,
+                     PfError *pErr);
+
+/*
+** Apply the schema files of aFile (ended by a {0,0} entry, in increasing
+** number) whose number is above the database's user_version, in one
+** transaction, then set user_version to the last one's number and the
+** application_id.  The version is read again under the write lock
+** (another process may have migrated the database meanwhile).  Returns 0
+** or -1 with "schema NNN-name.sql: MSG" in pErr.
+*/
+int db_schema_apply(sqlite3 *db, const EmbeddedFile *aFile, PfError *pErr);
 
 /* Execute SQL with no result rows; returns SQLITE_OK or an error code and
 ** stores sqlite's message in pErr. */

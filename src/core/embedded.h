@@ -1,10 +1,12 @@
 /*
 ** embedded.h — SQL files compiled into the binary by tools/embed.c.
 **
-** embedded_schema[]: schema/NNN-NAME.sql in order; embedded_query[]: the
-** named queries from queries/NAME.sql; embedded_rule[]: the findings
-** rules of `profan report` from rules/NAME.sql.  Each ends with a {0,0}
-** entry.
+** embedded_schema[]: schema/NNN-NAME.sql in increasing NNN (001 the
+** baseline); embedded_query[]: the named queries from queries/NAME.sql;
+** embedded_rule[]: the findings rules of `profan report` from
+** rules/NAME.sql; embedded_statement[]: the statements the program runs
+** itself, from statements/NAME.sql (db_statement() finds one by NAME).
+** Each ends with a {0,0} entry.
 **
 ** embedded_image: the database file that replaying every schema file
 ** makes (tools/schema_image.c at build time), as its runs of non-zero
@@ -21,6 +23,7 @@ typedef struct EmbeddedFile {
 extern const EmbeddedFile embedded_schema[];
 extern const EmbeddedFile embedded_query[];
 extern const EmbeddedFile embedded_rule[];
+extern const EmbeddedFile embedded_statement[];
 
 typedef struct EmbeddedImage {
   long long nSize;             /* bytes of the file (nPage * pageSize) */
@@ -28,7 +31,7 @@ typedef struct EmbeddedImage {
   int nRun;                    /* runs of non-zero bytes; 0: no image */
   const unsigned int *aRun;    /* nRun pairs (offset, length) */
   const unsigned char *aByte;  /* the runs' bytes, one after another */
-  int version;                 /* its user_version (schema files applied) */
+  int version;                 /* its user_version (last schema file number) */
 } EmbeddedImage;
 
 extern const EmbeddedImage embedded_image;

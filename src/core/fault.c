@@ -33,7 +33,7 @@
 **                          fault was injected
 */
 #include "core/fault.h"
-#include "core/db.h"
+#include "core/db_config.h"
 
 #ifdef PROFAN_FAULT
 #include <errno.h>
@@ -424,7 +424,7 @@ __attribute__((constructor)) static void fault_setup(void){
   sqlite3_config(SQLITE_CONFIG_MALLOC, &m);
   /* no memory statistics: they serialise every allocation on a mutex */
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-  db_configure();
+  db_config_init();
   gReal = sqlite3_vfs_find(NULL);
   if( gReal==NULL ) return;
   gVfs.mxPathname = gReal->mxPathname;

@@ -73,6 +73,23 @@ found:
   return p->aVal + (size_t)g*p->szVal;
 }
 
+int group_map_find(const GroupMap *p, int64_t a, int64_t b, int64_t c,
+                   int64_t d, int *piGroup){
+  GroupKey k;
+  unsigned mask;
+  if( p->nSlot==0 ) return 0;
+  k.a = a; k.b = b; k.c = c; k.d = d;
+  mask = (unsigned)(p->nSlot-1);
+  for(unsigned i=key_hash(&k) & mask; p->aSlot[i]; i=(i+1) & mask){
+    int g = p->aSlot[i]-1;
+    if( key_eq(&p->aKey[g], &k) ){
+      if( piGroup ) *piGroup = g;
+      return 1;
+    }
+  }
+  return 0;
+}
+
 void *group_map_val(const GroupMap *p, int g){
   return p->aVal + (size_t)g*p->szVal;
 }

@@ -36,6 +36,11 @@ void group_map_free(GroupMap *p);          /* frees what p holds, not p */
 void *group_map_get(GroupMap *p, int64_t a, int64_t b, int64_t c, int64_t d,
                 int *piGroup);
 
+/* 1 when group (a, b, c, d) exists (its index in *piGroup when not
+** NULL), else 0; creates nothing. */
+int group_map_find(const GroupMap *p, int64_t a, int64_t b, int64_t c,
+                   int64_t d, int *piGroup);
+
 /* The value of group g (0 <= g < nGroup). */
 void *group_map_val(const GroupMap *p, int g);
 

@@ -1,13 +1,14 @@
 /*
 ** runref.c — run references and run deletion.
 **
-** Pipeline position: shared by the commands.  Every table that carries a
-** run_id is listed in azRunTables; deleting a run walks that list, so a new
-** fact table must be added there (a test checks that every table with a
-** run_id column is covered).
+** Pipeline position: shared by the commands.  Deleting a run walks the
+** tables that table_role says hold a run's rows (table_role.c; a table
+** with a run_id column and no role makes it refuse), then drops the
+** strings no row names any more.
 */
 #include "core/runref.h"
 #include "core/db.h"
+#include "core/table_role.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -131,55 +132,59 @@ int64_t runref_resolve(sqlite3 *db, const char *zRef, PfError *pErr){
   return runref_resolve_ex(db, zRef, NULL, pErr);
 }
 
-int runref_delete(sqlite3 *db, int64_t runId, PfError *pErr){
-  sqlite3_stmt *pTab;
-  Buf sql;
-  int rc = 0;
-  /* every table with a run_id column, found from the schema itself */
-  pTab = db_prepare(db,
-    "SELECT m.name FROM sqlite_schema m"
-    " WHERE m.type='table' AND m.name<>'run' AND EXISTS"
-    " (SELECT 1 FROM pragma_table_info(m.name) WHERE name='run_id')", pErr);
-  if( pTab==NULL ) return -1;
-  buf_init(&sql);
-  while( (rc = sqlite3_step(pTab))==SQLITE_ROW ){
-    const char *zTab = (const char*)sqlite3_column_text(pTab, 0);
-    if( zTab==NULL ){ rc = SQLITE_NOMEM; break; }
-    buf_printf(&sql, "DELETE FROM \"%s\" WHERE run_id=%lld;", zTab,
-               (long long)runId);
+/* The strings no row of a run names any more, and the operator signatures
+** that named one of them: the union of every column of
+** table_string_column.  0 or -1 (pErr). */
+static int delete_unnamed(sqlite3 *db, PfError *pErr){
+  sqlite3_stmt *p = db_prepare(db, db_statement("string-columns"), pErr);
+  char *zUnion = NULL, *zSql;
+  int rc;
+  if( p==NULL ) return -1;
+  while( (rc = sqlite3_step(p))==SQLITE_ROW ){
+    char *z = sqlite3_mprintf("%z%sSELECT \"%w\" FROM \"%w\"", zUnion,
+                              zUnion ? " UNION " : "",
+                              (const char *)sqlite3_column_text(p, 1),
+                              (const char *)sqlite3_column_text(p, 0));
+    zUnion = z;
+    if( z==NULL ){ rc = SQLITE_NOMEM; break; }
   }
-  sqlite3_finalize(pTab);
-  if( rc!=SQLITE_DONE ){
-    /* a table list cut short would delete part of the run */
-    pf_error_set(pErr, ERRPOS_NONE, 0, "%s",
-                 rc==SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(db));
-    buf_free(&sql);
+  sqlite3_finalize(p);
+  if( rc!=SQLITE_DONE || zUnion==NULL ){
+    /* a union cut short would delete strings still named */
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", rc==SQLITE_NOMEM
+                 ? "out of memory" : rc==SQLITE_DONE ? "no string columns"
+                 : sqlite3_errmsg(db));
+    sqlite3_free(zUnion);
     return -1;
   }
-  rc = 0;
-  buf_printf(&sql, "DELETE FROM run WHERE id=%lld;", (long long)runId);
-  if( db_exec(db, buf_str(&sql), pErr) ) rc = -1;
-  buf_free(&sql);
-  if( rc==0 ){
-    rc = db_exec(db,
-      "DELETE FROM string WHERE id NOT IN ("
-      " SELECT name_id FROM kernel UNION SELECT name_id FROM gpu_mem_op"
-      " UNION SELECT name_id FROM cpu_op UNION SELECT name_id FROM runtime_call"
-      " UNION SELECT input_dims_id FROM cpu_op"
-      " UNION SELECT input_types_id FROM cpu_op"
-      " UNION SELECT concrete_inputs_id FROM cpu_op"
-      " UNION SELECT name_id FROM gpu_sync UNION SELECT name_id FROM annotation"
-      " UNION SELECT name_id FROM python_function"
-      " UNION SELECT before_name_id FROM gpu_gap"
-      " UNION SELECT after_name_id FROM gpu_gap);"
-      /* operator signatures (schema 027) naming a string gone: a new
-      ** string may take its id */
-      "DELETE FROM op_sig WHERE name_id NOT IN (SELECT id FROM string)"
-      " OR dims_id NOT IN (SELECT id FROM string UNION SELECT 0)"
-      " OR types_id NOT IN (SELECT id FROM string UNION SELECT 0)"
-      " OR conc_id NOT IN (SELECT id FROM string UNION SELECT 0);"
-      "DELETE FROM op_sig_model WHERE sig_id NOT IN (SELECT id FROM op_sig)",
-      pErr) ? -1 : 0;
+  zSql = sqlite3_mprintf(db_statement("delete-unnamed"), zUnion);
+  sqlite3_free(zUnion);
+  rc = db_exec(db, zSql, pErr);
+  sqlite3_free(zSql);
+  return rc ? -1 : 0;
+}
+
+int runref_delete(sqlite3 *db, int64_t runId, PfError *pErr){
+  if( table_role_check(db, pErr)
+      || table_role_delete_run(db, "run-tables", 0, runId, pErr)
+      || db_exec_run(db, db_statement("delete-run"), runId, pErr) ){
+    return -1;
   }
-  return rc;
+  return delete_unnamed(db, pErr);
+}
+
+int runref_files(sqlite3 *db, int64_t runId, int64_t aN[3], PfError *pErr){
+  sqlite3_stmt *p = db_prepare(db, db_statement("run-files"), pErr);
+  int rc;
+  if( p==NULL ) return -1;
+  sqlite3_bind_int64(p, 1, runId);
+  rc = sqlite3_step(p);
+  for(int i=0; i<3; i++) aN[i] = rc==SQLITE_ROW ? sqlite3_column_int64(p, i)
+                                                : 0;
+  sqlite3_finalize(p);
+  if( rc!=SQLITE_ROW ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
 }

@@ -33,4 +33,9 @@ const char *runref_name_problem(const char *zName);
 ** transaction.  Returns 0 or -1 with pErr set. */
 int runref_delete(sqlite3 *db, int64_t runId, PfError *pErr);
 
+/* The files of run runId: aN[0] traces, aN[1] files of the other kinds,
+** aN[2] the records read from all of them (run_file.n_records).  Returns
+** 0, or -1 with pErr set. */
+int runref_files(sqlite3 *db, int64_t runId, int64_t aN[3], PfError *pErr);
+
 #endif

@@ -12,6 +12,8 @@
 #include "ingest/ingest.h"
 #include "core/db.h"
 #include "trace/derive_trace.h"
+#include "trace/trace_feed.h"
+#include "trace/trace_relink.h"
 #include "analysis/derive_run.h"
 #include "ingest/discover.h"
 #include "ingest/ingest_trace.h"
@@ -46,7 +48,8 @@ typedef struct Ingest {
   int64_t runId;
   TraceJob *aJob;
   int nJob, nOther;
-  TraceSpans *pSpans;
+  TraceTotals *pTot;            /* what is kept of the trace rows: */
+  TraceSpans *pSpans;           /* trace_keep.h */
   int inTxn;
   PfError err;
   double t0;
@@ -400,15 +403,58 @@ static int ingest_other_files(Ingest *g){
   return 0;
 }
 
+/* The files whose order the in-stream linker could not link in one pass
+** (TraceJob.relink) linked again from their rows, by the same linker
+** (trace_relink.c); then what was kept of the rows while they went in is
+** kept again from the rows as they are now (trace_feed.c).  Returns 0 or
+** -1 with pMsg set. */
+static int ingest_relink(Ingest *g){
+  int any = 0;
+  double t1;
+  for(int i=0; i<g->nJob; i++){
+    TraceJob *j = &g->aJob[i];
+    int64_t n = 0;
+    double t1 = util_now_ms(), c1 = util_thread_cpu_ms();
+    if( !j->relink ) continue;
+    if( !any && derive_trace_indexes(g->db, &g->err) ) goto fail;
+    any = 1;
+    if( trace_relink_file(g->db, g->runId, j->fileId, &n, &g->err) ){
+      goto fail;
+    }
+    if( getenv("PROFAN_TIMING") ){
+      fprintf(stderr, "profan: %s: linked again from its rows: %lld rows"
+              " changed, %.1f ms, cpu %.1f ms\n", j->zPath, (long long)n,
+              util_now_ms()-t1, util_thread_cpu_ms()-c1);
+    }
+  }
+  if( !any ) return 0;
+  t1 = util_now_ms();
+  trace_totals_free(g->pTot);
+  trace_spans_free(g->pSpans);
+  g->pTot = trace_totals_new();
+  g->pSpans = trace_spans_new();
+  if( trace_feed_run(g->db, g->runId, g->pTot, g->pSpans, &g->err) ){
+    goto fail;
+  }
+  if( getenv("PROFAN_TIMING") ){
+    fprintf(stderr, "profan: rows fed again    %8.1f ms\n",
+            util_now_ms()-t1);
+  }
+  return 0;
+fail:
+  buf_printf(g->pMsg, "%s", g->err.zMsg);
+  return -1;
+}
+
 /* Phase 8: the trace files, parsed and loaded (ingest_trace.c), the
 ** deferred hashes stored, the trace linkage derived.  Returns 0 or -1. */
 static int ingest_trace_files(Ingest *g){
-  IngestResult *pRes = g->pRes;
   char *zNote = NULL;
   if( g->nJob==0 ) return 0;
+  g->pTot = trace_totals_new();
   g->pSpans = trace_spans_new();
-  if( ingest_trace_run(g->db, g->runId, g->aJob, g->nJob, g->pSpans, g->pOpt,
-                    pRes, g->pMsg) ){
+  if( ingest_trace_run(g->db, g->runId, g->aJob, g->nJob, g->pTot,
+                       g->pSpans, g->pOpt, g->pRes, g->pMsg) ){
     return -1;
   }
   if( g->nDeferred>0 ){
@@ -424,22 +470,15 @@ static int ingest_trace_files(Ingest *g){
     fprintf(stderr, "profan: parse+load      %8.1f ms\n",
             util_now_ms()-g->t0);
   }
-  /* PROFAN_DB_LINK=1 redoes all linkage in the database (tests compare
-  ** it with the in-stream result) */
-  if( getenv("PROFAN_DB_LINK") ){
-    pRes->fallback |= DERIVE_CPU_SWEEP|DERIVE_GPU_LINK;
-  }
-  if( derive_trace_run(g->db, g->runId, pRes->fallback, g->pSpans, &zNote,
-                       &g->err) ){
+  if( ingest_relink(g) ) return -1;
+  if( trace_totals_write_gpu(g->pTot, g->db, g->runId, &g->err)
+      || derive_trace_run(g->db, g->runId, g->pTot, g->pSpans, &zNote,
+                          &g->err) ){
     buf_printf(g->pMsg, "%s", g->err.zMsg);
     return -1;
   }
-  /* the HTA pass reads the rows the writer kept, unless the database
-  ** redid the linkage (the spans are freed after it) */
-  if( pRes->fallback & (DERIVE_CPU_SWEEP|DERIVE_GPU_LINK) ){
-    trace_spans_free(g->pSpans);
-    g->pSpans = NULL;
-  }
+  trace_totals_free(g->pTot);
+  g->pTot = NULL;
   if( zNote && g->pOpt->pLog ){
     fprintf(g->pOpt->pLog, "profan: note: %s\n", zNote);
   }
@@ -507,6 +546,7 @@ static void name_db_error(Ingest *g){
 }
 
 static void ingest_free(Ingest *g){
+  trace_totals_free(g->pTot);
   trace_spans_free(g->pSpans);
   free(g->aJob);
   free(g->aHash);

@@ -20,6 +20,7 @@
 #include "input/input.h"
 #include "core/intern.h"
 #include "trace/load_trace.h"
+#include "trace/trace_keep.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -310,8 +311,8 @@ static void *worker_main(void *arg){
 
 /* After a trace file is parsed: its run_file columns and fix-ups. */
 static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad,
-                             TraceSpans *pSpans, int64_t runId, TraceJob *j,
-                             PfError *pErr){
+                             TraceTotals *pTot, TraceSpans *pSpans,
+                             int64_t runId, TraceJob *j, PfError *pErr){
   TraceInfo *in = &j->info;
   int64_t rank = job_rank(j);
   const char *zRankSrc = in->hasRank ? "distributedInfo"
@@ -327,9 +328,8 @@ static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad,
   t.runId = runId;
   t.fileId = j->fileId;
   t.rank = rank;
-  load_trace_file_rank(pLoad, j->fileId, rank);
-  trace_spans_file_done(pSpans, j->fileId, needBase ? in->baseTimeNs : 0,
-                        rank);
+  trace_keep_file_done(pTot, pSpans, j->fileId,
+                       needBase ? in->baseTimeNs : 0, rank);
   if( load_trace_devices(pLoad, &t, in, pErr) ) return -1;
   p = db_prepare(db,
     "UPDATE run_file SET rank=?1, rank_source=?2, n_records=?3, parse_ms=?4,"
@@ -395,6 +395,7 @@ typedef struct Writer {
   int64_t runId;
   TraceJob *aJob;
   int nJob;
+  TraceTotals *pTot;
   TraceSpans *pSpans;
   const IngestOpts *pOpt;
   IngestResult *pRes;
@@ -469,7 +470,7 @@ static int writer_start(Writer *w){
     intern_free(w->pIntern);
     return -1;
   }
-  load_trace_set_spans(w->pLoad, w->pSpans);
+  load_trace_keep(w->pLoad, w->pTot, w->pSpans);
   if( nTh<1 ) nTh = 1;
   if( nTh>MAX_THREADS ) nTh = MAX_THREADS;
   if( nTh>w->nJob ) nTh = w->nJob;
@@ -521,19 +522,19 @@ static void writer_batch(Writer *w, Msg m){
 }
 
 /* Add job j's counts to the result and note its warnings. */
-static void writer_count(Writer *w, const TraceJob *j){
+static void writer_count(Writer *w, TraceJob *j){
   IngestResult *pRes = w->pRes;
   w->nBytesDone += j->bytesRead;
   if( getenv("PROFAN_TIMING") ){
-    fprintf(stderr, "profan: %s: linker cpu=%d gpu=%d steps=%d rewinds=%lld"
-            " pending=%lld held=%lld\n", j->zPath, j->link.needCpuSweep,
-            j->link.needGpuLink, j->link.needSteps,
+    fprintf(stderr, "profan: %s: linker cpu=%d steps=%d rewinds=%lld"
+            " pending=%lld late=%lld held=%lld\n", j->zPath,
+            j->link.needCpuSweep, j->link.needSteps,
             (long long)j->link.nRewinds, (long long)j->link.nPendingMax,
-            (long long)j->link.nHeld);
+            (long long)j->link.nLate, (long long)j->link.nHeld);
   }
-  if( j->link.needCpuSweep ) pRes->fallback |= DERIVE_CPU_SWEEP;
-  if( j->link.needGpuLink ) pRes->fallback |= DERIVE_GPU_LINK;
-  if( j->link.needSteps ) pRes->fallback |= DERIVE_STEPS;
+  /* rows went out that an op or step arriving later changes: the file is
+  ** linked again from its rows after the load (ingest.c, trace_relink.c) */
+  j->relink = j->link.needCpuSweep || j->link.needSteps;
   pRes->nEvents += j->info.nEvents;
   pRes->nWarnings += j->info.nWarnings;
   pRes->nBytes += j->bytesRead;
@@ -560,8 +561,8 @@ static void writer_file_done(Writer *w, TraceJob *j){
                " file name) in a run of %d traces: name the file"
                " rank<N>... or ingest it as a run of its own", j->zPath,
                w->nJob);
-  }else if( finish_trace_file(w->db, w->pLoad, w->pSpans, w->runId, j,
-                              &w->err) ){
+  }else if( finish_trace_file(w->db, w->pLoad, w->pTot, w->pSpans,
+                              w->runId, j, &w->err) ){
     buf_printf(w->pMsg, "%s: %s", j->zPath, w->err.zMsg);
   }else{
     writer_count(w, j);
@@ -581,23 +582,6 @@ static void writer_finish(Writer *w){
   }
   if( !w->failed ) note_mixed_clocks(w->aJob, w->nJob, w->pOpt->pLog);
   pRes->nRows += load_trace_rows(w->pLoad);
-  if( load_trace_gpu_without_step(w->pLoad)>0 ){
-    pRes->fallback |= DERIVE_GPU_STEPS;
-  }
-  if( !w->failed && load_trace_summary(w->pLoad, w->runId, &w->err) ){
-    buf_printf(w->pMsg, "database: %s", w->err.zMsg);
-    w->failed = 1;
-  }
-  /* the 009 summaries from the writer's totals, unless the database will
-  ** redo some linkage (derive_summary.c then reads the rows); steps redone
-  ** later (DERIVE_STEPS, DERIVE_GPU_STEPS) only change the kernels per
-  ** step, which derive_summary.c totals again */
-  if( !w->failed && load_trace_summaries(w->pLoad, w->runId,
-                     (pRes->fallback & (DERIVE_CPU_SWEEP|DERIVE_GPU_LINK))!=0
-                     || getenv("PROFAN_DB_LINK")!=NULL, &w->err)<0 ){
-    buf_printf(w->pMsg, "database: %s", w->err.zMsg);
-    w->failed = 1;
-  }
   batch_free_all(&w->s);
   shared_destroy(&w->s);
   load_trace_free(w->pLoad);
@@ -605,14 +589,15 @@ static void writer_finish(Writer *w){
 }
 
 int ingest_trace_run(sqlite3 *db, int64_t runId, TraceJob *aJob, int nJob,
-                  TraceSpans *pSpans, const IngestOpts *pOpt,
-                  IngestResult *pRes, Buf *pMsg){
+                     TraceTotals *pTot, TraceSpans *pSpans,
+                     const IngestOpts *pOpt, IngestResult *pRes, Buf *pMsg){
   Writer *w = xcalloc(1, sizeof(*w));
   int nDone = 0, rc;
   w->db = db;
   w->runId = runId;
   w->aJob = aJob;
   w->nJob = nJob;
+  w->pTot = pTot;
   w->pSpans = pSpans;
   w->pOpt = pOpt;
   w->pRes = pRes;

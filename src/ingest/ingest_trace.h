@@ -11,10 +11,11 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
-#include "ingest/ingest.h"
+#include "ingest/ingest_opts.h"
 #include "trace/link_trace.h"
 #include "trace/parse_trace.h"
 #include "trace/trace_spans.h"
+#include "trace/trace_totals.h"
 #include "core/util.h"
 
 /* One trace file to parse.  The caller fills the fields up to iHash and
@@ -36,15 +37,17 @@ typedef struct TraceJob {
   int started;                  /* the writer has seen a batch of it */
   uint64_t hash;                /* the hash, when hashInStream */
   int64_t rankInserted;         /* rank the file's rows were written with */
+  int relink;                   /* link it again from its rows (ingest.c) */
 } TraceJob;
 
 /*
 ** Parse every job aJob[0..nJob) with worker threads and load the rows of
-** run runId (and the intervals into pSpans), then the run's summary
-** tables.  Counts go to pRes.  Returns 0, or -1 with the message in pMsg.
+** run runId, each also to the totals pTot and the spans pSpans
+** (trace_keep.h).  Counts go to pRes.  Returns 0, or -1 with the message
+** in pMsg.
 */
 int ingest_trace_run(sqlite3 *db, int64_t runId, TraceJob *aJob, int nJob,
-                  TraceSpans *pSpans, const IngestOpts *pOpt,
-                  IngestResult *pRes, Buf *pMsg);
+                     TraceTotals *pTot, TraceSpans *pSpans,
+                     const IngestOpts *pOpt, IngestResult *pRes, Buf *pMsg);
 
 #endif

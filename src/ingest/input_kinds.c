@@ -50,19 +50,16 @@ static int fr_json_sniff(const char *buf, size_t n){
 
 const InputKind aInputKind[KIND_N] = {
   { KIND_UNKNOWN, "unknown", NULL, NULL, "" },
-  { KIND_TRACE, "trace", trace_sniff, NULL,
-    "kernel gpu_mem_op cpu_op runtime_call gpu_sync annotation memory_event"
-    " python_function device coll_args" },
+  { KIND_TRACE, "trace", trace_sniff, NULL, "trace" },
   /* a memory snapshot or a flight-recorder dump: load_pickle_file decides
   ** from the decoded document and sets run_file.kind */
   { KIND_PICKLE, "pickle", pickle_sniff, load_pickle_file,
-    "snapshot segment block alloc_event memory_annotation"
-    " fr_dump fr_group fr_pg_status fr_entry" },
+    "snapshot flight_recorder" },
   { KIND_FR_JSON, "flight_recorder", fr_json_sniff, load_fr_json_file,
-    "fr_dump fr_group fr_pg_status fr_entry" },
+    "flight_recorder" },
   /* the strict check of parse_nccl.c: a line with an NCCL prefix */
   { KIND_NCCL_LOG, "nccl_log", parse_nccl_sniff, load_nccl_file,
-    "nccl_comm nccl_link nccl_coll nccl_algo nccl_warning" },
+    "nccl_log" },
 };
 
 FileKind input_kind_sniff(const char *buf, size_t n){

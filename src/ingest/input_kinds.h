@@ -1,17 +1,22 @@
 /*
 ** input_kinds.h — the table of input kinds: for each kind of file profan
 ** ingests, its name, how its first bytes are recognised, its loader, and
-** the tables that loader fills.  discover.c sniffs with it, ingest.c
-** loads with it, run_file.kind is its name, and the unit test
-** (tests/check_input_kinds.c) checks that every fact table with a file_id is
-** owned by one kind.
+** the run_file kinds its files become.  The tables each of those fills
+** are not listed here: table_role (the table catalogue of the schema)
+** names the raw tables of each kind in input_kind.  discover.c sniffs
+** with this table, ingest.c loads with it, run_file.kind is its name,
+** and the unit test (tests/check_input_kinds.c) checks it against the
+** catalogue: every raw table's kind is one a loader writes, every such
+** kind has tables, every table with a file_id is raw (or derived).
 **
 ** Pipeline position: "sniff" and the choice of "load"; read by every stage
 ** that depends on the kind of a file.
 **
 ** Adding an input kind (CONTRIBUTING.md has the worked recipe):
-**   1. schema/NNN-<kind>.sql (a new number): its tables, each with run_id
-**      and file_id (runref_delete finds a run's rows by run_id).
+**   1. schema/NNN-<kind>.sql (a number of your range): its tables, each
+**      with run_id and file_id, and their rows in table_role (role 'raw',
+**      input_kind: the run_file.kind its files get), so that rm, merge
+**      and rebuild know them.
 **   2. src/load_<kind>.c: the loader, with the LoadFileFn signature of
 **      load_kinds.h (one file, rows tagged (run_id, file_id), problems in
 **      PfError with the byte offset or line, never prints); add it to
@@ -52,8 +57,9 @@ typedef struct InputKind {
   /* load one file in the writer thread; NULL for traces, which are
   ** parsed in worker threads (ingest_trace.c) */
   LoadFileFn xLoad;
-  /* the tables its loader fills, space-separated (rows with file_id) */
-  const char *zTables;
+  /* the run_file.kind values its files get, space-separated; the tables
+  ** its loader fills are table_role's raw tables of those kinds */
+  const char *zFileKinds;
 } InputKind;
 
 /* The kinds, sniffed in this order; aInputKind[i].eKind==i. */

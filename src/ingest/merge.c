@@ -8,19 +8,24 @@
 ** all the files would have stored.
 **
 ** Pipeline position: beside ingest.c; the copy replaces discover -> parse
-** -> load, the derive passes are the ingest's own (derive_trace_run,
-** derive_comm_run, derive_hta_run, derive_memory_run).
+** -> load, and the derive passes are the ingest's own (derive_run_stored:
+** derive_memory_run, the stored-rows feeder (trace_feed.c) giving the
+** merged rows to what the writer keeps of them, then
+** derive_run_after_load's comm, HTA, operator and core passes).
 **
-** What is copied is found in the schema, not listed here: every table with
-** a run_id column (sqlite_master), except run_tag (merged apart), baseline
-** (names of the shard's own runs) and the tables the derive passes rebuild
-** (azDerived below: rebuilt over the whole run, since steps, collectives,
-** critical paths and the summaries may span ranks).  Columns are remapped
-** by name: run_id; an INTEGER PRIMARY KEY id; interned strings (name_id,
-** *_name_id, the input shape/type ids); references to another table's id
-** (aRef); coll_args.row_id into the table its src column names.  Trace row
-** ids made by the in-stream linker are (file id << 32) + n: they keep n
-** and take the new file id; other ids move past the target's largest.
+** What is copied is read from the table catalogue (table_role, through
+** statements/merge-tables.sql), not listed here: the tables with a run_id
+** column whose role is run, raw or derived_rank (computed from one rank's
+** rows, so a shard's rows are what one ingest of all the files computes);
+** the derived_run ones (collectives matched across ranks, critical paths,
+** run metrics) are computed again over the whole run by the derive
+** sequence over stored rows (derive_run_stored).  --summaries-only copies
+** the tables marked summary.  Columns are remapped by name: run_id; an
+** INTEGER PRIMARY KEY id; interned strings (table_string_column);
+** references to another table's id (aRef); coll_args.row_id into the
+** table its src column names.  Trace row ids made by the in-stream linker
+** are (file id << 32) + n: they keep n and take the new file id; other
+** ids move past the target's largest.
 **
 ** Checks, before anything of a shard is copied: one run per shard; files
 ** already in the target (by content hash and size) make the shard skipped
@@ -32,41 +37,13 @@
 #include "core/db.h"
 #include "core/runref.h"
 #include "trace/derive_trace.h"
+#include "core/table_role.h"
 #include "analysis/derive_run.h"
-#include "input/load_kinds.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Tables that span ranks: not copied, rebuilt over the whole run by the
-** derive passes (derive_comm_run: collectives matched across ranks and
-** the fits over them; derive_hta_run: critical paths, the run's HTA
-** metrics and the annotation nesting, whose rows hold row ids;
-** derive_op_run: the operator model's tables; derive_core_run: the run's
-** core metrics, steps per rank and step times over all ranks).
-** The other derived tables (steps, step_time, gpu_busy, gpu_gap,
-** comm_overlap, the 009 summaries) are per rank or per device, so a
-** shard's rows are what one ingest of all the files computes: they are
-** copied (the merge == ingest test compares every named query).
-** Recomputing them from the rows instead (derive_trace_run without the
-** spans kept while loading) took 32 s of a 37 s merge at 256 ranks. */
-static const char *const azDerived[] = {
-  "collective", "collective_window", "comm_fit", "hta_critical_path",
-  "hta_critical_path_op", "hta_run_metric", "hta_annotation_parent",
-  "hta_launch_annotation", "op_gpu_time", "op_run_metric", "core_run_metric"
-};
-
-/* --summaries-only: the run's identity (run_file, run_tag, baseline) and
-** the small per-run tables that trend, check, diff-metrics and runs read
-** (run_metric, run_fingerprint, run_rank_count), not its event rows. */
-static const char *const azSummary[] = {
-  "run_file", "run_tag", "baseline", "step", "step_time", "gpu_busy",
-  "comm_overlap", "gpu_op_summary", "cpu_op_summary", "step_kernel_summary",
-  "hta_run_metric", "op_run_metric", "core_run_metric", "device", "snapshot"
-};
-#define N_SUMMARY ((int)(sizeof(azSummary)/sizeof(azSummary[0])))
 
 /* Columns that hold another table's id (zTab "" = every table but zSkip). */
 static const struct { const char *zCol, *zRef, *zSkip; } aRef[] = {
@@ -138,30 +115,15 @@ static void str_done(Merge *m){
   m->nStr = 0;
 }
 
-static int in_list(const char *z, const char *const *az, int n){
-  for(int i=0; i<n; i++) if( strcmp(z, az[i])==0 ) return 1;
-  return 0;
-}
-
-static int is_derived(const char *z){
-  return in_list(z, azDerived, (int)(sizeof(azDerived)/sizeof(azDerived[0])));
-}
-
 static int tab_index(const Merge *m, const char *z){
   for(int i=0; i<m->nTab; i++) if( strcmp(m->aTab[i].zName, z)==0 ) return i;
   return -1;
 }
 
-static int is_string_col(const char *z){
-  size_t n = strlen(z);
-  return (n>=7 && strcmp(z+n-7, "name_id")==0)
-      || strcmp(z, "input_dims_id")==0 || strcmp(z, "input_types_id")==0
-      || strcmp(z, "concrete_inputs_id")==0;
-}
-
 /* The kind of column c of table t (references resolved after all tables
-** are known). */
-static void col_kind(Merge *m, MTab *t, MCol *c, int pk){
+** are known); pk: its place in the primary key, isStr: it holds a
+** string id. */
+static void col_kind(Merge *m, MTab *t, MCol *c, int pk, int isStr){
   c->eKind = K_COPY;
   c->iRef = -1;
   if( strcmp(c->zName, "run_id")==0 ){ c->eKind = K_RUN; return; }
@@ -170,7 +132,7 @@ static void col_kind(Merge *m, MTab *t, MCol *c, int pk){
     t->hasId = 1;
     return;
   }
-  if( is_string_col(c->zName) ){ c->eKind = K_STR; return; }
+  if( isStr ){ c->eKind = K_STR; return; }
   if( strcmp(c->zName, "row_id")==0 ){
     for(int i=0; i<t->nCol; i++){
       if( strcmp(t->a[i].zName, "src")==0 ){ c->eKind = K_SRCREF; c->iRef = i; }
@@ -185,32 +147,32 @@ static void col_kind(Merge *m, MTab *t, MCol *c, int pk){
   }
 }
 
-/* Every table of the target with a run_id column, but run_tag, baseline
-** and the derived ones; run_file first.  Returns 0 or -1 (pErr). */
+/* The tables to copy and their columns, from the table catalogue
+** (statements/merge-tables.sql); run_file first.  Returns 0 or -1 (pErr). */
 static int plan_build(Merge *m, PfError *pErr){
-  sqlite3_stmt *p = db_prepare(m->db,
-    "SELECT m.name, c.name, c.pk FROM sqlite_master m,"
-    " pragma_table_info(m.name) c WHERE m.type='table'"
-    " AND EXISTS(SELECT 1 FROM pragma_table_info(m.name) WHERE name='run_id')"
-    " ORDER BY m.name<>'run_file', m.name, c.cid", pErr);
+  sqlite3_stmt *p;
   int rc;
+  if( table_role_check(m->db, pErr) ) return -1;
+  p = db_prepare(m->db, db_statement("merge-tables"), pErr);
   if( p==NULL ) return -1;
+  sqlite3_bind_int(p, 1, m->pOpt->summariesOnly);
   while( (rc = sqlite3_step(p))==SQLITE_ROW ){
     const char *zTab = (const char *)sqlite3_column_text(p, 0);
     MTab *t = m->nTab ? &m->aTab[m->nTab-1] : NULL;
-    if( m->pOpt->summariesOnly ? !in_list(zTab, azSummary, N_SUMMARY)
-        : is_derived(zTab) || strcmp(zTab, "baseline")==0 ) continue;
+    MCol *c;
     if( t==NULL || strcmp(t->zName, zTab) ){
       m->aTab = xrealloc(m->aTab, sizeof(MTab)*(size_t)(m->nTab+1));
       t = &m->aTab[m->nTab++];
       memset(t, 0, sizeof(*t));
       t->zName = xstrdup(zTab);
-      t->orIgnore = strcmp(zTab, "run_tag")==0 || strcmp(zTab, "baseline")==0;
+      t->orIgnore = sqlite3_column_int(p, 4);
     }
     t->a = xrealloc(t->a, sizeof(MCol)*(size_t)(t->nCol+1));
-    t->a[t->nCol].zName = xstrdup((const char *)sqlite3_column_text(p, 1));
-    t->a[t->nCol].iRef = sqlite3_column_int(p, 2);   /* pk, for now */
-    t->nCol++;
+    c = &t->a[t->nCol++];
+    c->zName = xstrdup((const char *)sqlite3_column_text(p, 1));
+    /* pk and string for now: col_kind() decides once every table is in */
+    c->iRef = sqlite3_column_int(p, 2);
+    c->eKind = sqlite3_column_int(p, 3);
   }
   sqlite3_finalize(p);
   if( rc!=SQLITE_DONE ){
@@ -220,7 +182,7 @@ static int plan_build(Merge *m, PfError *pErr){
   for(int i=0; i<m->nTab; i++){
     for(int j=0; j<m->aTab[i].nCol; j++){
       MCol *c = &m->aTab[i].a[j];
-      col_kind(m, &m->aTab[i], c, c->iRef);
+      col_kind(m, &m->aTab[i], c, c->iRef, c->eKind);
     }
   }
   m->iFile = tab_index(m, "run_file");
@@ -390,14 +352,21 @@ typedef struct Shard {
   char *zTmp;             /* migrated copy of an older shard, or NULL */
 } Shard;
 
-/* The user_version in the header of database file zPath, or -1. */
+/* The big-endian 32-bit integer at a[i] (SQLite's file header). */
+static int64_t header_int(const unsigned char *a, int i){
+  return ((int64_t)a[i]<<24) | (a[i+1]<<16) | (a[i+2]<<8) | a[i+3];
+}
+
+/* The user_version in the header of profan database file zPath, or -1
+** when it is no database of this profan's numbering (db_open says why). */
 static int64_t file_user_version(const char *zPath){
   unsigned char a[72];
   FILE *f = fopen(zPath, "rb");
   size_t n = f ? fread(a, 1, sizeof(a), f) : 0;
   if( f ) fclose(f);
-  if( n<sizeof(a) || memcmp(a, "SQLite format 3", 16)!=0 ) return -1;
-  return ((int64_t)a[60]<<24) | (a[61]<<16) | (a[62]<<8) | a[63];
+  if( n<sizeof(a) || memcmp(a, "SQLite format 3", 16)!=0
+      || header_int(a, 68)!=PROFAN_APPLICATION_ID ) return -1;
+  return header_int(a, 60);
 }
 
 /* Copy file zFrom to zTo when zFrom exists.  0, or -1 (pErr). */
@@ -716,25 +685,12 @@ static int run_hash_update(Merge *m, PfError *pErr){
   return rc;
 }
 
-/* The derive passes of an ingest over the whole merged run: the derived
-** tables' rows of the run are deleted first (an appended run has them).
-** 0 or -1 (pErr). */
+/* The derive passes of an ingest over the whole merged run, for the
+** tables computed across ranks (the per-rank ones came with the shards):
+** an appended run's rows of them are replaced.  0 or -1 (pErr). */
 static int run_derive(Merge *m, PfError *pErr){
-  int64_t runId = m->pRes->runId;
-  int64_t nTrace, nOther;
-  for(size_t i=0; i<sizeof(azDerived)/sizeof(azDerived[0]); i++){
-    char *zSql = xasprintf("DELETE FROM \"%s\" WHERE run_id=?1", azDerived[i]);
-    int rc = db_exec_run(m->db, zSql, runId, pErr);
-    free(zSql);
-    if( rc ) return -1;
-  }
-  nTrace = db_int(m->db, 0, "SELECT count(*) FROM run_file WHERE run_id=%lld"
-                  " AND kind='trace'", (long long)runId);
-  nOther = db_int(m->db, 0, "SELECT count(*) FROM run_file WHERE run_id=%lld"
-                  " AND kind<>'trace'", (long long)runId);
-  if( nOther>0 && derive_memory_run(m->db, runId, pErr) ) return -1;
-  if( nTrace>0 && derive_trace_indexes(m->db, pErr) ) return -1;
-  if( derive_run_after_load(m->db, runId, nTrace>0, NULL, pErr) ){
+  if( derive_run_stored(m->db, m->pRes->runId, DERIVE_STORED_ACROSS, NULL,
+                        pErr) ){
     return -1;
   }
   return run_hash_update(m, pErr);

@@ -12,7 +12,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "ingest/ingest.h"
+#include "ingest/ingest_opts.h"
 #include "core/util.h"
 
 /* A usable file's content hash and size.  A plain trace file of a run

@@ -11,7 +11,7 @@
 ** track is one more row in aTrack (a query returning tid, thread name,
 ** ts, dur, name, args JSON); only the exposed-communication sweep is code.
 */
-#include "report/export_trace.h"
+#include "report/export_derived.h"
 #include "core/db.h"
 
 #include <stdlib.h>
@@ -77,8 +77,8 @@ static const Track aTrack[] = {
 
 static void dx_event(Dx *x, int64_t tid, const char *zThread, int64_t ts,
                      int64_t dur, const char *zName, const char *zArgs){
-  int64_t pid = export_pid(x->pPids, x->pR->rank, EXPORT_PID_PROFAN, 0, tid,
-                           zThread);
+  int64_t pid = export_pids_get(x->pPids, x->pR->rank, EXPORT_PID_PROFAN, 0,
+                                tid, zThread);
   buf_puts(x->b, ",\n{\"ph\":\"X\",\"cat\":\"profan\",\"name\":");
   export_json_str(x->b, zName, -1);
   buf_printf(x->b, ",\"pid\":%lld,\"tid\":%lld,\"ts\":", (long long)pid,
@@ -194,7 +194,7 @@ static int write_exposed(Dx *x){
     int64_t ts = sqlite3_column_int64(s, 2);
     int64_t end = ts + sqlite3_column_int64(s, 3);
     if( any && (d!=dev || r!=rank) ) exposed_flush(x, dev, &comm, &comp);
-    if( !any || r!=rank ) x->pR = export_rank_of(x->pSpec, x->pR, r);
+    if( !any || r!=rank ) x->pR = export_spec_rank(x->pSpec, x->pR, r);
     dev = d;
     rank = r;
     any = 1;

@@ -6,7 +6,7 @@
 **
 ** Pipeline position: read side, below export_trace.c.
 */
-#include "report/export_trace.h"
+#include "report/export_json.h"
 
 #include <errno.h>
 #include <stdio.h>

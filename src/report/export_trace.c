@@ -17,85 +17,12 @@
 ** memory_event) through their (run_id, rank, ts) index.
 */
 #include "report/export_trace.h"
+#include "report/export_derived.h"
+#include "report/export_pids.h"
 #include "core/db.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ----------------------------------------------------------- pid map */
-
-typedef struct PidEnt {
-  int64_t rank, orig, tid, out;
-  int kind;
-  int k;                /* place within the rank (sort index) */
-  char *zThread;        /* owned; NULL = the kind's default */
-} PidEnt;
-
-struct ExportPids {
-  int merged;
-  PidEnt *a;
-  int n, nAlloc;
-  int iLast;
-};
-
-#define PROFAN_PID_SINGLE 1073741824   /* above every OS pid (2^22) */
-
-/* Place of a process within its rank: GPU rows 0..499 (the device),
-** host processes 500.., profan's tracks 999. */
-static int pid_place(ExportPids *p, int64_t rank, int kind, int64_t pid){
-  int nHost = 0;
-  if( kind==EXPORT_PID_GPU ) return pid<0 || pid>498 ? 499 : (int)pid;
-  if( kind==EXPORT_PID_PROFAN ) return 999;
-  for(int i=0; i<p->n; i++){
-    const PidEnt *e = &p->a[i];
-    if( e->rank!=rank || e->kind!=EXPORT_PID_HOST ) continue;
-    if( e->orig==pid ) return e->k;
-    if( e->k - 500 + 1 > nHost ) nHost = e->k - 500 + 1;
-  }
-  return 500 + (nHost>498 ? 498 : nHost);
-}
-
-int64_t export_pid(ExportPids *p, int64_t rank, int kind, int64_t pid,
-                   int64_t tid, const char *zThread){
-  PidEnt *e;
-  if( p->iLast<p->n ){
-    e = &p->a[p->iLast];
-    if( e->rank==rank && e->kind==kind && e->orig==pid && e->tid==tid ){
-      return e->out;
-    }
-  }
-  for(int i=0; i<p->n; i++){
-    e = &p->a[i];
-    if( e->rank==rank && e->kind==kind && e->orig==pid && e->tid==tid ){
-      p->iLast = i;
-      return e->out;
-    }
-  }
-  if( p->n==p->nAlloc ){
-    p->nAlloc = p->nAlloc ? 2*p->nAlloc : 32;
-    p->a = xrealloc(p->a, (size_t)p->nAlloc*sizeof(PidEnt));
-  }
-  e = &p->a[p->n];
-  memset(e, 0, sizeof(*e));
-  e->rank = rank;
-  e->kind = kind;
-  e->orig = pid;
-  e->tid = tid;
-  e->k = pid_place(p, rank, kind, pid);
-  e->zThread = zThread ? xstrdup(zThread) : NULL;
-  if( p->merged ){
-    e->out = (rank+1)*1000 + e->k;
-  }else{
-    e->out = kind==EXPORT_PID_PROFAN ? PROFAN_PID_SINGLE : pid;
-  }
-  p->iLast = p->n++;
-  return e->out;
-}
-
-static void pids_free(ExportPids *p){
-  for(int i=0; i<p->n; i++) free(p->a[i].zThread);
-  free(p->a);
-}
 
 /* ---------------------------------------------------------- writing */
 
@@ -104,7 +31,7 @@ typedef struct Ex {
   const ExportSpec *pSpec;
   const ExportRank *pR;     /* the rank being written */
   ExportSink *pSink;
-  ExportPids pids;
+  ExportPids *pPids;
   ExportStats *pSt;
   Buf b;
   int64_t base;             /* baseTimeNanoseconds written */
@@ -232,7 +159,7 @@ typedef struct Source {
 } Source;
 
 static void row_cpu_op(Ex *x, sqlite3_stmt *s){
-  int64_t pid = export_pid(&x->pids, x->pR->rank, EXPORT_PID_HOST,
+  int64_t pid = export_pids_get(x->pPids, x->pR->rank, EXPORT_PID_HOST,
                            col_i(s, 0, 0), col_i(s, 1, 0), NULL);
   ev_begin(x, "X", "cpu_op", col_t(s, 4), pid, col_i(s, 1, 0),
            sqlite3_column_int64(s, 2));
@@ -253,7 +180,7 @@ static void row_cpu_op(Ex *x, sqlite3_stmt *s){
 }
 
 static void row_runtime(Ex *x, sqlite3_stmt *s){
-  int64_t pid = export_pid(&x->pids, x->pR->rank, EXPORT_PID_HOST,
+  int64_t pid = export_pids_get(x->pPids, x->pR->rank, EXPORT_PID_HOST,
                            col_i(s, 0, 0), col_i(s, 1, 0), NULL);
   ev_begin(x, "X", strcmp(col_t(s, 5), "driver")==0 ? "cuda_driver"
                    : "cuda_runtime", col_t(s, 4), pid, col_i(s, 1, 0),
@@ -276,7 +203,7 @@ static void gpu_flow(Ex *x, sqlite3_stmt *s, int iL, int64_t gpuPid,
   rTs = sqlite3_column_int64(s, iL+2);
   rDur = col_i(s, iL+3, 0);
   if( !(rTs < x->pR->hi && rTs + (rDur>1 ? rDur : 1) > x->pR->lo) ) return;
-  rPid = export_pid(&x->pids, x->pR->rank, EXPORT_PID_HOST,
+  rPid = export_pids_get(x->pPids, x->pR->rank, EXPORT_PID_HOST,
                     col_i(s, iL, 0), col_i(s, iL+1, 0), NULL);
   id = ++x->pSt->nFlows;
   ev_begin(x, "s", "ac2g", "ac2g", rPid, col_i(s, iL+1, 0), rTs);
@@ -288,7 +215,7 @@ static void gpu_flow(Ex *x, sqlite3_stmt *s, int iL, int64_t gpuPid,
 static void row_kernel(Ex *x, sqlite3_stmt *s){
   int64_t dev = col_i(s, 0, -1), stream = col_i(s, 1, 0);
   int64_t ts = sqlite3_column_int64(s, 2);
-  int64_t pid = export_pid(&x->pids, x->pR->rank, EXPORT_PID_GPU, dev,
+  int64_t pid = export_pids_get(x->pPids, x->pR->rank, EXPORT_PID_GPU, dev,
                            stream, NULL);
   ev_begin(x, "X", "kernel", col_t(s, 4), pid, stream, ts);
   ev_dur(x, sqlite3_column_int64(s, 3));
@@ -320,7 +247,7 @@ static void row_kernel(Ex *x, sqlite3_stmt *s){
 static void row_mem_op(Ex *x, sqlite3_stmt *s){
   int64_t dev = col_i(s, 0, -1), stream = col_i(s, 1, 0);
   int64_t ts = sqlite3_column_int64(s, 2);
-  int64_t pid = export_pid(&x->pids, x->pR->rank, EXPORT_PID_GPU, dev,
+  int64_t pid = export_pids_get(x->pPids, x->pR->rank, EXPORT_PID_GPU, dev,
                            stream, NULL);
   ev_begin(x, "X", strcmp(col_t(s, 5), "memset")==0 ? "gpu_memset"
                    : "gpu_memcpy", col_t(s, 4), pid, stream, ts);
@@ -337,7 +264,7 @@ static void row_mem_op(Ex *x, sqlite3_stmt *s){
 
 static void row_sync(Ex *x, sqlite3_stmt *s){
   int64_t dev = col_i(s, 0, -1), stream = col_i(s, 1, 0);
-  int64_t pid = export_pid(&x->pids, x->pR->rank, EXPORT_PID_GPU, dev,
+  int64_t pid = export_pids_get(x->pPids, x->pR->rank, EXPORT_PID_GPU, dev,
                            stream, NULL);
   ev_begin(x, "X", "cuda_sync", col_t(s, 4), pid, stream,
            sqlite3_column_int64(s, 2));
@@ -351,7 +278,7 @@ static void row_sync(Ex *x, sqlite3_stmt *s){
 
 static void row_annotation(Ex *x, sqlite3_stmt *s){
   int isGpu = strcmp(col_t(s, 0), "gpu_user")==0;
-  int64_t pid = export_pid(&x->pids, x->pR->rank,
+  int64_t pid = export_pids_get(x->pPids, x->pR->rank,
                            isGpu ? EXPORT_PID_GPU : EXPORT_PID_HOST,
                            col_i(s, 1, isGpu ? -1 : 0), col_i(s, 2, 0), NULL);
   ev_begin(x, "X", isGpu ? "gpu_user_annotation" : "user_annotation",
@@ -367,7 +294,7 @@ static void row_annotation(Ex *x, sqlite3_stmt *s){
 }
 
 static void row_python(Ex *x, sqlite3_stmt *s){
-  int64_t pid = export_pid(&x->pids, x->pR->rank, EXPORT_PID_HOST,
+  int64_t pid = export_pids_get(x->pPids, x->pR->rank, EXPORT_PID_HOST,
                            col_i(s, 0, 0), col_i(s, 1, 0), NULL);
   ev_begin(x, "X", "python_function", col_t(s, 4), pid, col_i(s, 1, 0),
            sqlite3_column_int64(s, 2));
@@ -383,7 +310,7 @@ static void row_python(Ex *x, sqlite3_stmt *s){
 static void row_memory(Ex *x, sqlite3_stmt *s){
   int64_t ts = sqlite3_column_int64(s, 0);
   int64_t dev = col_i(s, 3, -1);
-  int64_t pid = export_pid(&x->pids, x->pR->rank, EXPORT_PID_PROFAN, 0, 2,
+  int64_t pid = export_pids_get(x->pPids, x->pR->rank, EXPORT_PID_PROFAN, 0, 2,
                            "memory");
   char zCounter[64];
   ev_begin(x, "i", "cpu_instant_event", col_t(s, 1), pid, 2, ts);
@@ -494,22 +421,13 @@ static int fill_windows(Ex *x){
   return 0;
 }
 
-const ExportRank *export_rank_of(const ExportSpec *p, const ExportRank *pHint,
-                                 int64_t rank){
-  if( pHint && pHint->rank==rank ) return pHint;
-  for(int r=0; r<p->nRank; r++){
-    if( p->aRank[r].rank==rank ) return &p->aRank[r];
-  }
-  return &p->aRank[0];     /* not reached: the join keeps the ranks asked */
-}
-
 /* Run s (bound) to the end, handing each row to xRow; with byRank the
 ** row's last column names its rank. */
 static int run_rows(Ex *x, sqlite3_stmt *s, RowFn xRow, int byRank){
   int rc, iRank = sqlite3_column_count(s) - 1;
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
     if( byRank ){
-      x->pR = export_rank_of(x->pSpec, x->pR, sqlite3_column_int64(s, iRank));
+      x->pR = export_spec_rank(x->pSpec, x->pR, sqlite3_column_int64(s, iRank));
     }
     xRow(x, s);
   }
@@ -631,52 +549,6 @@ static int write_head(Ex *x){
   return 0;
 }
 
-/* The M events naming every process and thread written. */
-static void write_names(Ex *x){
-  ExportPids *p = &x->pids;
-  for(int i=0; i<p->n; i++){
-    PidEnt *e = &p->a[i];
-    int first = 1;
-    for(int j=0; j<i; j++) if( p->a[j].out==e->out ) first = 0;
-    if( first ){
-      buf_printf(&x->b, ",\n{\"ph\":\"M\",\"name\":\"process_name\","
-                 "\"pid\":%lld,\"tid\":0,\"args\":{\"name\":\"rank %lld: ",
-                 (long long)e->out, (long long)e->rank);
-      if( e->kind==EXPORT_PID_GPU ){
-        buf_printf(&x->b, "GPU %lld", (long long)e->orig);
-      }else if( e->kind==EXPORT_PID_HOST ){
-        buf_printf(&x->b, "pid %lld", (long long)e->orig);
-      }
-      else buf_puts(&x->b, "profan (derived)");
-      buf_puts(&x->b, "\"}}");
-      buf_printf(&x->b, ",\n{\"ph\":\"M\",\"name\":\"process_sort_index\","
-                 "\"pid\":%lld,\"tid\":0,\"args\":{\"sort_index\":%lld}}",
-                 (long long)e->out, (long long)((e->rank+1)*1000 + e->k));
-      if( e->kind==EXPORT_PID_GPU ){
-        buf_printf(&x->b, ",\n{\"ph\":\"M\",\"name\":\"process_labels\","
-                   "\"pid\":%lld,\"tid\":0,\"args\":{\"labels\":\"GPU %lld\"}}",
-                   (long long)e->out, (long long)e->orig);
-      }
-    }
-    buf_printf(&x->b, ",\n{\"ph\":\"M\",\"name\":\"thread_name\","
-               "\"pid\":%lld,\"tid\":%lld,\"args\":{\"name\":",
-               (long long)e->out, (long long)e->tid);
-    if( e->zThread ){
-      export_json_str(&x->b, e->zThread, -1);
-    }else{
-      buf_printf(&x->b, "\"%s %lld\"", e->kind==EXPORT_PID_GPU ? "stream"
-                 : "thread", (long long)e->tid);
-    }
-    buf_puts(&x->b, "}}");
-    if( e->kind==EXPORT_PID_PROFAN ){
-      buf_printf(&x->b, ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\","
-                 "\"pid\":%lld,\"tid\":%lld,\"args\":{\"sort_index\":%lld}}",
-                 (long long)e->out, (long long)e->tid, (long long)e->tid);
-    }
-    flush_maybe(x);
-  }
-}
-
 int export_trace_write(sqlite3 *db, const ExportSpec *pSpec,
                        ExportSink *pSink, ExportStats *pStats,
                        PfError *pErr){
@@ -690,20 +562,20 @@ int export_trace_write(sqlite3 *db, const ExportSpec *pSpec,
   x.pSink = pSink;
   x.pSt = pStats;
   x.pErr = pErr;
-  x.pids.merged = pSpec->merged;
+  x.pPids = export_pids_new(pSpec->merged);
   buf_init(&x.b);
   if( write_head(&x) ) goto done;
   if( write_sources(&x) ) goto done;
-  nDerived = export_derived_write(db, pSpec, x.base, &x.pids, pSink, &x.b,
+  nDerived = export_derived_write(db, pSpec, x.base, x.pPids, pSink, &x.b,
                                   pErr);
   if( nDerived<0 ) goto done;
   pStats->nDerived = nDerived;
-  write_names(&x);
+  export_pids_names(x.pPids, &x.b, pSink);
   buf_puts(&x.b, "\n]}\n");
   export_sink_flush_buf(pSink, &x.b);
   rc = 0;
 done:
   buf_free(&x.b);
-  pids_free(&x.pids);
+  export_pids_free(x.pPids);
   return rc;
 }

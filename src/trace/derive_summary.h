@@ -7,10 +7,7 @@
 **
 ** Pipeline position: "derive", the last step of derive_trace_run(), once
 ** every linkage (op_id, runtime_id, parent_id, in_recompute, step) of the
-** run is final.  When the in-stream linker did all the linking, the trace
-** writer (load_trace.c) totals them while inserting and writes them with
-** derive_summary_totals_write(); this step then only adds the kernels
-** whose step the database assigned.
+** run is final: the totals kept of every row (trace_totals.c) written.
 */
 #ifndef PROFAN_DERIVE_SUMMARY_H
 #define PROFAN_DERIVE_SUMMARY_H
@@ -51,27 +48,5 @@ void derive_summary_totals_free(SummaryTotals *p);    /* what p holds, not p */
 ** -1 with pErr set. */
 int derive_summary_totals_write(sqlite3 *db, int64_t runId,
                                 const SummaryTotals *p, PfError *pErr);
-
-/* Kernel rows first..last (rowids) of a run whose step was NULL when
-** inserted: the database may assign them one (derive_trace.c) before the
-** summaries are final.  Recorded by the trace writer, with a row
-** (first = 0, last = -1) saying that it wrote the summaries of the run. */
-#define SUMMARY_PENDING_TABLE "temp.summary_kernel_pending"
-int derive_summary_pending_create(sqlite3 *db, PfError *pErr);
-
-/* Fill the summary tables for run runId.  When the trace writer wrote them
-** (a row for the run in SUMMARY_PENDING_TABLE), only the kernels listed
-** there are added to step_kernel_summary, by their final step; or, when
-** stepsRedone (derive reassigned the steps of rows the writer had placed),
-** step_kernel_summary is totalled again from the run's kernels.  Otherwise
-** one pass over each of the run's cpu_op, runtime_call, kernel and
-** gpu_mem_op rows (two over cpu_op when parents follow their children in
-** rowid order), totals kept in memory (8 bytes per op and 13 per runtime
-** call of the run).  *pDbPass (may be NULL) is set to 1 for the second
-** case (the writer leaves it to this pass under PROFAN_SUMMARY=db).
-** Returns 0 or -1 with pErr set. */
-int derive_summary_run(sqlite3 *db, int64_t runId, int stepsRedone,
-                       int *pDbPass,
-                       PfError *pErr);
 
 #endif

@@ -5,14 +5,15 @@
 ** transaction after every file of the run is loaded.  Order matters:
 **   1. indexes (created after the bulk load);
 **   2. steps from ProfilerStep#N annotations;
-**   3. CPU sweep per (file, thread): op nesting, self time, the op that
-**      encloses each runtime call, recompute flag, steps;
-**   4. kernels/memcpys inherit runtime call, op and step via correlation;
-**   5. GPU sweep per (rank, device): busy union, idle gaps, comm_overlap
+**   3. GPU rows without a step get the step holding their own start (the
+**      linkage itself is the in-stream linker's: link_trace.c, fed by the
+**      parser or, for a file it could not link in one pass, by the stored
+**      rows: trace_relink.c);
+**   4. GPU sweep per (rank, device): busy union, idle gaps, comm_overlap
 **      (NCCL vs. other kernels); gap-detected steps when the rank had no
 **      ProfilerStep annotations;
-**   6. wall-time sweep per rank: priority classes per step.
-** Sweeps 5 and 6 take their intervals from trace_spans.c (kept by the
+**   5. wall-time sweep per rank: priority classes per step.
+** Sweeps 4 and 5 take their intervals from trace_spans.c (kept by the
 ** writer while loading) when it has them, else from the rows read back in
 ** time order (SQLite sorts them: no time-ordered index is kept).
 ** The GPU activity summary per name (gpu_op_summary) is totalled by the
@@ -24,7 +25,6 @@
 ** store's cap.
 */
 #include "trace/derive_trace.h"
-#include "trace/derive_summary.h"
 #include "trace/trace_args.h"
 #include "core/db.h"
 
@@ -129,60 +129,6 @@ static int64_t steps_find(const StepList *p, int64_t rank, int64_t t){
   return -1;
 }
 
-/* SQL function pf_step_of(rank, ts) over the StepList of its user data:
-** the step containing ts, or NULL outside every step.  Registered only
-** for the statement of steps_assign (no view uses it). */
-static void step_of_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv){
-  const StepList *pSteps = sqlite3_user_data(ctx);
-  int64_t st;
-  (void)argc;
-  st = steps_find(pSteps, sqlite3_value_int64(argv[0]),
-                  sqlite3_value_int64(argv[1]));
-  if( st>=0 ) sqlite3_result_int64(ctx, st);
-}
-
-/*
-** Set the step of the rows of table zTab of the run (those matching the
-** extra condition zWhere, "" or " AND ...") to the step containing their
-** start, where that differs; rows outside every step keep theirs.  One
-** pass in rowid order over the run's rowid range (no index lookup per
-** row).  Returns 0 or -1 with pErr set.
-*/
-static int steps_assign(sqlite3 *db, const char *zTab, int64_t runId,
-                        const char *zWhere, const StepList *pSteps,
-                        PfError *pErr){
-  /* one UPDATE over the rowid range (was: a SELECT and one UPDATE
-  ** statement per row; the statement overhead was half the cost) */
-  char *zUpd = sqlite3_mprintf(
-    "UPDATE %s SET step=coalesce(pf_step_of(rank, ts), step)"
-    " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1%s"
-    " AND step IS NOT coalesce(pf_step_of(rank, ts), step)", zTab, zWhere);
-  sqlite3_stmt *pUpd = NULL;
-  int64_t lo, hi;
-  int rc = -1;
-  if( sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8
-                              | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
-                              (void*)pSteps, step_of_fn, NULL,
-                              NULL)!=SQLITE_OK ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
-    sqlite3_free(zUpd);
-    return -1;
-  }
-  pUpd = db_prepare(db, zUpd, pErr);
-  sqlite3_free(zUpd);
-  if( pUpd && db_run_rowids(db, zTab, runId, &lo, &hi, pErr)==0 ){
-    sqlite3_bind_int64(pUpd, 1, runId);
-    sqlite3_bind_int64(pUpd, 2, lo);
-    sqlite3_bind_int64(pUpd, 3, hi);
-    rc = db_step_done(db, pUpd, pErr) ? -1 : 0;
-  }
-  sqlite3_finalize(pUpd);
-  /* gone again: the function points at the caller's StepList */
-  sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8, NULL, NULL,
-                          NULL, NULL);
-  return rc;
-}
-
 /*
 ** Steps from ProfilerStep#N, in every trace generation (first occurrence
 ** per rank and number wins):
@@ -239,189 +185,74 @@ static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
   return rc;
 }
 
-/*
-** A ProfilerStep annotation came after rows it contains were linked (Kineto
-** writes each thread's ops in turn, so another thread's ops can come before
-** the main thread's step annotation): set the step of the run's CPU ops and
-** runtime calls from their start time (steps_assign), touching only rows
-** whose step changes.  GPU rows follow their
-** launch in derive_gpu_links().
-*/
-static int derive_late_steps(sqlite3 *db, int64_t runId,
-                             const StepList *pSteps, PfError *pErr){
-  /* one pass over the run's rows, each step found by binary search (a
-  ** range UPDATE per step was O(steps x rows): cpu_op has no ts index) */
-  return steps_assign(db, "cpu_op", runId, "", pSteps, pErr)
-      || steps_assign(db, "runtime_call", runId, "", pSteps, pErr) ? -1 : 0;
+/* SQL function pf_step_of(rank, ts) over the StepList of its user data:
+** the step containing ts, or NULL outside every step.  Registered only
+** for the statement of gpu_steps_run (no view uses it). */
+static void step_of_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  const StepList *pSteps = sqlite3_user_data(ctx);
+  int64_t st;
+  (void)argc;
+  st = steps_find(pSteps, sqlite3_value_int64(argv[0]),
+                  sqlite3_value_int64(argv[1]));
+  if( st>=0 ) sqlite3_result_int64(ctx, st);
 }
 
-/* ---------------------------------------------------------- CPU sweep */
-
-typedef struct OpFrame {
-  int64_t id, ts, end, childDur, step;
-  int depth;
-  int recompute;        /* this op or an ancestor is a recompute op */
-} OpFrame;
-
-typedef struct CpuSweep {
-  sqlite3 *db;
-  sqlite3_stmt *pOpUpd, *pRtUpd;
-  OpFrame *aStack;
-  int nStack, nAlloc;
-  PfError *pErr;
-} CpuSweep;
-
-/* Close the innermost open op: write its nesting columns. */
-static int cpu_pop(CpuSweep *p){
-  OpFrame *f = &p->aStack[--p->nStack];
-  sqlite3_stmt *s = p->pOpUpd;
-  int64_t self = f->end - f->ts - f->childDur;
-  if( p->nStack>0 ){
-    /* the parent's children time is counted when the child was pushed */
+/* The rows of table zTab with rowids [lo, hi] and no step get the step
+** holding their own start, where there is one; a kernel's time counts in
+** that step (pTot, when not NULL).  One UPDATE over the range. */
+static int gpu_steps_run(sqlite3 *db, const char *zTab, int64_t lo,
+                         int64_t hi, TraceTotals *pTot, PfError *pErr){
+  char *z = sqlite3_mprintf(
+    "UPDATE %s SET step=pf_step_of(rank, ts) WHERE id BETWEEN ?1 AND ?2"
+    " AND step IS NULL AND pf_step_of(rank, ts) IS NOT NULL"
+    " RETURNING rank, step, dur", zTab);
+  sqlite3_stmt *s = db_prepare(db, z, pErr);
+  int rc;
+  sqlite3_free(z);
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, lo);
+  sqlite3_bind_int64(s, 2, hi);
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    if( pTot ){
+      trace_totals_step_add(pTot, sqlite3_column_int64(s, 0),
+                            sqlite3_column_int64(s, 1),
+                            sqlite3_column_int64(s, 2));
+    }
   }
-  sqlite3_bind_int64(s, 1, p->nStack>0 ? p->aStack[p->nStack-1].id : 0);
-  if( p->nStack==0 ) sqlite3_bind_null(s, 1);
-  sqlite3_bind_int(s, 2, f->depth);
-  sqlite3_bind_int64(s, 3, self<0 ? 0 : self);
-  db_bind_int_or_null(s, 4, f->step>=0, f->step);
-  sqlite3_bind_int64(s, 5, f->id);
-  return db_step_done(p->db, s, p->pErr);
-}
-
-/* Pop every op that ended at or before t. */
-static int cpu_pop_until(CpuSweep *p, int64_t t){
-  while( p->nStack>0 && p->aStack[p->nStack-1].end<=t ){
-    if( cpu_pop(p) ) return -1;
+  sqlite3_finalize(s);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
   }
   return 0;
 }
 
-static int derive_cpu(sqlite3 *db, int64_t runId, const StepList *pSteps,
-                      PfError *pErr){
-  CpuSweep sw;
-  sqlite3_stmt *pSel;
-  int64_t curFile = -1, curTid = INT64_MIN;
+/* GPU rows that went in without a step (no launch, or a launch outside
+** every step, or steps found by gap detection) get the step containing
+** their own start: only the rowids the totals noted (trace_totals.h). */
+static int derive_gpu_steps(sqlite3 *db, const StepList *pSteps,
+                            TraceTotals *pTot, PfError *pErr){
   int rc = 0;
-
-  memset(&sw, 0, sizeof(sw));
-  sw.db = db;
-  sw.pErr = pErr;
-  /* kind 0 = cpu op, 1 = runtime call; ops sort before calls at equal ts
-  ** and longer ops first, so parents open before their children. */
-  pSel = db_prepare(db,
-    "SELECT 0, o.id, o.file_id, o.tid, o.ts, o.dur, o.rank,"
-    "  (s.text LIKE '%checkpoint%' OR s.text LIKE '%recompute%')"
-    " FROM cpu_op o JOIN string s ON s.id=o.name_id WHERE o.run_id=?1"
-    " UNION ALL"
-    " SELECT 1, id, file_id, tid, ts, dur, rank, 0 FROM runtime_call"
-    " WHERE run_id=?1"
-    " ORDER BY 3, 4, 5, 1, 6 DESC", pErr);
-  sw.pOpUpd = db_prepare(db,
-    "UPDATE cpu_op SET parent_id=?1, depth=?2, self_dur=?3, step=?4"
-    " WHERE id=?5", pErr);
-  sw.pRtUpd = db_prepare(db,
-    "UPDATE runtime_call SET op_id=?1, top_op_id=?2, in_recompute=?3, step=?4"
-    " WHERE id=?5", pErr);
-  if( pSel==NULL || sw.pOpUpd==NULL || sw.pRtUpd==NULL ){ rc = -1; goto done; }
-  sqlite3_bind_int64(pSel, 1, runId);
-  while( sqlite3_step(pSel)==SQLITE_ROW ){
-    int kind = sqlite3_column_int(pSel, 0);
-    int64_t id = sqlite3_column_int64(pSel, 1);
-    int64_t file = sqlite3_column_int64(pSel, 2);
-    int64_t tid = sqlite3_column_type(pSel, 3)==SQLITE_NULL ? -1
-                : sqlite3_column_int64(pSel, 3);
-    int64_t ts = sqlite3_column_int64(pSel, 4);
-    int64_t dur = sqlite3_column_int64(pSel, 5);
-    int64_t rank = sqlite3_column_int64(pSel, 6);
-    int isRecompute = sqlite3_column_int(pSel, 7);
-    int64_t step = steps_find(pSteps, rank, ts);
-
-    if( file!=curFile || tid!=curTid ){
-      while( sw.nStack>0 ) if( cpu_pop(&sw) ){ rc = -1; goto done; }
-      curFile = file;
-      curTid = tid;
-    }
-    /* An op ends where the next begins: pop ops ending at or before ts. */
-    if( cpu_pop_until(&sw, kind==0 ? ts : ts) ){ rc = -1; goto done; }
-    /* Ops that end before this event ends are not its parents when the
-    ** event is an op that sticks out (clock skew): treat it as a sibling. */
-    if( kind==0 ){
-      OpFrame *f;
-      while( sw.nStack>0 && sw.aStack[sw.nStack-1].end < ts+dur ){
-        if( cpu_pop(&sw) ){ rc = -1; goto done; }
-      }
-      if( sw.nStack==sw.nAlloc ){
-        sw.nAlloc = sw.nAlloc ? sw.nAlloc*2 : 64;
-        sw.aStack = xrealloc(sw.aStack, sw.nAlloc*sizeof(OpFrame));
-      }
-      if( sw.nStack>0 ) sw.aStack[sw.nStack-1].childDur += dur;
-      f = &sw.aStack[sw.nStack];
-      f->id = id;
-      f->ts = ts;
-      f->end = ts+dur;
-      f->childDur = 0;
-      f->step = step;
-      f->depth = sw.nStack;
-      f->recompute = isRecompute
-                  || (sw.nStack>0 && sw.aStack[sw.nStack-1].recompute);
-      sw.nStack++;
-    }else{
-      sqlite3_stmt *s = sw.pRtUpd;
-      if( sw.nStack>0 ){
-        sqlite3_bind_int64(s, 1, sw.aStack[sw.nStack-1].id);
-        sqlite3_bind_int64(s, 2, sw.aStack[0].id);
-        sqlite3_bind_int(s, 3, sw.aStack[sw.nStack-1].recompute);
-      }else{
-        sqlite3_bind_null(s, 1);
-        sqlite3_bind_null(s, 2);
-        sqlite3_bind_int(s, 3, 0);
-      }
-      db_bind_int_or_null(s, 4, step>=0, step);
-      sqlite3_bind_int64(s, 5, id);
-      if( db_step_done(db, s, pErr) ){ rc = -1; goto done; }
-    }
-  }
-  while( sw.nStack>0 ) if( cpu_pop(&sw) ){ rc = -1; goto done; }
-done:
-  sqlite3_finalize(pSel);
-  sqlite3_finalize(sw.pOpUpd);
-  sqlite3_finalize(sw.pRtUpd);
-  free(sw.aStack);
-  return rc;
-}
-
-static const char *azGpuTab[] = {"kernel", "gpu_mem_op"};
-
-/* GPU rows with no step (no launch found, or steps found by gap
-** detection) get the step containing their own start time. */
-static int derive_gpu_steps(sqlite3 *db, int64_t runId,
-                            const StepList *pSteps, PfError *pErr){
   if( pSteps->n==0 ) return 0;
-  for(int i=0; i<2; i++){
-    if( steps_assign(db, azGpuTab[i], runId, " AND step IS NULL", pSteps,
-                     pErr) ) return -1;
+  if( sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8
+                              | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
+                              (void*)pSteps, step_of_fn, NULL,
+                              NULL)!=SQLITE_OK ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
   }
-  return 0;
-}
-
-/* GPU rows inherit runtime call, op and step through the correlation id
-** (the database version of what link_trace.c does in-stream). */
-static int derive_gpu_links(sqlite3 *db, int64_t runId,
-                            const StepList *pSteps, PfError *pErr){
-  if( db_exec(db, "CREATE INDEX IF NOT EXISTS runtime_call_corr"
-              " ON runtime_call(file_id, correlation)", pErr) ) return -1;
-  for(int i=0; i<2; i++){
-    char *z = sqlite3_mprintf(
-      "UPDATE %s SET runtime_id=r.id, op_id=r.op_id, step=r.step"
-      " FROM runtime_call r"
-      " WHERE %s.run_id=?1 AND r.file_id=%s.file_id"
-      " AND r.correlation=%s.correlation",
-      azGpuTab[i], azGpuTab[i], azGpuTab[i], azGpuTab[i]);
-    int rc = db_exec_run(db, z, runId, pErr);
-    sqlite3_free(z);
-    if( rc ) return -1;
+  for(int k=0; k<2 && rc==0; k++){
+    int64_t lo, hi;
+    for(int i=0; rc==0 && trace_totals_stepless(pTot, k==0, i, &lo, &hi);
+        i++){
+      rc = gpu_steps_run(db, k==0 ? "kernel" : "gpu_mem_op", lo, hi,
+                         k==0 ? pTot : NULL, pErr);
+    }
   }
-  return derive_gpu_steps(db, runId, pSteps, pErr);
+  /* gone again: the function points at the caller's StepList */
+  sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8, NULL, NULL,
+                          NULL, NULL);
+  return rc;
 }
 
 /* ---------------------------------------------------------- GPU sweep */
@@ -654,34 +485,8 @@ static int gpu_rows_spans(GpuSweep *g, const TraceSpans *pSpans){
   return rc;
 }
 
-/* The GPU rows read back from the database. */
-static int gpu_rows_db(GpuSweep *g){
-  int rc = 0;
-  sqlite3_stmt *pSel = db_prepare(g->db,
-    "SELECT rank, coalesce(device,-1), ts, dur, name_id,"
-    "  CASE WHEN name_id IN (" NCCL_NAMES_SQL ") THEN 3 ELSE 0 END"
-    " FROM kernel WHERE run_id=?1"
-    " UNION ALL"
-    " SELECT rank, coalesce(device,-1), ts, dur, name_id,"
-    "  CASE kind WHEN 'memcpy' THEN 1 ELSE 2 END FROM gpu_mem_op"
-    " WHERE run_id=?1"
-    /* ties: the longest first, then by name (trace_spans.c sorts alike):
-    ** the names each side of a gap do not depend on the plan */
-    " ORDER BY 1, 2, 3, 4 DESC, 5", g->pErr);
-  if( pSel==NULL ) return -1;
-  sqlite3_bind_int64(pSel, 1, g->runId);
-  while( rc==0 && sqlite3_step(pSel)==SQLITE_ROW ){
-    rc = gpu_feed(g, sqlite3_column_int64(pSel, 0),
-                  sqlite3_column_int64(pSel, 1), sqlite3_column_int64(pSel, 2),
-                  sqlite3_column_int64(pSel, 3), sqlite3_column_int64(pSel, 4),
-                  sqlite3_column_int(pSel, 5));
-  }
-  sqlite3_finalize(pSel);
-  return rc;
-}
-
 /* GPU busy time, idle gaps and comm/compute overlap per (rank, device),
-** from pSpans when given, else from the rows. */
+** from the spans kept of the rows (trace_keep.h). */
 static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
                            const TraceSpans *pSpans, PfError *pErr){
   GpuSweep g;
@@ -702,7 +507,7 @@ static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
   if( g.pBusy==NULL || g.pGap==NULL || g.ov.pIns==NULL ){
     rc = -1;
   }else{
-    rc = pSpans ? gpu_rows_spans(&g, pSpans) : gpu_rows_db(&g);
+    rc = gpu_rows_spans(&g, pSpans);
     if( rc==0 && dev_flush(db, runId, &g.d, g.pBusy, g.pGap, pSteps, &g.ov,
                            pErr) ) rc = -1;
   }
@@ -729,37 +534,24 @@ static int spans_cpu_range(const TraceSpans *pSpans, int64_t rank,
   return 1;
 }
 
-/* The statement giving (rank, first start, last end) of every rank with no
-** step; the span of a rank's CPU ops comes from the rows when pSpans is
-** NULL (a pass over them), else the caller merges it in. */
-static sqlite3_stmt *nostep_ranks(sqlite3 *db, const TraceSpans *pSpans,
-                                  PfError *pErr){
-  char *z = sqlite3_mprintf(
-    "WITH nostep(rank) AS ("
-    "  SELECT rank FROM gpu_busy WHERE run_id=?1"
-    "  UNION SELECT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
-    "   AND rank IS NOT NULL"
-    "  EXCEPT SELECT rank FROM step WHERE run_id=?1)"
-    "SELECT r.rank, min(r.t0), max(r.t1) FROM ("
-    "  SELECT rank, first_ts AS t0, last_end AS t1 FROM gpu_busy"
-    "   WHERE run_id=?1 AND rank IN nostep"
-    "  UNION ALL %s) r"
-    " GROUP BY r.rank", pSpans
-    ? "SELECT rank, NULL, NULL FROM nostep"
-    : "SELECT c.rank, min(c.ts), max(c.ts+c.dur)"
-      "   FROM nostep n CROSS JOIN cpu_op c"
-      "   WHERE c.run_id=?1 AND c.rank=n.rank GROUP BY c.rank");
-  sqlite3_stmt *s = db_prepare(db, z, pErr);
-  sqlite3_free(z);
-  return s;
-}
+/* The ranks with no step and the span of their GPU rows (first start,
+** last end; NULL for a CPU-only rank): the caller merges in the span of
+** their CPU ops (spans_cpu_range). */
+static const char zNostepSql[] =
+  "WITH nostep(rank) AS ("
+  "  SELECT rank FROM gpu_busy WHERE run_id=?1"
+  "  UNION SELECT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
+  "   AND rank IS NOT NULL"
+  "  EXCEPT SELECT rank FROM step WHERE run_id=?1)"
+  "SELECT n.rank, min(b.first_ts), max(b.last_end) FROM nostep n"
+  " LEFT JOIN gpu_busy b ON b.run_id=?1 AND b.rank=n.rank GROUP BY n.rank";
 
 /*
 ** Ranks with no ProfilerStep annotation: split their GPU timeline at idle
 ** gaps of at least max(1 ms, half the largest gap); with no such gap the
 ** whole profiled window is one step.  CPU-only ranks get one step spanning
-** their CPU ops.  The span of a rank's CPU ops comes from pSpans when
-** given, else from the rows.  Returns the number of ranks handled this way.
+** their CPU ops (from the spans).  Returns the number of ranks handled
+** this way.
 */
 static int derive_gap_steps(sqlite3 *db, int64_t runId,
                             const TraceSpans *pSpans, int *pnRanks,
@@ -768,7 +560,7 @@ static int derive_gap_steps(sqlite3 *db, int64_t runId,
   int rc = 0;
   *pnRanks = 0;
   /* only the ranks without steps are read (usually none) */
-  pRank = nostep_ranks(db, pSpans, pErr);
+  pRank = db_prepare(db, zNostepSql, pErr);
   pGaps = db_prepare(db,
     "SELECT ts, dur FROM gpu_gap WHERE run_id=?1 AND rank=?2"
     " AND dur >= max(1000000, (SELECT max(largest_gap_ns)/2 FROM gpu_busy"
@@ -784,10 +576,10 @@ static int derive_gap_steps(sqlite3 *db, int64_t runId,
     int64_t tEnd = sqlite3_column_int64(pRank, 2);
     int64_t n = 0, c0, c1;
     int hasGpu = sqlite3_column_type(pRank, 1)!=SQLITE_NULL;
-    if( pSpans && spans_cpu_range(pSpans, rank, &c0, &c1) ){
+    if( spans_cpu_range(pSpans, rank, &c0, &c1) ){
       if( !hasGpu || c0<t ) t = c0;
       if( !hasGpu || c1>tEnd ) tEnd = c1;
-    }else if( pSpans && !hasGpu ){
+    }else if( !hasGpu ){
       continue;                 /* neither GPU rows nor CPU ops */
     }
     (*pnRanks)++;
@@ -896,13 +688,11 @@ static void wall_start(WallSweep *w, const StepList *pS, int64_t rank){
 }
 
 /*
-** One priority class's intervals for one rank, read in start order through
-** an index (no sort), merged on the fly into disjoint busy segments.
+** One priority class's intervals for one rank, in start order, merged on
+** the fly into disjoint busy segments.
 */
 typedef struct ClassCursor {
-  sqlite3_stmt *pStmt;     /* SELECT ts, ts+dur ... WHERE run_id=?1 AND
-                           ** rank=?2 ORDER BY ts */
-  Span *a;                 /* or, when pStmt is NULL, these, sorted */
+  Span *a;                 /* the class's spans of the rank, sorted */
   size_t n, i;
   int hasNext;             /* a row is waiting in (nextS, nextE) */
   int64_t nextS, nextE;
@@ -910,41 +700,12 @@ typedef struct ClassCursor {
   int64_t s, e;
 } ClassCursor;
 
-static const char *azClassSql[C_IDLE] = {
-  /* C_KERNEL: compute kernels */
-  "SELECT ts, ts+dur FROM kernel WHERE run_id=?1 AND rank=?2"
-  " AND name_id NOT IN temp.comm_name ORDER BY ts",
-  /* C_MEMCPY */
-  "SELECT ts, ts+dur FROM gpu_mem_op WHERE run_id=?1 AND rank=?2"
-  " AND kind='memcpy' ORDER BY ts",
-  /* C_MEMSET */
-  "SELECT ts, ts+dur FROM gpu_mem_op WHERE run_id=?1 AND rank=?2"
-  " AND kind='memset' ORDER BY ts",
-  /* C_COMM: communication kernels */
-  "SELECT ts, ts+dur FROM kernel WHERE run_id=?1 AND rank=?2"
-  " AND name_id IN temp.comm_name ORDER BY ts",
-  /* C_RUNTIME */
-  "SELECT ts, ts+dur FROM runtime_call WHERE run_id=?1 AND rank=?2"
-  " ORDER BY ts",
-  /* C_CPU: top-level ops cover every nested one */
-  "SELECT ts, ts+dur FROM cpu_op WHERE run_id=?1 AND rank=?2 AND depth=0"
-  " ORDER BY ts",
-};
-
 static void cc_pull(ClassCursor *c){
-  if( c->pStmt==NULL ){
-    c->hasNext = c->i<c->n;
-    if( c->hasNext ){
-      c->nextS = c->a[c->i].ts;
-      c->nextE = c->a[c->i].end;
-      c->i++;
-    }
-  }else if( sqlite3_step(c->pStmt)==SQLITE_ROW ){
-    c->hasNext = 1;
-    c->nextS = sqlite3_column_int64(c->pStmt, 0);
-    c->nextE = sqlite3_column_int64(c->pStmt, 1);
-  }else{
-    c->hasNext = 0;
+  c->hasNext = c->i<c->n;
+  if( c->hasNext ){
+    c->nextS = c->a[c->i].ts;
+    c->nextE = c->a[c->i].end;
+    c->i++;
   }
 }
 
@@ -961,12 +722,7 @@ static void cc_next_segment(ClassCursor *c){
   }
 }
 
-static void cc_start(ClassCursor *c, int64_t runId, int64_t rank){
-  if( c->pStmt ){
-    sqlite3_reset(c->pStmt);
-    sqlite3_bind_int64(c->pStmt, 1, runId);
-    sqlite3_bind_int64(c->pStmt, 2, rank);
-  }
+static void cc_start(ClassCursor *c){
   c->i = 0;
   cc_pull(c);
   cc_next_segment(c);
@@ -1044,8 +800,8 @@ static void cc_free_arrays(ClassCursor *aC){
   }
 }
 
-/* The wall-time sweep of every rank of the run, over the spans kept while
-** loading (pSpans) or, when NULL, over the rows read back in time order. */
+/* The wall-time sweep of every rank of the run, over the spans kept of
+** the rows. */
 static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
                        const TraceSpans *pSpans, PfError *pErr){
   ClassCursor aC[C_IDLE];
@@ -1057,26 +813,8 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
 
   memset(aC, 0, sizeof(aC));
   /* communication kernels: comm_pattern (schema/012-verdicts.sql) */
-  if( db_exec(db,
-      "DROP TABLE IF EXISTS temp.comm_name;"
-      "CREATE TEMP TABLE comm_name(name_id INTEGER PRIMARY KEY);", pErr) ){
-    return -1;
-  }
-  if( db_exec_run(db,
-      "INSERT INTO temp.comm_name SELECT DISTINCT name_id FROM comm_kernel"
-      " WHERE run_id=?1", runId, pErr) ){
-    return -1;
-  }
-  if( pSpans ){
-    aComm = db_id_set(db, "SELECT name_id FROM temp.comm_name ORDER BY name_id",
-                      0, &nComm, pErr);
-    if( aComm==NULL ){ rc = -1; goto done; }
-  }else{
-    for(int k=0; k<C_IDLE; k++){
-      aC[k].pStmt = db_prepare(db, azClassSql[k], pErr);
-      if( aC[k].pStmt==NULL ){ rc = -1; goto done; }
-    }
-  }
+  aComm = db_id_set(db, NCCL_NAMES_SQL, runId, &nComm, pErr);
+  if( aComm==NULL ) return -1;
   pRank = db_prepare(db,
     "SELECT DISTINCT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
     " AND rank IS NOT NULL ORDER BY rank", pErr);
@@ -1088,8 +826,8 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
   while( sqlite3_step(pRank)==SQLITE_ROW ){
     int64_t rank = sqlite3_column_int64(pRank, 0);
     wall_start(&w, pS, rank);
-    if( pSpans ) cc_load_spans(aC, pSpans, rank, aComm, nComm);
-    for(int k=0; k<C_IDLE; k++) cc_start(&aC[k], runId, rank);
+    cc_load_spans(aC, pSpans, rank, aComm, nComm);
+    for(int k=0; k<C_IDLE; k++) cc_start(&aC[k]);
     w.tLast = INT64_MIN;
     wall_rank(&w, pS, aC);
     cc_free_arrays(aC);
@@ -1103,10 +841,8 @@ done:
   free(w.aTot);
   free(aComm);
   cc_free_arrays(aC);
-  for(int k=0; k<C_IDLE; k++) sqlite3_finalize(aC[k].pStmt);
   sqlite3_finalize(pRank);
   sqlite3_finalize(pIns);
-  db_exec(db, "DROP TABLE IF EXISTS temp.comm_name", NULL);
   return rc;
 }
 
@@ -1124,60 +860,29 @@ static void phase(const char *zName){
   c0 = c;
 }
 
-int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
+int derive_trace_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
                      const TraceSpans *pSpans, char **pzNote, PfError *pErr){
   StepList steps = {0, 0, 0};
-  int nGapRanks = 0, dbPass = 0;
+  int nGapRanks = 0;
   int rc = -1;
 
   *pzNote = NULL;
   phase(NULL);
-  /* the spans hold the in-stream nesting: not when the database redoes it */
-  if( !trace_spans_usable(pSpans) || (eFallback & DERIVE_CPU_SWEEP) ){
-    pSpans = NULL;
-  }
-  if( getenv("PROFAN_TIMING") ){
-    fprintf(stderr, "profan: derive sweeps over %s\n",
-            pSpans ? "the spans kept while loading" : "the rows");
-  }
   if( derive_trace_indexes(db, pErr) ) goto done;
   phase("indexes");
   if( derive_steps(db, runId, pErr) ) goto done;
   if( steps_load(db, runId, &steps, pErr) ) goto done;
   phase("steps");
-  if( eFallback & DERIVE_CPU_SWEEP ){
-    if( derive_cpu(db, runId, &steps, pErr) ) goto done;
-    phase("cpu sweep");
-  }else if( eFallback & DERIVE_STEPS ){
-    if( derive_late_steps(db, runId, &steps, pErr) ) goto done;
-    phase("late steps");
-  }
-  if( eFallback & (DERIVE_CPU_SWEEP|DERIVE_GPU_LINK) ){
-    if( derive_gpu_links(db, runId, &steps, pErr) ) goto done;
-    phase("gpu links");
-  }else{
-    if( (eFallback & DERIVE_STEPS)
-        && (db_exec_run(db, "UPDATE kernel SET step=r.step FROM runtime_call r"
-                     " WHERE kernel.run_id=?1 AND r.id=kernel.runtime_id"
-                     " AND kernel.step IS NOT r.step", runId, pErr)
-            || db_exec_run(db, "UPDATE gpu_mem_op SET step=r.step"
-                        " FROM runtime_call r WHERE gpu_mem_op.run_id=?1"
-                        " AND r.id=gpu_mem_op.runtime_id"
-                        " AND gpu_mem_op.step IS NOT r.step", runId, pErr)) ){
-      goto done;
-    }
-    if( (eFallback & (DERIVE_STEPS|DERIVE_GPU_STEPS))
-        && derive_gpu_steps(db, runId, &steps, pErr) ) goto done;
-  }
-  /* gpu_op_summary is already there: the loader totals it while
-  ** inserting (load_trace_summary) */
+  if( derive_gpu_steps(db, &steps, pTot, pErr) ) goto done;
+  /* gpu_op_summary is already there (trace_totals_write_gpu): the comm
+  ** kernels of the sweeps are read from it */
   if( derive_gpu_busy(db, runId, &steps, pSpans, pErr) ) goto done;
   phase("gpu sweep");
   if( derive_gap_steps(db, runId, pSpans, &nGapRanks, pErr) ) goto done;
   if( nGapRanks>0 ){
     if( steps_load(db, runId, &steps, pErr) ) goto done;
     /* assign the gap steps to rows that have none */
-    if( derive_gpu_steps(db, runId, &steps, pErr) ) goto done;
+    if( derive_gpu_steps(db, &steps, pTot, pErr) ) goto done;
     *pzNote = xasprintf("%d rank%s had no ProfilerStep annotations: steps "
                         "were found by GPU idle-gap detection", nGapRanks,
                         nGapRanks==1 ? "" : "s");
@@ -1185,11 +890,10 @@ int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
   }
   if( derive_wall(db, runId, &steps, pSpans, pErr) ) goto done;
   phase("wall sweep");
-  /* 009 summaries: the database pass, or the kernels the trace writer
-  ** could not give a step */
-  if( derive_summary_run(db, runId, (eFallback & DERIVE_STEPS)!=0, &dbPass,
-                         pErr) ) goto done;
-  phase(dbPass ? "summaries" : "sum. steps");
+  if( trace_spans_check(pSpans, pErr) ) goto done;
+  /* the 009 summaries, every step final */
+  if( trace_totals_write_summaries(pTot, db, runId, pErr) ) goto done;
+  phase("summaries");
   rc = 0;
 done:
   free(steps.a);

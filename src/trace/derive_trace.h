@@ -5,8 +5,8 @@
 ** and idle gaps, and the priority breakdown of wall time per step.
 **
 ** Pipeline position: "derive" and "index".  Interval questions are answered
-** by sweeps over intervals in time order (kept in memory while loading, or
-** rows read back sorted), never by interval joins.
+** by sweeps over intervals in time order (what was kept of the rows:
+** trace_keep.h), never by interval joins.
 */
 #ifndef PROFAN_DERIVE_TRACE_H
 #define PROFAN_DERIVE_TRACE_H
@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "core/util.h"
 #include "trace/trace_spans.h"
+#include "trace/trace_totals.h"
 
 /* Create the trace indexes when missing, after the bulk load (building
 ** them then is cheaper than keeping them up to date while loading:
@@ -26,25 +27,15 @@ int derive_trace_indexes(sqlite3 *db, PfError *pErr);
 ** PROFAN_TIMING set, print each one's time.  Returns 0 or -1 with pErr. */
 int derive_bulk_indexes(sqlite3 *db, const char *zGroup, PfError *pErr);
 
-/* Work the in-stream linker (link_trace.c) could not do for some file and
-** that must be redone over the whole run in the database. */
-#define DERIVE_CPU_SWEEP 0x01   /* op nesting and runtime -> op */
-#define DERIVE_GPU_LINK  0x02   /* kernel -> runtime call by correlation */
-#define DERIVE_STEPS     0x04   /* step numbers of rows */
-/* Not linkage: some GPU rows went in without a step (outside every step,
-** or not linked); they get the step containing their own start. */
-#define DERIVE_GPU_STEPS 0x08
-
-/* Compute every derived table of run runId but gpu_op_summary, which the
-** loader writes (load_trace_summary) before this runs and which the
-** wall-time sweep reads; eFallback (DERIVE_* bits)
-** says which linkage must be redone from the rows.  pSpans: the intervals
-** kept while loading (trace_spans.h), or NULL; the sweeps read the rows
-** back when it is NULL, gave up, or the CPU nesting is redone.  *pzNote
+/* Compute every derived table of run runId but gpu_op_summary, which is
+** written from pTot before this runs and which the wall-time sweep reads:
+** steps, GPU busy time and gaps, gap steps, step time, and the 009
+** summaries from pTot once the GPU rows that came without a step have
+** theirs.  pTot and pSpans: what was kept of the run's trace rows
+** (trace_keep.h), by the writer or the stored-rows feeder.  *pzNote
 ** receives a note for the user (e.g. steps found by gap detection), or
-** NULL; caller frees
-** it with free().  Returns 0 or -1 with pErr set. */
-int derive_trace_run(sqlite3 *db, int64_t runId, int eFallback,
+** NULL; caller frees it with free().  Returns 0 or -1 with pErr set. */
+int derive_trace_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
                      const TraceSpans *pSpans, char **pzNote, PfError *pErr);
 
 #endif

@@ -47,10 +47,18 @@
 ** to the database (LinkStats.needSteps).
 **
 ** GPU records: Kineto writes a kernel a few records before or after its
-** runtime call.  Records whose call has not arrived wait in a bounded
-** window keyed by correlation id; calls seen recently are kept in a small
-** direct-mapped cache for the kernels that come after them (CUDA graphs
-** launch many kernels from one call).
+** runtime call; an export writes every call first and the GPU records
+** after all of them.  Every call with a correlation id goes into the
+** call map: the calls of the last two generations (65,536 calls each) in
+** hash tables, the older ones appended to a spill spool.  A record whose
+** call is in the tables goes out linked at once; otherwise it waits in a
+** bounded window keyed by correlation id for its call to come.  A record
+** that leaves the window (or is still there at the end of the file) goes
+** to the late spool; at the end of the file each late record takes its
+** call from the tables or the spill (one read of the spill per 2^20 late
+** records) and goes out, linked to its call whatever the order of the
+** file, or unlinked when the file has no call of its correlation.  The
+** last call of a correlation wins (ids repeat only across processes).
 */
 #include "trace/link_trace.h"
 #include "core/group_map.h"
@@ -65,8 +73,8 @@
 
 #define PEND_MAX 4096            /* GPU records waiting for their launch */
 #define PEND_HASH (1<<17)
-#define CACHE_SIZE (1<<16)       /* recent runtime calls by correlation */
-#define EVICT_MAX (1<<20)        /* evicted correlations kept exactly */
+#define CALLS_SLOTS (1<<17)      /* slots of each generation of the call map */
+#define LATE_CHUNK (1<<20)       /* late records resolved together */
 #define UNDECIDED_MAX 256        /* ops deferred until an order shows */
 #define DEFER_MAX (1<<21)        /* deferred ops of a file (64 MiB of index) */
 #define SPOOL_BUDGET (32<<20)    /* bytes of temporary records in memory */
@@ -136,10 +144,23 @@ typedef struct Pend {
   int live;
 } Pend;
 
-typedef struct CacheEnt {
+/* A runtime call as its GPU records need it.  In a table, runtimeId 0
+** marks an empty slot (row ids are never 0). */
+typedef struct CallLink {
   int64_t corr, runtimeId, opId, step;
-  int valid;
-} CacheEnt;
+} CallLink;
+
+/* Every runtime call of the file by correlation id, exactly: the calls
+** of the last two generations (CALLS_SLOTS/2 calls each) in two
+** open-addressing tables, and every call of the older ones in a spool
+** (records in generation order), so that a GPU record finds its call
+** however far from it the file wrote it (see the head of the file). */
+typedef struct CallMap {
+  CallLink *aYoung, *aOld;
+  int64_t nYoung;             /* calls in aYoung */
+  Spool spill;                /* CallLink records of older generations */
+  int64_t nSpilled;
+} CallMap;
 
 struct Linker {
   int64_t fileId;
@@ -156,19 +177,16 @@ struct Linker {
   Spool hold;                 /* step hold: rows waiting for a step */
   int64_t nHeld, holdBytes, holdMax;
   int holdOff;                /* this file holds no more */
-  int holdEnv;                /* holdMax from PROFAN_HOLD_KB */
   int releasePending;         /* a step came: send the held rows out */
   Pend *aPend;                /* ring of PEND_MAX */
   int pendHead, nPend;
   int nPendUsed;              /* slots [0, nPendUsed) ever filled */
   int *aBucket;               /* PEND_HASH chain heads: slot + 1, 0 empty */
-  CacheEnt *aCache;
-  /* correlations of GPU records evicted from the window (most never get
-  ** a launch: filtered runtime calls), as an open-addressing set; 0 is
-  ** an empty slot (correlation 0 is kept in hasEvicted0) */
-  int64_t *aEvicted;
-  int64_t nEvicted, nEvictedAlloc;
-  int hasEvicted0, evictedFull;
+  CallMap calls;              /* every runtime call by correlation */
+  SpoolBudget callBudget;     /* memory of calls.spill and late */
+  Spool late;                 /* GPU records that left the window without
+                              ** their call: linked at the end of the file */
+  int64_t nLate;
   Spool defer;                /* records of deferred ops */
   int64_t nDeferred, deferSeq;
   Spool callDefer;            /* runtime calls and GPU records, in order */
@@ -191,16 +209,9 @@ Linker *link_trace_new(int64_t fileId, LinkEmitFn xEmit, void *ctx){
   spool_init(&p->hold, &p->budget);
   spool_init(&p->defer, &p->budget);
   spool_init(&p->callDefer, &p->budget);
-  {
-    /* PROFAN_HOLD_KB: the cap in KiB (0: no hold, the database pass
-    ** gives late steps: the tests compare both ways) */
-    const char *z = getenv("PROFAN_HOLD_KB");
-    if( z && *z ){
-      p->holdMax = (int64_t)atoll(z)*1024;
-      p->holdOff = p->holdMax<=0;
-      p->holdEnv = 1;
-    }
-  }
+  spool_budget_init(&p->callBudget, SPOOL_BUDGET);
+  spool_init(&p->calls.spill, &p->callBudget);
+  spool_init(&p->late, &p->callBudget);
   return p;
 }
 
@@ -235,8 +246,10 @@ void link_trace_free(Linker *p){
   }
   util_array_free(p->aPend, PEND_MAX*sizeof(Pend));
   util_array_free(p->aBucket, PEND_HASH*sizeof(int));
-  util_array_free(p->aCache, CACHE_SIZE*sizeof(CacheEnt));
-  free(p->aEvicted);
+  util_array_free(p->calls.aYoung, CALLS_SLOTS*sizeof(CallLink));
+  util_array_free(p->calls.aOld, CALLS_SLOTS*sizeof(CallLink));
+  spool_free(&p->calls.spill);
+  spool_free(&p->late);
   spool_free(&p->defer);
   spool_free(&p->callDefer);
   spool_free(&p->hold);
@@ -296,7 +309,7 @@ static void step_add(Linker *p, int64_t step, int64_t ts, int64_t dur){
     p->st.needSteps = 1;
   }
   if( p->nHeld>0 ) p->releasePending = 1;
-  if( !p->holdEnv ) p->holdMax = HOLD_MAX;
+  p->holdMax = HOLD_MAX;
   if( p->nStep==p->nStepAlloc ){
     p->nStepAlloc = p->nStepAlloc ? p->nStepAlloc*2 : 16;
     p->aStep = xrealloc(p->aStep, (size_t)p->nStepAlloc*sizeof(Step));
@@ -382,7 +395,9 @@ static int place_op(Linker *p, Thread *t, Frame *h){
   if( f->hasColl ) f->coll = h->coll;
   f->end = end;
   f->childDur = 0;
-  f->ev.rowId = (p->fileId<<32) + (++p->opSeq);
+  /* the stored id when relinking the rows of a database (trace_relink.c),
+  ** else the next of the file */
+  if( f->ev.rowId==0 ) f->ev.rowId = (p->fileId<<32) + (++p->opSeq);
   f->ev.parentId = t->nFrame>0 ? t->aFrame[t->nFrame-1].ev.rowId : 0;
   f->ev.depth = t->nFrame;
   f->ev.step = step_of(p, e->ts);
@@ -405,12 +420,24 @@ static int place_op(Linker *p, Thread *t, Frame *h){
 }
 
 
-/* Place the held ops of t (one start time), longest first, so that an op
-** is the parent of shorter ops starting at the same time. */
+/* Does op a come before op b of the same start: longer first; of one
+** length, the lower External id first (the profiler numbers an op before
+** the ops it calls), one without after one with; else the file's order
+** (trace_relink.c orders rows the same way). */
+static int held_before(const TraceEvent *a, const TraceEvent *b){
+  int ha = (a->has & TF_EXTERNAL_ID)!=0, hb = (b->has & TF_EXTERNAL_ID)!=0;
+  if( a->dur!=b->dur ) return a->dur>b->dur;
+  if( ha!=hb ) return ha;
+  return ha && a->external_id<b->external_id;
+}
+
+/* Place the held ops of t (one start time) in held_before order, so that
+** an op is the parent of the ops after it that it encloses. */
 static int place_held(Linker *p, Thread *t){
   int rc = 0;
   for(int i=1; i<t->nHold; i++){         /* insertion sort, stable */
-    for(int j=i; j>0 && t->aHold[j-1].ev.dur<t->aHold[j].ev.dur; j--){
+    for(int j=i; j>0 && held_before(&t->aHold[j].ev, &t->aHold[j-1].ev);
+        j--){
       Frame tmp = t->aHold[j];
       t->aHold[j] = t->aHold[j-1];
       t->aHold[j-1] = tmp;
@@ -549,7 +576,7 @@ static void null_note(Linker *p, int64_t ts){
 }
 
 static int hold_release(Linker *p);
-static unsigned corr_hash(int64_t c);
+static int calls_step(Linker *p, const TraceEvent *e);
 
 /* The emit callback, for rows the linker has finished.  A row without a
 ** step waits in the step-hold spool while the file holds. */
@@ -581,25 +608,23 @@ static int emit(Linker *p, const TraceEvent *e){
 /* Give held record e its step now, remember a call's, note it. */
 /* m maps a held runtime call's row id to its step + 1 (GroupMap: a group
 ** created by a lookup is 0, "no step"). */
-static void hold_step(Linker *p, TraceEvent *e, GroupMap *m){
+static int hold_step(Linker *p, TraceEvent *e, GroupMap *m){
   if( step_kind(e)==1 ){
     e->step = step_of(p, e->ts);
     if( e->kind!=TEV_CPU_OP && e->rowId!=0 ){
       *(int64_t*)group_map_get(m, e->rowId, 0, 0, 0, NULL) = e->step + 1;
-      if( e->has & TF_CORRELATION ){   /* later kernels of the call */
-        CacheEnt *c = &p->aCache[corr_hash(e->correlation) & (CACHE_SIZE-1)];
-        if( c->valid && c->runtimeId==e->rowId ) c->step = e->step;
-      }
+      if( (e->has & TF_CORRELATION) && calls_step(p, e) ) return 1;
     }
     if( e->step<0 ) null_note(p, e->ts);
   }else if( e->linked && e->runtimeId!=0 ){
     e->step = *(int64_t*)group_map_get(m, e->runtimeId, 0, 0, 0, NULL) - 1;
   }
+  return 0;
 }
 
 /* records_replay callback of hold_release: step, then the emit callback. */
 static int hold_record(Linker *p, TraceEvent *e, void *ctx){
-  hold_step(p, e, (GroupMap*)ctx);
+  if( hold_step(p, e, (GroupMap*)ctx) ) return 1;
   return p->xEmit(p->ctx, e);
 }
 
@@ -744,47 +769,76 @@ static unsigned corr_hash(int64_t c){
   return (unsigned)(x>>40);
 }
 
-/* Slot of correlation c in the evicted set (its slot, or the empty one
-** where it would go). */
-static int64_t evicted_slot(const Linker *p, int64_t c){
-  uint64_t mask = (uint64_t)p->nEvictedAlloc - 1;
-  uint64_t i = ((uint64_t)c * 0x9e3779b97f4a7c15ULL >> 20) & mask;
-  while( p->aEvicted[i]!=0 && p->aEvicted[i]!=c ) i = (i+1) & mask;
-  return (int64_t)i;
+/* The slot of correlation c in table a: its own, or the empty one where
+** it would go. */
+static CallLink *calls_slot(CallLink *a, int64_t c){
+  unsigned i = corr_hash(c) & (CALLS_SLOTS-1);
+  while( a[i].runtimeId!=0 && a[i].corr!=c ) i = (i+1) & (CALLS_SLOTS-1);
+  return &a[i];
 }
 
-/* Remember that the record of correlation c left the window without its
-** launch.  Past EVICT_MAX the set is full: every later launch then asks
-** for the database link. */
-static void evicted_mark(Linker *p, int64_t c){
-  if( c==0 ){ p->hasEvicted0 = 1; return; }
-  if( p->evictedFull ) return;
-  if( 2*(p->nEvicted+1)>p->nEvictedAlloc ){
-    int64_t *aOld = p->aEvicted, nOld = p->nEvictedAlloc;
-    if( p->nEvicted>=EVICT_MAX ){ p->evictedFull = 1; return; }
-    p->nEvictedAlloc = nOld ? nOld*2 : 4096;
-    p->aEvicted = xcalloc((size_t)p->nEvictedAlloc, sizeof(int64_t));
-    for(int64_t i=0; i<nOld; i++){
-      if( aOld[i] ) p->aEvicted[evicted_slot(p, aOld[i])] = aOld[i];
+/* The call of correlation c in the two tables in memory, or NULL. */
+static CallLink *calls_find(CallMap *m, int64_t c){
+  CallLink *l = calls_slot(m->aYoung, c);
+  if( l->runtimeId!=0 ) return l;
+  l = calls_slot(m->aOld, c);
+  return l->runtimeId!=0 ? l : NULL;
+}
+
+/* A new generation: the old table's calls go to the spill, the young
+** table becomes the old one.  Returns 0, or 1 with pErr set. */
+static int calls_rotate(Linker *p){
+  CallMap *m = &p->calls;
+  CallLink *a = m->aOld;
+  for(unsigned i=0; i<CALLS_SLOTS; i++){
+    if( a[i].runtimeId==0 ) continue;
+    if( spool_append(&m->spill, &a[i], sizeof(CallLink)) ){
+      pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot write a temporary file");
+      return 1;
     }
-    free(aOld);
+    m->nSpilled++;
   }
-  {
-    int64_t i = evicted_slot(p, c);
-    if( p->aEvicted[i]==0 ){ p->aEvicted[i] = c; p->nEvicted++; }
-  }
+  memset(a, 0, CALLS_SLOTS*sizeof(CallLink));
+  m->aOld = m->aYoung;
+  m->aYoung = a;
+  m->nYoung = 0;
+  return 0;
 }
 
-/* Non-zero when the record of correlation c may have been evicted. */
-static int evicted_test(const Linker *p, int64_t c){
-  if( c==0 ) return p->hasEvicted0;
-  if( p->evictedFull ) return 1;
-  if( p->nEvicted==0 ) return 0;
-  return p->aEvicted[evicted_slot(p, c)]==c;
+/* Remember call l (the last call of a correlation wins).  0 or 1 (pErr). */
+static int calls_put(Linker *p, const CallLink *l){
+  CallMap *m = &p->calls;
+  CallLink *s = calls_slot(m->aYoung, l->corr);
+  if( s->runtimeId==0 ){
+    if( m->nYoung>=CALLS_SLOTS/2 ){
+      if( calls_rotate(p) ) return 1;
+      s = calls_slot(m->aYoung, l->corr);
+    }
+    m->nYoung++;
+  }
+  *s = *l;
+  return 0;
+}
+
+/* Held call e got its step: later GPU records of its correlation get it
+** too (a call already spilled is put in again: the tables come first).
+** 0 or 1 (pErr). */
+static int calls_step(Linker *p, const TraceEvent *e){
+  CallLink *c = calls_find(&p->calls, e->correlation), l;
+  if( c && c->runtimeId==e->rowId ){
+    c->step = e->step;
+    return 0;
+  }
+  if( c ) return 0;          /* a later call of the correlation came */
+  l.corr = e->correlation;
+  l.runtimeId = e->rowId;
+  l.opId = e->opId;
+  l.step = e->step;
+  return calls_put(p, &l);
 }
 
 /* Emit a pending record (linked or not) and free its slot. */
-static int pend_emit(Linker *p, int i, const CacheEnt *pLink){
+static int pend_emit(Linker *p, int i, const CallLink *pLink){
   Pend *q = &p->aPend[i];
   int rc;
   q->ev.zName = buf_str(&q->name);
@@ -801,6 +855,19 @@ static int pend_emit(Linker *p, int i, const CacheEnt *pLink){
   return rc;
 }
 
+/* Move pending record i to the late spool (its call may come later in
+** the file, or be in the spill) and free its slot.  0 or 1 (pErr). */
+static int pend_late(Linker *p, int i){
+  Pend *q = &p->aPend[i];
+  int64_t len;
+  q->ev.zName = buf_str(&q->name);
+  q->ev.zCat = buf_str(&q->cat);
+  q->ev.pColl = q->hasColl ? &q->coll : NULL;
+  q->live = 0;
+  p->nLate++;
+  return record_write(p, &p->late, &q->ev, &len);
+}
+
 /* Remove slot i from its hash chain. */
 static void pend_unlink(Linker *p, int i){
   unsigned h = corr_hash(p->aPend[i].ev.correlation) & (PEND_HASH-1);
@@ -809,8 +876,8 @@ static void pend_unlink(Linker *p, int i){
   if( *pp==i+1 ) *pp = p->aPend[i].next;
 }
 
-/* Drop dead slots from the head of the ring; evict the oldest live one
-** when the ring is full. */
+/* Drop dead slots from the head of the ring; send the oldest live one to
+** the late spool when the ring is full. */
 static int pend_make_room(Linker *p){
   while( p->nPend>0 && !p->aPend[p->pendHead].live ){
     p->pendHead = (p->pendHead+1) % PEND_MAX;
@@ -819,30 +886,32 @@ static int pend_make_room(Linker *p){
   if( p->nPend==PEND_MAX ){
     int i = p->pendHead;
     pend_unlink(p, i);
-    /* most evicted records never get a launch (filtered runtime calls);
-    ** only a launch that does come later needs the database link */
-    evicted_mark(p, p->aPend[i].ev.correlation);
-    if( pend_emit(p, i, NULL) ) return 1;
+    if( pend_late(p, i) ) return 1;
     p->pendHead = (p->pendHead+1) % PEND_MAX;
     p->nPend--;
   }
   return 0;
 }
 
+/* The link of GPU record e from call l. */
+static void link_from(TraceEvent *e, const CallLink *l){
+  e->runtimeId = l->runtimeId;
+  e->opId = l->opId;
+  e->step = l->step;
+  e->linked = 1;
+}
+
 static int gpu_record(Linker *p, const TraceEvent *e){
   TraceEvent ev = *e;
-  CacheEnt *c;
+  const CallLink *c;
   int i;
   unsigned h;
   Pend *q;
   ev.step = -1;
   if( !(e->has & TF_CORRELATION) ) return emit(p, &ev);
-  c = &p->aCache[corr_hash(e->correlation) & (CACHE_SIZE-1)];
-  if( c->valid && c->corr==e->correlation ){
-    ev.runtimeId = c->runtimeId;
-    ev.opId = c->opId;
-    ev.step = c->step;
-    ev.linked = 1;
+  c = calls_find(&p->calls, e->correlation);
+  if( c ){
+    link_from(&ev, c);
     return emit(p, &ev);
   }
   if( pend_make_room(p) ) return 1;
@@ -867,14 +936,14 @@ static int gpu_record(Linker *p, const TraceEvent *e){
 static int runtime_call(Linker *p, const TraceEvent *e){
   Thread *t = thread_get(p, e->tid);
   TraceEvent ev = *e;
-  CacheEnt *c;
+  CallLink c;
   /* the cursor needs the ops: place every deferred one (all threads, so
   ** that each op's step is known before calls ask for it) */
   if( p->nDeferred>0 && defer_release_all(p) ) return 1;
   if( t->nHold>0 && place_held(p, t) ) return 1;
   cursor_seek(p, t, e->ts);
   t->runtimeSeen = 1;
-  ev.rowId = (p->fileId<<32) + (++p->rtSeq);
+  if( ev.rowId==0 ) ev.rowId = (p->fileId<<32) + (++p->rtSeq);
   ev.opId = t->nCur>0 ? t->aCur[t->nCur-1].id : 0;
   ev.topOpId = t->nCur>0 ? t->aCur[0].id : 0;
   ev.inRecompute = t->nCur>0 ? t->aCur[t->nCur-1].recompute : 0;
@@ -882,13 +951,11 @@ static int runtime_call(Linker *p, const TraceEvent *e){
   ev.linked = 1;
   if( emit(p, &ev) ) return 1;
   if( !(e->has & TF_CORRELATION) ) return 0;
-  if( evicted_test(p, e->correlation) ) p->st.needGpuLink = 1;
-  c = &p->aCache[corr_hash(e->correlation) & (CACHE_SIZE-1)];
-  c->corr = e->correlation;
-  c->runtimeId = ev.rowId;
-  c->opId = ev.opId;
-  c->step = ev.step;
-  c->valid = 1;
+  c.corr = e->correlation;
+  c.runtimeId = ev.rowId;
+  c.opId = ev.opId;
+  c.step = ev.step;
+  if( calls_put(p, &c) ) return 1;
   /* release the records that were waiting for this call */
   {
     unsigned h = corr_hash(e->correlation) & (PEND_HASH-1);
@@ -897,13 +964,104 @@ static int runtime_call(Linker *p, const TraceEvent *e){
       int i = *pp-1;
       if( p->aPend[i].ev.correlation==e->correlation ){
         *pp = p->aPend[i].next;
-        if( pend_emit(p, i, c) ) return 1;
+        if( pend_emit(p, i, &c) ) return 1;
       }else{
         pp = &p->aPend[i].next;
       }
     }
   }
   return 0;
+}
+
+/* ------------------------------------------------------ late records */
+
+/* The late records of the file resolved: each gets its call from the
+** tables in memory or, failing that, from the spill (one read of it per
+** LATE_CHUNK records: the last spilled call of the correlation), then goes
+** out, linked or not (no call of its correlation in the file). */
+typedef struct LateRes {
+  GroupMap links;             /* correlation -> CallLink (runtimeId 0:
+                              ** none) of this chunk's records */
+  int64_t nSkip, nTake;       /* records of the spool: before / in chunk */
+  int64_t iRec;
+} LateRes;
+
+/* records_replay-style pass over the late spool: note the chunk's
+** correlations (pass 0), or emit the chunk's records (pass 1). */
+static int late_pass(Linker *p, LateRes *r, int pass){
+  int64_t off = 0;
+  r->iRec = 0;
+  while( off<p->late.n ){
+    const char *z = spool_get(&p->late, off, TRACE_RECORD_HEAD);
+    int64_t len;
+    TraceEvent ev;
+    if( z ){
+      len = trace_record_len(z);
+      z = off+len<=p->late.n ? spool_get(&p->late, off, (size_t)len) : NULL;
+    }
+    if( z==NULL ){
+      pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
+      return 1;
+    }
+    off += len;
+    if( r->iRec++ < r->nSkip ) continue;
+    if( r->iRec > r->nSkip + r->nTake ) break;
+    trace_record_decode(z, &ev);
+    if( pass==0 ){
+      CallLink *l = group_map_get(&r->links, ev.correlation, 0, 0, 0, NULL);
+      const CallLink *c = calls_find(&p->calls, ev.correlation);
+      if( c ) *l = *c;
+    }else{
+      const CallLink *l = group_map_get(&r->links, ev.correlation, 0, 0, 0,
+                                        NULL);
+      if( l->runtimeId!=0 ) link_from(&ev, l);
+      if( emit(p, &ev) ) return 1;
+    }
+  }
+  return 0;
+}
+
+/* Fill the chunk's links missing from the tables from the spill (a later
+** record of a correlation replaces an earlier one).  0 or 1 (pErr). */
+static int late_from_spill(Linker *p, LateRes *r){
+  CallMap *m = &p->calls;
+  for(int64_t i=0; i<m->nSpilled; i++){
+    const char *z = spool_get(&m->spill, i*(int64_t)sizeof(CallLink),
+                              sizeof(CallLink));
+    CallLink c;
+    int g;
+    if( z==NULL ){
+      pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
+      return 1;
+    }
+    memcpy(&c, z, sizeof(c));
+    if( group_map_find(&r->links, c.corr, 0, 0, 0, &g)
+        && calls_find(m, c.corr)==NULL ){
+      *(CallLink*)group_map_val(&r->links, g) = c;
+    }
+  }
+  return 0;
+}
+
+/* Resolve and emit every late record.  0 or 1 (pErr, or the emit
+** callback's stop). */
+static int late_release(Linker *p){
+  LateRes r;
+  int rc = 0;
+  if( p->nLate==0 ) return 0;
+  memset(&r, 0, sizeof(r));
+  for(r.nSkip=0; rc==0 && r.nSkip<p->nLate; r.nSkip+=LATE_CHUNK){
+    group_map_init(&r.links, sizeof(CallLink));
+    r.nTake = LATE_CHUNK;
+    rc = late_pass(p, &r, 0);
+    if( rc==0 && p->calls.nSpilled>0 ) rc = late_from_spill(p, &r);
+    if( rc==0 ) rc = late_pass(p, &r, 1);
+    group_map_free(&r.links);
+  }
+  p->st.nLate += p->nLate;
+  p->nLate = 0;
+  spool_reset(&p->late);
+  return rc;
 }
 
 /* ------------------------------------------------------ call deferral */
@@ -979,6 +1137,14 @@ static int link_event(Linker *p, const TraceEvent *e){
   }
 }
 
+void link_trace_step(Linker *p, int64_t step, int64_t ts, int64_t dur){
+  step_add(p, step, ts, dur);
+}
+
+void link_trace_steps_given(Linker *p){
+  p->holdOff = 1;              /* no row waits for a step still to come */
+}
+
 int link_trace_event(Linker *p, const TraceEvent *e, PfError *pErr){
   p->pErr = pErr;
   if( p->aPend==NULL ){
@@ -987,7 +1153,8 @@ int link_trace_event(Linker *p, const TraceEvent *e, PfError *pErr){
     ** parser thread's 36 M instructions on a 1 MB trace) */
     p->aPend = util_array_zeroed(PEND_MAX*sizeof(Pend));
     p->aBucket = util_array_zeroed(PEND_HASH*sizeof(int));
-    p->aCache = util_array_zeroed(CACHE_SIZE*sizeof(CacheEnt));
+    p->calls.aYoung = util_array_zeroed(CALLS_SLOTS*sizeof(CallLink));
+    p->calls.aOld = util_array_zeroed(CALLS_SLOTS*sizeof(CallLink));
   }
   if( link_event(p, e) ) return 1;
   return p->releasePending ? hold_release(p) : 0;
@@ -1005,13 +1172,14 @@ int link_trace_finish(Linker *p, PfError *pErr){
   p->holdOff = 1;
   if( hold_release(p) ) return 1;
   if( p->aPend ){
-    /* records whose runtime call never came: no launch in this file */
+    /* records whose runtime call did not come while they waited: their
+    ** call is in the spill, or there is none in the file */
     while( p->nPend>0 ){
       int i = p->pendHead;
-      if( p->aPend[i].live && pend_emit(p, i, NULL) ) return 1;
+      if( p->aPend[i].live && pend_late(p, i) ) return 1;
       p->pendHead = (p->pendHead+1) % PEND_MAX;
       p->nPend--;
     }
   }
-  return 0;
+  return late_release(p);
 }

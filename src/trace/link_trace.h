@@ -28,16 +28,17 @@ typedef int (*LinkEmitFn)(void *ctx, const TraceEvent *e);
 
 typedef struct LinkStats {
   int needCpuSweep;       /* CPU ops out of order: redo nesting in the db */
-  int needGpuLink;        /* GPU records not linked in-stream */
   int needSteps;          /* a row went out without the step that came
                           ** later, or steps overlap */
   int64_t nRewinds;       /* runtime calls out of order on a thread */
   int64_t nPendingMax;    /* most GPU records waiting for a launch */
   int64_t nHeld;          /* rows that waited in the step hold */
+  int64_t nLate;          /* GPU records linked at the end of the file */
 } LinkStats;
 
-/* New linker for file fileId (row ids are (fileId << 32) + sequence).
-** Free with link_trace_free(). */
+/* New linker for file fileId (row ids are (fileId << 32) + sequence; an
+** op or runtime call fed with a row id keeps it).  Free with
+** link_trace_free(). */
 Linker *link_trace_new(int64_t fileId, LinkEmitFn xEmit, void *ctx);
 void link_trace_free(Linker *p);                    /* accepts NULL */
 
@@ -45,6 +46,14 @@ void link_trace_free(Linker *p);                    /* accepts NULL */
 ** non-zero when the emit callback asked to stop or a temporary file could
 ** not be written (pErr set). */
 int link_trace_event(Linker *p, const TraceEvent *e, PfError *pErr);
+
+/* A ProfilerStep of the file (step number, start, duration), known
+** before its events: the stored-rows feeder (trace_relink.c) gives every
+** step first.  A step also given by an annotation or op later counts
+** once. */
+void link_trace_step(Linker *p, int64_t step, int64_t ts, int64_t dur);
+/* Every step of the file was given: no row waits for one (no hold). */
+void link_trace_steps_given(Linker *p);
 
 /* Emit everything still held.  Returns 0 or non-zero as above. */
 int link_trace_finish(Linker *p, PfError *pErr);

@@ -5,17 +5,14 @@
 ** Pipeline position: "load".  Interns names through Intern; derives a few
 ** per-row fields on the way in (memcpy direction, FLOP estimate).  Linkage
 ** columns (runtime_id, op_id, step ...) come filled from the in-stream
-** linker, or stay NULL for derive_trace.c's database sweeps.  Every row
-** also goes to the streaming totals (trace_totals.c), which write
-** gpu_op_summary and, when the in-stream linker did the linking, the
-** tables of schema/009-query-summaries.sql (so that derive_summary.c need
-** not read the rows back).
+** linker.  Every row also goes, with the values its columns got, to what
+** is kept of it (trace_keep.c: the totals of gpu_op_summary and the 009
+** summaries, the intervals and operator calls of the derive passes), so
+** that no derive pass reads the rows back.
 */
 #include "trace/load_trace.h"
-#include "trace/derive_summary.h"
-#include "trace/trace_totals.h"
+#include "trace/trace_keep.h"
 #include "trace/trace_args.h"
-#include "trace/op_store.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,9 +95,8 @@ struct TraceLoader {
   sqlite3_stmt *aStmt[S_N];
   Ins aIns[S_N];                /* aIns[i].s == aStmt[i] */
   int64_t nRows;
-  TraceTotals *pTot;            /* the streaming totals */
+  TraceTotals *pTot;            /* the totals, or NULL */
   TraceSpans *pSpans;           /* intervals for the sweeps, or NULL */
-  int64_t nGpuNoStep;           /* kernel/gpu_mem_op rows with step NULL */
   int64_t durTotal;             /* sum of every row's dur so far, ns */
 };
 
@@ -112,22 +108,20 @@ struct TraceLoader {
 ** busy time); the event that goes past it refuses the ingest. */
 #define LOAD_DUR_TOTAL_MAX ((int64_t)1<<62)
 
-void load_trace_set_spans(TraceLoader *p, TraceSpans *pSpans){
+void load_trace_keep(TraceLoader *p, TraceTotals *pTot, TraceSpans *pSpans){
+  p->pTot = pTot;
   p->pSpans = pSpans;
-  op_store_begin(trace_spans_ops(pSpans), p->db);    /* opfast's hook */
+  trace_keep_begin(pSpans, p->db);
 }
 
 TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
   TraceLoader *p = xcalloc(1, sizeof(*p));
   p->db = db;
   p->pIntern = pIntern;
-  p->pTot = trace_totals_new();
   if( db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS rpc_op"
               "(id INTEGER PRIMARY KEY);"
               "CREATE TEMP TABLE IF NOT EXISTS step_op"
-              "(id INTEGER PRIMARY KEY)", pErr)
-      || derive_summary_pending_create(db, pErr) ){
-    trace_totals_free(p->pTot);
+              "(id INTEGER PRIMARY KEY)", pErr) ){
     free(p);
     return NULL;
   }
@@ -147,27 +141,9 @@ TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
 void load_trace_free(TraceLoader *p){
   if( p==NULL ) return;
   for(int i=0; i<S_N; i++) sqlite3_finalize(p->aStmt[i]);
-  trace_totals_free(p->pTot);
   free(p);
 }
 
-
-void load_trace_file_rank(TraceLoader *p, int64_t fileId, int64_t rank){
-  trace_totals_file_rank(p->pTot, fileId, rank);
-}
-
-int load_trace_summary(TraceLoader *p, int64_t runId, PfError *pErr){
-  return trace_totals_write_gpu(p->pTot, p->db, runId, pErr);
-}
-
-int load_trace_summaries(TraceLoader *p, int64_t runId, int dbLinks,
-                         PfError *pErr){
-  return trace_totals_write_summaries(p->pTot, p->db, runId, dbLinks, pErr);
-}
-
-int64_t load_trace_gpu_without_step(const TraceLoader *p){
-  return p->nGpuNoStep;
-}
 
 int64_t load_trace_rows(const TraceLoader *p){ return p->nRows; }
 
@@ -295,8 +271,7 @@ static int bind_interned(TraceLoader *p, Ins *b, int i,
 }
 
 /* Bind runtime_id, op_id, step of a GPU row at columns i, i+1, i+2. */
-static void bind_gpu_link(TraceLoader *p, Ins *b, int i, const TraceEvent *e){
-  if( !(e->linked && e->step>=0) ) p->nGpuNoStep++;
+static void bind_gpu_link(Ins *b, int i, const TraceEvent *e){
   b_int_or_null(b, i, e->linked && e->runtimeId>0, e->runtimeId);
   b_int_or_null(b, i+1, e->linked && e->opId>0, e->opId);
   b_int_or_null(b, i+2, e->linked && e->step>=0, e->step);
@@ -342,7 +317,7 @@ typedef struct RowInfo {
   const char *zSrc;             /* cpu_op: "arg", "estimate" or NULL */
 } RowInfo;
 
-static void bind_kernel(TraceLoader *p, Ins *b, const TraceTarget *t,
+static void bind_kernel(Ins *b, const TraceTarget *t,
                         const TraceEvent *e, RowInfo *r){
   int64_t stream;
   int hasStream;
@@ -359,10 +334,10 @@ static void bind_kernel(TraceLoader *p, Ins *b, const TraceTarget *t,
   b_real_or_null(b, 19, HAS(TF_BLOCKS_PER_SM), e->blocks_per_sm);
   b_real_or_null(b, 20, HAS(TF_WARPS_PER_SM), e->warps_per_sm);
   b_real_or_null(b, 21, HAS(TF_OCCUPANCY), e->occupancy);
-  bind_gpu_link(p, b, 22, e);
+  bind_gpu_link(b, 22, e);
 }
 
-static void bind_memop(TraceLoader *p, Ins *b, const TraceTarget *t,
+static void bind_memop(Ins *b, const TraceTarget *t,
                        const TraceEvent *e, RowInfo *r){
   int64_t stream;
   int hasStream;
@@ -376,7 +351,7 @@ static void bind_memop(TraceLoader *p, Ins *b, const TraceTarget *t,
   b_int_or_null(b, 13, HAS(TF_BYTES), e->bytes);
   b_int_or_null(b, 14, HAS(TF_CORRELATION), e->correlation);
   b_int_or_null(b, 15, HAS(TF_EXTERNAL_ID), e->external_id);
-  bind_gpu_link(p, b, 16, e);
+  bind_gpu_link(b, 16, e);
 }
 
 /* Returns 0 or -1 with pErr set (interning the shapes failed). */
@@ -466,11 +441,11 @@ static int bind_event(TraceLoader *p, const TraceTarget *t,
   Ins *b = NULL;
   switch( e->kind ){
     case TEV_KERNEL:
-      bind_kernel(p, b = &p->aIns[S_KERNEL], t, e, r);
+      bind_kernel(b = &p->aIns[S_KERNEL], t, e, r);
       break;
     case TEV_MEMCPY:
     case TEV_MEMSET:
-      bind_memop(p, b = &p->aIns[S_MEMOP], t, e, r);
+      bind_memop(b = &p->aIns[S_MEMOP], t, e, r);
       break;
     case TEV_CPU_OP:
       if( bind_cpu_op(p, b = &p->aIns[S_CPU_OP], t, e, r, pErr) ) return -1;
@@ -524,104 +499,63 @@ static int64_t cur_int(const Ins *b, int i){
   return b->aCur[i].type==B_INT ? b->aCur[i].i : 0;
 }
 
-/* The HTA row of a GPU row just inserted (statement b; runtime_id at
-** column iRt). */
-static void hta_gpu_row(TraceLoader *p, const TraceTarget *t, const Ins *b,
-                        int iRt, int cls, int64_t nameId){
-  SpanHtaGpu g;
-  g.device = cur_int(b, 4);
-  g.stream = cur_int(b, 5);
-  g.ts = cur_int(b, 6);
-  g.end = g.ts + cur_int(b, 7);
-  g.id = sqlite3_last_insert_rowid(p->db);
-  g.name = nameId;
-  g.runtimeId = cur_int(b, iRt);
-  g.hasRuntime = b->aCur[iRt].type==B_INT;
-  g.cls = cls;
-  trace_spans_hta_gpu(p->pSpans, t->fileId, &g);
-}
-
-/* The HTA row of a top-level op or runtime call just inserted. */
-static void hta_cpu_row(TraceLoader *p, const TraceTarget *t, const Ins *b,
-                        const TraceEvent *e, int isCall, int64_t nameId){
-  SpanHtaCpu c;
-  c.tid = cur_int(b, 5);
-  c.ts = cur_int(b, 6);
-  c.end = c.ts + cur_int(b, 7);
-  c.id = e->rowId>0 ? e->rowId : sqlite3_last_insert_rowid(p->db);
-  c.name = nameId;
-  c.isCall = isCall;
-  c.outside = isCall && b->aCur[14].type!=B_INT;   /* op_id NULL */
-  trace_spans_hta_cpu(p->pSpans, t->fileId, &c);
-}
-
-/* The operator model's record of a GPU row just inserted (op_store.c,
-** helper opfast's hook): the values its columns got. */
-static void op_gpu_row(TraceLoader *p, const TraceTarget *t,
-                       const TraceEvent *e, const RowInfo *r){
-  OpGpuRow g;
-  g.opId = e->linked && e->opId>0 ? e->opId : 0;
-  g.ts = e->ts;
-  g.dur = e->dur;
-  g.device = r->dev;
-  g.hasDev = r->hasDev;
-  g.zName = e->zName;
-  g.nName = e->nName;
-  g.nameId = r->nameId;
-  g.isKernel = e->kind==TEV_KERNEL;
-  g.isMemcpy = e->kind==TEV_MEMCPY;
-  g.host = g.isMemcpy && strcmp(r->mk.zDirection, "DtoD")!=0;
-  g.hasRuntime = e->linked && e->runtimeId>0;
-  op_store_gpu(trace_spans_ops(p->pSpans), t->fileId, &g);
-}
-
-/* After the row of e: the streaming totals and the sweep intervals. */
+/* After the row of e (statement b): the row as stored, to what is kept of
+** it (trace_keep.c). */
 static void after_row(TraceLoader *p, const TraceTarget *t,
-                      const TraceEvent *e, const RowInfo *r){
+                      const TraceEvent *e, const Ins *b, const RowInfo *ri){
+  TraceRow r;
+  memset(&r, 0, sizeof(r));
+  r.kind = e->kind;
+  r.fileId = t->fileId;
+  r.ts = e->ts;
+  r.dur = e->dur;
+  r.nameId = ri->nameId;
+  r.step = -1;
   switch( e->kind ){
     case TEV_KERNEL:
-      trace_totals_kernel(p->pTot, t, e, r->nameId,
-                          sqlite3_last_insert_rowid(p->db));
-      trace_spans_gpu(p->pSpans, t->fileId, SPAN_KERNEL, e->ts, e->dur,
-                      r->hasDev ? r->dev : -1, r->nameId);
-      hta_gpu_row(p, t, &p->aIns[S_KERNEL], 22, 0, r->nameId);
-      op_gpu_row(p, t, e, r);
-      break;
     case TEV_MEMCPY:
-    case TEV_MEMSET:
-      trace_totals_memop(p->pTot, t, e, r->nameId);
-      trace_spans_gpu(p->pSpans, t->fileId,
-                      e->kind==TEV_MEMCPY ? SPAN_MEMCPY : SPAN_MEMSET,
-                      e->ts, e->dur, r->hasDev ? r->dev : -1, r->nameId);
-      hta_gpu_row(p, t, &p->aIns[S_MEMOP], 16, e->kind==TEV_MEMCPY ? 1 : 2,
-                  r->nameId);
-      op_gpu_row(p, t, e, r);
-      break;
-    case TEV_CPU_OP: {
-      const Ins *o = &p->aIns[S_CPU_OP];
-      const Bound *d = &o->aCur[12];                  /* input_dims_id */
-      op_store_cpu(trace_spans_ops(p->pSpans), t->fileId, e->rowId,
-                   r->nameId, cur_int(o, 12), cur_int(o, 13), cur_int(o, 14));
-      trace_totals_op(p->pTot, t, e, r->nameId, d->type==B_INT ? d->i : 0,
-                      r->fl, r->zSrc==NULL ? 0
-                             : r->zSrc[0]=='a' ? 1 : 2); /* arg, estimate */
-      /* the wall-time sweep wants top-level ops: nesting known in-stream */
-      if( !e->linked ) trace_spans_give_up(p->pSpans);
-      else if( e->depth==0 ){
-        trace_spans_cpu(p->pSpans, t->fileId, SPAN_CPU, e->ts, e->dur);
-        hta_cpu_row(p, t, &p->aIns[S_CPU_OP], e, 0, r->nameId);
-      }
+    case TEV_MEMSET: {
+      int iRt = e->kind==TEV_KERNEL ? 22 : 16;
+      r.id = sqlite3_last_insert_rowid(p->db);
+      r.zName = e->zName;
+      r.nName = e->nName;
+      r.device = ri->dev;
+      r.hasDevice = ri->hasDev;
+      r.stream = cur_int(b, 5);
+      r.runtimeId = cur_int(b, iRt);
+      r.opId = cur_int(b, iRt+1);
+      if( b->aCur[iRt+2].type==B_INT ) r.step = b->aCur[iRt+2].i;
+      r.host = e->kind==TEV_MEMCPY && strcmp(ri->mk.zDirection, "DtoD")!=0;
       break;
     }
+    case TEV_CPU_OP:
+      r.id = e->rowId>0 ? e->rowId : sqlite3_last_insert_rowid(p->db);
+      r.tid = cur_int(b, 5);
+      r.parentId = cur_int(b, 18);
+      r.linked = b->aCur[19].type==B_INT;
+      r.depth = (int)cur_int(b, 19);
+      r.selfDur = cur_int(b, 20);
+      if( b->aCur[21].type==B_INT ) r.step = b->aCur[21].i;
+      r.dimsId = cur_int(b, 12);
+      r.typesId = cur_int(b, 13);
+      r.concId = cur_int(b, 14);
+      r.flops = ri->fl;
+      r.flopsSrc = ri->zSrc==NULL ? 0 : ri->zSrc[0]=='a' ? 1 : 2;
+      break;
     case TEV_RUNTIME:
     case TEV_DRIVER:
-      trace_totals_runtime(p->pTot, t, e, r->nameId);
-      trace_spans_cpu(p->pSpans, t->fileId, SPAN_RUNTIME, e->ts, e->dur);
-      hta_cpu_row(p, t, &p->aIns[S_RUNTIME], e, 1, r->nameId);
+      r.id = e->rowId>0 ? e->rowId : sqlite3_last_insert_rowid(p->db);
+      r.tid = cur_int(b, 5);
+      r.opId = cur_int(b, 14);
+      r.topOpId = cur_int(b, 15);
+      r.linked = b->aCur[16].type==B_INT;
+      r.inRecompute = (int)cur_int(b, 16);
+      if( b->aCur[17].type==B_INT ) r.step = b->aCur[17].i;
       break;
     default:
-      break;
+      return;
   }
+  trace_keep_row(p->pTot, p->pSpans, &r);
 }
 
 int load_trace_event(TraceLoader *p, const TraceTarget *t,
@@ -651,7 +585,7 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
   if( ins_row(p, b, pErr) ) return -1;
   p->nRows++;
   if( insert_op_index(p, e, pErr) ) return -1;
-  after_row(p, t, e, &r);
+  after_row(p, t, e, b, &r);
   return load_trace_coll(p, t, e, pErr);
 }
 

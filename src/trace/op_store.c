@@ -7,10 +7,14 @@
 **
 ** Pipeline position: hooks in the writer (load_trace.c), derive in
 ** derive_op.c.  Op ids are the in-stream linker's (fileId<<32) + seq
-** (link_trace.c), so each file keeps a dense array indexed by seq.
+** (link_trace.c), so each file keeps a dense array indexed by seq; the
+** GPU rows go to a spool per file (memory up to OP_STORE_BUDGET bytes for
+** the store, then temporary files), read back and sorted by call when
+** the calls are written.
 */
 #include "trace/op_store.h"
 #include "core/db.h"
+#include "core/spool.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +26,13 @@ typedef struct OpCall {
 
 typedef struct OpAgg {   /* the GPU rows of one call */
   int64_t sum;           /* sum of durations */
+  int64_t dev;           /* min device, when hasDev */
   int32_t n, host;
-  int32_t dev;           /* min device, when hasDev */
-  int32_t head, tail;    /* its records in aRec (next: the chain) */
   uint8_t hasDev, tf32;
 } OpAgg;
 
-typedef struct OpRec { int64_t ts; uint32_t dur; int32_t next; } OpRec;
+/* A GPU row of call seq (its index in aCall), in the file's spool. */
+typedef struct OpRec { int64_t seq, ts, te; } OpRec;
 
 typedef struct OpFile {
   int64_t fileId, rank;
@@ -37,8 +41,8 @@ typedef struct OpFile {
   size_t nCall, nCallAlloc;
   OpAgg *aAgg;
   size_t nAgg, nAggAlloc;
-  OpRec *aRec;
-  size_t nRec, nRecAlloc;
+  Spool rec;             /* OpRec of every GPU row with an op */
+  int64_t nRec;
 } OpFile;
 
 typedef struct OpSig { int64_t name, dims, types, conc, id; } OpSig;
@@ -57,13 +61,18 @@ struct OpStore {
   char **azPat;          /* op_tf32_kernel's patterns */
   int nPat;
   int64_t nKernel, nNoRt, nsNoRt, nMemcpy;
-  size_t nBytes, nMax;
-  int off;
+  const char *zBad;      /* why the calls cannot be written, or NULL */
+  int64_t badId;         /* the row id it is about */
+  SpoolBudget budget;    /* memory of the files' record spools */
 };
 
+/* Bytes of GPU records the store keeps in memory (PROFAN_SPOOL_KB sets
+** it for every spool); past it they go to temporary files. */
+#define OP_STORE_BUDGET ((int64_t)32<<20)
+
 OpStore *op_store_new(void){
-  OpStore *p = xcalloc(1, sizeof(*p));
-  p->nMax = (size_t)OP_STORE_MAX_MB<<20;
+  OpStore *p = xcalloc(1, sizeof(OpStore));
+  spool_budget_init(&p->budget, OP_STORE_BUDGET);
   return p;
 }
 
@@ -72,7 +81,7 @@ static void store_clear(OpStore *p){
   for(int i=0; i<p->nFile; i++){
     free(p->aFile[i].aCall);
     free(p->aFile[i].aAgg);
-    free(p->aFile[i].aRec);
+    spool_free(&p->aFile[i].rec);
   }
   free(p->aFile);
   free(p->aSig);
@@ -94,20 +103,22 @@ void op_store_free(OpStore *p){
   free(p);
 }
 
-static void give_up(OpStore *p){
-  if( p->off ) return;
-  store_clear(p);
-  p->off = 1;
+/* The store cannot be written: zWhy (about row id).  The first reason
+** stays. */
+static void store_bad(OpStore *p, const char *zWhy, int64_t id){
+  if( p->zBad ) return;
+  p->zBad = zWhy;
+  p->badId = id;
 }
 
 int op_store_has_memcpy(const OpStore *p){ return p->nMemcpy>0; }
 
 void op_store_begin(OpStore *p, sqlite3 *db){
   sqlite3_stmt *s = NULL;
-  if( p==NULL || p->off ) return;
+  if( p==NULL ) return;
   if( sqlite3_prepare_v2(db, "SELECT pattern FROM op_tf32_kernel", -1, &s,
                          NULL)!=SQLITE_OK ){
-    give_up(p);
+    store_bad(p, "cannot read op_tf32_kernel", 0);
     return;
   }
   while( sqlite3_step(s)==SQLITE_ROW ){
@@ -117,28 +128,22 @@ void op_store_begin(OpStore *p, sqlite3 *db){
     p->azPat[p->nPat] = xmalloc(strlen(z)+1);
     memcpy(p->azPat[p->nPat++], z, strlen(z)+1);
   }
-  if( sqlite3_finalize(s)!=SQLITE_OK ) give_up(p);
+  if( sqlite3_finalize(s)!=SQLITE_OK ){
+    store_bad(p, "cannot read op_tf32_kernel", 0);
+  }
 }
 
-/* Grow array *pa of *pnAlloc elements of sz bytes to hold n; counts the
-** bytes against the cap.  Returns 0, or -1 when the store gave up. */
-static int grow(OpStore *p, void **pa, size_t *pnAlloc, size_t n,
-                size_t sz){
+/* Grow array *pa of *pnAlloc elements of sz bytes to hold n. */
+static void grow(void **pa, size_t *pnAlloc, size_t n, size_t sz){
   size_t nNew;
-  if( n<=*pnAlloc ) return 0;
+  if( n<=*pnAlloc ) return;
   nNew = *pnAlloc ? *pnAlloc*2 : 256;
   while( nNew<n ) nNew *= 2;
-  p->nBytes += (nNew - *pnAlloc)*sz;
-  if( p->nBytes>p->nMax ){
-    give_up(p);
-    return -1;
-  }
   *pa = xrealloc(*pa, nNew*sz);
   *pnAlloc = nNew;
-  return 0;
 }
 
-/* The state of file fileId, created when new (NULL: gave up). */
+/* The state of file fileId, created when new. */
 static OpFile *op_file(OpStore *p, int64_t fileId){
   OpFile *f;
   if( p->iLast<p->nFile && p->aFile[p->iLast].fileId==fileId ){
@@ -157,20 +162,21 @@ static OpFile *op_file(OpStore *p, int64_t fileId){
   f = &p->aFile[p->nFile];
   memset(f, 0, sizeof(*f));
   f->fileId = fileId;
+  spool_init(&f->rec, &p->budget);
   p->iLast = p->nFile++;
   return f;
 }
 
-/* The call of op id opId in file f, created when new (NULL: gave up). */
+/* The call of op id opId in file f, created when new (NULL: not an id
+** the linker made for f). */
 static OpCall *op_call(OpStore *p, OpFile *f, int64_t opId){
   int64_t seq = opId - (f->fileId<<32);
   if( (opId>>32)!=f->fileId || seq<1 || seq>INT32_MAX ){
-    give_up(p);
+    store_bad(p, "an op id not made by the trace linker", opId);
     return NULL;
   }
   if( (size_t)seq>f->nCall ){
-    if( grow(p, (void**)&f->aCall, &f->nCallAlloc, (size_t)seq,
-             sizeof(OpCall)) ) return NULL;
+    grow((void**)&f->aCall, &f->nCallAlloc, (size_t)seq, sizeof(OpCall));
     for(size_t i=f->nCall; i<(size_t)seq; i++){
       f->aCall[i].sig = f->aCall[i].agg = -1;
     }
@@ -201,8 +207,8 @@ static void sig_rehash(OpStore *p){
   }
 }
 
-/* The index of signature (a, b, c, d) in aSig, added when new; -1: gave
-** up. */
+/* The index of signature (a, b, c, d) in aSig, added when new; -1: too
+** many. */
 static int32_t sig_index(OpStore *p, int64_t a, int64_t b, int64_t c,
                          int64_t d){
   size_t h;
@@ -215,11 +221,11 @@ static int32_t sig_index(OpStore *p, int64_t a, int64_t b, int64_t c,
     }
     h = (h+1) & (p->nSigHash-1);
   }
-  if( p->nSig>=INT32_MAX-1
-      || grow(p, (void**)&p->aSig, &p->nSigAlloc, p->nSig+1, sizeof(OpSig)) ){
-    give_up(p);
+  if( p->nSig>=INT32_MAX-1 ){
+    store_bad(p, "more than 2^31 operator signatures", 0);
     return -1;
   }
+  grow((void**)&p->aSig, &p->nSigAlloc, p->nSig+1, sizeof(OpSig));
   p->aSig[p->nSig].name = a;
   p->aSig[p->nSig].dims = b;
   p->aSig[p->nSig].types = c;
@@ -234,7 +240,7 @@ void op_store_cpu(OpStore *p, int64_t fileId, int64_t opId, int64_t nameId,
   OpFile *f;
   OpCall *c;
   int32_t g;
-  if( p==NULL || p->off ) return;
+  if( p==NULL ) return;
   if( (f = op_file(p, fileId))==NULL || (c = op_call(p, f, opId))==NULL ){
     return;
   }
@@ -286,34 +292,33 @@ static int kernel_tf32(OpStore *p, int64_t nameId, const char *zName,
   return p->aName[h].flag;
 }
 
-/* Add the GPU row r to its call's aggregate and records. */
+/* Add the GPU row r to call c's aggregate and to the file's records. */
 static void add_gpu(OpStore *p, OpFile *f, OpCall *c, const OpGpuRow *r){
   OpAgg *a;
-  OpRec *q;
+  OpRec q;
+  if( f->nAgg>=INT32_MAX ){
+    store_bad(p, "more than 2^31 ops launched GPU rows in one file", 0);
+    return;
+  }
   if( c->agg<0 ){
-    if( f->nAgg>=INT32_MAX
-        || grow(p, (void**)&f->aAgg, &f->nAggAlloc, f->nAgg+1,
-                sizeof(OpAgg)) ) return;
+    grow((void**)&f->aAgg, &f->nAggAlloc, f->nAgg+1, sizeof(OpAgg));
     c->agg = (int32_t)f->nAgg++;
     memset(&f->aAgg[c->agg], 0, sizeof(OpAgg));
-    f->aAgg[c->agg].head = f->aAgg[c->agg].tail = -1;
   }
-  if( f->nRec>=INT32_MAX
-      || grow(p, (void**)&f->aRec, &f->nRecAlloc, f->nRec+1,
-              sizeof(OpRec)) ) return;
+  q.seq = (int64_t)(c - f->aCall);
+  q.ts = r->ts;
+  q.te = r->ts + r->dur;
+  if( spool_append(&f->rec, &q, sizeof(q)) ){
+    store_bad(p, "cannot write a temporary file", r->opId);
+    return;
+  }
+  f->nRec++;
   a = &f->aAgg[c->agg];
-  q = &f->aRec[f->nRec];
-  q->ts = r->ts;
-  q->dur = (uint32_t)r->dur;
-  q->next = -1;
-  if( a->tail<0 ) a->head = (int32_t)f->nRec;
-  else f->aRec[a->tail].next = (int32_t)f->nRec;
-  a->tail = (int32_t)f->nRec++;
   a->n++;
   a->sum += r->dur;
   a->host += r->host;
   if( r->hasDev && (!a->hasDev || r->device<a->dev) ){
-    a->dev = (int32_t)r->device;
+    a->dev = r->device;
     a->hasDev = 1;
   }
   if( r->isKernel && !a->tf32 ){
@@ -324,7 +329,7 @@ static void add_gpu(OpStore *p, OpFile *f, OpCall *c, const OpGpuRow *r){
 void op_store_gpu(OpStore *p, int64_t fileId, const OpGpuRow *r){
   OpFile *f;
   OpCall *c;
-  if( p==NULL || p->off ) return;
+  if( p==NULL ) return;
   if( r->isKernel ){
     p->nKernel++;
     if( !r->hasRuntime ){
@@ -334,11 +339,6 @@ void op_store_gpu(OpStore *p, int64_t fileId, const OpGpuRow *r){
   }
   if( r->isMemcpy ) p->nMemcpy++;
   if( r->opId<=0 ) return;
-  if( r->dur<0 || r->dur>(int64_t)UINT32_MAX
-      || (r->hasDev && (r->device<INT32_MIN || r->device>INT32_MAX)) ){
-    give_up(p);
-    return;
-  }
   if( (f = op_file(p, fileId))==NULL || (c = op_call(p, f, r->opId))==NULL ){
     return;
   }
@@ -347,27 +347,35 @@ void op_store_gpu(OpStore *p, int64_t fileId, const OpGpuRow *r){
 
 void op_store_file_done(OpStore *p, int64_t fileId, int64_t rank){
   OpFile *f;
-  if( p==NULL || p->off ) return;
+  if( p==NULL ) return;
   if( (f = op_file(p, fileId))==NULL ) return;
   f->rank = rank;
   f->hasRank = 1;
 }
 
-/* 1 when every file has its rank and every call with GPU rows its
-** signature (the writer saw its cpu_op row). */
-static int store_complete(const OpStore *p){
+int op_store_check(const OpStore *p, PfError *pErr){
+  if( p->zBad ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "operator calls: %s (row %lld)",
+                 p->zBad, (long long)p->badId);
+    return -1;
+  }
   for(int i=0; i<p->nFile; i++){
     const OpFile *f = &p->aFile[i];
-    if( !f->hasRank ) return 0;
+    if( !f->hasRank ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "operator calls: file %lld has no"
+                   " rank", (long long)f->fileId);
+      return -1;
+    }
     for(size_t j=0; j<f->nCall; j++){
-      if( f->aCall[j].agg>=0 && f->aCall[j].sig<0 ) return 0;
+      if( f->aCall[j].agg>=0 && f->aCall[j].sig<0 ){
+        pf_error_set(pErr, ERRPOS_NONE, 0, "operator calls: GPU rows of op"
+                     " %lld, which is not in the run",
+                     (long long)((f->fileId<<32) + (int64_t)j + 1));
+        return -1;
+      }
     }
   }
-  return 1;
-}
-
-int op_store_usable(const OpStore *p){
-  return p!=NULL && !p->off && store_complete(p);
+  return 0;
 }
 
 /* op_sig's id of every signature of the run, inserting the new ones (not
@@ -408,39 +416,39 @@ static int write_sigs(OpStore *p, sqlite3 *db, PfError *pErr){
   return rc;
 }
 
-typedef struct Iv { int64_t ts, te; } Iv;
-
-static int cmp_iv(const void *a, const void *b){
-  const Iv *x = a, *y = b;
+static int cmp_rec(const void *a, const void *b){
+  const OpRec *x = a, *y = b;
+  if( x->seq!=y->seq ) return x->seq<y->seq ? -1 : 1;
   if( x->ts!=y->ts ) return x->ts<y->ts ? -1 : 1;
   return x->te<y->te ? -1 : x->te>y->te;
 }
 
-/* |union| of the records of aggregate a (the view's running maximum over
-** the records in (ts, te) order); *paIv is scratch of *pnIv. */
-static int64_t agg_union(const OpFile *f, const OpAgg *a, Iv **paIv,
-                         size_t *pnIv){
-  size_t n = 0;
-  int sorted = 1;
+/* |union| of the records a[0..n) of one call, in (ts, te) order: the
+** view's running maximum. */
+static int64_t rec_union(const OpRec *a, size_t n){
   int64_t u = 0, prev = 0;
-  if( (size_t)a->n>*pnIv ){
-    *pnIv = (size_t)a->n*2;
-    *paIv = xrealloc(*paIv, *pnIv*sizeof(Iv));
-  }
-  for(int32_t r=a->head; r>=0; r=f->aRec[r].next, n++){
-    Iv *v = &(*paIv)[n];
-    v->ts = f->aRec[r].ts;
-    v->te = v->ts + (int64_t)f->aRec[r].dur;
-    if( n>0 && cmp_iv(v-1, v)>0 ) sorted = 0;
-  }
-  if( !sorted ) qsort(*paIv, n, sizeof(Iv), cmp_iv);
   for(size_t i=0; i<n; i++){
-    const Iv *v = &(*paIv)[i];
-    int64_t lo = (i==0 || prev<v->ts) ? v->ts : prev;
-    if( v->te>lo ) u += v->te - lo;
-    if( i==0 || v->te>prev ) prev = v->te;
+    int64_t lo = (i==0 || prev<a[i].ts) ? a[i].ts : prev;
+    if( a[i].te>lo ) u += a[i].te - lo;
+    if( i==0 || a[i].te>prev ) prev = a[i].te;
   }
   return u;
+}
+
+/* File f's records, sorted by (call, ts, te), in a new array (caller
+** frees); NULL when the spool cannot be read. */
+static OpRec *file_records(OpFile *f){
+  OpRec *a = xmalloc(((size_t)f->nRec+1)*sizeof(OpRec));
+  size_t per = ((size_t)1<<20)/sizeof(OpRec);
+  for(size_t i=0; i<(size_t)f->nRec; i+=per){
+    size_t n = (size_t)f->nRec-i<per ? (size_t)f->nRec-i : per;
+    const char *z = spool_get(&f->rec, (int64_t)(i*sizeof(OpRec)),
+                              n*sizeof(OpRec));
+    if( z==NULL ){ free(a); return NULL; }
+    memcpy(a+i, z, n*sizeof(OpRec));
+  }
+  qsort(a, (size_t)f->nRec, sizeof(OpRec), cmp_rec);
+  return a;
 }
 
 static int cmp_file(const void *a, const void *b){
@@ -448,41 +456,47 @@ static int cmp_file(const void *a, const void *b){
   return x->fileId<y->fileId ? -1 : x->fileId>y->fileId;
 }
 
-/* Insert file f's op_gpu_time rows with statement s.  Returns 0 or -1. */
-static int write_file_calls(const OpStore *p, const OpFile *f,
-                            sqlite3_stmt *s, Iv **paIv, size_t *pnIv){
+/* Insert file f's op_gpu_time rows with statement s.  Returns 0, -1 on a
+** database error, -2 when its records cannot be read. */
+static int write_file_calls(const OpStore *p, OpFile *f, sqlite3_stmt *s){
+  OpRec *aRec = file_records(f);
+  size_t k = 0;
+  if( aRec==NULL ) return -2;
   for(size_t j=0; j<f->nCall; j++){
     const OpCall *c = &f->aCall[j];
     const OpAgg *a;
     const OpSig *g;
+    size_t k0;
     if( c->agg<0 ) continue;
     a = &f->aAgg[c->agg];
     g = &p->aSig[c->sig];
+    while( k<(size_t)f->nRec && aRec[k].seq<(int64_t)j ) k++;
+    for(k0=k; k<(size_t)f->nRec && aRec[k].seq==(int64_t)j; k++){}
     sqlite3_bind_int64(s, 1, (f->fileId<<32) + (int64_t)j + 1);
     sqlite3_bind_int64(s, 3, f->rank);
     sqlite3_bind_int64(s, 4, g->name);
     if( a->hasDev ) sqlite3_bind_int64(s, 5, a->dev);
     else sqlite3_bind_null(s, 5);
     sqlite3_bind_int64(s, 6, a->n);
-    sqlite3_bind_int64(s, 7, agg_union(f, a, paIv, pnIv));
+    sqlite3_bind_int64(s, 7, rec_union(aRec+k0, k-k0));
     sqlite3_bind_int64(s, 8, a->sum);
     sqlite3_bind_int64(s, 9, a->host);
     sqlite3_bind_int64(s, 10, a->tf32);
     sqlite3_bind_int64(s, 11, g->id);
     if( sqlite3_step(s)!=SQLITE_DONE ){
       sqlite3_reset(s);
+      free(aRec);
       return -1;
     }
     sqlite3_reset(s);
   }
+  free(aRec);
   return 0;
 }
 
 int op_store_write_calls(OpStore *p, sqlite3 *db, int64_t runId,
                          PfError *pErr){
   sqlite3_stmt *s;
-  Iv *aIv = NULL;
-  size_t nIv = 0;
   int rc = 0;
   if( write_sigs(p, db, pErr) ) return -1;
   s = db_prepare(db,
@@ -494,13 +508,16 @@ int op_store_write_calls(OpStore *p, sqlite3 *db, int64_t runId,
   qsort(p->aFile, (size_t)p->nFile, sizeof(OpFile), cmp_file);
   p->iLast = 0;
   for(int i=0; i<p->nFile && rc==0; i++){
-    rc = write_file_calls(p, &p->aFile[i], s, &aIv, &nIv);
+    rc = write_file_calls(p, &p->aFile[i], s);
   }
-  if( rc ) pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s",
-                         sqlite3_errmsg(db));
+  if( rc==-2 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "operator calls: cannot read a"
+                 " temporary file");
+  }else if( rc ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+  }
   sqlite3_finalize(s);
-  free(aIv);
-  return rc;
+  return rc ? -1 : 0;
 }
 
 int op_store_write_unlaunched(const OpStore *p, sqlite3 *db, int64_t runId,

@@ -1,21 +1,20 @@
 /*
 ** op_store.h — what the operator model's ingest pass needs of a run's
-** rows, kept in memory while they are loaded: each operator call's
-** signature (name and input strings) and the intervals of the kernels,
-** memsets and memcpys it launched, and the run's counts of kernels
-** without a launch.
+** rows, kept as they come: each operator call's signature (name and
+** input strings) and the intervals of the kernels, memsets and memcpys it
+** launched, and the run's counts of kernels without a launch.
 **
-** Pipeline position: filled by the writer (load_trace.c hooks, ranks
-** from trace_spans_file_done) beside the spans of trace_spans.c (which
-** owns the store), read by derive_op.c, which writes op_sig,
-** op_gpu_time and two of op_run_metric's arms from it instead of
-** evaluating their views (schema 022/027/028) over the rows: the values
-** are those of the views (tests/e2e/test_op_store.py compares them on
-** every trace fixture).  Memory: 8 bytes per operator call, 16 per GPU
-** row with an op and 40 per call with GPU rows, up to a cap
-** (OP_STORE_MAX_MB); past it, or when a row's op is not known in-stream,
-** the store gives up, frees what it holds and derive_op.c evaluates the
-** views.
+** Pipeline position: filled through trace_keep.h (by the writer, or by
+** the stored-rows feeder trace_feed.c) beside the spans of trace_spans.c
+** (which owns the store), read by derive_op.c, which writes op_sig,
+** op_gpu_time and two of op_run_metric's arms from it.  The one
+** implementation of these rows: the views of schema 022/027/028
+** (op_sig_calc, op_call_time_calc, op_metric_calc) are their
+** specification, checked against them on every fixture
+** (tests/e2e/test_oracle.py).  Memory: 8 bytes per operator call and 32
+** per call with GPU rows; the GPU rows with an op (24 bytes each) go to
+** spools (spool.h), read back one file at a time when the calls are
+** written.
 */
 #ifndef PROFAN_OP_STORE_H
 #define PROFAN_OP_STORE_H
@@ -23,8 +22,6 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include "core/util.h"
-
-#define OP_STORE_MAX_MB 64
 
 typedef struct OpStore OpStore;
 
@@ -62,8 +59,11 @@ void op_store_gpu(OpStore *p, int64_t fileId, const OpGpuRow *r);
 /* File fileId's final rank. */
 void op_store_file_done(OpStore *p, int64_t fileId, int64_t rank);
 
-/* 1 when every row of the run went in. */
-int op_store_usable(const OpStore *p);
+/* 0 when the calls can be written: every row's op id was the linker's,
+** every file has its rank, every call with GPU rows its cpu_op row; else
+** -1 with pErr set (the writer and the stored-rows feeder never give
+** such rows). */
+int op_store_check(const OpStore *p, PfError *pErr);
 
 /* Insert run runId's signatures into op_sig (new ones not modeled) and
 ** its op_gpu_time rows.  Returns 0 or -1 with pErr set. */

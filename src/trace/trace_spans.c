@@ -1,65 +1,62 @@
 /*
-** trace_spans.c — the activity intervals of a run's trace rows, kept in
-** memory while the rows are loaded, for the GPU and wall-time sweeps.
+** trace_spans.c — what the derive passes need of a run's trace rows,
+** kept as the rows come (see trace_spans.h).
 **
-** Pipeline position: between "load" and "derive" (see trace_spans.h).  Rows
-** are kept per file in arrival order; a rank's spans are gathered and
-** sorted when the sweep asks for them.  Traces come nearly sorted (Kineto
-** writes each thread's events in time order), so an array already in order
-** is not sorted again.
+** Pipeline position: between "load" and "derive".  Rows are appended per
+** file, in arrival order, to spools (spool.h): memory while the store's
+** spools hold at most TRACE_SPANS_BUDGET bytes together, a temporary file
+** beyond it; a file's time shift is applied when its rows are read.  A
+** rank's spans are gathered into one array and sorted when a sweep asks
+** for them.  Traces come nearly sorted (Kineto writes each thread's events
+** in time order), so an array already in order is not sorted again.
 */
 #include "trace/trace_spans.h"
 #include "trace/op_store.h"
+#include "core/spool.h"
 #include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* Bytes of rows the store keeps in memory (PROFAN_SPOOL_KB sets it for
+** every spool: the tests put them all in files). */
+#define TRACE_SPANS_BUDGET ((int64_t)64<<20)
+
+/* The rows of one file: each kind of record in its own spool. */
+enum { R_GPU, R_CPU, R_RUNTIME, R_HTA_CPU, R_HTA_GPU, R_N };
+static const size_t aRecSize[R_N] = {
+  sizeof(SpanGpu), sizeof(Span), sizeof(Span), sizeof(SpanHtaCpu),
+  sizeof(SpanHtaGpu)
+};
+
 typedef struct SpanFile {
   int64_t fileId;
   int64_t rank;
   int hasRank;
-  SpanGpu *aGpu;
-  size_t nGpu, nGpuAlloc;
-  Span *aCpu[SPAN_NCPU];
-  size_t nCpu[SPAN_NCPU], nCpuAlloc[SPAN_NCPU];
-  SpanHtaCpu *aHc;              /* HTA rows (see trace_spans.h) */
-  size_t nHc, nHcAlloc;
-  SpanHtaGpu *aHg;
-  size_t nHg, nHgAlloc;
+  int64_t dTs;                  /* time shift of its rows, once known */
+  Spool aRec[R_N];              /* records, by kind */
+  size_t an[R_N];               /* records in each */
 } SpanFile;
 
 struct TraceSpans {
   SpanFile *aFile;
   int nFile, nFileAlloc;
   int iLast;                /* the file of the last row */
-  size_t nBytes, nMax;      /* bytes of rows held / cap */
-  int off;                  /* gave up */
-  size_t nHtaBytes, nHtaMax;  /* the HTA rows: their own cap */
-  int htaOff;                 /* the HTA part gave up */
-  OpStore *pOps;              /* operator calls (op_store.c) */
+  SpoolBudget budget;       /* memory of the spools of every file */
+  int bad;                  /* a temporary file could not be written or
+                            ** read (trace_spans_check) */
+  OpStore *pOps;            /* operator calls (op_store.c) */
 };
 
 TraceSpans *trace_spans_new(void){
-  const char *zSweep = getenv("PROFAN_SWEEP");
-  const char *zKb = getenv("PROFAN_SPANS_KB");
-  long kb = zKb ? strtol(zKb, NULL, 10) : TRACE_SPANS_MAX_MB*1024L;
-  TraceSpans *p;
-  if( kb<=0 || (zSweep && strcmp(zSweep, "db")==0) ) return NULL;
-  p = xcalloc(1, sizeof(*p));
-  p->nMax = (size_t)kb<<10;
-  p->nHtaMax = (size_t)TRACE_SPANS_HTA_MAX_MB<<20;
+  TraceSpans *p = xcalloc(1, sizeof(*p));
+  spool_budget_init(&p->budget, TRACE_SPANS_BUDGET);
   p->pOps = op_store_new();
   return p;
 }
 
 static void file_clear(SpanFile *f){
-  util_array_free(f->aGpu, f->nGpuAlloc*sizeof(SpanGpu));
-  for(int c=0; c<SPAN_NCPU; c++){
-    util_array_free(f->aCpu[c], f->nCpuAlloc[c]*sizeof(Span));
-  }
-  util_array_free(f->aHc, f->nHcAlloc*sizeof(SpanHtaCpu));
-  util_array_free(f->aHg, f->nHgAlloc*sizeof(SpanHtaGpu));
+  for(int k=0; k<R_N; k++) spool_free(&f->aRec[k]);
 }
 
 void trace_spans_free(TraceSpans *p){
@@ -70,23 +67,17 @@ void trace_spans_free(TraceSpans *p){
   free(p);
 }
 
+int trace_spans_check(const TraceSpans *p, PfError *pErr){
+  if( p && p->bad ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "cannot write or read a temporary"
+                 " file (the rows kept for the derive passes)");
+    return -1;
+  }
+  return 0;
+}
+
 OpStore *trace_spans_ops(const TraceSpans *p){
   return p ? p->pOps : NULL;
-}
-
-void trace_spans_give_up(TraceSpans *p){
-  if( p==NULL || p->off ) return;
-  for(int i=0; i<p->nFile; i++) file_clear(&p->aFile[i]);
-  free(p->aFile);
-  p->aFile = NULL;
-  p->nFile = p->nFileAlloc = 0;
-  p->nBytes = 0;
-  p->off = 1;
-  p->htaOff = 1;
-}
-
-int trace_spans_usable(const TraceSpans *p){
-  return p!=NULL && !p->off;
 }
 
 /* The state of file fileId, created when new. */
@@ -109,63 +100,59 @@ static SpanFile *span_file(TraceSpans *p, int64_t fileId){
   f = &p->aFile[p->nFile++];
   memset(f, 0, sizeof(*f));
   f->fileId = fileId;
+  for(int k=0; k<R_N; k++) spool_init(&f->aRec[k], &p->budget);
   return f;
 }
 
-/* Room for one more element of sz bytes in array *pa of *pnAlloc; 0, or -1
-** (and the store gave up) when the rows held pass the cap.  The cap counts
-** rows, not capacity: pages of a doubled array not written yet cost no
-** memory. */
-static int room(TraceSpans *p, void **pa, size_t n, size_t *pnAlloc,
-                size_t sz){
-  if( p->nBytes + sz > p->nMax ){
-    trace_spans_give_up(p);
-    return -1;
+/* Append record z of kind k to file fileId's spool. */
+static void rec_add(TraceSpans *p, int64_t fileId, int k, const void *z){
+  SpanFile *f = span_file(p, fileId);
+  if( spool_append(&f->aRec[k], z, aRecSize[k]) ){
+    p->bad = 1;
+    return;
   }
-  p->nBytes += sz;
-  if( n==*pnAlloc ){
-    size_t nNew = *pnAlloc ? *pnAlloc*2 : 1024;
-    *pa = util_array_grow(*pa, *pnAlloc*sz, nNew*sz);
-    *pnAlloc = nNew;
+  f->an[k]++;
+}
+
+/* Copy the n records of kind k of file f into a (room for n).  A spool
+** read moves its read window, not its content: the store stays const for
+** its readers.  Returns 0, or -1 (and the store is bad) when the
+** temporary file cannot be read. */
+static int rec_copy(const TraceSpans *p, const SpanFile *f, int k, void *a){
+  Spool *s = (Spool*)&f->aRec[k];
+  size_t sz = aRecSize[k], per = ((size_t)1<<20)/sz;
+  for(size_t i=0; i<f->an[k]; i+=per){
+    size_t n = f->an[k]-i<per ? f->an[k]-i : per;
+    const char *z = spool_get(s, (int64_t)(i*sz), n*sz);
+    if( z==NULL ){
+      ((TraceSpans*)p)->bad = 1;
+      return -1;
+    }
+    memcpy((char*)a + i*sz, z, n*sz);
   }
   return 0;
 }
 
 void trace_spans_gpu(TraceSpans *p, int64_t fileId, int kind, int64_t ts,
                      int64_t dur, int64_t device, int64_t name){
-  SpanFile *f;
-  SpanGpu *g;
-  if( p==NULL || p->off ) return;
-  if( device<-1 || device>INT32_MAX || name<0 || name>INT32_MAX ){
-    trace_spans_give_up(p);             /* does not fit the record */
-    return;
-  }
-  f = span_file(p, fileId);
-  if( room(p, (void**)&f->aGpu, f->nGpu, &f->nGpuAlloc, sizeof(SpanGpu)) ){
-    return;
-  }
-  g = &f->aGpu[f->nGpu++];
-  g->ts = ts;
-  g->dur = dur;
-  g->device = (int32_t)device;
-  g->name = (int32_t)name;
-  g->kind = kind;
-  g->seq = 0;
+  SpanGpu g;
+  if( p==NULL ) return;
+  g.ts = ts;
+  g.dur = dur;
+  g.device = device;
+  g.name = name;
+  g.kind = kind;
+  g.seq = 0;
+  rec_add(p, fileId, R_GPU, &g);
 }
 
 void trace_spans_cpu(TraceSpans *p, int64_t fileId, int cls, int64_t ts,
                      int64_t dur){
-  SpanFile *f;
-  Span *s;
-  if( p==NULL || p->off ) return;
-  f = span_file(p, fileId);
-  if( room(p, (void**)&f->aCpu[cls], f->nCpu[cls], &f->nCpuAlloc[cls],
-           sizeof(Span)) ){
-    return;
-  }
-  s = &f->aCpu[cls][f->nCpu[cls]++];
-  s->ts = ts;
-  s->end = ts + dur;
+  Span s;
+  if( p==NULL ) return;
+  s.ts = ts;
+  s.end = ts + dur;
+  rec_add(p, fileId, cls==SPAN_CPU ? R_CPU : R_RUNTIME, &s);
 }
 
 void trace_spans_file_done(TraceSpans *p, int64_t fileId, int64_t dTs,
@@ -173,26 +160,10 @@ void trace_spans_file_done(TraceSpans *p, int64_t fileId, int64_t dTs,
   SpanFile *f;
   if( p==NULL ) return;
   op_store_file_done(p->pOps, fileId, rank);
-  if( p->off ) return;
   f = span_file(p, fileId);
   f->rank = rank;
   f->hasRank = 1;
-  if( dTs==0 ) return;
-  for(size_t i=0; i<f->nHc; i++){
-    f->aHc[i].ts += dTs;
-    f->aHc[i].end += dTs;
-  }
-  for(size_t i=0; i<f->nHg; i++){
-    f->aHg[i].ts += dTs;
-    f->aHg[i].end += dTs;
-  }
-  for(size_t i=0; i<f->nGpu; i++) f->aGpu[i].ts += dTs;
-  for(int c=0; c<SPAN_NCPU; c++){
-    for(size_t i=0; i<f->nCpu[c]; i++){
-      f->aCpu[c][i].ts += dTs;
-      f->aCpu[c][i].end += dTs;
-    }
-  }
+  f->dTs = dTs;
 }
 
 static int cmp_i64(const void *a, const void *b){
@@ -282,7 +253,9 @@ SpanGpu *trace_spans_rank_gpu(const TraceSpans *p, int64_t rank, size_t *pn){
   size_t n = 0, k = 0;
   SpanGpu *a;
   for(int i=0; i<p->nFile; i++){
-    if( p->aFile[i].hasRank && p->aFile[i].rank==rank ) n += p->aFile[i].nGpu;
+    if( p->aFile[i].hasRank && p->aFile[i].rank==rank ){
+      n += p->aFile[i].an[R_GPU];
+    }
   }
   *pn = n;
   if( n==0 ) return NULL;
@@ -290,8 +263,13 @@ SpanGpu *trace_spans_rank_gpu(const TraceSpans *p, int64_t rank, size_t *pn){
   for(int i=0; i<p->nFile; i++){
     const SpanFile *f = &p->aFile[i];
     if( !f->hasRank || f->rank!=rank ) continue;
-    for(size_t j=0; j<f->nGpu; j++, k++){
-      a[k] = f->aGpu[j];
+    if( rec_copy(p, f, R_GPU, a+k) ){
+      free(a);
+      *pn = 0;
+      return NULL;
+    }
+    for(size_t j=0; j<f->an[R_GPU]; j++, k++){
+      a[k].ts += f->dTs;
       a[k].seq = (int32_t)k;
     }
   }
@@ -302,10 +280,11 @@ SpanGpu *trace_spans_rank_gpu(const TraceSpans *p, int64_t rank, size_t *pn){
 Span *trace_spans_rank_cpu(const TraceSpans *p, int64_t rank, int cls,
                            size_t *pn){
   size_t n = 0, k = 0;
+  int r = cls==SPAN_CPU ? R_CPU : R_RUNTIME;
   Span *a;
   for(int i=0; i<p->nFile; i++){
     if( p->aFile[i].hasRank && p->aFile[i].rank==rank ){
-      n += p->aFile[i].nCpu[cls];
+      n += p->aFile[i].an[r];
     }
   }
   *pn = n;
@@ -314,8 +293,15 @@ Span *trace_spans_rank_cpu(const TraceSpans *p, int64_t rank, int cls,
   for(int i=0; i<p->nFile; i++){
     const SpanFile *f = &p->aFile[i];
     if( !f->hasRank || f->rank!=rank ) continue;
-    memcpy(a+k, f->aCpu[cls], f->nCpu[cls]*sizeof(Span));
-    k += f->nCpu[cls];
+    if( rec_copy(p, f, r, a+k) ){
+      free(a);
+      *pn = 0;
+      return NULL;
+    }
+    for(size_t j=0; j<f->an[r]; j++, k++){
+      a[k].ts += f->dTs;
+      a[k].end += f->dTs;
+    }
   }
   trace_spans_sort(a, n);
   return a;
@@ -325,82 +311,120 @@ void trace_spans_sort(Span *a, size_t n){
   sort_runs(a, n, sizeof(Span), cmp_span);
 }
 
+/* One row as the writer or the stored-rows feeder gives it: its
+** interval, its HTA row, its operator call (op_store.c). */
+void trace_spans_row(TraceSpans *p, const TraceRow *r){
+  if( p==NULL ) return;
+  switch( r->kind ){
+    case TEV_KERNEL:
+    case TEV_MEMCPY:
+    case TEV_MEMSET: {
+      SpanHtaGpu g;
+      OpGpuRow o;
+      int cls = r->kind==TEV_KERNEL ? 0 : r->kind==TEV_MEMCPY ? 1 : 2;
+      trace_spans_gpu(p, r->fileId, cls==0 ? SPAN_KERNEL : cls==1
+                      ? SPAN_MEMCPY : SPAN_MEMSET, r->ts, r->dur,
+                      r->hasDevice ? r->device : -1, r->nameId);
+      g.device = r->hasDevice ? r->device : 0;
+      g.stream = r->stream;
+      g.ts = r->ts;
+      g.end = r->ts + r->dur;
+      g.id = r->id;
+      g.name = r->nameId;
+      g.runtimeId = r->runtimeId;
+      g.hasRuntime = r->runtimeId>0;
+      g.cls = cls;
+      trace_spans_hta_gpu(p, r->fileId, &g);
+      o.opId = r->opId;
+      o.ts = r->ts;
+      o.dur = r->dur;
+      o.device = r->device;
+      o.hasDev = r->hasDevice;
+      o.zName = r->zName;
+      o.nName = r->nName;
+      o.nameId = r->nameId;
+      o.isKernel = cls==0;
+      o.isMemcpy = cls==1;
+      o.host = r->host;
+      o.hasRuntime = r->runtimeId>0;
+      op_store_gpu(p->pOps, r->fileId, &o);
+      break;
+    }
+    case TEV_CPU_OP:
+      op_store_cpu(p->pOps, r->fileId, r->id, r->nameId, r->dimsId,
+                   r->typesId, r->concId);
+      if( !r->linked || r->depth==0 ){       /* top-level ops */
+        SpanHtaCpu c;
+        trace_spans_cpu(p, r->fileId, SPAN_CPU, r->ts, r->dur);
+        c.tid = r->tid;
+        c.ts = r->ts;
+        c.end = r->ts + r->dur;
+        c.id = r->id;
+        c.name = r->nameId;
+        c.isCall = 0;
+        c.outside = 0;
+        trace_spans_hta_cpu(p, r->fileId, &c);
+      }
+      break;
+    case TEV_RUNTIME:
+    case TEV_DRIVER: {
+      SpanHtaCpu c;
+      trace_spans_cpu(p, r->fileId, SPAN_RUNTIME, r->ts, r->dur);
+      c.tid = r->tid;
+      c.ts = r->ts;
+      c.end = r->ts + r->dur;
+      c.id = r->id;
+      c.name = r->nameId;
+      c.isCall = 1;
+      c.outside = r->opId==0;
+      trace_spans_hta_cpu(p, r->fileId, &c);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 /* ------------------------------------------------------- HTA rows */
 
-/* Give up the HTA rows only (the spans stay). */
-static void hta_give_up(TraceSpans *p){
-  for(int i=0; i<p->nFile; i++){
-    SpanFile *f = &p->aFile[i];
-    util_array_free(f->aHc, f->nHcAlloc*sizeof(SpanHtaCpu));
-    util_array_free(f->aHg, f->nHgAlloc*sizeof(SpanHtaGpu));
-    f->aHc = NULL;
-    f->aHg = NULL;
-    f->nHc = f->nHcAlloc = f->nHg = f->nHgAlloc = 0;
-  }
-  p->nHtaBytes = 0;
-  p->htaOff = 1;
-}
-
-/* Room for one more HTA row of sz bytes (see room()). */
-static int hta_room(TraceSpans *p, void **pa, size_t n, size_t *pnAlloc,
-                    size_t sz){
-  if( p->nHtaBytes + sz > p->nHtaMax ){
-    hta_give_up(p);
-    return -1;
-  }
-  p->nHtaBytes += sz;
-  if( n==*pnAlloc ){
-    size_t nNew = *pnAlloc ? *pnAlloc*2 : 1024;
-    *pa = util_array_grow(*pa, *pnAlloc*sz, nNew*sz);
-    *pnAlloc = nNew;
-  }
-  return 0;
-}
-
 void trace_spans_hta_cpu(TraceSpans *p, int64_t fileId, const SpanHtaCpu *r){
-  SpanFile *f;
-  if( p==NULL || p->htaOff ) return;
-  f = span_file(p, fileId);
-  if( hta_room(p, (void**)&f->aHc, f->nHc, &f->nHcAlloc, sizeof(*r)) ){
-    return;
-  }
-  f->aHc[f->nHc++] = *r;
+  if( p==NULL ) return;
+  rec_add(p, fileId, R_HTA_CPU, r);
 }
 
 void trace_spans_hta_gpu(TraceSpans *p, int64_t fileId, const SpanHtaGpu *r){
-  SpanFile *f;
-  if( p==NULL || p->htaOff ) return;
-  f = span_file(p, fileId);
-  if( hta_room(p, (void**)&f->aHg, f->nHg, &f->nHgAlloc, sizeof(*r)) ){
-    return;
-  }
-  f->aHg[f->nHg++] = *r;
-}
-
-int trace_spans_hta_usable(const TraceSpans *p){
-  if( p==NULL || p->htaOff ) return 0;
-  /* a file without its final rank: its rows are not yet the database's */
-  for(int i=0; i<p->nFile; i++){
-    int64_t rank;
-    const SpanHtaCpu *aC;
-    const SpanHtaGpu *aG;
-    size_t nC, nG;
-    if( trace_spans_hta_file(p, i, &rank, &aC, &nC, &aG, &nG)<0 ) return 0;
-  }
-  return 1;
+  if( p==NULL ) return;
+  rec_add(p, fileId, R_HTA_GPU, r);
 }
 
 int trace_spans_hta_file(const TraceSpans *p, int i, int64_t *pRank,
-                         const SpanHtaCpu **paCpu, size_t *pnCpu,
-                         const SpanHtaGpu **paGpu, size_t *pnGpu){
+                         SpanHtaCpu **paCpu, size_t *pnCpu,
+                         SpanHtaGpu **paGpu, size_t *pnGpu){
   const SpanFile *f;
+  SpanHtaCpu *aC;
+  SpanHtaGpu *aG;
   if( p==NULL || i<0 || i>=p->nFile ) return 0;
   f = &p->aFile[i];
   if( !f->hasRank ) return -1;
+  aC = xmalloc((f->an[R_HTA_CPU]+1)*sizeof(SpanHtaCpu));
+  aG = xmalloc((f->an[R_HTA_GPU]+1)*sizeof(SpanHtaGpu));
+  if( rec_copy(p, f, R_HTA_CPU, aC) || rec_copy(p, f, R_HTA_GPU, aG) ){
+    free(aC);
+    free(aG);
+    return -1;
+  }
+  for(size_t j=0; j<f->an[R_HTA_CPU]; j++){
+    aC[j].ts += f->dTs;
+    aC[j].end += f->dTs;
+  }
+  for(size_t j=0; j<f->an[R_HTA_GPU]; j++){
+    aG[j].ts += f->dTs;
+    aG[j].end += f->dTs;
+  }
   *pRank = f->rank;
-  *paCpu = f->aHc;
-  *pnCpu = f->nHc;
-  *paGpu = f->aHg;
-  *pnGpu = f->nHg;
+  *paCpu = aC;
+  *pnCpu = f->an[R_HTA_CPU];
+  *paGpu = aG;
+  *pnGpu = f->an[R_HTA_GPU];
   return 1;
 }

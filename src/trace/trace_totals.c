@@ -1,17 +1,24 @@
 /*
-** trace_totals.c — the streaming totals of the trace writer: per-name GPU
-** activity for gpu_op_summary, and the tables of
-** schema/009-query-summaries.sql (the numbers derive_summary.c computes
-** from the rows when the database does the linking), kept while the rows
-** go in.
+** trace_totals.c — the totals the trace writer keeps of every row: per-name
+** GPU activity for gpu_op_summary, and the tables of
+** schema/009-query-summaries.sql.  The one implementation of these
+** numbers: the SQL at the end of 009 (tests/oracle/summaries.sql) is
+** their specification, checked against these on every fixture.
 **
-** Pipeline position: "load", beside load_trace.c, which feeds it every row
-** it inserts (writer thread only) and asks it to write the summary rows at
-** the end of the ingest.  Memory grows with the distinct names and the
-** ops of the files being read, not with the rows.
+** Pipeline position: "load" and "derive".  Rows come from one of two
+** feeders through trace_keep.c: the writer as it inserts them
+** (load_trace.c), or the stored-rows feeder (trace_feed.c) after a file
+** was linked again, for a merge or a rebuild.  derive_trace.c gives the
+** kernels that had no step when they came theirs (trace_totals_step_add)
+** and writes the summaries once every step is final.  Memory grows with
+** the distinct names and the ops and calls of the files being read, not
+** with the rows.
 */
 #include "trace/trace_totals.h"
 #include "trace/derive_summary.h"
+#include "core/db.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,30 +38,32 @@ typedef struct FileRank { int64_t fileId, rank; } FileRank;
 /* ------------------------------------------------- 009 summary totals */
 
 /*
-** The totals of schema/009-query-summaries.sql (what derive_summary.c
-** computes from the rows when the database did the linking), kept while
-** the rows go in.  Groups are keyed by file until the files' final ranks
-** are known.  Ids made by the in-stream linker are (fileId << 32) + n,
-** n = 1, 2, ... per file and table, so per-file arrays indexed by n map an
-** op or runtime call to its group:
-**  - an op is emitted when it closes, after its children, so a child
-**    waits in its parent's chain (Pend, a few per open op) until the
-**    parent's name is known; an op's slot in SumFile.aOp is its group
-**    (>= 0), OP_UNSEEN, OP_WAIT (seen, waiting for its parent), or the
-**    head of the chain of its children that wait (<= OP_CHAIN);
+** The totals of schema/009-query-summaries.sql, kept as the rows come.
+** Groups are keyed by file until the files' final ranks are known.  Ids
+** made by the in-stream linker are (fileId << 32) + n, n = 1, 2, ... per
+** file and table, so per-file arrays indexed by n map an op or runtime
+** call to its group:
+**  - an op's group needs its parent's name: an op whose parent has not
+**    come yet waits in its parent's chain (Pend) until it does (the
+**    writer gets an op when it closes, after its children; the stored
+**    rows come in id order, parents first); an op's slot in SumFile.aOp is
+**    its group (>= 0), OP_UNSEEN, OP_WAIT (seen, its parent not yet), or
+**    the head of the chain of its children that wait (<= OP_CHAIN), and
+**    aOpName its name once seen;
 **  - GPU rows add to their op at the end of the file (GpuRef), when every
-**    op's group is known, and to their runtime call at once (the linker
-**    emits a call before the GPU rows it launched; GPU rows that come
-**    first wait in aLate);
+**    op's group is known, and to their runtime call at once when it came
+**    first (else they wait in aLate);
 **  - FLOP sums are floating point: they are added at the end in op id
-**    order, the order of the database pass;
-**  - a kernel inserted without a step may get one from derive_trace.c:
-**    its rowid is kept (runs of consecutive rowids) and derive_summary.c
-**    adds it by its final step.
-** Memory: 4 bytes per op and 13 per runtime call of the files being read,
+**    order, whatever order the rows came in;
+**  - a kernel or memcpy/memset row without a step may get one from
+**    derive_trace.c: its rowid is kept (runs of consecutive rowids) for
+**    it, and a kernel's time is added to its step then
+**    (trace_totals_step_add).
+** Memory: 8 bytes per op and 13 per runtime call of the files being read,
 ** 16 per GPU row with an op until its file ends, 40 per op with FLOPs.
-** Anything unexpected (a row without linker ids, a child after its
-** parent) sets bad: the database pass runs instead.
+** A row whose ids are not the linker's, or an op or call seen twice,
+** makes the totals unusable (trace_totals_write_summaries fails): the
+** writer and the feeder never give one.
 */
 #define OP_UNSEEN (-1)
 #define OP_WAIT (-2)
@@ -84,6 +93,7 @@ typedef struct FlopsOp {
 typedef struct SumFile {
   int64_t fileId;
   int *aOp;             /* per op id - 1, see above */
+  int *aOpName;         /* per op id - 1: name_id once seen, else 0 */
   int nOp, nOpAlloc;
   int64_t *aRtTs;       /* per runtime call id - 1: ts */
   int *aRtGroup;        /* its group in rt, -1 = not seen */
@@ -101,7 +111,7 @@ typedef struct SumFile {
 typedef struct RowRun { int64_t first, last; } RowRun;
 
 typedef struct SumState {
-  int bad;              /* the totals cannot be trusted */
+  int64_t badId;        /* a row id not the linker's, or seen twice; 0 */
   SummaryTotals t;      /* keyed by fileId instead of rank */
   SumFile *aFile;       /* files being read */
   int nFile, nFileAlloc;
@@ -110,8 +120,10 @@ typedef struct SumState {
   int nPend, nPendAlloc, iFree;
   FlopsOp *aFl;         /* ops with FLOPs of files already read */
   int nFl, nFlAlloc;
-  RowRun *aRun;
-  int nRun, nRunAlloc;
+  RowRun *aRun[2];      /* kernel / gpu_mem_op rowids without a step */
+  int nRun[2], nRunAlloc[2];
+  GroupMap lateSteps;   /* (rank, step) -> StepSum: kernels given a step
+                        ** after the load */
 } SumState;
 
 /* Array a of *pnAlloc elements of sz bytes, grown to hold n (the array
@@ -128,6 +140,7 @@ static void *grow(void *a, int *pnAlloc, int n, size_t sz){
 
 static void sumfile_free(SumFile *f){
   util_array_free(f->aOp, (size_t)f->nOpAlloc*sizeof(int));
+  util_array_free(f->aOpName, (size_t)f->nOpAlloc*sizeof(int));
   util_array_free(f->aRtTs, (size_t)f->nRtAlloc*sizeof(int64_t));
   free(f->aRtGroup);
   free(f->aRtRc);
@@ -141,7 +154,10 @@ static void sumstate_free(SumState *p){
   util_array_free(p->aFile, (size_t)p->nFileAlloc*sizeof(SumFile));
   util_array_free(p->aPend, (size_t)p->nPendAlloc*sizeof(Pend));
   util_array_free(p->aFl, (size_t)p->nFlAlloc*sizeof(FlopsOp));
-  util_array_free(p->aRun, (size_t)p->nRunAlloc*sizeof(RowRun));
+  for(int k=0; k<2; k++){
+    util_array_free(p->aRun[k], (size_t)p->nRunAlloc[k]*sizeof(RowRun));
+  }
+  group_map_free(&p->lateSteps);
   derive_summary_totals_free(&p->t);
 }
 
@@ -174,9 +190,15 @@ static int id_seq(const SumFile *f, int64_t id){
 
 /* Make op slots up to seq exist. */
 static void op_slots(SumFile *f, int seq){
+  int nAlloc;
   if( seq<=f->nOp ) return;
+  nAlloc = f->nOpAlloc;
   f->aOp = grow(f->aOp, &f->nOpAlloc, seq, sizeof(int));
-  for(int i=f->nOp; i<seq; i++) f->aOp[i] = OP_UNSEEN;
+  f->aOpName = grow(f->aOpName, &nAlloc, seq, sizeof(int));
+  for(int i=f->nOp; i<seq; i++){
+    f->aOp[i] = OP_UNSEEN;
+    f->aOpName[i] = 0;
+  }
   f->nOp = seq;
 }
 
@@ -205,79 +227,87 @@ static void chain_resolve(SumState *p, SumFile *f, int h, int64_t parentName){
   }
 }
 
+/* Row r (an op, whose id is not the linker's or came twice): the totals
+** cannot be used. */
+static void sum_bad(SumState *p, int64_t id){
+  if( p->badId==0 ) p->badId = id ? id : -1;
+}
+
+/* Op seq of f waits in the chain of its parent slot ps (unseen). */
+static void chain_wait(SumState *p, SumFile *f, int ps, int seq,
+                       int64_t name, int64_t dur, int64_t self){
+  int h, slot = f->aOp[ps-1];
+  Pend *c;
+  if( p->iFree>=0 ){
+    h = p->iFree;
+    p->iFree = p->aPend[h].next;
+  }else{
+    p->aPend = grow(p->aPend, &p->nPendAlloc, p->nPend+1, sizeof(Pend));
+    h = p->nPend++;
+  }
+  c = &p->aPend[h];
+  c->dur = dur;
+  c->self = self;
+  c->name = (int)name;
+  c->seq = seq;
+  c->next = slot==OP_UNSEEN ? -1 : OP_CHAIN - slot;
+  f->aOp[ps-1] = OP_CHAIN - h;
+  f->aOp[seq-1] = OP_WAIT;
+}
+
 /* One cpu_op row: shapes and FLOPs now, cpu_op_summary once its parent's
 ** name is known. */
-static void sum_op(SumState *p, const TraceTarget *t, const TraceEvent *e,
-                   int64_t name, int64_t dims, double flops, int64_t src){
-  SumFile *f = sum_file(p, t->fileId);
-  int seq = id_seq(f, e->rowId), chain, slot;
-  int64_t self = e->linked ? e->selfDur : e->dur;
-  if( dims!=0 ){
-    ShapeSum *sh = group_map_get(&p->t.shapes, t->fileId, name, dims, 0, NULL);
+static void sum_op(SumState *p, const TraceRow *r){
+  SumFile *f = sum_file(p, r->fileId);
+  int seq = id_seq(f, r->id), chain;
+  int64_t self = r->linked ? r->selfDur : r->dur;
+  if( r->dimsId!=0 ){
+    ShapeSum *sh = group_map_get(&p->t.shapes, r->fileId, r->nameId,
+                                 r->dimsId, 0, NULL);
     sh->calls++;
   }
-  if( seq==0 || !e->linked ){ p->bad = 1; return; }
+  if( seq==0 ){ sum_bad(p, r->id); return; }
   op_slots(f, seq);
   chain = f->aOp[seq-1];
-  if( chain>OP_UNSEEN || chain==OP_WAIT ){ p->bad = 1; return; }  /* twice */
-  if( src ){
+  if( chain>OP_UNSEEN || chain==OP_WAIT ){ sum_bad(p, r->id); return; }
+  f->aOpName[seq-1] = (int)r->nameId;
+  if( r->flopsSrc ){
     FlopsOp *fl;
     f->aFl = grow(f->aFl, &f->nFlAlloc, f->nFl+1, sizeof(FlopsOp));
     fl = &f->aFl[f->nFl++];
     memset(fl, 0, sizeof(*fl));
-    fl->rowId = e->rowId;
-    fl->flops = flops;
-    fl->name = (int)name;
-    fl->src = (int)src;
+    fl->rowId = r->id;
+    fl->flops = r->flops;
+    fl->name = (int)r->nameId;
+    fl->src = r->flopsSrc;
   }
-  if( e->parentId<=0 ){
-    f->aOp[seq-1] = op_add(p, t->fileId, name, 0, e->dur, self);
+  if( r->parentId<=0 ){
+    f->aOp[seq-1] = op_add(p, r->fileId, r->nameId, 0, r->dur, self);
   }else{
-    int ps = id_seq(f, e->parentId);
-    if( ps==0 ){ p->bad = 1; return; }
+    int ps = id_seq(f, r->parentId);
+    if( ps==0 ){ sum_bad(p, r->id); return; }
     op_slots(f, ps);
-    slot = f->aOp[ps-1];
-    if( slot>=0 ){                          /* parent already placed */
-      f->aOp[seq-1] = op_add(p, t->fileId, name, p->t.ops.aKey[slot].b,
-                             e->dur, self);
-    }else if( slot==OP_WAIT ){
-      p->bad = 1;
-      return;
+    if( f->aOpName[ps-1]!=0 ){              /* parent seen: its name */
+      f->aOp[seq-1] = op_add(p, r->fileId, r->nameId, f->aOpName[ps-1],
+                             r->dur, self);
     }else{                                  /* wait in its chain */
-      int h;
-      Pend *c;
-      if( p->iFree>=0 ){
-        h = p->iFree;
-        p->iFree = p->aPend[h].next;
-      }else{
-        p->aPend = grow(p->aPend, &p->nPendAlloc, p->nPend+1, sizeof(Pend));
-        h = p->nPend++;
-      }
-      c = &p->aPend[h];
-      c->dur = e->dur;
-      c->self = self;
-      c->name = (int)name;
-      c->seq = seq;
-      c->next = slot==OP_UNSEEN ? -1 : OP_CHAIN - slot;
-      f->aOp[ps-1] = OP_CHAIN - h;
-      f->aOp[seq-1] = OP_WAIT;
+      chain_wait(p, f, ps, seq, r->nameId, r->dur, self);
     }
   }
-  if( chain<=OP_CHAIN ) chain_resolve(p, f, OP_CHAIN - chain, name);
+  if( chain<=OP_CHAIN ) chain_resolve(p, f, OP_CHAIN - chain, r->nameId);
 }
 
 /* One runtime/driver call. */
-static void sum_runtime(SumState *p, const TraceTarget *t,
-                        const TraceEvent *e, int64_t name){
-  SumFile *f = sum_file(p, t->fileId);
-  int seq = id_seq(f, e->rowId), g;
+static void sum_runtime(SumState *p, const TraceRow *row){
+  SumFile *f = sum_file(p, row->fileId);
+  int seq = id_seq(f, row->id), g;
   RtSum *r;
-  if( seq==0 || !e->linked ){ p->bad = 1; return; }
-  r = group_map_get(&p->t.rt, t->fileId, name, e->kind==TEV_RUNTIME ? 1 : 2, 0,
-                &g);
+  if( seq==0 ){ sum_bad(p, row->id); return; }
+  r = group_map_get(&p->t.rt, row->fileId, row->nameId,
+                    row->kind==TEV_RUNTIME ? 1 : 2, 0, &g);
   r->calls++;
-  r->totalNs += e->dur;
-  if( r->calls==1 || e->dur>r->maxNs ) r->maxNs = e->dur;
+  r->totalNs += row->dur;
+  if( r->calls==1 || row->dur>r->maxNs ) r->maxNs = row->dur;
   if( seq>f->nRt ){
     if( seq>f->nRtAlloc ){
       f->aRtTs = grow(f->aRtTs, &f->nRtAlloc, seq, sizeof(int64_t));
@@ -287,10 +317,10 @@ static void sum_runtime(SumState *p, const TraceTarget *t,
     for(int i=f->nRt; i<seq; i++) f->aRtGroup[i] = -1;
     f->nRt = seq;
   }
-  if( f->aRtGroup[seq-1]>=0 ){ p->bad = 1; return; }    /* twice */
-  f->aRtTs[seq-1] = e->ts;
+  if( f->aRtGroup[seq-1]>=0 ){ sum_bad(p, row->id); return; }   /* twice */
+  f->aRtTs[seq-1] = row->ts;
   f->aRtGroup[seq-1] = g;
-  f->aRtRc[seq-1] = (unsigned char)(e->inRecompute==1);
+  f->aRtRc[seq-1] = (unsigned char)(row->linked && row->inRecompute==1);
 }
 
 /* What a GPU row launched by call seq of file f adds to the call. */
@@ -305,46 +335,53 @@ static void rt_launch(SumState *p, SumFile *f, int seq, int64_t ts,
   if( isKernel && f->aRtRc[seq-1] ){ r->rcN++; r->rcNs += dur; }
 }
 
-/* One kernel (isKernel) or memcpy/memset row, inserted as rowid. */
-static void sum_gpu(SumState *p, const TraceTarget *t, const TraceEvent *e,
-                    int isKernel, int64_t rowid){
-  SumFile *f = sum_file(p, t->fileId);
-  if( e->linked && e->opId>0 ){
-    int seq = id_seq(f, e->opId);
+/* Note rowid of table k (0 kernel, 1 gpu_mem_op) as one without a step. */
+static void run_add(SumState *p, int k, int64_t rowid){
+  if( p->nRun[k]>0 && p->aRun[k][p->nRun[k]-1].last+1==rowid ){
+    p->aRun[k][p->nRun[k]-1].last = rowid;
+    return;
+  }
+  p->aRun[k] = grow(p->aRun[k], &p->nRunAlloc[k], p->nRun[k]+1,
+                    sizeof(RowRun));
+  p->aRun[k][p->nRun[k]].first = p->aRun[k][p->nRun[k]].last = rowid;
+  p->nRun[k]++;
+}
+
+/* One kernel or memcpy/memset row. */
+static void sum_gpu(SumState *p, const TraceRow *r){
+  SumFile *f = sum_file(p, r->fileId);
+  int isKernel = r->kind==TEV_KERNEL;
+  if( r->opId>0 ){
+    int seq = id_seq(f, r->opId);
     GpuRef *g;
-    if( seq==0 ){ p->bad = 1; return; }
+    if( seq==0 ){ sum_bad(p, r->opId); return; }
     f->aGpu = grow(f->aGpu, &f->nGpuAlloc, f->nGpu+1, sizeof(GpuRef));
     g = &f->aGpu[f->nGpu++];
-    g->dur = e->dur;
+    g->dur = r->dur;
     g->seq = seq;
     g->isKernel = isKernel;
   }
-  if( e->linked && e->runtimeId>0 ){
-    int seq = id_seq(f, e->runtimeId);
-    if( seq==0 ){ p->bad = 1; return; }
+  if( r->runtimeId>0 ){
+    int seq = id_seq(f, r->runtimeId);
+    if( seq==0 ){ sum_bad(p, r->runtimeId); return; }
     if( seq<=f->nRt && f->aRtGroup[seq-1]>=0 ){
-      rt_launch(p, f, seq, e->ts, e->dur, isKernel);
+      rt_launch(p, f, seq, r->ts, r->dur, isKernel);
     }else{
       LateGpu *l;
       f->aLate = grow(f->aLate, &f->nLateAlloc, f->nLate+1, sizeof(LateGpu));
       l = &f->aLate[f->nLate++];
-      l->ts = e->ts;
-      l->dur = e->dur;
+      l->ts = r->ts;
+      l->dur = r->dur;
       l->seq = seq;
       l->isKernel = isKernel;
     }
   }
-  if( !isKernel ) return;
-  if( e->linked && e->step>=0 ){
-    StepSum *st = group_map_get(&p->t.steps, t->fileId, e->step, 0, 0, NULL);
+  if( r->step<0 ){
+    run_add(p, isKernel ? 0 : 1, r->id);
+  }else if( isKernel ){
+    StepSum *st = group_map_get(&p->t.steps, r->fileId, r->step, 0, 0, NULL);
     st->n++;
-    st->ns += e->dur;
-  }else if( p->nRun>0 && p->aRun[p->nRun-1].last+1==rowid ){
-    p->aRun[p->nRun-1].last = rowid;
-  }else{
-    p->aRun = grow(p->aRun, &p->nRunAlloc, p->nRun+1, sizeof(RowRun));
-    p->aRun[p->nRun].first = p->aRun[p->nRun].last = rowid;
-    p->nRun++;
+    st->ns += r->dur;
   }
 }
 
@@ -417,6 +454,7 @@ struct TraceTotals {
 TraceTotals *trace_totals_new(void){
   TraceTotals *p = xcalloc(1, sizeof(*p));
   derive_summary_totals_init(&p->sum.t);
+  group_map_init(&p->sum.lateSteps, sizeof(StepSum));
   p->sum.iFree = -1;
   return p;
 }
@@ -617,6 +655,13 @@ static int sum_by_rank(const TraceTotals *p, SummaryTotals *pT){
     d->n += st->n;
     d->ns += st->ns;
   }
+  for(int g=0; g<p->sum.lateSteps.nGroup; g++){   /* keyed by rank */
+    const GroupKey *k = &p->sum.lateSteps.aKey[g];
+    const StepSum *st = group_map_val(&p->sum.lateSteps, g);
+    StepSum *d = group_map_get(&pT->steps, k->a, k->b, 0, 0, NULL);
+    d->n += st->n;
+    d->ns += st->ns;
+  }
   return 0;
 }
 
@@ -645,31 +690,21 @@ static int sum_flops(TraceTotals *p, SummaryTotals *pT){
   return 0;
 }
 
-/* Record in SUMMARY_PENDING_TABLE that the summaries of run runId are
-** written, and the kernels inserted without a step. */
-static int sum_pending(TraceTotals *p, sqlite3 *db, int64_t runId,
-                       PfError *pErr){
-  sqlite3_stmt *s = db_prepare(db, "INSERT INTO " SUMMARY_PENDING_TABLE
-                               " VALUES(?1,?2,?3)", pErr);
-  int rc = 0;
-  if( s==NULL ) return -1;
-  sqlite3_bind_int64(s, 1, runId);
-  for(int i=-1; i<p->sum.nRun && rc==0; i++){
-    sqlite3_bind_int64(s, 2, i<0 ? 0 : p->sum.aRun[i].first);
-    sqlite3_bind_int64(s, 3, i<0 ? -1 : p->sum.aRun[i].last);
-    rc = db_step_done(db, s, pErr);
-  }
-  sqlite3_finalize(s);
-  return rc;
-}
-
 int trace_totals_write_summaries(TraceTotals *p, sqlite3 *db,
-                                 int64_t runId, int dbLinks, PfError *pErr){
-  const char *zEnv = getenv("PROFAN_SUMMARY");
+                                 int64_t runId, PfError *pErr){
   SummaryTotals t;
   int rc;
-  if( dbLinks || p->sum.bad || p->sum.nFile>0
-      || (zEnv && strcmp(zEnv, "db")==0) ) return 0;
+  if( p->sum.badId ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "summaries: row %lld was not made"
+                 " by the trace linker (or came twice)",
+                 (long long)p->sum.badId);
+    return -1;
+  }
+  if( p->sum.nFile>0 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "summaries: a trace file has no"
+                 " final rank");
+    return -1;
+  }
   derive_summary_totals_init(&t);
   /* the codes sum_op() and sum_runtime() use */
   group_map_text_code(&t.src, "arg");
@@ -678,33 +713,50 @@ int trace_totals_write_summaries(TraceTotals *p, sqlite3 *db,
   group_map_text_code(&t.kind, "driver");
   if( sum_by_rank(p, &t) || sum_flops(p, &t) ){
     derive_summary_totals_free(&t);
-    return 0;
+    pf_error_set(pErr, ERRPOS_NONE, 0, "summaries: a trace file has no"
+                 " final rank");
+    return -1;
   }
-  rc = derive_summary_totals_write(db, runId, &t, pErr)
-       || sum_pending(p, db, runId, pErr) ? -1 : 1;
+  rc = derive_summary_totals_write(db, runId, &t, pErr);
   derive_summary_totals_free(&t);
   return rc;
 }
 
-void trace_totals_kernel(TraceTotals *p, const TraceTarget *t,
-                         const TraceEvent *e, int64_t nameId, int64_t rowid){
-  sum_add(p, t->fileId, 0, nameId, e->dur);
-  sum_gpu(&p->sum, t, e, 1, rowid);
+int trace_totals_stepless(const TraceTotals *p, int isKernel, int i,
+                          int64_t *pFirst, int64_t *pLast){
+  int k = isKernel ? 0 : 1;
+  if( i<0 || i>=p->sum.nRun[k] ) return 0;
+  *pFirst = p->sum.aRun[k][i].first;
+  *pLast = p->sum.aRun[k][i].last;
+  return 1;
 }
 
-void trace_totals_memop(TraceTotals *p, const TraceTarget *t,
-                        const TraceEvent *e, int64_t nameId){
-  sum_add(p, t->fileId, e->kind==TEV_MEMCPY ? 1 : 2, nameId, e->dur);
-  sum_gpu(&p->sum, t, e, 0, 0);
+void trace_totals_step_add(TraceTotals *p, int64_t rank, int64_t step,
+                           int64_t dur){
+  StepSum *st = group_map_get(&p->sum.lateSteps, rank, step, 0, 0, NULL);
+  st->n++;
+  st->ns += dur;
 }
 
-void trace_totals_op(TraceTotals *p, const TraceTarget *t,
-                     const TraceEvent *e, int64_t nameId, int64_t dimsId,
-                     double flops, int64_t src){
-  sum_op(&p->sum, t, e, nameId, dimsId, flops, src);
-}
-
-void trace_totals_runtime(TraceTotals *p, const TraceTarget *t,
-                          const TraceEvent *e, int64_t nameId){
-  sum_runtime(&p->sum, t, e, nameId);
+void trace_totals_row(TraceTotals *p, const TraceRow *r){
+  switch( r->kind ){
+    case TEV_KERNEL:
+      sum_add(p, r->fileId, 0, r->nameId, r->dur);
+      sum_gpu(&p->sum, r);
+      break;
+    case TEV_MEMCPY:
+    case TEV_MEMSET:
+      sum_add(p, r->fileId, r->kind==TEV_MEMCPY ? 1 : 2, r->nameId, r->dur);
+      sum_gpu(&p->sum, r);
+      break;
+    case TEV_CPU_OP:
+      sum_op(&p->sum, r);
+      break;
+    case TEV_RUNTIME:
+    case TEV_DRIVER:
+      sum_runtime(&p->sum, r);
+      break;
+    default:
+      break;
+  }
 }

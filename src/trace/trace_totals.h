@@ -1,19 +1,19 @@
 /*
-** trace_totals.h — the totals the trace writer keeps while rows go in:
-** gpu_op_summary (count, total, min, max per rank, kind and name of the
-** GPU rows) and the tables of schema/009-query-summaries.sql.
+** trace_totals.h — the totals kept of every trace row: gpu_op_summary
+** (count, total, min, max per rank, kind and name of the GPU rows) and
+** the tables of schema/009-query-summaries.sql.
 **
-** Pipeline position: "load"; used only by load_trace.c in the writer
-** thread.  derive_summary.c computes the same 009 totals from the rows
-** when the database does the linking.
+** Pipeline position: "load" (fed through trace_keep.h by the writer or
+** the stored-rows feeder) and "derive" (derive_trace.c adds the steps
+** given after the load and writes the summaries).  The one
+** implementation of these numbers (see trace_totals.c).
 */
 #ifndef PROFAN_TRACE_TOTALS_H
 #define PROFAN_TRACE_TOTALS_H
 
 #include <sqlite3.h>
 #include <stdint.h>
-#include "trace/load_trace.h"
-#include "trace/parse_trace.h"
+#include "trace/trace_row.h"
 #include "core/util.h"
 
 typedef struct TraceTotals TraceTotals;
@@ -22,19 +22,9 @@ typedef struct TraceTotals TraceTotals;
 TraceTotals *trace_totals_new(void);
 void trace_totals_free(TraceTotals *p);
 
-/* A row just inserted for event e of target t, with name id nameId:
-** a kernel (its rowid), a memcpy or memset, a cpu_op (its input-dims id or
-** 0, its FLOPs and their source: 0 none, 1 "arg", 2 "estimate"), a
-** runtime or driver call. */
-void trace_totals_kernel(TraceTotals *p, const TraceTarget *t,
-                         const TraceEvent *e, int64_t nameId, int64_t rowid);
-void trace_totals_memop(TraceTotals *p, const TraceTarget *t,
-                        const TraceEvent *e, int64_t nameId);
-void trace_totals_op(TraceTotals *p, const TraceTarget *t,
-                     const TraceEvent *e, int64_t nameId, int64_t dimsId,
-                     double flops, int64_t src);
-void trace_totals_runtime(TraceTotals *p, const TraceTarget *t,
-                          const TraceEvent *e, int64_t nameId);
+/* One row (kernel, memcpy/memset, cpu_op, runtime or driver call; other
+** kinds are ignored). */
+void trace_totals_row(TraceTotals *p, const TraceRow *r);
 
 /* The final rank of file fileId, after its last row: ends the file. */
 void trace_totals_file_rank(TraceTotals *p, int64_t fileId, int64_t rank);
@@ -44,10 +34,21 @@ void trace_totals_file_rank(TraceTotals *p, int64_t fileId, int64_t rank);
 int trace_totals_write_gpu(TraceTotals *p, sqlite3 *db, int64_t runId,
                            PfError *pErr);
 
-/* Write the 009 summary rows of run runId unless dbLinks, PROFAN_SUMMARY=db
-** or totals that cannot be trusted (see load_trace_summaries).  Returns 1
-** when written, 0 when not, -1 on error (pErr set). */
+/* The i-th run [*pFirst, *pLast] of consecutive rowids of kernel
+** (isKernel) or gpu_mem_op rows that came without a step; 0 past the
+** last. */
+int trace_totals_stepless(const TraceTotals *p, int isKernel, int i,
+                          int64_t *pFirst, int64_t *pLast);
+
+/* A kernel of rank that came without a step was given step (its own
+** start's): its time counts in that step. */
+void trace_totals_step_add(TraceTotals *p, int64_t rank, int64_t step,
+                           int64_t dur);
+
+/* Write the 009 summary rows of run runId; call once every file has its
+** rank and every step is final.  Returns 0, or -1 with pErr set (also
+** when a row was not the linker's: see trace_totals.c). */
 int trace_totals_write_summaries(TraceTotals *p, sqlite3 *db, int64_t runId,
-                                 int dbLinks, PfError *pErr);
+                                 PfError *pErr);
 
 #endif

@@ -12,8 +12,8 @@ loop always takes every sync.
 A scenario is one command on one database: ingest of a trace, of a
 multi-rank run, of a trace in the 2021 layout (calls before ops, ops in
 end order), of a memory snapshot, of an NCCL log, of a flight-recorder
-dump (pickle and JSON), the first ingest into a new database, rm, tag and
-baseline.  Its oracle is the same command run without a fault: the table
+dump (pickle and JSON), the first ingest into a new database, rm, tag,
+baseline and rebuild.  Its oracle is the same command run without a fault: the table
 row counts, runs, tags and baselines it leaves are what every successful
 faulted run must leave too; every failed run must leave the database files
 byte-for-byte as they were (a new database: no file at all).
@@ -114,6 +114,7 @@ def scenarios():
         "ingest-replace": (base, ["ingest", "--replace", "--name", "a",
                                   trace_a], False),
         "rm": (base, ["rm", "two-rank"], False),
+        "rebuild": (base, ["rebuild"], False),
         "tag": (base, ["tag", "two-rank", "k=v", "team=y", "--rm",
                        "team"], False),
         "baseline": (base, ["baseline", "set", "main", "two-rank"], False),
@@ -365,7 +366,8 @@ class FaultLoop(unittest.TestCase):
 # The commands every loop runs, one test per scenario (and variant).
 SCENARIOS = ("ingest-new-db", "ingest-trace", "ingest-multirank",
              "ingest-2021-layout", "ingest-snapshot", "ingest-nccl", "ingest-fr-pickle",
-             "ingest-fr-json", "ingest-replace", "rm", "tag", "baseline")
+             "ingest-fr-json", "ingest-replace", "rm", "tag", "baseline",
+             "rebuild")
 
 
 def add_scenario_tests(cls, variants=((None, None),)):

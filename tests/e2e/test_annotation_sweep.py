@@ -9,9 +9,8 @@ annotation's name, its duration and the op's start relative to it (times
 shift-free, so ranks whose clocks profan moves compare too), as multisets
 over the run.  Ties on (ts, dur) go to the annotation later in the file
 (profan's higher id), as 013's view returned them.  Fixtures: the control
-trace (nested '## ... ##' record_function ranges), the dlrm 8-rank run;
-every ingest path (rows kept while loading, PROFAN_SWEEP=db, the kept
-rows giving up at PROFAN_SPANS_KB=64) and profan merge of four shards.
+trace (nested '## ... ##' record_function ranges), the dlrm 8-rank run,
+and profan merge of four shards (the merged rows fed to the same sweep).
 A hand-written trace pins the edge cases with answers known by
 construction: equal ranges, same start with another length, a
 zero-length range, a launch exactly at a range end, a ProfilerStep range
@@ -146,10 +145,8 @@ class AnnotationSweep(ProfanTest):
         exp = self.expected(paths)
         self.assertTrue(any(k[3] is not None for k in exp), label)
         self.assertTrue(any(k[3] is None for k in exp), label)
-        for name, env in (("spans", {}), ("rows", {"PROFAN_SWEEP": "db"}),
-                          ("gave_up", {"PROFAN_SPANS_KB": "64"})):
-            db = self.ingest_env(label + name, paths, env)
-            self.assertEqual(db_ops(db), exp, (label, name))
+        db = self.ingest_env(label, paths)
+        self.assertEqual(db_ops(db), exp, label)
 
     def test_control_trace(self):
         self.check_paths("control", [CONTROL])
@@ -176,14 +173,13 @@ class AnnotationSweep(ProfanTest):
             json.dump(hand_trace(), f)
         exp = expected_ops(p)          # the brute force agrees with HAND
         self.assertEqual({k[1]: k[3] for k in exp}, HAND)
-        for name, env in (("spans", {}), ("rows", {"PROFAN_SWEEP": "db"})):
-            db = self.ingest_env("hand" + name, [p], env)
-            self.assertEqual(db_ops(db), exp, name)
-            r = common.run("--format", "json", "sql",
-                           "SELECT name, path FROM hta_annotation_tree", db=db)
-            self.assertEqual(r.rc, 0, r.err)
-            self.assertEqual({x["name"]: x["path"]
-                              for x in json.loads(r.out)}, HAND_PATHS)
+        db = self.ingest_env("hand", [p])
+        self.assertEqual(db_ops(db), exp)
+        r = common.run("--format", "json", "sql",
+                       "SELECT name, path FROM hta_annotation_tree", db=db)
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertEqual({x["name"]: x["path"]
+                          for x in json.loads(r.out)}, HAND_PATHS)
         self.ingest_ok(p)
         rows = {r["path"]: (int(r["ops"]), int(r["self_ops"]))
                 for r in self.query("annotation-kernels")}

@@ -54,9 +54,9 @@ CODES = {
     "runs": DB, "show": DB, "sql": DB | {3}, "rm": DB, "rename": DB,
     "tag": DB, "baseline": DB, "diff": DB | {3}, "trend": DB | {3},
     "check": DB | {1, 3, 4, 5}, "report": DB | {3}, "merge": DB | {6},
-    "export-trace": DB,
+    "export-trace": DB, "rebuild": DB,
 }
-WRITERS = ("ingest", "rm", "rename", "tag", "baseline", "merge")
+WRITERS = ("ingest", "rm", "rename", "tag", "baseline", "merge", "rebuild")
 
 NO_RUN = ("profan: no run 'nosuch' (give an id, a name, or 'latest';"
           " 'profan runs' lists them)\n")
@@ -227,6 +227,7 @@ class Mistakes(unittest.TestCase):
             "report": ["1"],
             "merge": ["--into", db, self.shard],
             "export-trace": ["1", "-o", self.out],
+            "rebuild": ["--quiet", "1"],
         }
 
     def expect(self, cmd, args, rc, err, db=None, run=common.run):
@@ -255,6 +256,7 @@ class Mistakes(unittest.TestCase):
             "query": ["top-kernels", "--run", "nosuch"],
             "show": ["nosuch"],
             "rm": ["nosuch"],
+            "rebuild": ["nosuch"],
             "rename": ["nosuch", "x"],
             "tag": ["nosuch", "k=v"],
             "baseline": ["set", "rel", "nosuch"],
@@ -265,8 +267,10 @@ class Mistakes(unittest.TestCase):
         }
         before = common.run("sql", "SELECT * FROM run", db=self.db).out
         for cmd, args in cases.items():
-            extra = ("profan: nothing removed (1 of 1 RUN not found or"
-                     " ambiguous)\n") if cmd == "rm" else ""
+            extra = {"rm": "profan: nothing removed (1 of 1 RUN not found or"
+                           " ambiguous)\n",
+                     "rebuild": "profan: nothing rebuilt (1 of 1 RUN not"
+                                " found)\n"}.get(cmd, "")
             self.expect(cmd, args, 2, NO_RUN + extra)
         # a near name is offered
         self.expect("show", ["base-rum"], 2, "profan: no run 'base-rum' (did"

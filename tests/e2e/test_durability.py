@@ -13,8 +13,8 @@ during a real trace's ingest) and under two writers at once: the database
 passes PRAGMA integrity_check, keeps every run that had completed, and
 never holds a half run.  Also: a full disk or file-size limit, a read-only
 database file and a missing directory give one clear error and lose
-nothing; a database made by an older profan (committed) is upgraded in
-place.
+nothing; a database made by a development build before the schema
+baseline (committed) is refused with one line and left as it was.
 """
 import glob
 import gzip
@@ -363,9 +363,11 @@ class ReadOnlyAndMissing(ProfanTest):
 
 class OldVersionDatabase(ProfanTest):
     """tests/e2e/data/schema7-842c692.sqlite.gz was made by profan at
-    commit 842c692 (schema version 7) from that commit's fixtures (see
-    make_old_db.sh).  A writing command upgrades it in place; its runs
-    then answer queries with the values the input files give."""
+    commit 842c692 (a development build, schema version 7 of the
+    numbering before schema/001-baseline.sql; see make_old_db.sh).  It is
+    refused with one line saying what to do, by reading and writing
+    commands alike, and left exactly as it was: its version is not
+    mistaken for a version of the baseline's numbering."""
 
     DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
                         "schema7-842c692.sqlite.gz")
@@ -375,57 +377,19 @@ class OldVersionDatabase(ProfanTest):
         with gzip.open(self.DATA, "rb") as f, open(self.db, "wb") as g:
             g.write(f.read())
 
-    def version(self):
-        return int(subprocess.run(["sqlite3", self.db, "PRAGMA user_version"],
-                                  capture_output=True, text=True).stdout)
-
-    def test_upgraded_in_place(self):
-        n_schema = len(glob.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql")))
-        self.assertEqual(self.version(), 7)
-        r = self.profan("runs")
-        self.assertEqual(r.rc, 7)
-        self.assertEqual(r.err, "profan: %s: database schema version 7 is older than %d;"
-                         " run any writing command (e.g. 'profan ingest') to migrate "
-                         "it\n" % (self.db, n_schema))
-        index = ("SELECT count(*) AS n FROM sqlite_master"
-                 " WHERE type = 'index' AND name = 'cpu_op_top'")
-        self.assertEqual(subprocess.run(["sqlite3", self.db, index],
-                                        capture_output=True, text=True).stdout,
-                         "1\n")
-        r = self.profan("tag", "old-run", "env=old")
-        self.assertEqual(r.rc, 0, r.err)
-        self.assertEqual(self.version(), n_schema)
+    def test_refused_and_untouched(self):
+        with open(self.db, "rb") as f:
+            before = f.read()
+        want = ("profan: %s: database made by a development build of profan"
+                " before the schema baseline (old schema version 7); this"
+                " profan cannot read it: ingest the runs' files again into a"
+                " new database\n" % self.db)
+        for cmd in (("runs",), ("tag", "old-run", "env=old"),
+                    ("ingest", shared("traces", "hta-triton.json.gz")),
+                    ("rm", "old-run")):
+            r = self.profan(*cmd)
+            self.assertEqual(r.rc, 7, cmd)
+            self.assertEqual(r.err, want, cmd)
+        with open(self.db, "rb") as f:
+            self.assertEqual(f.read(), before)
         self.assertEqual(integrity(self.db), "ok")
-        # 010 drops the index only the old wall-time sweep read
-        self.assertEqual(self.sql(index), [{"n": "0"}])
-        self.assertEqual(self.sql("SELECT name FROM run ORDER BY id"),
-                         [{"name": "old-sample"}, {"name": "old-run"}])
-        # the top kernel of the sample run, from the trace files
-        agg = {}
-        for path in sorted(glob.glob(local("sample-run", "*.json.gz"))):
-            for e in common.events(path):
-                if e.get("cat") == "kernel":
-                    a = agg.setdefault(e["name"], [0, 0.0])
-                    a[0] += 1
-                    a[1] += e["dur"]
-        name, (count, total) = max(agg.items(), key=lambda kv: kv[1][1])
-        for run in ("old-sample", "old-run"):
-            top = self.query("top-kernels", run_ref=run)[0]
-            self.assertEqual((top["name"], int(top["count"])), (name, count), run)
-            self.assertAlmostEqual(float(top["total_ms"]), total / 1000, places=3)
-        # the NCCL records and flight-recorder entries of old-run
-        with open(local("nccl", "p2p-fp8-2.24.log")) as f:
-            colls = sum(1 for line in f if ": opCount " in line)
-        with open(local("flight_recorder", "clean", "nccl_trace_rank_0"), "rb") as f:
-            entries = len(pickle.load(f)["entries"])
-        self.assertEqual(self.sql("SELECT (SELECT count(*) FROM nccl_coll) AS c,"
-                                  " (SELECT count(*) FROM fr_entry) AS e"),
-                         [{"c": str(colls), "e": str(entries)}])
-        # tables added after schema 7 work on the old runs
-        self.assertEqual(self.sql("SELECT value FROM run_tag WHERE key = 'env'"),
-                         [{"value": "old"}])
-        r = self.profan("diff", "old-sample", "old-run")
-        self.assertEqual(r.rc, 0, r.err)
-        # and a new run goes in next to them
-        self.ingest_ok(shared("traces", "hta-triton.json.gz"), extra=("--name", "new"))
-        self.assertEqual(len(self.sql("SELECT id FROM run")), 3)

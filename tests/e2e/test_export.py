@@ -93,6 +93,16 @@ class Trace:
     def last(self):
         return max(r[2] + r[3] for r in self.rows)
 
+    def launched(self, lo, hi):
+        """GPU rows in [lo, hi) whose correlation id is that of a runtime
+        call also in the range: the rows an ingest of the export links."""
+        def corr(e):
+            c = (e.get("args") or {}).get("correlation")
+            return None if c is None else int(c)
+        calls = {corr(r[4]) for r in self.within(lo, hi, "runtime")}
+        return sum(1 for r in self.within(lo, hi) if r[0] in GPU
+                   and corr(r[4]) is not None and corr(r[4]) in calls)
+
     def flows(self, lo, hi):
         """Launch -> GPU pairs in [lo, hi): GPU rows whose correlation id
         is that of a runtime call also in the range."""
@@ -242,6 +252,33 @@ class ExportRoundTripTest(ProfanTest):
         # flows rebuilt from correlation ids
         nflow = sum(1 for e in doc["traceEvents"] if e["ph"] == "s")
         self.assertEqual(nflow, tr.flows(lo, hi), name + " flows")
+        # every GPU row whose launch was exported is linked to it, whatever
+        # order the export wrote them in (issue 32 point 6)
+        got = sum(q("SELECT count(runtime_id) AS n FROM %s" % t)[0]["n"]
+                  for t in ("kernel", "gpu_mem_op"))
+        self.assertEqual(got, tr.launched(lo, hi), name + " launched")
+
+    LINKS = ("SELECT g.ts, g.dur, s.text AS name, r.ts AS call_ts,"
+             " rs.text AS call, o.ts AS op_ts, os.text AS op, g.step"
+             " FROM %s g JOIN string s ON s.id = g.name_id"
+             " LEFT JOIN runtime_call r ON r.id = g.runtime_id"
+             " LEFT JOIN string rs ON rs.id = r.name_id"
+             " LEFT JOIN cpu_op o ON o.id = g.op_id"
+             " LEFT JOIN string os ON os.id = o.name_id"
+             " WHERE g.run_id = %s")
+
+    def compare_links(self, name, q):
+        """The whole run exported and ingested again: every GPU row has the
+        launch, op and step it had in the original ingest."""
+        for t in ("kernel", "gpu_mem_op"):
+            want = self.sql(self.LINKS % (t, "(SELECT id FROM run WHERE"
+                                          " name = '%s')" % name))
+            got = q(self.LINKS % (t, "1"))
+            key = lambda r: tuple("" if r[c] is None else str(r[c])
+                                  for c in ("ts", "dur", "name", "call_ts",
+                                            "call", "op_ts", "op", "step"))
+            self.assertEqual(sorted(map(key, got)), sorted(map(key, want)),
+                             name + " " + t + " links")
 
     def round_trip(self, path):
         name = os.path.basename(path)
@@ -288,7 +325,9 @@ class ExportRoundTripTest(ProfanTest):
         with open(out, "rb") as f:
             self.assertEqual(f.read(2), b"\x1f\x8b")
         doc = check_strict(self, out)
-        self.compare(name + " all", tr, -2**62, 2**62, doc, self.reingest(out))
+        q = self.reingest(out)
+        self.compare(name + " all", tr, -2**62, 2**62, doc, q)
+        self.compare_links(name, q)
 
     def test_export_round_trip_every_fixture(self):
         paths = trace_fixtures()

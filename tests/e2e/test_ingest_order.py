@@ -137,40 +137,6 @@ class EndOrderedOps(common.ProfanTest):
         self.check(evs, calls_first=True)
 
 
-class HtaFromWriter(common.ProfanTest):
-    """The HTA critical-path pass reads the rows the writer kept (default)
-    or the database (PROFAN_SPANS_KB=0 keeps nothing): the same tables."""
-
-    TABLES = ("SELECT * FROM hta_critical_path ORDER BY 1,2,3,4,5,6,7",
-              "SELECT * FROM hta_critical_path_op ORDER BY 1,2,3,4,5",
-              "SELECT * FROM hta_run_metric ORDER BY 1,2")
-
-    def tables(self, path, env):
-        db = os.path.join(self.tmp.name, "h%d.db" % len(os.listdir(self.tmp.name)))
-        e = {"PROFAN_TIMING": "1"}
-        e.update(env)
-        r = common.run("ingest", "--quiet", path, db=db, env=e)
-        self.assertEqual(r.rc, 0, r.err)
-        con = sqlite3.connect(db)
-        out = [con.execute(q).fetchall() for q in self.TABLES]
-        con.close()
-        return out, "derive hta over the rows kept" in r.err
-
-    def check(self, path):
-        kept, from_writer = self.tables(path, {})
-        read, from_db = self.tables(path, {"PROFAN_SPANS_KB": "0"})
-        self.assertTrue(from_writer)
-        self.assertFalse(from_db)
-        self.assertGreater(len(kept[0]), 0)
-        self.assertEqual(kept, read)
-
-    def test_control_trace(self):
-        self.check(common.shared("traces", "hta-diff-control-a100-rank3.json.gz"))
-
-    def test_vllm_trace(self):
-        self.check(common.shared("traces", "tracelens-b200-vllm-rank0.json.gz"))
-
-
 if __name__ == "__main__":
     import unittest
     unittest.main()

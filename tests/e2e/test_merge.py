@@ -281,48 +281,26 @@ class MergeFailures(MergeTest):
 
 class MergeOldShard(MergeTest):
 
-    def test_merge_shard_of_older_schema_is_migrated_in_a_copy(self):
+    def test_merge_shard_of_a_development_build_is_refused(self):
+        """A shard made by a development build before the schema baseline
+        (its user_version 7 counts files): refused with db_open's line, the
+        shard and the target untouched."""
         old = os.path.join(self.tmp.name, "old.db")
         with gzip.open(os.path.join(os.path.dirname(__file__), "data",
                                     "schema7-842c692.sqlite.gz")) as f:
             data = f.read()
         with open(old, "wb") as f:
             f.write(data)
-        c = sqlite3.connect(old)            # keep one of its two runs
-        for (t,) in c.execute("SELECT name FROM sqlite_master m WHERE"
-                              " type='table' AND EXISTS(SELECT 1 FROM"
-                              " pragma_table_info(m.name) WHERE"
-                              " name='run_id')").fetchall():
-            c.execute('DELETE FROM "%s" WHERE run_id=2' % t)
-        c.execute("DELETE FROM run WHERE id=2")
-        c.commit()
-        c.close()
-        with open(old, "rb") as f:
-            shard_bytes = f.read()
-        ref = os.path.join(self.tmp.name, "ref.db")
-        shutil.copy(old, ref)
         r = self.merge(old, name=None)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("merged 1 shard into run 1 (old-sample): 2 files",
-                      r.stderr)
+        self.assertEqual(r.returncode, 6)
+        self.assertEqual(r.stderr, "profan: %s: database made by a development"
+                         " build of profan before the schema baseline (old"
+                         " schema version 7); this profan cannot read it:"
+                         " ingest the runs' files again into a new database\n"
+                         % old)
         with open(old, "rb") as f:
-            self.assertEqual(f.read(), shard_bytes)   # the shard untouched
-        # the copy migrated in place by a writing command: same answers
-        for db in (ref, self.db):
-            r = subprocess.run([PROFAN, "--db", db, "tag", "old-sample",
-                                "k=v"], capture_output=True, text=True)
-            self.assertEqual(r.returncode, 0, r.stderr)
-        for q in ("top-kernels", "steps", "operators", "collectives"):
-            a = subprocess.run([PROFAN, "--db", ref, "--format", "csv",
-                                "query", q, "--run", "old-sample"],
-                               capture_output=True, text=True)
-            self.assertEqual(a.returncode, 0, a.stderr)
-            self.assertGreater(a.stdout.count("\n"), 1, q)
-            b = subprocess.run([PROFAN, "--db", self.db, "--format", "csv",
-                                "query", q, "--run", "old-sample"],
-                               capture_output=True, text=True)
-            self.assertEqual(a.stdout, b.stdout, q)
-
+            self.assertEqual(f.read(), data)
+        self.assertFalse(os.path.exists(self.db))
 
 class MergeMixedInputs(MergeTest):
 

@@ -5,7 +5,7 @@ metrics of the definition, for every run, and travel with the run.
 Oracles, none of them profan's stored rows:
 - the definition itself as it stood before 026 (schema/011's
   step_steady, run_step_sample and run_metric_core, loaded as TEMP views
-  from the migration's text), evaluated over every run of a database of
+  from the test's copy of the migration's text, data/core-metrics-011.sql), evaluated over every run of a database of
   several fixtures (one-rank traces of two eras, the dlrm 8-rank run, a
   memory snapshot, a Triton trace): the stored rows and the rewritten
   views must give the same rows;
@@ -34,8 +34,10 @@ FIXTURES = (
 
 def old_views():
     """011's definitions of step_steady, run_step_sample and
-    run_metric_core as TEMP views old_ss, old_rss, old_core."""
-    src = open(os.path.join(ROOT, "schema", "011-steady-steps.sql")).read()
+    run_metric_core (the test's own copy: data/core-metrics-011.sql) as
+    TEMP views old_ss, old_rss, old_core."""
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            "data", "core-metrics-011.sql")).read()
 
     def view(name, new):
         i = src.index("CREATE VIEW %s AS" % name)

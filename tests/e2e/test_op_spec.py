@@ -85,7 +85,7 @@ class GpuSpec(ProfanTest):
 
     def test_every_row_cites_a_described_source(self):
         self.ingest_devices()
-        with open(os.path.join(ROOT, "schema", "022-op-model-stored.sql"),
+        with open(os.path.join(ROOT, "schema", "001-baseline.sql"),
                   encoding="utf-8") as f:
             text = f.read()
         described = set(re.findall(r"^--   (\[[A-Z0-9]+\])", text, re.M))

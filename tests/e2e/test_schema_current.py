@@ -1,9 +1,12 @@
-"""test_schema_current.py — schema/current.sql is what the migrations make.
+"""test_schema_current.py — schema/current.sql is what the schema files
+make.
 
 scripts/schema_current.py has the built profan create a database and
 compares its schema (read back with Python's sqlite3) with the committed
-schema/current.sql; a migration added without regenerating the file, or a
-hand edit of it, fails here.
+schema/current.sql; a schema file added without regenerating the file, or
+a hand edit of it, fails here.  Each object is noted with the files that
+create it, the last one's definition shown (checked on a scratch pair of
+files).
 
 SchemaImage: a new database is written from the image of the database
 the migrations make (tools/schema_image.c, built in; db.c image_write)
@@ -16,10 +19,12 @@ sqlite_schema row (rowid, type, name, table, SQL, in rowid order) and
 every row of every table.
 """
 import glob
+import importlib.util
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import unittest
 
 import sqlite3
@@ -28,27 +33,43 @@ import common
 
 
 class SchemaCurrent(unittest.TestCase):
-    def test_current_sql_matches_the_migrations(self):
+    def test_current_sql_matches_the_schema_files(self):
         script = os.path.join(common.ROOT, "scripts", "schema_current.py")
         r = subprocess.run([sys.executable, script, common.PROFAN, "--check"],
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertEqual(r.stdout.strip(), "schema/current.sql is current")
 
-    def test_run_metric_is_noted_as_redefined(self):
-        # the migrations that create run_metric, read here from the files
-        nums = []
-        for path in sorted(glob.glob(os.path.join(
-                common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql"))):
-            text = re.sub(r"--[^\n]*", "", open(path).read())
-            if re.search(r"CREATE\s+VIEW\s+run_metric\s", text):
-                nums.append(os.path.basename(path)[:3])
-        self.assertGreaterEqual(len(nums), 3)      # 008, 009, 020, ...
-        text = open(os.path.join(common.ROOT, "schema", "current.sql")).read()
-        self.assertIn("-- view run_metric: created in %s; this is %s's"
-                      " definition\nCREATE VIEW run_metric"
-                      % (", ".join(nums), nums[-1]), text)
-        self.assertEqual(text.count("CREATE VIEW run_metric AS"), 1)
+    def test_a_redefined_view_is_noted_with_its_last_file(self):
+        # two schema files of a scratch directory: the baseline and a later
+        # file (a gap in the numbers) that redefines a view
+        spec = importlib.util.spec_from_file_location(
+            "schema_current", os.path.join(common.ROOT, "scripts",
+                                           "schema_current.py"))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        d = tempfile.mkdtemp(dir=self.tmp.name)
+        with open(os.path.join(d, "001-baseline.sql"), "w") as f:
+            f.write("-- CREATE VIEW in_a_comment AS SELECT 1;\n"
+                    "CREATE TABLE t(x);\nCREATE VIEW v AS SELECT x FROM t;\n")
+        with open(os.path.join(d, "045-gate.sql"), "w") as f:
+            f.write("DROP VIEW v;\nCREATE VIEW v AS SELECT x + 1 AS x FROM t;"
+                    "\nCREATE INDEX IF NOT EXISTS t_x ON t(x);\n")
+        where = mod.definers(d)
+        self.assertEqual(where, {"t": ["001"], "v": ["001", "045"],
+                                 "t_x": ["045"]})
+        self.assertEqual(mod.note("view", "v", where["v"]),
+                         "view v: created in 001, 045; this is 045's"
+                         " definition")
+        self.assertEqual(mod.note("table", "t", where["t"]), "table t: 001")
+        self.assertEqual(mod.note("index", "kernel_run", []),
+                         "index kernel_run: made by the ingest (C)")
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
 
 TRACE = ('{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k",'
          ' "pid": 0, "tid": 7, "ts": 1, "dur": 1}]}')
@@ -98,8 +119,38 @@ class SchemaImage(common.ProfanTest):
         self.assertGreater(len(a["table bulk_index"]), 5)
         self.assertGreater(len(a["sqlite_schema"]), 100)
         self.assertEqual(a["integrity_check"], [("ok",)])
-        self.assertEqual(a["pragma user_version"], len(glob.glob(
-            os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql"))))
+        # the version is the number of the last schema file
+        last = sorted(glob.glob(os.path.join(
+            common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql")))[-1]
+        self.assertEqual(a["pragma user_version"],
+                         int(os.path.basename(last)[:3]))
+        self.assertEqual(a["pragma application_id"], 0x50464442)
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RuntimeCallCorr(common.ProfanTest):
+    """schema/031: the index the database linkage made from C
+    (runtime_call_corr) is dropped where a database has it; nothing makes
+    it any more."""
+
+    def test_dropped_on_migration(self):
+        self.ingest_ok(common.shared("traces", "hta-triton.json.gz"))
+        names = lambda: [r[0] for r in sqlite3.connect(self.db).execute(
+            "SELECT name FROM sqlite_schema WHERE type = 'index'"
+            " AND tbl_name = 'runtime_call'")]
+        self.assertNotIn("runtime_call_corr", names())
+        n = len(glob.glob(os.path.join(common.ROOT, "schema",
+                                       "[0-9][0-9][0-9]-*.sql")))
+        con = sqlite3.connect(self.db)
+        con.execute("CREATE INDEX runtime_call_corr"
+                    " ON runtime_call(file_id, correlation)")
+        con.execute("PRAGMA user_version = %d" % (n - 1))
+        con.commit()
+        con.close()
+        r = self.profan("tag", "1", "migrated=yes")
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertNotIn("runtime_call_corr", names())
+        self.assertEqual(sqlite3.connect(self.db).execute(
+            "PRAGMA user_version").fetchone()[0], n)

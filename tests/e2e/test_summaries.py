@@ -2,24 +2,17 @@
 (cpu_op_summary, cpu_op_shape_summary, cpu_op_flops_summary,
 runtime_summary, step_kernel_summary).
 
-They are filled at ingest by src/trace/derive_summary.c in one pass over the
-raw rows.  The checks here are consistency checks (profan's summary rows
-against GROUP BYs over profan's own raw rows, and one code path against
-another); the numbers themselves are checked from the JSON in
-test_trace_oracle.py (operator calls, self time, GPU records and time
-launched per op; kernels per step) and test_trace_queries.py.  Here every
-row is compared with a GROUP BY over the raw tables written in this file, on real fixtures, a two-rank run, a hand-written
-trace with a checkpoint region, and a trace whose CPU ops the database
-sweep nests (ops not in start order).  The migration case: a database
-whose runs were ingested before 009 (its summary tables dropped, its
-schema version set back) gets them back, equal, when a writing command
-upgrades it, and the named queries that read them answer the same.
-
-When the in-stream linker did all the linking, the trace writer
-(src/trace/load_trace.c) totals the tables while inserting instead of
-derive_summary.c reading the rows back; WriterTotals checks that this path
-is taken and that it writes exactly what the database pass
-(PROFAN_SUMMARY=db) writes, on every real fixture.
+They are totalled as the rows come (src/trace/trace_totals.c), the one
+implementation; their specification is tests/oracle/summaries.sql (a
+GROUP BY over the raw tables), checked here on real fixtures, a two-rank
+run, a hand-written trace with a checkpoint region (values known by
+construction), the 2021 layout (ops in end order), two files of one rank
+and a step that comes after a kernel was counted, and by test_oracle.py
+on every fixture and order.  The numbers themselves are checked from the
+JSON in test_trace_oracle.py and test_trace_queries.py.  Rebuilt:
+summary tables emptied come back from `profan rebuild` (the stored rows
+fed to the same totals) equal, and the named queries that read them
+answer the same.
 """
 import glob
 import json
@@ -30,62 +23,11 @@ import subprocess
 
 import common
 from common import ProfanTest, local, shared
+from test_oracle import specs
 from test_trace_queries import tiny_trace
 
-# Each summary table and the same totals computed from the raw tables.
-EXPECTED = {
-    "cpu_op_summary": """
-        WITH op AS (
-          SELECT o.id, o.run_id, o.rank, o.name_id,
-            coalesce(p.name_id, 0) AS parent, o.dur,
-            coalesce(o.self_dur, o.dur) AS self
-          FROM cpu_op o LEFT JOIN cpu_op p ON p.id = o.parent_id),
-        launch AS (SELECT op_id, dur FROM kernel
-                   UNION ALL SELECT op_id, dur FROM gpu_mem_op),
-        a AS (SELECT run_id, rank, name_id, parent, count(*) AS n,
-                sum(dur) AS d, sum(self) AS s FROM op GROUP BY 1, 2, 3, 4),
-        b AS (SELECT op.run_id, op.rank, op.name_id, op.parent, count(*) AS n,
-                sum(l.dur) AS d
-              FROM launch l JOIN op ON op.id = l.op_id GROUP BY 1, 2, 3, 4)
-        SELECT a.run_id, a.rank, a.name_id, a.parent, a.n, a.d, a.s,
-          coalesce(b.n, 0), coalesce(b.d, 0)
-        FROM a LEFT JOIN b ON b.run_id = a.run_id AND b.rank = a.rank
-          AND b.name_id = a.name_id AND b.parent = a.parent""",
-    "cpu_op_shape_summary": """
-        SELECT run_id, rank, name_id, input_dims_id, count(*) FROM cpu_op
-        WHERE input_dims_id IS NOT NULL GROUP BY 1, 2, 3, 4""",
-    "cpu_op_flops_summary": """
-        WITH k AS (SELECT op_id, sum(dur) AS ns FROM kernel
-                   WHERE op_id IS NOT NULL GROUP BY op_id)
-        SELECT o.run_id, o.rank, o.name_id, o.flops_source, count(*),
-          sum(o.flops), count(k.op_id),
-          coalesce(sum(CASE WHEN k.op_id IS NOT NULL THEN o.flops END), 0),
-          coalesce(sum(k.ns), 0)
-        FROM cpu_op o LEFT JOIN k ON k.op_id = o.id
-        WHERE o.flops IS NOT NULL GROUP BY 1, 2, 3, 4""",
-    "runtime_summary": """
-        WITH g AS (SELECT runtime_id, ts, dur, 1 AS is_k FROM kernel
-                   UNION ALL SELECT runtime_id, ts, dur, 0 FROM gpu_mem_op),
-        l AS (SELECT c.run_id, c.rank, c.name_id, c.kind, count(*) AS n,
-                sum(g.ts - c.ts) AS delay, max(g.ts - c.ts) AS mx,
-                sum(g.dur < 10000) AS short,
-                sum(g.is_k AND c.in_recompute = 1) AS rk,
-                sum(CASE WHEN g.is_k AND c.in_recompute = 1 THEN g.dur
-                         ELSE 0 END) AS rk_ns
-              FROM g JOIN runtime_call c ON c.id = g.runtime_id
-              GROUP BY 1, 2, 3, 4),
-        a AS (SELECT run_id, rank, name_id, kind, count(*) AS n,
-                sum(dur) AS d, max(dur) AS m FROM runtime_call
-              GROUP BY 1, 2, 3, 4)
-        SELECT a.run_id, a.rank, a.name_id, a.kind, a.n, a.d, a.m,
-          coalesce(l.n, 0), coalesce(l.delay, 0), l.mx, coalesce(l.short, 0),
-          coalesce(l.rk, 0), coalesce(l.rk_ns, 0)
-        FROM a LEFT JOIN l ON l.run_id = a.run_id AND l.rank = a.rank
-          AND l.name_id = a.name_id AND l.kind = a.kind""",
-    "step_kernel_summary": """
-        SELECT run_id, rank, step, count(*), sum(dur) FROM kernel
-        WHERE step IS NOT NULL GROUP BY 1, 2, 3""",
-}
+# Each summary table and its specification (tests/oracle/summaries.sql).
+EXPECTED = {label: sql for label, _, sql in specs("summaries.sql")[1]}
 
 # The named queries that read the summary tables (diff-ops: run 1 vs 2).
 QUERIES = [("operators", "--param", "limit=1000"),
@@ -106,10 +48,6 @@ def sqlite3(db, sql):
     if p.returncode != 0:
         raise AssertionError("sqlite3: " + p.stderr)
     return p.stdout
-
-
-def schema_files():
-    return sorted(glob.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql")))
 
 
 class SummaryTables(ProfanTest):
@@ -182,17 +120,11 @@ class SummaryTables(ProfanTest):
                          [4, 4, 65000, 35000, 0, 2, 110000])
         self.assert_tables_match_group_by()
 
-    def test_ops_nested_by_the_database_sweep(self):
-        # CPU ops not written in start order: nesting is redone in the
-        # database, and a parent can come after its children
+    def test_ops_in_end_order(self):
+        # the 2021 layout: each thread's CPU ops in end order (a parent
+        # after its children)
         path = shared("traces", "kineto-resnet50-2021.pt.trace.json.gz")
         self.ingest_ok(path)
-        self.assert_tables_match_group_by()
-
-    def test_database_linker_fallback(self):
-        r = self.profan("ingest", shared("traces", "hta-diff-control-a100-rank3.json.gz"),
-                        env={"PROFAN_DB_LINK": "1"})
-        self.assertEqual(r.rc, 0, r.err)
         self.assert_tables_match_group_by()
 
     def test_rm_deletes_summaries(self):
@@ -206,9 +138,12 @@ class SummaryTables(ProfanTest):
         self.assert_tables_match_group_by()
 
 
-class OldRuns(ProfanTest):
-    """Runs ingested before schema 009 get their summaries from the
-    migration."""
+class Rebuilt(ProfanTest):
+    """Summary tables emptied (as a schema file that changes how they are
+    computed does) come back from `profan rebuild`, equal, and the named
+    queries that read them answer the same (this replaced the test that
+    downgraded a database past the development migration 009 and let the
+    migration backfill it)."""
 
     def outputs(self):
         res = []
@@ -218,137 +153,47 @@ class OldRuns(ProfanTest):
                            " WHERE run_id = %s" % run)[0]["r"]
             for q in QUERIES:
                 args = [a.replace("rank=0", "rank=" + low) for a in q[1:]]
-                r = self.profan("--format", "csv", "query", q[0], "--run", run, *args)
+                r = self.profan("--format", "csv", "query", q[0], "--run",
+                                run, *args)
                 self.assertEqual(r.rc, 0, r.err)
                 res.append(r.out)
         return res
 
-    def downgrade(self):
-        """Make the database look as a profan before 009 left it."""
-        files = schema_files()
-        names = [os.path.basename(f) for f in files]
-        k = names.index("009-query-summaries.sql")
-        drops = []
-        created = set()         # tables 009 and later create: dropped whole
-        for f in files[k:]:
-            text = open(f).read()
-            # objects a file drops before creating them again (run_metric,
-            # kernel_category) are older than it: they stay
-            replaced = set(re.findall(
-                r"DROP\s+(?:TABLE|INDEX|TRIGGER|VIEW)\s+(?:IF EXISTS\s+)?(\w+)",
-                text, re.I))
-            for kind, name in re.findall(
-                    r"CREATE\s+(TABLE|INDEX|TRIGGER|VIEW)\s+(?:IF NOT EXISTS\s+)?(\w+)",
-                    text, re.I):
-                if name in replaced:
-                    continue
-                drops.append("DROP %s IF EXISTS %s;" % (kind.upper(), name))
-                if kind.upper() == "TABLE":
-                    created.add(name)
-            # columns later files add to older tables go too
-            for table, col in re.findall(
-                    r"ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+(\w+)", text, re.I):
-                if table not in created:
-                    drops.append("ALTER TABLE %s DROP COLUMN %s;" % (table, col))
-        # columns first: ALTER TABLE checks every view, which must still
-        # find what it reads
-        alters = [d for d in drops if d.startswith("ALTER")]
-        drops = [d for d in drops if not d.startswith("ALTER")]
-        sqlite3(self.db, "".join(alters + drops)
-                + "PRAGMA user_version=%d;" % k)
-        tables = sqlite3(self.db, "SELECT name FROM sqlite_schema WHERE name IN (%s)"
-                         % ",".join("'%s'" % t for t in EXPECTED))
-        self.assertEqual(tables.strip(), "")
-        return len(files)
-
-    def test_migration_backfills_old_runs(self):
-        self.ingest_ok(self.tiny_path())
+    def test_emptied_summaries_are_rebuilt(self):
+        p = os.path.join(self.tmp.name, "tiny.json")
+        with open(p, "w") as f:
+            json.dump(tiny_trace(), f)
+        self.ingest_ok(p)
         self.ingest_ok(shared("traces", "hta-diff-control-a100-rank3.json.gz"))
         self.ingest_ok(local("sample-run"))
-        want_tables = {t: sqlite3(self.db, "SELECT * FROM %s ORDER BY 1, 2, 3, 4" % t)
-                       for t in EXPECTED}
+        want_tables = {t: sqlite3(self.db, "SELECT * FROM %s ORDER BY 1, 2, 3, 4"
+                                  % t) for t in EXPECTED}
         want_out = self.outputs()
-        nfiles = self.downgrade()
-        # a read-only command refuses the old schema; a writing one migrates
-        self.assertEqual(self.profan("query", "operators").rc, 1)
-        r = self.profan("tag", "2", "migrated=yes")
+        sqlite3(self.db, "".join("DELETE FROM %s;" % t for t in EXPECTED))
+        self.assertEqual(sqlite3(self.db, "SELECT %s" % " + ".join(
+            "(SELECT count(*) FROM %s)" % t for t in EXPECTED)), "0\n")
+        r = self.profan("rebuild")
         self.assertEqual(r.rc, 0, r.err)
-        v = sqlite3(self.db, "PRAGMA user_version").strip()
-        self.assertEqual(int(v), nfiles)
         for t, want in want_tables.items():
             got = sqlite3(self.db, "SELECT * FROM %s ORDER BY 1, 2, 3, 4" % t)
             if t == "cpu_op_flops_summary":
-                # REAL sums: the SQL may add in another order
+                # REAL sums: the pass may add in another order
                 self.assertEqual(len(got.splitlines()), len(want.splitlines()), t)
             else:
                 self.assertEqual(got, want, t)
         self.assertEqual(self.outputs(), want_out)
+        self.assert_tables_match_group_by()
 
-    def tiny_path(self):
-        p = os.path.join(self.tmp.name, "tiny.json")
-        with open(p, "w") as f:
-            json.dump(tiny_trace(), f)
-        return p
-
-
-# The columns of each summary table that hold string ids: compared by
-# text, since two ingests of a multi-file run intern names in another order.
-STRING_COLS = {"cpu_op_summary": (2, 3), "cpu_op_shape_summary": (2, 3),
-               "cpu_op_flops_summary": (2,), "runtime_summary": (2,),
-               "step_kernel_summary": ()}
-
-
-def summary_dump(db):
-    """Every summary table of db, string ids as texts, values exact."""
-    con = pysqlite.connect(db)
-    text = dict(con.execute("SELECT id, text FROM string"))
-    res = {}
-    for table, cols in STRING_COLS.items():
-        rows = []
-        for r in con.execute("SELECT * FROM %s" % table):
-            r = list(r)
-            for i in cols:
-                r[i] = text.get(r[i], r[i])
-            rows.append(tuple(r))
-        res[table] = sorted(rows, key=repr)
-    con.close()
-    return res
+    assert_tables_match_group_by = SummaryTables.assert_tables_match_group_by
+    rows = SummaryTables.rows
 
 
 class WriterTotals(ProfanTest):
-    """The summaries totalled by the trace writer equal the database
-    pass's, to the last bit of the FLOP sums."""
+    """Totals whose rows come in an awkward order, with values known by
+    construction."""
 
     rows = SummaryTables.rows
     assert_tables_match_group_by = SummaryTables.assert_tables_match_group_by
-
-    def ingest_path(self, db, path, env=None):
-        """Ingest path into db with PROFAN_TIMING; which summary path ran:
-        'writer' or 'db'."""
-        e = {"PROFAN_TIMING": "1"}
-        e.update(env or {})
-        r = common.run("ingest", path, db=db, env=e)
-        self.assertEqual(r.rc, 0, r.err)
-        db_pass = "derive summaries" in r.err
-        self.assertNotEqual(db_pass, "derive sum. steps" in r.err, r.err)
-        return "db" if db_pass else "writer"
-
-    def compare(self, paths):
-        """Ingest each of paths, one run each, with the default path and with
-        PROFAN_SUMMARY=db; the tables must be identical.  Returns the path
-        each took by default."""
-        dbw = os.path.join(self.tmp.name, "writer.db")
-        dbd = os.path.join(self.tmp.name, "dbpass.db")
-        taken = {}
-        for p in paths:
-            taken[os.path.basename(p)] = self.ingest_path(dbw, p)
-            self.assertEqual(self.ingest_path(dbd, p, {"PROFAN_SUMMARY": "db"}),
-                             "db", p)
-        got, want = summary_dump(dbw), summary_dump(dbd)
-        for table in STRING_COLS:
-            self.assertGreater(len(want[table]), 0, table)
-            self.assertEqual(got[table], want[table], table)
-        return taken
 
     def two_files_one_rank(self):
         """A run of two tiny traces that both end up rank 0, one of them
@@ -364,23 +209,8 @@ class WriterTotals(ProfanTest):
                 json.dump(doc, f)
         return d
 
-    def test_writer_path_taken(self):
-        self.assertEqual(self.ingest_path(
-            self.db, shared("traces", "hta-diff-control-a100-rank3.json.gz")),
-            "writer")
-        self.assertEqual(self.ingest_path(self.db, local("sample-run")), "writer")
-        # the 2021 layout (ops in end order) is linked in-stream too
-        self.assertEqual(self.ingest_path(
-            self.db, shared("traces", "kineto-resnet50-2021.pt.trace.json.gz")),
-            "writer")
-        # the database links: its pass runs
-        self.assertEqual(self.ingest_path(self.db, self.two_files_one_rank(),
-                                          {"PROFAN_DB_LINK": "1"}), "db")
-        self.assert_tables_match_group_by()
-
     def test_two_files_merged_by_final_rank(self):
-        self.assertEqual(self.ingest_path(self.db, self.two_files_one_rank()),
-                         "writer")
+        self.ingest_ok(self.two_files_one_rank())
         rows = self.sql(
             "SELECT c.rank, s.text AS name, coalesce(p.text, '') AS parent,"
             " c.calls, c.total_ns, c.self_ns, c.gpu_n, c.gpu_ns"
@@ -404,8 +234,9 @@ class WriterTotals(ProfanTest):
 
     def test_late_step_moves_a_counted_kernel(self):
         """ProfilerStep#2 starts inside #1 and comes after a kernel the
-        writer already counted under step 1: derive moves it to step 2
-        (the later start wins) and step_kernel_summary follows."""
+        writer already counted under step 1: the file is linked again from
+        its rows, the kernel moves to step 2 (the later start wins) and
+        step_kernel_summary follows."""
         def X(cat, name, ts, dur, tid=1, **args):
             return {"ph": "X", "cat": cat, "name": name, "pid": 0 if cat ==
                     "kernel" else 1, "tid": 7 if cat == "kernel" else tid,
@@ -420,28 +251,11 @@ class WriterTotals(ProfanTest):
         path = os.path.join(self.tmp.name, "late.json")
         with open(path, "w") as f:
             json.dump({"traceEvents": ev, "distributedInfo": {"rank": 0}}, f)
-        self.assertEqual(self.ingest_path(self.db, path), "writer")
+        r = self.profan("ingest", path, env={"PROFAN_TIMING": "1"})
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertIn("linked again from its rows", r.err)
         self.assertEqual(self.sql("SELECT step FROM kernel"), [{"step": "2"}])
         self.assertEqual(self.sql("SELECT step, kernels, kernel_ns"
                                   " FROM step_kernel_summary"),
                          [{"step": "2", "kernels": "1", "kernel_ns": "10000"}])
         self.assert_tables_match_group_by()
-
-    def test_writer_equals_database_pass_on_real_fixtures(self):
-        traces = sorted(glob.glob(os.path.join(common.SHARED, "traces", "*")))
-        if not traces:
-            shared("traces", "hta-diff-control-a100-rank3.json.gz")  # skip
-        paths = traces + [shared("runs", "dlrm-8rank"), local("sample-run"),
-                          self.two_files_one_rank()]
-        taken = self.compare(paths)
-        # every fixture is linked in-stream, the 2021 resnet trace (ops in
-        # end order) included; dlrm's ProfilerStep annotations come late
-        # (steps are redone in the database, and the writer's kernels per
-        # step counted again)
-        writer = sorted(k for k, v in taken.items() if v == "writer")
-        self.assertIn("hta-diff-control-a100-rank3.json.gz", writer)
-        self.assertIn("sample-run", writer)
-        self.assertIn("run", writer)
-        self.assertEqual(taken["kineto-resnet50-2021.pt.trace.json.gz"], "writer")
-        self.assertEqual(taken["dlrm-8rank"], "writer")
-        self.assertGreaterEqual(len(writer), len(traces) - 3, taken)

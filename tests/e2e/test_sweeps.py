@@ -1,21 +1,17 @@
-"""test_sweeps.py — the GPU and wall-time sweeps get the same answers from
-the intervals the writer keeps in memory (src/trace/trace_spans.c, the default)
-as from the rows read back from the database (PROFAN_SWEEP=db), and when
-the store gives up part-way through a file (PROFAN_SPANS_KB=64 is below
-what all but the smallest fixtures need).
+"""test_sweeps.py — the GPU and wall-time sweeps and the steps of rows,
+on cases with answers known by construction; the answers on every fixture
+are checked against the JSON in test_trace.py (busy unions),
+test_trace_oracle.py (every step-breakdown class, the idle gaps, kernel
+steps, gpu_busy's counts) and test_comm_oracle.py (comm/compute overlap),
+and against the specifications in test_oracle.py.
 
-These are consistency (differential) checks: one profan path against
-another.  The answers themselves are checked against numbers computed from
-the JSON in test_trace.py (busy unions) and test_trace_oracle.py (every
-step-breakdown class, the idle gaps between each device's busy union,
-kernel steps) and test_comm_oracle.py (comm/compute overlap); here every row of the four tables the sweeps write,
-and the steps found by gap detection, must be identical across the paths,
-on every trace fixture, the 8-rank run, two files of one rank, and a
-hand-written trace whose times and rank are fixed up after its events went
-in (baseTimeNanoseconds and distributedInfo after traceEvents).
-
-GpuStepsByStart: the writer counts GPU rows that went in without a step,
-and only then does derive give them the step holding their own start.
+Fixups: a hand-written trace whose times and rank are fixed up after its
+events went in (baseTimeNanoseconds and distributedInfo after
+traceEvents), and two files of one rank gathered into one sweep.
+GpuStepsByStart: a GPU row whose launch is outside every step gets the
+step holding its own start.  StepHold: rows that come before the
+ProfilerStep holding them wait in the linker's step hold and get their
+step in-stream, with the hold in memory or in a temporary file.
 """
 import glob
 import json
@@ -50,13 +46,6 @@ TABLES = {
     "comm_fit": "SELECT * FROM comm_fit ORDER BY op, group_size",
 }
 
-PATHS = {
-    "spans": {},
-    "rows": {"PROFAN_SWEEP": "db"},
-    "gave up": {"PROFAN_SPANS_KB": "64"},
-}
-
-
 def trailer_trace():
     """Relative float µs times with baseTimeNanoseconds and the rank after
     traceEvents: the rows go in with times and rank fixed up afterwards.
@@ -82,78 +71,30 @@ def trailer_trace():
             "distributedInfo": {"rank": 2, "world_size": 4}}
 
 
-class SweepPaths(ProfanTest):
+class Fixups(ProfanTest):
 
-    def ingest_three_ways(self, *paths):
-        """The tables after ingesting paths by each sweep path, and which
-        source each path's sweeps used ("spans" or "rows")."""
-        out, used = {}, {}
-        nested_in_db = False
-        for name, env in PATHS.items():
-            db = os.path.join(self.tmp.name, name.replace(" ", "_") + ".db")
-            r = common.run("ingest", *paths, db=db,
-                           env=dict(env, PROFAN_TIMING="1"))
-            self.assertEqual(r.rc, 0, r.err)
-            used[name] = ("spans" if "profan: derive sweeps over the spans "
-                          "kept while loading\n" in r.err else
-                          "rows" if "profan: derive sweeps over the rows\n"
-                          in r.err else None)
-            out[name] = {t: common.run("--format", "csv", "sql", q, db=db).out
-                         for t, q in TABLES.items()}
-            comm_kept = ("profan: derive comm over the rows kept while "
-                         "loading\n" in r.err)
-            if name == "rows":
-                self.assertFalse(comm_kept, paths)
-            used[name + " comm"] = comm_kept
-            nested_in_db = nested_in_db or ": linker cpu=1 " in r.err
-        # the spans hold the in-stream nesting: not used when the database
-        # redoes it (ops out of order in the 2021 trace)
-        self.assertEqual(used["spans"], "rows" if nested_in_db else "spans")
-        self.assertEqual(used["rows"], "rows")
-        return out, used
-
-    def assertSame(self, out, label):
-        for t in TABLES:
-            self.assertEqual(out["spans"][t], out["rows"][t], (label, t))
-            self.assertEqual(out["spans"][t], out["gave up"][t], (label, t))
-
-    def test_every_trace_fixture(self):
-        for path in sorted(glob.glob(os.path.join(shared("traces"), "*.json*"))):
-            with self.subTest(path=os.path.basename(path)):
-                out, used = self.ingest_three_ways(path)
-                self.assertSame(out, path)
-                if os.path.getsize(path) > 1000000:
-                    self.assertEqual(used["gave up"], "rows", path)
-                if "cpu-only" not in path:
-                    self.assertGreater(out["spans"]["step_time"].count("\n"), 1,
-                                       path)
-
-    def test_eight_rank_run(self):
-        out, used = self.ingest_three_ways(shared("runs", "dlrm-8rank"))
-        self.assertEqual(used["gave up"], "rows")
-        self.assertSame(out, "dlrm-8rank")
-        # 8 ranks' collectives found from the kept rows (derive_comm.c)
-        self.assertTrue(used["spans comm"])
-        # (not empty; test_comm_oracle.py checks them against the JSON)
-        self.assertGreater(out["spans"]["collective"].count("\n"), 1)
-        ranks = {line.split(",")[1] for line in
-                 out["spans"]["gpu_busy"].splitlines()[1:]}
-        self.assertEqual(ranks, {str(r) for r in range(8)})
+    def tables(self, *paths):
+        self.ingest_ok(*paths)
+        return {t: common.run("--format", "csv", "sql", q, db=self.db).out
+                for t, q in TABLES.items()}
 
     def test_times_and_rank_fixed_up_after_the_events(self):
         path = os.path.join(self.tmp.name, "trailer.json")
         with open(path, "w") as f:
             json.dump(trailer_trace(), f)
-        out, used = self.ingest_three_ways(path)
-        self.assertEqual(used["gave up"], "spans")
-        self.assertSame(out, "trailer")
-        busy = out["spans"]["gpu_busy"].splitlines()
+        out = self.tables(path)
+        busy = out["gpu_busy"].splitlines()
         self.assertEqual(len(busy), 2, busy)
         cols = dict(zip(busy[0].split(","), busy[1].split(",")))
         # rank from the trailer; the first kernel at base + 40 µs
         self.assertEqual(cols["rank"], "2")
         self.assertEqual(int(cols["first_ts"]), 1700000000000000000 + 40000)
         self.assertEqual(int(cols["last_end"]), 1700000000000000000 + 175000)
+        # the NCCL kernel (60-140 µs) overlaps the compute one (40-90)
+        ov = out["comm_overlap"].splitlines()
+        cols = dict(zip(ov[0].split(","), ov[1].split(",")))
+        self.assertEqual((int(cols["comm_ns"]), int(cols["comp_ns"]),
+                          int(cols["overlap_ns"])), (80000, 50000, 30000))
 
     def test_two_files_of_one_rank(self):
         """Two files that both say rank 2, the second 1 ms later: their
@@ -166,9 +107,8 @@ class SweepPaths(ProfanTest):
                 json.dump(doc, f)
             for e in doc["traceEvents"]:
                 e["ts"] += 1000
-        out, used = self.ingest_three_ways(d)
-        self.assertSame(out, "two files")
-        busy = out["spans"]["gpu_busy"].splitlines()
+        out = self.tables(d)
+        busy = out["gpu_busy"].splitlines()
         self.assertEqual(len(busy), 2, busy)
         cols = dict(zip(busy[0].split(","), busy[1].split(",")))
         # first kernel of a.json to the memcpy end of b.json, as one device
@@ -209,11 +149,10 @@ class GpuStepsByStart(ProfanTest):
 class StepHold(common.ProfanTest):
     """Rows that go out before the ProfilerStep holding them (dlrm writes
     other threads' ops before the main thread's step annotations) wait in
-    the linker's step hold (src/trace/link_trace.c) and get their step in-stream;
-    with PROFAN_HOLD_KB=0 they go out without one and the database pass
-    ('derive late steps') gives it.  Both ways must store the same step on
-    every row, on every trace fixture and the 8-rank run; and so must the
-    hold kept in a temporary file (PROFAN_SPOOL_KB=0, src/core/spool.c)."""
+    the linker's step hold (src/trace/link_trace.c) and get their step
+    in-stream; kept in a temporary file (PROFAN_SPOOL_KB=0,
+    src/core/spool.c) the hold gives every row the same step.  (The step
+    of every row against its specification: test_oracle.py.)"""
 
     # step of every row; GPU rows by their content (their row ids follow
     # the order rows reached the writer, which the hold changes)
@@ -230,8 +169,7 @@ class StepHold(common.ProfanTest):
 
     def both(self, path):
         out, err = {}, {}
-        for name, env in (("hold", {}), ("db", {"PROFAN_HOLD_KB": "0"}),
-                          ("file", {"PROFAN_SPOOL_KB": "0"})):
+        for name, env in (("memory", {}), ("file", {"PROFAN_SPOOL_KB": "0"})):
             db = os.path.join(self.tmp.name, "%s-%s.db"
                               % (name, os.path.basename(path)))
             r = common.run("ingest", path, db=db,
@@ -241,24 +179,18 @@ class StepHold(common.ProfanTest):
             out[name] = {t: common.run("--format", "csv", "sql", q, db=db).out
                          for t, q in self.STEPS.items()}
         for t in self.STEPS:
-            self.assertEqual(out["hold"][t], out["db"][t], (path, t))
-            self.assertEqual(out["hold"][t], out["file"][t], (path, t))
+            self.assertEqual(out["memory"][t], out["file"][t], (path, t))
         return out, err
-
-    def test_every_trace_fixture(self):
-        for path in sorted(glob.glob(os.path.join(shared("traces"), "*.json*"))):
-            with self.subTest(path=os.path.basename(path)):
-                self.both(path)
 
     def test_dlrm_ranks_late_steps_in_stream(self):
         out, err = self.both(shared("runs", "dlrm-8rank"))
-        # every rank file has rows before its step annotation: held by
-        # default, left to the database pass without the hold
-        self.assertEqual(err["hold"].count(" steps=1 "), 0)
-        self.assertEqual(err["db"].count(" steps=1 "), 8)
-        self.assertNotIn("derive late steps", err["hold"])
-        self.assertIn("derive late steps", err["db"])
-        self.assertEqual(len([x for x in err["hold"].split()
-                              if x.startswith("held=") and x != "held=0"]), 8)
+        # every rank file has rows before its step annotation: held, and
+        # no file needs linking again
+        for e in err.values():
+            self.assertEqual(e.count(" steps=1 "), 0)
+            self.assertNotIn("linked again from its rows", e)
+            self.assertEqual(len([x for x in e.split() if
+                                  x.startswith("held=") and x != "held=0"]),
+                             8)
         # and the rows got steps (not all NULL)
-        self.assertIn(",10\n", out["hold"]["cpu_op"])
+        self.assertIn(",10\n", out["memory"]["cpu_op"])

@@ -182,19 +182,6 @@ class MultiRank(ProfanTest):
 class Linkage(ProfanTest):
     """Kernel -> runtime call -> CPU op links and steps."""
 
-    def test_in_stream_linkage_equals_database_sweep(self):
-        path = shared("traces", "hta-diff-control-a100-rank3.json.gz")
-        other = os.path.join(self.tmp.name, "sweep.db")
-        self.ingest_ok(path)
-        r = common.run("ingest", path, db=other, env={"PROFAN_DB_LINK": "1"})
-        self.assertEqual(r.rc, 0, r.err)
-        for sql in ("SELECT id, parent_id, depth, self_dur, step FROM cpu_op ORDER BY id",
-                    "SELECT id, op_id, top_op_id, step FROM runtime_call ORDER BY id",
-                    "SELECT correlation, ts, runtime_id, op_id, step FROM kernel ORDER BY 1,2"):
-            a = common.run("--format", "csv", "sql", sql, db=self.db).out
-            b = common.run("--format", "csv", "sql", sql, db=other).out
-            self.assertEqual(a, b, sql)
-
     def test_new_format_external_id_agrees(self):
         # Since 2024 a kernel's External id is its launching op's External id.
         path = shared("traces", "tracelens-b200-vllm-rank0.json.gz")
@@ -463,32 +450,66 @@ class Docs(ProfanTest):
 
 
 class Migration(ProfanTest):
-    """An older profan database is upgraded in place."""
+    """Versions: schema/001-baseline.sql and the files numbered after it;
+    user_version is the number of the last file applied."""
 
-    def test_old_schema_is_migrated(self):
-        # Build a database the way an older profan (schema 3) left it: the
-        # first three schema files applied, user_version 3.
+    def schema_files(self):
         import glob as g
-        files = sorted(g.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql")))
-        self.assertGreater(len(files), 3)
-        sql = "".join(open(f).read() for f in files[:3])
-        sql += "PRAGMA user_version=3; PRAGMA application_id=%d;" % 0x50524f46
+        return sorted(g.glob(os.path.join(common.ROOT, "schema",
+                                          "[0-9][0-9][0-9]-*.sql")))
+
+    def test_baseline_database_is_migrated(self):
+        # a database at the baseline's version: the files after it are
+        # applied by the first writing command (none yet: it stays)
+        files = self.schema_files()
+        sql = open(files[0]).read()
+        sql += "PRAGMA user_version=1; PRAGMA application_id=%d;" % 0x50464442
         subprocess.run(["sqlite3", self.db], input=sql, text=True, check=True)
         self.ingest_ok(shared("traces", "hta-triton.json.gz"))
         v = subprocess.run(["sqlite3", self.db, "PRAGMA user_version"],
                            capture_output=True, text=True).stdout.strip()
-        self.assertEqual(int(v), len(files))
+        self.assertEqual(int(v), int(os.path.basename(files[-1])[:3]))
         self.assertEqual(self.query("top-kernels")[0]["count"], "1")
 
     def test_read_only_commands_do_not_migrate(self):
-        import glob as g
-        files = sorted(g.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql")))
-        sql = "".join(open(f).read() for f in files[:3])
-        sql += "PRAGMA user_version=3; PRAGMA application_id=%d;" % 0x50524f46
+        # a profan file at version 0 (made, never migrated): older
+        sql = "PRAGMA application_id=%d;" % 0x50464442
         subprocess.run(["sqlite3", self.db], input=sql, text=True, check=True)
         r = self.profan("runs")
         self.assertEqual(r.rc, 7)
-        self.assertIn("database schema version 3 is older than", r.err)
+        self.assertEqual(r.err, "profan: %s: database schema version 0 is"
+                         " older than %d; run any writing command (e.g."
+                         " 'profan ingest') to migrate it\n"
+                         % (self.db, int(os.path.basename(
+                             self.schema_files()[-1])[:3])))
+        self.ingest_ok(shared("traces", "hta-triton.json.gz"))
+        self.assertEqual(self.query("top-kernels")[0]["count"], "1")
+
+    def test_development_database_is_refused(self):
+        # a development build's database (application_id "PROF",
+        # user_version = count of files): not mistaken for baseline version
+        # 1 or any later one, whatever its count; never touched
+        for ver in (1, 3, 27, 45):
+            with open(self.db, "wb"):
+                pass
+            subprocess.run(["sqlite3", self.db],
+                           input="CREATE TABLE run(id INTEGER PRIMARY KEY);"
+                           "PRAGMA user_version=%d; PRAGMA application_id=%d;"
+                           % (ver, 0x50524f46), text=True, check=True)
+            with open(self.db, "rb") as f:
+                before = f.read()
+            for cmd in (("runs",), ("ingest", shared("traces",
+                                                     "hta-triton.json.gz"))):
+                r = self.profan(*cmd)
+                self.assertEqual(r.rc, 7)
+                self.assertEqual(
+                    r.err, "profan: %s: database made by a development build"
+                    " of profan before the schema baseline (old schema"
+                    " version %d); this profan cannot read it: ingest the"
+                    " runs' files again into a new database\n"
+                    % (self.db, ver))
+            with open(self.db, "rb") as f:
+                self.assertEqual(f.read(), before)
 
     def test_not_a_profan_database(self):
         subprocess.run(["sqlite3", self.db, "CREATE TABLE t(x)"], check=True)

@@ -10,7 +10,8 @@ from trace_reference.py's own sweeps over the fixture's events:
                       ProfilerStep#N annotations: every class of every step
   category-breakdown  each category's GPU time and count from a Python
                       classification (the category rules of
-                      schema/004-categories.sql applied to the names)
+                      rules copied by hand into category_reference.py:
+                      never read from profan's schema)
   idle-gaps           the gaps between the busy unions of each device
   kernel.step         the step of each kernel's launching runtime call
   operators           self time and the GPU time of the kernels each op
@@ -27,37 +28,11 @@ import tempfile
 import unittest
 
 import common
+import category_reference as cat_ref
 import trace_reference as ref
 from common import ProfanTest, shared
 
 MS = 0.0006       # the queries round to 3 decimals of a millisecond
-
-
-def category_rules():
-    """{scheme: (default, [(priority, pattern, category)])} read from the
-    schema's SQL text (the definition, not profan's output)."""
-    rules, defaults = {}, {}
-    for path in sorted(glob.glob(os.path.join(common.ROOT, "schema", "[0-9][0-9][0-9]-*.sql"))):
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        for m in re.finditer(r"INSERT INTO category_scheme VALUES(.*?);", text, re.S):
-            for s, d in re.findall(r"\('([^']*)', '([^']*)', '[^']*'\)", m.group(1)):
-                defaults[s] = d
-        for m in re.finditer(r"INSERT INTO category_rule\(scheme, priority, pattern,"
-                             r" category\) VALUES(.*?);", text, re.S):
-            for s, p, pat, cat in re.findall(r"\('([^']*)', (\d+), '([^']*)', '([^']*)'\)",
-                                             m.group(1)):
-                rules.setdefault(s, []).append((int(p), pat, cat))
-    return {s: (defaults[s], sorted(rules.get(s, []))) for s in defaults}
-
-
-def classify(name, scheme_rules):
-    default, rules = scheme_rules
-    n = name.lower()
-    for _, pat, cat in rules:
-        if pat.lower() in n:
-            return cat
-    return default
 
 
 class DlrmOracle(ProfanTest):
@@ -89,8 +64,6 @@ class DlrmOracle(ProfanTest):
         check_step_breakdown(self, self.ranks)
 
     def test_category_breakdown_from_a_python_classification(self):
-        rules = category_rules()
-        self.assertIn("detailed", rules)
         for scheme in ("detailed", "coarse"):
             rows = self.query("category-breakdown", "--param", "scheme=" + scheme)
             got = {(int(r["rank"]), r["category"]): r for r in rows}
@@ -98,7 +71,7 @@ class DlrmOracle(ProfanTest):
                 want = {}
                 for e in evs:
                     if ref.kind_of(e) in ("kernel", "memcpy", "memset"):
-                        c = classify(e["name"], rules[scheme])
+                        c = cat_ref.classify(e["name"], scheme)
                         n, t = want.get(c, (0, 0))
                         want[c] = (n + 1, t + max(0, ref.us_to_ns(e.get("dur", 0))))
                 total = sum(t for _, t in want.values())
@@ -279,3 +252,50 @@ class SixSteps(ProfanTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class GapCounts(ProfanTest):
+    """gpu_busy's counts against the JSON on every trace fixture: n_gaps,
+    idle_ns and largest_gap_ns are the gaps between a device's busy union
+    (kernels, memcpys, memsets; touching intervals are one period, so a
+    gap is never 0 ns long), busy_ns the union's length."""
+
+    def test_every_fixture(self):
+        paths = sorted(glob.glob(os.path.join(shared("traces"), "*.json*")))
+        touching = 0
+        for path in paths:
+            with self.subTest(path=os.path.basename(path)):
+                db = os.path.join(self.tmp.name,
+                                  os.path.basename(path) + ".db")
+                r = common.run("ingest", path, db=db)
+                self.assertEqual(r.rc, 0, r.err)
+                got = {int(x["device"]): x for x in common.run(
+                    "--format", "json", "sql",
+                    "SELECT device, n_gaps, idle_ns, largest_gap_ns, busy_ns"
+                    " FROM gpu_busy", db=db).json()}
+                evs = common.load_json(path)
+                evs = evs["traceEvents"] if isinstance(evs, dict) else evs
+                per = {}
+                for e in evs:
+                    if ref.kind_of(e) in ("kernel", "memcpy", "memset") \
+                            and isinstance(e.get("ts"), (int, float)):
+                        per.setdefault(e.get("pid"), []).append(ref.span(e))
+                want = {}
+                for dev, iv in per.items():
+                    u = ref.merge(iv)
+                    gaps = [b[0] - a[1] for a, b in zip(u, u[1:])]
+                    want[dev] = (len(gaps), sum(gaps), max(gaps or [0]),
+                                 sum(e - s for s, e in u))
+                    srt = sorted(iv)
+                    touching += sum(1 for a, b in zip(srt, srt[1:])
+                                    if b[0] == a[1])
+                self.assertEqual(set(got), {d for d in want
+                                            if isinstance(d, int)}, path)
+                for dev, w in want.items():
+                    g = got[dev]
+                    self.assertEqual((int(g["n_gaps"]), int(g["idle_ns"]),
+                                      int(g["largest_gap_ns"]),
+                                      int(g["busy_ns"])), w, (path, dev))
+        # intervals that touch (one starts where another ends) are in the
+        # fixtures: a gap of 0 ns counted would be seen
+        self.assertGreater(touching, 100)

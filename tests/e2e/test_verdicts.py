@@ -94,7 +94,7 @@ class Steps(ProfanTest):
             if e.get("name", "").startswith("ProfilerStep#"):
                 exp[int(e["name"][13:])] = us_to_ns(e["dur"])
         self.assertEqual(sorted(exp), [5, 6, 7, 8, 9, 10])
-        for env in ({}, {"PROFAN_SWEEP": "db"}, {"PROFAN_DB_LINK": "1"}):
+        for env in ({},):
             db = os.path.join(self.tmp.name, "r%d.db" % len(env))
             r = common.run("ingest", path, db=db, env=env)
             self.assertEqual(r.rc, 0, r.err)
@@ -126,7 +126,7 @@ class Steps(ProfanTest):
         for cat in ("Operator", "cpu_op", "user_annotation"):
             path = self.write(cat + ".json", self.step_trace(cat))
             seen = set()
-            for env in ({}, {"PROFAN_SWEEP": "db"}, {"PROFAN_DB_LINK": "1"}):
+            for env in ({},):
                 db = os.path.join(self.tmp.name, "%s%d.db" % (cat, len(env)))
                 r = common.run("ingest", path, db=db, env=env)
                 self.assertEqual(r.rc, 0, r.err)
@@ -236,7 +236,7 @@ class Communication(ProfanTest):
         path = os.path.join(self.tmp.name, "k.json")
         with open(path, "w") as f:
             json.dump({"traceEvents": ev}, f)
-        for env in ({}, {"PROFAN_SWEEP": "db"}):
+        for env in ({},):
             db = os.path.join(self.tmp.name, "c%d.db" % len(env))
             r = common.run("ingest", path, db=db, env=env)
             self.assertEqual(r.rc, 0, r.err)

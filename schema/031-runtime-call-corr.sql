@@ -1,0 +1,12 @@
+-- 031-runtime-call-corr.sql — the index runtime_call_corr
+-- (runtime_call(file_id, correlation)) was the one persistent index made
+-- from C: derive_trace.c created it for its database linkage of GPU rows
+-- to runtime calls (PROFAN_DB_LINK=1 and the in-stream linker's
+-- fallbacks).  That second linkage is gone: GPU rows are linked by the
+-- in-stream linker only (src/trace/link_trace.c), fed the stored rows by
+-- src/trace/trace_relink.c when a file must be linked again, which looks
+-- calls up in its own map, not through an index; no query finds calls by
+-- correlation id (they join on kernel.runtime_id).  So no code creates
+-- the index any more, and the schema removes it where a database has it:
+-- it cost every later insert into runtime_call.
+DROP INDEX IF EXISTS runtime_call_corr;

@@ -1,0 +1,158 @@
+/*
+** trace_feed.c — a run's stored trace rows to what is kept of them (see
+** trace_feed.h).
+**
+** Pipeline position: between "load" and "derive".  One pass over each
+** table in rowid order over the run's rowid range (cpu_op, runtime_call)
+** or through its run_id index (kernel, gpu_mem_op): the totals and spans
+** take rows in any order.  Each row becomes the TraceRow the writer would
+** have built when inserting it (NULL columns as 0, step -1).
+*/
+#include "trace/trace_feed.h"
+#include "core/db.h"
+#include "trace/trace_keep.h"
+
+#include <string.h>
+
+/* One table: its query (?1 run, ?2 ?3 its rowid range) and the kind of
+** its rows. */
+typedef struct FeedTab {
+  const char *zTab;
+  TraceEventKind eKind;
+  const char *zSql;
+} FeedTab;
+
+/* Columns of every query: id, file_id, ts, dur, name_id, then per table
+** (see row_of). */
+static const FeedTab aTab[] = {
+  { "cpu_op", TEV_CPU_OP,
+    "SELECT id, file_id, ts, dur, name_id, tid, parent_id, depth, self_dur,"
+    " step, input_dims_id, input_types_id, concrete_inputs_id, flops,"
+    " flops_source FROM cpu_op WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1" },
+  { "runtime_call", TEV_RUNTIME,
+    "SELECT id, file_id, ts, dur, name_id, tid, op_id, top_op_id,"
+    " in_recompute, step, kind='driver' FROM runtime_call"
+    " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1" },
+  { "kernel", TEV_KERNEL,
+    "SELECT k.id, k.file_id, k.ts, k.dur, k.name_id, k.device, k.stream,"
+    " k.runtime_id, k.op_id, k.step, s.text FROM kernel k"
+    " JOIN string s ON s.id=k.name_id WHERE k.run_id=?1" },
+  { "gpu_mem_op", TEV_MEMCPY,
+    "SELECT id, file_id, ts, dur, name_id, device, stream, runtime_id, op_id,"
+    " step, kind='memset', direction IS NOT 'DtoD' FROM gpu_mem_op"
+    " WHERE run_id=?1" },
+};
+
+static int64_t col_int(sqlite3_stmt *s, int i){
+  return sqlite3_column_int64(s, i);
+}
+
+static int64_t col_step(sqlite3_stmt *s, int i){
+  return sqlite3_column_type(s, i)==SQLITE_NULL ? -1
+       : sqlite3_column_int64(s, i);
+}
+
+/* The row at s of table t as the writer would have kept it. */
+static void row_of(const FeedTab *t, sqlite3_stmt *s, TraceRow *r){
+  const char *zSrc;
+  memset(r, 0, sizeof(*r));
+  r->kind = t->eKind;
+  r->id = col_int(s, 0);
+  r->fileId = col_int(s, 1);
+  r->ts = col_int(s, 2);
+  r->dur = col_int(s, 3);
+  r->nameId = col_int(s, 4);
+  switch( t->eKind ){
+    case TEV_CPU_OP:
+      r->tid = col_int(s, 5);
+      r->parentId = col_int(s, 6);
+      r->linked = sqlite3_column_type(s, 7)!=SQLITE_NULL;
+      r->depth = sqlite3_column_int(s, 7);
+      r->selfDur = col_int(s, 8);
+      r->step = col_step(s, 9);
+      r->dimsId = col_int(s, 10);
+      r->typesId = col_int(s, 11);
+      r->concId = col_int(s, 12);
+      zSrc = (const char*)sqlite3_column_text(s, 14);
+      if( zSrc ){
+        r->flops = sqlite3_column_double(s, 13);
+        r->flopsSrc = strcmp(zSrc, "arg")==0 ? 1 : 2;
+      }
+      break;
+    case TEV_RUNTIME:
+      if( sqlite3_column_int(s, 10) ) r->kind = TEV_DRIVER;
+      r->tid = col_int(s, 5);
+      r->opId = col_int(s, 6);
+      r->topOpId = col_int(s, 7);
+      r->linked = sqlite3_column_type(s, 8)!=SQLITE_NULL;
+      r->inRecompute = sqlite3_column_int(s, 8);
+      r->step = col_step(s, 9);
+      break;
+    default:                                /* kernel, gpu_mem_op */
+      r->hasDevice = sqlite3_column_type(s, 5)!=SQLITE_NULL;
+      r->device = col_int(s, 5);
+      r->stream = col_int(s, 6);
+      r->runtimeId = col_int(s, 7);
+      r->opId = col_int(s, 8);
+      r->step = col_step(s, 9);
+      if( t->eKind==TEV_KERNEL ){
+        r->zName = (const char*)sqlite3_column_text(s, 10);
+        r->nName = sqlite3_column_bytes(s, 10);
+        if( r->zName==NULL ) r->zName = "";
+      }else{
+        r->kind = sqlite3_column_int(s, 10) ? TEV_MEMSET : TEV_MEMCPY;
+        r->host = r->kind==TEV_MEMCPY && sqlite3_column_int(s, 11);
+      }
+      break;
+  }
+}
+
+/* Every row of table t of run runId.  Returns 0 or -1 (pErr). */
+static int feed_table(sqlite3 *db, const FeedTab *t, int64_t runId,
+                      TraceTotals *pTot, TraceSpans *pSpans, PfError *pErr){
+  int64_t lo = 1, hi = 0;
+  sqlite3_stmt *s;
+  int rc;
+  if( db_run_rowids(db, t->zTab, runId, &lo, &hi, pErr) ) return -1;
+  if( lo>hi ) return 0;
+  s = db_prepare(db, t->zSql, pErr);
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, runId);
+  sqlite3_bind_int64(s, 2, lo);
+  sqlite3_bind_int64(s, 3, hi);
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    TraceRow r;
+    row_of(t, s, &r);
+    trace_keep_row(pTot, pSpans, &r);
+  }
+  sqlite3_finalize(s);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
+}
+
+int trace_feed_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
+                   TraceSpans *pSpans, PfError *pErr){
+  sqlite3_stmt *s;
+  int rc;
+  trace_keep_begin(pSpans, db);
+  for(size_t i=0; i<sizeof(aTab)/sizeof(aTab[0]); i++){
+    if( feed_table(db, &aTab[i], runId, pTot, pSpans, pErr) ) return -1;
+  }
+  s = db_prepare(db, "SELECT id, coalesce(rank, 0) FROM run_file"
+                 " WHERE run_id=?1 AND kind='trace'", pErr);
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, runId);
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    trace_keep_file_done(pTot, pSpans, sqlite3_column_int64(s, 0), 0,
+                         sqlite3_column_int64(s, 1));
+  }
+  sqlite3_finalize(s);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
+}

@@ -1,0 +1,232 @@
+/*
+** trace_relink.c — the stored rows of one trace file through the
+** in-stream linker again (see trace_relink.h).
+**
+** Pipeline position: "link", after the load (ingest.c) or for `profan
+** rebuild`.  The rows are read in the one order the linker links in a
+** single pass, whatever the order of the file they came from:
+**   1. the file's ProfilerStep#N annotations and ops, as steps;
+**   2. its ops by (thread, start, longest first, External id, id): the
+**      order link_trace.c places ops of one start in;
+**   3. its runtime and driver calls by (thread, start, id);
+**   4. its kernels, then its memcpy/memset rows (the call map links them
+**      whatever their order).
+** Ops and calls keep their ids (the linker keeps an id it is fed); GPU
+** rows carry theirs through it.  Each emitted row updates its link
+** columns where they differ ("... WHERE id=? AND (col IS NOT ? ...)").
+** Memory: the linker's (its spools), not the file's rows.
+*/
+#include "trace/trace_relink.h"
+#include "core/db.h"
+#include "trace/link_trace.h"
+#include "trace/trace_args.h"
+
+#include <string.h>
+
+enum { U_OP, U_CALL, U_KERNEL, U_MEMOP, U_N };
+
+static const char *const azUpdate[U_N] = {
+  "UPDATE cpu_op SET parent_id=?2, depth=?3, self_dur=?4, step=?5"
+  " WHERE id=?1 AND (parent_id IS NOT ?2 OR depth IS NOT ?3"
+  " OR self_dur IS NOT ?4 OR step IS NOT ?5)",
+  "UPDATE runtime_call SET op_id=?2, top_op_id=?3, in_recompute=?4, step=?5"
+  " WHERE id=?1 AND (op_id IS NOT ?2 OR top_op_id IS NOT ?3"
+  " OR in_recompute IS NOT ?4 OR step IS NOT ?5)",
+  "UPDATE kernel SET runtime_id=?2, op_id=?3, step=?4"
+  " WHERE id=?1 AND (runtime_id IS NOT ?2 OR op_id IS NOT ?3"
+  " OR step IS NOT ?4)",
+  "UPDATE gpu_mem_op SET runtime_id=?2, op_id=?3, step=?4"
+  " WHERE id=?1 AND (runtime_id IS NOT ?2 OR op_id IS NOT ?3"
+  " OR step IS NOT ?4)",
+};
+
+typedef struct Relink {
+  sqlite3 *db;
+  sqlite3_stmt *aUpd[U_N];
+  int64_t nChanged;
+  PfError *pErr;
+} Relink;
+
+/* The emit callback: write the link columns of the row e is. */
+static int relink_emit(void *ctx, const TraceEvent *e){
+  Relink *r = ctx;
+  sqlite3_stmt *s;
+  int lk = e->linked;
+  switch( e->kind ){
+    case TEV_CPU_OP:
+      s = r->aUpd[U_OP];
+      db_bind_int_or_null(s, 2, lk && e->parentId>0, e->parentId);
+      db_bind_int_or_null(s, 3, lk, e->depth);
+      db_bind_int_or_null(s, 4, lk, e->selfDur);
+      db_bind_int_or_null(s, 5, lk && e->step>=0, e->step);
+      break;
+    case TEV_RUNTIME:
+    case TEV_DRIVER:
+      s = r->aUpd[U_CALL];
+      db_bind_int_or_null(s, 2, lk && e->opId>0, e->opId);
+      db_bind_int_or_null(s, 3, lk && e->topOpId>0, e->topOpId);
+      db_bind_int_or_null(s, 4, lk, e->inRecompute);
+      db_bind_int_or_null(s, 5, lk && e->step>=0, e->step);
+      break;
+    case TEV_KERNEL:
+    case TEV_MEMCPY:
+    case TEV_MEMSET:
+      s = r->aUpd[e->kind==TEV_KERNEL ? U_KERNEL : U_MEMOP];
+      db_bind_int_or_null(s, 2, lk && e->runtimeId>0, e->runtimeId);
+      db_bind_int_or_null(s, 3, lk && e->opId>0, e->opId);
+      db_bind_int_or_null(s, 4, lk && e->step>=0, e->step);
+      break;
+    default:
+      return 0;
+  }
+  sqlite3_bind_int64(s, 1, e->rowId);
+  if( db_step_done(r->db, s, r->pErr) ) return 1;
+  r->nChanged += sqlite3_changes(r->db);
+  return 0;
+}
+
+/* The rows of one kind, in the order of the query (columns: id, tid,
+** ts, dur, name, correlation, kind text; ops: external_id), into the
+** linker. */
+typedef struct Feed {
+  TraceEventKind eKind;        /* TEV_CPU_OP, TEV_RUNTIME, TEV_KERNEL,
+                               ** TEV_MEMCPY (memcpy/memset by column 6) */
+  const char *zSql;            /* ?1 run, ?2 file, ?3 ?4 id range */
+} Feed;
+
+static const Feed aFeed[] = {
+  { TEV_CPU_OP,
+    "SELECT o.id, o.tid, o.ts, o.dur, s.text, NULL, NULL, o.external_id"
+    " FROM cpu_op o JOIN string s ON s.id=o.name_id"
+    " WHERE o.id BETWEEN ?3 AND ?4 AND o.file_id=?2"
+    " ORDER BY o.tid, o.ts, o.dur DESC, o.external_id IS NULL,"
+    " o.external_id, o.id" },
+  { TEV_RUNTIME,
+    "SELECT r.id, r.tid, r.ts, r.dur, s.text, r.correlation, r.kind"
+    " FROM runtime_call r JOIN string s ON s.id=r.name_id"
+    " WHERE r.id BETWEEN ?3 AND ?4 AND r.file_id=?2"
+    " ORDER BY r.tid, r.ts, r.id" },
+  { TEV_KERNEL,
+    "SELECT k.id, NULL, k.ts, k.dur, '', k.correlation, NULL FROM kernel k"
+    " WHERE k.run_id=?1 AND k.file_id=?2" },
+  { TEV_MEMCPY,
+    "SELECT m.id, NULL, m.ts, m.dur, '', m.correlation, m.kind"
+    " FROM gpu_mem_op m WHERE m.run_id=?1 AND m.file_id=?2" },
+};
+
+/* The event of the row at s for feed f. */
+static void row_event(const Feed *f, sqlite3_stmt *s, TraceEvent *e){
+  const char *zKind = (const char*)sqlite3_column_text(s, 6);
+  memset(e, 0, sizeof(*e));
+  e->kind = f->eKind;
+  if( f->eKind==TEV_RUNTIME && zKind && strcmp(zKind, "driver")==0 ){
+    e->kind = TEV_DRIVER;
+  }
+  if( f->eKind==TEV_MEMCPY && zKind && strcmp(zKind, "memset")==0 ){
+    e->kind = TEV_MEMSET;
+  }
+  e->ph = 'X';
+  e->rowId = sqlite3_column_int64(s, 0);
+  e->tid = sqlite3_column_int64(s, 1);       /* NULL: thread 0, as parsed */
+  e->ts = sqlite3_column_int64(s, 2);
+  e->dur = sqlite3_column_int64(s, 3);
+  e->zName = (const char*)sqlite3_column_text(s, 4);
+  if( e->zName==NULL ) e->zName = "";
+  e->nName = (int)strlen(e->zName);
+  e->zCat = e->zInputDims = e->zInputTypes = e->zConcreteInputs = "";
+  e->has = TF_TS | TF_DUR;
+  if( sqlite3_column_type(s, 1)!=SQLITE_NULL ) e->has |= TF_TID;
+  if( sqlite3_column_type(s, 5)!=SQLITE_NULL ){
+    e->correlation = sqlite3_column_int64(s, 5);
+    e->has |= TF_CORRELATION;
+  }
+  if( f->eKind==TEV_CPU_OP && sqlite3_column_type(s, 7)!=SQLITE_NULL ){
+    e->external_id = sqlite3_column_int64(s, 7);
+    e->has |= TF_EXTERNAL_ID;
+  }
+  e->step = -1;
+}
+
+/* Every ProfilerStep#N of the file (CPU annotations, 2021 step ops) to
+** the linker first.  Returns 0 or -1 (pErr). */
+static int feed_steps(sqlite3 *db, Linker *pLink, int64_t runId,
+                      int64_t fileId, PfError *pErr){
+  sqlite3_stmt *s = db_prepare(db,
+    "SELECT s.text, a.ts, a.dur FROM annotation a"
+    " JOIN string s ON s.id=a.name_id WHERE a.run_id=?1 AND a.file_id=?2"
+    " AND a.kind='user' AND s.text LIKE 'ProfilerStep%'"
+    " UNION ALL"
+    " SELECT s.text, o.ts, o.dur FROM cpu_op o JOIN string s"
+    " ON s.id=o.name_id WHERE o.id BETWEEN ?3 AND ?4 AND o.file_id=?2"
+    " AND s.text LIKE 'ProfilerStep%'", pErr);
+  int rc;
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, runId);
+  sqlite3_bind_int64(s, 2, fileId);
+  sqlite3_bind_int64(s, 3, fileId<<32);
+  sqlite3_bind_int64(s, 4, (fileId<<32) | 0xffffffffLL);
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    int64_t n = trace_args_step_number((const char*)sqlite3_column_text(s, 0));
+    if( n>=0 ){
+      link_trace_step(pLink, n, sqlite3_column_int64(s, 1),
+                      sqlite3_column_int64(s, 2));
+    }
+  }
+  sqlite3_finalize(s);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
+}
+
+/* The rows of feed f into the linker.  Returns 0 or -1 (pErr). */
+static int feed_rows(sqlite3 *db, Linker *pLink, const Feed *f,
+                     int64_t runId, int64_t fileId, PfError *pErr){
+  sqlite3_stmt *s = db_prepare(db, f->zSql, pErr);
+  int rc, bad = 0;
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, runId);
+  sqlite3_bind_int64(s, 2, fileId);
+  sqlite3_bind_int64(s, 3, fileId<<32);
+  sqlite3_bind_int64(s, 4, (fileId<<32) | 0xffffffffLL);
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    TraceEvent e;
+    row_event(f, s, &e);
+    if( link_trace_event(pLink, &e, pErr) ){ bad = 1; break; }
+  }
+  sqlite3_finalize(s);
+  if( bad ) return -1;
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  return 0;
+}
+
+int trace_relink_file(sqlite3 *db, int64_t runId, int64_t fileId,
+                      int64_t *pnChanged, PfError *pErr){
+  Relink r;
+  Linker *pLink = NULL;
+  int rc = -1;
+  memset(&r, 0, sizeof(r));
+  r.db = db;
+  r.pErr = pErr;
+  for(int i=0; i<U_N; i++){
+    r.aUpd[i] = db_prepare(db, azUpdate[i], pErr);
+    if( r.aUpd[i]==NULL ) goto done;
+  }
+  pLink = link_trace_new(fileId, relink_emit, &r);
+  if( feed_steps(db, pLink, runId, fileId, pErr) ) goto done;
+  link_trace_steps_given(pLink);
+  for(size_t i=0; i<sizeof(aFeed)/sizeof(aFeed[0]); i++){
+    if( feed_rows(db, pLink, &aFeed[i], runId, fileId, pErr) ) goto done;
+  }
+  if( link_trace_finish(pLink, pErr) ) goto done;
+  if( pnChanged ) *pnChanged = r.nChanged;
+  rc = 0;
+done:
+  link_trace_free(pLink);
+  for(int i=0; i<U_N; i++) sqlite3_finalize(r.aUpd[i]);
+  return rc;
+}
