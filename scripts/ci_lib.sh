@@ -3,19 +3,34 @@
 # lane and step times, and the parsers of each suite's own output.
 #
 # Every suite prints one summary line "NAME: N passed, N failed[, NOTE],
-# T s" (also appended to $L/summary.txt); a lane prints "lane NAME: T s"
-# when it ends; ci_finish prints the summary again and ends with exactly
-# one line "N passed, N failed" totalled over all suites, and returns 1
-# when anything failed.  Times are wall seconds (date +%s).
+# T s, cpu C s" (also appended to $L/summary.txt); a lane prints "lane
+# NAME: T s, cpu C s" when it ends; ci_finish prints the summary again and
+# ends with exactly one line "N passed, N failed" totalled over all
+# suites, and returns 1 when anything failed.  T is wall seconds (date
+# +%s); C the CPU seconds (user + system) of every process the step ran,
+# from the shell's `times`: on a shared machine the wall time says how
+# loaded it was, the CPU time what the step costs (C / cores: its wall
+# time on an idle machine, at best).
 #
 # Needs: $L, a folder for the logs (build-logs/ in test.sh).
 
 TOTAL_PASS=0
 TOTAL_FAIL=0
 ci_now() { date +%s; }
+# ci_cpu: CI_CPU = CPU seconds of the shell's children so far (times'
+# second line, "XmY.YYYs XmY.YYYs"; `times` in a $(...) subshell would
+# see the subshell's children only, hence the file)
+ci_cpu() {
+  times > "$L/times.txt"
+  CI_CPU=$(awk 'NR == 2 {
+    s = 0
+    for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] }
+    printf "%d\n", s + 0.5 }' "$L/times.txt")
+}
 CI_T0=$(ci_now)
 CI_LANE=""
 STEP_T0=$CI_T0
+STEP_C0=0
 
 # ci_init: an empty summary (the folder $L is made when missing)
 ci_init() {
@@ -28,24 +43,27 @@ ci_init() {
 count() {
   TOTAL_PASS=$((TOTAL_PASS + $2))
   TOTAL_FAIL=$((TOTAL_FAIL + $3))
-  line="$1: $2 passed, $3 failed${4:+, $4}, $(( $(ci_now) - STEP_T0 )) s"
+  line="$1: $2 passed, $3 failed${4:+, $4}, $(( $(ci_now) - STEP_T0 )) s,"
+  ci_cpu; line="$line cpu $((CI_CPU - STEP_C0)) s"
   echo "$line" | tee -a "$L/summary.txt"
 }
 
 # step_begin: the time a step's summary line counts from
-step_begin() { STEP_T0=$(ci_now); }
+step_begin() { STEP_T0=$(ci_now); ci_cpu; STEP_C0=$CI_CPU; }
 
 # lane_begin NAME: end the lane running, if any, and start NAME
 lane_begin() {
   [ -n "$CI_LANE" ] && lane_end
   CI_LANE=$1
   CI_LANE_T0=$(ci_now)
+  ci_cpu; CI_LANE_C0=$CI_CPU
   echo "== lane $1"
 }
 
 # lane_end: the running lane's time, on the console and in the summary
 lane_end() {
-  line="lane $CI_LANE: $(( $(ci_now) - CI_LANE_T0 )) s"
+  line="lane $CI_LANE: $(( $(ci_now) - CI_LANE_T0 )) s,"
+  ci_cpu; line="$line cpu $((CI_CPU - CI_LANE_C0)) s"
   echo "$line" | tee -a "$L/summary.txt"
   CI_LANE=""
 }
@@ -133,7 +151,7 @@ ci_finish() {
   [ -n "$CI_LANE" ] && lane_end
   echo "== summary"
   cat "$L/summary.txt"
-  echo "all lanes: $(( $(ci_now) - CI_T0 )) s"
+  ci_cpu; echo "all lanes: $(( $(ci_now) - CI_T0 )) s, cpu $CI_CPU s"
   echo "$TOTAL_PASS passed, $TOTAL_FAIL failed"
   [ "$TOTAL_FAIL" = 0 ]
 }

@@ -20,11 +20,13 @@
 # machine, never a speed limit.
 #
 # Every step runs even when an earlier one failed.  Each prints one summary
-# line "SUITE: N passed, N failed[, NOTE], T s" (scripts/ci_lib.sh parses
-# the Check, unittest, run_all.py and fuzz.sh outputs; a step with no count
-# of its own, such as a build or analyze.sh, counts as 1), and the script
-# ends with exactly one line "N passed, N failed" totalled over all suites;
-# it exits 1 when anything failed.  Full outputs: build-logs/*.log.
+# line "SUITE: N passed, N failed[, NOTE], T s, cpu C s" (wall and CPU
+# seconds: on a shared machine C / cores is what the step would take
+# alone; scripts/ci_lib.sh parses the Check, unittest, run_all.py and
+# fuzz.sh outputs; a step with no count of its own, such as a build or
+# analyze.sh, counts as 1), and the script ends with exactly one line "N
+# passed, N failed" totalled over all suites; it exits 1 when anything
+# failed.  Full outputs: build-logs/*.log.
 #
 # PROFAN_LANES=fast runs the fast lane only (a quick check before a
 # commit); the default, "fast slow", runs both.
@@ -66,6 +68,7 @@ STEP_TIMEOUT=3600
 ASAN_SKIP="-x test_gate -x test_verdicts"
 
 L=build-logs
+# shellcheck source=scripts/ci_lib.sh
 . scripts/ci_lib.sh
 ci_init
 

@@ -5,8 +5,10 @@ line, unittest's "Ran N tests", fuzz.sh's harness table, a crash with no
 count, a step that passes or fails.
 
 What is checked: each suite's summary line and its counts, a failure that
-prints no count still counted as one, the lanes' and steps' times (a stub
-that sleeps 2 s shows at least 2 s), and the closing line: exactly one
+prints no count still counted as one, the lanes' and steps' wall and CPU
+times (a stub that sleeps 2 s shows at least 2 s of wall time, one that
+spins until it used 1.5 s of CPU at least 1 s of CPU), and the closing
+line: exactly one
 "N passed, N failed" as the last line, totalled over all suites, with the
 exit status 1 when anything failed.
 """
@@ -17,6 +19,9 @@ import tempfile
 import unittest
 
 import common
+
+# the end of every summary line: wall and CPU seconds
+T = r", \d+ s, cpu \d+ s$"
 
 LIB = os.path.join(common.ROOT, "scripts", "ci_lib.sh")
 
@@ -57,24 +62,24 @@ suite "asan e2e" e2e sh -c 'echo nothing counted'
 ci_finish
 """)
         self.assertEqual(rc, 1)
-        self.assertRegex(summary(out, "build"), r"^build: 1 passed, 0 failed, \d+ s$")
+        self.assertRegex(summary(out, "build"), r"^build: 1 passed, 0 failed" + T)
         self.assertRegex(summary(out, "gcc unit"),
-                         r"^gcc unit: 173 passed, 7 failed, \d+ s$")
+                         r"^gcc unit: 173 passed, 7 failed" + T)
         self.assertRegex(summary(out, "gcc e2e"), r"^gcc e2e: 370 passed, 0 failed,"
-                         r" 2 SKIPPED \(see the e2e: SKIP lines in the log\), \d+ s$")
-        self.assertRegex(summary(out, "pngstat"), r"^pngstat: 9 passed, 3 failed, \d+ s$")
+                         r" 2 SKIPPED \(see the e2e: SKIP lines in the log\)" + T)
+        self.assertRegex(summary(out, "pngstat"), r"^pngstat: 9 passed, 3 failed" + T)
         self.assertRegex(summary(out, "style"),
-                         r"^style: 0 passed, 1 failed, see .*/logs/style.log, \d+ s$")
-        self.assertRegex(summary(out, "fuzz"), r"^fuzz: 2 passed, 1 failed, \d+ s$")
+                         r"^style: 0 passed, 1 failed, see .*/logs/style.log" + T)
+        self.assertRegex(summary(out, "fuzz"), r"^fuzz: 2 passed, 1 failed" + T)
         # a crash prints no count: one failure, with the exit status
         self.assertRegex(summary(out, "asan unit"),
-                         r"^asan unit: 0 passed, 1 failed, exit status 134, \d+ s$")
+                         r"^asan unit: 0 passed, 1 failed, exit status 134" + T)
         # exit 0 with nothing counted is no pass
         self.assertRegex(summary(out, "asan e2e"), r"^asan e2e: 0 passed, 1 failed,"
-                         r" no count in its output, \d+ s$")
-        self.assertRegex(summary(out, "lane fast"), r"^lane fast: \d+ s$")
-        self.assertRegex(summary(out, "lane slow"), r"^lane slow: \d+ s$")
-        self.assertRegex(out[-2], r"^all lanes: \d+ s$")
+                         r" no count in its output" + T)
+        self.assertRegex(summary(out, "lane fast"), r"^lane fast: \d+ s, cpu \d+ s$")
+        self.assertRegex(summary(out, "lane slow"), r"^lane slow: \d+ s, cpu \d+ s$")
+        self.assertRegex(out[-2], r"^all lanes: \d+ s, cpu \d+ s$")
         self.assertEqual(out[-1], "%d passed, %d failed" % (
             1 + 173 + 370 + 9 + 0 + 2 + 0 + 0, 0 + 7 + 0 + 3 + 1 + 1 + 1 + 1))
         closing = [x for x in out if re.match(r"^\d+ passed, \d+ failed$", x)]
@@ -97,16 +102,27 @@ step "slow step" sleep 2
 step "quick step" true
 lane_begin slow
 step "other" sleep 1
+step "busy step" python3 -c 'import time
+while time.process_time() < 1.5: pass'
 ci_finish
 """)
         self.assertEqual(rc, 0, out)
-        secs = lambda name: int(re.search(r"(\d+) s$", summary(out, name)).group(1))
+        secs = lambda name: int(re.search(r"(\d+) s, cpu \d+ s$",
+                                          summary(out, name)).group(1))
+        cpu = lambda name: int(re.search(r"cpu (\d+) s$",
+                                         summary(out, name)).group(1))
         # lower bounds only: a loaded machine makes every step longer
         self.assertGreaterEqual(secs("slow step"), 2)
         self.assertGreaterEqual(secs("lane fast"), 2)
         self.assertGreaterEqual(secs("lane slow"), 1)
         self.assertLessEqual(secs("quick step"), secs("lane fast"))
-        all_lanes = int(re.search(r"(\d+) s$", out[-2]).group(1))
+        # CPU: the step's processes (a loop that runs until it has used
+        # 1.5 s of CPU), not its sleeps
+        self.assertGreaterEqual(cpu("busy step"), 1)
+        self.assertGreaterEqual(cpu("lane slow"), 1)
+        self.assertLessEqual(cpu("slow step"), cpu("lane fast"))
+        self.assertLess(cpu("slow step"), 2)
+        all_lanes = int(re.search(r"(\d+) s, cpu \d+ s$", out[-2]).group(1))
         self.assertGreaterEqual(all_lanes, secs("lane fast") + secs("lane slow") - 1)
 
     def test_test_sh_ends_with_the_closing_line(self):
