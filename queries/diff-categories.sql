@@ -5,7 +5,7 @@
 -- description: into one "(other)" row.  `profan diff A B --by category`.
 -- param: baseline:run! =      the baseline run id (profan diff binds it)
 -- param: scheme:scheme = detailed  category scheme (detailed, coarse, ...)
--- param: floor_pct:number>=0 = 0.3  fold rows below this % of step time in both runs
+-- param: floor_pct:number>=0 = 0.3  fold rows below this % of step time (a_step_pct, b_step_pct) in both runs
 -- column: category       category name, or "(other)" with the folded count
 -- column: a_ms           baseline GPU time per step, ms
 -- column: b_ms           this run's GPU time per step, ms
@@ -14,12 +14,13 @@
 -- column: speedup        a_ms / b_ms (above 1: faster in :run)
 -- column: a_pct          share of the baseline's GPU time, %
 -- column: b_pct          share of this run's GPU time, %
--- column: a_step_pct     a_ms as % of the baseline's mean step time
--- column: b_step_pct     b_ms as % of this run's mean step time
+-- column: a_step_pct     a_ms as % of the baseline's step time: the longest of its mean CPU step, the GPU-side span of its GPU work per step and its GPU time per step summed over streams (view step_share), so never above 100
+-- column: b_step_pct     b_ms as % of this run's step time (the same)
 WITH
-sa AS (SELECT max(count(*), 1) AS n, avg(dur) AS dur FROM step
+-- steps, and the step time shares are of (view step_share, schema 067)
+sa AS (SELECT steps AS n, step_ns AS dur FROM step_share
        WHERE run_id = :baseline),
-sb AS (SELECT max(count(*), 1) AS n, avg(dur) AS dur FROM step
+sb AS (SELECT steps AS n, step_ns AS dur FROM step_share
        WHERE run_id = :run),
 ta AS (SELECT sum(total_ns) AS ns FROM gpu_op_summary
        WHERE run_id = :baseline),

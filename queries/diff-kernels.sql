@@ -4,7 +4,7 @@
 -- description: kernels; rows under the noise floor in both runs are folded
 -- description: into one "(other)" row.  `profan diff A B --by kernel`.
 -- param: baseline:run! =      the baseline run id (profan diff binds it)
--- param: floor_pct:number>=0 = 0.3  fold rows below this % of step time in both runs
+-- param: floor_pct:number>=0 = 0.3  fold rows below this % of step time (a_step_pct, b_step_pct) in both runs
 -- param: limit:int>=0 = 50      rows to show (before the "(other)" row)
 -- column: kind           kernel, memcpy or memset ("" for the folded row)
 -- column: name           kernel name, or "(other)" with the folded count
@@ -14,12 +14,13 @@
 -- column: delta_ms       b_ms - a_ms
 -- column: delta_pct      change relative to a_ms, % (NULL when new)
 -- column: speedup        a_ms / b_ms (above 1: faster in :run)
--- column: a_step_pct     a_ms as % of the baseline's mean step time
--- column: b_step_pct     b_ms as % of this run's mean step time
+-- column: a_step_pct     a_ms as % of the baseline's step time: the longest of its mean CPU step, the GPU-side span of its GPU work per step and its GPU time per step summed over streams (view step_share), so never above 100
+-- column: b_step_pct     b_ms as % of this run's step time (the same)
 WITH
-sa AS (SELECT max(count(*), 1) AS n, avg(dur) AS dur FROM step
+-- steps, and the step time shares are of (view step_share, schema 067)
+sa AS (SELECT steps AS n, step_ns AS dur FROM step_share
        WHERE run_id = :baseline),
-sb AS (SELECT max(count(*), 1) AS n, avg(dur) AS dur FROM step
+sb AS (SELECT steps AS n, step_ns AS dur FROM step_share
        WHERE run_id = :run),
 ka AS (SELECT kind, name_id, sum(total_ns) AS ns FROM gpu_op_summary
        WHERE run_id = :baseline GROUP BY kind, name_id),

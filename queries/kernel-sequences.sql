@@ -1,6 +1,6 @@
 -- name: kernel-sequences
 -- description: The most frequent sequences of consecutive kernels on a
--- description: stream (lengths min_length..max_length, at most 8): fusion
+-- description: stream (lengths min_length..max_length, 1 to 8): fusion
 -- description: candidates.  Every start position counts, so occurrences of
 -- description: a repeated pattern may overlap.  Kernels only: memcpy and
 -- description: memset rows neither join nor break a sequence.
@@ -34,7 +34,8 @@ WITH k AS MATERIALIZED (
   WINDOW w AS (PARTITION BY rank, device, stream ORDER BY ts, id)
 ),
 occ(rank, stream, length, seq, ns, span) AS (
-  SELECT rank, stream, 2, name_id || ',' || n1, dur + d1, e1 - ts
+  SELECT rank, stream, 1, CAST(name_id AS TEXT), dur, dur FROM k
+  UNION ALL SELECT rank, stream, 2, name_id || ',' || n1, dur + d1, e1 - ts
     FROM k WHERE n1 IS NOT NULL
   UNION ALL SELECT rank, stream, 3, name_id || ',' || n1 || ',' || n2,
     dur + d1 + d2, e2 - ts FROM k WHERE n2 IS NOT NULL

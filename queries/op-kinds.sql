@@ -1,5 +1,5 @@
 -- name: op-kinds
--- description: GPU time per operator kind (schema 016/022, op_kind_rule:
+-- description: GPU time per operator kind (op_kind_rule:
 -- description: gemm, conv, attention, norm, softmax, copy, elementwise,
 -- description: ..., 'unknown' when no rule matches), counting each call's
 -- description: kernels and memsets once however they overlap, the
@@ -12,8 +12,8 @@
 -- column: gpu_ms         GPU time, union of each call's kernels, ms
 -- column: summed_ms      the same kernels' durations simply added, ms
 -- column: modeled_calls  calls with FLOPs, bytes and a GPU spec
--- column: roofline_pct   roofline time / GPU time of the modeled calls, %
--- column: recoverable_ms GPU time - roofline time of the modeled calls, ms
+-- column: roofline_pct   roofline time / GPU time of the modeled calls, % (the tier and whole-µs rules of op-roofline)
+-- column: recoverable_ms  GPU time - roofline time of the modeled calls, ms
 -- column: not_modeled    why the other calls are not: no formula for the kind, no shapes / types recorded, host copy, no GPU spec or type peak, arguments missing or shapes not fitting
 -- each name's kind once (op_name_kind, schema 027), not per call
 WITH kn AS MATERIALIZED (
@@ -21,9 +21,8 @@ WITH kn AS MATERIALIZED (
   WHERE name_id IN (SELECT name_id FROM op_gpu_time WHERE run_id = :run)
 ),
 r AS MATERIALIZED (
-  SELECT op_id, gpu_ns,
-    coalesce(peak_tflops > 0 AND mem_tbps > 0, 0) AS spec,
-    max(flops / (peak_tflops * 1e3), bytes / (mem_tbps * 1e3)) AS roof_ns
+  SELECT op_id, gpu_ns, slack_ns,
+    coalesce(peak_tflops > 0 AND mem_tbps > 0, 0) AS spec, roof_ns
   FROM op_roofline_core
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
 ),
@@ -35,7 +34,7 @@ n AS (
     sum(t.union_ns) AS union_ns, sum(t.sum_ns) AS sum_ns,
     sum(r.spec) AS modeled,
     sum(CASE WHEN r.spec THEN r.roof_ns END) AS roof_ns,
-    sum(CASE WHEN r.spec THEN r.gpu_ns END) AS mgpu_ns,
+    sum(CASE WHEN r.spec THEN r.gpu_ns + r.slack_ns END) AS mgpu_ns,
     sum(CASE WHEN r.spec THEN max(0, r.gpu_ns - r.roof_ns) END) AS rec_ns,
     sum(o.input_dims_id IS NULL) AS noshape,
     sum(t.host_copies > 0 AND o.input_dims_id IS NOT NULL) AS host,

@@ -18,7 +18,7 @@
 -- column: busy_ms          GPU busy time (union of kernels, memcpy, memset), ms
 -- column: busy_over_mean_pct  busy_ms over the mean of the ranks, %
 -- column: busy_z           z-score of busy_ms
--- column: late_collectives collectives this rank started last
+-- column: late_collectives  collectives this rank started last
 -- column: late_ms          summed lateness of those starts behind the earliest rank, ms
 -- column: waited_for_ms    summed mean wait of the other ranks at those collectives, ms
 -- column: late_pct         late_collectives / collectives with a late rank, %

@@ -1,7 +1,7 @@
 #!/bin/sh
 # scripts/coverage.sh — branch coverage (gcov -b) of the regression gate's
 # decision, rank inference and the timestamp regimes, the figures in
-# README.md "Tests".  Builds profan and the Check suites with --coverage in
+# CONTRIBUTING.md "Tests".  Builds profan and the Check suites with --coverage in
 # build-cov (gcc, -O0), runs the tests that reach that code (the history
 # Check suite and test_gate for the gate; test_regimes, test_trace's
 # TraceGenerations, the trace part of test_hostile_inputs and the fix-up

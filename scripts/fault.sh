@@ -1,5 +1,5 @@
 #!/bin/sh
-# fault.sh — the fault-injection loops of issue #20 (README "Reliability"):
+# fault.sh — the fault-injection loops of issue #20 (docs/reliability.md):
 # failing allocations, I/O errors and power loss at every point of every
 # writing command, on a build with the hooks (-DPROFAN_FAULT=ON).
 #

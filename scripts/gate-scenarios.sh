@@ -4,7 +4,7 @@
 # hta-diff-control trace, slowdown 0-30 % x step noise 0-5 % x 3-20 steps,
 # 20 seeds, each verdict with and without unrelated runs in the database.
 # Prints the detection table (regression / inconclusive / ok per cell)
-# that README.md shows.  Takes tens of minutes; CI runs the short grid of
+# that bench/README.md shows.  Takes tens of minutes; CI runs the short grid of
 # tests/e2e/test_gate.py instead.
 #   usage: scripts/gate-scenarios.sh [BUILD_DIR] [extra gate_scenarios.py options]
 set -eu

@@ -28,7 +28,7 @@ static HpCpu cpu(int64_t tid, int64_t ts, int64_t end, int64_t id, int role){
 static HpGpu gpu(int64_t stream, int64_t ts, int64_t end, int64_t id,
                  int64_t lts){
   HpGpu g = { 0, 0, stream, ts, end, id, id, HP_KERNEL, 0, lts>=0, lts, 1,
-              0 };
+              0, 0, 0 };
   return g;
 }
 
@@ -105,6 +105,46 @@ START_TEST(test_no_progress_guard){
 }
 END_TEST
 
+/* A launch that found its queue full waits for the GPU: three 100 µs
+** kernels back to back on stream 7; the CPU's launch call [50, 202)
+** (call 20, of kernel 4, marked blocked) returned 2 µs after kernel 2
+** ended.  Walking back from 202: launch 2, kernel 2 (100), kernel 1
+** (100, its stream busy since it was launched before) ... down to 0. */
+START_TEST(test_blocked_launch){
+  HpCpu aC[1];
+  HpGpu aG[3];
+  HpRank *r;
+  HpSeg *a;
+  int n = 0;
+  aC[0] = cpu(1, 50, 202, 20, HP_LAUNCH);
+  aG[0] = gpu(7, 0, 100, 10, -1);             /* launched before */
+  aG[1] = gpu(7, 100, 200, 11, -1);
+  aG[2] = gpu(7, 200, 300, 12, 50);           /* the blocked call's op */
+  aG[2].rt = 20;
+  aG[2].blocked = 1;
+  hta_path_sort(aC, 1, aG, 3);
+  r = hta_path_rank_init(aC, 1, aG, 3, 1, 30);
+  a = hta_path_walk(r, 0, 202, 0, &n);
+  check_tiles(a, n, 0, 202);
+  ck_assert_int_eq(a[n-1].cls, HP_LAUNCH);
+  ck_assert_int_eq(a[n-1].dur, 2);
+  ck_assert_int_eq(a[n-2].cls, HP_KERNEL);
+  ck_assert_int_eq(a[n-2].dur, 100);
+  ck_assert_int_eq(a[n-2].srcId, 11);
+  free(a);
+  hta_path_rank_free(r);
+  /* not blocked: the whole call is launch time */
+  aG[2].blocked = 0;
+  for(int i=0; i<3; i++) if( aG[i].id==12 ) aG[i].blocked = 0;
+  r = hta_path_rank_init(aC, 1, aG, 3, 1, 30);
+  a = hta_path_walk(r, 50, 202, 0, &n);
+  ck_assert_int_eq(n, 1);
+  ck_assert_int_eq(a[0].cls, HP_LAUNCH);
+  free(a);
+  hta_path_rank_free(r);
+}
+END_TEST
+
 START_TEST(test_empty_rank){
   HpRank *r = hta_path_rank_init(NULL, 0, NULL, 0, 1, 30);
   int n = 0;
@@ -124,6 +164,7 @@ Suite *make_hta_suite(void){
   tcase_add_test(tc, test_bad_nesting);
   tcase_add_test(tc, test_no_progress_guard);
   tcase_add_test(tc, test_empty_rank);
+  tcase_add_test(tc, test_blocked_launch);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -46,11 +46,14 @@ static int finish(sqlite3 *db, sqlite3_stmt *p, int rc, PfError *pErr){
   return 0;
 }
 
-/* Roles of runtime call names (hta_runtime_role), resolved once per
-** name id with sqlite3_strglob and cached in an open-addressing table. */
+/* Roles of runtime call names (hta_runtime_role) and their launch queue
+** limits (hta_queue_limit), resolved once per name id with
+** sqlite3_strglob and cached in an open-addressing table. */
 typedef struct Roles {
   char **azPat; int *aRole; int nPat;
+  char **azLim; int64_t *aLimit; int nLim;          /* aLimit 0: none */
   int64_t *aKey; signed char *aVal; int nSlot, nUsed;  /* aVal -1: empty */
+  int64_t *aQ;                                         /* limit per slot */
   sqlite3_stmt *pText;
 } Roles;
 
@@ -61,17 +64,20 @@ static unsigned slot_of(const Roles *r, int64_t key){
 
 static void roles_free(Roles *r){
   for(int i=0; i<r->nPat; i++) free(r->azPat[i]);
+  for(int i=0; i<r->nLim; i++) free(r->azLim[i]);
   free(r->azPat); free(r->aRole);
-  free(r->aKey); free(r->aVal);
+  free(r->azLim); free(r->aLimit);
+  free(r->aKey); free(r->aVal); free(r->aQ);
   sqlite3_finalize(r->pText);
 }
 
 static void roles_grow(Roles *r){
-  int64_t *aOldK = r->aKey;
+  int64_t *aOldK = r->aKey, *aOldQ = r->aQ;
   signed char *aOldV = r->aVal;
   int nOld = r->nSlot;
   r->nSlot = nOld ? 2*nOld : 256;
   r->aKey = xmalloc(sizeof(int64_t)*(size_t)r->nSlot);
+  r->aQ = xmalloc(sizeof(int64_t)*(size_t)r->nSlot);
   r->aVal = xmalloc((size_t)r->nSlot);
   memset(r->aVal, -1, (size_t)r->nSlot);
   for(int i=0; i<nOld; i++){
@@ -80,9 +86,11 @@ static void roles_grow(Roles *r){
       while( r->aVal[h]>=0 ) h = (h+1) & (unsigned)(r->nSlot-1);
       r->aKey[h] = aOldK[i];
       r->aVal[h] = aOldV[i];
+      r->aQ[h] = aOldQ[i];
     }
   }
   free(aOldK);
+  free(aOldQ);
   free(aOldV);
 }
 
@@ -102,17 +110,29 @@ static int roles_load(sqlite3 *db, Roles *r, PfError *pErr){
                         : HP_RUNTIME;
   }
   if( finish(db, p, rc, pErr) ) return -1;
+  p = db_prepare(db, "SELECT pattern, coalesce(queue_full, 0) FROM"
+                 " hta_queue_limit ORDER BY priority", pErr);
+  if( p==NULL ) return -1;
+  while( (rc = sqlite3_step(p))==SQLITE_ROW ){
+    const char *z = (const char *)sqlite3_column_text(p, 0);
+    r->azLim = xrealloc(r->azLim, sizeof(char*)*(size_t)(r->nLim+1));
+    r->aLimit = xrealloc(r->aLimit, sizeof(int64_t)*(size_t)(r->nLim+1));
+    r->azLim[r->nLim] = xstrdup(z ? z : "");
+    r->aLimit[r->nLim++] = sqlite3_column_int64(p, 1);
+  }
+  if( finish(db, p, rc, pErr) ) return -1;
   r->pText = db_prepare(db, "SELECT text FROM string WHERE id=?1", pErr);
   roles_grow(r);
   return r->pText ? 0 : -1;
 }
 
-/* Role of name id `name`: HP_LAUNCH, HP_SYNC or HP_RUNTIME. */
-static int role_of(Roles *r, int64_t name){
+/* Slot of name id `name`, its role and queue limit resolved. */
+static unsigned name_slot(Roles *r, int64_t name){
   unsigned h = slot_of(r, name);
   int role = HP_RUNTIME;
+  int64_t lim = 0;
   while( r->aVal[h]>=0 ){
-    if( r->aKey[h]==name ) return r->aVal[h];
+    if( r->aKey[h]==name ) return h;
     h = (h+1) & (unsigned)(r->nSlot-1);
   }
   sqlite3_bind_int64(r->pText, 1, name);
@@ -121,18 +141,36 @@ static int role_of(Roles *r, int64_t name){
     for(int i=0; z && i<r->nPat; i++){
       if( sqlite3_strglob(r->azPat[i], z)==0 ){ role = r->aRole[i]; break; }
     }
+    for(int i=0; z && i<r->nLim; i++){
+      if( sqlite3_strglob(r->azLim[i], z)==0 ){ lim = r->aLimit[i]; break; }
+    }
   }
   sqlite3_reset(r->pText);
   r->aKey[h] = name;
   r->aVal[h] = (signed char)role;
-  if( 2*(++r->nUsed)>r->nSlot ) roles_grow(r);
-  return role;
+  r->aQ[h] = lim;
+  if( 2*(++r->nUsed)>r->nSlot ){
+    roles_grow(r);
+    return name_slot(r, name);
+  }
+  return h;
+}
+
+/* Role of name id `name`: HP_LAUNCH, HP_SYNC or HP_RUNTIME. */
+static int role_of(Roles *r, int64_t name){
+  return r->aVal[name_slot(r, name)];
+}
+
+/* Launch queue limit of call name id `name` (0: none known). */
+static int64_t limit_of(Roles *r, int64_t name){
+  return r->aQ[name_slot(r, name)];
 }
 
 /* Launch calls by runtime_call.id: the run's runtime calls (open
 ** addressing over aCpu indexes). */
 typedef struct Launches {
   const HtaRun *pRun;
+  Roles *pRoles;                /* queue limits of the launch calls */
   int64_t *aKey; int *aIdx; unsigned mask;
 } Launches;
 
@@ -140,10 +178,11 @@ static unsigned id_slot(int64_t key, unsigned mask){
   return (unsigned)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
 }
 
-static void launches_init(Launches *l, const HtaRun *pRun){
+static void launches_init(Launches *l, const HtaRun *pRun, Roles *pRoles){
   unsigned n = 16;
   while( n < 2u*(unsigned)pRun->nCpu + 16u ) n *= 2;
   l->pRun = pRun;
+  l->pRoles = pRoles;
   l->mask = n-1;
   l->aKey = xmalloc(sizeof(int64_t)*n);
   l->aIdx = xmalloc(sizeof(int)*n);
@@ -167,6 +206,7 @@ static void launches_free(Launches *l){
 static void launch_of(Launches *l, HpGpu *g, int64_t rt){
   unsigned h = id_slot(rt, l->mask);
   g->hasLaunch = 0;
+  g->qFull = 0;
   while( l->aIdx[h]>=0 ){
     if( l->aKey[h]==rt ){
       const HpCpu *e = &l->pRun->aCpu[l->aIdx[h]];
@@ -174,6 +214,7 @@ static void launch_of(Launches *l, HpGpu *g, int64_t rt){
       g->lts = e->ts;
       g->ltid = e->tid;
       g->rt = rt;
+      g->qFull = limit_of(l->pRoles, e->name);
       return;
     }
     h = (h+1) & l->mask;
@@ -264,8 +305,8 @@ static void spans_gpu(const TraceSpans *pS, Launches *pL, HtaRun *pRun){
       g->id = r->id;
       g->name = r->name;
       g->cls = aCls[r->cls>=0 && r->cls<3 ? r->cls : 0];
-      g->hasLaunch = 0;
-      g->lts = g->ltid = 0;
+      g->hasLaunch = g->blocked = 0;
+      g->lts = g->ltid = g->rt = g->qFull = 0;
       if( r->hasRuntime ) launch_of(pL, g, r->runtimeId);
     }
     free(aC);
@@ -288,7 +329,7 @@ static int load_run_spans(sqlite3 *db, const TraceSpans *pS,
   rc = roles_load(db, &roles, pErr);
   if( rc==0 ){
     spans_cpu(pS, &roles, pRun, &all);
-    launches_init(&l, &all);
+    launches_init(&l, &all, &roles);
     spans_gpu(pS, &l, pRun);
   }
   roles_free(&roles);
@@ -326,7 +367,6 @@ typedef struct HtaIns {
   const HtaKlass *pK;           /* kernel classes (comm kernels) */
   int64_t aCp[HTA_CP_N];        /* path time per class, all steps */
   HtaTotals tot;                /* headline numbers, all ranks */
-  int64_t queueFull;
 } HtaIns;
 
 static int seg_on_gpu(int cls){
@@ -468,6 +508,8 @@ static int do_rank(sqlite3 *db, HtaRun *pRun, int *piC, int *piG,
   }
   while( c1<pRun->nCpu && pRun->aCpu[c1].rank==k->rank ) c1++;
   while( g1<pRun->nGpu && pRun->aGpu[g1].rank==k->rank ) g1++;
+  /* first: it marks the launches that found a full queue (the walk) */
+  if( g1>g0 ) hta_metric_rank(pRun->aGpu+g0, g1-g0, &k->tot);
   {
     const HpCpu *aC = c1>c0 ? pRun->aCpu+c0 : NULL;  /* no NULL+0 */
     const HpGpu *aG = g1>g0 ? pRun->aGpu+g0 : NULL;
@@ -476,7 +518,6 @@ static int do_rank(sqlite3 *db, HtaRun *pRun, int *piC, int *piG,
   }
   rc = store_rank(db, k, r, pSteps, pErr);
   hta_path_rank_free(r);
-  if( g1>g0 ) hta_metric_rank(pRun->aGpu+g0, g1-g0, k->queueFull, &k->tot);
   *piC = c1;
   *piG = g1;
   return rc;
@@ -497,8 +538,6 @@ int derive_hta_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   memset(&klass, 0, sizeof(klass));
   k.runId = runId;
   k.pK = &klass;
-  k.queueFull = db_int(db, 1024, "SELECT CAST(value AS INTEGER) FROM"
-                       " hta_setting WHERE name='queue_full'");
   if( db_exec_run(db, "DELETE FROM hta_critical_path WHERE run_id=?1;"
                   "DELETE FROM hta_critical_path_op WHERE run_id=?1",
                   runId, pErr) ) return -1;

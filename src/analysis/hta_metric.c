@@ -57,34 +57,68 @@ static void stream_idle(const HpGpu *a, int n, HtaTotals *pT){
   }
 }
 
-/* Launch queue of one stream: time-weighted mean (NaN-free: -1 when the
-** stream has no launched op) and time at queueFull or more. */
-static double stream_queue(const HpGpu *a, int n, HmEv *ev, int64_t full,
+/* A queue entry: the first op (index k) of one launch call (rt) on the
+** stream, found by sorting the launched ops by (rt, start). */
+typedef struct HmEnt { int64_t rt, ts; int k; } HmEnt;
+
+static int cmp_ent(const void *a, const void *b){
+  const HmEnt *x = a, *y = b;
+  if( x->rt!=y->rt ) return x->rt<y->rt ? -1 : 1;
+  if( x->ts!=y->ts ) return x->ts<y->ts ? -1 : 1;
+  return x->k - y->k;
+}
+
+DEFINE_MSORT(sort_ent, HmEnt, cmp_ent)
+
+/* Ties as the view hta_queue_length orders them: time, launches first,
+** then the op's position (row order within a stream). */
+static int cmp_qev(const void *a, const void *b){
+  const HmEv *x = a, *y = b;
+  if( x->t!=y->t ) return x->t<y->t ? -1 : 1;
+  if( x->d!=y->d ) return y->d - x->d;
+  return x->k - y->k;
+}
+
+DEFINE_MSORT(sort_qev, HmEv, cmp_qev)
+
+/* Launch queue of one stream a[0..n): time-weighted mean (-1 when the
+** stream has no launched op), time at the limit or more, and the
+** blocked flag of each entry's first op.  aEnt: room for n entries. */
+static double stream_queue(HpGpu *a, int n, HmEv *ev, HmEnt *aEnt,
                            HtaTotals *pT){
-  int m = 0;
+  int m = 0, nE = 0;
   int64_t q = 0, area = 0;
   for(int i=0; i<n; i++){
+    a[i].blocked = 0;
     if( !a[i].hasLaunch ) continue;
-    ev[m].t = a[i].lts; ev[m].d = 1; ev[m++].k = 0;
-    ev[m].t = a[i].ts; ev[m].d = -1; ev[m++].k = 0;
+    aEnt[nE].rt = a[i].rt; aEnt[nE].ts = a[i].ts; aEnt[nE++].k = i;
   }
-  if( m==0 ) return -1.0;
+  if( nE==0 ) return -1.0;
+  sort_ent(aEnt, (size_t)nE);
+  for(int i=0; i<nE; i++){
+    int k = aEnt[i].k;
+    if( i>0 && aEnt[i].rt==aEnt[i-1].rt ) continue;  /* same call */
+    ev[m].t = a[k].lts; ev[m].d = 1; ev[m++].k = k;
+    ev[m].t = a[k].ts; ev[m].d = -1; ev[m++].k = k;
+  }
   pT->nQueueStream++;
-  sort_ev(ev, (size_t)m);
+  sort_qev(ev, (size_t)m);
   for(int i=0; i<m; i++){
+    int64_t full = a[ev[i].k].qFull;
+    if( ev[i].d>0 && full>0 && q>=full ) a[ev[i].k].blocked = 1;
     q += ev[i].d;
     if( i+1<m ){
       int64_t len = ev[i+1].t - ev[i].t;
       area += q*len;
-      if( q>=full ) pT->blockedNs += len;
+      if( full>0 && q>=full ) pT->blockedNs += len;
     }
   }
   return (double)area / (double)(ev[m-1].t-ev[0].t>1 ? ev[m-1].t-ev[0].t : 1);
 }
 
-void hta_metric_rank(const HpGpu *a, int n, int64_t queueFull,
-                     HtaTotals *pT){
+void hta_metric_rank(HpGpu *a, int n, HtaTotals *pT){
   HmEv *ev = xmalloc(sizeof(HmEv)*(2*(size_t)n+1));
+  HmEnt *aEnt = xmalloc(sizeof(HmEnt)*((size_t)n+1));
   int bestN = 0;
   double bestQ = -1.0;
   for(int lo=0; lo<n; ){               /* per device */
@@ -96,7 +130,7 @@ void hta_metric_rank(const HpGpu *a, int n, int64_t queueFull,
       double tw;
       while( e<hi && a[e].stream==a[s].stream ) e++;
       stream_idle(a+s, e-s, pT);
-      tw = stream_queue(a+s, e-s, ev, queueFull, pT);
+      tw = stream_queue(a+s, e-s, ev, aEnt, pT);
       if( e-s>bestN ){ bestN = e-s; bestQ = tw; }
       s = e;
     }
@@ -107,4 +141,5 @@ void hta_metric_rank(const HpGpu *a, int n, int64_t queueFull,
     pT->nQueueRank++;
   }
   free(ev);
+  free(aEnt);
 }

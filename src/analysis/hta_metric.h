@@ -4,7 +4,8 @@
 ** hta_metric (and run_metric) read a few stored rows instead of sweeping
 ** the views over every run.  The definitions are the views' (schema
 ** 013-hta-analyses.sql): temporal breakdown, host-wait share of stream
-** idle time, time-weighted launch queue, time at a full queue.
+** idle time, time-weighted launch queue, time at a full queue (schema
+** 060-hta-queue.sql: one queue entry per launch call).
 **
 ** Pipeline position: "derive" (called by derive_hta.c).  No SQL here.
 */
@@ -26,8 +27,11 @@ typedef struct HtaTotals {
 } HtaTotals;
 
 /* Add one rank's GPU ops (sorted by device, stream, start: hta_path_sort)
-** to *pT.  queueFull: hta_setting queue_full. */
-void hta_metric_rank(const HpGpu *a, int n, int64_t queueFull,
-                     HtaTotals *pT);
+** to *pT, and mark the launches that found their stream's queue full
+** (HpGpu.blocked) for the critical path.  The launch queue has one entry
+** per launch call and stream (a CUDA graph launch is one entry): +1 at
+** the call's start, -1 when its first op on the stream starts; the
+** limit of each entry is its launch call's HpGpu.qFull. */
+void hta_metric_rank(HpGpu *a, int n, HtaTotals *pT);
 
 #endif

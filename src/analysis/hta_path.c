@@ -16,6 +16,10 @@
 **     and the walk continues on that GPU op; no such op: sync on the CPU;
 **     a launch call whose own GPU op ended before it returned (a copy
 **     from pageable memory) is treated the same way;
+**   CPU piece of a launch call that found its stream's queue full
+**     (HpGpu.blocked): the call waited for the GPU to make room, so the
+**     walk continues on the op of that stream that ended last before
+**     the call returned (launch = the call after that end);
 **   CPU gap: another thread that launches GPU work and runs at t (the
 **     waiting thread waits for it), else idle back to the latest end of
 **     any thread;
@@ -56,6 +60,8 @@ struct HpRank {
   HpThread *aThr; int nThr;
   const HpGpu *aGpu; int nGpu;   /* sorted by device, stream, ts */
   int *aByEnd;                   /* aGpu indexes sorted by end */
+  int64_t *aBlockRt; int *aBlockG; int nBlock;  /* blocked launches by
+                                                ** call id, sorted */
   int64_t mainTid, waitNs;
 };
 
@@ -154,6 +160,35 @@ DEFINE_MSORT(sort_cpu, HpCpu, cmp_cpu)
 DEFINE_MSORT(sort_gpu, HpGpu, cmp_gpu)
 DEFINE_MSORT(sort_end, int, cmp_end)
 
+typedef struct HpBlock { int64_t rt; int g; } HpBlock;
+static int cmp_block(const void *a, const void *b){
+  const HpBlock *x = a, *y = b;
+  if( x->rt!=y->rt ) return x->rt<y->rt ? -1 : 1;
+  return x->g - y->g;
+}
+DEFINE_MSORT(sort_block, HpBlock, cmp_block)
+
+/* The launches that found their queue full, by call id (few: a sorted
+** array and a binary search). */
+static void index_blocked(HpRank *r){
+  HpBlock *a;
+  int n = 0;
+  for(int i=0; i<r->nGpu; i++) n += r->aGpu[i].blocked!=0;
+  r->aBlockRt = xmalloc(sizeof(int64_t)*((size_t)n+1));
+  r->aBlockG = xmalloc(sizeof(int)*((size_t)n+1));
+  if( n==0 ) return;
+  a = xmalloc(sizeof(HpBlock)*(size_t)n);
+  for(int i=0; i<r->nGpu; i++){
+    if( r->aGpu[i].blocked ){
+      a[r->nBlock].rt = r->aGpu[i].rt;
+      a[r->nBlock++].g = i;
+    }
+  }
+  sort_block(a, (size_t)n);
+  for(int i=0; i<n; i++){ r->aBlockRt[i] = a[i].rt; r->aBlockG[i] = a[i].g; }
+  free(a);
+}
+
 void hta_path_sort(HpCpu *aCpu, int nCpu, HpGpu *aGpu, int nGpu){
   if( nCpu>0 ) sort_cpu(aCpu, (size_t)nCpu);
   if( nGpu>0 ) sort_gpu(aGpu, (size_t)nGpu);
@@ -172,6 +207,7 @@ HpRank *hta_path_rank_init(const HpCpu *aCpu, int nCpu, const HpGpu *aGpu,
   for(int i=0; i<nGpu; i++) r->aByEnd[i] = i;
   g_sortGpu = aGpu;
   if( nGpu>0 ) sort_end(r->aByEnd, (size_t)nGpu);
+  index_blocked(r);
   return r;
 }
 
@@ -184,6 +220,8 @@ void hta_path_rank_free(HpRank *r){
   free(r->aPc);
   free(r->aThr);
   free(r->aByEnd);
+  free(r->aBlockRt);
+  free(r->aBlockG);
   free(r);
 }
 
@@ -270,6 +308,26 @@ static int sync_target(const HpRank *r, const HpCpu *e, int64_t t){
   return -1;
 }
 
+/* The GPU op a launch call e, which found its stream's queue full,
+** waited for: the op of that stream that ended last in (e->ts, t].
+** -1 when e did not block or no such op is found. */
+static int queue_target(const HpRank *r, const HpCpu *e, int64_t t){
+  int lo = 0, hi = r->nBlock;
+  const HpGpu *b;
+  while( lo<hi ){
+    int mid = lo + (hi-lo)/2;
+    if( r->aBlockRt[mid]<e->id ) lo = mid+1; else hi = mid;
+  }
+  if( lo>=r->nBlock || r->aBlockRt[lo]!=e->id ) return -1;
+  b = &r->aGpu[r->aBlockG[lo]];
+  for(int k=last_end_by(r, t), n=0; k>=0 && n<HP_SCAN; k--, n++){
+    const HpGpu *p = &r->aGpu[r->aByEnd[k]];
+    if( p->end<=e->ts ) break;
+    if( p->device==b->device && p->stream==b->stream ) return r->aByEnd[k];
+  }
+  return -1;
+}
+
 /* The CPU position is in no piece: follow a launching thread running at
 ** t, else go idle back to the latest end on any thread. */
 static void cpu_gap(Walk *w){
@@ -304,6 +362,17 @@ static void step_cpu(Walk *w){
   if( k<0 || r->aPc[k].end<w->t ){ cpu_gap(w); return; }
   pc = &r->aPc[k];
   e = &r->aCpu[pc->ev];
+  if( e->role==HP_LAUNCH ){
+    int g = queue_target(r, e, w->t);
+    if( g>=0 ){
+      emit(w, HP_LAUNCH, r->aGpu[g].end, w->t, HP_SRC_RUNTIME, e->id,
+           e->name, e->tid);
+      w->t = r->aGpu[g].end;
+      w->onGpu = 1;
+      w->g = g;
+      return;
+    }
+  }
   if( e->role==HP_SYNC || e->role==HP_LAUNCH ){
     int g = sync_target(r, e, w->t);
     if( g>=0 ){

@@ -33,6 +33,11 @@ typedef struct HpGpu {
   int hasLaunch;
   int64_t lts, ltid;          /* launch call start and thread */
   int64_t rt;                 /* launch call's runtime_call.id */
+  int64_t qFull;              /* its runtime's queue limit (hta_queue_limit);
+                              ** 0: none known */
+  int blocked;                /* first op of its launch call on the stream,
+                              ** and the call found the stream's queue at
+                              ** qFull or more (hta_metric_rank sets it) */
 } HpGpu;
 
 /* Where a segment comes from (the row it is the time of). */

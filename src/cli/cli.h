@@ -40,6 +40,15 @@ typedef struct CliExit {
 extern const CliExit cli_exit_table[];
 extern const int cli_exit_count;
 
+/* One environment variable profan reads (cli_env.c): the reference and
+** the manual page list them from this table. */
+typedef struct CliEnv {
+  const char *zName;       /* "PROFAN_DB" */
+  const char *zWhat;       /* what it does, one paragraph */
+} CliEnv;
+extern const CliEnv cli_env_table[];
+extern const int cli_env_count;
+
 /* The exit codes a command can return, a mask of CLI_X(code) bits (130
 ** and 143 are bit 8 and 9).  Every command has CLI_X_BASE: 0, 2 and the
 ** signals. */
@@ -117,6 +126,13 @@ int cli_write_completion(FILE *out, const char *zShell, const CliTable *pTab);
 /* Write the command reference (markdown: docs/commands.md) made from the
 ** command table and the exit-code table.  (cli_docs.c) */
 void cli_write_reference(FILE *out, const CliTable *pTab);
+
+/* Write the catalogue of the built-in named queries of pList (markdown:
+** docs/queries.md, `profan queries --reference`): each query with its
+** description, parameters (type, default) and columns.  Queries of
+** $PROFAN_QUERIES are left out.  (cli_docs.c) */
+struct NqList;
+void cli_write_query_reference(FILE *out, const struct NqList *pList);
 
 /* Print the candidates of completion kind zKind (runs, queries, metrics,
 ** baselines, params QUERY, rule-params, anchors RUN) of the database of p,

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "core/db.h"
 #include "core/db_config.h"
+#include "report/named_query.h"
 
 #include <malloc.h>
 #include <signal.h>
@@ -74,11 +75,16 @@ static const CmdInfo aCmd[] = {
     "  --limit N        at most N rows\n"
     "  --format F       table, csv, json or markdown\n",
     X_DB | CLI_X(EXIT_SQL), "query" },
-  { "queries", queries_cmd, "queries [--verbose]",
+  { "queries", queries_cmd, "queries [--verbose | --reference]",
     "list the named queries",
     "Built-in queries plus those in $PROFAN_QUERIES (a directory of .sql\n"
-    "files with the same header).  --verbose also lists each query's\n"
-    "parameters with defaults and its output columns.\n",
+    "files with the same header).\n"
+    "\n"
+    "Options:\n"
+    "  -v, --verbose    also each query's parameters with their types and\n"
+    "                   defaults, and its output columns\n"
+    "  --reference      print the catalogue of the built-in queries as\n"
+    "                   markdown (docs/queries.md)\n",
     CLI_X_BASE | CLI_X(EXIT_SQL), "" },
   { "runs", runs_cmd, "runs [--tag K=V]",
     "list the runs in the database",
@@ -334,7 +340,8 @@ static const CliGlobal aGlobal[] = {
   { "--man", "", "print the manual page (troff)" },
   { "--completion", "SH", "print the completion script for SH: bash or zsh" },
   { "--reference", "", "print the command reference (markdown,\n"
-    "                   docs/commands.md)" },
+    "                   docs/commands.md); 'profan queries --reference':\n"
+    "                   the named queries (docs/queries.md)" },
 };
 #define N_GLOBAL ((int)(sizeof(aGlobal)/sizeof(aGlobal[0])))
 
@@ -536,6 +543,24 @@ int main(int argc, char **argv){
     return EXIT_OK;
   }
   if( cli_option(&cli, "reference", NULL, 0) ){
+    /* `profan --reference`: the commands (docs/commands.md);
+    ** `profan queries --reference` (the option may stand anywhere): the
+    ** named-query catalogue (docs/queries.md) */
+    if( cli.argc==2 && strcmp(cli.argv[1], "queries")==0 ){
+      NqList list;
+      PfError e = {0};
+      if( named_query_load_all(&list, &e) ){
+        cli_error("%s", e.zMsg);
+        return EXIT_SQL;
+      }
+      cli_write_query_reference(stdout, &list);
+      named_query_list_free(&list);
+      return EXIT_OK;
+    }
+    if( cli.argc>1 ){
+      cli_usage_error(&cli, "--reference prints the commands, or with"
+                      " 'queries' the named queries; got '%s'", cli.argv[1]);
+    }
     cli_write_reference(stdout, &cli_table);
     return EXIT_OK;
   }

@@ -540,8 +540,35 @@ typedef struct Samples {
   int n, cap;
 } Samples;
 
+/* The fit through the origin, y = b x, of the samples (alpha fixed at
+** 0): b = sum xy / sum xx; its standard error and the residual error
+** with n - 1 degrees of freedom, R² against y = 0 (uncentred, as for
+** any fit without an intercept), bound to qIns's 9-13. */
+static void fit_origin(sqlite3_stmt *qIns, const Samples *s){
+  double sxx = 0, sxy = 0, syy = 0, sse = 0, b;
+  for(int i=0; i<s->n; i++){
+    sxx += s->x[i]*s->x[i];
+    sxy += s->x[i]*s->y[i];
+    syy += s->y[i]*s->y[i];
+  }
+  b = sxy/sxx;
+  for(int i=0; i<s->n; i++){
+    double r = s->y[i] - b*s->x[i];
+    sse += r*r;
+  }
+  sqlite3_bind_double(qIns, 9, b);
+  if( s->n>1 ){
+    double s2 = sse/(s->n-1);
+    sqlite3_bind_double(qIns, 11, sqrt(s2/sxx));
+    sqlite3_bind_double(qIns, 12, sqrt(s2));
+  }
+  if( syy>0 ) sqlite3_bind_double(qIns, 13, 1.0 - sse/syy);
+}
+
 /* Least squares y = a + b x over the samples, centred (two passes) so
-** that byte counts near 1e10 keep their precision. */
+** that byte counts near 1e10 keep their precision.  A latency cannot be
+** negative: when the free intercept a is, alpha is fixed at 0 and the
+** slope fitted through the origin (fit_origin; alpha_fixed 1). */
 static int fit_flush(sqlite3_stmt *qIns, int64_t runId, const char *zOp,
                      int hasGroup, int64_t group, Samples *s){
   double mx = 0, my = 0, sxx = 0, sxy = 0, syy = 0, mn = 0, mxv = 0;
@@ -565,7 +592,12 @@ static int fit_flush(sqlite3_stmt *qIns, int64_t runId, const char *zOp,
   sqlite3_bind_int(qIns, 5, nSizes);
   sqlite3_bind_int64(qIns, 6, (int64_t)mn);
   sqlite3_bind_int64(qIns, 7, (int64_t)mxv);
-  if( nSizes>=2 && sxx>0 ){
+  sqlite3_bind_int(qIns, 14, 0);
+  if( nSizes>=2 && sxx>0 && my - (sxy/sxx)*mx<0 ){
+    sqlite3_bind_double(qIns, 8, 0.0);
+    sqlite3_bind_int(qIns, 14, 1);
+    fit_origin(qIns, s);
+  }else if( nSizes>=2 && sxx>0 ){
     double b = sxy/sxx, a = my - b*mx;
     double sse = syy - b*sxy;
     if( sse<0 ) sse = 0;
@@ -593,8 +625,9 @@ static int build_fit(sqlite3 *db, int64_t runId, PfError *pErr){
     " ORDER BY op, group_size, bytes", pErr);
   sqlite3_stmt *qIns = db_prepare(db,
     "INSERT INTO comm_fit(run_id,op,group_size,n,n_sizes,min_bytes,"
-    "max_bytes,alpha_ns,slope_ns_per_byte,alpha_se_ns,slope_se,rmse_ns,r2)"
-    " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)", pErr);
+    "max_bytes,alpha_ns,slope_ns_per_byte,alpha_se_ns,slope_se,rmse_ns,r2,"
+    "alpha_fixed) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+    pErr);
   Samples s;
   char zOp[32] = "";
   int64_t group = 0;

@@ -7,9 +7,15 @@
 ** is "profan", which no trace reader takes for a Kineto event, so a
 ** re-ingested export holds exactly the rows that were exported.
 **
+** Counter tracks ("C" events, category "profan"): the launch queue of
+** each stream (view hta_queue_length) and the memory bandwidth in use per
+** device and kind (view hta_memory_bw_series), HTA's counters of
+** generate_trace_with_counters.
+**
 ** Pipeline position: read side, called by export_trace.c.  A new interval
 ** track is one more row in aTrack (a query returning tid, thread name,
-** ts, dur, name, args JSON); only the exposed-communication sweep is code.
+** ts, dur, name, args JSON), a new counter one more row in aCounter;
+** only the exposed-communication sweep is code.
 */
 #include "report/export_derived.h"
 #include "core/db.h"
@@ -75,6 +81,31 @@ static const Track aTrack[] = {
 };
 #define N_TRACK ((int)(sizeof(aTrack)/sizeof(aTrack[0])))
 
+/* One counter track family.  ?1 run, ?2 rank, ?3/?4 the window; the
+** query returns counter name, ts, value key, value: the change points
+** inside the window and the value holding at its start (the last change
+** before it, moved to the start). */
+typedef struct Counter {
+  const char *zWhat;
+  const char *zSql;
+} Counter;
+
+static const Counter aCounter[] = {
+  { "launch queue",
+    "SELECT printf('GPU %d stream %d queue length', coalesce(device, 0),"
+    " coalesce(stream, 0)), max(ts, ?3), 'queue length', queue_length"
+    " FROM hta_queue_length WHERE run_id = ?1 AND rank = ?2 AND ts < ?4"
+    " AND coalesce(next_ts, ?4) > ?3 AND coalesce(next_ts, ts + 1) > ts"
+    " ORDER BY device, stream, ts" },
+  { "memory bandwidth",
+    "SELECT printf('GPU %d %s (GB/s)', coalesce(device, 0), kind),"
+    " max(ts, ?3), 'GB/s', gbps"
+    " FROM hta_memory_bw_series WHERE run_id = ?1 AND rank = ?2 AND ts < ?4"
+    " AND coalesce(next_ts, ?4) > ?3 AND coalesce(next_ts, ts + 1) > ts"
+    " ORDER BY device, kind, ts" },
+};
+#define N_COUNTER ((int)(sizeof(aCounter)/sizeof(aCounter[0])))
+
 static void dx_event(Dx *x, int64_t tid, const char *zThread, int64_t ts,
                      int64_t dur, const char *zName, const char *zArgs){
   int64_t pid = export_pids_get(x->pPids, x->pR->rank, EXPORT_PID_PROFAN, 0,
@@ -114,6 +145,32 @@ static int write_track(Dx *x, const Track *t){
              sqlite3_column_int64(s, 2), sqlite3_column_int64(s, 3),
              (const char*)sqlite3_column_text(s, 4),
              (const char*)sqlite3_column_text(s, 5));
+  }
+  if( rc!=SQLITE_DONE ) return dx_fail(x, s);
+  sqlite3_finalize(s);
+  return 0;
+}
+
+static int write_counter(Dx *x, const Counter *c){
+  sqlite3_stmt *s = db_prepare(x->db, c->zSql, x->pErr);
+  int64_t pid = export_pids_get(x->pPids, x->pR->rank, EXPORT_PID_PROFAN,
+                                0, 3, "counters");
+  int rc;
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, x->pSpec->runId);
+  sqlite3_bind_int64(s, 2, x->pR->rank);
+  sqlite3_bind_int64(s, 3, x->pR->lo);
+  sqlite3_bind_int64(s, 4, x->pR->hi);
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    buf_puts(x->b, ",\n{\"ph\":\"C\",\"cat\":\"profan\",\"name\":");
+    export_json_str(x->b, (const char*)sqlite3_column_text(s, 0), -1);
+    buf_printf(x->b, ",\"pid\":%lld,\"tid\":3,\"ts\":", (long long)pid);
+    export_json_us(x->b, sqlite3_column_int64(s, 1) - x->base);
+    buf_puts(x->b, ",\"args\":{");
+    export_json_str(x->b, (const char*)sqlite3_column_text(s, 2), -1);
+    buf_printf(x->b, ":%.6g}}", sqlite3_column_double(s, 3));
+    x->n++;
+    if( x->b->n > 256*1024 ) export_sink_flush_buf(x->pSink, x->b);
   }
   if( rc!=SQLITE_DONE ) return dx_fail(x, s);
   sqlite3_finalize(s);
@@ -224,6 +281,9 @@ int64_t export_derived_write(sqlite3 *db, const ExportSpec *pSpec,
     x.pR = &pSpec->aRank[r];
     for(int i=0; i<N_TRACK; i++){
       if( write_track(&x, &aTrack[i]) ) return -1;
+    }
+    for(int i=0; i<N_COUNTER; i++){
+      if( write_counter(&x, &aCounter[i]) ) return -1;
     }
   }
   if( write_exposed(&x) ) return -1;

@@ -258,8 +258,9 @@ static void row_mem_op(Ex *x, sqlite3_stmt *s){
   arg_col_int(x, "correlation", s, 6);
   arg_col_int(x, "External id", s, 7);
   arg_col_int(x, "bytes", s, 8);
+  arg_col_real(x, "memory bandwidth (GB/s)", s, 9);
   ev_end(x, 1);
-  gpu_flow(x, s, 9, pid, stream, ts);
+  gpu_flow(x, s, 10, pid, stream, ts);
 }
 
 static void row_sync(Ex *x, sqlite3_stmt *s){
@@ -368,7 +369,7 @@ static const Source aSource[] = {
     row_kernel },
   { NULL,
     "SELECT x.device, x.stream, x.ts, x.dur, n.text, x.kind, x.correlation,"
-    " x.external_id, x.bytes" LAUNCH_COLS("gpu_mem_op x")
+    " x.external_id, x.bytes, x.gbps" LAUNCH_COLS("gpu_mem_op x")
     " JOIN string n ON n.id = x.name_id"
     " WHERE x.run_id = ?1 AND x.rank = ?2" OVERLAP("x"), row_mem_op },
   { "gpu_sync",

@@ -4,7 +4,12 @@
 ** and the table under it; the rooflines come from op_roofline_call (one
 ** per GPU and element-type peak of the run).  Axes are log10: intensity
 ** (FLOP/byte) across, TFLOP/s up; a roofline is min(peak, bandwidth x
-** intensity).  Points are numbered; the table's row N is point N.
+** intensity), hierarchical (schema 064): the HBM ceiling solid, the L2
+** ceiling dashed where the GPU has L2 figures.  A point sits at the
+** intensity of its row's tier (FLOPs over the bytes that tier moves:
+** gbytes for l2, hbm_gbytes for hbm), so its distance under that
+** tier's ceiling is its roofline_pct.  Points are numbered; the table's
+** row N is point N.
 **
 ** Pipeline position: read side, last stage before the file.
 */
@@ -35,7 +40,7 @@ typedef struct Pt {
 } Pt;
 
 typedef struct Roof {
-  double peak, bw;      /* TFLOP/s, TB/s */
+  double peak, bw, l2;  /* TFLOP/s, HBM TB/s, L2 TB/s (0: no L2 figure) */
   char zName[96];       /* "H100 SXM bf16" */
 } Roof;
 
@@ -69,7 +74,7 @@ static int load_roofs(sqlite3 *db, int64_t runId, Roof *a, PfError *pErr){
   int n = 0, rc;
   if( sqlite3_prepare_v2(db,
       "SELECT DISTINCT gpu, peak,"
-      " peak_tflops, mem_tbps FROM op_roofline_call"
+      " peak_tflops, mem_tbps, coalesce(l2_tbps, 0) FROM op_roofline_call"
       " WHERE run_id = ?1 AND peak_tflops > 0 AND mem_tbps > 0"
       " ORDER BY 3 DESC, 1, 2", -1, &s, NULL)!=SQLITE_OK ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "roofline: %s", sqlite3_errmsg(db));
@@ -79,6 +84,7 @@ static int load_roofs(sqlite3 *db, int64_t runId, Roof *a, PfError *pErr){
   while( (rc = sqlite3_step(s))==SQLITE_ROW && n<MAX_ROOFS ){
     a[n].peak = sqlite3_column_double(s, 2);
     a[n].bw = sqlite3_column_double(s, 3);
+    a[n].l2 = sqlite3_column_double(s, 4);
     snprintf(a[n].zName, sizeof(a[n].zName), "%s %s", txt(s, 0), txt(s, 1));
     n++;
   }
@@ -163,31 +169,54 @@ static int box_overlaps(const LabelBox *aBox, int n, double x, double y,
   return 0;
 }
 
-/* One roofline (style i): the memory slope up to the ridge, then flat.
-** Its label goes above the flat part, or under the previous labels when
-** another roofline has the same peak; its box joins aBox so that the
-** points' numbers keep clear of it. */
-static void draw_roof(Buf *p, const Axis *ax, const Axis *ay,
-                      const Roof *r, int i, LabelBox *aBox, int *pn){
+/* One ceiling (style i) of bandwidth bw under peak: the memory slope up
+** to the ridge, then flat; zTitle names it on hover.  Dashed: the L2
+** ceiling. */
+static void draw_ceiling(Buf *p, const Axis *ax, const Axis *ay,
+                         double peak, double bw, int i, int dashed,
+                         const char *zTitle){
   double xl = pow(10, ax->lo), xh = pow(10, ax->hi);
-  double ridge = r->peak / r->bw;
-  double x0 = xl, y0 = r->bw * xl, ly, lw;
-  char zPeak[32], zLbl[160];
+  double ridge = peak / bw;
+  double x0 = xl, y0 = bw * xl;
   if( y0 < pow(10, ay->lo) ){          /* enter at the bottom edge */
     y0 = pow(10, ay->lo);
-    x0 = y0 / r->bw;
+    x0 = y0 / bw;
   }
   if( ridge<x0 ) ridge = x0;
   if( ridge>xh ) ridge = xh;
-  buf_printf(p, "<polyline class=\"ln roof s%d\" points=\"%.1f,%.1f %.1f,%.1f"
-             " %.1f,%.1f\"><title>", i, ax_x(ax, x0), ax_y(ay, y0),
-             ax_x(ax, ridge), ax_y(ay, fmin(r->peak, r->bw * ridge)),
-             ax_x(ax, xh), ax_y(ay, fmin(r->peak, r->bw * xh)));
-  html_esc(p, r->zName);
+  buf_printf(p, "<polyline class=\"ln roof s%d\"%s points=\"%.1f,%.1f"
+             " %.1f,%.1f %.1f,%.1f\"><title>", i,
+             dashed ? " stroke-dasharray=\"6 4\"" : "",
+             ax_x(ax, x0), ax_y(ay, y0),
+             ax_x(ax, ridge), ax_y(ay, fmin(peak, bw * ridge)),
+             ax_x(ax, xh), ax_y(ay, fmin(peak, bw * xh)));
+  html_esc(p, zTitle);
   buf_puts(p, "</title></polyline>\n");
+}
+
+/* One roofline (style i): its HBM ceiling and, when the GPU has L2
+** figures, its L2 ceiling (same peak, dashed).  Its label goes above the
+** flat part, or under the previous labels when another roofline has the
+** same peak; its box joins aBox so that the points' numbers keep clear
+** of it. */
+static void draw_roof(Buf *p, const Axis *ax, const Axis *ay,
+                      const Roof *r, int i, LabelBox *aBox, int *pn){
+  double ly, lw;
+  char zPeak[32], zLbl[160];
+  draw_ceiling(p, ax, ay, r->peak, r->bw, i, 0, r->zName);
+  if( r->l2>0 ){
+    char zT[112];
+    snprintf(zT, sizeof(zT), "%s L2", r->zName);
+    draw_ceiling(p, ax, ay, r->peak, r->l2, i, 1, zT);
+  }
   html_fmt_short(r->peak, zPeak);
-  lw = CHAR_W * snprintf(zLbl, sizeof(zLbl), "%s %s TFLOP/s, %.3g TB/s",
-                         r->zName, zPeak, r->bw);
+  if( r->l2>0 ){
+    lw = CHAR_W * snprintf(zLbl, sizeof(zLbl), "%s %s TFLOP/s, HBM %.3g,"
+                           " L2 %.3g TB/s", r->zName, zPeak, r->bw, r->l2);
+  }else{
+    lw = CHAR_W * snprintf(zLbl, sizeof(zLbl), "%s %s TFLOP/s, %.3g TB/s",
+                           r->zName, zPeak, r->bw);
+  }
   ly = ax_y(ay, r->peak) - 4;
   for(int k=0; k<MAX_ROOFS && box_overlaps(aBox, *pn, PX1 - 4 - lw, ly, lw);
       k++){
@@ -235,6 +264,7 @@ static void draw_chart(Buf *p, const Pt *a, int n, const Roof *r, int nRoof,
   for(int i=0; i<nRoof; i++){
     double ridge = log10(r[i].peak / r[i].bw);
     ax.lo = fmin(ax.lo, ridge); ax.hi = fmax(ax.hi, ridge);
+    if( r[i].l2>0 ) ax.lo = fmin(ax.lo, log10(r[i].peak / r[i].l2));
     ay.hi = fmax(ay.hi, log10(r[i].peak));
   }
   ax.lo = floor(ax.lo - 0.3); ax.hi = ceil(ax.hi + 0.3);
@@ -279,7 +309,8 @@ int report_html_roofline(sqlite3 *db, const NqList *pQ, int64_t runId,
   HtmlTable t;
   Roof aRoof[MAX_ROOFS];
   Pt *a = NULL;
-  int n = 0, nSkip = 0, nRoof, rc, iName, iDims, iI, iT, iMs, iPct;
+  int n = 0, nSkip = 0, nRoof, rc, iName, iDims, iI, iT, iMs, iPct, iTier;
+  int iB, iHb;
   html_section_begin(p, "roofline", "Operator roofline");
   if( q==NULL ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "no query named 'op-roofline'");
@@ -295,9 +326,16 @@ int report_html_roofline(sqlite3 *db, const NqList *pQ, int64_t runId,
   }
   iName = col(s, "name"); iDims = col(s, "dims"); iI = col(s, "intensity");
   iT = col(s, "tflops"); iMs = col(s, "gpu_ms"); iPct = col(s, "roofline_pct");
+  iTier = col(s, "tier"); iB = col(s, "gbytes"); iHb = col(s, "hbm_gbytes");
   html_tstmt_begin(&t, s, "op-roofline (row N is point N)", -1);
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
     double x = sqlite3_column_double(s, iI), y = sqlite3_column_double(s, iT);
+    double hb = iHb>=0 ? sqlite3_column_double(s, iHb) : 0;
+    const char *zTier = txt(s, iTier);
+    /* an hbm-tier point at FLOPs per byte that crosses HBM */
+    if( strcmp(zTier, "hbm")==0 && hb>0 && iB>=0 ){
+      x *= sqlite3_column_double(s, iB) / hb;
+    }
     html_tstmt_row(&t, s);
     if( !(x>0) || !(y>0) ){
       nSkip++;
@@ -309,8 +347,8 @@ int report_html_roofline(sqlite3 *db, const NqList *pQ, int64_t runId,
     a[n].ms = sqlite3_column_double(s, iMs);
     a[n].no = n+1;
     snprintf(a[n].zLabel, sizeof(a[n].zLabel), "%d. %s %s: %s TFLOP/s,"
-             " %s %% of roofline, %s ms", n+1, txt(s, iName), txt(s, iDims),
-             txt(s, iT), txt(s, iPct), txt(s, iMs));
+             " %s %% of the %s roofline, %s ms", n+1, txt(s, iName),
+             txt(s, iDims), txt(s, iT), txt(s, iPct), zTier, txt(s, iMs));
     n++;
   }
   sqlite3_finalize(s);

@@ -29,8 +29,9 @@ static const char *azInsert[S_N] = {
   "?19,?20,?21,?22,?23,?24)",
   "INSERT INTO gpu_mem_op(run_id,rank,file_id,device,stream,ts,dur,name_id,"
   "kind,direction,src_kind,dst_kind,bytes,correlation,external_id,"
-  "runtime_id,op_id,step)"
-  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
+  "runtime_id,op_id,step,gbps)"
+  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
+  "?19)",
   "INSERT INTO cpu_op(run_id,rank,file_id,pid,tid,ts,dur,name_id,"
   "external_id,sequence,fwd_tid,input_dims_id,input_types_id,"
   "concrete_inputs_id,"
@@ -352,6 +353,7 @@ static void bind_memop(Ins *b, const TraceTarget *t,
   b_int_or_null(b, 14, HAS(TF_CORRELATION), e->correlation);
   b_int_or_null(b, 15, HAS(TF_EXTERNAL_ID), e->external_id);
   bind_gpu_link(b, 16, e);
+  b_real_or_null(b, 19, HAS(TF_MEM_GBPS) && e->mem_gbps>0, e->mem_gbps);
 }
 
 /* Returns 0 or -1 with pErr set (interning the shapes failed). */

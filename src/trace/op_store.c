@@ -36,6 +36,7 @@ typedef struct OpRec { int64_t seq, ts, te; } OpRec;
 
 typedef struct OpFile {
   int64_t fileId, rank;
+  int64_t nFrac;         /* GPU rows whose duration is not whole µs */
   int hasRank;
   OpCall *aCall;
   size_t nCall, nCallAlloc;
@@ -338,6 +339,10 @@ void op_store_gpu(OpStore *p, int64_t fileId, const OpGpuRow *r){
     }
   }
   if( r->isMemcpy ) p->nMemcpy++;
+  if( r->dur%1000!=0 ){                 /* the file is not whole-µs */
+    if( (f = op_file(p, fileId))==NULL ) return;
+    f->nFrac++;
+  }
   if( r->opId<=0 ) return;
   if( (f = op_file(p, fileId))==NULL || (c = op_call(p, f, r->opId))==NULL ){
     return;
@@ -483,6 +488,9 @@ static int write_file_calls(const OpStore *p, OpFile *f, sqlite3_stmt *s){
     sqlite3_bind_int64(s, 9, a->host);
     sqlite3_bind_int64(s, 10, a->tf32);
     sqlite3_bind_int64(s, 11, g->id);
+    /* op_call_time_calc's whole_us: every GPU row of a file that
+    ** records whole µs */
+    sqlite3_bind_int64(s, 12, f->nFrac==0 ? a->n : 0);
     if( sqlite3_step(s)!=SQLITE_DONE ){
       sqlite3_reset(s);
       free(aRec);
@@ -501,8 +509,8 @@ int op_store_write_calls(OpStore *p, sqlite3 *db, int64_t runId,
   if( write_sigs(p, db, pErr) ) return -1;
   s = db_prepare(db,
     "INSERT INTO op_gpu_time(op_id, run_id, rank, name_id, device, n_gpu,"
-    " union_ns, sum_ns, host_copies, tf32, sig_id)"
-    " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", pErr);
+    " union_ns, sum_ns, host_copies, tf32, sig_id, whole_us)"
+    " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", pErr);
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 2, runId);
   qsort(p->aFile, (size_t)p->nFile, sizeof(OpFile), cmp_file);

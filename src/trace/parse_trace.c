@@ -28,7 +28,7 @@
 /* What a container on the stack is. */
 enum {
   R_IGNORE = 0, R_TOP, R_TOPARRAY, R_EVENTS, R_EVENT, R_ARGS, R_ARGVAL,
-  R_DEVPROPS, R_DEVICE, R_DISTINFO
+  R_DEVPROPS, R_DEVICE, R_DISTINFO, R_DIRANKS
 };
 
 /* Keys of the top-level object. */
@@ -43,13 +43,14 @@ enum { E_NONE = 0, E_PH, E_CAT, E_NAME, E_PID, E_TID, E_TS, E_DUR, E_ARGS,
 enum { D_NONE = 0, D_ID, D_NAME, D_TOTAL_MEM, D_MAJOR, D_MINOR, D_NUM_SMS };
 
 /* Keys of distributedInfo. */
-enum { DI_NONE = 0, DI_RANK, DI_WORLD_SIZE };
+enum { DI_NONE = 0, DI_RANK, DI_WORLD_SIZE, DI_RANKS };
 
 /* Keys of args. */
 enum {
   A_NONE = 0, A_CORRELATION, A_EXTERNAL_ID, A_GRID, A_BLOCK, A_REGISTERS,
   A_SHARED_MEM, A_BLOCKS_PER_SM, A_WARPS_PER_SM, A_OCCUPANCY, A_BYTES,
-  A_CBID, A_SEQUENCE, A_FWD_TID, A_FLOPS, A_DEVICE_TYPE, A_DEVICE_ID,
+  A_CBID, A_SEQUENCE, A_FWD_TID, A_FLOPS, A_MEM_GBPS, A_DEVICE_TYPE,
+  A_DEVICE_ID,
   A_ADDR, A_MEM_BYTES, A_TOTAL_ALLOC, A_TOTAL_RESERVED, A_PYTHON_ID,
   A_PYTHON_PARENT, A_DEVICE, A_STREAM, A_INPUT_DIMS, A_INPUT_TYPES,
   A_CONCRETE, A_OTHER,
@@ -77,6 +78,7 @@ static const KeyName aArgKey[] = {
   KEY("est. achieved occupancy %", A_OCCUPANCY), KEY("bytes", A_BYTES),
   KEY("cbid", A_CBID), KEY("Sequence number", A_SEQUENCE),
   KEY("Fwd thread id", A_FWD_TID), KEY("flops", A_FLOPS),
+  KEY("memory bandwidth (GB/s)", A_MEM_GBPS),
   KEY("Device Type", A_DEVICE_TYPE), KEY("Device Id", A_DEVICE_ID),
   KEY("Addr", A_ADDR), KEY("Bytes", A_MEM_BYTES),
   KEY("Total Allocated", A_TOTAL_ALLOC),
@@ -195,6 +197,7 @@ typedef struct Parser {
   int aKey[MAX_DEPTH+2];    /* current key id in a map frame */
   int sawEvents;            /* traceEvents array opened */
   int eventsClosed;         /* ... and closed */
+  int nDiRanks;             /* elements of distributedInfo.ranks */
   int stop;                 /* fatal error recorded */
   /* current event */
   TraceEvent ev;
@@ -626,6 +629,7 @@ static void scalar_arg(Parser *p, int key, const unsigned char *z, size_t n,
     case A_WARPS_PER_SM: DBL_ARG(warps_per_sm, TF_WARPS_PER_SM);
     case A_OCCUPANCY: DBL_ARG(occupancy, TF_OCCUPANCY);
     case A_FLOPS: DBL_ARG(flops, TF_FLOPS);
+    case A_MEM_GBPS: DBL_ARG(mem_gbps, TF_MEM_GBPS);
 #undef INT_ARG
 #undef DBL_ARG
     default:
@@ -735,6 +739,7 @@ static int on_scalar(Parser *p, const unsigned char *z, size_t n, int isNum,
       break;
     case R_DISTINFO: scalar_distinfo(p, key, z, n, isNum, isStr); break;
     case R_DEVICE: scalar_device(p, key, z, n, isStr); break;
+    case R_DIRANKS: p->nDiRanks++; break;
     case R_EVENTS:
     case R_TOPARRAY:
       warn(p, "non-object item in traceEvents skipped");
@@ -805,6 +810,14 @@ static int open_container(Parser *p, int isMap){
           role = R_DEVPROPS;
         }else if( parentKey==K_DISTINFO && isMap ){
           role = R_DISTINFO;
+        }
+        break;
+      case R_DISTINFO:
+        /* "ranks": profan's export of several ranks (export-trace --rank
+        ** all); its elements are counted when it closes */
+        if( parentKey==DI_RANKS && !isMap ){
+          role = R_DIRANKS;
+          p->nDiRanks = 0;
         }
         break;
       case R_EVENTS:
@@ -878,6 +891,13 @@ static int close_container(Parser *p, int isMap){
     case R_EVENTS:
       p->eventsClosed = 1;
       break;
+    case R_DIRANKS:
+      if( p->nDiRanks>1 ){
+        return fail(p, "a profan export of several ranks"
+                       " (distributedInfo.ranks): ingest one file per rank"
+                       " (export-trace --rank R)");
+      }
+      break;
     case R_DEVICE:
       if( p->pInfo->nDevices < (int)(sizeof(p->pInfo->aDevice)
                                      /sizeof(p->pInfo->aDevice[0])) ){
@@ -926,6 +946,7 @@ static int cb_map_key(void *ctx, const unsigned char *z, size_t n){
     case R_DISTINFO:
       p->aKey[p->depth] =
           (n==sizeof("rank")-1 && KEY_EQ(z, "rank")) ? DI_RANK
+        : (n==sizeof("ranks")-1 && KEY_EQ(z, "ranks")) ? DI_RANKS
         : (n==sizeof("world_size")-1 && KEY_EQ(z, "world_size"))
           ? DI_WORLD_SIZE : DI_NONE;
       break;

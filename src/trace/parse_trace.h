@@ -60,6 +60,7 @@ typedef enum {
 #define TF_DUR           (1u<<24)
 #define TF_DEVICE        (1u<<25)   /* args.device */
 #define TF_STREAM        (1u<<26)   /* args.stream */
+#define TF_MEM_GBPS      (1u<<27)   /* memory bandwidth (GB/s) */
 
 typedef struct TraceEvent {
   TraceEventKind kind;
@@ -77,6 +78,7 @@ typedef struct TraceEvent {
   int64_t grid[3], block[3];
   int64_t registers, shared_mem, bytes;
   double blocks_per_sm, warps_per_sm, occupancy, flops;
+  double mem_gbps;          /* memcpy/memset: Kineto's bandwidth arg */
   int64_t device_type, device_id, addr, total_alloc, total_reserved;
   int64_t python_id, python_parent;
   int64_t device, stream;

@@ -67,6 +67,7 @@ class Trace:
                     "device": e.get("pid"), "stream": e.get("tid"),
                     "name": name, "corr": args.get("correlation"),
                     "bytes": args.get("bytes"),
+                    "gbps_arg": args.get("memory bandwidth (GB/s)"),
                     "cls": kernel_class(name) if kind == "kernel" else "memory"})
             elif cat in RUNTIME_CATS and args.get("correlation") is not None:
                 self.runtime[args["correlation"]] = {
@@ -158,33 +159,48 @@ def idle_intervals(t):
     return out
 
 
+def queue_limit(call_name):
+    """Launch queue length at which a call blocks: CUDA 1024; ROCm (hip*)
+    none known (launches at 1,840 queued take 3 us on the MI300X fixture)."""
+    return None if call_name.startswith("hip") else 1024
+
+
 def queue_series(t):
-    """{(device, stream): [(ts, length, next_ts)]}, launches first at ties."""
+    """{(device, stream): [(ts, length, next_ts, limit)]}, launches first at
+    ties.  One entry per launch call (correlation id) and stream: +1 at the
+    call's start, -1 when its first op on the stream starts (a CUDA graph
+    launch of N kernels is one entry)."""
     out = {}
     for key, ops in t.streams().items():
-        ev = []
+        first = {}
         for g in ops:
             if g["launch"] is None:
                 continue
-            ev.append((g["launch"]["ts"], -1, 1))
-            ev.append((g["ts"], 1, -1))
+            if g["corr"] not in first or g["ts"] < first[g["corr"]]["ts"]:
+                first[g["corr"]] = g
+        ev = []
+        for g in first.values():
+            lim = queue_limit(g["launch"]["name"])
+            ev.append((g["launch"]["ts"], -1, 1, lim))
+            ev.append((g["ts"], 1, -1, lim))
         ev.sort(key=lambda x: (x[0], x[1]))
         q, rows = 0, []
-        for j, (ts, _, d) in enumerate(ev):
+        for j, (ts, _, d, lim) in enumerate(ev):
             q += d
             nxt = ev[j + 1][0] if j + 1 < len(ev) else None
-            rows.append((ts, q, nxt))
+            rows.append((ts, q, nxt, lim))
         if rows:
             out[key] = rows
     return out
 
 
-def queue_stats(rows, full=1024):
-    vals = [q for _, q, _ in rows]
+def queue_stats(rows):
+    vals = [r[1] for r in rows]
     span = rows[-1][0] - rows[0][0]
-    tw = sum(q * (n - ts) for ts, q, n in rows if n is not None)
-    empty = sum(n - ts for ts, q, n in rows if n is not None and q == 0)
-    blocked = sum(n - ts for ts, q, n in rows if n is not None and q >= full)
+    tw = sum(q * (n - ts) for ts, q, n, _ in rows if n is not None)
+    empty = sum(n - ts for ts, q, n, _ in rows if n is not None and q == 0)
+    blocked = sum(n - ts for ts, q, n, lim in rows
+                  if n is not None and lim is not None and q >= lim)
     return {"changes": len(vals), "mean": sum(vals) / len(vals),
             "p50": percentile(vals, .5), "p75": percentile(vals, .75),
             "p95": percentile(vals, .95), "max": max(vals),
@@ -210,8 +226,11 @@ def memory_bw(t):
         s["dur"] += g["dur"]
         if g["bytes"] is not None:
             s["bytes"] += g["bytes"]
-            if g["dur"] > 0:
-                s["gbps"].append(g["bytes"] / g["dur"])
+        # Kineto's own bandwidth (exact duration) where it wrote one
+        if _num(g["gbps_arg"]) and g["gbps_arg"] > 0:
+            s["gbps"].append(float(g["gbps_arg"]))
+        elif g["bytes"] is not None and g["dur"] > 0:
+            s["gbps"].append(g["bytes"] / g["dur"])
     return out
 
 

@@ -39,7 +39,9 @@ def nccl_samples(evs):
         if ref.kind_of(k) != "kernel" or not k["name"].startswith(("ncclKernel_",
                                                                     "ncclDevKernel_")):
             continue
-        r = rt[k["args"]["correlation"]]
+        r = rt.get(k["args"]["correlation"])
+        if r is None:              # launched before the trace window
+            continue
         a = [x for x in ann if x["tid"] == r["tid"]
              and x["ts"] <= r["ts"] <= x["ts"] + x["dur"]][-1]
         nel = 0
@@ -65,6 +67,42 @@ def fit(samples):
     s2 = sse / (n - 2)
     return (a, b, math.sqrt(s2 * (1 / n + mx * mx / sxx)), math.sqrt(s2 / sxx),
             math.sqrt(s2), 1 - sse / syy)
+
+
+def fit_origin(samples):
+    """Least squares dur = b * bytes (no intercept): (b, se_b, rmse, r2),
+    r2 against 0 (uncentred), n - 1 degrees of freedom."""
+    n = len(samples)
+    sxx = sum(x * x for x, _ in samples)
+    b = sum(x * y for x, y in samples) / sxx
+    sse = sum((y - b * x) ** 2 for x, y in samples)
+    s2 = sse / (n - 1)
+    return (b, math.sqrt(s2 / sxx), math.sqrt(s2),
+            1 - sse / sum(y * y for _, y in samples))
+
+
+def nnls_alpha(samples):
+    """The least squares with alpha >= 0, numerically: for a fixed alpha
+    the best slope is sum x (y - alpha) / sum x²; the error is convex in
+    alpha, minimised over [0, max dur] by ternary search.  (alpha,
+    slope)."""
+    sxx = sum(x * x for x, _ in samples)
+
+    def slope(al):
+        return sum(x * (y - al) for x, y in samples) / sxx
+
+    def sse(al):
+        b = slope(al)
+        return sum((y - al - b * x) ** 2 for x, y in samples)
+    lo, hi = 0.0, float(max(y for _, y in samples))
+    for _ in range(200):
+        m1, m2 = lo + (hi - lo) / 3, hi - (hi - lo) / 3
+        if sse(m1) <= sse(m2):
+            hi = m2
+        else:
+            lo = m1
+    al = 0.0 if sse(0.0) <= sse(lo) else lo
+    return al, slope(al)
 
 
 class DlrmComm(ProfanTest):
@@ -157,6 +195,46 @@ class DlrmComm(ProfanTest):
                 self.assertAlmostEqual(float(r["r2"]), round(r2, 4), delta=0.00011)
         # at least one collective has a real fit
         self.assertTrue(any(len({b for b, _ in s}) >= 2 for s in per_op.values()))
+        self.assertEqual({r["alpha_fit"] for r in rows.values()
+                          if r["alpha_us"] != ""}, {"free"})
+
+
+class V100AlphaNeverNegative(ProfanTest):
+    """hta-diff-test-v100-rank1: the free fit of all_reduce has a negative
+    intercept (-119.6 µs, three sizes from 1 MB up): alpha is fixed at 0
+    and beta fitted through the origin; all_to_all keeps its free fit."""
+
+    def test_alpha_beta_alpha_at_least_zero(self):
+        path = shared("traces", "hta-diff-test-v100-rank1.json.gz")
+        self.ingest_ok(path)
+        per_op = {}
+        for op, b, d in nccl_samples(common.events(path)):
+            if b > 0 and d > 0:
+                per_op.setdefault(op, []).append((b, d))
+        rows = {r["op"]: r for r in self.query("alpha-beta")}
+        self.assertLess(fit(per_op["all_reduce"])[0], -100e3)
+        for op in ("all_reduce", "all_to_all"):
+            s, r = per_op[op], rows[op]
+            self.assertEqual(int(r["samples"]), len(s))
+            a, b = nnls_alpha(s)
+            self.assertGreaterEqual(float(r["alpha_us"]), 0.0)
+            self.assertAlmostEqual(float(r["alpha_us"]), round(a / 1e3, 3),
+                                   delta=0.0011)
+            self.assertAlmostEqual(float(r["beta_gbps"]), round(1 / b, 3),
+                                   delta=0.0011)
+        r = rows["all_reduce"]
+        b, se_b, rmse, r2 = fit_origin(per_op["all_reduce"])
+        self.assertEqual((r["alpha_us"], r["alpha_fit"], r["alpha_se_us"]),
+                         ("0.0", "zero", ""))
+        self.assertAlmostEqual(float(r["beta_se_gbps"]),
+                               round(se_b / (b * b), 3), delta=0.0011)
+        self.assertAlmostEqual(float(r["rmse_us"]), round(rmse / 1e3, 3),
+                               delta=0.0011)
+        self.assertAlmostEqual(float(r["r2"]), round(r2, 4), delta=0.00011)
+        a, b, se_a = fit(per_op["all_to_all"])[:3]
+        self.assertEqual(rows["all_to_all"]["alpha_fit"], "free")
+        self.assertAlmostEqual(float(rows["all_to_all"]["alpha_se_us"]),
+                               round(se_a / 1e3, 3), delta=0.0011)
 
 
 if __name__ == "__main__":

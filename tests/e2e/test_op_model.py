@@ -19,6 +19,7 @@ import unittest
 
 from common import ProfanTest, shared, events
 from trace_reference import union_ns as union
+import roofline_reference as R
 
 # H100 SXM, dense (NVIDIA H100 datasheet): TFLOP/s and TB/s
 H100 = {"bf16": 989.4, "fp32": 67.0, "bw": 3.35}
@@ -154,6 +155,11 @@ class OpModelTest(ProfanTest):
         self.assertAlmostEqual(float(r["gflop"]), flops / 1e9, places=3)
         self.assertAlmostEqual(float(r["gbytes"]), nbytes / 1e9, places=5)
         self.assertEqual(r["bound"], "compute")
+        # 100 MB of tensors do not fit in H100's 50 MB L2: the HBM tier
+        self.assertEqual(r["tier"], "hbm")
+        self.assertEqual(r["dur_res"], "ns")
+        self.assertAlmostEqual(float(r["hbm_gbytes"]),
+                               (nbytes - 50 * 2**20) / 1e9, places=5)
         self.assertAlmostEqual(float(r["roofline_pct"]), 50.0, places=1)
         self.assertAlmostEqual(float(r["tflops"]), flops / gpu_ns / 1e3,
                                places=2)
@@ -166,7 +172,9 @@ class OpModelTest(ProfanTest):
         self.assertAlmostEqual(float(r["gpu_ms"]), 0.014, places=4)
         fl = 2 * 512 * 1024 * 256
         by = (512 * 1024 + 1024 * 256 + 512 * 256) * 4
-        roof = max(fl / (H100["fp32"] * 1e3), by / (H100["bw"] * 1e3))
+        roof, tier, bound, _ = R.roof("H100 SXM", "fp32", fl, by)
+        self.assertEqual((r["tier"], r["bound"]), (tier, bound))
+        self.assertEqual((tier, r["hbm_gbytes"]), ("l2", "0.0"))
         self.assertAlmostEqual(float(r["roofline_pct"]),
                                100 * roof / gpu_ns, places=1)
         self.assertAlmostEqual(float(r["intensity"]), fl / by, places=1)
@@ -182,9 +190,10 @@ class OpModelTest(ProfanTest):
         self.assertAlmostEqual(float(r["gflop"]), 5 * n / 1e9, delta=6e-5)
         self.assertAlmostEqual(float(r["gbytes"]), 2 * n * 4 / 1e9, places=6)
         self.assertEqual(r["bound"], "memory")
+        roof, tier, _, _ = R.roof("H100 SXM", "fp32", 5 * n, 2 * n * 4)
+        self.assertEqual(r["tier"], tier)
         self.assertAlmostEqual(float(r["roofline_pct"]),
-                               100 * (2 * n * 4 / (H100["bw"] * 1e3)) / gpu_ns,
-                               places=1)
+                               100 * roof / gpu_ns, places=1)
         # causal attention: 2BHLS(D+Dv) / 2; q, k, v and the output once
         r = rows["aten::_scaled_dot_product_flash_attention"
                  "[[2,8,1024,64],[2,8,1024,64],[2,8,1024,64],[],[],[],[]]"]
@@ -192,7 +201,8 @@ class OpModelTest(ProfanTest):
         by = 4 * 2 * 8 * 1024 * 64 * 2
         self.assertAlmostEqual(float(r["gflop"]), fl / 1e9, places=3)
         self.assertAlmostEqual(float(r["gbytes"]), by / 1e9, places=5)
-        roof = max(fl / (H100["bf16"] * 1e3), by / (H100["bw"] * 1e3))
+        roof, tier, bound, _ = R.roof("H100 SXM", "bf16", fl, by)
+        self.assertEqual((r["tier"], r["bound"]), (tier, bound))
         self.assertAlmostEqual(float(r["roofline_pct"]),
                                100 * roof / 40_000, places=1)
         # device-to-device copies are modeled (copy kind, memory bound);
@@ -242,7 +252,7 @@ class OpModelTest(ProfanTest):
                                 8 * (128 * 64 + 64 * 128 + 128 * 128) * 2),
                   "bf16")]
         for name, (fl, by), dt in calls:
-            roof += max(fl / (H100[dt] * 1e3), by / (H100["bw"] * 1e3))
+            roof += R.roof("H100 SXM", dt, fl, by)[0]
             gpu += union(g[name])
         self.assertAlmostEqual(m["gemm_efficiency_pct"], 100 * roof / gpu,
                                places=2)
@@ -286,11 +296,16 @@ class OpModelTest(ProfanTest):
             row = rows[int(no) - 1]
             self.assertTrue(title.startswith(row["name"] + " " + row["dims"]),
                             title)
-        # one roofline per GPU and type: H100 SXM bf16 and fp32
-        roofs = re.findall(r'<polyline class="ln roof[^"]*" points="([^"]*)">'
+        # one roofline per GPU and type: H100 SXM bf16 and fp32, each
+        # with its HBM ceiling and its L2 ceiling (dashed)
+        roofs = re.findall(r'<polyline class="ln roof[^"]*"'
+                           r'(?: stroke-dasharray="[^"]*")? points="([^"]*)">'
                            r'<title>([^<]*)</title>', sec)
         self.assertEqual(sorted(t for _, t in roofs),
-                         ["H100 SXM bf16", "H100 SXM fp32"])
+                         ["H100 SXM bf16", "H100 SXM bf16 L2",
+                          "H100 SXM fp32", "H100 SXM fp32 L2"])
+        self.assertEqual(len(re.findall(r'stroke-dasharray="6 4" points=',
+                                        sec)), 2)
         # the 50 % addmm sits log10(2) decades under the bf16 ceiling
         ticks = {float(v): float(y) for y, v in re.findall(
             r'<line class="grid" x1="70.0" y1="([\d.]+)"[^>]*/>\n<text[^>]*'
