@@ -5,8 +5,10 @@
 set -eu
 
 # groff-base: groff, which renders the manual page (man profan; test_docs)
+# libpq-dev: the history server client (profan push, --history); postgresql:
+# the throwaway server the tests start (tests/e2e/pgserver.py)
 PKGS="build-essential cmake pkg-config libsqlite3-dev sqlite3 libcsv-dev check \
-zlib1g-dev python3 groff-base"
+zlib1g-dev python3 groff-base libpq-dev postgresql"
 [ "${PROFAN_SETUP_EXTRA:-}" ] && PKGS="$PKGS $PROFAN_SETUP_EXTRA"
 
 missing=""

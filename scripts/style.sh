@@ -44,7 +44,7 @@ except FileNotFoundError:
 
 ALLOWED_LONG = {("pickle.c", "step"), ("jscan.c", "run")}
 LAYERS = ["core", "input", "trace", "memory", "comm", "analysis", "history",
-          "ingest", "report", "cli"]
+          "ingest", "server", "report", "cli"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 COND_NO_SPACE = re.compile(r'\b(if|while|switch)\((?! )')
 COND_SPACE_BEFORE = re.compile(r'\b(if|while|switch) \(')

@@ -281,5 +281,25 @@ int export_cmd(Cli *p);
 int merge_cmd(Cli *p);
 /* cmd_runs.c */
 int rename_cmd(Cli *p);
+/* cmd_server.c */
+int push_cmd(Cli *p);
+/* The history of --history URL: a scratch database with the server's
+** runs (their identity rows; the rows ePull says of every run, PG_PULL_*
+** of server/pg_source.h, 0: none, the gate pulls a run's rows when it
+** compares it), or exit 7 (2: not a connection string) after one line.
+** The command closes it with db_close(). */
+sqlite3 *cli_open_history(Cli *p, const char *zUrl, int ePull);
+/* Run zRef of the local database (--db) in the history of
+** cli_open_history: the server's when it holds the same content, else
+** the id a push would give it.  EXIT_OK (*pId set), an exit code after
+** one line, or -1 when there is no local database (--db not given and
+** ./profan.db missing: the caller resolves zRef on the server). */
+int cli_history_local_run(Cli *p, const char *zRef, int64_t *pId);
+/* Every row of run id in the history (EXIT_OK), or an exit code after
+** one line. */
+int cli_history_run(sqlite3 *db, int64_t id);
+/* Every row of every run in the history (EXIT_OK), or an exit code after
+** one line. */
+int cli_history_all(void);
 
 #endif

@@ -5,8 +5,9 @@
 ** (cli_docs.c).
 **
 ** Pipeline position: front end, documentation only: each variable is read
-** where it acts (PROFAN_DB in main.c, PROFAN_QUERIES and PROFAN_RULES in
-** report/named_query.c, PROFAN_TIMING in the ingest and derive passes,
+** where it acts (PROFAN_DB in main.c, PROFAN_HISTORY in cli/cmd_server.c,
+** PROFAN_QUERIES and PROFAN_RULES in report/named_query.c, PROFAN_TIMING
+** in the ingest and derive passes,
 ** PROFAN_SPOOL_KB in core/spool.c, PROFAN_FAULT_* in core/fault.c).
 ** tests/e2e/test_docs.py checks that every "PROFAN_*" name the sources
 ** read is a row here and that no row is read nowhere.
@@ -22,6 +23,9 @@ const CliEnv cli_env_table[] = {
   { "PROFAN_RULES",
     "a directory of your own report rules (same header, the six columns of"
     " a finding); one with a built-in's name replaces it" },
+  { "PROFAN_HISTORY",
+    "the team's history on PostgreSQL that push sends to when --to is not"
+    " given (a libpq connection string or postgresql:// URL)" },
   { "PROFAN_TIMING",
     "when set, print to stderr the time of each phase of an ingest, merge,"
     " rebuild and report --html (wall and thread CPU), and per trace file"

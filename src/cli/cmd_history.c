@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "core/db.h"
 #include "history/history.h"
+#include "server/pg_source.h"
 #include "report/html.h"
 #include "report/named_query.h"
 #include "report/report_html.h"
@@ -331,6 +332,7 @@ int diff_cmd(Cli *p){
   const char *zLimit = cli_option(p, "limit", NULL, 1);
   const char *zBase = cli_option(p, "baseline", NULL, 1);
   const char *zHtml = cli_option(p, "html", NULL, 1);
+  const char *zHist = cli_option(p, "history", NULL, 1);
   const char *zA, *zB, *azKey[4], *azVal[4];
   char zIdA[32], zFloorV[32];
   int64_t idA, idB, limit = -1;
@@ -362,7 +364,8 @@ int diff_cmd(Cli *p){
     cli_usage_error(p, "--format csv prints one table: add --by"
                     " (metrics, category, kernel, op, memory, tensors)");
   }
-  db = cli_open_db(p, DB_OPEN_READONLY);
+  db = zHist ? cli_open_history(p, zHist, PG_PULL_ALL)
+             : cli_open_db(p, DB_OPEN_READONLY);
   rc = cli_resolve_run(db, zA, zBase ? CLI_RUN_BASELINE : 0, &idA);
   if( rc==EXIT_OK ) rc = cli_resolve_run(db, zB, 0, &idB);
   if( rc!=EXIT_OK ){
@@ -454,6 +457,7 @@ int trend_cmd(Cli *p){
   const char *zTag = cli_option(p, "tag", NULL, 1);
   const char *zLast = cli_option(p, "last", NULL, 1);
   const char *zHtml = cli_option(p, "html", NULL, 1);
+  const char *zHist = cli_option(p, "history", NULL, 1);
   const char *azKey[4], *azVal[4], *zTagVal = NULL;
   char *zTagKey = NULL;
   int nKV = 0, rc;
@@ -463,7 +467,8 @@ int trend_cmd(Cli *p){
   if( zLast ) parse_count(p, "--last", zLast);
   if( zHtml && zHtml[0]==0 ) cli_usage_error(p, "--html needs a FILE");
   if( zTag ) zTagKey = split_kv(p, "--tag", zTag, &zTagVal);
-  db = cli_open_db(p, DB_OPEN_READONLY);
+  db = zHist ? cli_open_history(p, zHist, PG_PULL_METRICS)
+             : cli_open_db(p, DB_OPEN_READONLY);
   if( no_metric(db, p->argv[1]) ){
     free(zTagKey);
     db_close(db);
@@ -503,7 +508,7 @@ static void bind_num(sqlite3_stmt *s, int i, double v){
 
 /* Options of `profan check` as given (NULL: the gate_param default). */
 typedef struct CheckOpts {
-  const char *zRun, *zBase, *zThr, *zAlpha, *zZ, *zLast, *zTag;
+  const char *zRun, *zBase, *zThr, *zAlpha, *zZ, *zLast, *zTag, *zHist;
   const char *azMetric[CHECK_MAX_METRICS];
   const char *azSame[CHECK_MAX_SAME_TAG];
   int nMetric, nSame, allowMissing;
@@ -520,6 +525,7 @@ static void check_parse(Cli *p, CheckOpts *o){
   o->zZ = cli_option(p, "z", NULL, 1);
   o->zLast = cli_option(p, "last", NULL, 1);
   o->zTag = cli_option(p, "tag", NULL, 1);
+  o->zHist = cli_option(p, "history", NULL, 1);
   o->allowMissing = cli_option(p, "allow-missing", NULL, 0)!=NULL;
   while( (z = cli_option(p, "metric", "m", 1))!=NULL ){
     if( o->nMetric==CHECK_MAX_METRICS ) cli_usage_error(p, "too many --metric");
@@ -568,11 +574,13 @@ static void check_params(Cli *p, sqlite3 *db, const CheckOpts *o,
 }
 
 /* Resolve --baseline and --run, and check the metrics, or exit with the
-** code (2 for an unknown one) after one line naming it. */
+** code (2 for an unknown one) after one line naming it (bResolved: the
+** runs are resolved already, only the metrics). */
 static void check_resolve(Cli *p, sqlite3 *db, const CheckOpts *o,
-                          int64_t *pidA, int64_t *pidB){
-  int rc = cli_resolve_run(db, o->zBase, CLI_RUN_BASELINE, pidA);
-  if( rc==EXIT_OK ){
+                          int64_t *pidA, int64_t *pidB, int bResolved){
+  int rc = bResolved ? EXIT_OK
+                     : cli_resolve_run(db, o->zBase, CLI_RUN_BASELINE, pidA);
+  if( rc==EXIT_OK && !bResolved ){
     rc = cli_resolve_run(db, o->zRun ? o->zRun : "latest", 0, pidB);
   }
   for(int i=0; rc==EXIT_OK && i<o->nMetric; i++){
@@ -583,6 +591,34 @@ static void check_resolve(Cli *p, sqlite3 *db, const CheckOpts *o,
     db_close(db);
     exit(rc);
   }
+}
+
+/* check_resolve() with the history on a server (--history): the baseline
+** from the server, the run from the local database when there is one
+** (as the server would hold it once pushed), their rows pulled; a metric
+** neither has is looked for in every run, as in a local history. */
+static void check_resolve_history(Cli *p, sqlite3 *db, const CheckOpts *o,
+                                  int64_t *pidA, int64_t *pidB){
+  const char *zRun = o->zRun ? o->zRun : "latest";
+  int rc = cli_resolve_run(db, o->zBase, CLI_RUN_BASELINE, pidA);
+  if( rc==EXIT_OK ){
+    rc = cli_history_local_run(p, zRun, pidB);
+    if( rc<0 ) rc = cli_resolve_run(db, zRun, 0, pidB);
+  }
+  if( rc==EXIT_OK ) rc = cli_history_run(db, *pidA);
+  if( rc==EXIT_OK ) rc = cli_history_run(db, *pidB);
+  for(int i=0; rc==EXIT_OK && i<o->nMetric; i++){
+    if( !db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM run_metric WHERE"
+                " metric=%Q)", o->azMetric[i]) ){
+      rc = cli_history_all();
+      break;
+    }
+  }
+  if( rc!=EXIT_OK ){
+    db_close(db);
+    exit(rc);
+  }
+  check_resolve(p, db, o, pidA, pidB, 1);
 }
 
 /* The first check with verdict v, or NULL. */
@@ -738,9 +774,11 @@ int check_cmd(Cli *p){
 
   check_parse(p, &o);
   if( o.zTag ) zTagKey = split_kv(p, "--tag", o.zTag, &zTagVal);
-  db = cli_open_db(p, DB_OPEN_READONLY);
+  db = o.zHist ? cli_open_history(p, o.zHist, 0)
+               : cli_open_db(p, DB_OPEN_READONLY);
   check_params(p, db, &o, &g, &nLast);
-  check_resolve(p, db, &o, &idA, &idB);
+  if( o.zHist ) check_resolve_history(p, db, &o, &idA, &idB);
+  else check_resolve(p, db, &o, &idA, &idB, 0);
   memset(aChk, 0, sizeof(aChk));
   if( history_comparable(db, idA, idB, o.azSame, o.nSame, &compat, &e)
       || history_window(db, idA, idB, nLast, zTagKey, zTagVal, o.azSame,

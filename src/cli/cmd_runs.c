@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "core/db.h"
 #include "core/runref.h"
+#include "server/pg_source.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,7 @@ static int print_section(sqlite3 *db, OutDoc *d, const char *zName,
 }
 int runs_cmd(Cli *p){
   const char *zTag = cli_option(p, "tag", NULL, 1);
+  const char *zHist = cli_option(p, "history", NULL, 1);
   char *zKey = NULL;
   const char *zVal = NULL;
   sqlite3 *db;
@@ -70,7 +72,8 @@ int runs_cmd(Cli *p){
     zKey = xstrndup(zTag, (size_t)(zEq-zTag));
     zVal = zEq+1;
   }
-  db = cli_open_db(p, DB_OPEN_READONLY);
+  db = zHist ? cli_open_history(p, zHist, PG_PULL_FILES)
+             : cli_open_db(p, DB_OPEN_READONLY);
   rc = print_sql(db, p,
     "SELECT r.id, r.name, r.created_at,"
     " (SELECT count(*) FROM run_file f WHERE f.run_id=r.id) AS files,"

@@ -91,7 +91,9 @@ static const CmdInfo aCmd[] = {
     "One table (a JSON array with --format json).\n"
     "\n"
     "Options:\n"
-    "  --tag K=V        only runs with this tag\n",
+    "  --tag K=V        only runs with this tag\n"
+    "  --history URL    the history on a PostgreSQL server (connection\n"
+    "                   string or postgresql:// URL; docs/history-server.md)\n",
     X_DB, "" },
   { "show", show_cmd, "show RUN [--all-devices] [--section NAME]",
     "show one run: files, ranks, devices, steps, tags",
@@ -116,6 +118,28 @@ static const CmdInfo aCmd[] = {
     "too).  " HELP_WAITS "\n"
     "\n"
     "Options:\n"
+    HELP_TIMEOUT,
+    X_DB, "run..." },
+  { "push", push_cmd, "push [RUN...] [--to URL] [--quiet] [--timeout S]",
+    "copy runs to a team's history on a PostgreSQL server",
+    "Each RUN (default: latest) of the database is copied to the history\n"
+    "server at URL (a libpq connection string or postgresql:// URL; else\n"
+    "$PROFAN_HISTORY) with what `merge --summaries-only` keeps: identity,\n"
+    "tags, files, steps, summary tables, metrics.  One transaction: on any\n"
+    "error nothing of the push is on the server.  A run whose content the\n"
+    "server holds already is said and skipped.  Runs get the ids a local\n"
+    "history merged in the same order would give them, so `check\n"
+    "--history URL` answers as over that history.  Credentials come the\n"
+    "ways libpq reads them (PGPASSWORD, ~/.pgpass, sslmode...) and are\n"
+    "never printed.  The server's schema is created on first use (schema/\n"
+    "pg/); one newer than this profan's is refused.  Exit 7 when the\n"
+    "server is unreachable, refuses or fails; 2 for a URL that is no\n"
+    "connection string.  While another push writes, this one says so and\n"
+    "waits for it (--timeout).\n"
+    "\n"
+    "Options:\n"
+    "  --to URL         the history server (default: $PROFAN_HISTORY)\n"
+    "  -q, --quiet      no summary line\n"
     HELP_TIMEOUT,
     X_DB, "run..." },
   { "rename", rename_cmd, "rename RUN NAME [--timeout S]",
@@ -170,7 +194,9 @@ static const CmdInfo aCmd[] = {
     "  --floor PCT      noise floor, % of step time (default: 0.3)\n"
     "  --limit N        at most N kernel or op rows (default: 50)\n"
     "  --html FILE      write a self-contained HTML page with charts\n"
-    "                   (every section; '-' = stdout) instead of printing\n",
+    "                   (every section; '-' = stdout) instead of printing\n"
+    "  --history URL    the history on a PostgreSQL server (connection\n"
+    "                   string or postgresql:// URL; docs/history-server.md)\n",
     X_DB | CLI_X(EXIT_SQL), "run run" },
   { "trend", trend_cmd, "trend METRIC [--tag K=V] [--last N] [--html FILE]",
     "one metric over the runs, with change and a sparkline",
@@ -184,7 +210,9 @@ static const CmdInfo aCmd[] = {
     "  --last N         only the last N runs (default: 50)\n"
     "  --html FILE      write an HTML page: the series as a line chart,\n"
     "                   changes over 5% in the bad direction marked as\n"
-    "                   regressions ('-' = stdout)\n",
+    "                   regressions ('-' = stdout)\n"
+    "  --history URL    the history on a PostgreSQL server (connection\n"
+    "                   string or postgresql:// URL; docs/history-server.md)\n",
     X_DB | CLI_X(EXIT_SQL), "metric" },
   { "check", check_cmd, "check --baseline B [--run R] [--metric M]...",
     "regression gate: exit 1 when a metric got worse beyond the noise",
@@ -221,6 +249,10 @@ static const CmdInfo aCmd[] = {
     "  --same-tag KEY   comparable runs have the baseline's value of tag\n"
     "                   KEY (repeatable)\n"
     "  --allow-missing  exit 0 instead of 4 when there is nothing to check\n"
+    "  --history URL    the baseline and history on a PostgreSQL server\n"
+    "                   (connection string or postgresql:// URL); --run is\n"
+    "                   then a run of --db as it would be once pushed\n"
+    "                   (the server's when there is no local database)\n"
     "Defaults are rows of table gate_param.\n",
     X_DB | CLI_X(EXIT_SQL) | CLI_X(EXIT_REGRESSION)
     | CLI_X(EXIT_NOTHING) | CLI_X(EXIT_INCONCLUSIVE), "" },

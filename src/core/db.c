@@ -851,6 +851,50 @@ sqlite3 *db_open(const char *zPath, int flags, PfError *pErr){
   return db;
 }
 
+sqlite3 *db_open_scratch(PfError *pErr){
+  const EmbeddedImage *pImg = &embedded_image;
+  const unsigned char *pByte = pImg->aByte;
+  unsigned char *a;
+  sqlite3 *db = NULL;
+  int rc;
+  db_config_init();
+  if( pImg->nRun==0 || pImg->version!=db_schema_version() ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "no database image in this build");
+    pf_error_kind(pErr, PF_KIND_DB);
+    return NULL;
+  }
+  a = sqlite3_malloc64((sqlite3_uint64)pImg->nSize);
+  rc = a ? sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE
+                           | SQLITE_OPEN_NOMUTEX, NULL) : SQLITE_NOMEM;
+  if( rc==SQLITE_OK ){
+    memset(a, 0, (size_t)pImg->nSize);
+    for(int i=0; i<pImg->nRun; i++){
+      memcpy(a + pImg->aRun[2*i], pByte, pImg->aRun[2*i+1]);
+      pByte += pImg->aRun[2*i+1];
+    }
+    /* the image is a WAL database; memory holds a rollback journal */
+    if( a[18]==2 ) a[18] = 1;
+    if( a[19]==2 ) a[19] = 1;
+    rc = sqlite3_deserialize(db, "main", a, pImg->nSize, pImg->nSize,
+                             SQLITE_DESERIALIZE_FREEONCLOSE
+                             | SQLITE_DESERIALIZE_RESIZEABLE);
+    a = NULL;                       /* SQLite owns it now, even on error */
+  }
+  sqlite3_free(a);
+  if( rc==SQLITE_OK ){
+    rc = sqlite3_exec(db, "PRAGMA journal_mode=MEMORY; PRAGMA"
+                      " secure_delete=OFF", NULL, NULL, NULL);
+  }
+  if( rc!=SQLITE_OK ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "cannot make a scratch database: %s",
+                 db ? sqlite3_errmsg(db) : "out of memory");
+    pf_error_kind(pErr, PF_KIND_DB);
+    sqlite3_close(db);
+    return NULL;
+  }
+  return db;
+}
+
 int db_finish_bulk(sqlite3 *db, PfError *pErr){
   sqlite3_stmt *p = db_prepare(db, "PRAGMA journal_mode=WAL", pErr);
   int ok;

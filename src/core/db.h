@@ -64,6 +64,14 @@ enum {                       /* db_open() flags */
 ** pErr (ERRPOS_NONE, kind PF_KIND_DB).  Close with db_close().
 */
 sqlite3 *db_open(const char *zPath, int flags, PfError *pErr);
+/*
+** A new database in memory with the whole schema (from embedded_image,
+** no file anywhere): a scratch database that stands in for another store
+** (server/pg_source.c: the rows pulled from a history server).  Returns
+** the handle or NULL with the reason in pErr (kind PF_KIND_DB).  Close
+** with db_close().
+*/
+sqlite3 *db_open_scratch(PfError *pErr);
 /* What the last db_open() with DB_OPEN_READONLY did differently, in one
 ** line for the user ("directory D is not writable: read as an immutable
 ** file ..."), or NULL.  Static. */

@@ -5,7 +5,9 @@
 ** baseline); embedded_query[]: the named queries from queries/NAME.sql;
 ** embedded_rule[]: the findings rules of `profan report` from
 ** rules/NAME.sql; embedded_statement[]: the statements the program runs
-** itself, from statements/NAME.sql (db_statement() finds one by NAME).
+** itself, from statements/NAME.sql (db_statement() finds one by NAME);
+** embedded_pg_schema[]: the history server's migrations, schema/pg/
+** NNN-NAME.sql in increasing NNN (server/pg_schema.c applies them).
 ** Each ends with a {0,0} entry.
 **
 ** embedded_image: the database file that replaying every schema file
@@ -24,6 +26,7 @@ extern const EmbeddedFile embedded_schema[];
 extern const EmbeddedFile embedded_query[];
 extern const EmbeddedFile embedded_rule[];
 extern const EmbeddedFile embedded_statement[];
+extern const EmbeddedFile embedded_pg_schema[];
 
 typedef struct EmbeddedImage {
   long long nSize;             /* bytes of the file (nPage * pageSize) */

@@ -12,6 +12,7 @@
 ** verdict built from them.  cmd_history.c parses options and prints.
 */
 #include "history/history.h"
+#include "history/history_source.h"
 #include "core/db.h"
 #include "core/runref.h"
 
@@ -553,6 +554,10 @@ int history_comparable(sqlite3 *db, int64_t idA, int64_t idB,
                     PfError *pErr){
   double minPct = history_gate_param(db, "fingerprint_min_shared_pct", 50);
   memset(p, 0, sizeof(*p));
+  /* a history server's runs are pulled when first compared */
+  if( history_source_run(db, idA, pErr) || history_source_run(db, idB, pErr) ){
+    return -1;
+  }
   p->ranksA = (int)db_int(db, 0, "SELECT ranks FROM run_rank_count"
                           " WHERE run_id=%lld", (long long)idA);
   p->ranksB = (int)db_int(db, 0, "SELECT ranks FROM run_rank_count"
@@ -604,39 +609,56 @@ int history_window(sqlite3 *db, int64_t idA, int64_t idB, int nLast,
                 const char *const *azSame, int nSame, HistWindow *w,
                 PfError *pErr){
   sqlite3_stmt *s;
-  int nAlloc = 0, rc;
+  int nAlloc = 0, rc = SQLITE_DONE;
+  int64_t hi = idA, lo;
   memset(w, 0, sizeof(*w));
   s = db_prepare(db, "SELECT r.id, r.name, ?3 IS NULL OR EXISTS (SELECT 1"
                  " FROM run_tag t WHERE t.run_id=r.id AND t.key=?3"
-                 " AND t.value IS ?4) FROM run r WHERE r.id<=?1 AND r.id<>?2"
-                 " ORDER BY r.id DESC", pErr);
+                 " AND t.value IS ?4) FROM run r WHERE r.id<=?1 AND r.id>=?5"
+                 " AND r.id<>?2 ORDER BY r.id DESC", pErr);
   if( s==NULL ) return -1;
-  sqlite3_bind_int64(s, 1, idA);
   sqlite3_bind_int64(s, 2, idB);
   db_bind_text_or_null(s, 3, zTagKey, -1);
   db_bind_text_or_null(s, 4, zTagVal, -1);
-  while( w->n<nLast && (rc = sqlite3_step(s))==SQLITE_ROW ){
-    int64_t id = sqlite3_column_int64(s, 0);
-    const char *zName = (const char*)sqlite3_column_text(s, 1);
-    HistCompat c;
-    if( id==idA ){
-      window_add(w, id, &nAlloc);
-      continue;
-    }
-    if( sqlite3_column_int(s, 2)==0 ){
-      char z[200];
-      snprintf(z, sizeof(z), "no tag %s=%s", zTagKey, zTagVal);
-      window_leave_out(w, id, zName, z);
-      continue;
-    }
-    if( history_comparable(db, idA, id, azSame, nSame, &c, pErr) ){
+  /* page by page from a history server (its source: a page of the runs
+  ** the window still needs, and the run under test); one page locally */
+  while( w->n<nLast && hi>=1 ){
+    if( history_source_page(db, hi, nLast-w->n+1, &lo, pErr) ){
       sqlite3_finalize(s);
       return -1;
     }
-    if( c.ok ) window_add(w, id, &nAlloc);
-    else window_leave_out(w, id, zName, c.zWhy);
+    sqlite3_bind_int64(s, 1, hi);
+    sqlite3_bind_int64(s, 5, lo);
+    while( w->n<nLast && (rc = sqlite3_step(s))==SQLITE_ROW ){
+      int64_t id = sqlite3_column_int64(s, 0);
+      const char *zName = (const char*)sqlite3_column_text(s, 1);
+      HistCompat c;
+      if( id==idA ){
+        window_add(w, id, &nAlloc);
+        continue;
+      }
+      if( sqlite3_column_int(s, 2)==0 ){
+        char z[200];
+        snprintf(z, sizeof(z), "no tag %s=%s", zTagKey, zTagVal);
+        window_leave_out(w, id, zName, z);
+        continue;
+      }
+      if( history_comparable(db, idA, id, azSame, nSame, &c, pErr) ){
+        sqlite3_finalize(s);
+        return -1;
+      }
+      if( c.ok ) window_add(w, id, &nAlloc);
+      else window_leave_out(w, id, zName, c.zWhy);
+    }
+    sqlite3_reset(s);
+    if( rc!=SQLITE_ROW && rc!=SQLITE_DONE ) break;
+    hi = lo-1;
   }
   sqlite3_finalize(s);
+  if( rc!=SQLITE_ROW && rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
+    return -1;
+  }
   return 0;
 }
 
@@ -707,6 +729,12 @@ int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
   c->dir = (int)db_int(db, 1, "SELECT direction FROM metric_direction"
                        " WHERE %Q GLOB pattern ORDER BY priority LIMIT 1",
                        c->zMetric);
+  if( history_source_run(db, idA, pErr) || history_source_run(db, idB, pErr) ){
+    return -1;
+  }
+  for(int i=0; i<w->n; i++){
+    if( history_source_run(db, w->aId[i], pErr) ) return -1;
+  }
   if( (c->hasA = load_value(db, idA, c->zMetric, &c->a, pErr))<0
       || (c->hasB = load_value(db, idB, c->zMetric, &c->b, pErr))<0
       || load_values(db, zSampleSql, idA, c->zMetric, &sa, &c->nA, pErr)

@@ -102,7 +102,15 @@ typedef struct Merge {
   char zOwnLabel[300];
   Buf source;
   int64_t lastRun;        /* --summaries-only: the last run archived */
+  const MergeFloor *pFloor;  /* ids above these (merge_archive_run), or NULL */
+  int64_t sameRun;        /* the run of the same content archive_new_run
+                          ** found (0: none) */
 } Merge;
+
+/* The floor of table zTab's ids (0: none). */
+static int64_t floor_of(const Merge *m, const char *zTab){
+  return m->pFloor ? m->pFloor->xFloor(m->pFloor->pArg, zTab) : 0;
+}
 
 /* Forget the string mapping of the previous source. */
 static void str_done(Merge *m){
@@ -309,8 +317,13 @@ static int map_strings(Merge *m, sqlite3 *dbS, PfError *pErr){
   m->nStr = n+1;
   m->aStr = xcalloc((size_t)m->nStr, sizeof(int64_t));
   m->pStrSel = db_prepare(dbS, "SELECT text FROM string WHERE id=?1", pErr);
-  m->pStrIns = m->pStrSel ? db_prepare(m->db, "INSERT INTO string(text)"
-                 " VALUES(?1) ON CONFLICT(text) DO NOTHING", pErr) : NULL;
+  /* a new string's id: the next one, above the floor when there is one */
+  m->pStrIns = m->pStrSel ? db_prepare(m->db, "INSERT INTO string(id, text)"
+                 " VALUES(max(coalesce((SELECT max(id) FROM string), 0), ?2)"
+                 " + 1, ?1) ON CONFLICT(text) DO NOTHING", pErr) : NULL;
+  if( m->pStrIns ){
+    sqlite3_bind_int64(m->pStrIns, 2, floor_of(m, "string"));
+  }
   m->pStrGet = m->pStrIns ? db_prepare(m->db,
                  "SELECT id FROM string WHERE text=?1", pErr) : NULL;
   return m->pStrGet ? 0 : -1;
@@ -619,8 +632,10 @@ static const char *safe_name(const char *zName, char *z, size_t n){
 static int copy_run(Merge *m, sqlite3 *dbS, int64_t srcRun, PfError *pErr){
   for(int i=0; i<m->nTab; i++){
     if( m->aTab[i].hasId ){
+      int64_t lo = floor_of(m, m->aTab[i].zName);
       m->aTab[i].off = db_int(m->db, 0, "SELECT coalesce(max(id), 0) FROM"
                               " \"%w\" WHERE id<4294967296", m->aTab[i].zName);
+      if( m->aTab[i].off<lo ) m->aTab[i].off = lo;
     }
   }
   if( db_txn_lost(m->db) ){
@@ -766,8 +781,9 @@ static int archive_new_run(Merge *m, Shard *s, sqlite3_stmt *pRun,
                        " AND content_hash<>''", zHash ? zHash : "");
   sqlite3_stmt *p;
   m->pRes->runId = 0;
+  m->sameRun = old>0 ? old : 0;
   if( old>0 ){
-    if( m->pOpt->pLog ){
+    if( m->pOpt && m->pOpt->pLog ){
       fprintf(m->pOpt->pLog, "profan: %s: run %s is already in the target as"
               " run %lld (same content); skipped\n", s->zPath,
               sqlite3_column_text(pRun, 1), (long long)old);
@@ -775,10 +791,15 @@ static int archive_new_run(Merge *m, Shard *s, sqlite3_stmt *pRun,
     m->pRes->nSkipped++;
     return 0;
   }
-  p = db_prepare(m->db, "INSERT INTO run(name, created_at, source_path,"
-                 " content_hash, tool_version, notes) VALUES(?1 || CASE"
-                 " WHEN ?7>1 THEN '-' || ?7 ELSE '' END, ?2, ?3, ?4, ?5, ?6)",
-                 pErr);
+  /* the next id, above the floor when there is one (AUTOINCREMENT: never
+  ** below an id used before) */
+  p = db_prepare(m->db, "INSERT INTO run(id, name, created_at, source_path,"
+                 " content_hash, tool_version, notes) VALUES(max(?8,"
+                 " coalesce((SELECT max(id) FROM run), 0), coalesce((SELECT"
+                 " seq FROM sqlite_sequence WHERE name = 'run'), 0)) + 1,"
+                 " ?1 || CASE WHEN ?7>1 THEN '-' || ?7 ELSE '' END, ?2, ?3,"
+                 " ?4, ?5, ?6)", pErr);
+  if( p ) sqlite3_bind_int64(p, 8, floor_of(m, "run"));
   for(int k=1; p && k<1000 && m->pRes->runId==0; k++){
     const char *zOld = (const char *)sqlite3_column_text(pRun, 1);
     char zSafe[256];
@@ -900,4 +921,44 @@ int merge_run(sqlite3 *db, const MergeOpts *pOpt, MergeResult *pRes,
   plan_free(&m);
   buf_free(&m.source);
   return rc ? -1 : 0;
+}
+
+int merge_archive_run(sqlite3 *db, sqlite3 *dbSrc, int64_t srcRun,
+                      const MergeFloor *pFloor, int64_t *pNewRun,
+                      int64_t *pSame, PfError *pErr){
+  static const MergeOpts opts = { NULL, NULL, 0, NULL, 1, -1, NULL };
+  Merge m;
+  MergeResult res;
+  Shard s;
+  sqlite3_stmt *pRun = NULL;
+  int rc = -1;
+  memset(&m, 0, sizeof(m));
+  memset(&res, 0, sizeof(res));
+  memset(&s, 0, sizeof(s));
+  m.db = db;
+  m.pOpt = &opts;
+  m.pRes = &res;
+  m.pFloor = pFloor;
+  buf_init(&m.source);
+  *pNewRun = 0;
+  *pSame = 0;
+  s.zPath = "";
+  if( plan_build(&m, pErr)==0 && map_strings(&m, dbSrc, pErr)==0
+      && (pRun = db_prepare(dbSrc, "SELECT id, name, created_at,"
+                 " source_path, content_hash, tool_version, notes FROM run"
+                 " WHERE id=?1", pErr))!=NULL ){
+    sqlite3_bind_int64(pRun, 1, srcRun);
+    if( sqlite3_step(pRun)!=SQLITE_ROW ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "no run %lld: %s",
+                   (long long)srcRun, sqlite3_errmsg(dbSrc));
+    }else if( archive_new_run(&m, &s, pRun, pErr)==0 ){
+      *pSame = m.sameRun;
+      rc = res.runId>0 ? copy_run(&m, dbSrc, srcRun, pErr) : 0;
+      if( rc==0 ) *pNewRun = res.runId;
+    }
+  }
+  sqlite3_finalize(pRun);
+  plan_free(&m);
+  buf_free(&m.source);
+  return rc;
 }

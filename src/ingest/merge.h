@@ -55,4 +55,25 @@ typedef struct MergeResult {
 int merge_run(sqlite3 *db, const MergeOpts *pOpt, MergeResult *pRes,
               Buf *pMsg);
 
+/* The ids a copy gives start above xFloor(pArg, TABLE) for TABLE "run",
+** "string" and each table with an INTEGER PRIMARY KEY id (0: no floor):
+** a copy into a scratch database then takes the ids a history server
+** would give it (server/pg_archive.c). */
+typedef struct MergeFloor {
+  int64_t (*xFloor)(void *pArg, const char *zTable);
+  void *pArg;
+} MergeFloor;
+
+/*
+** What --summaries-only does for one run, on open connections: run srcRun
+** of dbSrc becomes a new run of db (its name, or NAME-2... when taken;
+** strings and ids remapped, above pFloor's when not NULL), inside the
+** caller's transaction on db.  *pNewRun gets its id, or 0 when db has a
+** run of the same content (*pSame then gets that run's id).  Returns 0,
+** or -1 with pErr set.
+*/
+int merge_archive_run(sqlite3 *db, sqlite3 *dbSrc, int64_t srcRun,
+                      const MergeFloor *pFloor, int64_t *pNewRun,
+                      int64_t *pSame, PfError *pErr);
+
 #endif

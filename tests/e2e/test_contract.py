@@ -21,6 +21,7 @@ import time
 import unittest
 
 import common
+import pgserver
 from common import shared
 
 # code -> (short word of a command's --help, the whole meaning)
@@ -54,7 +55,7 @@ CODES = {
     "runs": DB, "show": DB, "sql": DB | {3}, "rm": DB, "rename": DB,
     "tag": DB, "baseline": DB, "diff": DB | {3}, "trend": DB | {3},
     "check": DB | {1, 3, 4, 5}, "report": DB | {3}, "merge": DB | {6},
-    "export-trace": DB, "rebuild": DB,
+    "export-trace": DB, "rebuild": DB, "push": DB,
 }
 WRITERS = ("ingest", "rm", "rename", "tag", "baseline", "merge", "rebuild")
 
@@ -193,9 +194,17 @@ class Mistakes(unittest.TestCase):
         r = common.run("ingest", "--quiet", "--name", "shard", cls.trace3,
                        db=cls.shard)
         assert r.rc == 0, r.err
+        # push needs a history server: a throwaway one (pgserver.py)
+        cls.pg = None
+        if pgserver.bindir() is not None:
+            cls.pg = pgserver.PgServer().start()
+        elif os.environ.get("CI") == "true":
+            raise AssertionError("PostgreSQL binaries missing under CI")
 
     @classmethod
     def tearDownClass(cls):
+        if cls.pg is not None:
+            cls.pg.cleanup()
         cls.tmp.cleanup()
 
     def setUp(self):
@@ -210,7 +219,7 @@ class Mistakes(unittest.TestCase):
 
     def good_args(self, db):
         """Each command with arguments that work on the database."""
-        return {
+        args = {
             "ingest": ["--quiet", self.trace3],
             "query": ["top-kernels", "--run", "1"],
             "queries": [],
@@ -228,7 +237,11 @@ class Mistakes(unittest.TestCase):
             "merge": ["--into", db, self.shard],
             "export-trace": ["1", "-o", self.out],
             "rebuild": ["--quiet", "1"],
+            "push": ["1", "--to", self.pg.url() if self.pg else ""],
         }
+        if self.pg is None:         # no PostgreSQL here (CI has it)
+            del args["push"]
+        return args
 
     def expect(self, cmd, args, rc, err, db=None, run=common.run):
         """profan CMD ARGS: exit rc and stderr err (a string, or a compiled
@@ -246,9 +259,9 @@ class Mistakes(unittest.TestCase):
     def test_good_arguments_work(self):
         """The baseline of every other test: each command's good arguments
         exit 0 (so that a refusal below is the mistake's)."""
-        for cmd in CODES:
+        for cmd, args in self.good_args(self.db).items():
             shutil.copy(self.good, self.db)     # rm and rename change it
-            self.expect(cmd, self.good_args(self.db)[cmd], 0,
+            self.expect(cmd, args, 0,
                         re.compile(r"(?s).*"))
 
     def test_unknown_run(self):

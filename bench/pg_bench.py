@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""pg_bench.py — a team's history on PostgreSQL (issue 36): push latency
+and check / trend against the server, each beside the same command over
+the local history file (the baseline of the ratio, same run, same
+machine).
+
+usage: python3 bench/pg_bench.py PROFAN [--runs N] [--repeat R]
+                                 [--run-dir DIR] [--work DIR]
+
+Starts a throwaway server (tests/e2e/pgserver.py), makes an N-run
+history with make_history.py's clones of RUN_DIR (default: the 8-rank
+dlrm run of ../shared/fixtures), pushes it in one `profan push`, then
+times (median of R):
+  - push of one 8-rank run (the last R runs of the history, one push
+    each, into the server holding the N-R before them),
+  - check --baseline late --run latest, trend step_time_median_ms, over
+    the local history (--db) and over the server (--history URL);
+the answers over both must be equal (exit 1 otherwise).
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
+sys.path.insert(0, HERE)
+import make_history  # noqa: E402
+import pgserver  # noqa: E402
+
+
+def timed(cmd):
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    return time.perf_counter() - t0, p
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("profan")
+    ap.add_argument("--runs", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--run-dir", default=os.path.join(
+        ROOT, "..", "shared", "fixtures", "runs", "dlrm-8rank"))
+    ap.add_argument("--work", default=os.path.join(HERE, "out", "pg"))
+    a = ap.parse_args()
+    profan = os.path.abspath(a.profan)
+    os.makedirs(a.work, exist_ok=True)
+    tmp = tempfile.mkdtemp(dir=a.work)
+    hist = os.path.join(tmp, "history.db")
+    make_history.archive(profan, a.run_dir, hist, tmp)
+    make_history.clone_runs(hist, a.runs)
+    for name, run in (("main", "r0"), ("late", "r%d" % (a.runs - 10))):
+        subprocess.run([profan, "--db", hist, "baseline", "set", name, run],
+                       check=True, capture_output=True)
+    srv = pgserver.PgServer().start()
+    try:
+        srv.psql("CREATE DATABASE bench")
+        url = srv.url("bench")
+        last = a.runs - a.repeat
+        ids = [str(i) for i in range(1, last + 1)]
+        secs, p = timed([profan, "--db", hist, "push", "--quiet", "--to",
+                         url] + ids)
+        if p.returncode:
+            sys.exit("push of the history failed: " + p.stderr)
+        print("push of %d runs (one push): %.1f s" % (last, secs))
+        lat = []
+        for i in range(last + 1, a.runs + 1):
+            secs, p = timed([profan, "--db", hist, "push", str(i), "--to",
+                             url])
+            if p.returncode or "pushed 1 run" not in p.stdout:
+                sys.exit("push failed: %s%s" % (p.stdout, p.stderr))
+            lat.append(secs)
+        print("push of one 8-rank run: median %.3f s (%s)"
+              % (statistics.median(lat), ", ".join("%.3f" % x for x in lat)))
+        bad = 0
+        for cmd in (["check", "--baseline", "late", "--run", "latest"],
+                    ["trend", "step_time_median_ms"]):
+            loc, srvt = [], []
+            for _ in range(a.repeat):
+                s1, p1 = timed([profan, "--db", hist] + cmd)
+                s2, p2 = timed([profan, "--db", hist] + cmd
+                               + ["--history", url])
+                loc.append(s1)
+                srvt.append(s2)
+                if (p1.returncode, p1.stdout) != (p2.returncode, p2.stdout):
+                    bad += 1
+            ml, ms = statistics.median(loc), statistics.median(srvt)
+            print("%-45s local %.3f s, server %.3f s (x%.1f)"
+                  % (" ".join(cmd), ml, ms, ms / ml))
+        if bad:
+            sys.exit("%d answers differ between local and server" % bad)
+    finally:
+        srv.cleanup()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,521 @@
+/*
+** pg_rows.c — a history's rows between SQLite and the history server
+** (see pg_rows.h).
+**
+** Pipeline position: the server layer.  The tables are the catalogue's
+** (statements/history-columns.sql: what merge --summaries-only keeps),
+** never a list here.  A push sends each table's rows as one array
+** parameter per column (INSERT ... SELECT FROM unnest).  Values travel
+** as text: integers as
+** digits; doubles as the shortest text that reads back to the same
+** double; in a column without a declared type (numeric on the server) a
+** real always with a decimal point, so that reading it back tells it from
+** an integer; text as it is; blobs as bytea hex.  The way back reads the
+** server's type of each result column.
+*/
+#include "server/pg_rows.h"
+#include "core/db.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* PostgreSQL type oids (pg_type.dat; fixed since 7.x). */
+#define OID_BOOL 16
+#define OID_BYTEA 17
+#define OID_INT8 20
+#define OID_INT2 21
+#define OID_INT4 23
+#define OID_FLOAT4 700
+#define OID_FLOAT8 701
+#define OID_NUMERIC 1700
+
+
+/* ---------------------------------------------------------------- plan */
+
+static char type_of(const char *zDecl){
+  if( zDecl==NULL || zDecl[0]==0 ) return 'n';
+  if( strstr(zDecl, "INT") ) return 'i';
+  if( strstr(zDecl, "CHAR") || strstr(zDecl, "CLOB") || strstr(zDecl, "TEXT") ){
+    return 't';
+  }
+  if( strstr(zDecl, "BLOB") ) return 'b';
+  if( strstr(zDecl, "REAL") || strstr(zDecl, "FLOA") || strstr(zDecl, "DOUB") ){
+    return 'r';
+  }
+  return 'n';
+}
+
+/* 1 when table zTab of db is a rowid table. */
+static int has_rowid(sqlite3 *db, const char *zTab){
+  char *zSql = sqlite3_mprintf("SELECT rowid FROM \"%w\" LIMIT 0", zTab);
+  sqlite3_stmt *s = NULL;
+  int ok = zSql && sqlite3_prepare_v2(db, zSql, -1, &s, NULL)==SQLITE_OK;
+  sqlite3_finalize(s);
+  sqlite3_free(zSql);
+  return ok;
+}
+
+static PgCol *add_col(PgTab *t, const char *zName, char cType, int isStr){
+  PgCol *c;
+  t->a = xrealloc(t->a, sizeof(PgCol)*(size_t)(t->nCol+1));
+  c = &t->a[t->nCol++];
+  c->zName = xstrdup(zName);
+  c->cType = cType;
+  c->isStr = isStr;
+  if( strcmp(zName, "metric")==0 ) t->hasMetric = 1;
+  return c;
+}
+
+int pg_plan_build(sqlite3 *db, PgPlan *p, PfError *pErr){
+  sqlite3_stmt *s;
+  int rc;
+  memset(p, 0, sizeof(*p));
+  p->str.zName = xstrdup("string");
+  p->str.byId = 1;
+  p->str.rowid = 1;
+  add_col(&p->str, "id", 'i', 0);
+  add_col(&p->str, "text", 't', 0);
+  s = db_prepare(db, db_statement("history-columns"), pErr);
+  if( s==NULL ) return -1;
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    const char *zTab = (const char *)sqlite3_column_text(s, 0);
+    PgTab *t = p->nTab ? &p->a[p->nTab-1] : NULL;
+    if( t==NULL || strcmp(t->zName, zTab) ){
+      p->a = xrealloc(p->a, sizeof(PgTab)*(size_t)(p->nTab+1));
+      t = &p->a[p->nTab++];
+      memset(t, 0, sizeof(*t));
+      t->zName = xstrdup(zTab);
+      t->byId = sqlite3_column_int(s, 3);
+      t->isRun = strcmp(zTab, "run")==0;
+      t->rowid = has_rowid(db, zTab);
+    }
+    add_col(t, (const char *)sqlite3_column_text(s, 1),
+            type_of((const char *)sqlite3_column_text(s, 2)),
+            sqlite3_column_int(s, 4));
+  }
+  sqlite3_finalize(s);
+  if( rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    pf_error_kind(pErr, PF_KIND_DB);
+    return -1;
+  }
+  return 0;
+}
+
+static void tab_free(PgTab *t){
+  for(int j=0; j<t->nCol; j++) free(t->a[j].zName);
+  free(t->a);
+  free(t->zName);
+}
+
+void pg_plan_free(PgPlan *p){
+  for(int i=0; i<p->nTab; i++) tab_free(&p->a[i]);
+  free(p->a);
+  tab_free(&p->str);
+  memset(p, 0, sizeof(*p));
+}
+
+const PgTab *pg_plan_table(const PgPlan *p, const char *zName){
+  for(int i=0; i<p->nTab; i++){
+    if( strcmp(p->a[i].zName, zName)==0 ) return &p->a[i];
+  }
+  return strcmp(zName, "string")==0 ? &p->str : NULL;
+}
+
+/* -------------------------------------------------------------- arrays */
+
+void pg_rows_id_array(Buf *b, const int64_t *a, int n){
+  buf_putc(b, '{');
+  for(int i=0; i<n; i++) buf_printf(b, "%s%lld", i ? "," : "", (long long)a[i]);
+  buf_putc(b, '}');
+}
+
+void pg_rows_text_array(Buf *b, const char *const *az, int n){
+  buf_putc(b, '{');
+  for(int i=0; i<n; i++){
+    if( i ) buf_putc(b, ',');
+    buf_putc(b, '"');
+    for(const char *z = az[i]; *z; z++){
+      if( *z=='"' || *z=='\\' ) buf_putc(b, '\\');
+      buf_putc(b, *z);
+    }
+    buf_putc(b, '"');
+  }
+  buf_putc(b, '}');
+}
+
+/* ------------------------------------------------------ values to text */
+
+/* The shortest "%.Ng" text of v that reads back as v, into z[32]. */
+static void shortest(double v, char *z){
+  for(int prec=1; prec<=17; prec++){
+    snprintf(z, 32, "%.*g", prec, v);
+    if( strtod(z, NULL)==v ) return;
+  }
+}
+
+/* z (a "%g" text of a finite double) as a plain decimal with a point and
+** no exponent ("1e+20" -> "100000000000000000000.0", "1.5e-07" ->
+** "0.00000015", "3" -> "3.0"), into b: a numeric column then keeps the
+** value, and reading it back tells a real from an integer. */
+static void plain_decimal(const char *z, Buf *b){
+  char zDig[40];
+  int nDig = 0, nInt = 0, seenPoint = 0, e10 = 0;
+  const char *zE = strpbrk(z, "eE");
+  if( *z=='-' ){ buf_putc(b, '-'); z++; }
+  for(; *z && z!=zE; z++){
+    if( *z=='.' ){ seenPoint = 1; continue; }
+    if( nDig<(int)sizeof(zDig) ) zDig[nDig++] = *z;
+    if( !seenPoint ) nInt++;
+  }
+  if( zE ) e10 = atoi(zE+1);
+  nInt += e10;                       /* digits before the point */
+  if( nInt<=0 ){
+    buf_puts(b, "0.");
+    for(int i=0; i<-nInt; i++) buf_putc(b, '0');
+    buf_append(b, zDig, (size_t)nDig);
+    return;
+  }
+  for(int i=0; i<nInt; i++) buf_putc(b, i<nDig ? zDig[i] : '0');
+  buf_putc(b, '.');
+  if( nInt>=nDig ) buf_putc(b, '0');
+  else buf_append(b, zDig+nInt, (size_t)(nDig-nInt));
+}
+
+/*
+** Column i of row s as the text of a server parameter of type cType,
+** appended to b with its NUL; 0 when the value is NULL (nothing
+** appended), 1 when appended, -1 with pErr set when the server cannot
+** hold it.
+*/
+static int value_text(sqlite3_stmt *s, int i, const PgTab *t, char cType,
+                      Buf *b, PfError *pErr){
+  int n;
+  switch( sqlite3_column_type(s, i) ){
+    case SQLITE_NULL:
+      return 0;
+    case SQLITE_INTEGER:
+      buf_printf(b, "%lld", (long long)sqlite3_column_int64(s, i));
+      break;
+    case SQLITE_FLOAT: {
+      double v = sqlite3_column_double(s, i);
+      char z[32];
+      if( isinf(v) ){
+        buf_puts(b, v<0 ? "-Infinity" : "Infinity");
+      }else if( cType=='n' ){
+        shortest(v, z);
+        plain_decimal(z, b);
+      }else{
+        shortest(v, z);
+        buf_puts(b, z);
+      }
+      break;
+    }
+    case SQLITE_TEXT:
+      n = sqlite3_column_bytes(s, i);
+      if( (int)strlen((const char *)sqlite3_column_text(s, i))!=n ){
+        pf_error_set(pErr, ERRPOS_NONE, 0, "%s.%s: text with a NUL byte"
+                     " cannot go to the history server", t->zName,
+                     sqlite3_column_name(s, i));
+        pf_error_kind(pErr, PF_KIND_DB);
+        return -1;
+      }
+      buf_append(b, sqlite3_column_text(s, i), (size_t)n);
+      break;
+    default: {
+      const unsigned char *a = sqlite3_column_blob(s, i);
+      n = sqlite3_column_bytes(s, i);
+      buf_puts(b, "\\x");
+      for(int k=0; k<n; k++) buf_printf(b, "%02x", a[k]);
+      break;
+    }
+  }
+  buf_putc(b, 0);                    /* the parameter ends here */
+  return 1;
+}
+
+/* ----------------------------------------------------- values from text */
+
+/* Bind the value at (row, col) of server result r to parameter i of s. */
+static int bind_value(sqlite3_stmt *s, int i, PGresult *r, int row, int col){
+  const char *z = PQgetvalue(r, row, col);
+  if( PQgetisnull(r, row, col) ) return sqlite3_bind_null(s, i);
+  switch( PQftype(r, col) ){
+    case OID_INT8: case OID_INT4: case OID_INT2:
+      return sqlite3_bind_int64(s, i, strtoll(z, NULL, 10));
+    case OID_FLOAT8: case OID_FLOAT4:
+      return sqlite3_bind_double(s, i, strtod(z, NULL));
+    case OID_NUMERIC:
+      if( strpbrk(z, ".eEIN") ){
+        return sqlite3_bind_double(s, i, strtod(z, NULL));
+      }
+      return sqlite3_bind_int64(s, i, strtoll(z, NULL, 10));
+    case OID_BOOL:
+      return sqlite3_bind_int(s, i, z[0]=='t');
+    case OID_BYTEA: {
+      size_t n = 0;
+      unsigned char *a = PQunescapeBytea((const unsigned char *)z, &n);
+      int rc;
+      if( a==NULL ) return SQLITE_NOMEM;
+      rc = sqlite3_bind_blob(s, i, a, (int)n, SQLITE_TRANSIENT);
+      PQfreemem(a);
+      return rc;
+    }
+    default:
+      return sqlite3_bind_text(s, i, z, PQgetlength(r, row, col),
+                               SQLITE_TRANSIENT);
+  }
+}
+
+/* ---------------------------------------------------------------- pull */
+
+char *pg_rows_select(const PgTab *t, const char *zWhere){
+  Buf b;
+  buf_init(&b);
+  buf_puts(&b, "SELECT ");
+  for(int j=0; j<t->nCol; j++){
+    buf_printf(&b, "%s\"%s\"", j ? ", " : "", t->a[j].zName);
+  }
+  buf_printf(&b, " FROM profan.\"%s\" WHERE %s ORDER BY %s", t->zName, zWhere,
+             t->byId ? "id" : "run_id, ord");
+  return buf_steal(&b);
+}
+
+int pg_rows_insert(sqlite3 *db, const PgTab *t, PGresult *r, int64_t *pn,
+                   PfError *pErr){
+  Buf b;
+  sqlite3_stmt *s;
+  int nRow = PQntuples(r), rc = 0;
+  if( pn ) *pn = 0;
+  if( nRow==0 ) return 0;
+  if( PQnfields(r)!=t->nCol ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s: %d columns from the server,"
+                 " %d here", t->zName, PQnfields(r), t->nCol);
+    pf_error_kind(pErr, PF_KIND_DB);
+    return -1;
+  }
+  buf_init(&b);
+  buf_printf(&b, "INSERT OR IGNORE INTO \"%s\"(", t->zName);
+  for(int j=0; j<t->nCol; j++){
+    buf_printf(&b, "%s\"%s\"", j ? ", " : "", t->a[j].zName);
+  }
+  buf_puts(&b, ") VALUES(");
+  for(int j=0; j<t->nCol; j++) buf_puts(&b, j ? ", ?" : "?");
+  buf_puts(&b, ")");
+  s = db_prepare(db, buf_str(&b), pErr);
+  buf_free(&b);
+  if( s==NULL ) return -1;
+  for(int i=0; i<nRow && rc==0; i++){
+    for(int j=0; j<t->nCol && rc==0; j++){
+      if( bind_value(s, j+1, r, i, j)!=SQLITE_OK ) rc = -1;
+    }
+    if( rc==0 && sqlite3_step(s)!=SQLITE_DONE ) rc = -1;
+    sqlite3_reset(s);
+  }
+  if( rc ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s: %s", t->zName, sqlite3_errmsg(db));
+    pf_error_kind(pErr, PF_KIND_DB);
+  }else if( pn ){
+    *pn = nRow;
+  }
+  sqlite3_finalize(s);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- push */
+
+/* One INSERT being built: its text and its parameters as offsets into
+** one buffer (-1: NULL), turned into pointers once it is complete. */
+typedef struct Ins {
+  Buf sql;
+  Buf val;
+  int64_t *aOff;
+  int nParam;
+  const char **azParam;
+} Ins;
+
+/* Append a parameter: the text value_text() appended at offset off. */
+static void ins_param(Ins *q, int64_t off){
+  if( (q->nParam & 63)==0 ){
+    q->aOff = xrealloc(q->aOff, sizeof(int64_t)*(size_t)(q->nParam+64));
+  }
+  q->aOff[q->nParam++] = off;
+}
+
+/* The statements of one push, sent in one batch. */
+typedef struct Push {
+  Ins *a;
+  int n;
+} Push;
+
+static Ins *push_new(Push *p, const PgTab *t, int bOrd){
+  Ins *q;
+  p->a = xrealloc(p->a, sizeof(Ins)*(size_t)(p->n+1));
+  q = &p->a[p->n++];
+  memset(q, 0, sizeof(*q));
+  buf_printf(&q->sql, "INSERT INTO profan.\"%s\"(", t->zName);
+  for(int j=0; j<t->nCol; j++){
+    buf_printf(&q->sql, "%s\"%s\"", j ? ", " : "", t->a[j].zName);
+  }
+  buf_printf(&q->sql, "%s)", bOrd ? ", ord" : "");
+  return q;
+}
+
+static void push_free(Push *p){
+  for(int i=0; i<p->n; i++){
+    buf_free(&p->a[i].sql);
+    buf_free(&p->a[i].val);
+    free(p->a[i].aOff);
+    free(p->a[i].azParam);
+  }
+  free(p->a);
+}
+
+/* The server type of an array of column type cType. */
+static const char *array_type(char cType){
+  switch( cType ){
+    case 'i': return "bigint[]";
+    case 'r': return "float8[]";
+    case 't': return "text[]";
+    case 'b': return "bytea[]";
+  }
+  return "numeric[]";
+}
+
+/* Text z[0..n) as a quoted element of an array literal, onto a. */
+static void array_element(Buf *a, const char *z, size_t n){
+  buf_putc(a, '"');
+  for(size_t i=0; i<n; i++){
+    if( z[i]=='"' || z[i]=='\\' ) buf_putc(a, '\\');
+    buf_putc(a, z[i]);
+  }
+  buf_putc(a, '"');
+}
+
+/*
+** Add the rows of statement s (table t's columns, and its place when
+** bOrd) to the push as one INSERT ... SELECT FROM unnest($1::T[], ...):
+** one array parameter per column, whatever the number of rows (a
+** statement of many VALUES rows takes the server longer to parse and
+** plan than to insert).  The number of rows, or -1 with pErr set.
+*/
+static int64_t push_rows(Push *p, const PgTab *t, sqlite3_stmt *s, int bOrd,
+                         PfError *pErr){
+  int nPer = t->nCol + (bOrd ? 1 : 0), rc;
+  Buf *aArr = xcalloc((size_t)nPer, sizeof(Buf));
+  Buf v;
+  int64_t nRow = 0;
+  Ins *q;
+  buf_init(&v);
+  for(int j=0; j<nPer; j++){
+    buf_init(&aArr[j]);
+    buf_putc(&aArr[j], '{');
+  }
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    for(int j=0; j<nPer; j++){
+      Buf *a = &aArr[j];
+      if( nRow ) buf_putc(a, ',');
+      if( j>=t->nCol ){
+        buf_printf(a, "%lld", (long long)nRow);
+        continue;
+      }
+      buf_reset(&v);
+      switch( value_text(s, j, t, t->a[j].cType, &v, pErr) ){
+        case 0: buf_puts(a, "NULL"); break;
+        case 1: array_element(a, v.z, v.n-1); break;   /* without its NUL */
+        default: nRow = -1; break;
+      }
+      if( nRow<0 ) break;
+    }
+    if( nRow<0 ) break;
+    nRow++;
+  }
+  if( nRow>=0 && rc!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s: %s", t->zName,
+                 sqlite3_errmsg(sqlite3_db_handle(s)));
+    pf_error_kind(pErr, PF_KIND_DB);
+    nRow = -1;
+  }
+  if( nRow>0 ){
+    q = push_new(p, t, bOrd);
+    buf_puts(&q->sql, " SELECT * FROM unnest(");
+    for(int j=0; j<nPer; j++){
+      buf_putc(&aArr[j], '}');
+      ins_param(q, (int64_t)q->val.n);
+      buf_append(&q->val, aArr[j].z, aArr[j].n);
+      buf_putc(&q->val, 0);
+      buf_printf(&q->sql, "%s$%d::%s", j ? ", " : "", j+1,
+                 j<t->nCol ? array_type(t->a[j].cType) : "integer[]");
+    }
+    buf_putc(&q->sql, ')');
+  }
+  for(int j=0; j<nPer; j++) buf_free(&aArr[j]);
+  free(aArr);
+  buf_free(&v);
+  return nRow;
+}
+
+/* Rows of table t for run runId (strings: id > strFloor) into the push. */
+static int64_t push_table(Push *p, const PgTab *t, sqlite3 *db, int64_t runId,
+                          int64_t strFloor, PfError *pErr){
+  Buf b;
+  sqlite3_stmt *s;
+  int64_t n;
+  int bOrd = !t->byId, bStr = strcmp(t->zName, "string")==0;
+  buf_init(&b);
+  buf_puts(&b, "SELECT ");
+  for(int j=0; j<t->nCol; j++){
+    buf_printf(&b, "%s\"%s\"", j ? ", " : "", t->a[j].zName);
+  }
+  /* the run's rows; of the strings, the new ones */
+  buf_printf(&b, " FROM \"%s\" WHERE %s", t->zName,
+             bStr ? "id>?1" : t->isRun ? "id=?1" : "run_id=?1");
+  if( t->rowid ) buf_puts(&b, " ORDER BY rowid");
+  s = db_prepare(db, buf_str(&b), pErr);
+  buf_free(&b);
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, bStr ? strFloor : runId);
+  n = push_rows(p, t, s, bOrd, pErr);
+  sqlite3_finalize(s);
+  return n;
+}
+
+int pg_rows_push_run(PgConn *c, const PgPlan *p, sqlite3 *db, int64_t runId,
+                     int64_t strFloor, int64_t *pnRows, PfError *pErr){
+  Push push;
+  PgQuery *aQ;
+  int64_t nAll = 0, n;
+  int rc = 0;
+  memset(&push, 0, sizeof(push));
+  /* strings first: the rows name them */
+  n = push_table(&push, &p->str, db, runId, strFloor, pErr);
+  if( n<0 ) rc = -1;
+  for(int i=0; rc==0 && i<p->nTab; i++){
+    n = push_table(&push, &p->a[i], db, runId, strFloor, pErr);
+    if( n<0 ) rc = -1;
+    else nAll += n;
+  }
+  if( rc ){
+    push_free(&push);
+    return -1;
+  }
+  aQ = xcalloc((size_t)(push.n ? push.n : 1), sizeof(PgQuery));
+  for(int i=0; i<push.n; i++){
+    Ins *q = &push.a[i];
+    q->azParam = xmalloc(sizeof(char *)*(size_t)(q->nParam ? q->nParam : 1));
+    for(int k=0; k<q->nParam; k++){
+      q->azParam[k] = q->aOff[k]<0 ? NULL : q->val.z + q->aOff[k];
+    }
+    aQ[i].zSql = buf_str(&q->sql);
+    aQ[i].nParam = q->nParam;
+    aQ[i].azParam = q->azParam;
+  }
+  if( push.n && pg_conn_batch(c, aQ, push.n, pErr) ) rc = -1;
+  for(int i=0; i<push.n; i++) PQclear(aQ[i].pRes);
+  free(aQ);
+  push_free(&push);
+  if( rc==0 && pnRows ) *pnRows = nAll;
+  return rc;
+}
