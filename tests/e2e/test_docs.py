@@ -368,7 +368,7 @@ class ReadmeWalkthrough(unittest.TestCase):
             for c in cmds:
                 r = subprocess.run([common.PROFAN] + c[1:], cwd=d, env=env,
                                    capture_output=True, text=True,
-                                   stdin=subprocess.DEVNULL, timeout=600)
+                                   stdin=subprocess.DEVNULL, timeout=common.TIMEOUT)
                 self.assertEqual(r.returncode, 0, "%s: %s" % (c, r.stderr))
                 seen.add(c[1])
             # the five steps the README promises
