@@ -149,10 +149,11 @@ def scaled(src, name, scale, work):
 # The phases that read rows back from the database, as PROFAN_TIMING=1
 # names them: a file linked again from its rows ("linked again" lines,
 # summed as "relink") and the rows fed again to what the writer keeps, gap
-# steps, and SQL over the stored rows in derive comm and derive op.
+# steps, SQL over the stored rows in derive comm and derive op, and the
+# step bound (the run's steps, launches and GPU activities by rowid range).
 # Issue 15: where one remains it may cost at most 10 % of that ingest.
 ROW_PASSES = ("relink", "rows fed again", "derive gap steps", "derive comm",
-              "derive op")
+              "derive op", "derive step bound")
 # derive op's parts (its "  op NAME" lines) that read stored rows back:
 # the roofline metrics (a view over the run's op_gpu_time rows).  The
 # others write rows kept in memory (calls), model the run's new

@@ -23,8 +23,8 @@ history holds what a real archive holds) and then adds N-1 copies of that
 run directly with SQL (INSERT ... SELECT: 100,000 runs in about a minute
 instead of 100,000 ingests): each copy has its own name, content hash and
 a per-run factor (1 + 1 % noise, every 1000th run 15 % slower) applied to
-every duration column (dur, ns, *_ns), tagged branch=main (every 4th
-branch=dev).  It then prints the bytes per run (file size growth per run
+every duration column (dur, ns, *_ns, *_dur: the step time bound_dur),
+tagged branch=main (every 4th branch=dev).  It then prints the bytes per run (file size growth per run
 after VACUUM, measured on the first 101 runs) and the wall time of
 `profan trend` and `profan check` over the N runs.
 """
@@ -126,7 +126,7 @@ def clone_runs(hist, n_total, seed=19):
             names.append('"%s"' % c)
             if c == "run_id":
                 exprs.append("?1 + k.i")
-            elif c in ("dur", "ns") or c.endswith("_ns"):
+            elif c in ("dur", "ns") or c.endswith(("_ns", "_dur")):
                 exprs.append('CAST(round("%s" * k.f) AS INTEGER)' % c)
             elif c == "value" and t.endswith("_run_metric"):
                 # stored metrics (schema 026 and the hta/op tables): the

@@ -233,7 +233,7 @@ CREATE TABLE step(
   step INTEGER NOT NULL,
   ts INTEGER NOT NULL,
   dur INTEGER NOT NULL,
-  source TEXT NOT NULL,            -- 'ProfilerStep' or 'gap'
+  source TEXT NOT NULL, bound_ts INTEGER, bound_dur INTEGER, bound_by TEXT,            -- 'ProfilerStep' or 'gap'
   PRIMARY KEY(run_id, rank, step)
 ) WITHOUT ROWID;
 
@@ -910,28 +910,6 @@ CREATE TABLE gate_param(
   doc TEXT NOT NULL
 );
 
--- view run_fingerprint: 001
-CREATE VIEW run_fingerprint AS
-WITH
-n AS (SELECT value AS top FROM gate_param WHERE name = 'fingerprint_top'),
-k AS (
-  SELECT run_id, name_id,
-    row_number() OVER (PARTITION BY run_id
-                       ORDER BY sum(total_ns) DESC, name_id) AS i
-  FROM gpu_op_summary WHERE kind = 'kernel' GROUP BY run_id, name_id
-),
-o AS (
-  SELECT c.run_id, c.name_id,
-    row_number() OVER (PARTITION BY c.run_id
-                       ORDER BY sum(c.total_ns) DESC, c.name_id) AS i
-  FROM cpu_op_summary c JOIN string s ON s.id = c.name_id
-  WHERE s.text NOT GLOB 'ProfilerStep#*'
-  GROUP BY c.run_id, c.name_id
-)
-SELECT run_id, 'kernel' AS kind, name_id FROM k, n WHERE i <= n.top
-UNION ALL
-SELECT run_id, 'op', name_id FROM o, n WHERE i <= n.top;
-
 -- view run_rank_count: 001
 CREATE VIEW run_rank_count AS
 SELECT r.id AS run_id, (
@@ -1548,87 +1526,6 @@ SELECT s.run_id, 'alloc_churn_bytes',
   FROM sn s JOIN alloc_event a ON a.snapshot_id = s.id
   WHERE a.action = 'alloc' GROUP BY s.run_id;
 
--- view step_steady: 001
-CREATE VIEW step_steady AS
-SELECT run_id, rank, step, ts, dur, source,
-  k AS pos,                        -- 1 = the rank's first step in time
-  n,                               -- steps of the rank
-  median AS median_ns,             -- the rank's median step (all steps)
-  dev_pct,                         -- |dur - median| / median, %
-  tol_pct,                         -- the rank's tolerance, %
-  reason = '' AS steady,           -- 1 steady, 0 warm-up or cut
-  reason                           -- '', 'warm-up' or 'cut'
-FROM (
-  SELECT *,
-    CASE WHEN few THEN ''
-         WHEN k < coalesce(k0, 1) AND k <= (n - 1) / 2 THEN 'warm-up'
-         WHEN k = n AND dev_pct > tol_pct THEN 'cut'
-         ELSE '' END AS reason
-  FROM (
-    SELECT *,
-      min(CASE WHEN dev_pct <= tol_pct THEN k END)
-        OVER (PARTITION BY run_id, rank) AS k0
-    FROM (
-      SELECT *,
-        100.0 * ad / max(median, 1) AS dev_pct,
-        max((SELECT value FROM steady_param WHERE name = 'tolerance_pct'),
-            (SELECT value FROM steady_param WHERE name = 'mad_k')
-              * 1.4826 * 100.0 * mad / max(median, 1)) AS tol_pct,
-        n < (SELECT value FROM steady_param WHERE name = 'min_steps') AS few
-      FROM (
-        SELECT *,
-          avg(CASE WHEN j IN ((n + 1) / 2, (n + 2) / 2) THEN ad END)
-            OVER (PARTITION BY run_id, rank) AS mad
-        FROM (
-          SELECT *, abs(dur - median) AS ad,
-            row_number() OVER (PARTITION BY run_id, rank
-                               ORDER BY abs(dur - median), ts) AS j
-          FROM (
-            SELECT *,
-              avg(CASE WHEN i IN ((n + 1) / 2, (n + 2) / 2) THEN dur END)
-                OVER (PARTITION BY run_id, rank) AS median
-            FROM (
-              SELECT run_id, rank, step, ts, dur, source,
-                row_number() OVER (PARTITION BY run_id, rank
-                                   ORDER BY ts, step) AS k,
-                row_number() OVER (PARTITION BY run_id, rank
-                                   ORDER BY dur, ts) AS i,
-                count(*) OVER (PARTITION BY run_id, rank) AS n
-              FROM step
-              WHERE NOT EXISTS (SELECT 1 FROM core_target)
-                 OR run_id IN (SELECT run_id FROM core_target))))))));
-
--- view run_step_sample: 001
-CREATE VIEW run_step_sample AS
-WITH
-names AS (
-  SELECT 'step_time_median_ms' AS metric
-  UNION ALL SELECT 'step_time_p90_ms'
-  UNION ALL SELECT 'step_time_mean_ms'
-)
-SELECT st.run_id, names.metric, st.step, st.ms AS value
-FROM (
-  SELECT DISTINCT run_id, step,
-    avg(dur) OVER (PARTITION BY run_id, step) / 1e6 AS ms
-  FROM step_steady WHERE steady = 1
-) st CROSS JOIN names
-UNION ALL
-SELECT run_id, 'step_gpu_busy_pct', step, value
-FROM (
-  SELECT DISTINCT run_id, step,
-    avg(pct) OVER (PARTITION BY run_id, step) AS value
-  FROM (
-    SELECT DISTINCT s.run_id, s.rank, s.step,
-      100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset',
-                                        'comm')
-                       THEN t.ns ELSE 0 END)
-                OVER (PARTITION BY s.run_id, s.rank, s.step)
-        / max(sum(t.ns) OVER (PARTITION BY s.run_id, s.rank, s.step), 1)
-        AS pct
-    FROM step_time t
-    JOIN step_steady s ON s.run_id = t.run_id AND s.rank = t.rank
-      AND s.step = t.step AND s.steady = 1));
-
 -- view run_metric_core: 001
 CREATE VIEW run_metric_core AS
 SELECT run_id, metric, value FROM core_run_metric;
@@ -2102,6 +1999,121 @@ FROM table_role r, pragma_table_info(r.name) c
 WHERE r.role IN ('run', 'history', 'raw', 'derived_rank', 'derived_run')
   AND (c.name GLOB '*name_id'
        OR c.name IN ('input_dims_id', 'input_types_id', 'concrete_inputs_id'));
+
+-- view step_steady: created in 001, 040; this is 040's definition
+CREATE VIEW step_steady AS
+SELECT run_id, rank, step, ts, dur, source,
+  k AS pos,                        -- 1 = the rank's first step in time
+  n,                               -- steps of the rank
+  median AS median_ns,             -- the rank's median step (all steps)
+  dev_pct,                         -- |dur - median| / median, %
+  tol_pct,                         -- the tolerance, %
+  reason = '' AS steady,           -- 1 steady, 0 warm-up or cut
+  reason,                          -- '', 'warm-up' or 'cut'
+  cpu_ts, cpu_dur,                 -- the ProfilerStep range (step.ts, dur)
+  bound_by                         -- 'cpu' or 'gpu' (step.bound_by)
+FROM (
+  SELECT *,
+    CASE WHEN few THEN ''
+         WHEN k < coalesce(k0, 1) AND k <= (n - 1) / 2 THEN 'warm-up'
+         WHEN k = n AND dev_pct > tol_pct THEN 'cut'
+         ELSE '' END AS reason
+  FROM (
+    SELECT *,
+      min(CASE WHEN dev_pct <= tol_pct THEN k END)
+        OVER (PARTITION BY run_id, rank) AS k0
+    FROM (
+      SELECT *,
+        100.0 * abs(dur - median) / max(median, 1) AS dev_pct,
+        (SELECT value FROM steady_param WHERE name = 'tolerance_pct')
+          AS tol_pct,
+        n < (SELECT value FROM steady_param WHERE name = 'min_steps') AS few
+      FROM (
+        SELECT *,
+          avg(CASE WHEN i IN ((n + 1) / 2, (n + 2) / 2) THEN dur END)
+            OVER (PARTITION BY run_id, rank) AS median
+        FROM (
+          SELECT run_id, rank, step,
+            coalesce(bound_ts, ts) AS ts, coalesce(bound_dur, dur) AS dur,
+            source, ts AS cpu_ts, dur AS cpu_dur,
+            coalesce(bound_by, 'cpu') AS bound_by,
+            row_number() OVER (PARTITION BY run_id, rank
+                               ORDER BY ts, step) AS k,
+            row_number() OVER (PARTITION BY run_id, rank
+                               ORDER BY coalesce(bound_dur, dur), ts) AS i,
+            count(*) OVER (PARTITION BY run_id, rank) AS n
+          FROM step
+          WHERE NOT EXISTS (SELECT 1 FROM core_target)
+             OR run_id IN (SELECT run_id FROM core_target))))));
+
+-- view run_step_sample: created in 001, 040; this is 040's definition
+CREATE VIEW run_step_sample AS
+WITH
+names AS (
+  SELECT 'step_time_median_ms' AS metric
+  UNION ALL SELECT 'step_time_p90_ms'
+  UNION ALL SELECT 'step_time_mean_ms'
+)
+SELECT st.run_id, names.metric, st.step, st.ms AS value, st.steady
+FROM (
+  SELECT DISTINCT run_id, step,
+    coalesce(avg(CASE WHEN steady THEN dur END)
+               OVER (PARTITION BY run_id, step),
+             avg(dur) OVER (PARTITION BY run_id, step)) / 1e6 AS ms,
+    max(steady) OVER (PARTITION BY run_id, step) AS steady
+  FROM step_steady
+) st CROSS JOIN names
+UNION ALL
+SELECT run_id, 'step_gpu_busy_pct', step, value, steady
+FROM (
+  SELECT DISTINCT run_id, step,
+    coalesce(avg(CASE WHEN steady THEN pct END)
+               OVER (PARTITION BY run_id, step),
+             avg(pct) OVER (PARTITION BY run_id, step)) AS value,
+    max(steady) OVER (PARTITION BY run_id, step) AS steady
+  FROM (
+    SELECT DISTINCT s.run_id, s.rank, s.step, s.steady,
+      100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset',
+                                        'comm')
+                       THEN t.ns ELSE 0 END)
+                OVER (PARTITION BY s.run_id, s.rank, s.step)
+        / max(sum(t.ns) OVER (PARTITION BY s.run_id, s.rank, s.step), 1)
+        AS pct
+    FROM step_time t
+    JOIN step_steady s ON s.run_id = t.run_id AND s.rank = t.rank
+      AND s.step = t.step));
+
+-- view run_fingerprint: created in 001, 041; this is 041's definition
+CREATE VIEW run_fingerprint AS
+WITH
+n AS (SELECT value AS top FROM gate_param WHERE name = 'fingerprint_top'),
+k AS (
+  SELECT run_id, name_id,
+    row_number() OVER (PARTITION BY run_id
+                       ORDER BY sum(total_ns) DESC, name_id) AS i
+  FROM gpu_op_summary WHERE kind = 'kernel' GROUP BY run_id, name_id
+),
+o AS (
+  SELECT c.run_id, c.name_id,
+    row_number() OVER (PARTITION BY c.run_id
+                       ORDER BY sum(c.total_ns) DESC, c.name_id) AS i
+  FROM cpu_op_summary c JOIN string s ON s.id = c.name_id
+  WHERE s.text NOT GLOB 'ProfilerStep#*'
+  GROUP BY c.run_id, c.name_id
+),
+f AS (
+  SELECT s.run_id, fr.filename,
+    row_number() OVER (PARTITION BY s.run_id
+                       ORDER BY count(*) DESC, fr.filename) AS i
+  FROM stack s JOIN frame fr ON fr.id = s.user_frame_id
+  GROUP BY s.run_id, fr.filename
+)
+SELECT run_id, 'kernel' AS kind, name_id, NULL AS name FROM k, n
+  WHERE i <= n.top
+UNION ALL
+SELECT run_id, 'op', name_id, NULL FROM o, n WHERE i <= n.top
+UNION ALL
+SELECT run_id, 'frame', NULL, filename FROM f, n WHERE i <= n.top;
 
 -- table hta_queue_limit: 060
 CREATE TABLE hta_queue_limit(

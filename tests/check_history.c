@@ -5,13 +5,17 @@
 ** continuity correction, as scipy.stats.mannwhitneyu(method="asymptotic")),
 ** the exact U distribution and the Hodges-Lehmann interval (against brute
 ** force enumeration here), and every branch of the gate's decision
-** history_gate().
+** history_gate(); the paired statistics of gate_stats.c (the signed-rank
+** distribution and Walsh averages against brute force enumeration here,
+** Student's t against tabulated quantiles) and the gate's boundaries
+** pinned on both sides: T/2, T and the work evidence's arms.
 */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "history/history.h"
+#include "history/gate_stats.h"
 
 START_TEST(test_median_mad){
   double a[] = { 5, 1, 3 };
@@ -506,6 +510,199 @@ START_TEST(test_gate_values_and_history){
 }
 END_TEST
 
+
+/* P(W+ <= w) by enumerating the 2^n sign patterns of ranks 1..n. */
+static double sr_brute(int n, int w){
+  int64_t hit = 0, all = (int64_t)1<<n;
+  for(int64_t m=0; m<all; m++){
+    int sum = 0;
+    for(int i=0; i<n; i++) if( m>>i & 1 ) sum += i+1;
+    hit += sum<=w;
+  }
+  return (double)hit/(double)all;
+}
+
+START_TEST(test_signed_rank){
+  for(int n=1; n<=12; n++){
+    int m = n*(n+1)/2;
+    for(int w=-1; w<=m; w++){
+      ck_assert_double_eq_tol(history_sr_cdf(n, w), w<0 ? 0 : sr_brute(n, w),
+                              1e-12);
+    }
+    /* k: the largest with P(W <= k-1) <= alpha */
+    {
+      int64_t k = history_sr_k(n, 0.05);
+      if( k>0 ) ck_assert(sr_brute(n, (int)k-1)<=0.05);
+      ck_assert(sr_brute(n, (int)k)>0.05 || k==m/2);
+    }
+  }
+  ck_assert_int_eq(history_sr_k(4, 0.05), 0);    /* 1/16 > 0.05 */
+  ck_assert_int_eq(history_sr_k(5, 0.05), 1);    /* 1/32 */
+  ck_assert_int_eq(history_sr_k(6, 0.05), 3);    /* 3/64 <= 0.05 < 5/64 */
+  /* the normal approximation beyond the exact range: near the exact */
+  ck_assert_double_eq_tol(history_sr_cdf(400, 400*401/4.0), 0.5, 0.01);
+  ck_assert(history_sr_k(400, 0.05)>0);
+}
+END_TEST
+
+static int cmp_d2(const void *a, const void *b){
+  double x = *(const double*)a, y = *(const double*)b;
+  return x<y ? -1 : x>y;
+}
+
+START_TEST(test_walsh_and_t){
+  double d[9] = { -3, -1, 0, 0.5, 2, 2, 4.5, 7, 11 }, w[45];
+  int m = 0;
+  for(int i=0; i<9; i++) for(int j=i; j<9; j++) w[m++] = (d[i]+d[j])/2;
+  qsort(w, (size_t)m, sizeof(double), cmp_d2);
+  for(int k=1; k<=m; k++){
+    ck_assert_double_eq(history_kth_walsh(d, 9, k), w[k-1]);
+  }
+  /* tabulated Student t quantiles */
+  ck_assert_double_eq_tol(history_t_quantile(0.95, 1), 6.313752, 1e-5);
+  ck_assert_double_eq_tol(history_t_quantile(0.95, 2), 2.919986, 1e-5);
+  ck_assert_double_eq_tol(history_t_quantile(0.95, 4), 2.131847, 1e-5);
+  ck_assert_double_eq_tol(history_t_quantile(0.975, 10), 2.228139, 1e-5);
+  ck_assert_double_eq_tol(history_t_quantile(0.999, 2), 22.32712, 1e-4);
+  ck_assert_double_eq_tol(history_t_quantile(0.05, 3), -2.353363, 1e-5);
+  /* the paired shift: 5 pairs give [min, max]; 3 pairs Student's t */
+  {
+    double e5[] = { 0.02, 0.01, 0.03, 0.02, 0.025 }, e3[] = { 1, 2, 3 };
+    int t;
+    HistShift h = history_paired_shift(e5, 5, 0.05, &t);
+    ck_assert_int_eq(t, 0);
+    ck_assert_int_eq(h.k, 1);
+    ck_assert_double_eq_tol(h.lo, 0.01, 1e-15);
+    ck_assert_double_eq_tol(h.hi, 0.03, 1e-15);
+    ck_assert_double_eq_tol(h.est, 0.02, 1e-15);
+    h = history_paired_shift(e3, 3, 0.05, &t);
+    ck_assert_int_eq(t, 1);
+    ck_assert_double_eq_tol(h.est, 2, 1e-12);
+    ck_assert_double_eq_tol(h.hi-2, 2.919986/sqrt(3.0), 1e-5);
+    ck_assert_double_eq_tol(2-h.lo, 2.919986/sqrt(3.0), 1e-5);
+    /* identical differences: a zero-width interval */
+    e3[0] = e3[1] = e3[2] = 0.5;
+    h = history_paired_shift(e3, 3, 0.05, &t);
+    ck_assert(h.lo==0.5 && h.hi==0.5 && h.est==0.5);
+    h = history_paired_shift(e3, 1, 0.05, &t);
+    ck_assert(isinf(h.lo) && isinf(h.hi));
+  }
+}
+END_TEST
+
+/* Paired samples: baseline 100 each, run 100 * exp(x[i]). */
+static GateIn paired_in(double *a, double *b, const double *x, int n){
+  GateIn in = gate_in(100, 100*exp(x[n/2]));
+  for(int i=0; i<n; i++){ a[i] = 100; b[i] = 100*exp(x[i]); }
+  in.sa = a; in.nA = n; in.sb = b; in.nB = n; in.paired = 1;
+  return in;
+}
+
+/* The decision lines, each pinned on both sides: moving T/2 or T (or
+** the work evidence's T/2) by 0.05 % turns one of these cases. */
+START_TEST(test_gate_boundaries){
+  double a[8], b[8], x[8], w[8];
+  GateIn in;
+  GateOut o;
+  /* T/2 on 3 pairs: shift s, spread +-0.5 %: the t interval is about
+  ** s +- 0.85 %, inside (0, T); at s = 2.45 % ok, at 2.55 % the shift is
+  ** nearer T than no change and 3 pairs have no wider interval below T:
+  ** inconclusive ("more steps would tell") */
+  for(int side=0; side<2; side++){
+    double s = log(side ? 1.0255 : 1.0245);
+    x[0] = s-0.005; x[1] = s; x[2] = s+0.005;
+    in = paired_in(a, b, x, 3);
+    ck_assert_int_eq(gate(&in, &o), side ? GATE_INCONCLUSIVE : GATE_OK);
+    ck_assert(o.paired && o.tInterval);
+    ck_assert(o.loPct>0 && o.hiPct<5);
+    ck_assert(strstr(o.zReason, side ? "more steps would tell"
+                     : "the interval stays below the threshold")!=NULL);
+  }
+  /* the same line on 3 vs 3 unpaired steps (two schedules): +2.45 % and
+  ** +2.55 % on a tight baseline */
+  for(int side=0; side<2; side++){
+    double ua[] = { 100, 100.01, 99.99 }, ub[3];
+    double f = side ? 1.0255 : 1.0245;
+    for(int i=0; i<3; i++) ub[i] = ua[i]*f;
+    in = gate_in(100, 100*f);
+    in.sa = ua; in.nA = 3; in.sb = ub; in.nB = 3;
+    ck_assert_int_eq(gate(&in, &o), side ? GATE_INCONCLUSIVE : GATE_OK);
+    ck_assert(!o.paired);
+  }
+  /* T on identical pairs: +4.99 % ok (the wider interval is the point),
+  ** +5.01 % a regression */
+  for(int side=0; side<2; side++){
+    for(int i=0; i<3; i++) x[i] = log(side ? 1.0501 : 1.0499);
+    in = paired_in(a, b, x, 3);
+    ck_assert_int_eq(gate(&in, &o), side ? GATE_REGRESSION : GATE_OK);
+  }
+  /* the work evidence's ok arm: 5 pairs, one step 30 % slower (a stall);
+  ** the steps' interval reaches T, their shift is 0; the GPU work of the
+  ** same steps moved by 2.49 %: ok; by 2.51 %: inconclusive */
+  for(int side=0; side<2; side++){
+    for(int i=0; i<5; i++){
+      x[i] = i==3 ? log(1.3) : 0;
+      w[i] = log(side ? 1.0251 : 1.0249);
+    }
+    in = paired_in(a, b, x, 5);
+    in.sw = w; in.nW = 5; in.nWorkPairs = 5000;
+    ck_assert_int_eq(gate(&in, &o), side ? GATE_INCONCLUSIVE : GATE_OK);
+    ck_assert(o.hiPct>=5 && o.shiftPct<2.5);
+    ck_assert(strstr(o.zReason, "GPU work +2.4")!=NULL
+              || strstr(o.zReason, "GPU work +2.5")!=NULL);
+    if( !side ) ck_assert(strstr(o.zReason, "stalls outside")!=NULL);
+  }
+  /* without work evidence the stall is inconclusive */
+  in.sw = NULL; in.nW = 0;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  ck_assert(strstr(o.zReason, "--same-tag")!=NULL);
+  /* fewer work steps than minSteps: no work evidence */
+  in.sw = w; in.nW = 2;
+  ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+  ck_assert(isnan(o.wPct));
+  /* the work evidence's regression arm: steps -1 .. +13 %, shift about
+  ** +6 % (interval includes 0); the work +2.51 % for sure: regression;
+  ** +2.49 %: inconclusive (the time went outside the kernels) */
+  for(int side=0; side<2; side++){
+    double st[] = { -0.01, 0.05, 0.06, 0.07, 0.13 };
+    for(int i=0; i<5; i++){
+      x[i] = log(1+st[i]);
+      w[i] = log(side ? 1.0251 : 1.0249);
+    }
+    in = paired_in(a, b, x, 5);
+    in.sw = w; in.nW = 5; in.nWorkPairs = 5000;
+    ck_assert_int_eq(gate(&in, &o), side ? GATE_REGRESSION
+                                         : GATE_INCONCLUSIVE);
+    ck_assert(o.loPct<0 && o.shiftPct>=2.5);
+    if( side ){
+      ck_assert(strstr(o.zReason, "GPU work of the same steps is surely"
+                       " slower too")!=NULL);
+    }
+  }
+  /* too few steps (2 a side): the values' change against T/2; a metric
+  ** without per-step samples against T */
+  {
+    double two[] = { 100, 100 };
+    GateIn v = gate_in(100, 102.49);
+    v.sa = two; v.nA = 2; v.sb = two; v.nB = 2;
+    ck_assert_int_eq(gate(&v, &o), GATE_OK);
+    v.b = 102.51;
+    ck_assert_int_eq(gate(&v, &o), GATE_INCONCLUSIVE);
+    v.sa = v.sb = NULL; v.nA = v.nB = 0; v.b = 104.99;
+    ck_assert_int_eq(gate(&v, &o), GATE_OK);
+    v.b = 105.01;
+    ck_assert_int_eq(gate(&v, &o), GATE_INCONCLUSIVE);
+  }
+  /* the work arm never makes a regression of steps that rule out T:
+  ** +3 % for sure, even the wider interval below T: ok */
+  for(int i=0; i<5; i++){ x[i] = log(1.03) + 0.001*i; w[i] = log(1.03); }
+  in = paired_in(a, b, x, 5);
+  in.sw = w; in.nW = 5;
+  ck_assert_int_eq(gate(&in, &o), GATE_OK);
+  ck_assert(o.loPct>0 && o.hiPct<5 && o.shiftPct>=2.5);
+}
+END_TEST
+
 Suite *make_history_suite(void){
   Suite *s = suite_create("history");
   TCase *tc = tcase_create("stats");
@@ -521,6 +718,9 @@ Suite *make_history_suite(void){
   tcase_add_test(tc, test_gate_directions);
   tcase_add_test(tc, test_gate_edges);
   tcase_add_test(tc, test_gate_values_and_history);
+  tcase_add_test(tc, test_signed_rank);
+  tcase_add_test(tc, test_walsh_and_t);
+  tcase_add_test(tc, test_gate_boundaries);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -140,6 +140,9 @@ CREATE TABLE profan.step(
   ts bigint NOT NULL,
   dur bigint NOT NULL,
   source text NOT NULL,
+  bound_ts bigint,
+  bound_dur bigint,
+  bound_by text,
   ord integer NOT NULL,
   PRIMARY KEY(run_id, ord)
 );

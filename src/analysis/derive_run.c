@@ -1,8 +1,9 @@
 /*
 ** derive_run.c — the derive passes that follow the load of a run, in
 ** their order: collectives and communication (derive_comm.c), the HTA
-** passes (derive_hta.c), the operator model (derive_op.c) and the core
-** run metrics (derive_core.c, last: it reads what the others store).
+** passes (derive_hta.c), the operator model (derive_op.c), the step
+** time that bounds the work (derive_step_bound.c) and the core run
+** metrics (derive_core.c, last: it reads what the others store).
 **
 ** Pipeline position: "derive", called inside the transaction by ingest.c
 ** after the trace and memory passes, and through derive_run_stored() by
@@ -17,6 +18,7 @@
 #include "core/runref.h"
 #include "core/table_role.h"
 #include "input/load_kinds.h"
+#include "trace/derive_step_bound.h"
 #include "trace/derive_trace.h"
 #include "trace/trace_feed.h"
 #include "trace/trace_totals.h"
@@ -43,6 +45,9 @@ int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
     t1 = util_now_ms();
     if( derive_op_run(db, runId, pSpans, pErr) ) return -1;
     timing("derive op", t1);
+    t1 = util_now_ms();
+    if( derive_step_bound(db, runId, pErr) ) return -1;
+    timing("derive step bound", t1);
   }
   /* a kept row that could not be read back makes every pass above wrong */
   if( trace_spans_check(pSpans, pErr) ) return -1;

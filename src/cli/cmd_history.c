@@ -554,6 +554,7 @@ static void check_params(Cli *p, sqlite3 *db, const CheckOpts *o,
   g->minSteps = (int)history_gate_param(db, "min_steps", 3);
   g->minHistory = (int)history_gate_param(db, "min_history", 5);
   *pnLast = (int)history_gate_param(db, "last", 10);
+  g->workMinPairs = (int)history_gate_param(db, "work_min_pairs", 20);
   if( o->zThr ){
     g->thrPct = parse_number(p, "--threshold", o->zThr);
     if( g->thrPct<1.0 && strchr(o->zThr, '%')==NULL ) g->thrPct *= 100.0;
@@ -628,12 +629,69 @@ static const HistCheck *first_with(const HistCheck *a, int n, GateVerdict v){
 }
 
 /*
-** Print the one-line verdict and the history to f; returns the exit
-** code: 1 regression, else 4 missing / not comparable (0 with
+** The notes on how the runs' steps were measured, one line each, to f:
+** step times from the GPU side (the CPU runs ahead: step.bound_by 'gpu'
+** where the step time differs from the CPU step by more than 1 %), and
+** steps found from GPU idle gaps (no ProfilerStep annotations).
+*/
+static void check_notes(FILE *f, sqlite3 *db, int64_t idA, int64_t idB){
+  static const char *azWhat[2] = { "run", "baseline" };
+  sqlite3_stmt *s = NULL;
+  Buf gpu, gap;
+  int nGpu = 0, nGap = 0;
+  buf_init(&gpu);
+  buf_init(&gap);
+  if( sqlite3_prepare_v2(db,
+        "SELECT sum(bound_by = 'gpu' AND abs(bound_dur - dur) > dur / 100),"
+        " count(*), max(100.0 * (bound_dur - dur) / max(dur, 1)),"
+        " sum(source = 'gap') FROM step WHERE run_id = ?1", -1, &s, NULL)
+      !=SQLITE_OK ){
+    sqlite3_finalize(s);
+    return;
+  }
+  for(int i=0; i<2; i++){
+    int64_t id = i==0 ? idB : idA;
+    if( i==1 && idA==idB ) break;
+    sqlite3_bind_int64(s, 1, id);
+    if( sqlite3_step(s)==SQLITE_ROW ){
+      int n = sqlite3_column_int(s, 0), all = sqlite3_column_int(s, 1);
+      if( n>0 ){
+        buf_printf(&gpu, "%s%s %lld (%d of %d steps, up to %+.0f%% on the"
+                   " CPU step)", nGpu ? " and " : "", azWhat[i],
+                   (long long)id, n, all, sqlite3_column_double(s, 2));
+        nGpu++;
+      }
+      if( sqlite3_column_int(s, 3)>0 ){
+        buf_printf(&gap, "%s%s %lld", nGap ? " and " : "", azWhat[i],
+                   (long long)id);
+        nGap++;
+      }
+    }
+    sqlite3_reset(s);
+  }
+  sqlite3_finalize(s);
+  if( nGpu ){
+    fprintf(f, "step time: the GPU side in %s: the GPU work a step"
+            " launched ends after the next step began (the CPU runs"
+            " ahead); 'profan query steps' shows dur_ms and cpu_ms\n",
+            gpu.z);
+  }
+  if( nGap ){
+    fprintf(f, "steps: found from GPU idle gaps in %s (no ProfilerStep"
+            " annotations): a step is a burst of GPU work between idle"
+            " gaps, not a training step\n", gap.z);
+  }
+  buf_free(&gpu);
+  buf_free(&gap);
+}
+
+/*
+** Print the one-line verdict, the notes and the history to f; returns
+** the exit code: 1 regression, else 4 missing / not comparable (0 with
 ** --allow-missing), else 5 inconclusive, else 0.
 */
-static int check_print_verdict(FILE *f, const CheckOpts *o, int64_t idA,
-                               int64_t idB, const GateParams *g,
+static int check_print_verdict(FILE *f, sqlite3 *db, const CheckOpts *o,
+                               int64_t idA, int64_t idB, const GateParams *g,
                                const HistCheck *a, int n,
                                const HistWindow *w){
   const HistCheck *r;
@@ -665,6 +723,7 @@ static int check_print_verdict(FILE *f, const CheckOpts *o, int64_t idA,
     fprintf(f, "OK: %s: no regression in %d metric%s (threshold %g%%)\n",
             zPre, n, n==1 ? "" : "s", g->thrPct);
   }
+  check_notes(f, db, idA, idB);
   fprintf(f, "history: %d comparable run%s", w->n, w->n==1 ? "" : "s");
   for(int i=0; i<w->n; i++){
     fprintf(f, "%s%lld", i ? ", " : " (", (long long)w->aId[i]);
@@ -700,11 +759,12 @@ static int check_print_table(Cli *p, sqlite3 *db, const GateParams *g,
         "CREATE TEMP TABLE check_result(metric TEXT, baseline_value REAL,"
         " value REAL, change_pct REAL, shift_pct REAL, shift_lo_pct REAL,"
         " shift_hi_pct REAL, threshold_pct REAL, direction INT,"
-        " p_value REAL, n_baseline INT, n_run INT, history_runs INT,"
-        " robust_z REAL, verdict TEXT, reason TEXT)", &e)
+        " p_value REAL, n_baseline INT, n_run INT, paired INT,"
+        " work_pct REAL, work_lo_pct REAL, work_hi_pct REAL, work_pairs INT,"
+        " history_runs INT, robust_z REAL, verdict TEXT, reason TEXT)", &e)
       || (s = db_prepare(db, "INSERT INTO check_result VALUES(?1, ?2,"
                 " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-                " ?16)", &e))==NULL ){
+                " ?16, ?17, ?18, ?19, ?20, ?21)", &e))==NULL ){
     cli_error("%s", e.zMsg);
     return cli_sqlite_exit(db);
   }
@@ -722,10 +782,15 @@ static int check_print_table(Cli *p, sqlite3 *db, const GateParams *g,
     bind_num(s, 10, r->p);
     sqlite3_bind_int(s, 11, r->nA);
     sqlite3_bind_int(s, 12, r->nB);
-    sqlite3_bind_int(s, 13, r->o.usedHist);
-    bind_num(s, 14, r->o.z);
-    sqlite3_bind_text(s, 15, history_verdict_name(r->o.v), -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, 16, r->o.zReason, -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 13, r->paired);
+    bind_num(s, 14, r->o.wPct);
+    bind_num(s, 15, r->o.wLoPct);
+    bind_num(s, 16, r->o.wHiPct);
+    sqlite3_bind_int64(s, 17, isnan(r->o.wPct) ? 0 : r->nWorkPairs);
+    sqlite3_bind_int(s, 18, r->o.usedHist);
+    bind_num(s, 19, r->o.z);
+    sqlite3_bind_text(s, 20, history_verdict_name(r->o.v), -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 21, r->o.zReason, -1, SQLITE_STATIC);
     sqlite3_step(s);
     sqlite3_reset(s);
   }
@@ -734,7 +799,9 @@ static int check_print_table(Cli *p, sqlite3 *db, const GateParams *g,
     " baseline_value, round(value, 4) AS value, round(change_pct, 2) AS"
     " change_pct, round(shift_pct, 2) AS shift_pct, round(shift_lo_pct, 2)"
     " AS shift_lo_pct, round(shift_hi_pct, 2) AS shift_hi_pct,"
-    " threshold_pct, direction, p_value, n_baseline, n_run, history_runs,"
+    " threshold_pct, direction, p_value, n_baseline, n_run, paired,"
+    " round(work_pct, 2) AS work_pct, round(work_lo_pct, 2) AS work_lo_pct,"
+    " round(work_hi_pct, 2) AS work_hi_pct, work_pairs, history_runs,"
     " round(robust_z, 2) AS robust_z, verdict, reason FROM check_result",
     &e);
   if( s==NULL ){
@@ -752,11 +819,46 @@ static int check_print_table(Cli *p, sqlite3 *db, const GateParams *g,
 }
 
 /*
+** Report a failed statement of `check` and return its exit code: 7 when
+** the database is at fault (SQLite said corrupt, not a database, I/O,
+** locked, or the error was another and PRAGMA quick_check finds the file
+** damaged: a damaged schema reads as "no such column"), else 3.
+*/
+static int check_failure(Cli *p, sqlite3 *db, const PfError *pErr){
+  sqlite3_stmt *s = NULL;
+  char zWhy[200] = "";
+  if( cli_sqlite_exit(db)==EXIT_DB ){
+    cli_error("%s: %s", p->zDb, pErr->zMsg);
+    return EXIT_DB;
+  }
+  if( sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL)
+      !=SQLITE_OK ){
+    snprintf(zWhy, sizeof(zWhy), "%s", sqlite3_errmsg(db));
+  }else if( sqlite3_step(s)!=SQLITE_ROW ){
+    snprintf(zWhy, sizeof(zWhy), "%s", sqlite3_errmsg(db));
+  }else if( sqlite3_column_text(s, 0)
+            && strcmp((const char*)sqlite3_column_text(s, 0), "ok") ){
+    util_sanitize((const char*)sqlite3_column_text(s, 0),
+                  strlen((const char*)sqlite3_column_text(s, 0)), zWhy,
+                  sizeof(zWhy));
+  }
+  sqlite3_finalize(s);
+  if( zWhy[0] ){
+    cli_error("%s: the database is damaged (%s): %s", p->zDb, zWhy,
+              pErr->zMsg);
+    return EXIT_DB;
+  }
+  cli_error("%s", pErr->zMsg);
+  return EXIT_SQL;
+}
+
+/*
 ** profan check --baseline B [--run R] [--metric M]... [--threshold 5%]
 **               [--alpha A] [--z Z] [--last N] [--tag K=V]
 **               [--same-tag KEY]... [--allow-missing]
 ** Exit 0 pass, 1 regression, 2 usage or bad reference, 3 SQL error,
-** 4 missing or not comparable (0 with --allow-missing), 5 inconclusive.
+** 4 missing or not comparable (0 with --allow-missing), 5 inconclusive,
+** 7 database error (the contract's codes, cli.h).
 */
 int check_cmd(Cli *p){
   CheckOpts o;
@@ -780,7 +882,8 @@ int check_cmd(Cli *p){
   if( o.zHist ) check_resolve_history(p, db, &o, &idA, &idB);
   else check_resolve(p, db, &o, &idA, &idB, 0);
   memset(aChk, 0, sizeof(aChk));
-  if( history_comparable(db, idA, idB, o.azSame, o.nSame, &compat, &e)
+  memset(&w, 0, sizeof(w));
+  if( history_comparable(db, idA, idB, o.azSame, o.nSame, 0, &compat, &e)
       || history_window(db, idA, idB, nLast, zTagKey, zTagVal, o.azSame,
                      o.nSame, &w, &e) ){
     rc = cli_sqlite_exit(db);
@@ -797,14 +900,15 @@ int check_cmd(Cli *p){
   }
   free(zTagKey);
   if( rc!=EXIT_OK ){
-    cli_error("%s", e.zMsg);
+    rc = check_failure(p, db, &e);
     history_window_free(&w);
     db_close(db);
     return rc;
   }
   /* the verdict: stdout above a table, stderr for csv and json */
   pVerdict = (p->eFmt==OUT_CSV || p->eFmt==OUT_JSON) ? stderr : stdout;
-  rc = check_print_verdict(pVerdict, &o, idA, idB, &g, aChk, o.nMetric, &w);
+  rc = check_print_verdict(pVerdict, db, &o, idA, idB, &g, aChk, o.nMetric,
+                           &w);
   history_window_free(&w);
   if( p->eFmt==OUT_TABLE || p->eFmt==OUT_MARKDOWN ) fputc('\n', stdout);
   {

@@ -148,7 +148,11 @@ int show_cmd(Cli *p){
   }
   if( rc==EXIT_OK ) rc = print_section(db, &d, "steps",
     "SELECT rank, count(*) AS steps, min(step) AS first_step,"
-    " max(step) AS last_step, source, round(avg(dur)/1e6, 3) AS avg_ms"
+    " max(step) AS last_step, source,"
+    " round(avg(coalesce(bound_dur, dur))/1e6, 3) AS avg_ms,"
+    " CASE WHEN sum(bound_by = 'gpu') > 0 THEN printf('GPU side in %d"
+    " (the CPU runs ahead)', sum(bound_by = 'gpu')) ELSE 'CPU' END"
+    " AS step_time"
     " FROM step WHERE run_id=?1 GROUP BY rank, source ORDER BY rank", runId);
   output_doc_end(&d);
   db_close(db);

@@ -323,6 +323,30 @@ int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
   return 0;
 }
 
+sqlite3_stmt *db_prepare_run_rows(sqlite3 *db, const char *zTab,
+                                  const char *zCols, const char *zWhere,
+                                  int64_t runId, int *pEmpty, PfError *pErr){
+  int64_t lo, hi;
+  char *zSql;
+  sqlite3_stmt *s;
+  *pEmpty = 0;
+  if( db_run_rowids(db, zTab, runId, &lo, &hi, pErr) ) return NULL;
+  if( lo>hi ){
+    *pEmpty = 1;
+    return NULL;
+  }
+  zSql = sqlite3_mprintf("SELECT %s FROM %s WHERE id BETWEEN ?2 AND ?3"
+                         " AND +run_id=?1%s%s", zCols, zTab,
+                         zWhere ? " AND " : "", zWhere ? zWhere : "");
+  s = db_prepare(db, zSql, pErr);
+  sqlite3_free(zSql);
+  if( s==NULL ) return NULL;
+  sqlite3_bind_int64(s, 1, runId);
+  sqlite3_bind_int64(s, 2, lo);
+  sqlite3_bind_int64(s, 3, hi);
+  return s;
+}
+
 int64_t *db_id_set(sqlite3 *db, const char *zSql, int64_t runId, int *pn,
                    PfError *pErr){
   sqlite3_stmt *s = db_prepare(db, zSql, pErr);

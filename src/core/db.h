@@ -200,6 +200,15 @@ int64_t *db_id_set(sqlite3 *db, const char *zSql, int64_t runId, int *pn,
 int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
                   int64_t *pLo, int64_t *pHi, PfError *pErr);
 
+/* A statement reading run runId's rows of trace table zTab by their
+** rowid range (db_run_rowids): SELECT zCols FROM zTab WHERE the range
+** AND +run_id = runId [AND zWhere], bound and ready to step (caller
+** finalizes).  NULL with *pEmpty 1 when the run has no rows there; NULL
+** with *pEmpty 0 and pErr set on an error. */
+sqlite3_stmt *db_prepare_run_rows(sqlite3 *db, const char *zTab,
+                                  const char *zCols, const char *zWhere,
+                                  int64_t runId, int *pEmpty, PfError *pErr);
+
 /* Run a query returning one integer (first column of first row); returns
 ** dflt when there is no row.  On out of memory or an I/O error it returns
 ** dflt too, and ends a transaction of db_begin() (db_lost_reason() then

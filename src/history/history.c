@@ -1,7 +1,9 @@
 /*
 ** history.c — named baselines, the statistics and the decision of the
-** regression gate (`profan check`), and the fingerprint comparison that
-** picks the runs of its history.
+** regression gate (`profan check`) and the loading of one metric's check
+** (paired samples, the work evidence of gate_work.c, the history values).
+** The paired statistics are gate_stats.c's, the choice of the history's
+** runs history_window.c's.
 **
 ** Pipeline position: read side (comparison and history).  The metrics,
 ** steady steps, per-step samples and fingerprints are plain SQL (views
@@ -12,6 +14,8 @@
 ** verdict built from them.  cmd_history.c parses options and prints.
 */
 #include "history/history.h"
+#include "history/gate_stats.h"
+#include "history/gate_work.h"
 #include "history/history_source.h"
 #include "core/db.h"
 #include "core/runref.h"
@@ -267,51 +271,89 @@ static int all_positive(const double *a, int n){
   return 1;
 }
 
-/* The interval ends of one more level, in the units of sample_shift. */
-static void shift_at(const double *a, int na, const double *b, int nb,
-                     double alpha, double *pLo, double *pHi){
-  HistShift h = history_hl_shift(a, na, b, nb, alpha);
-  *pLo = h.lo;
-  *pHi = h.hi;
+/*
+** The paired differences of sa and sb (in->paired, nA == nB) into a new
+** array (caller frees): log ratios when every sample is positive, else
+** differences relative to ref.
+*/
+static double *paired_diffs(const GateIn *in, int logs, double ref){
+  double *d = xmalloc(sizeof(double)*(size_t)(in->nA>0 ? in->nA : 1));
+  for(int i=0; i<in->nA; i++){
+    d[i] = logs ? log(in->sb[i]/in->sa[i]) : (in->sb[i]-in->sa[i])/ref;
+  }
+  return d;
+}
+
+/* The shift of one level: paired (one sample of differences d) or two
+** samples x, y; *pT set when the interval is Student's t. */
+static HistShift shift_of(const GateIn *in, const double *d,
+                          const double *x, const double *y, double alpha,
+                          int *pT){
+  *pT = 0;
+  if( in->paired ) return history_paired_shift(d, in->nA, alpha, pT);
+  return history_hl_shift(x, in->nA, y, in->nB, alpha);
 }
 
 /*
 ** The shift of the samples as % of the baseline, with its interval at
 ** alpha and at alphaOk: on log ratios when every sample is positive (a
 ** 20 % slowdown is +20 % at any speed), else on differences relative to
-** |median of a|.
+** |median of a|.  Paired samples: the shift of their differences.
 */
 static void sample_shift(const GateIn *in, GateOut *o){
-  HistShift h;
-  double lo2, hi2, aOk = in->alphaOk>0 && in->alphaOk<in->alpha
-                         ? in->alphaOk : in->alpha;
-  if( all_positive(in->sa, in->nA) && all_positive(in->sb, in->nB) ){
-    double *la = xmalloc(sizeof(double)*(size_t)in->nA);
-    double *lb = xmalloc(sizeof(double)*(size_t)in->nB);
-    for(int i=0; i<in->nA; i++) la[i] = log(in->sa[i]);
-    for(int i=0; i<in->nB; i++) lb[i] = log(in->sb[i]);
-    h = history_hl_shift(la, in->nA, lb, in->nB, in->alpha);
-    shift_at(la, in->nA, lb, in->nB, aOk, &lo2, &hi2);
-    free(la);
-    free(lb);
-    o->shiftPct = 100.0*expm1(h.est);
-    o->loPct = 100.0*expm1(h.lo);
-    o->hiPct = 100.0*expm1(h.hi);
-    o->lo2Pct = 100.0*expm1(lo2);
-    o->hi2Pct = 100.0*expm1(hi2);
+  HistShift h, h2;
+  double aOk = in->alphaOk>0 && in->alphaOk<in->alpha ? in->alphaOk
+                                                      : in->alpha;
+  int logs = all_positive(in->sa, in->nA) && all_positive(in->sb, in->nB);
+  int t2;
+  double ref = 1, *x, *y, *d = NULL;
+  if( logs ){
+    x = xmalloc(sizeof(double)*(size_t)in->nA);
+    y = xmalloc(sizeof(double)*(size_t)in->nB);
+    for(int i=0; i<in->nA; i++) x[i] = log(in->sa[i]);
+    for(int i=0; i<in->nB; i++) y[i] = log(in->sb[i]);
   }else{
-    double *c = sorted_copy(in->sa, in->nA), ref;
+    double *c = sorted_copy(in->sa, in->nA);
     ref = fabs(history_median(c, in->nA));
     free(c);
     if( ref==0 ) ref = 1;
-    h = history_hl_shift(in->sa, in->nA, in->sb, in->nB, in->alpha);
-    shift_at(in->sa, in->nA, in->sb, in->nB, aOk, &lo2, &hi2);
-    o->shiftPct = 100.0*h.est/ref;
-    o->loPct = 100.0*h.lo/ref;
-    o->hiPct = 100.0*h.hi/ref;
-    o->lo2Pct = 100.0*lo2/ref;
-    o->hi2Pct = 100.0*hi2/ref;
+    x = (double*)in->sa;
+    y = (double*)in->sb;
   }
+  if( in->paired ) d = paired_diffs(in, logs, ref);
+  /* two-sample differences of raw values are relative to ref below */
+  h = shift_of(in, d, x, y, in->alpha, &o->tInterval);
+  h2 = shift_of(in, d, x, y, aOk, &t2);
+  o->paired = in->paired;
+  if( logs ){
+    o->shiftPct = 100.0*expm1(h.est);
+    o->loPct = 100.0*expm1(h.lo);
+    o->hiPct = 100.0*expm1(h.hi);
+    o->lo2Pct = 100.0*expm1(h2.lo);
+    o->hi2Pct = 100.0*expm1(h2.hi);
+    free(x);
+    free(y);
+  }else{
+    double f = in->paired ? 100.0 : 100.0/ref;
+    o->shiftPct = f*h.est;
+    o->loPct = f*h.lo;
+    o->hiPct = f*h.hi;
+    o->lo2Pct = f*h2.lo;
+    o->hi2Pct = f*h2.hi;
+  }
+  free(d);
+}
+
+/* The work evidence's shift and interval (log ratios per step). */
+static void work_shift(const GateIn *in, GateOut *o){
+  int t;
+  HistShift h;
+  o->wPct = o->wLoPct = o->wHiPct = NAN;
+  if( in->sw==NULL || in->nW<in->minSteps || in->nW<1 ) return;
+  h = history_paired_shift(in->sw, in->nW, in->alpha, &t);
+  o->wPct = 100.0*expm1(h.est);
+  o->wLoPct = 100.0*expm1(h.lo);
+  o->wHiPct = 100.0*expm1(h.hi);
 }
 
 /* Slack for "reaches the threshold": rounding of microsecond stamps. */
@@ -319,8 +361,9 @@ static void sample_shift(const GateIn *in, GateOut *o){
 
 /*
 ** The step test in one bad direction d (1 or -1) on the shift and its
-** two intervals of o (in %) against the threshold thr (in %); *pzWhy
-** gets the reason in words (static text).  The rule is history_gate()'s.
+** two intervals of o (in %) and the work evidence (when o->wPct is a
+** number) against the threshold thr (in %); *pzWhy gets the reason in
+** words (static text).  The rule is history_gate()'s.
 */
 static GateVerdict step_verdict(int d, const GateOut *o, double thr,
                                 const char **pzWhy){
@@ -328,6 +371,10 @@ static GateVerdict step_verdict(int d, const GateOut *o, double thr,
   double bLo = d>0 ? o->loPct : -o->hiPct, bHi = d>0 ? o->hiPct : -o->loPct;
   double bHi2 = d>0 ? o->hi2Pct : -o->lo2Pct;
   double t = thr - GATE_EPS*(1+thr);
+  int hasW = !isnan(o->wPct);
+  double wEst = d*o->wPct;
+  double wLo = d>0 ? o->wLoPct : -o->wHiPct, wHi = d>0 ? o->wHiPct
+                                                       : -o->wLoPct;
   if( bLo>0 && bHi>=t && bEst>=t/2 ){
     *pzWhy = ": worse for sure, and nearer the threshold than no change";
     return GATE_REGRESSION;
@@ -344,23 +391,55 @@ static GateVerdict step_verdict(int d, const GateOut *o, double thr,
     *pzWhy = ": the wider interval stays below the threshold too";
     return GATE_OK;
   }
+  if( hasW && bHi>=t && bEst>=t/2 && wLo>0 && wEst>=t/2 ){
+    *pzWhy = ": the shift is nearer the threshold than no change, and the"
+             " GPU work of the same steps is surely slower too";
+    return GATE_REGRESSION;
+  }
+  if( hasW && bEst<t/2 && wHi<t/2 ){
+    *pzWhy = ": the shift is nearer no change than the threshold, and the"
+             " GPU work of the same steps surely changed by less than half"
+             " of it: the slower steps are stalls outside the GPU work";
+    return GATE_OK;
+  }
   if( bHi<t ){
-    *pzWhy = ": the interval stays below the threshold but the shift is"
-             " nearer the threshold than no change; more steps would tell";
+    *pzWhy = hasW
+      ? ": the interval stays below the threshold but the shift is nearer"
+        " the threshold than no change, and the GPU work does not confirm"
+        " it; more steps would tell"
+      : ": the interval stays below the threshold but the shift is"
+        " nearer the threshold than no change; more steps would tell";
   }else if( bLo>0 ){
-    *pzWhy = ": worse for sure, but the shift is nearer no change than"
-             " the threshold; the interval reaches it";
+    *pzWhy = hasW && bEst>=t/2
+      ? ": worse for sure, but the GPU work of the same steps is not"
+        " surely slower: the time went outside the kernels (host, data"
+        " loading, stalls); more steps or a history of comparable runs"
+        " (--same-tag) would tell"
+      : ": worse for sure, but the shift is nearer no change than the"
+        " threshold; the interval reaches it; more steps or a history of"
+        " comparable runs (--same-tag) would tell";
+  }else if( hasW && bEst>=t/2 ){
+    *pzWhy = ": the interval reaches the threshold and includes no change,"
+             " and the GPU work of the same steps is not surely slower;"
+             " more steps or a history of comparable runs (--same-tag)"
+             " would tell";
   }else{
     *pzWhy = ": the interval reaches the threshold and includes no change;"
-             " the steps can neither rule out nor confirm a regression";
+             " the steps can neither rule out nor confirm a regression;"
+             " more steps or a history of comparable runs (--same-tag)"
+             " would tell";
   }
   return GATE_INCONCLUSIVE;
 }
 
 /* The value test in one bad direction d: only the change is known. */
-static GateVerdict value_verdict(int d, double changePct, double thr){
+static GateVerdict value_verdict(int d, double changePct, double thr,
+                                 int fewSteps){
   double c = d*changePct, t = thr - GATE_EPS*(1+thr);
-  if( c>=t ) return GATE_INCONCLUSIVE;
+  /* a step metric with too few steps to measure their noise: a change
+  ** nearer the threshold than no change cannot be told from noise (the
+  ** step test's T/2 line); other metrics: within the threshold is ok */
+  if( c>=(fewSteps ? t/2 : t) ) return GATE_INCONCLUSIVE;
   return c<=-t ? GATE_IMPROVED : GATE_OK;
 }
 
@@ -381,7 +460,8 @@ static GateVerdict both_ways(const GateIn *in, const GateOut *o, int steps,
   for(int i=0; i<nd; i++){
     int d = in->dir==0 ? (i==0 ? 1 : -1) : in->dir;
     v[i] = steps ? step_verdict(d, o, in->thrPct, &az[i])
-                 : value_verdict(d, o->changePct, in->thrPct);
+                 : value_verdict(d, o->changePct, in->thrPct,
+                                 in->nA>0 || in->nB>0);
   }
   *pzWhy = az[0];
   if( nd==1 ) return v[0];
@@ -424,6 +504,7 @@ void history_gate(const GateIn *in, GateOut *o){
   memset(o, 0, sizeof(*o));
   o->changePct = o->shiftPct = o->loPct = o->hiPct = o->z = NAN;
   o->lo2Pct = o->hi2Pct = NAN;
+  o->wPct = o->wLoPct = o->wHiPct = NAN;
   if( !in->comparable ){
     o->v = GATE_NOT_COMPARABLE;
     snprintf(o->zReason, sizeof(o->zReason), "the run is not the "
@@ -442,11 +523,24 @@ void history_gate(const GateIn *in, GateOut *o){
   if( in->nA>=in->minSteps && in->nB>=in->minSteps && in->nA>0
       && in->nB>0 ){
     const char *zWhy;
+    char zN[64], zW[160] = "";
     sample_shift(in, o);
+    work_shift(in, o);
     o->v = both_ways(in, o, 1, &zWhy);
+    if( in->paired ){
+      snprintf(zN, sizeof(zN), "%d steps paired%s", in->nA,
+               o->tInterval ? ", t interval" : "");
+    }else{
+      snprintf(zN, sizeof(zN), "%d vs %d steps", in->nA, in->nB);
+    }
+    if( !isnan(o->wPct) ){
+      snprintf(zW, sizeof(zW), "; GPU work %+.2f%% [%+.2f%%, %+.2f%%] (%lld"
+               " pairs in %d steps)", o->wPct, o->wLoPct, o->wHiPct,
+               (long long)in->nWorkPairs, in->nW);
+    }
     snprintf(o->zReason, sizeof(o->zReason), "steady steps %+.2f%% "
-             "[%+.2f%%, %+.2f%%] (%d vs %d steps)%s", o->shiftPct, o->loPct,
-             o->hiPct, in->nA, in->nB, zWhy);
+             "[%+.2f%%, %+.2f%%] (%s)%s%s", o->shiftPct, o->loPct,
+             o->hiPct, zN, zW, zWhy);
   }else{
     const char *zWhy;           /* empty for the value test */
     o->v = both_ways(in, o, 0, &zWhy);
@@ -470,7 +564,7 @@ void history_gate(const GateIn *in, GateOut *o){
   history_test(in, o);
 }
 
-/* ------------------------------------------------- comparable history */
+/* ------------------------------------------------------- parameters */
 
 double history_gate_param(sqlite3 *db, const char *zName, double dflt){
   sqlite3_stmt *s = NULL;
@@ -486,198 +580,24 @@ double history_gate_param(sqlite3 *db, const char *zName, double dflt){
   return v;
 }
 
-/* Shared and total top kernels / operators of two runs. */
-static int shared_items(sqlite3 *db, int64_t idA, int64_t idB,
-                        HistCompat *p, PfError *pErr){
-  sqlite3_stmt *s = db_prepare(db,
-    "SELECT kind, sum(c = 2), count(*) FROM ("
-    " SELECT kind, name_id, count(DISTINCT run_id) AS c"
-    " FROM run_fingerprint WHERE run_id IN (?1, ?2)"
-    " GROUP BY kind, name_id) GROUP BY kind", pErr);
-  int rc;
-  if( s==NULL ) return -1;
-  sqlite3_bind_int64(s, 1, idA);
-  sqlite3_bind_int64(s, 2, idB);
-  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
-    const char *z = (const char*)sqlite3_column_text(s, 0);
-    int both = sqlite3_column_int(s, 1), all = sqlite3_column_int(s, 2);
-    if( z && strcmp(z, "kernel")==0 ){ p->kShared = both; p->kAll = all; }
-    else{ p->oShared = both; p->oAll = all; }
-  }
-  sqlite3_finalize(s);
-  if( rc!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
-    return -1;
-  }
-  return 0;
-}
-
-/* 1 when shared of all is at least minPct % (two empty sets: 1). */
-static int enough(int shared, int all, double minPct){
-  return all==0 || 100.0*shared>=minPct*all;
-}
-
-/* Compare the values of tag zKey of both runs; 1 when equal or absent. */
-static int same_tag(sqlite3 *db, int64_t idA, int64_t idB, const char *zKey,
-                    HistCompat *p){
-  sqlite3_stmt *s = NULL;
-  int same = 1;
-  if( sqlite3_prepare_v2(db, "SELECT (SELECT value FROM run_tag WHERE"
-        " run_id=?1 AND key=?3), (SELECT value FROM run_tag WHERE run_id=?2"
-        " AND key=?3)", -1, &s, NULL)!=SQLITE_OK ){
-    sqlite3_finalize(s);
-    return 1;
-  }
-  sqlite3_bind_int64(s, 1, idA);
-  sqlite3_bind_int64(s, 2, idB);
-  sqlite3_bind_text(s, 3, zKey, -1, SQLITE_STATIC);
-  if( sqlite3_step(s)==SQLITE_ROW ){
-    const char *za = (const char*)sqlite3_column_text(s, 0);
-    const char *zb = (const char*)sqlite3_column_text(s, 1);
-    char zk[40], z1[40], z2[40];
-    same = (za==NULL && zb==NULL) || (za && zb && strcmp(za, zb)==0);
-    if( !same ){
-      util_sanitize(zKey, strlen(zKey), zk, sizeof(zk));
-      util_sanitize(za ? za : "(none)", strlen(za ? za : "(none)"), z1,
-                    sizeof(z1));
-      util_sanitize(zb ? zb : "(none)", strlen(zb ? zb : "(none)"), z2,
-                    sizeof(z2));
-      snprintf(p->zWhy, sizeof(p->zWhy), "tag %s: %s vs %s", zk, z2, z1);
-    }
-  }
-  sqlite3_finalize(s);
-  return same;
-}
-
-int history_comparable(sqlite3 *db, int64_t idA, int64_t idB,
-                    const char *const *azTag, int nTag, HistCompat *p,
-                    PfError *pErr){
-  double minPct = history_gate_param(db, "fingerprint_min_shared_pct", 50);
-  memset(p, 0, sizeof(*p));
-  /* a history server's runs are pulled when first compared */
-  if( history_source_run(db, idA, pErr) || history_source_run(db, idB, pErr) ){
-    return -1;
-  }
-  p->ranksA = (int)db_int(db, 0, "SELECT ranks FROM run_rank_count"
-                          " WHERE run_id=%lld", (long long)idA);
-  p->ranksB = (int)db_int(db, 0, "SELECT ranks FROM run_rank_count"
-                          " WHERE run_id=%lld", (long long)idB);
-  if( shared_items(db, idA, idB, p, pErr) ) return -1;
-  p->ok = 0;
-  if( p->ranksA!=p->ranksB ){
-    snprintf(p->zWhy, sizeof(p->zWhy), "ranks %d vs %d", p->ranksB,
-             p->ranksA);
-  }else if( !enough(p->kShared, p->kAll, minPct) ){
-    snprintf(p->zWhy, sizeof(p->zWhy), "top kernels: %d of %d shared",
-             p->kShared, p->kAll);
-  }else if( !enough(p->oShared, p->oAll, minPct) ){
-    snprintf(p->zWhy, sizeof(p->zWhy), "top operators: %d of %d shared",
-             p->oShared, p->oAll);
-  }else{
-    p->ok = 1;
-    for(int i=0; p->ok && i<nTag; i++){
-      p->ok = same_tag(db, idA, idB, azTag[i], p);
-    }
-  }
-  return 0;
-}
-
-/* Append run id to the window's list. */
-static void window_add(HistWindow *w, int64_t id, int *pAlloc){
-  if( w->n==*pAlloc ){
-    *pAlloc = *pAlloc ? 2**pAlloc : 16;
-    w->aId = xrealloc(w->aId, sizeof(int64_t)*(size_t)*pAlloc);
-  }
-  w->aId[w->n++] = id;
-}
-
-/* Record a run left out (the first HIST_MAX_LEFT_OUT) and count it. */
-static void window_leave_out(HistWindow *w, int64_t id, const char *zName,
-                             const char *zWhy){
-  w->nOutTotal++;
-  if( w->nOut<HIST_MAX_LEFT_OUT ){
-    HistLeftOut *o = &w->aOut[w->nOut++];
-    o->id = id;
-    util_sanitize(zName ? zName : "", strlen(zName ? zName : ""), o->zName,
-                  sizeof(o->zName));
-    snprintf(o->zWhy, sizeof(o->zWhy), "%s", zWhy);
-  }
-}
-
-int history_window(sqlite3 *db, int64_t idA, int64_t idB, int nLast,
-                const char *zTagKey, const char *zTagVal,
-                const char *const *azSame, int nSame, HistWindow *w,
-                PfError *pErr){
-  sqlite3_stmt *s;
-  int nAlloc = 0, rc = SQLITE_DONE;
-  int64_t hi = idA, lo;
-  memset(w, 0, sizeof(*w));
-  s = db_prepare(db, "SELECT r.id, r.name, ?3 IS NULL OR EXISTS (SELECT 1"
-                 " FROM run_tag t WHERE t.run_id=r.id AND t.key=?3"
-                 " AND t.value IS ?4) FROM run r WHERE r.id<=?1 AND r.id>=?5"
-                 " AND r.id<>?2 ORDER BY r.id DESC", pErr);
-  if( s==NULL ) return -1;
-  sqlite3_bind_int64(s, 2, idB);
-  db_bind_text_or_null(s, 3, zTagKey, -1);
-  db_bind_text_or_null(s, 4, zTagVal, -1);
-  /* page by page from a history server (its source: a page of the runs
-  ** the window still needs, and the run under test); one page locally */
-  while( w->n<nLast && hi>=1 ){
-    if( history_source_page(db, hi, nLast-w->n+1, &lo, pErr) ){
-      sqlite3_finalize(s);
-      return -1;
-    }
-    sqlite3_bind_int64(s, 1, hi);
-    sqlite3_bind_int64(s, 5, lo);
-    while( w->n<nLast && (rc = sqlite3_step(s))==SQLITE_ROW ){
-      int64_t id = sqlite3_column_int64(s, 0);
-      const char *zName = (const char*)sqlite3_column_text(s, 1);
-      HistCompat c;
-      if( id==idA ){
-        window_add(w, id, &nAlloc);
-        continue;
-      }
-      if( sqlite3_column_int(s, 2)==0 ){
-        char z[200];
-        snprintf(z, sizeof(z), "no tag %s=%s", zTagKey, zTagVal);
-        window_leave_out(w, id, zName, z);
-        continue;
-      }
-      if( history_comparable(db, idA, id, azSame, nSame, &c, pErr) ){
-        sqlite3_finalize(s);
-        return -1;
-      }
-      if( c.ok ) window_add(w, id, &nAlloc);
-      else window_leave_out(w, id, zName, c.zWhy);
-    }
-    sqlite3_reset(s);
-    if( rc!=SQLITE_ROW && rc!=SQLITE_DONE ) break;
-    hi = lo-1;
-  }
-  sqlite3_finalize(s);
-  if( rc!=SQLITE_ROW && rc!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
-    return -1;
-  }
-  return 0;
-}
-
-void history_window_free(HistWindow *w){
-  free(w->aId);
-  w->aId = NULL;
-  w->n = 0;
-}
-
 /*
 ** Values of one query binding ?1 (int64) and ?2 (text) into a new array
-** (caller frees; NULL when none); *pn gets the count.  -1 on error.
+** (caller frees; NULL when none); *pn gets the count.  With pSteps, the
+** query's second column (an integer: the step) into *pSteps the same
+** way, and with pSteady its third (the steady flag) into *pSteady.  -1 on
+** error.
 */
-static int load_values(sqlite3 *db, const char *zSql, int64_t id,
-                       const char *z, double **pa, int *pn, PfError *pErr){
+static int load_values2(sqlite3 *db, const char *zSql, int64_t id,
+                        const char *z, double **pa, int64_t **pSteps,
+                        int **pSteady, int *pn, PfError *pErr){
   sqlite3_stmt *s = db_prepare(db, zSql, pErr);
   double *a = NULL;
+  int64_t *st = NULL;
+  int *sy = NULL;
   int n = 0, nAlloc = 0, rc;
   *pa = NULL;
+  if( pSteps ) *pSteps = NULL;
+  if( pSteady ) *pSteady = NULL;
   *pn = 0;
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, id);
@@ -687,25 +607,39 @@ static int load_values(sqlite3 *db, const char *zSql, int64_t id,
     if( n==nAlloc ){
       nAlloc = nAlloc ? 2*nAlloc : 64;
       a = xrealloc(a, sizeof(double)*(size_t)nAlloc);
+      if( pSteps ) st = xrealloc(st, sizeof(int64_t)*(size_t)nAlloc);
+      if( pSteady ) sy = xrealloc(sy, sizeof(int)*(size_t)nAlloc);
     }
-    a[n++] = sqlite3_column_double(s, 0);
+    a[n] = sqlite3_column_double(s, 0);
+    if( pSteps ) st[n] = sqlite3_column_int64(s, 1);
+    if( pSteady ) sy[n] = sqlite3_column_int(s, 2)!=0;
+    n++;
   }
   sqlite3_finalize(s);
   if( rc!=SQLITE_DONE ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
     free(a);
+    free(st);
+    free(sy);
     return -1;
   }
   *pa = a;
+  if( pSteps ) *pSteps = st;
+  if( pSteady ) *pSteady = sy;
   *pn = n;
   return 0;
+}
+
+static int load_values(sqlite3 *db, const char *zSql, int64_t id,
+                       const char *z, double **pa, int *pn, PfError *pErr){
+  return load_values2(db, zSql, id, z, pa, NULL, NULL, pn, pErr);
 }
 
 static const char zValueSql[] =
   "SELECT value FROM run_metric WHERE run_id=?1 AND metric=?2";
 static const char zSampleSql[] =
-  "SELECT value FROM run_step_sample WHERE run_id=?1 AND metric=?2"
-  " ORDER BY step";
+  "SELECT value, step, steady FROM run_step_sample WHERE run_id=?1"
+  " AND metric=?2 ORDER BY step";
 
 /* One metric's value in run id: 0 absent, 1 present, -1 error. */
 static int load_value(sqlite3 *db, int64_t id, const char *zMetric,
@@ -718,14 +652,100 @@ static int load_value(sqlite3 *db, int64_t id, const char *zMetric,
   return n>0;
 }
 
+int history_same_schedule(sqlite3 *db, int64_t idA, int64_t idB,
+                          PfError *pErr){
+  sqlite3_stmt *s = db_prepare(db,
+    "SELECT (SELECT count(*) FROM step WHERE run_id=?1),"
+    " (SELECT count(*) FROM step WHERE run_id=?2),"
+    " (SELECT count(*) FROM step a JOIN step b ON b.run_id=?2"
+    "  AND b.rank=a.rank AND b.step=a.step WHERE a.run_id=?1)", pErr);
+  int r = 0;
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, idA);
+  sqlite3_bind_int64(s, 2, idB);
+  if( sqlite3_step(s)==SQLITE_ROW ){
+    int64_t na = sqlite3_column_int64(s, 0), nb = sqlite3_column_int64(s, 1);
+    r = na>0 && na==nb && sqlite3_column_int64(s, 2)==na;
+  }else{
+    pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
+    r = -1;
+  }
+  sqlite3_finalize(s);
+  return r;
+}
+
+/*
+** Keep the samples of the steps both runs have (a and b sorted by step)
+** that are steady in either run (yA, yB: a step warm-up or cut in both
+** stays out, one the run's change made look like warm-up stays in): in
+** place, in step order; those steps into *paStep (caller frees).
+** Returns their count.
+*/
+static int pair_by_step(double *a, const int64_t *sa, const int *yA, int na,
+                        double *b, const int64_t *sb, const int *yB, int nb,
+                        int64_t **paStep){
+  int i = 0, j = 0, n = 0;
+  int64_t *st = xmalloc(sizeof(int64_t)*(size_t)(na>0 ? na : 1));
+  while( i<na && j<nb ){
+    if( sa[i]<sb[j] ){ i++; continue; }
+    if( sa[i]>sb[j] ){ j++; continue; }
+    if( yA[i] || yB[j] ){
+      a[n] = a[i];
+      b[n] = b[j];
+      st[n] = sa[i];
+      n++;
+    }
+    i++;
+    j++;
+  }
+  *paStep = st;
+  return n;
+}
+
+/* Keep the steady samples of one run, in place; returns their count. */
+static int keep_steady(double *a, const int *y, int n){
+  int k = 0;
+  for(int i=0; i<n; i++) if( y[i] ) a[k++] = a[i];
+  return k;
+}
+
+/* 1 for the metrics whose work is the GPU work of the steps. */
+static int is_step_time(const char *zMetric){
+  return strncmp(zMetric, "step_time_", 10)==0;
+}
+
+/* The signed-rank p (two-sided, normal approximation) of paired
+** samples, for information. */
+static double paired_p(const double *a, const double *b, int n){
+  double *d, *z;
+  HistMw r;
+  if( n<2 ) return NAN;
+  d = xmalloc(sizeof(double)*(size_t)n);
+  z = xmalloc(sizeof(double)*(size_t)n);
+  for(int i=0; i<n; i++){ d[i] = b[i]-a[i]; z[i] = -d[i]; }
+  /* the Mann-Whitney test of d against -d is the signed-rank test of d
+  ** up to the zeros' handling: enough for an informative p */
+  r = history_mann_whitney(z, n, d, n);
+  free(d);
+  free(z);
+  return r.p;
+}
+
 int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
                       const HistWindow *w, const GateParams *g, HistCheck *c,
                       PfError *pErr){
   double *sa = NULL, *sb = NULL, *h;
-  int nh = 0, rc = -1;
+  int64_t *stA = NULL, *stB = NULL, *common = NULL;
+  int *yA = NULL, *yB = NULL;
+  int nh = 0, rc = -1, same;
+  GateWork work;
   GateIn in;
   memset(&in, 0, sizeof(in));
+  memset(&work, 0, sizeof(work));
   c->p = NAN;
+  c->paired = 0;
+  c->nW = 0;
+  c->nWorkPairs = 0;
   c->dir = (int)db_int(db, 1, "SELECT direction FROM metric_direction"
                        " WHERE %Q GLOB pattern ORDER BY priority LIMIT 1",
                        c->zMetric);
@@ -737,9 +757,15 @@ int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
   }
   if( (c->hasA = load_value(db, idA, c->zMetric, &c->a, pErr))<0
       || (c->hasB = load_value(db, idB, c->zMetric, &c->b, pErr))<0
-      || load_values(db, zSampleSql, idA, c->zMetric, &sa, &c->nA, pErr)
-      || load_values(db, zSampleSql, idB, c->zMetric, &sb, &c->nB, pErr) ){
+      || load_values2(db, zSampleSql, idA, c->zMetric, &sa, &stA, &yA,
+                      &c->nA, pErr)
+      || load_values2(db, zSampleSql, idB, c->zMetric, &sb, &stB, &yB,
+                      &c->nB, pErr)
+      || (same = idA==idB ? 1 : history_same_schedule(db, idA, idB,
+                                                      pErr))<0 ){
     free(sa);
+    free(stA);
+    free(yA);
     return -1;
   }
   h = xmalloc(sizeof(double)*(size_t)(w->n>0 ? w->n : 1));
@@ -749,8 +775,24 @@ int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
     if( k<0 ) goto done;
     if( k ) h[nh++] = v;
   }
-  if( c->nA>=2 && c->nB>=2 ){
-    c->p = history_mann_whitney(sa, c->nA, sb, c->nB).p;
+  if( same && c->nA>0 && c->nB>0 ){
+    int n = pair_by_step(sa, stA, yA, c->nA, sb, stB, yB, c->nB, &common);
+    c->paired = 1;
+    c->nA = c->nB = n;
+    if( n>=g->minSteps && n>0 && g->workMinPairs>0
+        && is_step_time(c->zMetric) ){
+      if( gate_work_load(db, idA, idB, common, n, g->workMinPairs, &work,
+                         pErr) ) goto done;
+      c->nW = work.nW;
+      c->nWorkPairs = work.nPairs;
+    }
+    c->p = paired_p(sa, sb, n);
+  }else{
+    c->nA = keep_steady(sa, yA, c->nA);
+    c->nB = keep_steady(sb, yB, c->nB);
+    if( c->nA>=2 && c->nB>=2 ){
+      c->p = history_mann_whitney(sa, c->nA, sb, c->nB).p;
+    }
   }
   in.dir = c->dir;
   in.thrPct = g->thrPct;
@@ -770,11 +812,21 @@ int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
   in.nB = c->nB;
   in.hist = h;
   in.nHist = nh;
+  in.paired = c->paired;
+  in.sw = work.aW;
+  in.nW = work.nW;
+  in.nWorkPairs = work.nPairs;
   history_gate(&in, &c->o);
   rc = 0;
 done:
+  free(work.aW);
+  free(common);
   free(h);
   free(sa);
   free(sb);
+  free(stA);
+  free(stB);
+  free(yA);
+  free(yB);
   return rc;
 }

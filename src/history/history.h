@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include "core/util.h"
+#include "history/gate_stats.h"
 
 /*
 ** Resolve a baseline reference: a name set with `profan baseline set`,
@@ -81,13 +82,8 @@ int64_t history_hl_k(int n, int m, double alpha);
 double history_kth_diff(const double *a, int na, const double *b, int nb,
                      int64_t k);
 
-/* Hodges-Lehmann shift of b against a with its confidence interval. */
-typedef struct HistShift {
-  double est;       /* median of the differences b[j] - a[i] */
-  double lo, hi;    /* D(k) and D(nm+1-k); -inf/+inf when k is 0 */
-  int64_t k;        /* differences trimmed at each end */
-} HistShift;
-
+/* Hodges-Lehmann shift of b against a with its confidence interval:
+** HistShift (gate_stats.h). */
 /*
 ** Shift of sample b against sample a (neither modified; na, nb >= 1),
 ** interval at level 1 - 2 alpha.  Exact in the order statistics, no
@@ -112,6 +108,12 @@ typedef struct GateIn {
   int nA, nB;           /* their sizes (0 when the metric has none) */
   const double *hist;   /* the metric in the comparable history */
   int nHist;
+  int paired;           /* sa[i] and sb[i] are the same step (nA == nB) */
+  const double *sw;     /* work evidence: per step steady in both, the log
+                        ** of run / baseline GPU time of the matched GPU
+                        ** activities (gate_work.c); NULL: none */
+  int nW;
+  int64_t nWorkPairs;   /* matched activities behind sw */
 } GateIn;
 
 /* history_gate()'s verdict; cmd_history.c (check_print_verdict) turns the
@@ -129,7 +131,12 @@ typedef struct GateOut {
   double lo2Pct, hi2Pct;/* the wider interval at alphaOk, % (or NaN) */
   double z;             /* robust z in the history (NaN: no test) */
   int usedHist;         /* history values used (0: no history test) */
-  char zReason[256];    /* why, in words */
+  int paired;           /* the step test paired the samples by step */
+  int tInterval;        /* its interval is Student's t (too few pairs for
+                        ** a distribution-free one) */
+  double wPct, wLoPct, wHiPct; /* the work evidence's shift and interval,
+                        ** % (NaN: none) */
+  char zReason[512];    /* why, in words */
 } GateOut;
 
 /* The verdict's name: ok, improved, noise, inconclusive, regression,
@@ -139,16 +146,31 @@ const char *history_verdict_name(GateVerdict v);
 /*
 ** Decide one metric.  With nA and nB >= minSteps, the step test: the
 ** shift est of the samples in the bad direction, its interval [lo, hi]
-** at alpha and [lo2, hi2] at alphaOk (<= alpha), threshold t:
+** at alpha and [lo2, hi2] at alphaOk (<= alpha), threshold t.  Paired
+** samples (paired: the same steps of two runs with the same schedule)
+** give the one-sample shift of their differences (gate_stats.c), others
+** the two-sample Hodges-Lehmann shift.  Then:
 **   regression    lo > 0, hi >= t and est >= t/2 (surely worse, and
 **                 nearer the threshold than no change);
 **   ok            hi < t and (est < t/2 or hi2 < t) (improved when
 **                 hi < 0 and est <= -t);
-**   inconclusive  otherwise, with the reason in zReason.
+** and, when neither holds and there is work evidence (sw: the GPU work
+** of the same steps, nW >= minSteps) with shift w and interval
+** [wlo, whi] at alpha:
+**   regression    hi >= t, est >= t/2, wlo > 0 and w >= t/2 (the steps
+**                 can reach the threshold, their shift is nearer it than
+**                 no change, and the work is surely slower);
+**   ok            est < t/2 and whi < t/2 (the steps' shift is nearer no
+**                 change and the work surely within half the threshold:
+**                 the slower steps are stalls outside the GPU work);
+**   inconclusive  otherwise, with the reason and what would settle it in
+**                 zReason.
 ** A true shift of t is called ok with probability at most alpha through
 ** the first arm (in practice far less: est < t/2 as well) and alphaOk
 ** through the second.  Without enough samples: the values' change
-** against the threshold (beyond it: inconclusive).  A regression or
+** against the threshold (beyond it: inconclusive; for a step metric with
+** some samples but too few, beyond t/2: 1 or 2 steps cannot tell their
+** noise, so only a change nearer no change than t passes).  A regression or
 ** inconclusive verdict goes to the history when it holds minHistory
 ** values: noise when the run's robust z there is within zMax,
 ** regression when beyond it and the change exceeds the threshold.
@@ -164,18 +186,27 @@ typedef struct HistCompat {
   int ranksA, ranksB;
   int kShared, kAll;    /* top kernels in both / in either */
   int oShared, oAll;    /* top operators in both / in either */
-  char zWhy[160];       /* empty when ok, else the first difference */
+  int fShared, fAll;    /* top snapshot source files in both / in either */
+  char zWhy[200];       /* empty when ok, else the first difference */
 } HistCompat;
 
 /*
-** Compare the fingerprint of run idB with run idA (views run_rank_count
-** and run_fingerprint, gate_param fingerprint_min_shared_pct) and the
-** tags named in azTag[0..nTag) (equal values, or absent in both).
-** Returns 0, or -1 with pErr set on an SQL error.
+** Compare the fingerprint of run idB with run idA (history_window.c):
+** rank count, top kernels and operators (views run_rank_count and
+** run_fingerprint, gate_param fingerprint_min_shared_pct) and the tags
+** named in azTag[0..nTag) (equal values, or absent in both).  forHistory
+** (idB would enter idA's history) adds the configuration: input kinds,
+** snapshot source files, step time, kernel mix, peak memory (gate_param
+** fingerprint_*), and without tags (nTag 0) the lineage (gate_param
+** history_lineage).  Returns 0, or -1 with pErr set on an SQL error.
 */
 int history_comparable(sqlite3 *db, int64_t idA, int64_t idB,
-                    const char *const *azTag, int nTag, HistCompat *p,
-                    PfError *pErr);
+                    const char *const *azTag, int nTag, int forHistory,
+                    HistCompat *p, PfError *pErr);
+
+/* The lineage of a run name: every run of digits as one '#'
+** ("nightly-2026-11-28" -> "nightly-#-#-#"), into zOut[nOut]. */
+void history_lineage(const char *zName, char *zOut, size_t nOut);
 
 /* A run left out of the history, and why. */
 typedef struct HistLeftOut {
@@ -199,7 +230,8 @@ typedef struct HistWindow {
 ** The history of a check of run idB against baseline idA: the baseline
 ** and the runs before it (id < idA, never idB), newest first, that carry
 ** tag zTagKey=zTagVal (when zTagKey is not NULL) and are comparable with
-** the baseline (history_comparable with azSame), at most nLast.  Runs looked
+** the baseline as history (history_comparable with azSame and
+** forHistory), at most nLast.  Runs looked
 ** at and left out are recorded with the reason.  Returns 0, or -1 with
 ** pErr set; free the window with history_window_free() either way.
 */
@@ -213,6 +245,7 @@ void history_window_free(HistWindow *w);
 typedef struct GateParams {
   double thrPct, alpha, alphaOk, zMax;
   int minSteps, minHistory;
+  int workMinPairs;     /* gate_param work_min_pairs (0: no work test) */
 } GateParams;
 
 /* One metric of one check: its inputs as loaded and the decision. */
@@ -221,8 +254,15 @@ typedef struct HistCheck {
   int dir;              /* metric_direction */
   int hasA, hasB;
   double a, b;          /* values in baseline and run */
-  int nA, nB;           /* per-step samples (view run_step_sample) */
-  double p;             /* Mann-Whitney two-sided p of the samples, or NaN */
+  int nA, nB;           /* per-step samples (view run_step_sample): the
+                        ** steady ones, or when paired the steps steady
+                        ** in either run */
+  int paired;           /* the runs have the same schedule: samples
+                        ** paired by step number */
+  int nW;               /* steps of the work evidence (0: none) */
+  int64_t nWorkPairs;   /* matched GPU activities in them */
+  double p;             /* two-sided p of the samples (Mann-Whitney, or
+                        ** signed-rank when paired), or NaN */
   GateOut o;
 } HistCheck;
 
@@ -230,11 +270,22 @@ typedef struct HistCheck {
 ** Load metric c->zMetric of baseline idA and run idB (run_metric,
 ** run_step_sample, metric_direction) and of the history runs in w, and
 ** decide with history_gate().  comparable: the run has the baseline's
-** fingerprint.  Returns 0, or -1 with pErr set.
+** fingerprint.  When both runs have the same schedule (the same step
+** numbers on the same ranks: history_same_schedule) the samples are
+** paired by step number over the steps steady in either run (a step
+** warm-up or cut in both stays out), and a step-time
+** metric (step_time_*) gets the work evidence of those steps
+** (gate_work.c).  Returns 0, or -1 with pErr set.
 */
 int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
                       const HistWindow *w, const GateParams *g, HistCheck *c,
                       PfError *pErr);
+
+/* 1 when runs idA and idB have the same schedule: the same (rank, step)
+** pairs in table step (and at least one); 0 otherwise, -1 with pErr set
+** on an SQL error. */
+int history_same_schedule(sqlite3 *db, int64_t idA, int64_t idB,
+                          PfError *pErr);
 
 /* Exit codes of `profan check` (2 and 3 are the usual usage / SQL). */
 #define GATE_EXIT_PASS 0

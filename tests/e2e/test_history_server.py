@@ -88,20 +88,21 @@ class Family:
             cls.dir = os.path.join(tmp, "family")
             os.makedirs(cls.dir)
             cls.path = os.path.join(cls.dir, "runs.db")
-            tpl = gs.Template(shared(*gs.TEMPLATE), thin=True)
+            tpl = gs.Template(shared("traces",
+                                      "hta-diff-control-a100-rank3.json.gz"))
             rnd = random.Random(36)
             gs.ingest(cls.path, shared("traces", "hta-alexnet-a100.json.gz"),
                       "alexnet")
             names = ["base"] + ["h%d" % i for i in range(6)]
             for n in names:
                 p = os.path.join(cls.dir, n + ".json")
-                tpl.write(p, gs.factors_for(0, 0.02, 8, rnd), "pg36-" + n)
+                tpl.write(p, gs.draws(rnd, tpl.steps, 0.02))
                 gs.ingest(cls.path, p, n)
             gs.ingest(cls.path, shared("runs", "dlrm-8rank"), "dlrm")
             for s in cls.slowdowns:
                 p = os.path.join(cls.dir, "run%d.json" % s)
-                tpl.write(p, gs.factors_for(s / 100.0, 0.02, 8, rnd),
-                          "pg36-run%d" % s)
+                tpl.write(p, gs.draws(rnd, tpl.steps, 0.02), "uniform",
+                          s / 100.0)
                 gs.ingest(cls.path, p, "run%d" % s)
             rc, out, err = profan("baseline", "set", "main", "base",
                                   db=cls.path)

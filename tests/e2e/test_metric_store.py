@@ -4,8 +4,9 @@ metrics of the definition, for every run, and travel with the run.
 
 Oracles, none of them profan's stored rows:
 - the definition itself as it stood before 026 (schema/011's
-  step_steady, run_step_sample and run_metric_core, loaded as TEMP views
-  from the test's copy of the migration's text, data/core-metrics-011.sql), evaluated over every run of a database of
+  run_step_sample and run_metric_core from the test's own copy of the
+  migration's text, data/core-metrics-011.sql, over 040's step_steady,
+  loaded as TEMP views), evaluated over every run of a database of
   several fixtures (one-rank traces of two eras, the dlrm 8-rank run, a
   memory snapshot, a Triton trace): the stored rows and the rewritten
   views must give the same rows;
@@ -33,20 +34,25 @@ FIXTURES = (
 
 
 def old_views():
-    """011's definitions of step_steady, run_step_sample and
-    run_metric_core (the test's own copy: data/core-metrics-011.sql) as
-    TEMP views old_ss, old_rss, old_core."""
-    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                            "data", "core-metrics-011.sql")).read()
+    """011's definitions of run_step_sample and run_metric_core (the
+    test's own copy: data/core-metrics-011.sql), over the newest
+    migration's step_steady (040: the step time that bounds the work, no
+    spread-widened tolerance), as TEMP views old_ss, old_rss, old_core."""
+    def src_of(path):
+        return open(path).read()
 
-    def view(name, new):
+    def view(src, name, new):
         i = src.index("CREATE VIEW %s AS" % name)
         j = src.index(";\n", i)
         text = src[i:j + 1].replace("CREATE VIEW %s AS" % name,
                                     "CREATE TEMP VIEW %s AS" % new, 1)
         return text.replace("FROM step_steady", "FROM old_ss")
-    return (view("step_steady", "old_ss") + view("run_step_sample", "old_rss")
-            + view("run_metric_core", "old_core"))
+    s011 = src_of(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                               "data", "core-metrics-011.sql"))
+    s040 = src_of(os.path.join(ROOT, "schema", "040-step-time-bound.sql"))
+    return (view(s040, "step_steady", "old_ss")
+            + view(s011, "run_step_sample", "old_rss")
+            + view(s011, "run_metric_core", "old_core"))
 
 
 def close(a, b):
@@ -102,7 +108,8 @@ class MetricStore(ProfanTest):
             self.rows(self.db, "SELECT * FROM step_steady"), "step_steady")
         self.assert_rows_close(
             self.rows(self.db, "SELECT * FROM old_rss", old=True),
-            self.rows(self.db, "SELECT * FROM run_step_sample"),
+            self.rows(self.db, "SELECT run_id, metric, step, value FROM"
+                      " run_step_sample WHERE steady"),
             "run_step_sample")
         # run_metric reads the three stored tables
         n = self.rows(self.db, "SELECT (SELECT count(*) FROM run_metric) -"

@@ -1,0 +1,144 @@
+"""test_step_bound.py — the step time that bounds the work (issue 30):
+step.bound_ts / bound_dur / bound_by, computed at ingest by
+derive_step_bound.c, shown by `query steps` and `show`, read by every
+step statistic through view step_steady.
+
+Oracles, none of them profan's output:
+- gate_scenarios.bound_steps: the definition computed here in Python from
+  each trace's JSON (CPU steps, the GPU activities whose launch call lies
+  in the step, the running end), on every fixture with ProfilerSteps and
+  on replayed scenarios whose GPU work was slowed;
+- the steady rule (gate_scenarios.steady_reasons) and the median of the
+  steady steps, in Python, against the stored step_time_median_ms;
+- the SQL of schema/040's backfill (the definition's readable spec) run
+  by the stock sqlite3 over the ingested rows: the same columns.
+"""
+import glob
+import os
+import sqlite3
+
+import gate_scenarios as gs
+from common import ProfanTest, ROOT, SHARED, shared, events
+
+MI300 = ("traces", "tracelens-mi300-resnet-ckpt.json.gz")
+
+
+def fixtures_with_steps():
+    out = []
+    for p in sorted(glob.glob(os.path.join(SHARED, "traces", "*.json*"))):
+        if gs.bound_steps(events(p)):
+            out.append(p)
+    return out
+
+
+class StepBound(ProfanTest):
+
+    def steps_of(self, run):
+        return [(int(r["step"]), float(r["dur_ms"]), float(r["cpu_ms"]),
+                 r["bound_by"], r["steady"], r["reason"])
+                for r in self.query("steps", run_ref=run)]
+
+    def assert_steps(self, run, evs):
+        want = gs.bound_steps(evs)
+        got = self.steps_of(run)
+        self.assertEqual(len(got), len(want), run)
+        reasons = gs.steady_reasons([d for _, _, d, _ in want])
+        for (name, start, dur, by), r, g in zip(want, reasons, got):
+            self.assertEqual(g[0], int(name.split("#")[1]), run)
+            self.assertAlmostEqual(g[1], dur / 1e3, places=3, msg=(run, name))
+            self.assertEqual(g[3], by, (run, name))
+            self.assertEqual((g[4], g[5]), ("0" if r else "1", r),
+                             (run, name))
+        return want
+
+    def test_every_fixture_and_the_stored_median(self):
+        paths = fixtures_with_steps()
+        self.assertGreaterEqual(len(paths), 10)
+        for p in paths:
+            name = os.path.basename(p)
+            self.ingest_ok(p, extra=["--name", name, "--quiet"])
+            evs = events(p)
+            self.assert_steps(name, evs)
+            m = {x["metric"]: float(x["value"])
+                 for x in self.query("run-metrics", run_ref=name)}
+            self.assertAlmostEqual(m["step_time_median_ms"],
+                                   gs.steady_median_ms(evs), places=3, msg=name)
+
+    def test_cpu_ahead_is_the_gpu_side(self):
+        """tracelens-mi300: 16 ms CPU steps launch 19 ms of GPU work each
+        (the issue's "GPU-side step marks 19 ms apart"); the step times
+        are the GPU's, and a GPU 20 % slower (replayed) moves them."""
+        p = shared(*MI300)
+        self.ingest_ok(p, extra=["--name", "mi300", "--quiet"])
+        want = self.assert_steps("mi300", events(p))
+        self.assertEqual([w[3] for w in want], ["gpu"] * 3)
+        self.assertTrue(all(18 < d / 1e3 < 20 for _, _, d, _ in want))
+        got = self.steps_of("mi300")
+        self.assertTrue(all(g[2] < 17 for g in got))      # the CPU steps
+        tpl = gs.Template(p)
+        out = os.path.join(self.tmp.name, "gpu20.json")
+        tpl.write(out, [1.0] * tpl.steps, "gpu", 0.2)
+        self.ingest_ok(out, extra=["--name", "gpu20", "--quiet"])
+        slow = self.assert_steps("gpu20", events(out))
+        for a, b in zip(want, slow):
+            self.assertGreater(b[2] / a[2], 1.15)
+        # the CPU steps of the replay did not move (the CPU never waited)
+        self.assertEqual([g[2] for g in self.steps_of("gpu20")],
+                         [g[2] for g in got])
+        # show says so
+        r = self.profan("show", "mi300", "--section", "steps")
+        self.assertIn("GPU side in 3 (the CPU runs ahead)", r.out)
+
+    def test_cpu_step_kept_when_the_cpu_waits(self):
+        """hta-diff-control: the CPU waits for the GPU every step; the
+        step times are the ProfilerStep ranges, up to a GPU tail of 0.2 ms
+        into the next step."""
+        p = shared("traces", "hta-diff-control-a100-rank3.json.gz")
+        self.ingest_ok(p, extra=["--name", "control", "--quiet"])
+        want = self.assert_steps("control", events(p))
+        for g in self.steps_of("control"):
+            self.assertLess(abs(g[1] - g[2]) / g[2], 0.005)
+        self.assertIn("cpu", [w[3] for w in want])
+
+    def test_sql_spec_equals_the_writer(self):
+        """The backfill of schema/040 (the definition in SQL) gives the
+        writer's columns on every fixture with steps."""
+        for p in fixtures_with_steps()[:6] + [shared(*MI300)]:
+            self.ingest_ok(p, extra=["--quiet"])
+        con = sqlite3.connect(self.db)
+        got = con.execute("SELECT run_id, rank, step, bound_ts, bound_dur,"
+                          " bound_by FROM step ORDER BY 1, 2, 3").fetchall()
+        self.assertTrue(any(r[5] == "gpu" for r in got))
+        text = open(os.path.join(ROOT, "schema",
+                                 "040-step-time-bound.sql")).read()
+        i = text.index("WITH g AS (")
+        j = text.index(";\n", i)
+        con.execute("UPDATE step SET bound_ts = NULL, bound_dur = NULL,"
+                    " bound_by = NULL")
+        con.execute(text[i:j])
+        again = con.execute("SELECT run_id, rank, step, bound_ts, bound_dur,"
+                            " bound_by FROM step ORDER BY 1, 2, 3").fetchall()
+        con.close()
+        self.assertEqual(again, got)
+
+    def test_warmup_never_reclassified_by_a_later_change(self):
+        """Issue 30 point 4: one step +10 % made a 75 %-of-median warm-up
+        step steady (the tolerance widened with the spread of all steps).
+        Now the tolerance is fixed: the warm-up stays warm-up however the
+        later steps move, and a uniform change moves no classification."""
+        from test_gate import write_ranks
+        base = [7.5, 10.0, 10.2, 9.9, 10.1, 10.0]
+        for i, later in enumerate((0, 0.10, 0.20, 0.35)):
+            steps = list(base)
+            steps[3] *= 1 + later                # one later step slower
+            d = os.path.join(self.tmp.name, "r%d" % i)
+            write_ranks(d, [steps])
+            self.ingest_ok(d, extra=["--name", "r%d" % i, "--quiet"])
+            rows = self.steps_of("r%d" % i)
+            self.assertEqual([r[5] for r in rows],
+                             ["warm-up", "", "", "", "", ""], later)
+        d = os.path.join(self.tmp.name, "u")
+        write_ranks(d, [[x * 1.2 for x in base]])
+        self.ingest_ok(d, extra=["--name", "u", "--quiet"])
+        self.assertEqual([r[5] for r in self.steps_of("u")],
+                         [r[5] for r in self.steps_of("r0")])
