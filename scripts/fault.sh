@@ -28,11 +28,12 @@ done
 if [ "$ASAN" = ON ]; then
   BUILD=build-fault-asan
   CC=clang cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Debug -DPROFAN_TESTS=OFF \
-    -DPROFAN_FAULT=ON -DPROFAN_SANITIZE=ON >/dev/null
+    -DPROFAN_FAULT=ON -DPROFAN_SANITIZE=ON -DPROFAN_WERROR=ON >/dev/null
 else
   BUILD=build-fault
   CC=gcc cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DPROFAN_TESTS=OFF -DPROFAN_FAULT=ON -DPROFAN_SANITIZE=OFF >/dev/null
+    -DPROFAN_TESTS=OFF -DPROFAN_FAULT=ON -DPROFAN_SANITIZE=OFF -DPROFAN_WERROR=ON \
+    >/dev/null
 fi
 cmake --build "$BUILD" -j"$(nproc)" >/dev/null
 REPORT=$(mktemp)

@@ -27,7 +27,8 @@ HARNESSES=$(cd "$ROOT/fuzz" && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//' \
             | tr '\n' ' ')
 B="$ROOT/build-fuzz"
 cd "$ROOT" || exit 2
-CC=clang cmake -S . -B "$B" -DPROFAN_FUZZ=ON -DPROFAN_TESTS=OFF >/dev/null \
+CC=clang cmake -S . -B "$B" -DPROFAN_FUZZ=ON -DPROFAN_TESTS=OFF \
+  -DPROFAN_WERROR=ON >/dev/null \
   || { echo "fuzz.sh: cmake configure failed" >&2; exit 2; }
 targets=""
 for h in $HARNESSES; do targets="$targets fuzz_$h"; done

@@ -4,6 +4,7 @@
 # Must run as root (or with sudo available) on a fresh Debian machine.
 set -eu
 
+# groff-base: groff, which renders the manual page (man profan; test_docs)
 # libpq-dev: the history server client (profan push, --history); postgresql:
 # the throwaway server the tests start (tests/e2e/pgserver.py)
 PKGS="build-essential cmake pkg-config libsqlite3-dev sqlite3 libcsv-dev check \

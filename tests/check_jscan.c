@@ -594,7 +594,6 @@ END_TEST
 Suite *make_jscan_suite(void){
   Suite *s = suite_create("jscan");
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_tokens);
   tcase_add_test(tc, test_top_level_scalars);
   tcase_add_test(tc, test_escapes);

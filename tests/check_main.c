@@ -1,5 +1,12 @@
 /*
 ** check_main.c — runs every Check suite of the unit tests.
+**
+** Timeouts: no test's outcome may depend on the machine's speed.  Check
+** kills a forked test after CK_DEFAULT_TIMEOUT seconds (its own default:
+** 4 s, which a loaded CI machine, ASan or TSan exceed); here every test
+** gets 900 s unless CK_DEFAULT_TIMEOUT is set, a safety net against a
+** hang, not a speed limit (the suites set no shorter timeout of their
+** own).  Speed is measured in bench/, as ratios within one run.
 */
 #include <check.h>
 #include <stdlib.h>
@@ -27,7 +34,9 @@ Suite *make_db_suite(void);
 
 int main(void){
   int nFail;
-  SRunner *sr = srunner_create(make_util_suite());
+  SRunner *sr;
+  setenv("CK_DEFAULT_TIMEOUT", "900", 0);   /* read by tcase_create */
+  sr = srunner_create(make_util_suite());
   srunner_add_suite(sr, make_trace_suite());
   srunner_add_suite(sr, make_link_suite());
   srunner_add_suite(sr, make_jscan_suite());

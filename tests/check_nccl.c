@@ -951,7 +951,6 @@ END_TEST
 Suite *make_nccl_suite(void){
   Suite *s = suite_create("nccl");
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_real_nccl_tests);
   tcase_add_test(tc, test_real_ddp_interleaved);
   tcase_add_test(tc, test_init_variants);

@@ -1900,10 +1900,8 @@ Suite *make_pickle_suite(void){
   tcase_add_test(tc, test_stream_fallback);
   tcase_add_test(tc, test_stream_errors);
   tcase_add_test(tc, test_stream_mutations);
-  tcase_set_timeout(tc, 60);
   suite_add_tcase(s, tc);
   tcase_add_test(tcBig, test_big_list_and_dict);
-  tcase_set_timeout(tcBig, 120);
   suite_add_tcase(s, tcBig);
   tcase_add_test(tcFx, test_fx_cs336);
   tcase_add_test(tcFx, test_fx_tomi_small);
@@ -1913,7 +1911,6 @@ Suite *make_pickle_suite(void){
   tcase_add_test(tcFx, test_fx_not_a_snapshot);
   tcase_add_test(tcFx, test_fx_padding_and_truncation);
   tcase_add_test(tcFx, test_stream_cs336);
-  tcase_set_timeout(tcFx, 120);
   suite_add_tcase(s, tcFx);
   return s;
 }

@@ -8,8 +8,11 @@
 ** (parse_trace.c), links it in-stream (link_trace.c) and packs the events
 ** into fixed-size batches; the writer unpacks them and inserts the rows
 ** (load_trace.c).  Memory is bounded by the queue, not by the trace size.
-** Any failure sets the abort flag: the workers stop, the queue is drained,
-** the threads joined, and ingest.c rolls the transaction back.
+** Any failure sets the abort flag (atomic: the workers read it without
+** the queue's lock): the workers stop, the queue is drained, the threads
+** joined, and ingest.c rolls the transaction back.  A parser thread that
+** cannot be started leaves its files to the others; when none starts, the
+** ingest fails (exit 7, as when memory runs out).
 */
 #include "ingest/ingest_trace.h"
 #include "core/db.h"
@@ -21,6 +24,7 @@
 
 #include <assert.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,10 +62,17 @@ typedef struct Shared {
   EvBatch *pFree;
   int nBatch;                   /* batches allocated */
   int nBatchMax;
-  volatile int abort;
+  atomic_int abort;             /* set once by the writer; see aborted() */
   TraceJob *aJob;
   int nJob, iNext;              /* next job to take */
 } Shared;
+
+/* True once the ingest failed.  A relaxed load is enough: the flag only
+** stops work early; every result crosses threads through the queue,
+** under its mutex. */
+static int aborted(Shared *s){
+  return atomic_load_explicit(&s->abort, memory_order_relaxed);
+}
 
 static void q_push(Shared *s, Msg m){
   pthread_mutex_lock(&s->mu);
@@ -208,7 +219,7 @@ static void worker_flush(Worker *w){
 /* Copy a parsed event into the current batch. */
 static int worker_emit(Worker *w, const TraceEvent *pEv){
   int64_t rank;
-  if( w->s->abort ) return 1;
+  if( aborted(w->s) ) return 1;
   rank = job_rank(w->pJob);
   if( w->pCur && (w->pCur->nEv==BATCH_EVENTS || w->pCur->rank!=rank) ){
     worker_flush(w);
@@ -227,7 +238,7 @@ static int worker_sink(void *ctx, const TraceEvent *pEv){
   Worker *w = ctx;
   TraceJob *j = w->pJob;
   TraceEvent ev;
-  if( w->s->abort ) return 1;
+  if( aborted(w->s) ) return 1;
   if( pEv->kind==TEV_OTHER ) return 0;
   /* baseTimeNanoseconds comes before every event or after all of them */
   ev = *pEv;
@@ -277,7 +288,7 @@ static void *worker_main(void *arg){
     w.s = s;
     w.pJob = j;
     t0 = util_now_ms();
-    if( s->abort ){
+    if( aborted(s) ){
       j->rc = -2;            /* not attempted */
     }else{
       worker_parse(&w, j);
@@ -432,7 +443,7 @@ typedef struct Writer {
 /* The ingest fails (the message is in w->pMsg): stop the workers. */
 static void writer_fail(Writer *w){
   w->failed = 1;
-  w->s.abort = 1;
+  atomic_store_explicit(&w->s.abort, 1, memory_order_relaxed);
 }
 
 /* Point w->t at job j's rows. */
@@ -440,6 +451,37 @@ static void writer_target(Writer *w, const TraceJob *j){
   w->t.runId = w->runId;
   w->t.fileId = j->fileId;
   w->t.rank = j->rankInserted;
+}
+
+/* Start up to nTh parser threads (w->nTh: how many started).  Fewer is
+** fine (each takes the next file until none is left), with a note; none
+** is a failure of the system, not of the input: -1 with pMsg set and the
+** error kind the database's (exit 7). */
+static int writer_threads(Writer *w, int nTh){
+  int e = 0;
+  while( w->nTh<nTh ){
+    e = pthread_create(&w->aTh[w->nTh], NULL, worker_main, &w->s);
+    if( e ) break;
+    w->nTh++;
+  }
+  if( w->nTh==0 ){
+    buf_printf(w->pMsg, "cannot start a parser thread (%s)", strerror(e));
+    w->pRes->errKind = PF_KIND_DB;
+    return -1;
+  }
+  if( w->nTh<nTh && w->pOpt->pLog ){
+    fprintf(w->pOpt->pLog, "profan: note: %d of %d parser threads started"
+            " (%s)\n", w->nTh, nTh, strerror(e));
+  }
+  return 0;
+}
+
+/* Destroy the queue's lock and conditions. */
+static void shared_destroy(Shared *s){
+  pthread_mutex_destroy(&s->mu);
+  pthread_cond_destroy(&s->cvPush);
+  pthread_cond_destroy(&s->cvPop);
+  pthread_cond_destroy(&s->cvFree);
 }
 
 /* The loader and the worker threads.  Returns 0, or -1 with pMsg set. */
@@ -460,7 +502,6 @@ static int writer_start(Writer *w){
   if( nTh<1 ) nTh = 1;
   if( nTh>MAX_THREADS ) nTh = MAX_THREADS;
   if( nTh>w->nJob ) nTh = w->nJob;
-  w->nTh = nTh;
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->cvPush, NULL);
   pthread_cond_init(&s->cvPop, NULL);
@@ -472,7 +513,12 @@ static int writer_start(Writer *w){
   ** thread (on the 10x bench trace, thread CPU: parser 0.95 s and writer
   ** 1.55 s with the linker in the writer; 1.4 s each with it in the
   ** parsers), and each file's parser links its own file in parallel. */
-  for(int i=0; i<nTh; i++) pthread_create(&w->aTh[i], NULL, worker_main, s);
+  if( writer_threads(w, nTh) ){
+    shared_destroy(s);
+    load_trace_free(w->pLoad);
+    intern_free(w->pIntern);
+    return -1;
+  }
   return 0;
 }
 
@@ -613,10 +659,7 @@ static void writer_finish(Writer *w){
   if( !w->failed ) note_mixed_clocks(w->aJob, w->nJob, w->pOpt->pLog);
   pRes->nRows += load_trace_rows(w->pLoad);
   batch_free_all(&w->s);
-  pthread_mutex_destroy(&w->s.mu);
-  pthread_cond_destroy(&w->s.cvPush);
-  pthread_cond_destroy(&w->s.cvPop);
-  pthread_cond_destroy(&w->s.cvFree);
+  shared_destroy(&w->s);
   load_trace_free(w->pLoad);
   intern_free(w->pIntern);
 }

@@ -38,6 +38,13 @@ def env_unable(reason):
 LONG = os.environ.get("PROFAN_LONG") == "1"
 
 
+# A net against a hang for every profan process a test runs (and every
+# wait on one), never a speed limit: sized for a sanitizer build on a
+# loaded 2-core machine, where a big ingest takes minutes.  A test's
+# outcome must not depend on the machine's speed.
+TIMEOUT = 900
+
+
 def shared(*parts):
     """Path of a real-world fixture in ../shared/fixtures.
 
@@ -48,6 +55,19 @@ def shared(*parts):
             raise AssertionError("fixture missing under CI: " + path)
         raise unittest.SkipTest("fixture not found: " + path)
     return path
+
+
+def need_tool(tool, package):
+    """Skip the test when `tool` (from the Debian `package` that
+    scripts/setup.sh installs) is missing; under CI=true that is a failure:
+    CI must not skip a check because its machine lacks a tool."""
+    if shutil.which(tool) is not None:
+        return
+    if os.environ.get("CI") == "true":
+        raise AssertionError("%s is missing under CI (package %s):"
+                             " run scripts/setup.sh" % (tool, package))
+    env_unable("no %s (package %s; scripts/setup.sh installs it)"
+               % (tool, package))
 
 
 def local(*parts):
@@ -92,7 +112,7 @@ def run_unprivileged(*args, db):
         cmd = ["setpriv", "--reuid=65534", "--regid=65534",
                "--clear-groups"] + cmd
     p = subprocess.run(cmd, capture_output=True, text=True,
-                       stdin=subprocess.DEVNULL, timeout=120)
+                       stdin=subprocess.DEVNULL, timeout=TIMEOUT)
     return Result(p.returncode, p.stdout, p.stderr)
 
 
@@ -107,7 +127,7 @@ def run(*args, db=None, env=None, stdin=None):
         e.update(env)
     p = subprocess.run(cmd, capture_output=True, text=True, env=e,
                        stdin=subprocess.DEVNULL if stdin is None else stdin,
-                       timeout=600)
+                       timeout=TIMEOUT)
     return Result(p.returncode, p.stdout, p.stderr)
 
 

@@ -204,7 +204,7 @@ class Scenario:
         e.setdefault("ASAN_OPTIONS", "detect_leaks=1")
         return subprocess.run([self.binary, "--db", db] + cmd,
                               capture_output=True, text=True, env=e,
-                              stdin=subprocess.DEVNULL, timeout=120)
+                              stdin=subprocess.DEVNULL, timeout=common.TIMEOUT)
 
     def attempt(self, env, tag):
         """Run the command in a fresh copy with env; returns what happened."""

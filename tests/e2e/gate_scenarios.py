@@ -627,7 +627,7 @@ def discover():
 
 def profan(db, *args):
     p = subprocess.run([common.PROFAN, "--db", db] + [str(a) for a in args],
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=common.TIMEOUT)
     return p.returncode, p.stdout, p.stderr
 
 

@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 """run_all.py — runs every tests/e2e/test_*.py module against a profan binary.
 
-usage: run_all.py [PROFAN_BINARY] [-k PATTERN]... [-j JOBS]
+usage: run_all.py [PROFAN_BINARY] [-k PATTERN]... [-x MODULE]... [-j JOBS]
+
+-x MODULE leaves out a whole module (scripts/test.sh: the scenario
+matrices, run once in the fast lane, not again under the sanitizers).
 
 -j JOBS (default: $PROFAN_E2E_JOBS, else 1) runs the modules in JOBS
 processes at once, one module per process, the slowest known modules
-first; each module's report is printed whole when it ends.  Tests of one
+first; each module's report is printed whole when it ends, with its
+wall and CPU time.  Tests of one
 module never run at the same time as each other.
 
-Prints unittest's report, the wall time of each module (slowest first,
-one line each: "e2e: time 123.4 s test_x (N tests)") and of the ten
-slowest tests, then every skip with its reason, then a closing line
-"e2e: N passed, N failed, N skipped" (scripts/test.sh parses it).
+Prints unittest's report, the wall and CPU time of each module (most
+CPU first, one line each: "e2e: time 123.4 s, cpu 98.7 s test_x (N
+tests)"; CPU counts the test process and every profan or Python process
+it waited for, so it does not depend on the machine's load the way wall
+time does) and of the ten costliest tests, then every skip with its
+reason, then a closing line "e2e: N passed, N failed, N skipped"
+(scripts/test.sh parses it).
 
 A run fails (exit 1) on any failure or error, on an unexpected success of
 an @expectedFailure test, when nothing ran, and under CI=true also on a
@@ -21,13 +28,14 @@ missing, a fuzz/regress folder empty ... must not turn green silently).
 """
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import unittest
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -42,18 +50,19 @@ SLOW_FIRST = ("test_gate", "test_hostile_inputs", "test_verdicts",
 def parse_args(args):
     """-k may be given several times: a test runs when any pattern matches
     (unittest's own -k rule).  An unknown argument is a usage error."""
-    opts = {"pattern": [], "jobs": None, "module": None, "result": None}
+    opts = {"pattern": [], "exclude": [], "jobs": None, "module": None,
+            "result": None}
     if args and not args[0].startswith("-"):
         os.environ["PROFAN_BIN"] = os.path.abspath(args.pop(0))
     while args:
-        key = {"-k": "pattern", "-j": "jobs", "--module": "module",
-               "--result": "result"}.get(args[0])
+        key = {"-k": "pattern", "-x": "exclude", "-j": "jobs",
+               "--module": "module", "--result": "result"}.get(args[0])
         if key is None or len(args) < 2:
             sys.stderr.write("run_all.py: bad argument %r\n%s\n"
                              % (args[0], __doc__.split("\n\n")[1]))
             sys.exit(2)
-        if key == "pattern":
-            opts["pattern"].append(args[1])
+        if key in ("pattern", "exclude"):
+            opts[key].append(args[1])
         else:
             opts[key] = args[1]
         del args[:2]
@@ -81,11 +90,27 @@ def main():
         loader = unittest.TestLoader()
         loader.testNamePatterns = name_patterns(opts)
         suite = loader.discover(HERE, pattern="test_*.py", top_level_dir=HERE)
+        suite = unittest.TestSuite(t for t in suite
+                                   if not excluded(t, opts["exclude"]))
         runner = unittest.TextTestRunner(verbosity=1,
                                          resultclass=TimedResult)
         result = runner.run(suite)
     print_times(result)
     return summarize(result, ci, common.ENV_UNABLE)
+
+
+def excluded(suite, modules):
+    """True for a discovered module's suite that -x names."""
+    return any(type(t).__module__ in modules for t in iter_tests(suite))
+
+
+def iter_tests(suite):
+    """The tests of a (nested) suite."""
+    for t in suite:
+        if isinstance(t, unittest.TestSuite):
+            yield from iter_tests(t)
+        else:
+            yield t
 
 
 class Done:
@@ -114,19 +139,21 @@ def run_worker(opts):
                    "expected": ids(result.expectedFailures),
                    "unexpected": [t.id() for t in result.unexpectedSuccesses],
                    "span": result.module_span,
-                   "times": result.test_times}, fh)
+                   "times": result.test_times,
+                   "cpu": cpu_seconds()}, fh)
     return 0
 
 
 def run_parallel(opts):
     """Every module in its own process, opts["jobs"] at a time."""
     mods = sorted(f[:-3] for f in os.listdir(HERE)
-                  if f.startswith("test_") and f.endswith(".py"))
+                  if f.startswith("test_") and f.endswith(".py")
+                  and f[:-3] not in opts["exclude"])
     mods.sort(key=lambda m: (SLOW_FIRST.index(m) if m in SLOW_FIRST
                              else len(SLOW_FIRST)))
     tmp = tempfile.mkdtemp(prefix="run_all-")
     agg = unittest.TestResult()
-    agg.module_span, agg.test_times = {}, []
+    agg.module_span, agg.test_times, agg.module_cpu = {}, [], {}
     t0 = time.monotonic()
 
     def one(mod):
@@ -144,10 +171,16 @@ def run_parallel(opts):
 
     try:
         with ThreadPoolExecutor(max_workers=opts["jobs"]) as ex:
-            for mod, p, res in ex.map(one, mods):
+            for fut in as_completed([ex.submit(one, m) for m in mods]):
+                mod, p, res = fut.result()
                 if res is None or res["run"]:
                     sys.stdout.write("== %s\n%s%s" % (mod, p.stdout,
                                                        p.stderr))
+                    if res:
+                        a, b, _, _ = res["span"].get(mod, (0, 0, 0, 0))
+                        sys.stdout.write("== %s: %d tests, %.1f s, cpu %.1f"
+                                         " s\n" % (mod, res["run"], b - a,
+                                                    res["cpu"]))
                     sys.stdout.flush()
                 if res is None:
                     agg.errors.append((Done(mod), "the module's process "
@@ -163,6 +196,7 @@ def run_parallel(opts):
                 agg.unexpectedSuccesses += [Done(t)
                                             for t in res["unexpected"]]
                 agg.module_span.update(res["span"])
+                agg.module_cpu[mod] = res["cpu"]
                 agg.test_times += [tuple(x) for x in res["times"]]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -171,52 +205,69 @@ def run_parallel(opts):
     return agg
 
 
+def cpu_seconds():
+    """User + system CPU seconds of this process and of every child it
+    has waited for (profan, Python oracles, their own children)."""
+    return sum(r.ru_utime + r.ru_stime for r in
+               (resource.getrusage(resource.RUSAGE_SELF),
+                resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+
 class TimedResult(unittest.TextTestResult):
-    """Records each test's wall time (setUp and tearDown included);
-    setUpClass/setUpModule time counts toward the module's total, which is
-    measured from the first test of the module to the last one's end."""
+    """Records each test's wall and CPU time (setUp and tearDown
+    included); setUpClass/setUpModule time counts toward the module's
+    total, which is measured from the first test of the module to the
+    last one's end."""
 
     def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
-        self.test_times = []                      # (seconds, test id)
-        self.module_span = {}                     # module: [first, last]
+        self.test_times = []              # (seconds, test id, cpu seconds)
+        self.module_span = {}             # module: [first, last, n, cpu]
         self._t0 = None
         self._prev_end = None
 
     def startTest(self, test):
-        now = time.monotonic()
+        now, cpu = time.monotonic(), cpu_seconds()
         mod = type(test).__module__
-        span = self.module_span.setdefault(mod, [now, now, 0])
+        span = self.module_span.setdefault(mod, [now, now, 0, 0.0])
         # class/module fixtures ran between the last test and this one
         if self._prev_end is not None and span[2] == 0:
-            span[0] = self._prev_end
-        self._t0 = now
+            span[0] = self._prev_end[0]
+            span[3] += cpu - self._prev_end[1]
+        self._t0 = (now, cpu)
         super().startTest(test)
 
     def stopTest(self, test):
         super().stopTest(test)
-        now = time.monotonic()
+        now, cpu = time.monotonic(), cpu_seconds()
         mod = type(test).__module__
-        self.test_times.append((now - self._t0, test.id()))
+        self.test_times.append((now - self._t0[0], test.id(),
+                                cpu - self._t0[1]))
         span = self.module_span[mod]
         span[1] = now
         span[2] += 1
-        self._prev_end = now
+        span[3] += cpu - self._t0[1]
+        self._prev_end = (now, cpu)
 
 
 def print_times(result):
-    """One line per module, slowest first, then the ten slowest tests."""
+    """One line per module, most CPU first, then the ten tests that took
+    most CPU.  A module's CPU is its whole process's when it ran in one
+    of its own (-j), else the sum over its tests and class fixtures."""
     times = getattr(result, "module_span", None)
     if not times:
         return
-    total = sum(b - a for a, b, _ in times.values())
-    for mod, (a, b, n) in sorted(times.items(), key=lambda kv:
-                                 kv[1][0] - kv[1][1]):
-        print("e2e: time %7.1f s %s (%d test%s)" % (b - a, mod, n,
-                                                   "" if n == 1 else "s"))
-    print("e2e: time %7.1f s in all" % total)
-    for sec, tid in sorted(result.test_times, reverse=True)[:10]:
-        print("e2e: slowest test %6.1f s %s" % (sec, tid))
+    cpu = {mod: span[3] for mod, span in times.items()}
+    cpu.update(getattr(result, "module_cpu", {}))
+    for mod, (a, b, n, _) in sorted(times.items(),
+                                    key=lambda kv: -cpu[kv[0]]):
+        print("e2e: time %7.1f s, cpu %7.1f s %s (%d test%s)"
+              % (b - a, cpu[mod], mod, n, "" if n == 1 else "s"))
+    print("e2e: time %7.1f s, cpu %7.1f s in all"
+          % (sum(b - a for a, b, _, _ in times.values()),
+             sum(cpu[mod] for mod in times)))
+    for sec, tid, c in sorted(result.test_times, key=lambda t: -t[2])[:10]:
+        print("e2e: costliest test %6.1f s, cpu %6.1f s %s" % (sec, c, tid))
 
 
 def summarize(result, ci, unable_prefix):

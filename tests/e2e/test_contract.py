@@ -499,7 +499,7 @@ class Mistakes(unittest.TestCase):
         lock.execute("ROLLBACK")
         lock.close()
         rest = p.stderr.read()
-        self.assertEqual(p.wait(timeout=60), 0, rest)
+        self.assertEqual(p.wait(timeout=common.TIMEOUT), 0, rest)
         self.assertEqual(first, "profan: waiting for another writer to finish"
                          " (the database is locked)\u2026\n")
         self.assertRegex(rest, r"^profan: the other writer finished after"
@@ -584,7 +584,7 @@ class Mistakes(unittest.TestCase):
             time.sleep(0.4)
             p.send_signal(sig)
             err = p.stderr.read()
-            self.assertEqual(p.wait(timeout=60), rc, err)
+            self.assertEqual(p.wait(timeout=common.TIMEOUT), rc, err)
             self.assertIn(rc, CODES["ingest"])
             self.assertEqual(err, "profan: interrupted, nothing written\n")
             self.assertEqual(common.run("--format", "csv", "sql", "SELECT id,"
@@ -601,7 +601,7 @@ class Mistakes(unittest.TestCase):
                              text=True, stdin=subprocess.DEVNULL)
         time.sleep(0.3)
         p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=60)
+        out, err = p.communicate(timeout=common.TIMEOUT)
         self.assertEqual((p.returncode, err), (130, "profan: interrupted\n"))
 
 

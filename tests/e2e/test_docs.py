@@ -29,7 +29,6 @@ import json
 import os
 import shlex
 import re
-import shutil
 import subprocess
 import tempfile
 import unittest
@@ -65,11 +64,8 @@ class Docs(unittest.TestCase):
         for c in cmds:
             self.assertIn("\n.SS %s\n" % c.replace("-", "\\-"), r.out)
         self.assertIn(".SS ingest\n.B profan ingest [options] PATH...", r.out.replace("\\-", "-"))
-        if shutil.which("groff") is None:
-            # a missing tool, not an unable machine: scripts/setup.sh
-            # installs groff-base, so under CI=true this skip fails the run
-            self.skipTest("groff not installed (scripts/setup.sh installs"
-                          " groff-base)")
+        # groff renders the page (CI=true fails when it is missing)
+        common.need_tool("groff", "groff-base")
         g = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z"],
                            input=r.out, capture_output=True, text=True)
         self.assertEqual(g.stderr, "")
@@ -102,10 +98,7 @@ class Docs(unittest.TestCase):
         self.assertTrue(r.out.startswith("#compdef profan\n"))
         for c in commands():
             self.assertIn("\n    %s) opts=(" % c, r.out)
-        if shutil.which("zsh") is None:
-            # a missing tool, not an unable machine: scripts/test.sh
-            # installs zsh, so under CI=true this skip fails the run
-            self.skipTest("zsh not installed (scripts/test.sh installs it)")
+        common.need_tool("zsh", "zsh")
         z = subprocess.run(["zsh", "-n"], input=r.out, capture_output=True,
                            text=True)
         self.assertEqual(z.returncode, 0, z.stderr)
@@ -375,7 +368,7 @@ class ReadmeWalkthrough(unittest.TestCase):
             for c in cmds:
                 r = subprocess.run([common.PROFAN] + c[1:], cwd=d, env=env,
                                    capture_output=True, text=True,
-                                   stdin=subprocess.DEVNULL, timeout=600)
+                                   stdin=subprocess.DEVNULL, timeout=common.TIMEOUT)
                 self.assertEqual(r.returncode, 0, "%s: %s" % (c, r.stderr))
                 seen.add(c[1])
             # the five steps the README promises

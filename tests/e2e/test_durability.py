@@ -159,11 +159,13 @@ class TwoWriters(ProfanTest):
         pa = subprocess.Popen([common.PROFAN, "--db", self.db, "ingest", "--quiet", a],
                               stderr=subprocess.PIPE, text=True)
         # the second starts while the first holds the write lock: it waits
-        # (busy timeout) instead of failing
+        # instead of failing, as long as --timeout says (the default, 10 s,
+        # is shorter than the first ingest under ASan on a loaded machine)
         wait_until(lambda: pa.poll() is not None or writer_holds_lock(self.db),
                    "the first ingest's transaction")
         self.assertIsNone(pa.poll(), "the first ingest ended before the second began")
-        pb = subprocess.Popen([common.PROFAN, "--db", self.db, "ingest", "--quiet", b],
+        pb = subprocess.Popen([common.PROFAN, "--db", self.db, "ingest", "--quiet",
+                               "--timeout", str(common.TIMEOUT), b],
                               stderr=subprocess.PIPE, text=True)
         ea = pa.communicate()[1]
         eb = pb.communicate()[1]

@@ -50,7 +50,7 @@ def profan(*args, db=None, env=None, cwd=None):
     e = dict(os.environ)
     e.pop("PROFAN_DB", None)
     e.update(env or {})
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600,
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=common.TIMEOUT,
                        env=e, stdin=subprocess.DEVNULL, cwd=cwd)
     return p.returncode, p.stdout, p.stderr
 
@@ -434,8 +434,8 @@ class Faults(ServerTest):
         self.assertTrue(seen, "the push never waited at run 7")
         SERVER.crash()
         try:
-            out, err = p.communicate(timeout=120)
-            blocker.communicate(timeout=60)
+            out, err = p.communicate(timeout=common.TIMEOUT)
+            blocker.communicate(timeout=common.TIMEOUT)
         finally:
             SERVER.pg_ctl_start()
         self.one_line((p.returncode, out, err))

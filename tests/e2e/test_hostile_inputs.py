@@ -216,7 +216,7 @@ class Hostile(ProfanTest):
         args = ["ingest", "--name", "bad"] + (["--strict"] if strict else [])
         try:
             p = subprocess.run([common.PROFAN, "--db", db] + args + [path],
-                               capture_output=True, timeout=60,
+                               capture_output=True, timeout=common.TIMEOUT,
                                stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             self.fail("%s: profan hung" % what)

@@ -85,7 +85,7 @@ def run_in_pty(args, cols, env=None):
             break
         chunks.append(data)
     err = p.stderr.read().decode()
-    rc = p.wait(timeout=60)
+    rc = p.wait(timeout=common.TIMEOUT)
     os.close(master)
     out = b"".join(chunks).decode().replace("\r\n", "\n")
     return rc, out, err
@@ -442,7 +442,7 @@ class IngestNotices(ProfanTest):
         lock.execute("ROLLBACK")
         lock.close()
         rest = p.stderr.read()
-        self.assertEqual(p.wait(timeout=60), 0, rest)
+        self.assertEqual(p.wait(timeout=common.TIMEOUT), 0, rest)
         m = re.search(r"the other writer finished after (\d+\.\d) s\n", rest)
         self.assertIsNotNone(m, rest)
         self.assertGreaterEqual(float(m.group(1)), 1.4)
@@ -477,12 +477,12 @@ class IngestNotices(ProfanTest):
                              stdin=subprocess.DEVNULL)
         tmp = "%s.new-%d" % (db, p.pid)
         t0 = time.time()
-        while not os.path.exists(tmp) and time.time() - t0 < 30:
+        while not os.path.exists(tmp) and time.time() - t0 < common.TIMEOUT:
             time.sleep(0.002)
         self.assertTrue(os.path.exists(tmp))
         p.send_signal(signal.SIGINT)
         err = p.stderr.read()
-        rc = p.wait(timeout=60)
+        rc = p.wait(timeout=common.TIMEOUT)
         self.assertEqual(rc, 128 + signal.SIGINT, err)
         self.assertEqual(err, "profan: interrupted, nothing written\n")
         left = [n for n in os.listdir(self.tmp.name) if n.startswith("new.db")]

@@ -1,0 +1,138 @@
+"""test_lanes.py — the bookkeeping of CI's lanes (scripts/ci_lib.sh, which
+scripts/test.sh sources), driven here with stub steps whose outputs
+imitate each suite's own: Check's "Checks:" line, run_all.py's closing
+line, unittest's "Ran N tests", fuzz.sh's harness table, a crash with no
+count, a step that passes or fails.
+
+What is checked: each suite's summary line and its counts, a failure that
+prints no count still counted as one, the lanes' and steps' wall and CPU
+times (a stub that sleeps 2 s shows at least 2 s of wall time, one that
+spins until it used 1.5 s of CPU at least 1 s of CPU), and the closing
+line: exactly one
+"N passed, N failed" as the last line, totalled over all suites, with the
+exit status 1 when anything failed.
+"""
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+import common
+
+# the end of every summary line: wall and CPU seconds
+T = r", \d+ s, cpu \d+ s$"
+
+LIB = os.path.join(common.ROOT, "scripts", "ci_lib.sh")
+
+
+def run_lanes(script):
+    """Run `script` (sh) after sourcing ci_lib.sh with the logs in a
+    temporary folder; returns (exit status, stdout lines)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        prog = "L=%s/logs\n. %s\nci_init\n%s\n" % (tmp, LIB, script)
+        p = subprocess.run(["sh", "-c", prog], capture_output=True,
+                           text=True, stdin=subprocess.DEVNULL,
+                           timeout=common.TIMEOUT)
+        return p.returncode, p.stdout.splitlines()
+
+
+def summary(lines, name):
+    """The summary line of suite `name` (the first; ci_finish repeats it)."""
+    hits = [x for x in lines if x.startswith(name + ": ")]
+    if not hits:
+        raise AssertionError("no summary line for %r in %r" % (name, lines))
+    return hits[0]
+
+
+class Lanes(unittest.TestCase):
+
+    def test_counts_of_every_kind_and_the_closing_line(self):
+        rc, out = run_lanes(r"""
+lane_begin fast
+step "build" true
+suite "gcc unit" check sh -c 'echo "Running suite(s): util"; echo "96%: Checks: 180, Failures: 4, Errors: 3"; exit 1'
+suite "gcc e2e" e2e sh -c 'echo "e2e: 370 passed, 0 failed, 2 skipped"'
+suite "pngstat" unittest sh -c 'echo "Ran 12 tests in 0.5s"; echo "FAILED (failures=2, errors=1)"; exit 1'
+step "style" sh -c 'echo bad style; exit 3'
+lane_begin slow
+suite "fuzz" fuzz sh -c 'printf "harness execs\njscan 100 10 5 6 ok\ntrace 100 10 5 6 ok\npickle crashed (see x)\n"; exit 1'
+suite "asan unit" check sh -c 'echo "==1==ERROR: AddressSanitizer"; exit 134'
+suite "asan e2e" e2e sh -c 'echo nothing counted'
+ci_finish
+""")
+        self.assertEqual(rc, 1)
+        self.assertRegex(summary(out, "build"), r"^build: 1 passed, 0 failed" + T)
+        self.assertRegex(summary(out, "gcc unit"),
+                         r"^gcc unit: 173 passed, 7 failed" + T)
+        self.assertRegex(summary(out, "gcc e2e"), r"^gcc e2e: 370 passed, 0 failed,"
+                         r" 2 SKIPPED \(see the e2e: SKIP lines in the log\)" + T)
+        self.assertRegex(summary(out, "pngstat"), r"^pngstat: 9 passed, 3 failed" + T)
+        self.assertRegex(summary(out, "style"),
+                         r"^style: 0 passed, 1 failed, see .*/logs/style.log" + T)
+        self.assertRegex(summary(out, "fuzz"), r"^fuzz: 2 passed, 1 failed" + T)
+        # a crash prints no count: one failure, with the exit status
+        self.assertRegex(summary(out, "asan unit"),
+                         r"^asan unit: 0 passed, 1 failed, exit status 134" + T)
+        # exit 0 with nothing counted is no pass
+        self.assertRegex(summary(out, "asan e2e"), r"^asan e2e: 0 passed, 1 failed,"
+                         r" no count in its output" + T)
+        self.assertRegex(summary(out, "lane fast"), r"^lane fast: \d+ s, cpu \d+ s$")
+        self.assertRegex(summary(out, "lane slow"), r"^lane slow: \d+ s, cpu \d+ s$")
+        self.assertRegex(out[-2], r"^all lanes: \d+ s, cpu \d+ s$")
+        self.assertEqual(out[-1], "%d passed, %d failed" % (
+            1 + 173 + 370 + 9 + 0 + 2 + 0 + 0, 0 + 7 + 0 + 3 + 1 + 1 + 1 + 1))
+        closing = [x for x in out if re.match(r"^\d+ passed, \d+ failed$", x)]
+        self.assertEqual(closing, [out[-1]])
+
+    def test_all_passed_exits_0(self):
+        rc, out = run_lanes(r"""
+lane_begin fast
+suite "gcc unit" check sh -c 'echo "100%: Checks: 5, Failures: 0, Errors: 0"'
+step "style" true
+ci_finish
+""")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(out[-1], "6 passed, 0 failed")
+
+    def test_times_of_steps_and_lanes(self):
+        rc, out = run_lanes(r"""
+lane_begin fast
+step "slow step" sleep 2
+step "quick step" true
+lane_begin slow
+step "other" sleep 1
+step "busy step" python3 -c 'import time
+while time.process_time() < 1.5: pass'
+ci_finish
+""")
+        self.assertEqual(rc, 0, out)
+        secs = lambda name: int(re.search(r"(\d+) s, cpu \d+ s$",
+                                          summary(out, name)).group(1))
+        cpu = lambda name: int(re.search(r"cpu (\d+) s$",
+                                         summary(out, name)).group(1))
+        # lower bounds only: a loaded machine makes every step longer
+        self.assertGreaterEqual(secs("slow step"), 2)
+        self.assertGreaterEqual(secs("lane fast"), 2)
+        self.assertGreaterEqual(secs("lane slow"), 1)
+        self.assertLessEqual(secs("quick step"), secs("lane fast"))
+        # CPU: the step's processes (a loop that runs until it has used
+        # 1.5 s of CPU), not its sleeps
+        self.assertGreaterEqual(cpu("busy step"), 1)
+        self.assertGreaterEqual(cpu("lane slow"), 1)
+        self.assertLessEqual(cpu("slow step"), cpu("lane fast"))
+        self.assertLess(cpu("slow step"), 2)
+        all_lanes = int(re.search(r"(\d+) s, cpu \d+ s$", out[-2]).group(1))
+        self.assertGreaterEqual(all_lanes, secs("lane fast") + secs("lane slow") - 1)
+
+    def test_test_sh_ends_with_the_closing_line(self):
+        # the script's last command is ci_finish: nothing may print after
+        # the closing line
+        with open(os.path.join(common.ROOT, "scripts", "test.sh")) as fh:
+            last = [x for x in fh.read().splitlines()
+                    if x.strip() and not x.startswith("#")][-1]
+        self.assertEqual(last, "ci_finish")
+
+
+if __name__ == "__main__":
+    unittest.main()
