@@ -64,11 +64,12 @@ UNIT_TIMEOUT=3600
 E2E_TIMEOUT=7200
 STEP_TIMEOUT=3600
 
-# The scenario matrices: many replays of real traces through the same
-# ingest and gate code the other modules run; they run in the fast lane,
-# not again under ASan (most of their CPU is the Python that makes the
-# scenarios).
-ASAN_SKIP="-x test_gate -x test_verdicts"
+# The scenario matrices (many replays of real traces through the same
+# ingest and gate code the other modules run) and the differential oracle
+# (every fixture and ordering against the SQL specifications: 500 s, most
+# of it the Python and SQLite of the oracle, not profan) run in the fast
+# lane, not again under ASan.
+ASAN_SKIP="-x test_gate -x test_verdicts -x test_oracle"
 
 L=build-logs
 # shellcheck source=scripts/ci_lib.sh
