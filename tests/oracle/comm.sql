@@ -23,7 +23,11 @@ WITH ops AS (
   FROM cpu_op o JOIN string s ON s.id = o.name_id
   WHERE s.text NOT GLOB 'ProfilerStep#*'
     AND NOT EXISTS (SELECT 1 FROM comm_cpu_pattern p
-                    WHERE s.text GLOB p.pattern)),
+                    WHERE s.text GLOB p.pattern)
+    -- only the ranks that have host collectives (the rest have no host
+    -- window: their ops are not read)
+    AND (o.run_id, o.rank) IN (SELECT run_id, rank FROM collective
+                               WHERE kernel_id IS NULL)),
 m AS (
   SELECT run_id, rank, ts, e,
     max(e) OVER (PARTITION BY run_id, rank ORDER BY ts, e
@@ -35,7 +39,7 @@ g AS (
                                      ORDER BY ts, e ROWS UNBOUNDED PRECEDING)
       AS grp
   FROM m),
-u AS (
+u AS MATERIALIZED (
   SELECT run_id, rank, min(ts) AS u0, max(e) AS u1
   FROM g GROUP BY run_id, rank, grp),
 c AS (
