@@ -578,6 +578,11 @@ void ingest_trace_empty_message(const TraceJob *j, Buf *pMsg){
   buf_printf(pMsg, "no events to store (%lld read; none is an op,"
              " kernel, runtime call, annotation or memory event with a"
              " \"ts\")", (long long)j->info.nEvents);
+  if( j->info.nWarnings>0 ){
+    buf_printf(pMsg, "; %lld item%s skipped, the first at byte %s",
+               (long long)j->info.nWarnings,
+               j->info.nWarnings==1 ? "" : "s", j->info.zFirstWarning);
+  }
 }
 
 /* A file that yielded no row (nothing but metadata, flows or items that

@@ -230,12 +230,19 @@ static int fail(Parser *p, const char *zMsg){
   return 0;
 }
 
-static void warn(Parser *p, const char *zMsg){
+/* Note a skipped or repaired item at byte offset iOff (the first one's
+** offset and message are kept for the ingest's warning line). */
+static void warn_at(Parser *p, int64_t iOff, const char *zMsg){
   TraceInfo *pI = p->pInfo;
   if( pI->nWarnings++==0 ){
     snprintf(pI->zFirstWarning, sizeof(pI->zFirstWarning), "%lld: %s",
-             (long long)p->ev.offset, zMsg);
+             (long long)iOff, zMsg);
   }
+}
+
+/* A warning about the event being read (its opening brace's offset) */
+static void warn(Parser *p, const char *zMsg){
+  warn_at(p, p->ev.offset, zMsg);
 }
 
 /* Timestamps and durations are kept within +-2^62 ns (146 years) so that
@@ -755,7 +762,7 @@ static int on_scalar(Parser *p, const unsigned char *z, size_t n, int isNum,
     case R_DIRANKS: p->nDiRanks++; break;
     case R_EVENTS:
     case R_TOPARRAY:
-      warn(p, "non-object item in traceEvents skipped");
+      warn_at(p, cur_offset(p), "non-object item in traceEvents skipped");
       break;
     default:
       break;
@@ -839,7 +846,7 @@ static int open_container(Parser *p, int isMap){
           role = R_EVENT;
           event_reset(p, cur_offset(p));
         }else{
-          warn(p, "non-object item in traceEvents skipped");
+          warn_at(p, cur_offset(p), "non-object item in traceEvents skipped");
         }
         break;
       case R_EVENT:

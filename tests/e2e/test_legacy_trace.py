@@ -212,16 +212,27 @@ class NotTraces(ProfanTest):
         cases = [
             ("ph-only.json", '[{"ph":"X","name":"x"}]',
              'no events to store (1 read; none is an op, kernel, runtime'
-             ' call, annotation or memory event with a "ts")'),
+             ' call, annotation or memory event with a "ts"); 1 item'
+             ' skipped, the first at byte 1: event without a numeric "ts"'
+             ' skipped'),
             ("empty-array.json", "[]",
              'no events to store (0 read; none is an op, kernel, runtime'
              ' call, annotation or memory event with a "ts")'),
             ("empty-events.json", '{"traceEvents": []}',
              'no events to store (0 read; none is an op, kernel, runtime'
              ' call, annotation or memory event with a "ts")'),
+            # items that are not objects: counted, the first one named by
+            # the offset of its last byte (the "1"; the closing quote)
             ("numbers.json", "[1, 2]",
              'no events to store (0 read; none is an op, kernel, runtime'
-             ' call, annotation or memory event with a "ts")'),
+             ' call, annotation or memory event with a "ts"); 2 items'
+             ' skipped, the first at byte 1: non-object item in'
+             ' traceEvents skipped'),
+            ("strings.json", '{"traceEvents": [{"ph":"M"}, "x"]}',
+             'no events to store (1 read; none is an op, kernel, runtime'
+             ' call, annotation or memory event with a "ts"); 1 item'
+             ' skipped, the first at byte 31: non-object item in'
+             ' traceEvents skipped'),
         ]
         for name, text, msg in cases:
             p = os.path.join(self.tmp.name, name)
