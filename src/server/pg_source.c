@@ -72,13 +72,11 @@ static char *where_of(const PgTab *t, const char *zWhere){
 ** zParam when not NULL) into the scratch, in one round trip and one
 ** transaction.  0 or -1 (pErr).
 */
-static int pull(PgSource *s, int eKind, const char *zWhere,
-                const char *zParam, PfError *pErr){
+static int pull_n(PgSource *s, int eKind, const char *zWhere,
+                  const char *const *az, int nParam, PfError *pErr){
   const PgTab **aT = xcalloc((size_t)s->plan.nTab+1, sizeof(PgTab *));
   PgQuery *aQ = xcalloc((size_t)s->plan.nTab+1, sizeof(PgQuery));
-  const char *az[1];
   int n = 0, rc = 0;
-  az[0] = zParam;
   if( eKind & PULL_STRINGS ) aT[n++] = &s->plan.str;
   for(int i=0; i<s->plan.nTab; i++){
     if( in_pull(s, &s->plan.a[i], eKind) ) aT[n++] = &s->plan.a[i];
@@ -87,8 +85,8 @@ static int pull(PgSource *s, int eKind, const char *zWhere,
     char *zW = where_of(aT[i], zWhere);
     aQ[i].zSql = pg_rows_select(aT[i], zW);
     free(zW);
-    aQ[i].nParam = zParam ? 1 : 0;
-    aQ[i].azParam = zParam ? az : NULL;
+    aQ[i].nParam = nParam;
+    aQ[i].azParam = nParam ? az : NULL;
   }
   if( n>0 ) rc = pg_conn_batch(s->c, aQ, n, pErr);
   if( rc==0 && n>0 ){
@@ -106,6 +104,14 @@ static int pull(PgSource *s, int eKind, const char *zWhere,
   free(aQ);
   free(aT);
   return rc;
+}
+
+/* pull_n() with no parameter or one ($1 = zParam when not NULL). */
+static int pull(PgSource *s, int eKind, const char *zWhere,
+                const char *zParam, PfError *pErr){
+  const char *az[1];
+  az[0] = zParam;
+  return pull_n(s, eKind, zWhere, az, zParam ? 1 : 0, pErr);
 }
 
 static int is_done(const PgSource *s, int64_t id){
@@ -246,9 +252,27 @@ int pg_source_pull(PgSource *s, int eWhat, PfError *pErr){
 
 int pg_source_pull_ref(PgSource *s, const char *zRef, PfError *pErr){
   PfError e = {0};
+  const char *az[2], *z;
+  char zId[32];
   if( !s->lazy || zRef==NULL ) return 0;
-  if( pull(s, PULL_IDROWS, "run_id IN (SELECT id FROM profan.run WHERE"
-           " name = $1 OR id::text = $1)", zRef, pErr) ){
+  /* by name, or by id when zRef reads as one (both by an index: a
+  ** comparison of id as text would read every run) */
+  az[0] = zRef;
+  az[1] = NULL;
+  z = zRef;
+  while( *z==' ' || *z=='\t' ) z++;
+  if( *z=='+' ) z++;
+  if( *z>='0' && *z<='9' ){
+    char *zEnd;
+    long long v = strtoll(z, &zEnd, 10);
+    while( *zEnd==' ' || *zEnd=='\t' ) zEnd++;
+    if( *zEnd==0 && v>0 && v<INT64_MAX ){
+      snprintf(zId, sizeof(zId), "%lld", v);
+      az[1] = zId;
+    }
+  }
+  if( pull_n(s, PULL_IDROWS, "run_id IN (SELECT id FROM profan.run WHERE"
+             " name = $1 OR id = $2::bigint)", az, 2, pErr) ){
     return -1;
   }
   if( db_int(s->db, 0, "SELECT EXISTS (SELECT 1 FROM baseline WHERE"
