@@ -5,7 +5,7 @@ the local history file (the baseline of the ratio, same run, same
 machine).
 
 usage: python3 bench/pg_bench.py PROFAN [--runs N] [--repeat R]
-                                 [--run-dir DIR] [--work DIR]
+                                 [--run-dir DIR] [--work DIR] [--old P]
 
 Starts a throwaway server (tests/e2e/pgserver.py), makes an N-run
 history with make_history.py's clones of RUN_DIR (default: the 8-rank
@@ -16,9 +16,19 @@ times (median of R):
   - check --baseline late --run latest, trend step_time_median_ms, over
     the local history (--db) and over the server (--history URL);
 the answers over both must be equal (exit 1 otherwise).
+
+Each push is timed three ways: its wall time, the CPU seconds of the
+profan process (getrusage of the children) and those of the server
+process that served it (the postmaster's reaped children's CPU time,
+/proc/PID/stat, read once the backend has exited).  On a machine shared
+with other jobs the wall time measures the load as much as the push;
+the two CPU times add up to what the push costs.  --old P: the same
+pushes by another profan binary into a second server database, taking
+turns with PROFAN (the baseline of the ratio, same run).
 """
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -39,6 +49,32 @@ def timed(cmd):
     return time.perf_counter() - t0, p
 
 
+def server_cpu(srv):
+    """CPU seconds of the server's exited processes (postmaster's
+    cutime + cstime)."""
+    with open(os.path.join(srv.data, "postmaster.pid")) as f:
+        pid = int(f.readline())
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
+def child_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed_push(srv, cmd):
+    """Wall, client CPU and server CPU seconds of one push."""
+    c0, s0 = child_cpu(), server_cpu(srv)
+    secs, p = timed(cmd)
+    if p.returncode or "pushed 1 run" not in p.stdout:
+        sys.exit("push failed: %s%s" % (p.stdout, p.stderr))
+    c1 = child_cpu()
+    time.sleep(0.3)                  # the backend exits, postmaster reaps
+    return secs, c1 - c0, server_cpu(srv) - s0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("profan")
@@ -47,6 +83,7 @@ def main():
     ap.add_argument("--run-dir", default=os.path.join(
         ROOT, "..", "shared", "fixtures", "runs", "dlrm-8rank"))
     ap.add_argument("--work", default=os.path.join(HERE, "out", "pg"))
+    ap.add_argument("--old", help="another profan binary: the baseline")
     a = ap.parse_args()
     profan = os.path.abspath(a.profan)
     os.makedirs(a.work, exist_ok=True)
@@ -59,24 +96,36 @@ def main():
                        check=True, capture_output=True)
     srv = pgserver.PgServer().start()
     try:
-        srv.psql("CREATE DATABASE bench")
-        url = srv.url("bench")
+        bins = [("new", profan)]
+        if a.old:
+            bins.append(("old", os.path.abspath(a.old)))
         last = a.runs - a.repeat
         ids = [str(i) for i in range(1, last + 1)]
-        secs, p = timed([profan, "--db", hist, "push", "--quiet", "--to",
-                         url] + ids)
-        if p.returncode:
-            sys.exit("push of the history failed: " + p.stderr)
-        print("push of %d runs (one push): %.1f s" % (last, secs))
-        lat = []
+        urls = {}
+        for tag, binary in bins:
+            srv.psql("CREATE DATABASE bench_%s" % tag)
+            urls[tag] = srv.url("bench_" + tag)
+            secs, p = timed([binary, "--db", hist, "push", "--quiet", "--to",
+                             urls[tag]] + ids)
+            if p.returncode:
+                sys.exit("push of the history failed: " + p.stderr)
+            print("%s: push of %d runs (one push): %.1f s"
+                  % (tag, last, secs))
+        url = urls["new"]
+        lat = {tag: [] for tag, _ in bins}
         for i in range(last + 1, a.runs + 1):
-            secs, p = timed([profan, "--db", hist, "push", str(i), "--to",
-                             url])
-            if p.returncode or "pushed 1 run" not in p.stdout:
-                sys.exit("push failed: %s%s" % (p.stdout, p.stderr))
-            lat.append(secs)
-        print("push of one 8-rank run: median %.3f s (%s)"
-              % (statistics.median(lat), ", ".join("%.3f" % x for x in lat)))
+            for tag, binary in bins:
+                lat[tag].append(timed_push(srv, [binary, "--db", hist,
+                                                 "push", str(i), "--to",
+                                                 urls[tag]]))
+        for tag, _ in bins:
+            w, c, sv = ([x[k] for x in lat[tag]] for k in range(3))
+            print("%s: push of one run: wall median %.3f s (%s); client CPU"
+                  " %.3f s, server CPU %.3f s, sum %.3f s (medians)"
+                  % (tag, statistics.median(w),
+                     ", ".join("%.3f" % x for x in w), statistics.median(c),
+                     statistics.median(sv),
+                     statistics.median([x + y for x, y in zip(c, sv)])))
         bad = 0
         for cmd in (["check", "--baseline", "late", "--run", "latest"],
                     ["trend", "step_time_median_ms"]):

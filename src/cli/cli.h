@@ -301,5 +301,14 @@ int cli_history_run(sqlite3 *db, int64_t id);
 /* Every row of every run in the history (EXIT_OK), or an exit code after
 ** one line. */
 int cli_history_all(void);
+/* Before zRef is resolved in db (cli_resolve_run): when db is the
+** history of cli_open_history(... | PG_OPEN_LAZY), the identity rows of
+** the runs it may name pulled (pg_source_pull_ref).  EXIT_OK, or an
+** exit code after one line. */
+int cli_history_ref(sqlite3 *db, const char *zRef);
+/* The stored values of metric zMetric of every run in the history, and
+** when no run has it the names of every other (for the "did you mean"):
+** EXIT_OK, or an exit code after one line.  Nothing without a server. */
+int cli_history_metric(sqlite3 *db, const char *zMetric);
 
 #endif

@@ -364,10 +364,17 @@ int diff_cmd(Cli *p){
     cli_usage_error(p, "--format csv prints one table: add --by"
                     " (metrics, category, kernel, op, memory, tensors)");
   }
-  db = zHist ? cli_open_history(p, zHist, PG_PULL_ALL)
+  db = zHist ? cli_open_history(p, zHist, PG_OPEN_LAZY)
              : cli_open_db(p, DB_OPEN_READONLY);
-  rc = cli_resolve_run(db, zA, zBase ? CLI_RUN_BASELINE : 0, &idA);
+  rc = cli_history_ref(db, zA);
+  if( rc==EXIT_OK ) rc = cli_history_ref(db, zB);
+  if( rc==EXIT_OK ){
+    rc = cli_resolve_run(db, zA, zBase ? CLI_RUN_BASELINE : 0, &idA);
+  }
   if( rc==EXIT_OK ) rc = cli_resolve_run(db, zB, 0, &idB);
+  /* from a server, the rows of the two runs (a diff reads no other) */
+  if( rc==EXIT_OK ) rc = cli_history_run(db, idA);
+  if( rc==EXIT_OK ) rc = cli_history_run(db, idB);
   if( rc!=EXIT_OK ){
     db_close(db);
     return rc;
@@ -467,8 +474,14 @@ int trend_cmd(Cli *p){
   if( zLast ) parse_count(p, "--last", zLast);
   if( zHtml && zHtml[0]==0 ) cli_usage_error(p, "--html needs a FILE");
   if( zTag ) zTagKey = split_kv(p, "--tag", zTag, &zTagVal);
-  db = zHist ? cli_open_history(p, zHist, PG_PULL_METRICS)
+  db = zHist ? cli_open_history(p, zHist, 0)
              : cli_open_db(p, DB_OPEN_READONLY);
+  rc = cli_history_metric(db, p->argv[1]);
+  if( rc!=EXIT_OK ){
+    free(zTagKey);
+    db_close(db);
+    return rc;
+  }
   if( no_metric(db, p->argv[1]) ){
     free(zTagKey);
     db_close(db);
@@ -601,10 +614,16 @@ static void check_resolve(Cli *p, sqlite3 *db, const CheckOpts *o,
 static void check_resolve_history(Cli *p, sqlite3 *db, const CheckOpts *o,
                                   int64_t *pidA, int64_t *pidB){
   const char *zRun = o->zRun ? o->zRun : "latest";
-  int rc = cli_resolve_run(db, o->zBase, CLI_RUN_BASELINE, pidA);
+  int rc = cli_history_ref(db, o->zBase);
+  if( rc==EXIT_OK ){
+    rc = cli_resolve_run(db, o->zBase, CLI_RUN_BASELINE, pidA);
+  }
   if( rc==EXIT_OK ){
     rc = cli_history_local_run(p, zRun, pidB);
-    if( rc<0 ) rc = cli_resolve_run(db, zRun, 0, pidB);
+    if( rc<0 ){
+      rc = cli_history_ref(db, zRun);
+      if( rc==EXIT_OK ) rc = cli_resolve_run(db, zRun, 0, pidB);
+    }
   }
   if( rc==EXIT_OK ) rc = cli_history_run(db, *pidA);
   if( rc==EXIT_OK ) rc = cli_history_run(db, *pidB);
@@ -876,7 +895,7 @@ int check_cmd(Cli *p){
 
   check_parse(p, &o);
   if( o.zTag ) zTagKey = split_kv(p, "--tag", o.zTag, &zTagVal);
-  db = o.zHist ? cli_open_history(p, o.zHist, 0)
+  db = o.zHist ? cli_open_history(p, o.zHist, PG_OPEN_LAZY)
                : cli_open_db(p, DB_OPEN_READONLY);
   check_params(p, db, &o, &g, &nLast);
   if( o.zHist ) check_resolve_history(p, db, &o, &idA, &idB);

@@ -34,7 +34,8 @@ static void history_close(void){
 sqlite3 *cli_open_history(Cli *p, const char *zUrl, int ePull){
   PfError e = {0};
   (void)p;
-  gSrc = pg_source_open(zUrl, &e);
+  gSrc = pg_source_open(zUrl, (ePull & PG_OPEN_LAZY)!=0, &e);
+  ePull &= PG_PULL_ALL;
   if( gSrc==NULL || (ePull && pg_source_pull(gSrc, ePull, &e)) ){
     cli_die(NULL, cli_error_exit(&e, EXIT_DB), "%s", e.zMsg);
   }
@@ -69,6 +70,27 @@ int cli_history_run(sqlite3 *db, int64_t id){
 int cli_history_all(void){
   PfError e = {0};
   if( gSrc && pg_source_pull(gSrc, PG_PULL_ALL, &e) ){
+    return cli_fail(cli_error_exit(&e, EXIT_DB), "%s", e.zMsg);
+  }
+  return EXIT_OK;
+}
+
+int cli_history_ref(sqlite3 *db, const char *zRef){
+  PfError e = {0};
+  if( gSrc==NULL || db!=pg_source_db(gSrc) ) return EXIT_OK;
+  if( pg_source_pull_ref(gSrc, zRef, &e) ){
+    return cli_fail(cli_error_exit(&e, EXIT_DB), "%s", e.zMsg);
+  }
+  return EXIT_OK;
+}
+
+int cli_history_metric(sqlite3 *db, const char *zMetric){
+  PfError e = {0};
+  if( gSrc==NULL ) return EXIT_OK;
+  if( pg_source_pull_metric(gSrc, zMetric, &e)
+      || (!db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM run_metric WHERE"
+                  " metric=%Q)", zMetric)
+          && pg_source_pull(gSrc, PG_PULL_METRICS, &e)) ){
     return cli_fail(cli_error_exit(&e, EXIT_DB), "%s", e.zMsg);
   }
   return EXIT_OK;

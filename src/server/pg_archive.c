@@ -198,8 +198,10 @@ int pg_archive_run(PgConn *c, const PgPlan *plan, sqlite3 *db,
   azSql[1] = pg_rows_select(&plan->str, "md5(text) IN (SELECT md5(u.t)"
                             " FROM unnest($1::text[]) AS u(t))"
                             " AND text = ANY($1::text[])");
+  /* IN (SELECT unnest): an index probe per name; name = ANY of the 999
+  ** names read every run (78 ms against 8 at 100,000 runs) */
   azSql[2] = pg_rows_select(pg_plan_table(plan, "run"),
-                            "name = ANY($1::text[])");
+                            "name IN (SELECT unnest($1::text[]))");
   azSql[3] = pg_rows_select(pg_plan_table(plan, "baseline"),
                             "name = ANY($1::text[])");
   azSql[4] = floors_sql(plan);

@@ -243,3 +243,36 @@ int pg_conn_batch(PgConn *c, PgQuery *aQ, int nQ, PfError *pErr){
   }
   return rc;
 }
+
+int pg_conn_copy(PgConn *c, const char *zSql, const char *z, size_t n,
+                 PfError *pErr){
+  PGresult *r = PQexec(c->pq, zSql);
+  int ok;
+  if( r==NULL || PQresultStatus(r)!=PGRES_COPY_IN ){
+    ok = result_ok(c, r, pErr);
+    PQclear(r);
+    if( ok ){
+      pg_conn_error(c, NULL, "COPY did not start", pErr);
+    }
+    return -1;
+  }
+  PQclear(r);
+  /* libpq takes the data in pieces of at most INT_MAX bytes */
+  while( n>0 ){
+    int k = n>(size_t)1<<30 ? 1<<30 : (int)n;
+    if( PQputCopyData(c->pq, z, k)!=1 ) break;
+    z += k;
+    n -= (size_t)k;
+  }
+  if( PQputCopyEnd(c->pq, n>0 ? "profan: could not send every row" : NULL)
+      !=1 ){
+    pg_conn_error(c, NULL, NULL, pErr);
+    while( (r = PQgetResult(c->pq))!=NULL ) PQclear(r);
+    return -1;
+  }
+  r = PQgetResult(c->pq);
+  ok = result_ok(c, r, pErr);
+  PQclear(r);
+  while( (r = PQgetResult(c->pq))!=NULL ) PQclear(r);
+  return ok ? 0 : -1;
+}

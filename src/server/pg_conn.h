@@ -67,6 +67,16 @@ typedef struct PgQuery {
 */
 int pg_conn_batch(PgConn *c, PgQuery *aQ, int nQ, PfError *pErr);
 
+/*
+** COPY zSql ("COPY t(cols) FROM STDIN", text format) with the rows
+** z[0..n) (each ending in a newline, values escaped as COPY's text
+** format wants them): two round trips whatever the number of rows, and
+** the server parses no statement per row.  0, or -1 with pErr set;
+** inside a transaction an error aborts it.
+*/
+int pg_conn_copy(PgConn *c, const char *zSql, const char *z, size_t n,
+                 PfError *pErr);
+
 /* Set pErr (may be NULL: nothing) to "history server NAME: MSG" with MSG
 ** zMsg, or libpq's message of the connection when zMsg is NULL (zWhat,
 ** when not NULL, before it: "push: ..."). */

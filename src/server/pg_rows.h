@@ -73,7 +73,8 @@ int pg_rows_insert(sqlite3 *db, const PgTab *t, PGresult *r, int64_t *pn,
 ** server gives it: pg_archive.c) to the server, inside the caller's
 ** transaction there: its rows of every table of the plan, each with its
 ** place among them, and the strings of db with an id above strFloor (the
-** new ones), in one round trip.  *pnRows gets the rows sent.  0, or -1
+** new ones), one COPY per table that has rows (two round trips each).
+** *pnRows gets the rows sent.  0, or -1
 ** with pErr set.
 */
 int pg_rows_push_run(PgConn *c, const PgPlan *p, sqlite3 *db, int64_t runId,

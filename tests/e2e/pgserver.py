@@ -2,7 +2,9 @@
 history on PostgreSQL (test_history_server.py).
 
 initdb in a temporary directory, pg_ctl start listening only on a Unix
-socket in that directory (no TCP port), trust authentication for the
+socket in that directory (no TCP port unless tcp_port is given: then
+also 127.0.0.1 at that port, for what libpq does over TCP only, such as
+sslmode), trust authentication for the
 local socket, stopped and removed by stop().  PostgreSQL refuses to run
 as root: under root the server runs as user nobody (setpriv), the
 directory given to it; the tests connect as the database superuser
@@ -30,8 +32,11 @@ def bindir():
 
 
 class PgServer:
-    def __init__(self):
+    def __init__(self, tcp_port=None):
+        """tcp_port: also listen on 127.0.0.1 at that port (the socket
+        file then carries that number too)."""
         self.bin = bindir()
+        self.tcp_port = tcp_port
         self.tmp = tempfile.mkdtemp(prefix="profan-pg-")
         self.data = os.path.join(self.tmp, "data")
         self.sock = self.tmp
@@ -63,8 +68,11 @@ class PgServer:
         return self
 
     def pg_ctl_start(self):
-        opts = ("-c listen_addresses='' -c unix_socket_directories=%s"
-                " -c fsync=off -c max_connections=60" % self.sock)
+        opts = ("-c listen_addresses='%s' -c unix_socket_directories=%s"
+                " -c fsync=off -c max_connections=60"
+                % ("127.0.0.1" if self.tcp_port else "", self.sock))
+        if self.tcp_port:
+            opts += " -c port=%d" % self.tcp_port
         self._run("pg_ctl", "-D", self.data, "-l", self.log, "-w", "-t",
                   "60", "-o", opts, "start")
         self.running = True
@@ -87,13 +95,17 @@ class PgServer:
 
     def url(self, db="postgres", user=SUPERUSER):
         """A libpq connection string to the server."""
+        if self.tcp_port:
+            return "host=127.0.0.1 port=%d dbname=%s user=%s" % (
+                self.tcp_port, db, user)
         return "host=%s dbname=%s user=%s" % (self.sock, db, user)
 
     def psql(self, sql, db="postgres"):
         """Rows of sql (psql, unaligned, '|' between columns)."""
         p = subprocess.run([os.path.join(self.bin, "psql"), "-X", "-A", "-t",
-                            "-v", "ON_ERROR_STOP=1", "-h", self.sock, "-U",
-                            SUPERUSER, "-d", db, "-c", sql],
+                            "-v", "ON_ERROR_STOP=1", "-h", self.sock, "-p",
+                            str(self.tcp_port or 5432), "-U", SUPERUSER,
+                            "-d", db, "-c", sql],
                            capture_output=True, text=True, timeout=120)
         if p.returncode != 0:
             raise AssertionError("psql: " + p.stderr)

@@ -11,17 +11,18 @@ The oracles: the server's rows counted with psql against the local
 verdicts of the history on the server equal, byte for byte, the ones of
 the local history, and the 20 % slower run is a regression there.
 """
-import concurrent.futures
 import hashlib
 import os
 import random
 import shutil
+import socket
 import sqlite3
 import subprocess
 import unittest
 
 import common
 import gate_scenarios as gs
+import pg_concurrency
 import pgserver
 from common import PROFAN, ProfanTest, shared
 
@@ -172,6 +173,63 @@ class Push(ServerTest):
         self.assertEqual(SERVER.psql("SELECT count(*) FROM profan.step",
                                      self.dbname), before)
 
+    def test_server_schema_has_every_summary_column(self):
+        """The hand-written server DDL (schema/pg/) against the table
+        catalogue: every table merge --summaries-only copies
+        (statements/history-columns.sql over table_role) is on the
+        server with every column, of the type its declared SQLite type
+        maps to, and nothing else but the server's own columns (ord,
+        pushed_at, pushed_by).  A summary column added to the SQLite
+        schema without its schema/pg migration fails here, by name."""
+        src = family()
+        rc, out, err = profan("runs", "--history", self.url, db=src)
+        self.assertEqual(rc, 0, err)            # the schema, migrated
+        con = sqlite3.connect(src)
+        with open(os.path.join(common.ROOT, "statements",
+                               "history-columns.sql")) as f:
+            rows = con.execute(f.read()).fetchall()
+        con.close()
+
+        def pg_type(decl):
+            for part, t in (("INT", "bigint"), ("CHAR", "text"),
+                            ("CLOB", "text"), ("TEXT", "text"),
+                            ("BLOB", "bytea"), ("REAL", "double precision"),
+                            ("FLOA", "double precision"),
+                            ("DOUB", "double precision")):
+                if part in decl:
+                    return t
+            return "numeric"
+        want, by_id = {}, {}
+        for tbl, col, decl, bid, _s in rows:
+            want.setdefault(tbl, {})[col] = pg_type(decl)
+            by_id[tbl] = bid
+        want["string"] = {"id": "bigint", "text": "text"}
+        by_id["string"] = 1
+        self.assertIn("step", want)
+        self.assertIn("core_run_metric", want)
+        have = {}
+        for tbl, col, typ in SERVER.psql(
+                "SELECT table_name, column_name, data_type FROM"
+                " information_schema.columns WHERE table_schema = 'profan'",
+                self.dbname):
+            have.setdefault(tbl, {})[col] = typ
+        server_only = {"run": {"pushed_at", "pushed_by"}}
+        for tbl, cols in sorted(want.items()):
+            self.assertIn(tbl, have, "table %s is not on the server"
+                          " (schema/pg/)" % tbl)
+            extra = set(have[tbl]) - set(cols) - server_only.get(tbl, set())
+            if not by_id[tbl]:
+                self.assertEqual(have[tbl].get("ord"), "integer", tbl)
+                extra.discard("ord")
+            missing = sorted("%s.%s" % (tbl, c) for c in cols
+                             if c not in have[tbl])
+            self.assertEqual(missing, [], "summary columns missing on the"
+                             " server: add a schema/pg migration")
+            self.assertEqual(sorted(extra), [], "server columns no summary"
+                             " table has: " + tbl)
+            for c, t in cols.items():
+                self.assertEqual(have[tbl][c], t, "%s.%s" % (tbl, c))
+
     def test_same_answers_as_a_local_history(self):
         """check / trend / runs / diff --by metrics over the server equal
         those over the local --summaries-only history, byte for byte; the
@@ -235,52 +293,43 @@ class Push(ServerTest):
 
 class Concurrent(ServerTest):
 
-    def test_sixteen_pushes_at_once(self):
-        """16 processes push 3 runs each at once into a fresh server
-        database (the first uses race for the schema too), one run common
-        to all of them; 2 more processes list the runs over and over
-        meanwhile.  33 runs stored, none twice, none lost, every row; every
-        reader answers."""
-        from test_history import write_trace
-        n = 16
-        src = os.path.join(self.tmp.name, "many.db")
-        for i in range(2 * n):
-            p = os.path.join(self.tmp.name, "s%d.json" % i)
-            ms = [10.0 * (1 + 0.01 * ((i * 7 + k) % 3 - 1)) for k in range(8)]
-            write_trace(p, ms, tag="pg36-c%d" % i)
-            gs.ingest(src, p, "c%d" % i)
-        write_trace(p, [10.0] * 8, tag="pg36-common")
-        gs.ingest(src, p, "common")
-        jobs = [["push", "c%d" % (2 * i), "c%d" % (2 * i + 1), "common",
-                 "--to", self.url] for i in range(n)]
-
-        def reader(pushes):
-            out = []
-            while not all(f.done() for f in pushes):
-                out.append(profan("runs", "--history", self.url, db=src))
-            return out
-        with concurrent.futures.ThreadPoolExecutor(n + 2) as ex:
-            pushes = [ex.submit(profan, *j, db=src) for j in jobs]
-            readers = [ex.submit(reader, pushes) for _ in range(2)]
-            res = [f.result() for f in pushes]
-            reads = [r for f in readers for r in f.result()]
-        for rc, out, err in res:
+    def test_sixteen_pushes_at_once_while_four_check(self):
+        """The issue's 16 processes pushing at once, 3 runs each here
+        (bench/pg_concurrency.py: 50 each), into a server holding the
+        replayed family; every job also pushes the first run of the next
+        job (16 runs raced by two pushes).  4 more processes run `check`
+        meanwhile.  Every run stored once, none lost, ids 1..N with no
+        gap, every row; every check answers the known verdict (run20 a
+        regression, h5 not)."""
+        n, per, n_check = 16, 3, 4
+        src = family()
+        rc, out, err = profan("push", *range(1, 13), "--to", self.url,
+                              db=src)
+        self.assertEqual(rc, 0, err)
+        work = os.path.join(self.tmp.name, "clones")
+        os.makedirs(work)
+        clones = pg_concurrency.make_clones(PROFAN, work, n * per)
+        r = pg_concurrency.run(PROFAN, self.url, src, clones, n, per,
+                               n_check)
+        for rc, out, err in r["pushes"]:
             self.assertEqual(rc, 0, err)
-        names = SERVER.psql("SELECT name, count(*) FROM profan.run GROUP BY"
-                            " name ORDER BY name", self.dbname)
-        want_names = ["c%d" % i for i in range(2 * n)] + ["common"]
-        self.assertEqual(sorted(m for m, c in names), sorted(want_names))
+        self.assertEqual(sum(pg_concurrency.skipped(out)
+                             for rc, out, err in r["pushes"]), n)
+        names = SERVER.psql("SELECT name, count(*) FROM profan.run WHERE"
+                            " id > 12 GROUP BY name", self.dbname)
+        self.assertEqual(sorted(m for m, c in names),
+                         sorted("r%d" % i for i in range(n * per)))
         self.assertTrue(all(c == "1" for m, c in names))
-        ids = [int(r[0]) for r in SERVER.psql("SELECT id FROM profan.run",
+        ids = [int(x[0]) for x in SERVER.psql("SELECT id FROM profan.run",
                                               self.dbname)]
-        self.assertEqual(sorted(ids), list(range(1, 2 * n + 2)))
-        self.assertEqual(sum("already there" in out for rc, out, err in res),
-                         n - 1)
-        self.assertEqual(self.server_rows("step"),
-                         local_counts_of(src, want_names))
-        self.assertGreater(len(reads), 0)
-        for rc, out, err in reads:
-            self.assertEqual(rc, 0, err)
+        self.assertEqual(sorted(ids), list(range(1, 13 + n * per)))
+        self.assertEqual(int(SERVER.psql(
+            "SELECT count(*) FROM profan.step WHERE run_id > 12",
+            self.dbname)[0][0]), local_counts_of(
+                clones, ["r%d" % i for i in range(n * per)]))
+        self.assertGreaterEqual(len(r["checks"]), n_check)
+        wrong = [c[:4] for c in r["checks"] if c[2] != c[1]]
+        self.assertEqual(wrong, [], pg_concurrency.summary(r))
 
 
 def local_counts_of(path, names):
@@ -345,6 +394,47 @@ class Faults(ServerTest):
         rc, out, err = profan("push", "h0", "--to", self.url, db=src)
         self.assertEqual(rc, 0, err)
         self.assertEqual(self.server_rows("run"), 2)
+
+    def test_refused_tls_mode(self):
+        """A client that requires TLS (sslmode=require or verify-full)
+        against a server without SSL: one line naming the server and
+        libpq's reason, exit 7, the password in no output, the local
+        database unchanged.  Over TCP: libpq ignores sslmode on a Unix
+        socket, so a second throwaway server listens on 127.0.0.1."""
+        src = family()
+        before = sha(src)
+        with socket.socket() as so:
+            so.bind(("127.0.0.1", 0))
+            port = so.getsockname()[1]
+        srv = pgserver.PgServer(tcp_port=port).start()
+        try:
+            plain = srv.url("postgres")
+            rc, out, err = profan("runs", "--history", plain, db=src)
+            self.assertEqual(rc, 0, err)       # the server itself answers
+            urls = [plain + " sslmode=require password=tls-s3cret-1",
+                    plain + " sslmode=verify-full password=tls-s3cret-1",
+                    "postgresql://profan:tls-s3cret-1@127.0.0.1:%d/postgres"
+                    "?sslmode=require" % port]
+            for url in urls:
+                for cmd in (["push", "base", "--to", url],
+                            ["check", "--baseline", "main", "--history",
+                             url],
+                            ["trend", "gpu_ms", "--history", url],
+                            ["runs", "--history", url]):
+                    r = profan(*cmd, db=src)
+                    self.one_line(r)
+                    self.assertEqual(
+                        r[2], "profan: history server postgres on"
+                        " 127.0.0.1:%d: connection to server at"
+                        " \"127.0.0.1\", port %d failed: server does not"
+                        " support SSL, but SSL was required\n"
+                        % (port, port), cmd)
+                    self.assertNotIn("tls-s3cret-1", r[1] + r[2])
+            self.assertEqual(srv.psql("SELECT count(*) FROM profan.run"),
+                             [["0"]])
+        finally:
+            srv.cleanup()
+        self.assertEqual(sha(src), before)
 
     def test_insert_select_role_and_passwords(self):
         """A role with only USAGE on the schema and INSERT/SELECT on its
