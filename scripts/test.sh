@@ -8,14 +8,22 @@
 #              style, docs check (manual page rendered by groff,
 #              completions);
 #   slow lane  clang AddressSanitizer + UBSan build (-Werror), unit and e2e
-#              suites on it (the scenario matrices left out: see ASAN_SKIP),
-#              cppcheck + valgrind (scripts/analyze.sh), the libFuzzer
+#              suites on it (the Python-heavy modules left out: see
+#              ASAN_SKIP), cppcheck + valgrind on a representative subset
+#              (scripts/analyze.sh), the libFuzzer
 #              harnesses, the short fault-injection loops, ThreadSanitizer
 #              over the unit suite and the multi-file ingests
 #              (scripts/tsan.sh).
 #
 # The budget: the whole run under 30 minutes on 2 cores with the machine
-# shared (bench/README.md "CI lanes" has the measured times).  Timeouts
+# shared, about 2,600 CPU-seconds at most (bench/README.md "CI lanes" has
+# the measured times, docs/reliability.md "CI lanes" the layout).  Long
+# loops run a short seeded version here and in full in their own script:
+# the differential oracle (test_oracle's subset; scripts/oracle-full.sh),
+# the fault loops (scripts/fault.sh), fuzzing (scripts/fuzz.sh), the
+# findings scenarios (tests/e2e/findings_scenarios.py).  Every e2e run
+# prints each module's CPU seconds, most first, and how much of it was the
+# test's own Python ("own").  Timeouts
 # are safety nets against a hang, sized for a sanitizer build on a loaded
 # machine, never a speed limit.
 #
@@ -64,12 +72,32 @@ UNIT_TIMEOUT=3600
 E2E_TIMEOUT=7200
 STEP_TIMEOUT=3600
 
-# The scenario matrices (many replays of real traces through the same
-# ingest and gate code the other modules run) and the differential oracle
-# (every fixture and ordering against the SQL specifications: 500 s, most
-# of it the Python and SQLite of the oracle, not profan) run in the fast
-# lane, not again under ASan.
-ASAN_SKIP="-x test_gate -x test_verdicts -x test_oracle"
+# The ASan e2e run: every module, a new one included, unless it is named
+# here.  The rule for naming one: at least 2/3 of its CPU is its own
+# Python (an oracle over the JSON, scenario making, PyTorch: run_all.py's
+# "own"), it costs at least 10 CPU-seconds (below that, leaving it out
+# saves nothing worth the coverage: test_comm_oracle, 2.6 s, 65 % own,
+# stays), and every C path it drives is driven under ASan by a module that
+# does run (named after it).  They all run in the fast lane.  Measured on
+# the gcc build, CPU seconds in all / own (2026-11-29, bench/README.md
+# "CI lanes"):
+#   test_oracle          spec oracle over every fixture and ordering: the
+#                        CI subset 37 / 31 (the ingests: test_corpus,
+#                        test_trace, test_ingest_order, test_export)
+#   test_gate            gate scenario matrix, 22 at 3003bc8 (test_history,
+#                        test_step_bound, test_history_server)
+#   test_verdicts        straggler scenario matrix, 12 at 3003bc8
+#                        (test_findings, test_report, test_comm)
+#   test_findings_rates  findings scenario matrix, 12.1 / 10.9
+#                        (test_findings, test_findings_corpus)
+#   test_trace_oracle    sweeps over the JSON, 20.0 / 14.3 (test_trace,
+#                        test_trace_queries, test_corpus)
+#   test_torch           PyTorch in the loop (its traces' shapes:
+#                        test_trace, test_legacy_trace, test_merge_torch)
+ASAN_PYTHON_HEAVY="test_oracle test_gate test_verdicts test_findings_rates \
+test_trace_oracle test_torch"
+ASAN_SKIP=""
+for m in $ASAN_PYTHON_HEAVY; do ASAN_SKIP="$ASAN_SKIP -x $m"; done
 
 L=build-logs
 # shellcheck source=scripts/ci_lib.sh
