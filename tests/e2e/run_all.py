@@ -45,9 +45,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Modules known to take longest (measured by this runner's time lines),
 # started first when running in parallel; the rest follow by name.
-SLOW_FIRST = ("test_gate", "test_hostile_inputs", "test_verdicts",
-              "test_durability", "test_bad_traces", "test_history",
-              "test_html", "test_trace", "test_hta", "test_report")
+SLOW_FIRST = ("test_export", "test_gate", "test_hostile_inputs",
+              "test_verdicts", "test_durability", "test_bad_traces",
+              "test_history", "test_html", "test_trace", "test_hta",
+              "test_report")
 
 
 def parse_args(args):
