@@ -6,10 +6,18 @@
 #      with scripts/cppcheck.cfg (cli_usage_error does not return) and the
 #      justified suppressions in scripts/cppcheck-suppressions.txt;
 #   2. valgrind memcheck on the unit suite (CK_FORK=no, so the tests run
-#      in the one process valgrind watches);
+#      in the one process valgrind watches), one Check suite at a time:
+#      every suite of tests/*.c, a new one included, but those named in
+#      VALGRIND_SKIP_SUITES (default: snapshot spans html rules, 3.7 of
+#      the suite's 6 native CPU-seconds, so about 60 % of valgrind's time:
+#      large synthetic inputs through code that step 3 runs under
+#      memcheck anyway: a snapshot ingest, the sorts of every ingest, the
+#      rules of `report`, the HTML of `report --html`; all four run under
+#      ASan+UBSan in scripts/test.sh);
 #   3. valgrind memcheck on end-to-end commands: ingest of a trace
 #      directory with an NCCL log, of a memory snapshot, of a
-#      flight-recorder directory, then query, report, diff, trend, rm.
+#      flight-recorder directory, then query, report (text and HTML),
+#      diff, trend, rm.
 # Any memcheck error or definite/indirect leak fails the step (valgrind's
 # exit status 99, so that profan's own exit 1 stays distinguishable).
 # Prints the time of each step.  Exits non-zero on the first failure.
@@ -33,19 +41,30 @@ cppcheck --enable=warning,performance,portability --std=c11 -q -j2 -I src \
   src/*/*.c fuzz/*.c
 echo "cppcheck: clean ($(( $(now) - t0 )) s)"
 
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
 VG="valgrind -q --error-exitcode=99 --leak-check=full \
   --errors-for-leak-kinds=definite,indirect \
   --show-leak-kinds=definite,indirect"
 
 t0=$(now)
-echo "== valgrind: unit suite"
-CK_FORK=no $VG "$B/check_profan" >/dev/null
+SKIP=${VALGRIND_SKIP_SUITES-snapshot spans html rules}
+echo "== valgrind: unit suite (every Check suite but: $SKIP)"
+for s in $(sed -n 's/.*suite_create("\([^"]*\)").*/\1/p' tests/*.c | sort -u); do
+  case " $SKIP " in *" $s "*) continue ;; esac
+  t1=$(now)
+  CK_RUN_SUITE=$s CK_FORK=no $VG "$B/check_profan" >"$TMP/unit.out" 2>&1 || {
+    echo "analyze.sh: valgrind: unit suite '$s' failed:" >&2
+    cat "$TMP/unit.out" >&2; exit 1; }
+  # a suite name Check does not know runs nothing and exits 0
+  grep -q "Checks: [1-9]" "$TMP/unit.out" || {
+    echo "analyze.sh: valgrind: unit suite '$s' ran no check" >&2; exit 1; }
+  echo "valgrind unit $s: $(( $(now) - t1 )) s, $(sed -n 's/.*Checks: \([0-9]*\).*/\1/p' "$TMP/unit.out") checks"
+done
 echo "valgrind unit: clean ($(( $(now) - t0 )) s)"
 
 t0=$(now)
 echo "== valgrind: end-to-end commands"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 DB="$TMP/vg.db"
 mkdir "$TMP/run"
 cp fixtures/sample-run/*.json.gz fixtures/nccl/p2p-fp8-2.24.log "$TMP/run/"
@@ -68,6 +87,7 @@ vg "ingest sample again" ingest --quiet --name b fixtures/sample-run/host_4000.1
 vg "query" query top-kernels --run a
 vg "query memory" query memory-timeline --run snap
 vg "report" report a
+vg "report --html" report a --html "$TMP/a.html"
 vg "diff" diff a b
 vg "trend" trend gpu_ms
 vg "runs" runs

@@ -8,14 +8,22 @@
 #              style, docs check (manual page rendered by groff,
 #              completions);
 #   slow lane  clang AddressSanitizer + UBSan build (-Werror), unit and e2e
-#              suites on it (the scenario matrices left out: see ASAN_SKIP),
-#              cppcheck + valgrind (scripts/analyze.sh), the libFuzzer
+#              suites on it (the Python-heavy modules left out: see
+#              ASAN_SKIP), cppcheck + valgrind on a representative subset
+#              (scripts/analyze.sh), the libFuzzer
 #              harnesses, the short fault-injection loops, ThreadSanitizer
 #              over the unit suite and the multi-file ingests
 #              (scripts/tsan.sh).
 #
 # The budget: the whole run under 30 minutes on 2 cores with the machine
-# shared (bench/README.md "CI lanes" has the measured times).  Timeouts
+# shared, about 2,600 CPU-seconds at most (bench/README.md "CI lanes" has
+# the measured times, docs/reliability.md "CI lanes" the layout).  Long
+# loops run a short seeded version here and in full in their own script:
+# the differential oracle (test_oracle's subset; scripts/oracle-full.sh),
+# the fault loops (scripts/fault.sh), fuzzing (scripts/fuzz.sh), the
+# findings scenarios (tests/e2e/findings_scenarios.py).  Every e2e run
+# prints each module's CPU seconds, most first, and how much of it was the
+# test's own Python ("own").  Timeouts
 # are safety nets against a hang, sized for a sanitizer build on a loaded
 # machine, never a speed limit.
 #
@@ -64,12 +72,31 @@ UNIT_TIMEOUT=3600
 E2E_TIMEOUT=7200
 STEP_TIMEOUT=3600
 
-# The scenario matrices (many replays of real traces through the same
-# ingest and gate code the other modules run) and the differential oracle
-# (every fixture and ordering against the SQL specifications: 500 s, most
-# of it the Python and SQLite of the oracle, not profan) run in the fast
-# lane, not again under ASan.
-ASAN_SKIP="-x test_gate -x test_verdicts -x test_oracle"
+# The ASan e2e run: every module, a new one included, unless it is named
+# here.  The rule for naming one: at least 2/3 of its CPU is its own
+# Python (an oracle over the JSON, scenario making: run_all.py's "own"),
+# it costs at least 10 CPU-seconds (below that, leaving it out saves
+# nothing worth the coverage: test_comm_oracle, 2.6 s, 65 % own,
+# stays; test_torch, 19.1 s, runs PyTorch in child processes, 2 % own,
+# stays), and every C path it drives is driven under ASan by a module that
+# does run (named after it).  They all run in the fast lane.  Measured on
+# the gcc build, CPU seconds in all / own (2026-11-29, bench/README.md
+# "CI lanes"):
+#   test_oracle          spec oracle over every fixture and ordering: the
+#                        CI subset 37 / 31 (the ingests: test_corpus,
+#                        test_trace, test_ingest_order, test_export)
+#   test_gate            gate scenario matrix, 22 at 3003bc8 (test_history,
+#                        test_step_bound, test_history_server)
+#   test_verdicts        straggler scenario matrix, 12 at 3003bc8
+#                        (test_findings, test_report, test_comm)
+#   test_findings_rates  findings scenario matrix, 12.1 / 10.9
+#                        (test_findings, test_findings_corpus)
+#   test_trace_oracle    sweeps over the JSON, 20.0 / 14.3 (test_trace,
+#                        test_trace_queries, test_corpus)
+ASAN_PYTHON_HEAVY="test_oracle test_gate test_verdicts test_findings_rates \
+test_trace_oracle"
+ASAN_SKIP=""
+for m in $ASAN_PYTHON_HEAVY; do ASAN_SKIP="$ASAN_SKIP -x $m"; done
 
 L=build-logs
 # shellcheck source=scripts/ci_lib.sh
@@ -126,7 +153,11 @@ case " $LANES " in *" slow "*)
   lane_begin slow
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  # -O1, as AddressSanitizer's authors advise for speed (asserts kept):
+  # profan's share of the e2e CPU 1.5-1.9x lower than at -O0 (ingests of
+  # a 1.7 MB trace and of the 8 dlrm ranks, bench/README.md "CI lanes")
   if build clang-asan build-asan clang -DCMAKE_BUILD_TYPE=Debug \
+       -DCMAKE_C_FLAGS_DEBUG="-g -O1" \
        -DPROFAN_SANITIZE=ON -DPROFAN_TSAN=OFF -DPROFAN_BROWSER_TESTS=OFF
   then
     # shellcheck disable=SC2086  # -x MODULE pairs

@@ -13,10 +13,13 @@ wall and CPU time.  Tests of one
 module never run at the same time as each other.
 
 Prints unittest's report, the wall and CPU time of each module (most
-CPU first, one line each: "e2e: time 123.4 s, cpu 98.7 s test_x (N
-tests)"; CPU counts the test process and every profan or Python process
-it waited for, so it does not depend on the machine's load the way wall
-time does) and of the ten costliest tests, then every skip with its
+CPU first, one line each: "e2e: time 123.4 s, cpu 98.7 s (own 12.3 s)
+test_x (N tests)"; CPU counts the test process and every profan or
+Python process it waited for, so it does not depend on the machine's
+load the way wall time does; "own" is the test process's share alone,
+its Python, as against the programs it ran: scripts/test.sh's ASan lane
+leaves out modules whose CPU is mostly their own) and of the ten
+costliest tests, then every skip with its
 reason, then a closing line "e2e: N passed, N failed, N skipped"
 (scripts/test.sh parses it).
 
@@ -42,9 +45,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Modules known to take longest (measured by this runner's time lines),
 # started first when running in parallel; the rest follow by name.
-SLOW_FIRST = ("test_gate", "test_hostile_inputs", "test_verdicts",
-              "test_durability", "test_bad_traces", "test_history",
-              "test_html", "test_trace", "test_hta", "test_report")
+SLOW_FIRST = ("test_export", "test_gate", "test_hostile_inputs",
+              "test_verdicts", "test_durability", "test_bad_traces",
+              "test_history", "test_html", "test_trace", "test_hta",
+              "test_report")
 
 
 def parse_args(args):
@@ -140,7 +144,8 @@ def run_worker(opts):
                    "unexpected": [t.id() for t in result.unexpectedSuccesses],
                    "span": result.module_span,
                    "times": result.test_times,
-                   "cpu": cpu_seconds()}, fh)
+                   "cpu": cpu_seconds(),
+                   "own": own_cpu_seconds()}, fh)
     return 0
 
 
@@ -154,6 +159,7 @@ def run_parallel(opts):
     tmp = tempfile.mkdtemp(prefix="run_all-")
     agg = unittest.TestResult()
     agg.module_span, agg.test_times, agg.module_cpu = {}, [], {}
+    agg.module_own = {}
     t0 = time.monotonic()
 
     def one(mod):
@@ -197,6 +203,7 @@ def run_parallel(opts):
                                             for t in res["unexpected"]]
                 agg.module_span.update(res["span"])
                 agg.module_cpu[mod] = res["cpu"]
+                agg.module_own[mod] = res["own"]
                 agg.test_times += [tuple(x) for x in res["times"]]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -208,9 +215,15 @@ def run_parallel(opts):
 def cpu_seconds():
     """User + system CPU seconds of this process and of every child it
     has waited for (profan, Python oracles, their own children)."""
-    return sum(r.ru_utime + r.ru_stime for r in
-               (resource.getrusage(resource.RUSAGE_SELF),
-                resource.getrusage(resource.RUSAGE_CHILDREN)))
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own_cpu_seconds() + r.ru_utime + r.ru_stime
+
+
+def own_cpu_seconds():
+    """User + system CPU seconds of this process alone (the test's own
+    Python: oracles computed in process, scenario making, parsing)."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
 
 class TimedResult(unittest.TextTestResult):
@@ -223,6 +236,7 @@ class TimedResult(unittest.TextTestResult):
         super().__init__(*a, **kw)
         self.test_times = []              # (seconds, test id, cpu seconds)
         self.module_span = {}             # module: [first, last, n, cpu]
+        self.module_own = {}              # module: own cpu (no children)
         self._t0 = None
         self._prev_end = None
 
@@ -234,7 +248,10 @@ class TimedResult(unittest.TextTestResult):
         if self._prev_end is not None and span[2] == 0:
             span[0] = self._prev_end[0]
             span[3] += cpu - self._prev_end[1]
-        self._t0 = (now, cpu)
+        own = own_cpu_seconds()
+        if self._prev_end is not None and span[2] == 0:
+            self.module_own[mod] = own - self._prev_end[2]
+        self._t0 = (now, cpu, own)
         super().startTest(test)
 
     def stopTest(self, test):
@@ -247,7 +264,10 @@ class TimedResult(unittest.TextTestResult):
         span[1] = now
         span[2] += 1
         span[3] += cpu - self._t0[1]
-        self._prev_end = (now, cpu)
+        own = own_cpu_seconds()
+        self.module_own[mod] = (self.module_own.get(mod, 0.0)
+                                + own - self._t0[2])
+        self._prev_end = (now, cpu, own)
 
 
 def print_times(result):
@@ -259,13 +279,16 @@ def print_times(result):
         return
     cpu = {mod: span[3] for mod, span in times.items()}
     cpu.update(getattr(result, "module_cpu", {}))
+    own = dict(getattr(result, "module_own", {}))
     for mod, (a, b, n, _) in sorted(times.items(),
                                     key=lambda kv: -cpu[kv[0]]):
-        print("e2e: time %7.1f s, cpu %7.1f s %s (%d test%s)"
-              % (b - a, cpu[mod], mod, n, "" if n == 1 else "s"))
-    print("e2e: time %7.1f s, cpu %7.1f s in all"
+        print("e2e: time %7.1f s, cpu %7.1f s (own %6.1f s) %s (%d test%s)"
+              % (b - a, cpu[mod], own.get(mod, 0.0), mod, n,
+                 "" if n == 1 else "s"))
+    print("e2e: time %7.1f s, cpu %7.1f s (own %6.1f s) in all"
           % (sum(b - a for a, b, _, _ in times.values()),
-             sum(cpu[mod] for mod in times)))
+             sum(cpu[mod] for mod in times),
+             sum(own.get(mod, 0.0) for mod in times)))
     for sec, tid, c in sorted(result.test_times, key=lambda t: -t[2])[:10]:
         print("e2e: costliest test %6.1f s, cpu %6.1f s %s" % (sec, c, tid))
 

@@ -134,5 +134,53 @@ ci_finish
         self.assertEqual(last, "ci_finish")
 
 
+def read(rel):
+    with open(os.path.join(common.ROOT, rel)) as fh:
+        return fh.read()
+
+
+class Selections(unittest.TestCase):
+    """The lists that leave work out of the slow lane (issue 34's budget)
+    name what exists, each with its reason, so that a renamed module or
+    suite cannot drop out of, or stay wrongly in, a sanitizer run."""
+
+    def test_asan_python_heavy_modules_exist_and_are_explained(self):
+        text = read("scripts/test.sh")
+        m = re.search(r'^ASAN_PYTHON_HEAVY="([^"]*)"', text, re.M)
+        self.assertIsNotNone(m)
+        names = m.group(1).replace("\\\n", " ").split()
+        self.assertIn("test_oracle", names)
+        mods = {f[:-3] for f in os.listdir(os.path.join(common.ROOT, "tests",
+                                                        "e2e"))
+                if f.startswith("test_") and f.endswith(".py")}
+        comments = "\n".join(l for l in text.splitlines()
+                             if l.startswith("#"))
+        for n in names:
+            self.assertIn(n, mods, "ASAN_PYTHON_HEAVY names no module %s" % n)
+            self.assertRegex(comments, r"#   %s\s" % n,
+                             "%s has no reason in test.sh's comment" % n)
+        # the rest run under ASan: -x for these names only
+        self.assertIn('ASAN_SKIP="$ASAN_SKIP -x $m"', text)
+
+    def test_valgrind_finds_every_unit_suite(self):
+        """analyze.sh runs valgrind suite by suite, the names read from
+        suite_create() in tests/*.c: they must be the suites check_main
+        runs, and the ones it leaves out must exist."""
+        files = [f for f in os.listdir(os.path.join(common.ROOT, "tests"))
+                 if f.endswith(".c")]
+        created = set()
+        for f in files:
+            created |= set(re.findall(r'suite_create\("([^"]*)"\)',
+                                      read(os.path.join("tests", f))))
+        added = re.findall(r"make_(\w+)_suite\(\)\)",
+                           read("tests/check_main.c"))
+        self.assertEqual(created, set(added))
+        analyze = read("scripts/analyze.sh")
+        m = re.search(r"VALGRIND_SKIP_SUITES-([a-z_ ]*)\}", analyze)
+        self.assertIsNotNone(m)
+        for s in m.group(1).split():
+            self.assertIn(s, created, "VALGRIND_SKIP_SUITES: no suite %s" % s)
+
+
 if __name__ == "__main__":
     unittest.main()
