@@ -67,10 +67,12 @@ export PROFAN_E2E_JOBS
 JOBS=$(nproc)
 LANES=${PROFAN_LANES:-fast slow}
 
-# Safety nets (seconds): a suite past its timeout is killed and fails.
-UNIT_TIMEOUT=3600
-E2E_TIMEOUT=7200
-STEP_TIMEOUT=3600
+# Safety nets (seconds): a suite past its timeout is killed and fails;
+# each is below CI's hard 90-minute limit, so that a hang fails one suite
+# with its name and the run still prints its totals.
+UNIT_TIMEOUT=1200
+E2E_TIMEOUT=2700
+STEP_TIMEOUT=1800
 
 # The ASan e2e run: every module, a new one included, unless it is named
 # here.  The rule for naming one: at least 2/3 of its CPU is its own
