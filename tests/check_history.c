@@ -693,6 +693,40 @@ START_TEST(test_gate_boundaries){
     v.b = 105.01;
     ck_assert_int_eq(gate(&v, &o), GATE_INCONCLUSIVE);
   }
+  /* 3 steps (no distribution-free interval): the work evidence over the
+  ** matched pairs.  Steps -3, +0.5, +3.5 % (shift < T/2, the t interval
+  ** reaching T); the GPU work per step mid - 3 %, mid, mid + 3 %: its t
+  ** interval over 3 steps reaches T/2 (inconclusive, the rule before);
+  ** 3 x 900 pairs at their step's ratio +-0.01 % put the work's median
+  ** (of the Walsh averages) at mid, with a narrow interval: mid 2.49 %
+  ** ok, 2.51 % inconclusive */
+  {
+    static double pw[2700];
+    double st[] = { -0.03, 0.005, 0.035 };
+    for(int side=0; side<2; side++){
+      double mid = log(side ? 1.0251 : 1.0249);
+      for(int i=0; i<3; i++){
+        x[i] = log(1+st[i]);
+        w[i] = mid + 0.03*(i-1);
+      }
+      for(int i=0; i<2700; i++) pw[i] = w[i/900] + 0.0001*((i%3)-1);
+      in = paired_in(a, b, x, 3);
+      in.sw = w; in.nW = 3; in.nWorkPairs = 2700;
+      ck_assert_int_eq(gate(&in, &o), GATE_INCONCLUSIVE);
+      ck_assert(!o.wByPair && o.wHiPct>=2.5);
+      in.sp = pw; in.nP = 2700;
+      ck_assert_int_eq(gate(&in, &o), side ? GATE_INCONCLUSIVE : GATE_OK);
+      ck_assert(o.wByPair && o.hiPct>=5 && o.shiftPct<2.5);
+      ck_assert(o.wHiPct-o.wLoPct<0.1);
+      ck_assert(strstr(o.zReason, "interval over pairs")!=NULL);
+    }
+    /* 5 steps have an interval of their own: the pairs are not used */
+    for(int i=0; i<5; i++){ x[i] = i==3 ? log(1.3) : 0; w[i] = 0; }
+    in = paired_in(a, b, x, 5);
+    in.sw = w; in.nW = 5; in.sp = pw; in.nP = 2700;
+    ck_assert_int_eq(gate(&in, &o), GATE_OK);
+    ck_assert(!o.wByPair && o.wPct==0);
+  }
   /* the work arm never makes a regression of steps that rule out T:
   ** +3 % for sure, even the wider interval below T: ok */
   for(int i=0; i<5; i++){ x[i] = log(1.03) + 0.001*i; w[i] = log(1.03); }

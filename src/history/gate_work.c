@@ -132,6 +132,25 @@ typedef struct StepSums {
   double a, b;
 } StepSums;
 
+/* The matched pairs' steps and log ratios (both times > 0). */
+typedef struct PairLogs {
+  int *aK;              /* index of the pair's step in aStep */
+  double *aD;           /* log(run / baseline time) */
+  int64_t n, nAlloc;
+} PairLogs;
+
+static void pair_add(PairLogs *p, int k, int64_t da, int64_t db){
+  if( p==NULL || k<0 || da<=0 || db<=0 ) return;
+  if( p->n==p->nAlloc ){
+    p->nAlloc = p->nAlloc ? 2*p->nAlloc : 1024;
+    p->aK = xrealloc(p->aK, sizeof(int)*(size_t)p->nAlloc);
+    p->aD = xrealloc(p->aD, sizeof(double)*(size_t)p->nAlloc);
+  }
+  p->aK[p->n] = k;
+  p->aD[p->n] = log((double)db/(double)da);
+  p->n++;
+}
+
 static int step_index(const int64_t *a, int n, int64_t step){
   int lo = 0, hi = n;
   while( lo<hi ){
@@ -142,9 +161,11 @@ static int step_index(const int64_t *a, int n, int64_t step){
   return -1;
 }
 
-/* Walk both sorted row lists key by key, pairing occurrences in order. */
+/* Walk both sorted row lists key by key, pairing occurrences in order;
+** each pair's log ratio into pl when it is not NULL. */
 static void match(const WorkRows *ra, const WorkRows *rb,
-                  const int64_t *aStep, int nStep, StepSums *sums){
+                  const int64_t *aStep, int nStep, StepSums *sums,
+                  PairLogs *pl){
   int64_t i = 0, j = 0;
   while( i<ra->n && j<rb->n ){
     int c = cmp_key(&ra->a[i], &rb->a[j]);
@@ -159,6 +180,7 @@ static void match(const WorkRows *ra, const WorkRows *rb,
           sums[k].pairs++;
           sums[k].a += (double)ra->a[i].dur;
           sums[k].b += (double)rb->a[j].dur;
+          pair_add(pl, k, ra->a[i].dur, rb->a[j].dur);
         }
         i++;
         j++;
@@ -172,9 +194,11 @@ static void match(const WorkRows *ra, const WorkRows *rb,
 
 int gate_work_load(sqlite3 *db, int64_t idA, int64_t idB,
                    const int64_t *aStep, int nStep, int minPairs,
-                   GateWork *p, PfError *pErr){
+                   int wantPairs, GateWork *p, PfError *pErr){
   WorkRows ra, rb;
   StepSums *sums;
+  PairLogs pl;
+  memset(&pl, 0, sizeof(pl));
   memset(p, 0, sizeof(*p));
   if( nStep<1 ) return 0;
   if( load_rows(db, idA, aStep, nStep, &ra, pErr) ) return -1;
@@ -184,15 +208,24 @@ int gate_work_load(sqlite3 *db, int64_t idA, int64_t idB,
   }
   sums = xmalloc(sizeof(StepSums)*(size_t)nStep);
   memset(sums, 0, sizeof(StepSums)*(size_t)nStep);
-  match(&ra, &rb, aStep, nStep, sums);
+  match(&ra, &rb, aStep, nStep, sums, wantPairs ? &pl : NULL);
   p->aW = xmalloc(sizeof(double)*(size_t)nStep);
   for(int k=0; k<nStep; k++){
     if( sums[k].pairs<minPairs || !(sums[k].a>0) || !(sums[k].b>0) ){
+      sums[k].pairs = -1;               /* the step is out: so are its pairs */
       continue;
     }
     p->aW[p->nW++] = log(sums[k].b/sums[k].a);
     p->nPairs += sums[k].pairs;
   }
+  if( wantPairs ){
+    p->aP = xmalloc(sizeof(double)*(size_t)(pl.n>0 ? pl.n : 1));
+    for(int64_t i=0; i<pl.n; i++){
+      if( sums[pl.aK[i]].pairs>=0 ) p->aP[p->nP++] = pl.aD[i];
+    }
+  }
+  free(pl.aK);
+  free(pl.aD);
   free(sums);
   free(ra.a);
   free(rb.a);

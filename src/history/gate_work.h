@@ -18,6 +18,10 @@ typedef struct GateWork {
                         ** matched activities); free with free() */
   int nW;               /* steps with at least minPairs matches */
   int64_t nPairs;       /* matched activities in those steps */
+  double *aP;           /* with wantPairs: per matched pair of those steps
+                        ** with both times > 0, log(run / baseline time);
+                        ** free with free() */
+  int64_t nP;
 } GateWork;
 
 /*
@@ -28,11 +32,13 @@ typedef struct GateWork {
 ** baseline with the i-th in the run (start order).  For every step with
 ** at least minPairs matches, the log of the run's over the baseline's
 ** total time of its matches.  Only activities with a launch call of the
-** step count (runtime_id).  Returns 0 (p filled; nW 0 when nothing
-** matches) or -1 with pErr set.
+** step count (runtime_id).  With wantPairs, the log ratio of every
+** matched pair of those steps too (aP: the gate's evidence when the
+** steps are too few for an interval of their own).  Returns 0 (p
+** filled; nW 0 when nothing matches) or -1 with pErr set.
 */
 int gate_work_load(sqlite3 *db, int64_t idA, int64_t idB,
                    const int64_t *aStep, int nStep, int minPairs,
-                   GateWork *p, PfError *pErr);
+                   int wantPairs, GateWork *p, PfError *pErr);
 
 #endif

@@ -20,6 +20,7 @@
 #include "core/db.h"
 #include "core/runref.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -344,13 +345,22 @@ static void sample_shift(const GateIn *in, GateOut *o){
   free(d);
 }
 
-/* The work evidence's shift and interval (log ratios per step). */
+/* The work evidence's shift and interval: over the log ratios per step
+** when they are enough for a distribution-free interval, else over the
+** matched pairs' (history.h: history_gate). */
 static void work_shift(const GateIn *in, GateOut *o){
   int t;
   HistShift h;
   o->wPct = o->wLoPct = o->wHiPct = NAN;
+  o->wByPair = 0;
   if( in->sw==NULL || in->nW<in->minSteps || in->nW<1 ) return;
-  h = history_paired_shift(in->sw, in->nW, in->alpha, &t);
+  if( history_sr_k(in->nW, in->alpha)==0 && in->sp!=NULL
+      && in->nP>=in->nW && in->nP<=INT_MAX ){
+    h = history_paired_shift(in->sp, (int)in->nP, in->alpha, &t);
+    o->wByPair = 1;
+  }else{
+    h = history_paired_shift(in->sw, in->nW, in->alpha, &t);
+  }
   o->wPct = 100.0*expm1(h.est);
   o->wLoPct = 100.0*expm1(h.lo);
   o->wHiPct = 100.0*expm1(h.hi);
@@ -535,8 +545,9 @@ void history_gate(const GateIn *in, GateOut *o){
     }
     if( !isnan(o->wPct) ){
       snprintf(zW, sizeof(zW), "; GPU work %+.2f%% [%+.2f%%, %+.2f%%] (%lld"
-               " pairs in %d steps)", o->wPct, o->wLoPct, o->wHiPct,
-               (long long)in->nWorkPairs, in->nW);
+               " pairs in %d steps%s)", o->wPct, o->wLoPct, o->wHiPct,
+               (long long)in->nWorkPairs, in->nW,
+               o->wByPair ? ", interval over pairs" : "");
     }
     snprintf(o->zReason, sizeof(o->zReason), "steady steps %+.2f%% "
              "[%+.2f%%, %+.2f%%] (%s)%s%s", o->shiftPct, o->loPct,
@@ -781,8 +792,10 @@ int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
     c->nA = c->nB = n;
     if( n>=g->minSteps && n>0 && g->workMinPairs>0
         && is_step_time(c->zMetric) ){
-      if( gate_work_load(db, idA, idB, common, n, g->workMinPairs, &work,
-                         pErr) ) goto done;
+      /* the pairs are the evidence when the steps have no interval */
+      int wantPairs = history_sr_k(n, g->alpha)==0;
+      if( gate_work_load(db, idA, idB, common, n, g->workMinPairs,
+                         wantPairs, &work, pErr) ) goto done;
       c->nW = work.nW;
       c->nWorkPairs = work.nPairs;
     }
@@ -816,10 +829,13 @@ int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
   in.sw = work.aW;
   in.nW = work.nW;
   in.nWorkPairs = work.nPairs;
+  in.sp = work.aP;
+  in.nP = work.nP;
   history_gate(&in, &c->o);
   rc = 0;
 done:
   free(work.aW);
+  free(work.aP);
   free(common);
   free(h);
   free(sa);

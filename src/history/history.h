@@ -114,6 +114,11 @@ typedef struct GateIn {
                         ** activities (gate_work.c); NULL: none */
   int nW;
   int64_t nWorkPairs;   /* matched activities behind sw */
+  const double *sp;     /* the same evidence per matched pair (the log of
+                        ** run / baseline time of each), used when the nW
+                        ** steps are too few for a distribution-free
+                        ** interval; NULL: none */
+  int64_t nP;
 } GateIn;
 
 /* history_gate()'s verdict; cmd_history.c (check_print_verdict) turns the
@@ -136,6 +141,7 @@ typedef struct GateOut {
                         ** a distribution-free one) */
   double wPct, wLoPct, wHiPct; /* the work evidence's shift and interval,
                         ** % (NaN: none) */
+  int wByPair;          /* they are over the matched pairs, not steps */
   char zReason[512];    /* why, in words */
 } GateOut;
 
@@ -156,7 +162,11 @@ const char *history_verdict_name(GateVerdict v);
 **                 hi < 0 and est <= -t);
 ** and, when neither holds and there is work evidence (sw: the GPU work
 ** of the same steps, nW >= minSteps) with shift w and interval
-** [wlo, whi] at alpha:
+** [wlo, whi] at alpha (over the nW steps when they give a
+** distribution-free interval, 5 or more at alpha 0.05; else over the
+** matched pairs sp, thousands, whose spread is the work's own and not
+** the steps' noise: the arms below use it only on the side of t/2 the
+** steps' shift est is on):
 **   regression    hi >= t, est >= t/2, wlo > 0 and w >= t/2 (the steps
 **                 can reach the threshold, their shift is nearer it than
 **                 no change, and the work is surely slower);

@@ -193,6 +193,7 @@ class TraceFile:
                 if c is not None:
                     self.launch[c] = float(e["ts"])
         first = [None] * len(self.T)
+        first_launch = [None] * len(self.T)
         for e in self.ev:
             if _cat(e) in ACTIVITY_CATS and e.get("ph") == "X":
                 t = self.launch.get(corr(e))
@@ -203,14 +204,18 @@ class TraceFile:
                     ts = float(e["ts"])
                     if first[k] is None or ts < first[k]:
                         first[k] = ts
-        self.G = []
+                        first_launch[k] = t
+        # G_k: the first GPU activity step k launched; L_k: its launch
+        self.G, self.L = [], []
         for k, t in enumerate(self.T):
-            g = first[k]
+            g, lt = first[k], first_launch[k]
             if g is None:
                 g = t + (self.G[-1] - self.T[k - 1] if k else 0.0)
+                lt = t
             if self.G and g < self.G[-1]:
                 g = self.G[-1]
             self.G.append(g)
+            self.L.append(min(lt, g))
         self.frag = None
 
     def is_gpu(self, e):
@@ -246,17 +251,30 @@ class TraceFile:
             if nxt is not None:
                 jump = slowdown * (nxt - self.T[one]) * f[one]
         wc = Warp.steps(self.T, f, jump_at=one, jump=jump, strict=True)
-        # the GPU timeline: anchor G_k (the first GPU activity step k
-        # launched) goes where the CPU step's start goes, plus its offset
-        # from it stretched with the step: a uniform factor scales both
-        # timelines alike around T_0; before G_0 the CPU's warp without
-        # the stall
+        # the GPU timeline, a queue: anchor G_0 (the first GPU activity
+        # step 0 launched) goes where the CPU step's start goes plus its
+        # offset from it stretched with the step; from there each GPU
+        # segment [G_k, G_k+1) (the GPU work step k launched, and any idle
+        # time after it) is stretched by step k's own factor, and an
+        # anchor never goes before its launch call plus the template's
+        # launch latency (at most 50 us: a GPU that waited for the CPU
+        # starts when the CPU launches; a queued one when the queue gets
+        # there).  A uniform factor scales
+        # both timelines alike around T_0.  (Anchoring every G_k at its CPU
+        # step plus its lag stretched by f_k, as before, changed a GPU-side
+        # step by the lag's change: on tracelens-mi300, whose GPU runs
+        # 2-3 steps behind, +-2 % noise moved GPU-side steps by +-6 %.)
+        # Before G_0 the CPU's warp without the stall.
         w0 = Warp.steps(self.T, f)
         gv = []
         for k in range(n):
             v = w0(self.T[k]) + (self.G[k] - self.T[k]) * f[k]
-            if gv and v <= gv[-1]:
-                v = gv[-1] + (self.G[k] - self.G[k - 1]) * 0.5
+            if gv:
+                v = max(gv[-1] + (self.G[k] - self.G[k - 1]) * f[k - 1],
+                        w0(self.L[k]) + min(self.G[k] - self.L[k],
+                                            DEP_WINDOW_US))
+                if v <= gv[-1]:
+                    v = gv[-1] + (self.G[k] - self.G[k - 1]) * 0.5
             gv.append(v)
         wg = Warp(self.G, gv, f[n - 1] if n else 1.0, before=w0,
                   jump_at=one, jump=jump)

@@ -458,6 +458,41 @@ class Boundaries(GateTest):
             self.assertEqual(row["paired"], 1)
             self.assertIn("3 steps paired, t interval", row["reason"])
 
+    def test_short_trace_settled_by_kernel_pairs(self):
+        """3 steps cannot tell their noise; 2685 matched kernels can.
+        tracelens-mi300 (3 GPU-bound steps) replayed with +-2 % step noise,
+        the baseline's draws 1.015, 0.9975, 0.9825 and the run's 0.985,
+        1.0025, 1.0175: the step ratios -3.0, +0.5, +3.6 % (Python,
+        bound_steps) put the steps' t interval above T, so the steps alone
+        were inconclusive (the rule before); the kernel pairs put the work
+        surely within T/2: ok.  The same run 5 % slower is a regression:
+        the pairs confirm the shift."""
+        fa, fb = [1.015, 0.9975, 0.9825], [0.985, 1.0025, 1.0175]
+        base = self.replay(MI300, "base", fa)
+        same = self.replay(MI300, "same", fb)
+        slow = self.replay(MI300, "slow", fb, s=0.05)
+        for n, p in (("base", base), ("same", same), ("slow", slow)):
+            self.ingest_as(n, p)
+        sb = gs.bound_steps(common.events(base))
+        d = [math.log(b[2] / a[2])
+             for a, b in zip(sb, gs.bound_steps(common.events(same)))]
+        for x, f in zip(d, [b / a for a, b in zip(fa, fb)]):
+            self.assertAlmostEqual(x, math.log(f), delta=0.002)
+        lo, hi = paired_interval(d)
+        self.assertGreater(hi, 5.0)            # the steps alone: not ok
+        r = self.check("--baseline", "base", "--run", "same")
+        row = r.json()[0]
+        self.assertEqual((r.rc, row["verdict"]), (0, "ok"), r.err)
+        self.assertAlmostEqual(row["shift_hi_pct"], hi, places=1)
+        self.assertLess(row["shift_pct"], 2.5)
+        self.assertGreater(row["work_pairs"], 2000)
+        self.assertLess(row["work_hi_pct"], 2.5)
+        self.assertIn("interval over pairs", row["reason"])
+        r = self.check("--baseline", "base", "--run", "slow")
+        row = r.json()[0]
+        self.assertEqual((r.rc, row["verdict"]), (1, "regression"), r.err)
+        self.assertGreater(row["work_lo_pct"], 2.5)
+
     def test_threshold_line(self):
         """Identical pairs (zero-width interval): +4.99 % ok, +5.01 % a
         regression."""
