@@ -6,6 +6,7 @@ Expected numbers are computed here from the input files (trace JSON,
 snapshot pickles through snapshot_reference's own decoder), never from
 profan's database; the tiny synthetic traces are written by this file.
 """
+import bisect
 import glob
 import json
 import os
@@ -34,11 +35,11 @@ def interval(e):
     return (s, s + max(0, us_to_ns(e.get("dur", 0))))
 
 
-def copy_kernel_ns(evs):
-    """GPU time of the kernels whose launch lies directly inside an
-    aten::copy_ / aten::to / aten::_to_copy op (the innermost op around
-    the launch call on its thread), from the trace's own correlation ids:
-    copy-ops' definition, memcpy and memset left to memory-ops."""
+def copy_kernels(evs):
+    """The kernels whose launch lies directly inside an aten::copy_ /
+    aten::to / aten::_to_copy op (the innermost op around the launch call
+    on its thread), from the trace's own correlation ids: copy-ops'
+    definition, memcpy and memset left to memory-ops."""
     ops = {}
     for e in evs:
         if kind_of(e) == "cpu_op" and isinstance(e.get("ts"), (int, float)):
@@ -48,7 +49,14 @@ def copy_kernel_ns(evs):
     for e in evs:
         if kind_of(e) == "runtime" and "correlation" in e.get("args", {}):
             calls[e["args"]["correlation"]] = e
-    total = 0
+    # per thread by start, the file's order kept among equal starts: the
+    # innermost op around t is the last one starting at or before t that
+    # still runs at t
+    starts = {}
+    for k, v in ops.items():
+        v.sort(key=lambda x: x[0])
+        starts[k] = [x[0] for x in v]
+    out = []
     for e in evs:
         if kind_of(e) != "kernel":
             continue
@@ -56,14 +64,23 @@ def copy_kernel_ns(evs):
         if c is None:
             continue
         t = interval(c)[0]
+        th = (c["pid"], c["tid"])
+        v = ops.get(th, ())
         inner = None
-        for s, t1, name in ops.get((c["pid"], c["tid"]), ()):
-            if s <= t <= t1 and (inner is None or s >= inner[0]):
-                inner = (s, t1, name)
+        for i in range(bisect.bisect_right(starts.get(th, ()), t) - 1, -1,
+                       -1):
+            if v[i][1] >= t:
+                inner = v[i]
+                break
         if inner and inner[2] in ("aten::copy_", "aten::to",
                                   "aten::_to_copy"):
-            total += interval(e)[1] - interval(e)[0]
-    return total
+            out.append(e)
+    return out
+
+
+def copy_kernel_ns(evs):
+    """GPU time of copy_kernels(evs)."""
+    return sum(interval(e)[1] - interval(e)[0] for e in copy_kernels(evs))
 
 
 class ReportTest(ProfanTest):
