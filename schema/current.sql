@@ -2017,134 +2017,6 @@ SELECT s.run_id, s.id AS snapshot_id, s.rank, s.device, s.n_segments,
   s.peak_allocated_bytes, s.peak_event_idx
 FROM snapshot s;
 
--- view run_metric_core_calc: created in 001, 051; this is 051's definition
-CREATE VIEW run_metric_core_calc AS
-WITH
-tg AS MATERIALIZED (SELECT run_id FROM core_target),
-steady AS MATERIALIZED (
-  SELECT run_id, rank, step, dur FROM step_steady
-  WHERE steady = 1 AND run_id IN (SELECT run_id FROM tg)
-),
-ranked AS (
-  SELECT run_id, dur,
-    row_number() OVER (PARTITION BY run_id ORDER BY dur) AS i,
-    count(*) OVER (PARTITION BY run_id) AS n
-  FROM steady
-),
-nstep AS (
-  SELECT run_id, count(*) AS n FROM step
-  WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id
-),
-perrank AS (
-  SELECT a.run_id, max(a.n) AS n, max(coalesce(b.ns, 0)) AS ns
-  FROM (SELECT run_id, rank, count(*) AS n FROM step
-        WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id, rank) a
-  LEFT JOIN (SELECT run_id, rank, count(*) AS ns FROM steady
-             GROUP BY run_id, rank) b
-    ON b.run_id = a.run_id AND b.rank = a.rank
-  GROUP BY a.run_id
-),
-busy AS (
-  SELECT t.run_id,
-    100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset', 'comm')
-                     THEN t.ns ELSE 0 END) / max(sum(t.ns), 1) AS pct
-  FROM step_time t
-  JOIN steady s ON s.run_id = t.run_id AND s.rank = t.rank
-    AND s.step = t.step
-  WHERE t.run_id IN (SELECT run_id FROM tg)
-  GROUP BY t.run_id
-),
-gos AS MATERIALIZED (
-  SELECT run_id, kind, name_id, total_ns FROM gpu_op_summary
-  WHERE run_id IN (SELECT run_id FROM tg)
-),
-kname AS (
-  SELECT run_id, name_id, sum(total_ns) AS ns
-  FROM gos WHERE kind = 'kernel' GROUP BY run_id, name_id
-),
-kc AS MATERIALIZED (
-  SELECT name_id, scheme, category FROM kernel_category
-  WHERE name_id IN (SELECT name_id FROM gos)
-),
-cat AS (
-  SELECT g.run_id, c.scheme, c.category, sum(g.total_ns) AS ns
-  FROM gos g JOIN kc c ON c.name_id = g.name_id
-  GROUP BY g.run_id, c.scheme, c.category
-),
-gtot AS (
-  SELECT run_id, sum(total_ns) AS ns FROM gos GROUP BY run_id
-),
-co AS (
-  SELECT * FROM comm_overlap WHERE run_id IN (SELECT run_id FROM tg)
-),
-sn AS (
-  SELECT * FROM snapshot WHERE run_id IN (SELECT run_id FROM tg)
-)
-SELECT run_id, 'step_time_median_ms' AS metric, avg(dur) / 1e6 AS value
-  FROM ranked WHERE i IN ((n + 1) / 2, (n + 2) / 2) GROUP BY run_id
-UNION ALL
-SELECT run_id, 'step_time_p90_ms', dur / 1e6
-  FROM ranked WHERE i = (9 * n + 9) / 10
-UNION ALL
-SELECT run_id, 'step_time_mean_ms', avg(dur) / 1e6 FROM steady
-  GROUP BY run_id
-UNION ALL
-SELECT run_id, 'steps', n FROM perrank
-UNION ALL
-SELECT run_id, 'steady_steps', ns FROM perrank
-UNION ALL
-SELECT run_id, 'step_gpu_busy_pct', pct FROM busy
-UNION ALL
-SELECT run_id, 'gpu_util_pct',
-    100.0 * sum(busy_ns) / max(sum(last_end - first_ts), 1)
-  FROM gpu_busy WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id
-UNION ALL
-SELECT g.run_id, 'gpu_ms', g.ns / 1e6 / s.n
-  FROM gtot g JOIN nstep s ON s.run_id = g.run_id
-UNION ALL
-SELECT k.run_id, 'top_kernel_ms', max(k.ns) / 1e6 / s.n
-  FROM kname k JOIN nstep s ON s.run_id = k.run_id GROUP BY k.run_id
-UNION ALL
-SELECT c.run_id, 'cat_' || c.scheme || ':' || c.category || '_pct',
-    100.0 * c.ns / max(t.ns, 1)
-  FROM cat c JOIN gtot t ON t.run_id = c.run_id
-UNION ALL
-SELECT run_id, 'comm_pct', 100.0 * sum(comm_ns) / max(sum(wall_ns), 1)
-  FROM co GROUP BY run_id HAVING sum(n_comm) > 0
-UNION ALL
-SELECT run_id, 'comm_overlap_pct',
-    100.0 * sum(overlap_ns) / max(sum(comm_ns), 1)
-  FROM co GROUP BY run_id HAVING sum(n_comm) > 0
-UNION ALL
-SELECT o.run_id, 'exposed_comm_ms',
-    sum(o.comm_ns - o.overlap_ns) / 1e6 / coalesce(max(s.n), 1)
-  FROM co o LEFT JOIN nstep s ON s.run_id = o.run_id
-  GROUP BY o.run_id HAVING sum(o.n_comm) > 0
-UNION ALL
-SELECT run_id, 'peak_allocated_bytes', max(peak_allocated_bytes)
-  FROM sn GROUP BY run_id
-UNION ALL
-SELECT run_id, 'reserved_bytes', max(reserved_bytes)
-  FROM sn GROUP BY run_id
-UNION ALL
-SELECT run_id, 'max_reserved_bytes',
-    max(coalesce(max_reserved_bytes, reserved_bytes))
-  FROM sn GROUP BY run_id
-UNION ALL
-SELECT run_id, 'fragmentation_pct',
-    100.0 * sum(fragmented_bytes) / max(sum(reserved_bytes), 1)
-  FROM sn GROUP BY run_id
-UNION ALL
-SELECT run_id, 'reserved_unused_pct',
-    100.0 * sum(unused_bytes) / max(sum(reserved_bytes), 1)
-  FROM sn GROUP BY run_id
-UNION ALL
-SELECT s.run_id, 'alloc_churn_bytes',
-    1.0 * sum(a.size) / coalesce((SELECT n FROM nstep x
-                                  WHERE x.run_id = s.run_id), 1)
-  FROM sn s JOIN alloc_event a ON a.snapshot_id = s.id
-  WHERE a.action = 'alloc' GROUP BY s.run_id;
-
 -- view run_evidence: 052
 CREATE VIEW run_evidence AS
 SELECT r.id AS run_id,
@@ -2324,6 +2196,146 @@ UNION ALL
 SELECT o.run_id, o.pg_name, g.pg_desc, o.seq, o.op, 'ok', NULL, o.members,
   o.completed, o.started, o.scheduled, o.missing, o.rank_states, NULL, NULL
 FROM okrow o LEFT JOIN g ON g.run_id = o.run_id AND g.pg_name = o.pg_name;
+
+-- table step_comm: 053
+CREATE TABLE step_comm(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  comm_ns INTEGER NOT NULL,        -- communication kernels in the step
+  exposed_ns INTEGER NOT NULL,     -- of it, with no compute kernel running
+  PRIMARY KEY(run_id, rank, step)
+) WITHOUT ROWID;
+
+-- view run_metric_core_calc: created in 001, 051, 053; this is 053's definition
+CREATE VIEW run_metric_core_calc AS
+WITH
+tg AS MATERIALIZED (SELECT run_id FROM core_target),
+steady AS MATERIALIZED (
+  SELECT run_id, rank, step, dur FROM step_steady
+  WHERE steady = 1 AND run_id IN (SELECT run_id FROM tg)
+),
+ranked AS (
+  SELECT run_id, dur,
+    row_number() OVER (PARTITION BY run_id ORDER BY dur) AS i,
+    count(*) OVER (PARTITION BY run_id) AS n
+  FROM steady
+),
+nstep AS (
+  SELECT run_id, count(*) AS n FROM step
+  WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id
+),
+perrank AS (
+  SELECT a.run_id, max(a.n) AS n, max(coalesce(b.ns, 0)) AS ns
+  FROM (SELECT run_id, rank, count(*) AS n FROM step
+        WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id, rank) a
+  LEFT JOIN (SELECT run_id, rank, count(*) AS ns FROM steady
+             GROUP BY run_id, rank) b
+    ON b.run_id = a.run_id AND b.rank = a.rank
+  GROUP BY a.run_id
+),
+busy AS (
+  SELECT t.run_id,
+    100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset', 'comm')
+                     THEN t.ns ELSE 0 END) / max(sum(t.ns), 1) AS pct
+  FROM step_time t
+  JOIN steady s ON s.run_id = t.run_id AND s.rank = t.rank
+    AND s.step = t.step
+  WHERE t.run_id IN (SELECT run_id FROM tg)
+  GROUP BY t.run_id
+),
+gos AS MATERIALIZED (
+  SELECT run_id, kind, name_id, total_ns FROM gpu_op_summary
+  WHERE run_id IN (SELECT run_id FROM tg)
+),
+kname AS (
+  SELECT run_id, name_id, sum(total_ns) AS ns
+  FROM gos WHERE kind = 'kernel' GROUP BY run_id, name_id
+),
+kc AS MATERIALIZED (
+  SELECT name_id, scheme, category FROM kernel_category
+  WHERE name_id IN (SELECT name_id FROM gos)
+),
+cat AS (
+  SELECT g.run_id, c.scheme, c.category, sum(g.total_ns) AS ns
+  FROM gos g JOIN kc c ON c.name_id = g.name_id
+  GROUP BY g.run_id, c.scheme, c.category
+),
+gtot AS (
+  SELECT run_id, sum(total_ns) AS ns FROM gos GROUP BY run_id
+),
+co AS (
+  SELECT * FROM comm_overlap WHERE run_id IN (SELECT run_id FROM tg)
+),
+sn AS (
+  SELECT * FROM snapshot WHERE run_id IN (SELECT run_id FROM tg)
+)
+SELECT run_id, 'step_time_median_ms' AS metric, avg(dur) / 1e6 AS value
+  FROM ranked WHERE i IN ((n + 1) / 2, (n + 2) / 2) GROUP BY run_id
+UNION ALL
+SELECT run_id, 'step_time_p90_ms', dur / 1e6
+  FROM ranked WHERE i = (9 * n + 9) / 10
+UNION ALL
+SELECT run_id, 'step_time_mean_ms', avg(dur) / 1e6 FROM steady
+  GROUP BY run_id
+UNION ALL
+SELECT run_id, 'steps', n FROM perrank
+UNION ALL
+SELECT run_id, 'steady_steps', ns FROM perrank
+UNION ALL
+SELECT run_id, 'step_gpu_busy_pct', pct FROM busy
+UNION ALL
+SELECT run_id, 'gpu_util_pct',
+    100.0 * sum(busy_ns) / max(sum(last_end - first_ts), 1)
+  FROM gpu_busy WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id
+UNION ALL
+SELECT g.run_id, 'gpu_ms', g.ns / 1e6 / s.n
+  FROM gtot g JOIN nstep s ON s.run_id = g.run_id
+UNION ALL
+SELECT k.run_id, 'top_kernel_ms', max(k.ns) / 1e6 / s.n
+  FROM kname k JOIN nstep s ON s.run_id = k.run_id GROUP BY k.run_id
+UNION ALL
+SELECT c.run_id, 'cat_' || c.scheme || ':' || c.category || '_pct',
+    100.0 * c.ns / max(t.ns, 1)
+  FROM cat c JOIN gtot t ON t.run_id = c.run_id
+UNION ALL
+SELECT run_id, 'comm_pct', 100.0 * sum(comm_ns) / max(sum(wall_ns), 1)
+  FROM co GROUP BY run_id HAVING sum(n_comm) > 0
+UNION ALL
+SELECT run_id, 'comm_overlap_pct',
+    100.0 * sum(overlap_ns) / max(sum(comm_ns), 1)
+  FROM co GROUP BY run_id HAVING sum(n_comm) > 0
+UNION ALL
+SELECT s.run_id, 'exposed_comm_ms', avg(c.exposed_ns) / 1e6
+  FROM steady s JOIN step_comm c ON c.run_id = s.run_id
+    AND c.rank = s.rank AND c.step = s.step
+  WHERE s.run_id IN (SELECT run_id FROM co GROUP BY run_id
+                     HAVING sum(n_comm) > 0)
+  GROUP BY s.run_id
+UNION ALL
+SELECT run_id, 'peak_allocated_bytes', max(peak_allocated_bytes)
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT run_id, 'reserved_bytes', max(reserved_bytes)
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT run_id, 'max_reserved_bytes',
+    max(coalesce(max_reserved_bytes, reserved_bytes))
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT run_id, 'fragmentation_pct',
+    100.0 * sum(fragmented_bytes) / max(sum(reserved_bytes), 1)
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT run_id, 'reserved_unused_pct',
+    100.0 * sum(unused_bytes) / max(sum(reserved_bytes), 1)
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT s.run_id, 'alloc_churn_bytes',
+    1.0 * sum(a.size) / coalesce((SELECT n FROM nstep x
+                                  WHERE x.run_id = s.run_id), 1)
+  FROM sn s JOIN alloc_event a ON a.snapshot_id = s.id
+  WHERE a.action = 'alloc' GROUP BY s.run_id;
 
 -- table hta_queue_limit: 060
 CREATE TABLE hta_queue_limit(

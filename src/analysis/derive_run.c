@@ -2,7 +2,8 @@
 ** derive_run.c — the derive passes that follow the load of a run, in
 ** their order: collectives and communication (derive_comm.c), the HTA
 ** passes (derive_hta.c), the operator model (derive_op.c), the step
-** time that bounds the work (derive_step_bound.c) and the core run
+** time that bounds the work (derive_step_bound.c), the communication
+** inside each step (derive_step_comm.c) and the core run
 ** metrics (derive_core.c, last: it reads what the others store).
 **
 ** Pipeline position: "derive", called inside the transaction by ingest.c
@@ -14,6 +15,7 @@
 #include "analysis/derive_core.h"
 #include "analysis/derive_hta.h"
 #include "analysis/derive_op.h"
+#include "analysis/derive_step_comm.h"
 #include "core/db.h"
 #include "core/runref.h"
 #include "core/table_role.h"
@@ -48,6 +50,9 @@ int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
     t1 = util_now_ms();
     if( derive_step_bound(db, runId, pErr) ) return -1;
     timing("derive step bound", t1);
+    t1 = util_now_ms();
+    if( derive_step_comm(db, runId, pSpans, pErr) ) return -1;
+    timing("derive step comm", t1);
   }
   /* a kept row that could not be read back makes every pass above wrong */
   if( trace_spans_check(pSpans, pErr) ) return -1;

@@ -19,6 +19,12 @@ Invariants (issue 32):
     intervals of hta_idle_interval);
   - every GPU op whose correlation id has a runtime call in its file is
     linked to it;
+  - a per-step quantity is at most the step time (PER_STEP_METRICS,
+    PER_STEP_COLUMNS): wall-clock time inside a step (exposed
+    communication, the critical path) at most the steps' time; GPU time
+    summed over streams at most the step time a GPU-time share is taken
+    of (view step_share: the longest of the mean CPU step, the GPU span
+    and the GPU time per step); every step_comm row within its step;
   - export-trace of the whole run, ingested again, gives the same kernel
     count, kernel time, linked kernels and ranks.
 
@@ -274,3 +280,145 @@ def kernel_summary(db, run_id):
             for r in read_rows(db, "SELECT rank, count(*) AS n, sum(dur) AS"
                                " ns, count(runtime_id) AS linked FROM kernel"
                                " WHERE run_id = ? GROUP BY rank", (run_id,))}
+
+
+# ---------------------------------------------- per step <= step time
+# Every run_metric ending in _ms is classified here: per step with the
+# step time that bounds it, or not per step.  A new one fails the test
+# until it is.  'steps': the mean of the steady steps' time (the steps
+# the per-step mean is taken over, step_time_mean_ms); 'gpu': the step
+# time of GPU time summed over streams (step_share.step_ns).
+PER_STEP_METRICS = {
+    "exposed_comm_ms": "steps",
+    "gpu_ms": "gpu",
+    "top_kernel_ms": "gpu",
+    "hta_queue_blocked_ms": "steps",
+}
+NOT_PER_STEP_METRICS = {
+    "step_time_median_ms", "step_time_p90_ms", "step_time_mean_ms",
+    "gemm_recoverable_ms", "gemm_time_ms", "attention_recoverable_ms",
+    "attention_time_ms", "kernels_without_launch_ms", "exposed_memcpy_ms",
+}
+# (query, column, bound, summed): the per-step ms columns of the named
+# queries (their catalogue says "per step"); summed: the column's sum over
+# the rows of a rank (or of the run) is bounded too, not only each row.
+# 'rank': the rank's mean CPU step (step.dur: what critical-path-top
+# divides by); 'gpu': step_share.step_ns.
+PER_STEP_COLUMNS = {
+    ("critical-path-top", "per_step_ms"): ("rank", True),
+    ("top-kernels", "per_step_ms"): ("gpu", True),
+    ("diff-kernels", "a_ms"): ("gpu", True),
+    ("diff-kernels", "b_ms"): ("gpu", True),
+    ("diff-categories", "a_ms"): ("gpu", False),
+    ("diff-categories", "b_ms"): ("gpu", False),
+    ("diff-ops", "a_gpu_ms"): ("gpu", False),      # ops nest: no sum
+    ("diff-ops", "b_gpu_ms"): ("gpu", False),
+    ("report-summary", "exposed comm ms per step"): ("steps", False),
+}
+# per-step columns that no step time bounds: self CPU time summed over
+# the threads (a data loader's thread runs beside the training loop)
+UNBOUNDED_COLUMNS = {
+    ("diff-ops", "a_self_ms"), ("diff-ops", "b_self_ms"),
+}
+
+
+def per_step_catalogue():
+    """(query, column) of every column of queries/*.sql whose catalogue
+    line says it is per step and ends in _ms."""
+    out = set()
+    for f in sorted(glob.glob(os.path.join(ROOT, "queries", "*.sql"))):
+        name = os.path.basename(f)[:-4]
+        for ln in open(f, encoding="utf-8"):
+            if ln.startswith("-- column:"):
+                col, _, desc = ln[10:].strip().partition(" ")
+                if col.endswith("_ms") and ("per step" in desc
+                                            or "per_step" in col):
+                    out.add((name, col))
+    return out
+
+
+def step_bounds(db, rid):
+    """{'steps': ms, 'gpu': ms, ('rank', r): ms} of run rid, from the
+    rows: the steady steps' mean bounded time (step.bound_dur, else dur;
+    steadiness from view step_steady), step_share's step time, and each
+    rank's mean CPU step."""
+    out = {}
+    r = read_rows(db, "SELECT avg(coalesce(s.bound_dur, s.dur)) AS m FROM"
+                  " step s JOIN step_steady t ON t.run_id = s.run_id AND"
+                  " t.rank = s.rank AND t.step = s.step WHERE s.run_id = ?"
+                  " AND t.steady", (rid,))
+    out["steps"] = None if r[0]["m"] is None else r[0]["m"] / 1e6
+    r = read_rows(db, "SELECT step_ns FROM step_share WHERE run_id = ?",
+                  (rid,))
+    out["gpu"] = r[0]["step_ns"] / 1e6 if r else None
+    for x in read_rows(db, "SELECT rank, avg(dur) AS m FROM step WHERE"
+                       " run_id = ? GROUP BY rank", (rid,)):
+        out[("rank", x["rank"])] = x["m"] / 1e6
+    return out
+
+
+def per_step_violations(db, rid):
+    """A per-step quantity of run rid above its step time (run_metric,
+    step_comm rows, the named queries' per-step columns), as messages;
+    rounding: 0.0015 ms a row."""
+    b = step_bounds(db, rid)
+    bad = []
+
+    def over(what, v, bound, n=1):
+        if v is None:
+            return
+        if bound is None:
+            bad.append("%s = %.3f ms per step with no step time" % (what, v))
+        elif v > bound + 0.0015 * n:
+            bad.append("%s = %.3f ms > step time %.3f ms" % (what, v, bound))
+    for m in read_rows(db, "SELECT metric, value FROM run_metric WHERE"
+                       " run_id = ? AND metric GLOB '*_ms'", (rid,)):
+        k = m["metric"]
+        if k in PER_STEP_METRICS:
+            over("run_metric " + k, m["value"], b[PER_STEP_METRICS[k]])
+        elif k not in NOT_PER_STEP_METRICS:
+            bad.append("run_metric %s: not classified (corpus.py"
+                       " PER_STEP_METRICS)" % k)
+    # the per-step figure is the mean of its steps: exposed_comm_ms over
+    # the steady steps' step_comm rows (a trace-wide total over the number
+    # of steps counted communication in no step: 18.54 instead of
+    # 11.76 ms on tracelens-mi300)
+    em = read_rows(db, "SELECT value FROM run_metric WHERE run_id = ?"
+                   " AND metric = 'exposed_comm_ms'", (rid,))
+    if em:
+        st = read_rows(db, "SELECT avg(c.exposed_ns) / 1e6 AS m FROM"
+                       " step_comm c JOIN step_steady t ON t.run_id ="
+                       " c.run_id AND t.rank = c.rank AND t.step = c.step"
+                       " WHERE c.run_id = ? AND t.steady", (rid,))
+        if st[0]["m"] is None or abs(st[0]["m"] - em[0]["value"]) > 1e-6:
+            bad.append("exposed_comm_ms %.3f is not the mean of the steady"
+                       " steps' step_comm rows (%s)"
+                       % (em[0]["value"], st[0]["m"]))
+    for r in read_rows(db, "SELECT c.rank, c.step, c.comm_ns, c.exposed_ns,"
+                       " coalesce(s.bound_dur, s.dur) AS dur FROM step_comm c"
+                       " JOIN step s USING (run_id, rank, step)"
+                       " WHERE c.run_id = ?", (rid,)):
+        if not 0 <= r["exposed_ns"] <= r["comm_ns"] <= r["dur"]:
+            bad.append("step_comm %s" % r)
+    for (q, col), (kind, summed) in sorted(PER_STEP_COLUMNS.items()):
+        res, rows = run_query(db, q, rid)
+        if res.rc != 0:
+            continue                # the every-query test reports it
+        if q == "report-summary":
+            rows = [{col: x["value"]} for x in rows if x["item"] == col]
+        sums = {}
+        for x in rows:
+            v = number(x.get(col))
+            if v is None:
+                continue
+            key = ("rank", int(x["rank"])) if kind == "rank" else kind
+            over("%s.%s" % (q, col), v, b.get(key))
+            s = sums.setdefault(key, [0.0, 0])
+            s[0] += v
+            s[1] += 1
+        if summed:
+            for key, (v, n) in sums.items():
+                over("sum of %s.%s%s" % (q, col, " rank %s" % key[1]
+                                         if kind == "rank" else ""),
+                     v, b.get(key), n)
+    return bad

@@ -575,6 +575,46 @@ def steady_median_ms(events):
     return (st[(n - 1) // 2] + st[n // 2]) / 2.0 / 1e3
 
 
+def step_comm(events, is_comm):
+    """The oracle of step_comm (schema/053): per step of a one-rank trace,
+    in time order, (exposed_ns, comm_ns, dur_ns, steady): the union of its
+    communication kernels (is_comm(name)) and their part with no other
+    kernel of the same device running, over the rank's devices, clipped
+    to the step's window (bound_steps), and whether the step is steady
+    (steady_reasons)."""
+    from trace_reference import kind_of, span, merge, intersect_ns
+    dev = {}
+    for e in events:
+        if kind_of(e) == "kernel" and isinstance(e.get("ts"), (int, float)):
+            dev.setdefault(e.get("pid"), []).append(e)
+    comm_iv, exp_iv = [], []
+    for ks in dev.values():
+        c = merge([span(e) for e in ks if is_comm(e.get("name", ""))])
+        k = merge([span(e) for e in ks if not is_comm(e.get("name", ""))])
+        comm_iv += c
+        j = 0
+        for b, e in c:              # c minus k
+            while j < len(k) and k[j][1] <= b:
+                j += 1
+            i = j
+            while i < len(k) and k[i][0] < e:
+                if k[i][0] > b:
+                    exp_iv.append((b, k[i][0]))
+                b = max(b, k[i][1])
+                i += 1
+            if b < e:
+                exp_iv.append((b, e))
+    comm_iv, exp_iv = merge(comm_iv), merge(exp_iv)
+    steps = bound_steps(events)
+    durs = [d for _, _, d, _ in steps]
+    out = []
+    for (_, st, d, _), r in zip(steps, steady_reasons(durs)):
+        w = [(round(st * 1e3), round((st + d) * 1e3))]
+        out.append((intersect_ns(exp_iv, w), intersect_ns(comm_iv, w),
+                    d * 1e3, r == ""))
+    return out
+
+
 def scale_snapshot(src, dst, factor):
     """A memory snapshot whose sizes are those of src x factor (segments,
     blocks, trace entries, rounded to bytes), written as a plain pickle:

@@ -157,7 +157,11 @@ def o_copy(t, f, db):
     return 100.0 * conv / t.gpu_total()
 
 
-def o_top_category(t, f, db):
+def top_category_of(t, db):
+    """(category, % of GPU time) of the largest detailed category that
+    top-category may name (not the default, not one a dedicated rule
+    owns), from the trace and the shipped category_rule rows; None when
+    there is none."""
     con = sqlite3.connect(db)
     rules = con.execute("SELECT pattern, category FROM category_rule WHERE"
                         " scheme = 'detailed' ORDER BY priority").fetchall()
@@ -175,10 +179,17 @@ def o_top_category(t, f, db):
             c = next((c for p, c in rules if p.lower() in n.lower()), default)
         cat[c] = cat.get(c, 0) + span(e)[1] - span(e)[0]
     tot = sum(cat.values())
-    top = max((c for c in cat if c != default and c not in owned),
-              key=lambda c: (cat[c], c))
+    cand = [c for c in cat if c != default and c not in owned]
+    if not cand or tot == 0:
+        return None
+    top = max(cand, key=lambda c: (cat[c], c))
+    return top, 100.0 * cat[top] / tot
+
+
+def o_top_category(t, f, db):
+    top, value = top_category_of(t, db)
     assert f["message"].startswith(top + " takes "), (top, f["message"])
-    return 100.0 * cat[top] / tot
+    return value
 
 
 def o_exposed(t, f, db):
