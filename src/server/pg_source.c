@@ -114,8 +114,7 @@ static int src_page(HistSource *p, int64_t idMax, int nWant, int64_t *pLo,
   int n = 0, nNew = 0, rc = 0;
   Buf b;
   *pLo = 1;
-  q = db_prepare(s->db, "SELECT id FROM run WHERE id<=?1 ORDER BY id DESC"
-                 " LIMIT ?2", pErr);
+  q = db_prepare(s->db, db_statement("pg-source-src-page"), pErr);
   if( q==NULL ){
     free(aId);
     return -1;
