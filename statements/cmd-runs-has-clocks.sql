@@ -1,6 +1,5 @@
--- cmd-runs-has-clocks.sql — the ranks' clock offsets (schema/050-straggler-
--- clock.sql): only for runs whose ranks share collectives, unless asked for
--- by name. Used by src/cli/cmd_runs.c, show_cmd().
+-- cmd-runs-has-clocks.sql — Whether run N has rank clock rows. Used by
+-- src/cli/cmd_runs.c, show_cmd().
 -- A template: the caller fills its format directives with db_int() (none may
 -- stand in these comments).
 SELECT EXISTS(SELECT 1 FROM

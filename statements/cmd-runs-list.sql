@@ -1,5 +1,6 @@
--- cmd-runs-list.sql — Reads run_file. Used by src/cli/cmd_runs.c,
--- runs_cmd().
+-- cmd-runs-list.sql — `profan runs`: every run with its file and rank counts
+-- and tags, optionally only those with tag ?2 = ?3. Used by
+-- src/cli/cmd_runs.c, runs_cmd().
 SELECT r.id, r.name, r.created_at,
   (SELECT count(*) FROM run_file f WHERE f.run_id=r.id) AS files,
   (SELECT count(DISTINCT rank) FROM run_file f WHERE f.run_id=r.id

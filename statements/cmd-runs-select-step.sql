@@ -1,5 +1,6 @@
--- cmd-runs-select-step.sql — Reads step. Used by src/cli/cmd_runs.c,
--- show_cmd().
+-- cmd-runs-select-step.sql — `profan runs show`, section steps: per rank and
+-- step source, the steps' count, range, mean time and what bounds them. Used
+-- by src/cli/cmd_runs.c, show_cmd().
 SELECT rank, count(*) AS steps, min(step) AS first_step,
   max(step) AS last_step, source,
   round(avg(coalesce(bound_dur, dur))/1e6, 3) AS avg_ms,

@@ -1,4 +1,6 @@
--- derive-core-run.sql — Deletes from core_target. Used by
+-- derive-core-run.sql — The core run metrics of run ?1: core_run_metric rows
+-- recomputed from the view run_metric_core_calc (its SELECT put in for the
+-- directive), with core_target naming the run. Used by
 -- src/analysis/derive_core.c, derive_core_run().
 -- A template: the caller fills its format directives with sqlite3_mprintf()
 -- (none may stand in these comments).

@@ -1,5 +1,7 @@
--- derive-memory-update-frame.sql — Updates frame. Used by
--- src/memory/derive_memory.c, derive_memory_run().
+-- derive-memory-update-frame.sql — Marks run ?1's new frames: user code (a
+-- .py file no memory_frame_skip pattern matches) and the priority of the
+-- first memory_source_rule they match. Used by src/memory/derive_memory.c,
+-- derive_memory_run().
 UPDATE frame SET is_user = (filename LIKE '%.py' AND NOT EXISTS
   (SELECT 1 FROM memory_frame_skip k
    WHERE instr(frame.filename, k.pattern) > 0)),

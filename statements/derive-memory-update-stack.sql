@@ -1,5 +1,6 @@
--- derive-memory-update-stack.sql — Updates stack. Used by
--- src/memory/derive_memory.c, derive_memory_run().
+-- derive-memory-update-stack.sql — Each new stack of run ?1: its first user
+-- frame and its category (the rule of its highest-priority frame, else
+-- 'other'). Used by src/memory/derive_memory.c, derive_memory_run().
 UPDATE stack SET user_frame_id =
   (SELECT sf.frame_id FROM stack_frame sf JOIN frame f
    ON f.id = sf.frame_id

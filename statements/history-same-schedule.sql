@@ -1,5 +1,6 @@
--- history-same-schedule.sql — Reads step. Used by src/history/history.c,
--- history_same_schedule().
+-- history-same-schedule.sql — Step counts of runs ?1 and ?2 and of the
+-- (rank, step) pairs they share: whether two runs ran the same schedule.
+-- Used by src/history/history.c, history_same_schedule().
 SELECT (SELECT count(*) FROM step WHERE run_id=?1),
   (SELECT count(*) FROM step WHERE run_id=?2),
   (SELECT count(*) FROM step a JOIN step b ON b.run_id=?2

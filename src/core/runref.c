@@ -107,7 +107,7 @@ int64_t runref_resolve_ex(sqlite3 *db, const char *zRef, int64_t *pShadow,
     rc = run_named(db, "SELECT id FROM run WHERE id=?2", zRef, v, &id);
     if( rc==SQLITE_OK ){
       rc = run_named(db,
-          db_statement("runref-latest-named"),
+          db_statement("runref-by-name"),
           zRef, v, &byName);
     }
   }
