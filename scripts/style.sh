@@ -9,6 +9,12 @@
 #   - layering: a file in src/LAYER/ includes only "LAYER/..." headers of
 #     its own layer or of a layer listed before it in LAYERS below (the
 #     order of CONTRIBUTING.md's Layout), and always as "folder/file.h";
+#   - no SQL over one line in C: under src/, a string literal (or a run
+#     of adjacent literals, as C concatenates them) whose text starts with
+#     SELECT, INSERT, UPDATE, DELETE, CREATE, WITH, DROP, REPLACE or ALTER
+#     must fit on one line; a longer statement lives in
+#     statements/NAME.sql and the C loads it with db_statement("NAME")
+#     (CONTRIBUTING.md, "SQL out of C");
 #   - no cycle between files (x.c and x.h taken as one file x): x uses y
 #     when x includes y.h, or includes a header declaring a function that
 #     y.c defines and names that function (a header shared by several .c
@@ -18,8 +24,8 @@
 # Checks the C files of src/, tests/, fuzz/ and tools/.  Prints one line
 # per problem (FILE:LINE: what) and exits 1 when there is any.
 # scripts/style-known.txt lists problems known and not yet fixed, as
-# "FILE RULE" (RULE: width, length); a listed file is not checked for
-# that rule.  Remove the line once the file is fixed.
+# "FILE RULE" (RULE: width, length, sql); a listed file is not checked
+# for that rule.  Remove the line once the file is fixed.
 # Usage: sh scripts/style.sh [FILE...]
 set -eu
 cd "$(dirname "$0")/.."
@@ -61,7 +67,60 @@ def code_part(line):
         return ''
     return line
 
+SQL_START = re.compile(r'\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|WITH|DROP|'
+                       r'REPLACE|ALTER)\b', re.I)
+
+def literal_runs(text):
+    """(first line, last line, text) of each run of adjacent string
+    literals (only blanks and comments between them) in C source."""
+    i, n, line, run = 0, len(text), 1, None
+    while i < n:
+        c = text[i]
+        if c == '\n':
+            line += 1
+            i += 1
+        elif text.startswith('/*', i):
+            j = text.find('*/', i + 2)
+            j = n if j < 0 else j
+            line += text.count('\n', i, j)
+            i = j + 2
+        elif text.startswith('//', i):
+            j = text.find('\n', i)
+            i = n if j < 0 else j
+        elif c == '"' or c == "'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != '\n':
+                j += 2 if text[j] == '\\' else 1
+            if c == '"':
+                run = (run[0], line, run[2] + text[i+1:j]) if run \
+                    else (line, line, text[i+1:j])
+            elif run:
+                yield run
+                run = None
+            i = j + 1
+        elif c in ' \t\r':
+            i += 1
+        else:
+            if run:
+                yield run
+                run = None
+            if c == '#':            # a preprocessor line: #include "x.h"
+                j = text.find('\n', i)
+                i = n if j < 0 else j
+            else:
+                i += 1
+    if run:
+        yield run
+
 for f in sys.argv[2:]:
+    if f.startswith('src/') and f.endswith(('.c', '.h')) \
+            and (f, 'sql') not in known:
+        for a, b, s in literal_runs(open(f, encoding='utf-8',
+                                        errors='replace').read()):
+            if b > a and SQL_START.match(s):
+                problems.append("%s:%d: SQL over %d lines in C (move it to "
+                                "statements/NAME.sql, db_statement())"
+                                % (f, a, b - a + 1))
     lines = open(f, encoding='utf-8', errors='replace').read().split('\n')
     base = f.rsplit('/', 1)[-1]
     start = name = None

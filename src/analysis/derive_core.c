@@ -21,11 +21,7 @@ int derive_core_run(sqlite3 *db, int64_t runId, PfError *pErr){
   ** less to compile.  The newline ends a comment the text may end with. */
   char *zSel = db_view_select(db, "run_metric_core_calc");
   char *zSql = sqlite3_mprintf(
-      "DELETE FROM core_target;"
-      "INSERT INTO core_target VALUES(?1);"
-      "DELETE FROM core_run_metric WHERE run_id=?1;"
-      "INSERT INTO core_run_metric %s\n;"
-      "DELETE FROM core_target",
+      db_statement("derive-core-run"),
       zSel ? zSel : "SELECT * FROM run_metric_core_calc");
   int rc = db_exec_run(db, zSql, runId, pErr);
   sqlite3_free(zSql);

@@ -95,8 +95,8 @@ static void roles_grow(Roles *r){
 }
 
 static int roles_load(sqlite3 *db, Roles *r, PfError *pErr){
-  sqlite3_stmt *p = db_prepare(db, "SELECT pattern, role FROM"
-                               " hta_runtime_role ORDER BY priority", pErr);
+  sqlite3_stmt *p = db_prepare(db,
+      db_statement("derive-hta-select-hta-runtime-role"), pErr);
   int rc;
   if( p==NULL ) return -1;
   while( (rc = sqlite3_step(p))==SQLITE_ROW ){
@@ -110,8 +110,7 @@ static int roles_load(sqlite3 *db, Roles *r, PfError *pErr){
                         : HP_RUNTIME;
   }
   if( finish(db, p, rc, pErr) ) return -1;
-  p = db_prepare(db, "SELECT pattern, coalesce(queue_full, 0) FROM"
-                 " hta_queue_limit ORDER BY priority", pErr);
+  p = db_prepare(db, db_statement("derive-hta-select-hta-queue-limit"), pErr);
   if( p==NULL ) return -1;
   while( (rc = sqlite3_step(p))==SQLITE_ROW ){
     const char *z = (const char *)sqlite3_column_text(p, 0);
@@ -345,9 +344,7 @@ static int load_run_spans(sqlite3 *db, const TraceSpans *pS,
 static int64_t main_tid(sqlite3 *db, int64_t runId, int64_t rank,
                         const HpCpu *a, int n){
   int64_t tid = db_int(db, INT64_MIN,
-    "SELECT a.tid FROM annotation a JOIN string s ON s.id=a.name_id"
-    " WHERE a.run_id=%lld AND a.rank=%lld AND a.kind='user'"
-    " AND s.text LIKE 'ProfilerStep#%%' LIMIT 1",
+    db_statement("derive-hta-main-tid"),
     (long long)runId, (long long)rank);
   int best = 0;
   if( tid!=INT64_MIN ) return tid;
@@ -531,26 +528,22 @@ int derive_hta_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   sqlite3_stmt *pSteps = NULL;
   int iC = 0, iG = 0, rc = -1;
   int64_t waitNs = db_int(db, 30000,
-      "SELECT CAST(value AS INTEGER) FROM hta_setting"
-      " WHERE name='kernel_wait_ns'");
+      db_statement("derive-hta-select-hta-setting"));
   memset(&run, 0, sizeof(run));
   memset(&k, 0, sizeof(k));
   memset(&klass, 0, sizeof(klass));
   k.runId = runId;
   k.pK = &klass;
-  if( db_exec_run(db, "DELETE FROM hta_critical_path WHERE run_id=?1;"
-                  "DELETE FROM hta_critical_path_op WHERE run_id=?1",
+  if( db_exec_run(db, db_statement("derive-hta-delete-hta-critical-path"),
                   runId, pErr) ) return -1;
   if( hta_klass_load(db, runId, &klass, pErr) ) goto done;
   if( load_run_spans(db, pSpans, &klass, &run, pErr) ) goto done;
-  pSteps = db_prepare(db, "SELECT step, ts, dur, source<>'ProfilerStep'"
-                      " FROM step WHERE run_id=?1 AND rank=?2 ORDER BY ts",
+  pSteps = db_prepare(db, db_statement("derive-hta-select-step"),
                       pErr);
-  k.pRun = db_prepare(db, "INSERT INTO hta_critical_path(run_id,rank,step,"
-                      "seq,side,lane,ts,dur,class,name_id,segments)"
-                      " VALUES(?,?,?,?,?,?,?,?,?,?,?)", pErr);
-  k.pOp = db_prepare(db, "INSERT INTO hta_critical_path_op(run_id,rank,step,"
-                     "class,name_id,ns,segments) VALUES(?,?,?,?,?,?,?)", pErr);
+  k.pRun = db_prepare(db,
+      db_statement("derive-hta-insert-hta-critical-path"), pErr);
+  k.pOp = db_prepare(db,
+      db_statement("derive-hta-insert-hta-critical-path-op"), pErr);
   if( pSteps==NULL || k.pRun==NULL || k.pOp==NULL ) goto done;
   {
     double t1 = util_now_ms();

@@ -21,19 +21,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* A user annotation's tid NULL matches no thread: read apart. */
-static const char zAnnotSql[] =
-  "SELECT a.id, a.rank, a.tid, a.ts, a.ts+a.dur, a.tid IS NULL"
-  " FROM annotation a JOIN string s ON s.id=a.name_id"
-  " WHERE a.run_id=?1 AND a.kind='user'"
-  " AND s.text NOT LIKE 'ProfilerStep#%'";
-
 /* The run's user annotations: those on a thread into *paA (*pnA), the
 ** ids of those without one into *paNull (*pnNull). */
 static int annot_load(sqlite3 *db, int64_t runId, HaAnnot **paA,
                       size_t *pnA, int64_t **paNull, size_t *pnNull,
                       PfError *pErr){
-  sqlite3_stmt *p = db_prepare(db, zAnnotSql, pErr);
+  sqlite3_stmt *p = db_prepare(db, db_statement("derive-hta-annot"), pErr);
   size_t nAlloc = 0, nNullAlloc = 0;
   int rc;
   if( p==NULL ) return -1;
@@ -70,9 +63,8 @@ static int store_parents(sqlite3 *db, int64_t runId, const HaAnnot *a,
                          size_t n, const int64_t *aNull, size_t nNull,
                          PfError *pErr){
   int64_t *aParent = xmalloc(sizeof(int64_t)*(n ? n : 1));
-  sqlite3_stmt *p = db_prepare(db, "INSERT INTO hta_annotation_parent"
-                               "(run_id, annotation_id, parent_id)"
-                               " VALUES(?1, ?2, ?3)", pErr);
+  sqlite3_stmt *p = db_prepare(db,
+      db_statement("derive-hta-annot-store-parents"), pErr);
   int rc = p ? 0 : -1;
   hta_annot_parents(a, n, aParent);
   for(size_t i=0; rc==0 && i<n+nNull; i++){
@@ -124,9 +116,8 @@ DEFINE_MSORT(placed_sort, Placed, placed_cmp)
 static int store_ranges(sqlite3 *db, int64_t runId, const Placed *a,
                         size_t n, PfError *pErr){
   static const char *const azTab[2] = { "kernel", "gpu_mem_op" };
-  sqlite3_stmt *p = db_prepare(db, "INSERT INTO hta_launch_annotation"
-                               "(run_id, tab, first_id, last_id,"
-                               " annotation_id) VALUES(?1,?2,?3,?4,?5)",
+  sqlite3_stmt *p = db_prepare(db,
+                               db_statement("derive-hta-annot-store-ranges"),
                                pErr);
   int rc = p ? 0 : -1;
   for(size_t i=0; rc==0 && i<n; ){
@@ -181,8 +172,7 @@ int derive_hta_annot_run(sqlite3 *db, int64_t runId, const HpGpu *aGpu,
   int64_t *aNull = NULL;
   size_t nA = 0, nNull = 0;
   int rc;
-  if( db_exec_run(db, "DELETE FROM hta_annotation_parent WHERE run_id=?1;"
-                  "DELETE FROM hta_launch_annotation WHERE run_id=?1",
+  if( db_exec_run(db, db_statement("derive-hta-annot-run"),
                   runId, pErr) ) return -1;
   rc = annot_load(db, runId, &aA, &nA, &aNull, &nNull, pErr);
   if( rc==0 ){

@@ -15,20 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Class of each kernel name of the run: its coarse category in view
-** kernel_category (schema/012-verdicts.sql), the one definition that
-** the HTA views of 013 use too: communication kernels by comm_pattern,
-** the rest by the coarse category_rule substrings.  'comm' is HK_COMM,
-** 'memory' HK_MEMORY, anything else compute.  The filter on the run's
-** names keeps the per-name rule lookups to this run's kernels. */
-static const char zClassSql[] =
-  "SELECT k.name_id, k.category FROM kernel_category k"
-  " WHERE k.scheme='coarse' AND k.name_id IN (SELECT name_id"
-  " FROM gpu_op_summary WHERE run_id=?1 AND kind='kernel')"
-  " ORDER BY k.name_id";
-
 int hta_klass_load(sqlite3 *db, int64_t runId, HtaKlass *p, PfError *pErr){
-  sqlite3_stmt *s = db_prepare(db, zClassSql, pErr);
+  sqlite3_stmt *s = db_prepare(db,
+                               db_statement("derive-hta-metric-class"), pErr);
   int nAlloc = 0, rc;
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, runId);
@@ -99,11 +88,8 @@ int hta_metric_store(sqlite3 *db, int64_t runId, const HtaTotals *pT,
   int64_t nStep = db_int(db, 0, "SELECT count(*) FROM step WHERE run_id=%lld",
                          (long long)runId);
   int rc = 0;
-  if( db_exec_run(db, "DELETE FROM hta_run_metric WHERE run_id=?1;"
-                  "INSERT INTO hta_run_metric SELECT ?1, 'hta_copy_gbps',"
-                  " sum(bytes)*1.0/sum(dur) FROM gpu_mem_op WHERE run_id=?1"
-                  " AND kind='memcpy' AND bytes IS NOT NULL"
-                  " HAVING sum(dur)>0", runId, pErr) ) return -1;
+  if( db_exec_run(db,
+     db_statement("derive-hta-metric-store"), runId, pErr) ) return -1;
   s = db_prepare(db, "INSERT INTO hta_run_metric VALUES(?,?,?)", pErr);
   if( s==NULL ) return -1;
   if( pT->spanNs>0 ){

@@ -85,8 +85,7 @@ static int memcpy_from_spans(const TraceSpans *pSpans, sqlite3 *db,
   }
   free(aRank);
   if( !any ) return 0;
-  s = db_prepare(db, "INSERT INTO op_run_metric(run_id, metric, value)"
-                 " VALUES(?1, 'exposed_memcpy_ms', ?2)", pErr);
+  s = db_prepare(db, db_statement("derive-op-memcpy-from-spans"), pErr);
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, runId);
   sqlite3_bind_double(s, 2, (double)exposed/1e6);
@@ -119,23 +118,19 @@ static int derive_op_store(sqlite3 *db, int64_t runId, OpStore *pOps,
                            const TraceSpans *pSpans, PfError *pErr){
   double t1 = util_now_ms();
   if( db_exec_run(db,
-        "DELETE FROM op_target;"
-        "INSERT INTO op_target VALUES(?1);"
-        "DELETE FROM op_gpu_time WHERE run_id=?1", runId, pErr)
+        db_statement("derive-op-delete-op-target"), runId, pErr)
       || op_store_write_calls(pOps, db, runId, pErr) ) return -1;
   timing("calls", &t1);
   /* a run whose signatures are all modeled already (the same model
   ** traced again) skips preparing and running the arms */
   if( has_unmodeled(db)
       && db_exec_run(db,
-        "INSERT INTO op_sig_model SELECT * FROM op_sig_model_calc;"
-        "UPDATE op_sig SET modeled=1 WHERE modeled=0", runId, pErr) ){
+        db_statement("derive-op-insert-op-sig-model"), runId, pErr) ){
     return -1;
   }
   timing("model", &t1);
   if( db_exec_run(db,
-        "DELETE FROM op_run_metric WHERE run_id=?1;"
-        "INSERT INTO op_run_metric SELECT * FROM op_metric_roof_calc",
+        db_statement("derive-op-delete-op-run-metric"),
         runId, pErr)
       || op_store_write_unlaunched(pOps, db, runId, pErr) ){
     return -1;

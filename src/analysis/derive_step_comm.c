@@ -151,14 +151,11 @@ int derive_step_comm(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   int haveRank = 0, hasKernel = 0, bad = 0;
   sqlite3_stmt *pStep, *pIns;
   if( pSpans==NULL ) return 0;
-  aComm = db_id_set(db, "SELECT DISTINCT name_id FROM comm_kernel"
-                    " WHERE run_id=?1 ORDER BY 1", runId, &nComm, pErr);
+  aComm = db_id_set(db, db_statement("derive-step-comm-names"), runId,
+                    &nComm, pErr);
   if( aComm==NULL ) return -1;
-  pStep = db_prepare(db, "SELECT rank, step, coalesce(bound_ts, ts),"
-                     " coalesce(bound_dur, dur) FROM step WHERE run_id=?1"
-                     " ORDER BY rank, step", pErr);
-  pIns = db_prepare(db, "INSERT INTO step_comm(run_id, rank, step, comm_ns,"
-                    " exposed_ns) VALUES(?1,?2,?3,?4,?5)", pErr);
+  pStep = db_prepare(db, db_statement("derive-step-comm-steps"), pErr);
+  pIns = db_prepare(db, db_statement("derive-step-comm-insert"), pErr);
   if( pStep==NULL || pIns==NULL ){
     sqlite3_finalize(pStep);
     sqlite3_finalize(pIns);

@@ -603,8 +603,7 @@ void cli_complete(Cli *p, const char *zKind, const char *zArg){
     int64_t id = runref_resolve(db, zArg ? zArg : "latest", &e);
     char zId[32];
     snprintf(zId, sizeof(zId), "%lld", (long long)id);
-    print_rows(db, "SELECT anchor FROM export_anchor WHERE run_id=?1"
-               " ORDER BY anchor LIKE 'gap-%', length(anchor), anchor",
+    print_rows(db, db_statement("export-anchor-names"),
                zId, "");
   }
   db_close(db);

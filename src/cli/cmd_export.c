@@ -85,9 +85,7 @@ static int64_t resolve_run(sqlite3 *db, const char *zRun){
 /* The ranks to export: every rank with trace rows, or the one asked. */
 static ExportRank *resolve_ranks(sqlite3 *db, int64_t runId,
                                  const char *zRank, int *pn){
-  static const char zRanks[] =
-    "SELECT DISTINCT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
-    " AND rank IS NOT NULL ORDER BY rank";
+  const char *zRanks = db_statement("trace-ranks");
   sqlite3_stmt *s = db_prepare(db, zRanks, NULL);
   ExportRank *a = NULL;
   int n = 0;
@@ -133,11 +131,12 @@ static void window_step(sqlite3 *db, int64_t runId, const char *zStep,
     char z[40];
     util_sanitize(zStep, strlen(zStep), z, sizeof(z));
     bad_value(db, "--step wants a step number, not '%s' (steps: %s)", z,
-              ranges_text(db, "SELECT DISTINCT step FROM step WHERE"
-                          " run_id=?1 ORDER BY step", runId, 0));
+              ranges_text(db,
+                  db_statement("cmd-export-run-steps"),
+                  runId, 0));
   }
-  s = db_prepare(db, "SELECT ts, ts+dur FROM step WHERE run_id=?1 AND"
-                 " rank=?2 AND step=?3", NULL);
+  s = db_prepare(db,
+                 db_statement("cmd-export-step-window"), NULL);
   if( s==NULL ) db_failed(db, sqlite3_errmsg(db));
   for(int i=0; i<*pn; i++){
     sqlite3_bind_int64(s, 1, runId);
@@ -157,13 +156,15 @@ static void window_step(sqlite3 *db, int64_t runId, const char *zStep,
     if( explicitRank ){
       bad_value(db, "no step %lld on rank %lld of run %lld (steps: %s)", step,
                 (long long)a[0].rank, (long long)runId,
-                ranges_text(db, "SELECT step FROM step WHERE run_id=?1 AND"
-                            " rank=?2 ORDER BY step", runId, a[0].rank));
+                ranges_text(db,
+                    db_statement("cmd-export-rank-steps"),
+                    runId, a[0].rank));
     }
     bad_value(db, "no step %lld in run %lld (steps: %s)", step,
               (long long)runId,
-              ranges_text(db, "SELECT DISTINCT step FROM step WHERE"
-                          " run_id=?1 ORDER BY step", runId, 0));
+              ranges_text(db,
+                  db_statement("cmd-export-run-steps"),
+                  runId, 0));
   }
   *pn = n;
 }
@@ -187,8 +188,7 @@ static void run_extent(sqlite3 *db, int64_t runId, int64_t *pLo,
       db_failed(db, err.zMsg);
     }
     if( lo>hi ) continue;
-    zSql = sqlite3_mprintf("SELECT min(ts), max(ts+dur) FROM %s WHERE id"
-                           " BETWEEN ?1 AND ?2 AND +run_id=?3", azTab[i]);
+    zSql = sqlite3_mprintf(db_statement("cmd-export-run-extent"), azTab[i]);
     s = db_prepare(db, zSql, NULL);
     sqlite3_free(zSql);
     if( s==NULL ) db_failed(db, sqlite3_errmsg(db));
@@ -259,8 +259,8 @@ static void window_range(sqlite3 *db, int64_t runId, const char *zWin,
 static void window_anchor(sqlite3 *db, int64_t runId, const char *zAnchor,
                           ExportRank **pa, int *pn, int explicitRank,
                           const char **pzLabel){
-  sqlite3_stmt *s = db_prepare(db, "SELECT rank, start_ns, end_ns, label"
-    " FROM export_anchor WHERE run_id=?1 AND anchor=?2", NULL);
+  sqlite3_stmt *s = db_prepare(db,
+      db_statement("cmd-export-anchor-window"), NULL);
   int found = 0;
   if( s==NULL ) db_failed(db, sqlite3_errmsg(db));
   sqlite3_bind_int64(s, 1, runId);
@@ -292,8 +292,8 @@ static void window_anchor(sqlite3 *db, int64_t runId, const char *zAnchor,
     Buf b;
     char z[64];
     buf_init(&b);
-    s = db_prepare(db, "SELECT anchor FROM export_anchor WHERE run_id=?1"
-                   " ORDER BY anchor LIKE 'gap-%', length(anchor), anchor",
+    s = db_prepare(db,
+        db_statement("export-anchor-names"),
                    NULL);
     if( s ){
       sqlite3_bind_int64(s, 1, runId);

@@ -212,8 +212,8 @@ int tag_cmd(Cli *p){
   for(int i=iFirst; ok && i<p->argc; i++){
     const char *zVal;
     char *zKey = split_kv(p, "a tag", p->argv[i], &zVal);
-    ok = exec_bound(p, db, "INSERT OR REPLACE INTO run_tag(run_id, key,"
-                    " value) VALUES(?1, ?2, ?3)", runId, zKey, zVal)==0;
+    ok = exec_bound(p, db,
+                    db_statement("cmd-history-tag"), runId, zKey, zVal)==0;
     free(zKey);
   }
   rc = end_write(p, db, ok);
@@ -243,10 +243,7 @@ int baseline_cmd(Cli *p){
     if( p->argc!=2 ) cli_usage_error(p, "baseline list takes no arguments");
     db = cli_open_db(p, DB_OPEN_READONLY);
     s = db_prepare(db,
-      "SELECT b.name, b.run_id, r.name AS run_name, r.created_at, b.set_at,"
-      " (SELECT group_concat(key||'='||value, ' ') FROM run_tag t"
-      "  WHERE t.run_id=b.run_id) AS tags"
-      " FROM baseline b LEFT JOIN run r ON r.id=b.run_id ORDER BY b.name",
+      db_statement("cmd-history-select-run-tag"),
       &e);
     if( s==NULL ){
       cli_error("%s", e.zMsg);
@@ -272,8 +269,7 @@ int baseline_cmd(Cli *p){
       return rc;
     }
     rc = end_write(p, db, exec_bound(p, db,
-      "INSERT OR REPLACE INTO baseline(name, run_id, set_at)"
-      " VALUES(?2, ?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+      db_statement("cmd-history-insert-baseline"),
       runId, p->argv[2], NULL)==0);
     if( rc==EXIT_OK ){
       fprintf(stderr, "profan: baseline '%s' is run %lld\n", p->argv[2],
@@ -442,13 +438,14 @@ int diff_cmd(Cli *p){
 static int no_metric(sqlite3 *db, const char *zMetric){
   char z[80];
   Buf b;
-  if( db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM run_metric WHERE"
-             " metric=%Q)", zMetric) ){
+  if( db_int(db, 0,
+     db_statement("cmd-history-metric-exists"), zMetric) ){
     return 0;
   }
   buf_init(&b);
-  cli_did_you_mean_sql(&b, db, zMetric, "SELECT DISTINCT metric FROM"
-                       " run_metric", "'profan query run-metrics' lists"
+  cli_did_you_mean_sql(&b, db, zMetric,
+      db_statement("cmd-history-metric-names"),
+      "'profan query run-metrics' lists"
                        " them");
   util_sanitize(zMetric, strlen(zMetric), z, sizeof(z));
   cli_error("no run has the metric '%s'%s", z, buf_str(&b));
@@ -628,8 +625,8 @@ static void check_resolve_history(Cli *p, sqlite3 *db, const CheckOpts *o,
   if( rc==EXIT_OK ) rc = cli_history_run(db, *pidA);
   if( rc==EXIT_OK ) rc = cli_history_run(db, *pidB);
   for(int i=0; rc==EXIT_OK && i<o->nMetric; i++){
-    if( !db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM run_metric WHERE"
-                " metric=%Q)", o->azMetric[i]) ){
+    if( !db_int(db, 0,
+       db_statement("cmd-history-metric-exists"), o->azMetric[i]) ){
       rc = cli_history_all();
       break;
     }
@@ -661,9 +658,7 @@ static void check_notes(FILE *f, sqlite3 *db, int64_t idA, int64_t idB){
   buf_init(&gpu);
   buf_init(&gap);
   if( sqlite3_prepare_v2(db,
-        "SELECT sum(bound_by = 'gpu' AND abs(bound_dur - dur) > dur / 100),"
-        " count(*), max(100.0 * (bound_dur - dur) / max(dur, 1)),"
-        " sum(source = 'gap') FROM step WHERE run_id = ?1", -1, &s, NULL)
+        db_statement("cmd-history-check-notes"), -1, &s, NULL)
       !=SQLITE_OK ){
     sqlite3_finalize(s);
     return;
@@ -775,15 +770,9 @@ static int check_print_table(Cli *p, sqlite3 *db, const GateParams *g,
   sqlite3_stmt *s = NULL;
   int rc = EXIT_OK;
   if( db_exec(db,
-        "CREATE TEMP TABLE check_result(metric TEXT, baseline_value REAL,"
-        " value REAL, change_pct REAL, shift_pct REAL, shift_lo_pct REAL,"
-        " shift_hi_pct REAL, threshold_pct REAL, direction INT,"
-        " p_value REAL, n_baseline INT, n_run INT, paired INT,"
-        " work_pct REAL, work_lo_pct REAL, work_hi_pct REAL, work_pairs INT,"
-        " history_runs INT, robust_z REAL, verdict TEXT, reason TEXT)", &e)
-      || (s = db_prepare(db, "INSERT INTO check_result VALUES(?1, ?2,"
-                " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
-                " ?16, ?17, ?18, ?19, ?20, ?21)", &e))==NULL ){
+        db_statement("cmd-history-create-check-result"), &e)
+      || (s = db_prepare(db,
+          db_statement("cmd-history-insert-check-result"), &e))==NULL ){
     cli_error("%s", e.zMsg);
     return cli_sqlite_exit(db);
   }
@@ -814,14 +803,7 @@ static int check_print_table(Cli *p, sqlite3 *db, const GateParams *g,
     sqlite3_reset(s);
   }
   sqlite3_finalize(s);
-  s = db_prepare(db, "SELECT metric, round(baseline_value, 4) AS"
-    " baseline_value, round(value, 4) AS value, round(change_pct, 2) AS"
-    " change_pct, round(shift_pct, 2) AS shift_pct, round(shift_lo_pct, 2)"
-    " AS shift_lo_pct, round(shift_hi_pct, 2) AS shift_hi_pct,"
-    " threshold_pct, direction, p_value, n_baseline, n_run, paired,"
-    " round(work_pct, 2) AS work_pct, round(work_lo_pct, 2) AS work_lo_pct,"
-    " round(work_hi_pct, 2) AS work_hi_pct, work_pairs, history_runs,"
-    " round(robust_z, 2) AS robust_z, verdict, reason FROM check_result",
+  s = db_prepare(db, db_statement("cmd-history-select-check-result"),
     &e);
   if( s==NULL ){
     cli_error("%s", e.zMsg);

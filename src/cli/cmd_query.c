@@ -46,8 +46,8 @@ static void say_why_empty(sqlite3 *db, const NamedQuery *q, int64_t runId){
     const char *zTab = (const char *)sqlite3_column_text(s, 0);
     const char *zWhat = (const char *)sqlite3_column_text(s, 1);
     if( zTab==NULL || zWhat==NULL || !names_table(q->zSql, zTab) ) continue;
-    if( db_int(db, 1, "SELECT count(*) FROM (SELECT 1 FROM \"%w\""
-               " WHERE run_id=%lld LIMIT 1)", zTab, (long long)runId)==0 ){
+    if( db_int(db, 1,
+       db_statement("cmd-query-say-why-empty"), zTab, (long long)runId)==0 ){
       fprintf(stderr, "profan: run %lld has no %s (query '%s')\n",
               (long long)runId, zWhat, q->zName);
       sqlite3_finalize(s);
@@ -171,8 +171,8 @@ static int print_query_list(Cli *p, const NqList *pList){
   sqlite3_stmt *s = NULL;
   int rc = EXIT_SQL;
   if( sqlite3_open(":memory:", &mem)!=SQLITE_OK
-   || sqlite3_exec(mem, "CREATE TABLE q(name, description, source,"
-                   " parameters, columns)", NULL, NULL, NULL)!=SQLITE_OK
+   || sqlite3_exec(mem,
+       db_statement("cmd-query-print-query-list"), NULL, NULL, NULL)!=SQLITE_OK
    || sqlite3_prepare_v2(mem, "INSERT INTO q VALUES(?1,?2,?3,?4,?5)", -1,
                          &s, NULL)!=SQLITE_OK ){
     cli_error("%s", sqlite3_errmsg(mem));

@@ -27,12 +27,6 @@
 
 #define REPORT_MAX_PARAMS 32
 
-/* The findings, most severe first, then by rule and arrival. */
-static const char zFindingSql[] =
-  "SELECT severity, rule, message, value, threshold, hint FROM temp.finding"
-  " ORDER BY CASE severity WHEN 'high' THEN 0 WHEN 'medium' THEN 1"
-  " WHEN 'low' THEN 2 ELSE 3 END, rule, seq";
-
 /* Print the report-summary named query for runId as section "summary"
 ** of d; EXIT_OK or EXIT_SQL. */
 static int print_summary(sqlite3 *db, OutDoc *d, int64_t runId){
@@ -99,23 +93,24 @@ static int write_html(Cli *p, sqlite3 *db, int64_t runId, int64_t iStep,
 ** has steps 10..12)") and returns 1.
 */
 static int check_step(sqlite3 *db, int64_t runId, int64_t iStep){
-  int64_t rank = db_int(db, -1, "SELECT min(rank) FROM step WHERE"
-                        " run_id=%lld", (long long)runId);
+  int64_t rank = db_int(db, -1,
+      db_statement("cmd-report-first-rank"), (long long)runId);
   if( rank<0 ){
     cli_error("run %lld has no steps: --step %lld cannot be drawn",
               (long long)runId, (long long)iStep);
     return 1;
   }
-  if( db_int(db, 0, "SELECT count(*) FROM step WHERE run_id=%lld AND"
-             " rank=%lld AND step=%lld", (long long)runId, (long long)rank,
+  if( db_int(db, 0,
+      db_statement("cmd-report-step-exists"),
+      (long long)runId, (long long)rank,
              (long long)iStep)==0 ){
     cli_error("run %lld has no step %lld (rank %lld has steps %lld..%lld)",
               (long long)runId, (long long)iStep, (long long)rank,
-              (long long)db_int(db, 0, "SELECT min(step) FROM step WHERE"
-                                " run_id=%lld AND rank=%lld",
+              (long long)db_int(db, 0,
+               db_statement("cmd-report-first-step"),
                                 (long long)runId, (long long)rank),
-              (long long)db_int(db, 0, "SELECT max(step) FROM step WHERE"
-                                " run_id=%lld AND rank=%lld",
+              (long long)db_int(db, 0,
+               db_statement("cmd-report-last-step"),
                                 (long long)runId, (long long)rank));
     return 1;
   }
@@ -206,7 +201,7 @@ int report_cmd(Cli *p){
   rc = print_summary(db, &doc, runId);
   if( rc!=EXIT_OK ) goto done;
   if( output_doc_wants(&doc, "findings") ){
-    s = db_prepare(db, zFindingSql, &e);
+    s = db_prepare(db, db_statement("findings-by-severity"), &e);
     if( s==NULL ){
       cli_error("%s", e.zMsg);
       rc = cli_sqlite_exit(db);

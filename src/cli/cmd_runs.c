@@ -75,36 +75,11 @@ int runs_cmd(Cli *p){
   db = zHist ? cli_open_history(p, zHist, PG_PULL_FILES)
              : cli_open_db(p, DB_OPEN_READONLY);
   rc = print_sql(db, p,
-    "SELECT r.id, r.name, r.created_at,"
-    " (SELECT count(*) FROM run_file f WHERE f.run_id=r.id) AS files,"
-    " (SELECT count(DISTINCT rank) FROM run_file f WHERE f.run_id=r.id"
-    "  AND f.rank IS NOT NULL) AS ranks,"
-    " (SELECT group_concat(key||'='||value, ' ') FROM run_tag t"
-    "  WHERE t.run_id=r.id) AS tags,"
-    " r.source_path"
-    " FROM run r"
-    " WHERE ?2 IS NULL OR EXISTS (SELECT 1 FROM run_tag t WHERE t.run_id=r.id"
-    "  AND t.key=?2 AND t.value=?3)"
-    " ORDER BY r.id", 0, zKey, zVal);
+    db_statement("cmd-runs-list"), 0, zKey, zVal);
   free(zKey);
   db_close(db);
   return rc;
 }
-
-/*
-** The devices of a run: each rank's own GPU (the device its GPU activity
-** ran on; every listed device when the rank has none), or with bAll every
-** device each rank's trace lists.
-*/
-static const char zShowDevices[] =
-  "SELECT rank, device, name, total_mem_bytes, num_sms,"
-  " compute_major||'.'||compute_minor AS compute"
-  " FROM device d WHERE run_id=?1 AND (?2 IS NOT NULL"
-  "  OR NOT EXISTS (SELECT 1 FROM gpu_busy b WHERE b.run_id=d.run_id"
-  "                 AND b.rank=d.rank)"
-  "  OR EXISTS (SELECT 1 FROM gpu_busy b WHERE b.run_id=d.run_id"
-  "             AND b.rank=d.rank AND b.device=d.device))"
-  " ORDER BY rank, device";
 
 int show_cmd(Cli *p){
   int bAll = cli_option(p, "all-devices", NULL, 0)!=NULL;
@@ -123,15 +98,13 @@ int show_cmd(Cli *p){
   }
   output_doc_begin(&d, p->eFmt, stdout, zOnly);
   rc = print_section(db, &d, "run",
-    "SELECT id, name, created_at, source_path, content_hash, tool_version,"
-    " (SELECT group_concat(key||'='||value, ' ') FROM run_tag"
-    "  WHERE run_id=run.id) AS tags FROM run WHERE id=?1", runId);
+    db_statement("cmd-runs-select-run-tag"), runId);
   if( rc==EXIT_OK ) rc = print_section(db, &d, "files",
-    "SELECT id AS file_id, path, kind, rank, rank_source, bytes, n_records,"
-    " warnings, round(parse_ms, 1) AS parse_ms, time_regime"
-    " FROM run_file WHERE run_id=?1 ORDER BY id", runId);
+    db_statement("cmd-runs-files"), runId);
   if( rc==EXIT_OK && output_doc_wants(&d, "devices") ){
-    s = prepare_bound(db, zShowDevices, runId, bAll ? "all" : NULL, NULL);
+    s = prepare_bound(db,
+        db_statement("cmd-runs-show-devices"),
+        runId, bAll ? "all" : NULL, NULL);
     if( s==NULL ) rc = cli_sqlite_exit(db);
     else if( output_doc_section(&d, "devices", s, &nShown)!=SQLITE_DONE ){
       cli_error("%s", sqlite3_errmsg(db));
@@ -147,22 +120,13 @@ int show_cmd(Cli *p){
     }
   }
   if( rc==EXIT_OK ) rc = print_section(db, &d, "steps",
-    "SELECT rank, count(*) AS steps, min(step) AS first_step,"
-    " max(step) AS last_step, source,"
-    " round(avg(coalesce(bound_dur, dur))/1e6, 3) AS avg_ms,"
-    " CASE WHEN sum(bound_by = 'gpu') > 0 THEN printf('GPU side in %d"
-    " (the CPU runs ahead)', sum(bound_by = 'gpu')) ELSE 'CPU' END"
-    " AS step_time"
-    " FROM step WHERE run_id=?1 GROUP BY rank, source ORDER BY rank", runId);
+    db_statement("cmd-runs-select-step"), runId);
   /* the ranks' clock offsets (schema/050-straggler-clock.sql): only for
   ** runs whose ranks share collectives, unless asked for by name */
-  if( rc==EXIT_OK && (zOnly || db_int(db, 0, "SELECT EXISTS(SELECT 1 FROM"
-                      " rank_clock WHERE run_id=%lld)", (long long)runId)) ){
+  if( rc==EXIT_OK && (zOnly || db_int(db, 0,
+     db_statement("cmd-runs-has-clocks"), (long long)runId)) ){
     rc = print_section(db, &d, "clocks",
-      "SELECT rank, round(offset_ns/1e6, 3) + 0.0 AS offset_ms,"
-      " n_collectives,"
-      " round(spread_ns/1e3, 3) AS spread_us FROM rank_clock"
-      " WHERE run_id=?1 ORDER BY rank", runId);
+      db_statement("cmd-runs-clocks"), runId);
   }
   output_doc_end(&d);
   db_close(db);

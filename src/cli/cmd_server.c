@@ -88,8 +88,7 @@ int cli_history_metric(sqlite3 *db, const char *zMetric){
   PfError e = {0};
   if( gSrc==NULL ) return EXIT_OK;
   if( pg_source_pull_metric(gSrc, zMetric, &e)
-      || (!db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM run_metric WHERE"
-                  " metric=%Q)", zMetric)
+      || (!db_int(db, 0, db_statement("cmd-history-metric-exists"), zMetric)
           && pg_source_pull(gSrc, PG_PULL_METRICS, &e)) ){
     return cli_fail(cli_error_exit(&e, EXIT_DB), "%s", e.zMsg);
   }

@@ -45,60 +45,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The temp tables the collective pass works on. */
-static const char zSetup[] =
-  "DROP TABLE IF EXISTS temp.cm_name;"
-  "DROP TABLE IF EXISTS temp.cm_parent;"
-  "DROP TABLE IF EXISTS temp.cm_kernel;"
-  "CREATE TEMP TABLE cm_kernel(id INTEGER PRIMARY KEY);"
-  "CREATE TEMP TABLE cm_name(id INTEGER PRIMARY KEY, op TEXT);"
-  /* ids of the record_param_comms ops, noted by the trace loader */
-  "CREATE TEMP TABLE IF NOT EXISTS rpc_op(id INTEGER PRIMARY KEY);"
-  /* the communication kernels: comm_pattern (schema/001-baseline.sql),
-  ** the definition the categories and the overlap sweep use too */
-  "INSERT INTO cm_name SELECT name_id, max(op) FROM comm_kernel"
-  " WHERE run_id=?1 GROUP BY name_id;"
-  /* candidate parents: record_param_comms / ops with collective args
-  ** (kind 0) and nccl:* annotations (kind 1) */
-  "CREATE TEMP TABLE cm_parent(rank INTEGER, tid INTEGER, ts INTEGER,"
-  " end_ts INTEGER, kind INTEGER, row_id INTEGER, ext INTEGER,"
-  " name TEXT);"
-  /* two narrow lookups instead of joining every op to its name */
-  "INSERT INTO cm_parent SELECT o.rank, o.tid, o.ts, o.ts+o.dur, 0, o.id,"
-  " o.external_id, 'record_param_comms' FROM temp.rpc_op x"
-  " CROSS JOIN cpu_op o ON o.id=x.id WHERE o.run_id=?1;"
-  "INSERT INTO cm_parent SELECT o.rank, o.tid, o.ts, o.ts+o.dur, 0, o.id,"
-  " o.external_id, s.text FROM coll_args c CROSS JOIN cpu_op o"
-  " ON o.id=c.row_id"
-  " JOIN string s ON s.id=o.name_id"
-  " WHERE c.run_id=?1 AND c.src='cpu_op' AND s.text<>'record_param_comms';"
-  "INSERT INTO cm_parent SELECT a.rank, a.tid, a.ts, a.ts+a.dur, 1, a.id,"
-  " a.external_id, s.text FROM annotation a JOIN string s ON s.id=a.name_id"
-  " WHERE a.run_id=?1 AND a.kind='user' AND s.text LIKE 'nccl:%';"
-  "CREATE INDEX temp.cm_parent_ts ON cm_parent(kind, rank, tid, ts);"
-  "CREATE INDEX temp.cm_parent_ext ON cm_parent(kind, rank, ext);";
-
-/* The names of the run's host collective ranges: cpu_op names (from the
-** op summary, not the rows) and user annotation names that a
-** comm_cpu_pattern matches, with the op its first pattern names. */
-static const char zHostNames[] =
-  "DROP TABLE IF EXISTS temp.cm_cpu_name;"
-  "CREATE TEMP TABLE cm_cpu_name(id INTEGER PRIMARY KEY, text TEXT, op TEXT);"
-  "INSERT INTO cm_cpu_name SELECT s.id, s.text,"
-  " (SELECT p.op FROM comm_cpu_pattern p WHERE s.text GLOB p.pattern"
-  "  AND p.op IS NOT NULL ORDER BY p.pattern LIMIT 1)"
-  " FROM (SELECT name_id AS id FROM cpu_op_summary WHERE run_id=?1"
-  "  UNION SELECT name_id FROM annotation WHERE run_id=?1 AND kind='user') u"
-  " JOIN string s ON s.id=u.id"
-  " WHERE EXISTS (SELECT 1 FROM comm_cpu_pattern p WHERE s.text GLOB"
-  "  p.pattern);";
-
-static const char zCleanup[] =
-  "DROP TABLE IF EXISTS temp.cm_cpu_name;"
-  "DROP TABLE IF EXISTS temp.cm_parent;"
-  "DROP TABLE IF EXISTS temp.cm_kernel;"
-  "DROP TABLE IF EXISTS temp.rpc_op;";
-
 /* The kept kernels (SpanHtaGpu class 0) of the run, one callback each
 ** with its rank, until xKernel returns non-zero (returned). */
 static int kept_kernels(const TraceSpans *pSpans,
@@ -192,9 +138,8 @@ static int windows_load(sqlite3 *db, const char *zSql, int64_t runId,
 ** Returns 0, or -1 with pErr set. */
 static int windows_update(sqlite3 *db, int64_t runId, const CollWin *a,
                           int n, PfError *pErr){
-  sqlite3_stmt *up = db_prepare(db, "UPDATE collective_window"
-    " SET window_ns=?3, compute_ns=?4, idle_ns=?5"
-    " WHERE collective_id=?1 AND run_id=?2", pErr);
+  sqlite3_stmt *up = db_prepare(db,
+      db_statement("derive-comm-windows-update"), pErr);
   int rc = 0;
   if( up==NULL ) return -1;
   for(int i=0; i<n && rc==0; i++){
@@ -419,31 +364,15 @@ static int coll_insert(sqlite3_stmt *qIns, sqlite3_stmt *qK, int64_t runId,
 ** (the caller finalizes whatever was prepared). */
 static int coll_prepare(sqlite3 *db, CollStmts *s, PfError *pErr){
   s->qK = db_prepare(db,
-    "SELECT k.id, k.rank, k.file_id, k.device, k.stream, k.ts, k.dur,"
-    " s.text, k.external_id, r.tid, r.ts, f.world_size, n.op"
-    " FROM temp.cm_kernel x CROSS JOIN kernel k ON k.id=x.id"
-    " JOIN temp.cm_name n ON n.id=k.name_id"
-    " JOIN string s ON s.id=k.name_id"
-    " LEFT JOIN runtime_call r ON r.id=k.runtime_id"
-    " LEFT JOIN run_file f ON f.id=k.file_id"
-    " WHERE k.run_id=?1"
-    " ORDER BY k.rank, k.ts, k.id", pErr);
+    db_statement("derive-comm-select-cm-kernel"), pErr);
   s->qArgs = db_prepare(db,
-    "SELECT coll_name, dtype, in_nelems, out_nelems, group_size, pg_name,"
-    " pg_desc, pg_ranks FROM coll_args WHERE run_id=?1 AND src=?2"
-    " AND row_id=?3", pErr);
+    db_statement("derive-comm-select-coll-args"), pErr);
   s->qTs = db_prepare(db,
-    "SELECT row_id, end_ts, name FROM temp.cm_parent WHERE kind=?1"
-    " AND rank=?2 AND tid=?3 AND ts<=?4 ORDER BY ts DESC LIMIT 4", pErr);
+    db_statement("derive-comm-parent-before"), pErr);
   s->qExt = db_prepare(db,
-    "SELECT row_id, name FROM temp.cm_parent WHERE kind=?1 AND rank=?2"
-    " AND ext=?3 LIMIT 1", pErr);
+    db_statement("derive-comm-parent-by-ext"), pErr);
   s->qIns = db_prepare(db,
-    "INSERT INTO collective(run_id,rank,file_id,kernel_id,device,stream,ts,"
-    "dur,op,c10d_name,algo,proto,dtype,elem_bytes,in_nelems,out_nelems,"
-    "bytes,group_size,pg_name,pg_desc,pg_ranks,bus_factor,args_from,op_row,"
-    "annotation_row) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,"
-    "?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25)", pErr);
+    db_statement("derive-comm-insert-collective"), pErr);
   return s->qK && s->qArgs && s->qTs && s->qExt && s->qIns ? 0 : -1;
 }
 
@@ -495,14 +424,7 @@ static int coll_kernels_kept(sqlite3 *db, const TraceSpans *pSpans,
 static int host_collectives(sqlite3 *db, int64_t runId, CollStmts *s,
                             PfError *pErr){
   sqlite3_stmt *q = db_prepare(db,
-    "SELECT x.src, x.id, x.rank, x.file_id, x.ts, x.dur, x.text, x.op,"
-    " f.world_size FROM (SELECT 'cpu_op' AS src, o.id, o.rank, o.file_id,"
-    " o.ts, o.dur, n.text, n.op FROM temp.cm_cpu_name n CROSS JOIN cpu_op o"
-    " ON o.name_id=n.id WHERE o.run_id=?1"
-    " UNION ALL SELECT 'annotation', a.id, a.rank, a.file_id, a.ts, a.dur,"
-    " n.text, n.op FROM temp.cm_cpu_name n CROSS JOIN annotation a"
-    " ON a.name_id=n.id WHERE a.run_id=?1 AND a.kind='user') x"
-    " LEFT JOIN run_file f ON f.id=x.file_id ORDER BY x.rank, x.ts, x.id",
+    db_statement("derive-comm-host-collectives"),
     pErr);
   int st;
   if( q==NULL ) return -1;
@@ -604,9 +526,8 @@ static int host_windows(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   CollWin *a;
   int n, rc;
   if( windows_load(db,
-      "SELECT x.id, x.rank, x.ts, x.ts+x.dur, NULL"
-      " FROM collective x WHERE x.run_id=?1 AND x.kernel_id IS NULL"
-      " ORDER BY x.rank, x.ts, x.id", runId, &a, &n, pErr) ) return -1;
+      db_statement("derive-comm-host-windows"),
+      runId, &a, &n, pErr) ) return -1;
   if( n==0 ) return 0;
   for(int i=0; i<n; ){
     int64_t rank = a[i].rank;
@@ -631,7 +552,8 @@ static int build_collectives(sqlite3 *db, int64_t runId,
   CollStmts s = {0};
   int rc = -1, src, nName = 0;
   int64_t *aName = NULL;
-  if( db_exec_run(db, zSetup, runId, pErr) ) return -1;
+  if( db_exec_run(db,
+     db_statement("derive-comm-setup"), runId, pErr) ) return -1;
   aName = db_id_set(db, "SELECT id FROM temp.cm_name ORDER BY id", runId,
                     &nName, pErr);
   if( aName==NULL
@@ -656,9 +578,7 @@ static int build_collectives(sqlite3 *db, int64_t runId,
   /* order of each collective within its rank and process group: the
   ** cross-rank matching key for the skew analysis */
   if( db_exec_run(db,
-      "UPDATE collective SET seq = x.rn FROM (SELECT id, row_number() OVER"
-      " (PARTITION BY rank, coalesce(pg_name, '') ORDER BY ts, id) - 1 AS rn"
-      " FROM collective WHERE run_id=?1) AS x WHERE collective.id = x.id;",
+      db_statement("derive-comm-build-collectives"),
       runId, pErr) ) goto done;
   if( derive_straggler_run(db, runId, pSpans, aName, nName, pErr)
       || host_windows(db, runId, pSpans, pErr) ){
@@ -677,7 +597,8 @@ done:
   free(aName);
   {
     PfError e2 = {0};
-    if( db_exec_run(db, zCleanup, runId, rc ? &e2 : pErr) ) rc = -1;
+    if( db_exec_run(db,
+       db_statement("derive-comm-cleanup"), runId, rc ? &e2 : pErr) ) rc = -1;
   }
   return rc;
 }
@@ -769,13 +690,9 @@ static int fit_flush(sqlite3_stmt *qIns, int64_t runId, const char *zOp,
 
 static int build_fit(sqlite3 *db, int64_t runId, PfError *pErr){
   sqlite3_stmt *q = db_prepare(db,
-    "SELECT op, group_size, bytes, dur FROM collective"
-    " WHERE run_id=?1 AND bytes>0 AND dur>0"
-    " ORDER BY op, group_size, bytes", pErr);
+    db_statement("derive-comm-select-collective-build-fit"), pErr);
   sqlite3_stmt *qIns = db_prepare(db,
-    "INSERT INTO comm_fit(run_id,op,group_size,n,n_sizes,min_bytes,"
-    "max_bytes,alpha_ns,slope_ns_per_byte,alpha_se_ns,slope_se,rmse_ns,r2,"
-    "alpha_fixed) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)",
+    db_statement("derive-comm-insert-comm-fit"),
     pErr);
   Samples s;
   char zOp[32] = "";
@@ -825,17 +742,14 @@ done:
 int derive_comm_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
                     PfError *pErr){
   if( db_exec_run(db,
-      "DELETE FROM collective WHERE run_id=?1;"
-      "DELETE FROM collective_window WHERE run_id=?1;"
-      "DELETE FROM rank_clock WHERE run_id=?1;"
-      "DELETE FROM comm_fit WHERE run_id=?1;", runId, pErr) ) return -1;
+      db_statement("derive-comm-delete-collective"), runId, pErr) ) return -1;
   /* no trace rows (a run of snapshots, dumps or logs): no collectives */
   if( pSpans==NULL ) return 0;
-  if( db_exec_run(db, zHostNames, runId, pErr) ) return -1;
-  if( db_int(db, 0, "SELECT EXISTS(SELECT 1 FROM kernel WHERE run_id=%lld)"
-             " OR EXISTS(SELECT 1 FROM temp.cm_cpu_name)",
+  if( db_exec_run(db,
+     db_statement("derive-comm-host-names"), runId, pErr) ) return -1;
+  if( db_int(db, 0, db_statement("derive-comm-select-kernel"),
              (long long)runId)==0 ){
-    return db_exec_run(db, zCleanup, runId, pErr);
+    return db_exec_run(db, db_statement("derive-comm-cleanup"), runId, pErr);
   }
   if( build_collectives(db, runId, pSpans, pErr) ) return -1;
   if( build_fit(db, runId, pErr) ) return -1;

@@ -136,14 +136,7 @@ static void fill_kept(const TraceSpans *pSpans, Fill *f){
 ** on error (pErr set, *pn -1). */
 static Win *load_windows(sqlite3 *db, int64_t runId, int *pn, PfError *pErr){
   sqlite3_stmt *q = db_prepare(db,
-    "SELECT x.id, x.rank, x.ts, x.ts+x.dur,"
-    " (SELECT min(b.first_ts) FROM gpu_busy b WHERE b.run_id=x.run_id"
-    "  AND b.rank=x.rank),"
-    " (SELECT r.ts+r.dur FROM kernel k JOIN runtime_call r"
-    "  ON r.id=k.runtime_id WHERE k.id=x.kernel_id),"
-    " dense_rank() OVER (ORDER BY coalesce(x.pg_name, ''), x.seq),"
-    " x.op IN ('all_reduce', 'all_gather', 'reduce_scatter', 'all_to_all')"
-    " FROM collective x WHERE x.run_id=?1 ORDER BY x.rank, x.ts, x.id", pErr);
+    db_statement("derive-straggler-load-windows"), pErr);
   Win *a = NULL;
   int n = 0, nAlloc = 0, nRank = 0, st;
   int64_t prevRank = INT64_MIN, prevEnd = 0;
@@ -207,8 +200,7 @@ static int estimate_clocks(sqlite3 *db, int64_t runId, const Win *a, int n,
   nHave = rank_clock_estimate(aObs, m, nRank, aEst);
   free(aObs);
   if( nHave<2 ) return 0;
-  ins = db_prepare(db, "INSERT INTO rank_clock(run_id, rank, offset_ns,"
-                   " n_collectives, spread_ns) VALUES(?1,?2,?3,?4,?5)", pErr);
+  ins = db_prepare(db, db_statement("derive-straggler-estimate-clocks"), pErr);
   if( ins==NULL ) return -1;
   for(int i=0; i<n && rc==0; i++){
     const ClockEst *e = &aEst[a[i].iRank];
@@ -278,10 +270,8 @@ static void exposed_waits(Fill *f){
 /* Write the collective_window rows of a.  Returns 0 or -1 (pErr). */
 static int write_windows(sqlite3 *db, int64_t runId, const Win *a, int n,
                          PfError *pErr){
-  sqlite3_stmt *ins = db_prepare(db, "INSERT INTO collective_window("
-    "collective_id, run_id, window_ns, compute_ns, idle_ns, arrival_ns,"
-    " wait_ns, exposed_wait_ns, queued_ns)"
-    " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)", pErr);
+  sqlite3_stmt *ins = db_prepare(db,
+      db_statement("derive-straggler-write-windows"), pErr);
   int rc = 0;
   if( ins==NULL ) return -1;
   for(int i=0; i<n && rc==0; i++){

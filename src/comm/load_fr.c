@@ -215,8 +215,7 @@ static void bind_json(sqlite3_stmt *s, int i, const PkValue *v){
 /* pg_config: v2 {name: {name, desc, ranks "[..]"}}, v1 {pg_id: [ranks]}. */
 static int load_groups(FrLoad *F, const PkValue *pCfg){
   sqlite3_stmt *s = db_prepare(F->db,
-    "INSERT INTO fr_group(run_id,file_id,rank,pg_name,pg_desc,ranks,size)"
-    " VALUES(?1,?2,?3,?4,?5,?6,?7)", F->pErr);
+    db_statement("load-fr-load-groups"), F->pErr);
   int rc = 0;
   if( s==NULL ) return -1;
   for(size_t i=0; i<pCfg->u.dict.n && rc==0; i++){
@@ -281,8 +280,7 @@ static int load_groups(FrLoad *F, const PkValue *pCfg){
 /* pg_status: {pg_id: {last_enqueued_collective, ...}} (ints or strings). */
 static int load_status(FrLoad *F, const PkValue *pSt){
   sqlite3_stmt *s = db_prepare(F->db,
-    "INSERT INTO fr_pg_status(run_id,file_id,rank,pg_id,last_enqueued,"
-    "last_started,last_completed) VALUES(?1,?2,?3,?4,?5,?6,?7)", F->pErr);
+    db_statement("load-fr-load-status"), F->pErr);
   int rc = 0;
   if( s==NULL ) return -1;
   for(size_t i=0; i<pSt->u.dict.n && rc==0; i++){
@@ -421,13 +419,7 @@ static void check_entry(const PkValue *e, const char **pzBad){
 
 static int load_entries(FrLoad *F, const PkValue *pEntries, int isJson){
   sqlite3_stmt *s = db_prepare(F->db,
-    "INSERT INTO fr_entry(run_id,file_id,rank,record_id,pg_id,pg_name,"
-    "pg_desc,collective_seq_id,p2p_seq_id,op_id,profiling_name,op,is_p2p,"
-    "input_sizes,output_sizes,input_numel,output_numel,input_dtypes,"
-    "output_dtypes,state,time_created_ns,time_started_ns,time_completed_ns,"
-    "duration_ms,retired,timeout_ms,thread_name,thread_id)"
-    " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
-    "?19,?20,?21,?22,?23,?24,?25,?26,?27,?28)", F->pErr);
+    db_statement("load-fr-load-entries"), F->pErr);
   int rc = 0;
   if( s==NULL ) return -1;
   for(size_t i=0; i<pEntries->u.seq.n && rc==0; i++){
@@ -524,8 +516,7 @@ static int load_fr_tree(sqlite3 *db, const LoadTarget *t, const PkValue *pRoot,
   if( !is_absent(pSt) && pSt->t!=PK_DICT ){
     fr_warn(&F, "pg_status", "not a dict; ignored");
   }
-  s = db_prepare(db, "INSERT INTO fr_dump(run_id,file_id,rank,version,"
-                 "nccl_version,format,n_entries) VALUES(?1,?2,?3,?4,?5,?6,?7)",
+  s = db_prepare(db, db_statement("load-fr-tree"),
                  pErr);
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, t->runId);

@@ -65,20 +65,13 @@ typedef struct NcclLoad {
   int lastHit;              /* aComm index of the last lookup hit */
 } NcclLoad;
 
+/* by name: statements/NAME.sql */
 static const char *azSql[Q_N] = {
-  "INSERT INTO nccl_comm(run_id,file_id,host,pid,comm) VALUES(?1,?2,?3,?4,?5)",
-  "INSERT INTO nccl_link(run_id,file_id,comm_row,rank,peer,channel,"
-  "conn_index,direction,transport,via,line,host,pid)"
-  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
-  "INSERT INTO nccl_coll(run_id,file_id,comm_row,rank,host,pid,line,op,"
-  "op_count,count,datatype,dtype,bytes,redop,root,comm,nranks,stream,glued,"
-  "tagged_rank)"
-  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
-  "?19,?20)",
-  "INSERT INTO nccl_algo(run_id,file_id,line,host,pid,func,bytes,algo,proto,"
-  "n_channels) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
-  "INSERT INTO nccl_warning(run_id,file_id,line,host,pid,level,src_file,"
-  "src_line,message) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+  "load-nccl-insert-nccl-comm",
+  "load-nccl-insert-nccl-link",
+  "load-nccl-insert-nccl-coll",
+  "load-nccl-insert-nccl-algo",
+  "load-nccl-insert-nccl-warning",
 };
 
 /* FNV-1a of a host name. */
@@ -447,13 +440,7 @@ static int comms_flush(NcclLoad *L){
   int rc = 0;
   if( L->nComm==0 ) return 0;
   if( sqlite3_prepare_v2(L->db,
-      "UPDATE nccl_comm SET rank=?1, nranks=?2, comm_id=?3, func=?4,"
-      " cuda_dev=?5, nvml_dev=?6, bus_id=?7, parent=?8, color=?9,"
-      " split_key=?10, n_nodes=?11, local_ranks=?12, version=?13,"
-      " init_format=?14, start_line=?15, complete_line=?16,"
-      " init_total_s=?17, init_timings=?18, bootstrap_s=?19,"
-      " n_coll_channels=?20, n_nvls_channels=?21, n_p2p_channels=?22,"
-      " n_rings=?23, n_trees=?24, end_state=?25 WHERE id=?26",
+      db_statement("load-nccl-comms-flush"),
       -1, &s, NULL)!=SQLITE_OK ){
     pf_error_set(L->pErr, ERRPOS_NONE, 0, "database: %s",
                  sqlite3_errmsg(L->db));
@@ -510,12 +497,7 @@ static int links_adopt(NcclLoad *L){
   sqlite3_stmt *s = NULL;
   int rc = 0;
   if( sqlite3_prepare_v2(L->db,
-      "UPDATE nccl_link SET comm_row = (SELECT min(c.id) FROM nccl_comm c"
-      " WHERE c.file_id = nccl_link.file_id AND c.host = nccl_link.host"
-      " AND c.pid = nccl_link.pid)"
-      " WHERE file_id = ?1 AND comm_row IS NULL AND 1 = (SELECT count(*)"
-      " FROM nccl_comm c WHERE c.file_id = nccl_link.file_id"
-      " AND c.host = nccl_link.host AND c.pid = nccl_link.pid)",
+      db_statement("load-nccl-links-adopt"),
       -1, &s, NULL)!=SQLITE_OK ){
     pf_error_set(L->pErr, ERRPOS_NONE, 0, "database: %s",
                  sqlite3_errmsg(L->db));
@@ -542,7 +524,8 @@ int load_nccl_file(sqlite3 *db, const LoadTarget *t, LoadStats *pStats,
   L.pErr = pErr;
   L.lastHit = -1;
   for(int i=0; i<Q_N && rc==0; i++){
-    if( sqlite3_prepare_v2(db, azSql[i], -1, &L.aStmt[i], NULL)!=SQLITE_OK ){
+    if( sqlite3_prepare_v2(db, db_statement(azSql[i]), -1, &L.aStmt[i],
+                           NULL)!=SQLITE_OK ){
       pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
       rc = -1;
     }

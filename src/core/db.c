@@ -335,8 +335,7 @@ sqlite3_stmt *db_prepare_run_rows(sqlite3 *db, const char *zTab,
     *pEmpty = 1;
     return NULL;
   }
-  zSql = sqlite3_mprintf("SELECT %s FROM %s WHERE id BETWEEN ?2 AND ?3"
-                         " AND +run_id=?1%s%s", zCols, zTab,
+  zSql = sqlite3_mprintf(db_statement("db-prepare-run-rows"), zCols, zTab,
                          zWhere ? " AND " : "", zWhere ? zWhere : "");
   s = db_prepare(db, zSql, pErr);
   sqlite3_free(zSql);
@@ -405,8 +404,8 @@ char *db_view_select(sqlite3 *db, const char *zView){
   sqlite3_stmt *p = NULL;
   const char *z = NULL;
   char *zOut = NULL;
-  if( sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE"
-                         " type='view' AND name=?1", -1, &p, NULL)==SQLITE_OK
+  if( sqlite3_prepare_v2(db,
+     db_statement("db-view-select"), -1, &p, NULL)==SQLITE_OK
       && sqlite3_bind_text(p, 1, zView, -1, SQLITE_STATIC)==SQLITE_OK
       && sqlite3_step(p)==SQLITE_ROW ){
     z = (const char *)sqlite3_column_text(p, 0);

@@ -65,8 +65,8 @@ static void no_such_run(sqlite3 *db, const char *zRef, PfError *pErr){
   const char *zNear;
   int n = 0;
   util_sanitize(zRef, strlen(zRef), z, sizeof(z));
-  if( sqlite3_prepare_v2(db, "SELECT name FROM run ORDER BY id DESC"
-                         " LIMIT 10000", -1, &p, NULL)==SQLITE_OK ){
+  if( sqlite3_prepare_v2(db,
+     db_statement("runref-no-such-run"), -1, &p, NULL)==SQLITE_OK ){
     while( sqlite3_step(p)==SQLITE_ROW ){
       const char *zName = (const char *)sqlite3_column_text(p, 0);
       az = xrealloc(az, sizeof(char *)*(size_t)(n+1));
@@ -101,13 +101,14 @@ int64_t runref_resolve_ex(sqlite3 *db, const char *zRef, int64_t *pShadow,
   }
   v = ref_as_id(zRef);
   if( strcmp(zRef, "latest")==0 ){
-    rc = run_named(db, "SELECT max(id) FROM run WHERE ?1 NOT NULL"
-                   " AND ?2 NOT NULL", zRef, 0, &id);
+    rc = run_named(db,
+        db_statement("runref-latest"), zRef, 0, &id);
   }else{
     rc = run_named(db, "SELECT id FROM run WHERE id=?2", zRef, v, &id);
     if( rc==SQLITE_OK ){
-      rc = run_named(db, "SELECT id FROM run WHERE name=?1 AND ?2 NOT NULL"
-                     " ORDER BY id LIMIT 1", zRef, v, &byName);
+      rc = run_named(db,
+          db_statement("runref-by-name"),
+          zRef, v, &byName);
     }
   }
   if( rc!=SQLITE_OK ){

@@ -648,9 +648,6 @@ static int load_values(sqlite3 *db, const char *zSql, int64_t id,
 
 static const char zValueSql[] =
   "SELECT value FROM run_metric WHERE run_id=?1 AND metric=?2";
-static const char zSampleSql[] =
-  "SELECT value, step, steady FROM run_step_sample WHERE run_id=?1"
-  " AND metric=?2 ORDER BY step";
 
 /* One metric's value in run id: 0 absent, 1 present, -1 error. */
 static int load_value(sqlite3 *db, int64_t id, const char *zMetric,
@@ -666,10 +663,7 @@ static int load_value(sqlite3 *db, int64_t id, const char *zMetric,
 int history_same_schedule(sqlite3 *db, int64_t idA, int64_t idB,
                           PfError *pErr){
   sqlite3_stmt *s = db_prepare(db,
-    "SELECT (SELECT count(*) FROM step WHERE run_id=?1),"
-    " (SELECT count(*) FROM step WHERE run_id=?2),"
-    " (SELECT count(*) FROM step a JOIN step b ON b.run_id=?2"
-    "  AND b.rank=a.rank AND b.step=a.step WHERE a.run_id=?1)", pErr);
+    db_statement("history-same-schedule"), pErr);
   int r = 0;
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, idA);
@@ -757,8 +751,7 @@ int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
   c->paired = 0;
   c->nW = 0;
   c->nWorkPairs = 0;
-  c->dir = (int)db_int(db, 1, "SELECT direction FROM metric_direction"
-                       " WHERE %Q GLOB pattern ORDER BY priority LIMIT 1",
+  c->dir = (int)db_int(db, 1, db_statement("metric-direction"),
                        c->zMetric);
   if( history_source_run(db, idA, pErr) || history_source_run(db, idB, pErr) ){
     return -1;
@@ -768,9 +761,11 @@ int history_check_metric(sqlite3 *db, int64_t idA, int64_t idB, int comparable,
   }
   if( (c->hasA = load_value(db, idA, c->zMetric, &c->a, pErr))<0
       || (c->hasB = load_value(db, idB, c->zMetric, &c->b, pErr))<0
-      || load_values2(db, zSampleSql, idA, c->zMetric, &sa, &stA, &yA,
+      || load_values2(db,
+          db_statement("history-sample"), idA, c->zMetric, &sa, &stA, &yA,
                       &c->nA, pErr)
-      || load_values2(db, zSampleSql, idB, c->zMetric, &sb, &stB, &yB,
+      || load_values2(db,
+          db_statement("history-sample"), idB, c->zMetric, &sb, &stB, &yB,
                       &c->nB, pErr)
       || (same = idA==idB ? 1 : history_same_schedule(db, idA, idB,
                                                       pErr))<0 ){

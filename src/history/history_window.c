@@ -36,11 +36,7 @@
 static int shared_items(sqlite3 *db, int64_t idA, int64_t idB,
                         HistCompat *p, PfError *pErr){
   sqlite3_stmt *s = db_prepare(db,
-    "SELECT kind, sum(c = 2), count(*) FROM ("
-    " SELECT kind, coalesce(name_id, name) AS k,"
-    "  count(DISTINCT run_id) AS c"
-    " FROM run_fingerprint WHERE run_id IN (?1, ?2)"
-    " GROUP BY kind, k) GROUP BY kind", pErr);
+    db_statement("history-window-shared-items"), pErr);
   int rc;
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, idA);
@@ -70,9 +66,8 @@ static int same_tag(sqlite3 *db, int64_t idA, int64_t idB, const char *zKey,
                     HistCompat *p){
   sqlite3_stmt *s = NULL;
   int same = 1;
-  if( sqlite3_prepare_v2(db, "SELECT (SELECT value FROM run_tag WHERE"
-        " run_id=?1 AND key=?3), (SELECT value FROM run_tag WHERE run_id=?2"
-        " AND key=?3)", -1, &s, NULL)!=SQLITE_OK ){
+  if( sqlite3_prepare_v2(db,
+     db_statement("history-window-same-tag"), -1, &s, NULL)!=SQLITE_OK ){
     sqlite3_finalize(s);
     return 1;
   }
@@ -128,8 +123,8 @@ static void query_text(sqlite3 *db, const char *zSql, int64_t id, char *z,
 static double metric_of(sqlite3 *db, int64_t id, const char *zMetric){
   sqlite3_stmt *s = NULL;
   double v = NAN;
-  if( sqlite3_prepare_v2(db, "SELECT value FROM run_metric WHERE run_id=?1"
-                         " AND metric=?2", -1, &s, NULL)==SQLITE_OK ){
+  if( sqlite3_prepare_v2(db,
+     db_statement("history-window-metric-of"), -1, &s, NULL)==SQLITE_OK ){
     sqlite3_bind_int64(s, 1, id);
     sqlite3_bind_text(s, 2, zMetric, -1, SQLITE_STATIC);
     if( sqlite3_step(s)==SQLITE_ROW
@@ -152,8 +147,8 @@ static double ratio(double a, double b){
 /* 1 when run id has call stacks recorded (its snapshots' frames); a run
 ** archived with --summaries-only keeps none. */
 static int has_stacks(sqlite3 *db, int64_t id){
-  return db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM stack WHERE run_id ="
-                " %lld)", (long long)id)!=0;
+  return db_int(db, 0,
+                db_statement("history-window-has-stacks"), (long long)id)!=0;
 }
 
 /* The GPU time two runs' kernel mixes share, %: the sum over kernel names
@@ -163,16 +158,7 @@ static double kernel_mix(sqlite3 *db, int64_t idA, int64_t idB){
   sqlite3_stmt *s = NULL;
   double v = NAN;
   if( sqlite3_prepare_v2(db,
-        "WITH t AS (SELECT run_id, name_id, sum(total_ns) AS ns"
-        "  FROM gpu_op_summary WHERE run_id IN (?1, ?2) AND kind = 'kernel'"
-        "  GROUP BY run_id, name_id),"
-        " tot AS (SELECT run_id, sum(ns) AS s FROM t GROUP BY run_id"
-        "  HAVING sum(ns) > 0),"
-        " sh AS (SELECT t.run_id, t.name_id, 1.0 * t.ns / tot.s AS p"
-        "  FROM t JOIN tot ON tot.run_id = t.run_id)"
-        " SELECT (SELECT count(*) FROM tot),"
-        "  (SELECT coalesce(sum(m), 0) FROM (SELECT min(p) AS m FROM sh"
-        "   GROUP BY name_id HAVING count(*) = 2))", -1, &s, NULL)
+        db_statement("history-window-kernel-mix"), -1, &s, NULL)
       ==SQLITE_OK ){
     sqlite3_bind_int64(s, 1, idA);
     sqlite3_bind_int64(s, 2, idB);
@@ -185,15 +171,10 @@ static double kernel_mix(sqlite3 *db, int64_t idA, int64_t idB){
   return v;
 }
 
-static const char zKindsSql[] =
-  "SELECT group_concat(kind, '+') FROM (SELECT DISTINCT kind FROM run_file"
-  " WHERE run_id=?1 ORDER BY kind)";
-
 /* 1 when run idB shares a tag (key and value) with run idA. */
 static int shares_tag(sqlite3 *db, int64_t idA, int64_t idB){
-  return db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM run_tag a JOIN run_tag"
-                " b ON b.key = a.key AND b.value IS a.value WHERE a.run_id ="
-                " %lld AND b.run_id = %lld)", (long long)idA,
+  return db_int(db, 0,
+                db_statement("history-window-shares-tag"), (long long)idA,
                 (long long)idB)!=0;
 }
 
@@ -223,8 +204,8 @@ static void history_criteria(sqlite3 *db, int64_t idA, int64_t idB,
                              HistCompat *p){
   char zA[80], zB[80];
   double r, mix;
-  query_text(db, zKindsSql, idA, zA, sizeof(zA));
-  query_text(db, zKindsSql, idB, zB, sizeof(zB));
+  query_text(db, db_statement("history-window-kinds"), idA, zA, sizeof(zA));
+  query_text(db, db_statement("history-window-kinds"), idB, zB, sizeof(zB));
   if( strcmp(zA, zB) ){
     p->ok = 0;
     snprintf(p->zWhy, sizeof(p->zWhy), "input kinds %s vs %s",
@@ -276,10 +257,12 @@ int history_comparable(sqlite3 *db, int64_t idA, int64_t idB,
       && !same_lineage(db, idA, idB, p) ){
     return 0;
   }
-  p->ranksA = (int)db_int(db, 0, "SELECT ranks FROM run_rank_count"
-                          " WHERE run_id=%lld", (long long)idA);
-  p->ranksB = (int)db_int(db, 0, "SELECT ranks FROM run_rank_count"
-                          " WHERE run_id=%lld", (long long)idB);
+  p->ranksA = (int)db_int(db, 0,
+      db_statement("history-window-rank-count"),
+      (long long)idA);
+  p->ranksB = (int)db_int(db, 0,
+      db_statement("history-window-rank-count"),
+      (long long)idB);
   if( shared_items(db, idA, idB, p, pErr) ) return -1;
   p->ok = 0;
   if( p->ranksA!=p->ranksB ){
@@ -331,10 +314,7 @@ int history_window(sqlite3 *db, int64_t idA, int64_t idB, int nLast,
   int nAlloc = 0, rc = SQLITE_DONE;
   int64_t hi = idA, lo;
   memset(w, 0, sizeof(*w));
-  s = db_prepare(db, "SELECT r.id, r.name, ?3 IS NULL OR EXISTS (SELECT 1"
-                 " FROM run_tag t WHERE t.run_id=r.id AND t.key=?3"
-                 " AND t.value IS ?4) FROM run r WHERE r.id<=?1 AND r.id>=?5"
-                 " AND r.id<>?2 ORDER BY r.id DESC", pErr);
+  s = db_prepare(db, db_statement("history-window-runs-before"), pErr);
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 2, idB);
   db_bind_text_or_null(s, 3, zTagKey, -1);

@@ -100,8 +100,7 @@ static int load_other_file(sqlite3 *db, int64_t runId, FoundFile *f,
             st.nWarnings==1 ? "" : "s", st.zFirstWarning);
   }
   p = db_prepare(db,
-    "UPDATE run_file SET kind=coalesce(?1, kind), rank=?2, rank_source=?3,"
-    " n_records=?4, parse_ms=?5, warnings=?6 WHERE id=?7", &err);
+    db_statement("ingest-load-other-file"), &err);
   if( p==NULL ){ buf_printf(pMsg, "database: %s", err.zMsg); return -1; }
   db_bind_text_or_null(p, 1, st.zKind[0] ? st.zKind : NULL, -1);
   db_bind_int_or_null(p, 2, st.rank>=0, st.rank);
@@ -316,8 +315,7 @@ static int ingest_run_hash(Ingest *g){
 ** name.  Returns 0 to go on, 1 for a stored copy, -1 on error. */
 static int ingest_find_stored(Ingest *g){
   sqlite3_stmt *p = db_prepare(g->db,
-    "SELECT id FROM run WHERE content_hash=?1"
-    " UNION SELECT id FROM run WHERE name=?2 AND ?3", &g->err);
+    db_statement("ingest-find-stored"), &g->err);
   int64_t aOld[64];
   int nOld = 0, rc;
   if( p==NULL ){ buf_printf(g->pMsg, "database: %s", g->err.zMsg); return -1; }

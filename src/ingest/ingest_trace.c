@@ -357,9 +357,7 @@ static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad,
                        needBase ? in->baseTimeNs : 0, rank);
   if( load_trace_devices(pLoad, &t, in, pErr) ) return -1;
   p = db_prepare(db,
-    "UPDATE run_file SET rank=?1, rank_source=?2, n_records=?3, parse_ms=?4,"
-    " warnings=?5, time_regime=?6, base_time_ns=?7, schema_version=?8,"
-    " host_name=?9, world_size=?10, hash=coalesce(?12, hash) WHERE id=?11",
+    db_statement("ingest-trace-finish-trace-file"),
     pErr);
   if( p==NULL ) return -1;
   sqlite3_bind_int64(p, 1, rank);

@@ -336,9 +336,8 @@ static int map_strings(Merge *m, sqlite3 *dbS, PfError *pErr){
   m->aStr = xcalloc((size_t)m->nStr, sizeof(int64_t));
   m->pStrSel = db_prepare(dbS, "SELECT text FROM string WHERE id=?1", pErr);
   /* a new string's id: the next one, above the floor when there is one */
-  m->pStrIns = m->pStrSel ? db_prepare(m->db, "INSERT INTO string(id, text)"
-                 " VALUES(max(coalesce((SELECT max(id) FROM string), 0), ?2)"
-                 " + 1, ?1) ON CONFLICT(text) DO NOTHING", pErr) : NULL;
+  m->pStrIns = m->pStrSel ? db_prepare(m->db,
+      db_statement("merge-map-strings"), pErr) : NULL;
   if( m->pStrIns ){
     sqlite3_bind_int64(m->pStrIns, 2, floor_of(m, "string"));
   }
@@ -457,8 +456,7 @@ static int shard_open(Merge *m, Shard *s, Buf *pMsg){
     buf_printf(pMsg, "%s: %s", s->zPath, e.zMsg);
     return 1;
   }
-  p = db_prepare(s->db, "SELECT count(*), max(id), max(name),"
-                 " max(created_at) FROM run", &e);
+  p = db_prepare(s->db, db_statement("merge-shard-open"), &e);
   if( p && sqlite3_step(p)==SQLITE_ROW ){
     nRun = sqlite3_column_int64(p, 0);
     s->runId = sqlite3_column_int64(p, 1);
@@ -489,8 +487,8 @@ static int shard_seen(Merge *m, Shard *s, int *pnFile, int64_t *pRun,
   PfError e = {0};
   sqlite3_stmt *pSel = db_prepare(s->db,
     "SELECT hash, bytes FROM run_file WHERE run_id=?1", &e);
-  sqlite3_stmt *pGet = pSel ? db_prepare(m->db, "SELECT run_id FROM run_file"
-                        " WHERE hash=?1 AND bytes=?2 LIMIT 1", &e) : NULL;
+  sqlite3_stmt *pGet = pSel ? db_prepare(m->db,
+      db_statement("merge-shard-seen"), &e) : NULL;
   int nSeen = 0, rc = SQLITE_ERROR;
   *pnFile = 0;
   if( pGet ){
@@ -525,11 +523,7 @@ static int rank_steps(sqlite3 *dbX, int64_t runId, int64_t rank,
   sqlite3_stmt *p;
   int rc = -1;
   if( sqlite3_prepare_v2(dbX,
-      "SELECT min(step), max(step), min(ts), max(ts+dur), count(*),"
-      " (SELECT count(*) FROM run_file WHERE run_id=?1 AND rank=?2"
-      "  AND kind='trace' AND (time_regime IS NULL"
-      "  OR time_regime='unknown_origin'))"
-      " FROM step WHERE run_id=?1 AND rank=?2", -1, &p, NULL)!=SQLITE_OK ){
+      db_statement("merge-rank-steps"), -1, &p, NULL)!=SQLITE_OK ){
     return -1;
   }
   sqlite3_bind_int64(p, 1, runId);
@@ -565,13 +559,7 @@ static int acc_add(Acc *a, sqlite3 *dbX, int64_t runId, const char *zLabel,
   PfError e = {0};
   int nWindow0 = a->nWindow, w;
   sqlite3_stmt *p = db_prepare(dbX,
-    "SELECT 0, world_size FROM run_file WHERE run_id=?1 AND kind='trace'"
-    " AND world_size IS NOT NULL"
-    " UNION SELECT 1, rank FROM run_file WHERE run_id=?1 AND kind='trace'"
-    " AND rank IS NOT NULL"
-    " UNION SELECT 2, min(ts) FROM step WHERE run_id=?1"
-    " UNION SELECT 3, max(ts+dur) FROM step WHERE run_id=?1"
-    " ORDER BY 1, 2", &e);
+    db_statement("merge-acc-add"), &e);
   int rc = p ? 0 : 1, ok;
   int64_t s0 = 1, s1 = 0;
   if( p ) sqlite3_bind_int64(p, 1, runId);
@@ -671,8 +659,7 @@ static int run_target(Merge *m, const char *zName, const char *zCreated,
   gmtime_r(&t, &tm);
   strftime(zNow, sizeof(zNow), "%Y-%m-%dT%H:%M:%SZ", &tm);
   p = e.set ? NULL : db_prepare(m->db,
-    "INSERT INTO run(name, created_at, source_path, content_hash,"
-    " tool_version) VALUES(?1, ?2, '', '', ?3)", &e);
+    db_statement("merge-run-target"), &e);
   if( p ){
     sqlite3_bind_text(p, 1, zName, -1, SQLITE_STATIC);
     sqlite3_bind_text(p, 2, zCreated[0] ? zCreated : zNow, -1, SQLITE_STATIC);
@@ -705,8 +692,8 @@ static int copy_run(Merge *m, sqlite3 *dbS, int64_t srcRun, PfError *pErr){
   for(int i=0; i<m->nTab; i++){
     if( m->aTab[i].hasId ){
       int64_t lo = floor_of(m, m->aTab[i].zName);
-      m->aTab[i].off = db_int(m->db, 0, "SELECT coalesce(max(id), 0) FROM"
-                              " \"%w\" WHERE id<4294967296", m->aTab[i].zName);
+      m->aTab[i].off = db_int(m->db, 0,
+                              db_statement("merge-copy-run"), m->aTab[i].zName);
       if( m->aTab[i].off<lo ) m->aTab[i].off = lo;
     }
   }
@@ -729,8 +716,8 @@ static int copy_run(Merge *m, sqlite3 *dbS, int64_t srcRun, PfError *pErr){
 ** (hash, size) pairs sorted by hash), so that an ingest of all the files
 ** finds the merged run.  0 or -1 (pErr). */
 static int run_hash_update(Merge *m, PfError *pErr){
-  sqlite3_stmt *p = db_prepare(m->db, "SELECT hash, bytes FROM run_file"
-                               " WHERE run_id=?1", pErr);
+  sqlite3_stmt *p = db_prepare(m->db,
+      db_statement("merge-run-file-hashes"), pErr);
   uint64_t *a = NULL;
   int n = 0, rc;
   Hash64 h;
@@ -764,8 +751,7 @@ static int run_hash_update(Merge *m, PfError *pErr){
            (unsigned long long)hash64_final(&h));
   free(a);
   m->pRes->nFiles = n;
-  p = db_prepare(m->db, "UPDATE run SET content_hash=?1, source_path="
-                 "trim(source_path || ' ' || ?2) WHERE id=?3", pErr);
+  p = db_prepare(m->db, db_statement("merge-update-run"), pErr);
   if( p==NULL ) return -1;
   sqlite3_bind_text(p, 1, zHash, -1, SQLITE_STATIC);
   sqlite3_bind_text(p, 2, buf_str(&m->source), -1, SQLITE_STATIC);
@@ -859,8 +845,8 @@ done:
 static int archive_new_run(Merge *m, Shard *s, sqlite3_stmt *pRun,
                            PfError *pErr){
   const char *zHash = (const char *)sqlite3_column_text(pRun, 4);
-  int64_t old = db_int(m->db, 0, "SELECT id FROM run WHERE content_hash=%Q"
-                       " AND content_hash<>''", zHash ? zHash : "");
+  int64_t old = db_int(m->db, 0,
+      db_statement("merge-archive-same-content"), zHash ? zHash : "");
   sqlite3_stmt *p;
   m->pRes->runId = 0;
   m->sameRun = old>0 ? old : 0;
@@ -875,12 +861,7 @@ static int archive_new_run(Merge *m, Shard *s, sqlite3_stmt *pRun,
   }
   /* the next id, above the floor when there is one (AUTOINCREMENT: never
   ** below an id used before) */
-  p = db_prepare(m->db, "INSERT INTO run(id, name, created_at, source_path,"
-                 " content_hash, tool_version, notes) VALUES(max(?8,"
-                 " coalesce((SELECT max(id) FROM run), 0), coalesce((SELECT"
-                 " seq FROM sqlite_sequence WHERE name = 'run'), 0)) + 1,"
-                 " ?1 || CASE WHEN ?7>1 THEN '-' || ?7 ELSE '' END, ?2, ?3,"
-                 " ?4, ?5, ?6)", pErr);
+  p = db_prepare(m->db, db_statement("merge-archive-insert-run"), pErr);
   if( p ) sqlite3_bind_int64(p, 8, floor_of(m, "run"));
   for(int k=1; p && k<1000 && m->pRes->runId==0; k++){
     const char *zOld = (const char *)sqlite3_column_text(pRun, 1);
@@ -915,8 +896,7 @@ static int archive_source(Merge *m, const char *zPath, Buf *pMsg){
   s.zPath = zPath;
   rc = shard_open(m, &s, pMsg);
   if( rc==0 && (map_strings(m, s.db, &e)
-      || (pRun = db_prepare(s.db, "SELECT id, name, created_at, source_path,"
-                  " content_hash, tool_version, notes FROM run ORDER BY id",
+      || (pRun = db_prepare(s.db, db_statement("merge-archive-source"),
                   &e))==NULL) ){
     rc = 1;
   }
@@ -1026,9 +1006,8 @@ int merge_archive_run(sqlite3 *db, sqlite3 *dbSrc, int64_t srcRun,
   *pSame = 0;
   s.zPath = "";
   if( plan_build(&m, pErr)==0 && map_strings(&m, dbSrc, pErr)==0
-      && (pRun = db_prepare(dbSrc, "SELECT id, name, created_at,"
-                 " source_path, content_hash, tool_version, notes FROM run"
-                 " WHERE id=?1", pErr))!=NULL ){
+      && (pRun = db_prepare(dbSrc,
+          db_statement("merge-archive-run"), pErr))!=NULL ){
     sqlite3_bind_int64(pRun, 1, srcRun);
     if( sqlite3_step(pRun)!=SQLITE_ROW ){
       pf_error_set(pErr, ERRPOS_NONE, 0, "no run %lld: %s",

@@ -48,8 +48,7 @@ int64_t run_record_insert(sqlite3 *db, const char *zWant,
   gmtime_r(&t, &tm);
   strftime(zNow, sizeof(zNow), "%Y-%m-%dT%H:%M:%SZ", &tm);
   p = db_prepare(db,
-    "INSERT INTO run(name, created_at, source_path, content_hash, tool_version)"
-    " VALUES(?1, ?2, ?3, ?4, ?5)", pErr);
+    db_statement("run-record-insert"), pErr);
   if( p==NULL ) return -1;
   for(int k=1; k<1000 && id<0; k++){
     char *zName = k==1 ? xstrdup(zWant) : xasprintf("%s-%d", zWant, k);
@@ -103,8 +102,7 @@ int64_t run_record_file(sqlite3 *db, int64_t runId, const char *zPath,
                         const char *zKind, int64_t bytes, uint64_t hash,
                         PfError *pErr){
   sqlite3_stmt *p = db_prepare(db,
-    "INSERT INTO run_file(run_id, path, kind, bytes, hash)"
-    " VALUES(?1,?2,?3,?4,?5)", pErr);
+    db_statement("run-record-file"), pErr);
   char zHash[20];
   int64_t id = -1;
   if( p==NULL ) return -1;

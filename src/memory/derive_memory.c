@@ -26,24 +26,10 @@
 #include <stdlib.h>
 
 int derive_memory_run(sqlite3 *db, int64_t runId, PfError *pErr){
-  static const char *const azStep[] = {
-    "UPDATE frame SET is_user = (filename LIKE '%.py' AND NOT EXISTS"
-    " (SELECT 1 FROM memory_frame_skip k"
-    "  WHERE instr(frame.filename, k.pattern) > 0)),"
-    " rule_priority = (SELECT min(r.priority) FROM memory_source_rule r"
-    "  WHERE instr(lower(frame.filename), lower(r.pattern)) > 0"
-    "   OR instr(lower(frame.name), lower(r.pattern)) > 0)"
-    " WHERE run_id = ?1 AND is_user IS NULL",
+  const char *const azStep[] = {
+    db_statement("derive-memory-update-frame"),
 
-    "UPDATE stack SET user_frame_id ="
-    " (SELECT sf.frame_id FROM stack_frame sf JOIN frame f"
-    "  ON f.id = sf.frame_id"
-    "  WHERE sf.stack_id = stack.id AND f.is_user ORDER BY sf.pos LIMIT 1),"
-    " category = coalesce((SELECT r.category FROM memory_source_rule r"
-    "  WHERE r.priority = (SELECT min(f.rule_priority) FROM stack_frame sf"
-    "   JOIN frame f ON f.id = sf.frame_id WHERE sf.stack_id = stack.id)"
-    "  ORDER BY r.pattern LIMIT 1), 'other')"
-    " WHERE run_id = ?1 AND category IS NULL",
+    db_statement("derive-memory-update-stack"),
   };
   if( db_int(db, 0, "SELECT count(*) FROM snapshot WHERE run_id=%lld",
              (long long)runId)==0 ){

@@ -665,48 +665,26 @@ static int64_t stack_id(Loader *L, const PkValue *pList, const Where *w){
 static int loader_open(Loader *L){
   struct { sqlite3_stmt **pp; const char *zSql; } a[] = {
     { &L->pInsSnap,
-      "INSERT INTO snapshot(run_id, file_id, rank, device, layout,"
-      " block_format, n_segments, n_blocks, n_events, has_trace,"
-      " reserved_bytes, allocated_bytes, active_bytes, inactive_bytes,"
-      " pending_free_bytes, internal_free_bytes, alloc_conf,"
-      " expandable_segments, max_split_size, gc_threshold,"
-      " unused_segments, unused_bytes, fragmented_bytes)"
-      " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,"
-      "?17,?18,?19,?20,?21,?22,?23)" },
+      db_statement("load-snapshot-insert-snapshot") },
     { &L->pUpdSnap,
-      "UPDATE snapshot SET net_delta_bytes=?2, baseline_bytes=?3,"
-      " trace_live_bytes=?4, n_orphan_frees=?5, peak_allocated_bytes=?6,"
-      " peak_event_idx=?7, peak_time_us=?8, peak_reserved_bytes=?9,"
-      " max_reserved_bytes=?10, first_time_us=?11, last_time_us=?12"
-      " WHERE id=?1" },
+      db_statement("load-snapshot-update-snapshot") },
     { &L->pInsSeg,
-      "INSERT INTO segment(run_id, file_id, snapshot_id, idx, device,"
-      " address, total_size, allocated_size, active_size, requested_size,"
-      " stream, segment_type, pool_id, is_expandable, stack_id, n_blocks,"
-      " inactive_bytes, largest_inactive_bytes)"
-      " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,"
-      "?17,?18)" },
+      db_statement("load-snapshot-insert-segment") },
     { &L->pInsBlock,
-      "INSERT INTO block(run_id, file_id, snapshot_id, segment_id, idx,"
-      " address, size, requested_size, state, stack_id, prev_state,"
-      " next_state, alloc_idx, free_idx)"
-      " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)" },
+      db_statement("load-snapshot-insert-block") },
     { &L->pInsEvent,
       "INSERT INTO alloc_event(" FEED_COLUMNS ") SELECT " FEED_COLUMNS
       " FROM " FEED_NAME },
     { &L->pInsAnn,
-      "INSERT INTO memory_annotation(run_id, file_id, snapshot_id, time_us,"
-      " stage, name) VALUES(?1,?2,?3,?4,?5,?6)" },
+      db_statement("load-snapshot-insert-memory-annotation") },
     { &L->pInsFrame,
       "INSERT INTO frame(run_id, filename, line, name) VALUES(?1,?2,?3,?4)" },
     { &L->pGetFrame,
-      "SELECT id FROM frame WHERE run_id=?1 AND filename=?2 AND line=?3"
-      " AND name=?4" },
+      db_statement("load-snapshot-select-frame") },
     { &L->pInsStack,
       "INSERT INTO stack(run_id, n_frames, key_hash) VALUES(?1,?2,?3)" },
     { &L->pInsStackFrame,
-      "INSERT INTO stack_frame(run_id, stack_id, pos, frame_id)"
-      " VALUES(?1,?2,?3,?4)" },
+      db_statement("load-snapshot-insert-stack-frame") },
     { &L->pFindStack,
       "SELECT id FROM stack WHERE run_id=?1 AND key_hash=?2 AND n_frames=?3" },
     { &L->pStackFrames,

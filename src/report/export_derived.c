@@ -40,44 +40,21 @@ typedef struct Dx {
 ** object as text) for the rows overlapping the window. */
 typedef struct Track {
   const char *zWhat;
-  const char *zSql;
+  const char *zSql;            /* name of its statements/NAME.sql */
 } Track;
 
 static const Track aTrack[] = {
   /* The phase of each step: the view step_steady (schema 011), the one
   ** definition of warm-up, cut and steady steps. */
   { "steps",
-    "SELECT 1, 'steps', s.ts, s.dur,"
-    " printf('step %d%s', s.step, CASE s.reason WHEN '' THEN ''"
-    "   ELSE ' (' || s.reason || ')' END),"
-    " json_object('step', s.step, 'source', s.source, 'phase',"
-    "   CASE s.reason WHEN '' THEN 'steady' ELSE s.reason END,"
-    "   'ms', round(s.dur / 1e6, 3))"
-    " FROM step_steady s"
-    " WHERE s.run_id = ?1 AND s.rank = ?2 AND s.ts < ?4"
-    " AND s.ts + max(s.dur, 1) > ?3 ORDER BY s.ts" },
+    "export-derived-steps" },
   /* The step's critical path (hta_critical_path, derive_hta): one chain
   ** of segments in time order, each named by its class and its longest
   ** contributor. */
   { "critical path",
-    "SELECT 2, 'critical path', c.ts, c.dur,"
-    " c.class || coalesce(': ' || n.text, ''),"
-    " json_object('step', c.step, 'seq', c.seq, 'side', c.side,"
-    "   'class', c.class, 'segments', c.segments,"
-    "   'ms', round(c.dur / 1e6, 3))"
-    " FROM hta_critical_path c LEFT JOIN string n ON n.id = c.name_id"
-    " WHERE c.run_id = ?1 AND c.rank = ?2 AND c.ts < ?4"
-    " AND c.ts + max(c.dur, 1) > ?3 ORDER BY c.ts, c.seq" },
+    "export-derived-critical-path" },
   { "GPU idle gaps",
-    "SELECT 100 + coalesce(g.device, 0),"
-    " printf('GPU %d idle gaps (largest)', coalesce(g.device, 0)),"
-    " g.ts, g.dur, printf('idle %.3f ms', g.dur / 1e6),"
-    " json_object('ms', round(g.dur / 1e6, 3), 'before', b.text,"
-    "   'after', a.text, 'step', g.step)"
-    " FROM gpu_gap g LEFT JOIN string b ON b.id = g.before_name_id"
-    " LEFT JOIN string a ON a.id = g.after_name_id"
-    " WHERE g.run_id = ?1 AND g.rank = ?2 AND g.ts < ?4"
-    " AND g.ts + max(g.dur, 1) > ?3 ORDER BY g.ts" },
+    "export-derived-gpu-idle-gaps" },
 };
 #define N_TRACK ((int)(sizeof(aTrack)/sizeof(aTrack[0])))
 
@@ -87,22 +64,14 @@ static const Track aTrack[] = {
 ** before it, moved to the start). */
 typedef struct Counter {
   const char *zWhat;
-  const char *zSql;
+  const char *zSql;            /* name of its statements/NAME.sql */
 } Counter;
 
 static const Counter aCounter[] = {
   { "launch queue",
-    "SELECT printf('GPU %d stream %d queue length', coalesce(device, 0),"
-    " coalesce(stream, 0)), max(ts, ?3), 'queue length', queue_length"
-    " FROM hta_queue_length WHERE run_id = ?1 AND rank = ?2 AND ts < ?4"
-    " AND coalesce(next_ts, ?4) > ?3 AND coalesce(next_ts, ts + 1) > ts"
-    " ORDER BY device, stream, ts" },
+    "export-derived-launch-queue" },
   { "memory bandwidth",
-    "SELECT printf('GPU %d %s (GB/s)', coalesce(device, 0), kind),"
-    " max(ts, ?3), 'GB/s', gbps"
-    " FROM hta_memory_bw_series WHERE run_id = ?1 AND rank = ?2 AND ts < ?4"
-    " AND coalesce(next_ts, ?4) > ?3 AND coalesce(next_ts, ts + 1) > ts"
-    " ORDER BY device, kind, ts" },
+    "export-derived-memory-bandwidth" },
 };
 #define N_COUNTER ((int)(sizeof(aCounter)/sizeof(aCounter[0])))
 
@@ -132,7 +101,7 @@ static int dx_fail(Dx *x, sqlite3_stmt *s){
 }
 
 static int write_track(Dx *x, const Track *t){
-  sqlite3_stmt *s = db_prepare(x->db, t->zSql, x->pErr);
+  sqlite3_stmt *s = db_prepare(x->db, db_statement(t->zSql), x->pErr);
   int rc;
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, x->pSpec->runId);
@@ -152,7 +121,7 @@ static int write_track(Dx *x, const Track *t){
 }
 
 static int write_counter(Dx *x, const Counter *c){
-  sqlite3_stmt *s = db_prepare(x->db, c->zSql, x->pErr);
+  sqlite3_stmt *s = db_prepare(x->db, db_statement(c->zSql), x->pErr);
   int64_t pid = export_pids_get(x->pPids, x->pR->rank, EXPORT_PID_PROFAN,
                                 0, 3, "counters");
   int rc;
@@ -234,13 +203,7 @@ static int write_exposed(Dx *x){
     return -1;
   }
   s = db_prepare(x->db,
-    "SELECT k.rank, coalesce(k.device, 0), k.ts, k.dur, EXISTS(SELECT 1"
-    " FROM collective c WHERE c.run_id = ?1 AND c.rank = k.rank"
-    " AND c.ts = k.ts AND c.kernel_id = k.id)"
-    " FROM kernel k JOIN temp.export_win w ON w.rank = k.rank"
-    " WHERE k.id BETWEEN ?2 AND ?3 AND +k.run_id = ?1"
-    " AND k.ts < w.hi AND k.ts + max(k.dur, 1) > w.lo"
-    " ORDER BY 1, 2, 3", x->pErr);
+    db_statement("export-derived-write-exposed"), x->pErr);
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, x->pSpec->runId);
   sqlite3_bind_int64(s, 2, lo);

@@ -96,7 +96,8 @@ static void arg_col_raw(Ex *x, const char *zKey, sqlite3_stmt *s, int i){
 }
 
 /* The collective args of a kernel or record_param_comms op (columns
-** i.. of COLL_COLS, NULL when the row has none), under Kineto's keys. */
+** i.. of the coll_args columns, NULL when the row has none), under
+** Kineto's keys. */
 static void arg_coll(Ex *x, sqlite3_stmt *s, int i){
   static const struct { const char *zKey; int isText; } a[] = {
     {"Collective name", 1}, {"dtype", 1}, {"In msg nelems", 0},
@@ -145,16 +146,12 @@ static const char *col_t(sqlite3_stmt *s, int i){
 **  - The indexed ones run once per rank: ?2 rank, ?3/?4 its window.
 ** ?1 is the run in both.
 */
-#define OVERLAP(t) " AND " t ".ts < ?4 AND " t ".ts + max(" t ".dur, 1) > ?3"
-#define BY_ROWID(t) " JOIN temp.export_win w ON w.rank = " t ".rank" \
-  " WHERE " t ".id BETWEEN ?5 AND ?6 AND +" t ".run_id = ?1" \
-  " AND " t ".ts < w.hi AND " t ".ts + max(" t ".dur, 1) > w.lo"
 
 typedef void (*RowFn)(Ex *x, sqlite3_stmt *s);
 
 typedef struct Source {
   const char *zTable;       /* for the rowid range, NULL = indexed */
-  const char *zSql;
+  const char *zSql;         /* name of its statements/NAME.sql */
   RowFn xRow;
 } Source;
 
@@ -335,60 +332,15 @@ static void row_memory(Ex *x, sqlite3_stmt *s){
   ev_end(x, 1);
 }
 
-/* The collective args of a row (coll_args, src 'kernel' or 'cpu_op'). */
-#define COLL_COLS ", ca.coll_name, ca.dtype, ca.in_nelems, ca.out_nelems," \
-  " ca.group_size, ca.pg_name, ca.pg_desc, ca.pg_ranks, ca.in_split," \
-  " ca.out_split, ca.src_rank, ca.dst_rank, ca.seq"
-#define COLL_JOIN(src) " LEFT JOIN coll_args ca ON ca.run_id = ?1" \
-  " AND ca.src = '" src "' AND ca.row_id = x.id"
-
-/* The launch of a GPU row: pid, tid, ts, dur of its runtime call. */
-#define LAUNCH_COLS(t) ", r.pid, r.tid, r.ts, r.dur FROM " t \
-  " LEFT JOIN runtime_call r ON r.id = x.runtime_id"
-
 static const Source aSource[] = {
-  { "cpu_op",
-    "SELECT x.pid, x.tid, x.ts, x.dur, n.text, x.external_id, x.sequence,"
-    " x.fwd_tid, d.text, t.text, c.text, x.flops, x.flops_source"
-    COLL_COLS ", x.rank FROM cpu_op x JOIN string n ON n.id = x.name_id"
-    " LEFT JOIN string d ON d.id = x.input_dims_id"
-    " LEFT JOIN string t ON t.id = x.input_types_id"
-    " LEFT JOIN string c ON c.id = x.concrete_inputs_id"
-    COLL_JOIN("cpu_op") BY_ROWID("x"), row_cpu_op },
-  { "runtime_call",
-    "SELECT x.pid, x.tid, x.ts, x.dur, n.text, x.kind, x.correlation,"
-    " x.external_id, x.cbid, x.rank FROM runtime_call x"
-    " JOIN string n ON n.id = x.name_id" BY_ROWID("x"), row_runtime },
-  { "kernel",
-    "SELECT x.device, x.stream, x.ts, x.dur, n.text, x.correlation,"
-    " x.external_id, x.grid_x, x.grid_y, x.grid_z, x.block_x, x.block_y,"
-    " x.block_z, x.registers, x.shared_mem, x.blocks_per_sm,"
-    " x.warps_per_sm, x.occupancy_pct, r.pid, r.tid, r.ts, r.dur" COLL_COLS
-    ", x.rank FROM kernel x LEFT JOIN runtime_call r ON r.id = x.runtime_id"
-    " JOIN string n ON n.id = x.name_id" COLL_JOIN("kernel") BY_ROWID("x"),
-    row_kernel },
-  { NULL,
-    "SELECT x.device, x.stream, x.ts, x.dur, n.text, x.kind, x.correlation,"
-    " x.external_id, x.bytes, x.gbps" LAUNCH_COLS("gpu_mem_op x")
-    " JOIN string n ON n.id = x.name_id"
-    " WHERE x.run_id = ?1 AND x.rank = ?2" OVERLAP("x"), row_mem_op },
-  { "gpu_sync",
-    "SELECT x.device, x.stream, x.ts, x.dur, n.text, x.correlation, x.rank"
-    " FROM gpu_sync x JOIN string n ON n.id = x.name_id" BY_ROWID("x"),
-    row_sync },
-  { NULL,
-    "SELECT x.kind, x.pid, x.tid, x.ts, x.dur, n.text, x.external_id"
-    " FROM annotation x JOIN string n ON n.id = x.name_id"
-    " WHERE x.run_id = ?1 AND x.rank = ?2" OVERLAP("x"), row_annotation },
-  { "python_function",
-    "SELECT x.pid, x.tid, x.ts, x.dur, n.text, x.python_id,"
-    " x.parent_python_id, x.rank FROM python_function x"
-    " JOIN string n ON n.id = x.name_id" BY_ROWID("x"), row_python },
-  { NULL,
-    "SELECT x.ts, x.name, x.device_type, x.device, x.addr, x.bytes,"
-    " x.total_allocated, x.total_reserved FROM memory_event x"
-    " WHERE x.run_id = ?1 AND x.rank = ?2 AND x.ts >= ?3 AND x.ts < ?4",
-    row_memory },
+  { "cpu_op", "export-trace-cpu-op", row_cpu_op },
+  { "runtime_call", "export-trace-runtime-call", row_runtime },
+  { "kernel", "export-trace-kernel", row_kernel },
+  { NULL, "export-trace-gpu-mem-op", row_mem_op },
+  { "gpu_sync", "export-trace-gpu-sync", row_sync },
+  { NULL, "export-trace-annotation", row_annotation },
+  { "python_function", "export-trace-python-function", row_python },
+  { NULL, "export-trace-memory-event", row_memory },
 };
 #define N_SOURCE ((int)(sizeof(aSource)/sizeof(aSource[0])))
 
@@ -402,9 +354,7 @@ static int db_fail(Ex *x){
 ** and export_derived.c join it). */
 static int fill_windows(Ex *x){
   sqlite3_stmt *s;
-  if( db_exec(x->db, "CREATE TEMP TABLE IF NOT EXISTS export_win("
-              "rank INTEGER PRIMARY KEY, lo INTEGER NOT NULL,"
-              " hi INTEGER NOT NULL); DELETE FROM temp.export_win;",
+  if( db_exec(x->db, db_statement("export-trace-fill-windows"),
               x->pErr) ) return -1;
   s = db_prepare(x->db, "INSERT INTO temp.export_win VALUES(?1,?2,?3)",
                  x->pErr);
@@ -447,7 +397,7 @@ static int write_sources(Ex *x){
                         x->pErr) ) return -1;
       if( lo>hi ) continue;
     }
-    s = db_prepare(x->db, aSource[i].zSql, x->pErr);
+    s = db_prepare(x->db, db_statement(aSource[i].zSql), x->pErr);
     if( s==NULL ) return -1;
     sqlite3_bind_int64(s, 1, x->pSpec->runId);
     if( aSource[i].zTable ){
@@ -479,9 +429,7 @@ static int write_sources(Ex *x){
 /* deviceProperties of the exported ranks (ids remapped like the pids). */
 static int write_devices(Ex *x){
   sqlite3_stmt *s = db_prepare(x->db,
-    "SELECT DISTINCT device, name, total_mem_bytes, compute_major,"
-    " compute_minor, num_sms FROM device WHERE run_id=?1 AND rank=?2"
-    " ORDER BY device", x->pErr);
+    db_statement("export-trace-write-devices"), x->pErr);
   int n = 0;
   if( s==NULL ) return -1;
   buf_puts(&x->b, "\"deviceProperties\":[");
@@ -521,8 +469,8 @@ static int write_head(Ex *x){
           ? (lo - 86400000000000LL) / 1000000000LL * 1000000000LL : 0;
   buf_puts(&x->b, "{\"schemaVersion\":1,\n");
   if( write_devices(x) ) return -1;
-  ws = db_int(x->db, -1, "SELECT max(world_size) FROM run_file WHERE "
-              "run_id=%lld", (long long)p->runId);
+  ws = db_int(x->db, -1,
+              db_statement("export-trace-write-head"), (long long)p->runId);
   buf_puts(&x->b, "\"distributedInfo\":{");
   if( !p->merged ){
     buf_printf(&x->b, "\"rank\":%lld,", (long long)p->aRank[0].rank);

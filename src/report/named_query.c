@@ -305,8 +305,7 @@ static void run_ranks(sqlite3 *db, int64_t runId, char *zBuf, size_t nBuf){
   Buf b;
   buf_init(&b);
   zBuf[0] = 0;
-  if( sqlite3_prepare_v2(db, "SELECT DISTINCT rank FROM run_file"
-        " WHERE run_id=?1 AND rank IS NOT NULL ORDER BY rank", -1, &s,
+  if( sqlite3_prepare_v2(db, db_statement("named-query-run-ranks"), -1, &s,
         NULL)!=SQLITE_OK ){
     sqlite3_finalize(s);
     buf_free(&b);
@@ -367,8 +366,8 @@ const char *named_query_type_words(sqlite3 *db, const char *zType,
     sqlite3_stmt *s = NULL;
     Buf b;
     buf_init(&b);
-    if( sqlite3_prepare_v2(db, "SELECT scheme FROM category_scheme"
-                           " ORDER BY scheme", -1, &s, NULL)==SQLITE_OK ){
+    if( sqlite3_prepare_v2(db,
+       db_statement("named-query-type-words"), -1, &s, NULL)==SQLITE_OK ){
       while( sqlite3_step(s)==SQLITE_ROW ){
         buf_printf(&b, "%s%s", b.n ? ", " : "", sqlite3_column_text(s, 0));
       }
@@ -416,8 +415,8 @@ static int value_fits(sqlite3 *db, const char *zType, const char *z,
     if( strcmp(zType, "int>=1")==0 && v<1 ) return 1;
     if( strcmp(zType, "bool")==0 && v!=0 && v!=1 ) return 1;
     if( strcmp(zType, "rank")==0
-        && !sql_has(db, "SELECT 1 FROM run_file WHERE run_id=?2"
-                    " AND rank=CAST(?1 AS INTEGER)", z, runId) ) return 1;
+        && !sql_has(db,
+            db_statement("named-query-value-fits"), z, runId) ) return 1;
     return 0;
   }
   if( strncmp(zType, "number", 6)==0 ){

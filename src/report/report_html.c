@@ -219,17 +219,9 @@ static int cat_style(Rh *r, const char *zScheme, const char *zCat){
   }
   if( zScheme && strcmp(zScheme, "detailed")!=0
    && sqlite3_prepare_v2(r->db,
-     /* names totalled and categorised once each, as in zCatSql */
-     "WITH g AS (SELECT name_id, sum(total_ns) AS ns FROM gpu_op_summary"
-     "   WHERE run_id = ?1 GROUP BY name_id),"
-     " kc AS MATERIALIZED (SELECT name_id, scheme, category"
-     "   FROM kernel_category WHERE scheme IN (?2, 'detailed')"
-     "   AND name_id IN (SELECT name_id FROM g))"
-     " SELECT d.category FROM g"
-     " JOIN kc c ON c.name_id = g.name_id AND c.scheme = ?2"
-     " JOIN kc d ON d.name_id = g.name_id AND d.scheme = 'detailed'"
-     " WHERE c.category = ?3"
-     " GROUP BY d.category ORDER BY sum(g.ns) DESC, 1 LIMIT 1", -1,
+     /* names totalled and categorised once each, as in
+     ** statements/report-html-cat.sql */
+     db_statement("report-html-cat-style"), -1,
      &s, NULL)==SQLITE_OK ){
     sqlite3_bind_int64(s, 1, r->run);
     sqlite3_bind_text(s, 2, zScheme, -1, SQLITE_TRANSIENT);
@@ -284,17 +276,7 @@ static void summary_table(Rh *r){
 static void sec_summary(Rh *r){
   sqlite3_stmt *s;
   html_section_begin(r->p, "summary", "Summary");
-  s = rh_sql(r, "SELECT r.id, r.name, r.created_at,"
-    " (SELECT group_concat(key || '=' || value, ', ') FROM"
-    "   (SELECT key, value FROM run_tag WHERE run_id = r.id ORDER BY key)),"
-    /* every rank's trace lists all the GPUs its host sees: count ranks */
-    " (SELECT group_concat(name || ' (' || nr || CASE nr WHEN 1 THEN ' rank'"
-    "   ELSE ' ranks' END || ', ' || nd || ' visible per rank)', ', ') FROM"
-    "   (SELECT name, count(DISTINCT rank) AS nr, max(c) AS nd FROM"
-    "     (SELECT coalesce(name, 'unknown GPU') AS name, rank, count(*) AS c"
-    "      FROM device WHERE run_id = r.id GROUP BY 1, 2)"
-    "    GROUP BY 1 ORDER BY 1))"
-    " FROM run r WHERE r.id = ?1");
+  s = rh_sql(r, db_statement("report-html-sec-summary"));
   if( s && sqlite3_step(s)==SQLITE_ROW ){
     buf_puts(r->p, "<dl class=\"kv\">\n");
     kv(r->p, "run", col_text(s, 0));
@@ -323,9 +305,7 @@ static void sec_summary(Rh *r){
 ** the run (view export_anchor) that zWhere (SQL on its columns a.*)
 ** selects. */
 static void export_hints(Rh *r, const char *zWhere){
-  char *zSql = xasprintf("SELECT a.anchor, a.rank, a.step, a.label"
-    " FROM export_anchor a WHERE a.run_id = %lld AND (%s)"
-    " ORDER BY a.anchor LIKE 'gap-%%', length(a.anchor), a.anchor",
+  char *zSql = xasprintf(db_statement("report-html-export-hints"),
     (long long)r->run, zWhere);
   sqlite3_stmt *s = rh_sql(r, zSql);
   free(zSql);
@@ -360,9 +340,7 @@ static void sec_findings(Rh *r){
   static const char *const azHead[] = {
     "severity", "rule", "message", "value", "threshold", "hint" };
   html_section_begin(r->p, "findings", "Findings");
-  s = rh_sql(r, "SELECT severity, rule, message, value, threshold, hint"
-    " FROM temp.finding ORDER BY CASE severity WHEN 'high' THEN 0"
-    " WHEN 'medium' THEN 1 WHEN 'low' THEN 2 ELSE 3 END, rule, seq");
+  s = rh_sql(r, db_statement("findings-by-severity"));
   if( s==NULL ){
     html_section_end(r->p);
     return;
@@ -399,30 +377,16 @@ static void sec_findings(Rh *r){
 
 /* ------------------------------------------------------------ GPU time */
 
-/* GPU time per category of scheme ?2 in run ?1.  The run's names are
-** totalled first and categorised once each (kc): joining every summary
-** row to the kernel_category view took 4.5 s at 256 ranks, this 0.1 s. */
-static const char zCatSql[] =
-  "WITH g AS (SELECT name_id, sum(n) AS n, sum(total_ns) AS ns"
-  "   FROM gpu_op_summary WHERE run_id = ?1 GROUP BY name_id),"
-  " kc AS MATERIALIZED (SELECT name_id, category FROM kernel_category"
-  "   WHERE scheme = ?2 AND name_id IN (SELECT name_id FROM g))"
-  " SELECT kc.category, sum(g.n), sum(g.ns),"
-  " 100.0 * sum(g.ns) / (SELECT sum(ns) FROM g)"
-  " FROM g JOIN kc ON kc.name_id = g.name_id"
-  " GROUP BY kc.category ORDER BY 3 DESC, 1";
-
 /* One bar chart and table per category scheme. */
 static void sec_categories(Rh *r){
-  sqlite3_stmt *sch = rh_sql(r, "SELECT scheme, description FROM"
-                             " category_scheme ORDER BY scheme");
+  sqlite3_stmt *sch = rh_sql(r, db_statement("report-html-sec-categories"));
   static const char *const azHead[] = { "category", "count", "total_ms",
                                         "pct" };
   int any = 0;
   html_section_begin(r->p, "categories", "GPU time by category");
   while( sch && r->rc==0 && rh_step(r, sch, NULL, "category_scheme") ){
     const char *zScheme = col_text(sch, 0);
-    sqlite3_stmt *s = rh_sql(r, zCatSql);
+    sqlite3_stmt *s = rh_sql(r, db_statement("report-html-cat"));
     HtmlBar *a = NULL;
     double *aNs = NULL;
     StrList lab = {0}, txt = {0}, cells = {0};
@@ -490,8 +454,8 @@ static void sec_categories(Rh *r){
 static int kernel_style(Rh *r, const char *zName){
   sqlite3_stmt *s;
   int iStyle = HTML_N_STYLE-1;
-  if( sqlite3_prepare_v2(r->db, "SELECT category FROM kernel_category"
-        " WHERE scheme = 'detailed' AND name = ?1 LIMIT 1", -1, &s,
+  if( sqlite3_prepare_v2(r->db,
+     db_statement("report-html-kernel-style"), -1, &s,
         NULL)!=SQLITE_OK ) return iStyle;
   sqlite3_bind_text(s, 1, zName, -1, SQLITE_TRANSIENT);
   if( sqlite3_step(s)==SQLITE_ROW ){
@@ -503,7 +467,7 @@ static int kernel_style(Rh *r, const char *zName){
 
 /* The run's detailed categories take their styles first (cat_style). */
 static void cat_init(Rh *r){
-  sqlite3_stmt *s = rh_sql(r, zCatSql);
+  sqlite3_stmt *s = rh_sql(r, db_statement("report-html-cat"));
   int i = 0;
   if( s==NULL ) return;
   sqlite3_bind_text(s, 2, "detailed", -1, SQLITE_STATIC);
@@ -857,8 +821,7 @@ static void sec_steps(Rh *r){
     html_note(r->p, "no steps in this run (no ProfilerStep annotations and"
               " no GPU activity to split)");
   }else{
-    int64_t nGap = db_int(r->db, 0, "SELECT count(DISTINCT rank) FROM step"
-                          " WHERE run_id=%lld AND source='gap'",
+    int64_t nGap = db_int(r->db, 0, db_statement("report-html-sec-steps"),
                           (long long)r->run);
     if( nGap>0 ){
       char zNote[320];
@@ -891,7 +854,7 @@ static void sec_steps(Rh *r){
 
 /* The detailed categories of the run, most GPU time first. */
 static void run_categories(Rh *r, StrList *l){
-  sqlite3_stmt *s = rh_sql(r, zCatSql);
+  sqlite3_stmt *s = rh_sql(r, db_statement("report-html-cat"));
   if( s==NULL ) return;
   sqlite3_bind_text(s, 2, "detailed", -1, SQLITE_STATIC);
   while( rh_step(r, s, NULL, "categories") ) sl_add(l, col_text(s, 0));
@@ -910,16 +873,7 @@ static int timeline_window(Rh *r, int64_t iStep, TlWin *w){
   int have = 0;
   memset(w, 0, sizeof(*w));
   w->step = -1;
-  s = rh_sql(r, "WITH r AS (SELECT min(rank) AS rank FROM step"
-    " WHERE run_id = ?1),"
-    " c AS (SELECT count(*) AS n FROM step WHERE run_id = ?1"
-    "   AND rank = (SELECT rank FROM r))"
-    " SELECT rank, step, ts, dur FROM step WHERE run_id = ?1"
-    "   AND rank = (SELECT rank FROM r)"
-    "   AND (?2 < 0 OR step = ?2)"
-    " ORDER BY CASE WHEN ?2 < 0 THEN dur END, step"
-    " LIMIT 1 OFFSET (CASE WHEN ?2 < 0 THEN ((SELECT n FROM c) - 1) / 2"
-    "   ELSE 0 END)");
+  s = rh_sql(r, db_statement("report-html-select-step-timeline-window"));
   if( s ){
     sqlite3_bind_int64(s, 2, iStep);
     if( sqlite3_step(s)==SQLITE_ROW ){
@@ -933,8 +887,7 @@ static int timeline_window(Rh *r, int64_t iStep, TlWin *w){
   }
   if( !have && r->rc==0 && iStep<0 ){
     /* no steps: the whole active window of the lowest rank's first GPU */
-    s = rh_sql(r, "SELECT rank, first_ts, last_end FROM gpu_busy"
-               " WHERE run_id = ?1 ORDER BY rank, device LIMIT 1");
+    s = rh_sql(r, db_statement("report-html-select-gpu-busy"));
     if( s && sqlite3_step(s)==SQLITE_ROW ){
       w->rank = sqlite3_column_int64(s, 0);
       w->t0 = sqlite3_column_int64(s, 1);
@@ -1012,16 +965,7 @@ static void timeline_draw(Rh *r, const TlWin *w, int64_t iStep,
   char zTitle[160];
   static const char *const azHead[] = { "device", "stream", "activities",
                                         "gpu_ms", "rectangles" };
-  sqlite3_stmt *s = rh_sql(r, "WITH cat AS (SELECT name_id, category FROM"
-    "   kernel_category WHERE scheme = 'detailed' AND name_id IN (SELECT"
-    "   name_id FROM gpu_op_summary WHERE run_id = ?1 AND rank = ?2)),"
-    " x AS (SELECT device, stream, ts, dur, name_id FROM kernel"
-    "   WHERE run_id = ?1 AND rank = ?2 AND ts < ?4 AND ts + dur > ?3"
-    "   UNION ALL SELECT device, stream, ts, dur, name_id FROM gpu_mem_op"
-    "   WHERE run_id = ?1 AND rank = ?2 AND ts < ?4 AND ts + dur > ?3)"
-    " SELECT x.device, x.stream, x.ts, x.dur, cat.category FROM x"
-    " LEFT JOIN cat ON cat.name_id = x.name_id"
-    " ORDER BY x.device, x.stream, x.ts");
+  sqlite3_stmt *s = rh_sql(r, db_statement("report-html-timeline-draw"));
   if( s==NULL ) return;
   sqlite3_bind_int64(s, 2, w->rank);
   sqlite3_bind_int64(s, 3, w->t0);
@@ -1242,10 +1186,8 @@ typedef struct MemPoint {
 static int memory_marks(Rh *r, const char *zDev, double *pPeakX,
                         double *pPeakY, HtmlMarker *aM, char azLabel[][96]){
   int nM = 0;
-  sqlite3_stmt *q = rh_sql(r, "SELECT (peak_time_us - first_time_us)"
-    " / 1000.0, peak_allocated_bytes FROM snapshot WHERE run_id = ?1"
-    " AND device = ?2 AND peak_time_us IS NOT NULL"
-    " ORDER BY peak_allocated_bytes DESC LIMIT 1");
+  sqlite3_stmt *q = rh_sql(r,
+      db_statement("report-html-select-snapshot-memory-marks"));
   if( q ){
     sqlite3_bind_int64(q, 2, strtoll(zDev, NULL, 10));
     if( sqlite3_step(q)==SQLITE_ROW ){
@@ -1254,11 +1196,7 @@ static int memory_marks(Rh *r, const char *zDev, double *pPeakX,
     }
     sqlite3_finalize(q);
   }
-  q = rh_sql(r, "SELECT (e.time_us - s.first_time_us) / 1000.0,"
-    " e.allocated_after, e.size FROM alloc_event e JOIN snapshot s"
-    " ON s.id = e.snapshot_id WHERE s.run_id = ?1 AND s.device = ?2"
-    " AND e.action = 'oom' AND e.time_us IS NOT NULL ORDER BY e.idx"
-    " LIMIT 8");
+  q = rh_sql(r, db_statement("report-html-select-alloc-event"));
   if( q ){
     sqlite3_bind_int64(q, 2, strtoll(zDev, NULL, 10));
     while( nM<8 && sqlite3_step(q)==SQLITE_ROW ){
@@ -1422,8 +1360,8 @@ static void sec_memory(Rh *r){
 ** active share; the fragmentation query under it. */
 static void sec_segments(Rh *r){
   sqlite3_stmt *s;
-  int nMax, nSnap = (int)db_int(r->db, 0, "SELECT count(*) FROM snapshot WHERE"
-                          " run_id=%lld AND n_segments > 0",
+  int nMax, nSnap = (int)db_int(r->db, 0,
+                     db_statement("report-html-has-segments"),
                           (long long)r->run);
   html_section_begin(r->p, "segments", "Allocator segments and"
                      " fragmentation");
@@ -1434,19 +1372,14 @@ static void sec_segments(Rh *r){
     html_section_end(r->p);
     return;
   }
-  s = rh_sql(r, "SELECT s.id, s.device, s.n_segments, s.reserved_bytes,"
-    " s.inactive_bytes FROM snapshot s WHERE s.run_id = ?1"
-    " AND s.n_segments > 0 ORDER BY s.device, s.id");
+  s = rh_sql(r, db_statement("report-html-snapshot-segments"));
   while( s && r->rc==0 && rh_step(r, s, NULL, "snapshot") ){
     int64_t sid = sqlite3_column_int64(s, 0);
     int nSeg = sqlite3_column_int(s, 2), n = 0;
     double *aFill = xmalloc(sizeof(double)*(size_t)(nSeg>0 ? nSeg : 1));
     StrList tips = {0};
     char zTitle[200], zR[32], zI[32];
-    sqlite3_stmt *q = rh_sql(r, "SELECT idx, total_size, inactive_bytes,"
-      " n_blocks, coalesce(segment_type, ''), largest_inactive_bytes"
-      " FROM segment WHERE snapshot_id = ?2 ORDER BY address, idx"
-      " LIMIT ?3");
+    sqlite3_stmt *q = rh_sql(r, db_statement("report-html-select-segment"));
     if( q==NULL ){
       free(aFill);
       break;
@@ -1605,10 +1538,7 @@ static void sec_comm(Rh *r){
     }
     html_tstmt_end(&t, r->p);
     /* collectives per op over all ranks */
-    s = rh_sql(r, "SELECT op, count(*) AS kernels,"
-               " round(sum(dur) / 1e6, 3) AS total_ms, sum(bytes) AS"
-               " total_bytes FROM collective WHERE run_id = ?1 GROUP BY op"
-               " ORDER BY sum(dur) DESC, op");
+    s = rh_sql(r, db_statement("report-html-sec-comm"));
     if( s ){
       HtmlBar a[16];
       HtmlTable t;
@@ -1833,8 +1763,7 @@ int report_html_run(sqlite3 *db, int64_t runId, int64_t iStep,
     }
   }
   /* the HTA analyses and the roofline: runs with GPU activity */
-  hasGpu = db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM kernel"
-                  " WHERE run_id = %lld)", (long long)runId)>0;
+  hasGpu = db_int(db, 0, db_statement("report-html-run"), (long long)runId)>0;
   if( hasGpu ){
     for(int k=0; k<(int)(sizeof(azExtra)/sizeof(azExtra[0])); k++){
       azNav[nNav++] = azExtra[k];
@@ -2068,8 +1997,7 @@ int report_html_trend(sqlite3 *db, const char *zMetric, const char *zTagKey,
     azK[nKV] = "tag_value"; azV[nKV++] = zTagVal;
   }
   if( zLast ){ azK[nKV] = "last"; azV[nKV++] = zLast; }
-  dir = (int)db_int(db, 1, "SELECT direction FROM metric_direction"
-                    " WHERE %Q GLOB pattern ORDER BY priority LIMIT 1",
+  dir = (int)db_int(db, 1, db_statement("metric-direction"),
                     zMetric);
   {
     char *zH = xasprintf("%s over the runs", zMetric);

@@ -212,22 +212,6 @@ static void sec_idle(Hx *x){
 
 /* ---------------------------------------------------------- launch queue */
 
-/* Queue length over time of one rank's busiest streams (?4: the lowest
-** rank shown; bound, since a subquery there would not reach the view's
-** per-rank scans): the largest value in each of HTA_QUEUE_POINTS time
-** buckets. */
-static const char zQueueSql[] =
-  "WITH q AS (SELECT rank, device, stream, ts, queue_length"
-  "  FROM hta_queue_length WHERE run_id = ?1"
-  "  AND rank = ?4),"
-  " top AS (SELECT device, stream FROM q GROUP BY device, stream"
-  "  ORDER BY count(*) DESC, stream LIMIT ?2),"
-  " b AS (SELECT min(ts) AS t0, max(max(ts) - min(ts), 1) AS w FROM q)"
-  " SELECT q.rank, q.stream, CAST((q.ts - b.t0) * ?3 / b.w AS INTEGER) AS k,"
-  "  (min(q.ts) - b.t0) / 1e6, max(q.queue_length)"
-  " FROM q JOIN top ON top.device IS q.device AND top.stream IS q.stream"
-  " CROSS JOIN b GROUP BY q.device, q.stream, k ORDER BY q.device, q.stream, k";
-
 static void queue_chart(Hx *x){
   HtmlSeries aS[HTA_QUEUE_SERIES];
   double *aX = xmalloc(sizeof(double)*HTA_QUEUE_SERIES*(HTA_QUEUE_POINTS+1));
@@ -236,7 +220,8 @@ static void queue_chart(Hx *x){
   char zPrev[48] = "", zRank[24] = "";
   int nS = 0, rc;
   PfError e = {0};
-  sqlite3_stmt *s = db_prepare(x->db, zQueueSql, &e);
+  sqlite3_stmt *s = db_prepare(x->db,
+                               db_statement("report-html-hta-queue"), &e);
   if( s==NULL ){
     pf_error_set(x->pErr, ERRPOS_NONE, 0, "%s", e.zMsg);
     x->rc = -1;
@@ -247,8 +232,9 @@ static void queue_chart(Hx *x){
   sqlite3_bind_int(s, 2, HTA_QUEUE_SERIES);
   sqlite3_bind_int(s, 3, HTA_QUEUE_POINTS);
   sqlite3_bind_int64(s, 4, x->nRank>0 ? x->aRank[0]
-                     : db_int(x->db, 0, "SELECT min(rank) FROM kernel"
-                              " WHERE run_id = %lld", (long long)x->run));
+                     : db_int(x->db, 0,
+                         db_statement("report-html-hta-queue-chart"),
+                         (long long)x->run));
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
     HtmlSeries *c;
     char z[48];

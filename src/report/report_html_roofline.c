@@ -14,6 +14,7 @@
 ** Pipeline position: read side, last stage before the file.
 */
 #include "report/report_html_roofline.h"
+#include "core/db.h"
 #include "report/html.h"
 
 #include <math.h>
@@ -73,10 +74,8 @@ static int load_roofs(sqlite3 *db, int64_t runId, Roof *a, PfError *pErr){
   sqlite3_stmt *s = NULL;
   int n = 0, rc;
   if( sqlite3_prepare_v2(db,
-      "SELECT DISTINCT gpu, peak,"
-      " peak_tflops, mem_tbps, coalesce(l2_tbps, 0) FROM op_roofline_call"
-      " WHERE run_id = ?1 AND peak_tflops > 0 AND mem_tbps > 0"
-      " ORDER BY 3 DESC, 1, 2", -1, &s, NULL)!=SQLITE_OK ){
+      db_statement("report-html-roofline-load-roofs"),
+      -1, &s, NULL)!=SQLITE_OK ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "roofline: %s", sqlite3_errmsg(db));
     return -1;
   }

@@ -213,14 +213,11 @@ int rules_run(sqlite3 *db, const NqList *pList, int64_t runId,
       return -1;
     }
   }
-  if( db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS finding(seq INTEGER,"
-              " severity TEXT, rule TEXT, message TEXT, value, threshold,"
-              " hint TEXT)", pErr)
+  if( db_exec(db, db_statement("rules-create-finding"), pErr)
       || db_exec(db, "DELETE FROM temp.finding", pErr) ){
     return -1;
   }
-  pIns = db_prepare(db, "INSERT INTO temp.finding VALUES(?1, ?2, ?3, ?4,"
-                    " ?5, ?6, ?7)", pErr);
+  pIns = db_prepare(db, db_statement("rules-insert-finding"), pErr);
   if( pIns==NULL ) return -1;
   for(int i=0; i<pList->n; i++){
     if( run_one(db, &pList->a[i], runId, azKey, azVal, nKV, pIns, &nSeq,

@@ -90,8 +90,8 @@ static int local_read(sqlite3 *dbL, const PgPlan *plan, int64_t runId,
                &l->hash, pErr)
       || words_of(dbL, "SELECT name FROM run WHERE id=?1", runId, &name,
                   pErr)
-      || words_of(dbL, "SELECT name FROM baseline WHERE run_id=?1"
-                  " ORDER BY name", runId, &l->bases, pErr) ){
+      || words_of(dbL,
+          db_statement("pg-archive-local-read"), runId, &l->bases, pErr) ){
     words_free(&name);
     return -1;
   }
@@ -142,8 +142,7 @@ static void local_free(Local *l){
 static char *floors_sql(const PgPlan *plan){
   Buf b;
   buf_init(&b);
-  buf_puts(&b, "SELECT (SELECT coalesce(max(id), 0) FROM profan.run),"
-           " (SELECT coalesce(max(id), 0) FROM profan.string)");
+  buf_puts(&b, db_statement("pg-archive-floors"));
   for(int i=0; i<plan->nTab; i++){
     if( !plan->a[i].byId || plan->a[i].isRun ) continue;
     buf_printf(&b, ", (SELECT coalesce(max(id), 0) FROM profan.\"%s\""
@@ -193,8 +192,7 @@ int pg_archive_run(PgConn *c, const PgPlan *plan, sqlite3 *db,
   pg_rows_text_array(&aArr[0], (const char *const *)l.strs.az, l.strs.n);
   pg_rows_text_array(&aArr[1], (const char *const *)l.names.az, l.names.n);
   pg_rows_text_array(&aArr[2], (const char *const *)l.bases.az, l.bases.n);
-  azSql[0] = xstrdup("SELECT id FROM profan.run WHERE content_hash = $1"
-                     " AND content_hash <> ''");
+  azSql[0] = xstrdup(db_statement("pg-archive-run"));
   azSql[1] = pg_rows_select(&plan->str, "md5(text) IN (SELECT md5(u.t)"
                             " FROM unnest($1::text[]) AS u(t))"
                             " AND text = ANY($1::text[])");

@@ -98,8 +98,7 @@ static int push_one(PgConn *c, const PgPlan *plan, sqlite3 *db,
     r->serverId = same;
     if( o->pLog ){
       char *zName = NULL;
-      sqlite3_stmt *s = db_prepare(dbLocal, "SELECT name FROM run WHERE"
-                                   " id=?1", NULL);
+      sqlite3_stmt *s = db_prepare(dbLocal, db_statement("pg-push-one"), NULL);
       if( s ){
         sqlite3_bind_int64(s, 1, r->localId);
         if( sqlite3_step(s)==SQLITE_ROW ){

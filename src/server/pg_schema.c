@@ -27,10 +27,7 @@ int pg_schema_version(void){
 ** a schema profan the role may not use is said so. */
 static int read_version(PgConn *c, int *pv, PfError *pErr){
   PGresult *r = pg_conn_exec(c,
-    "SELECT n.oid IS NOT NULL, coalesce(has_schema_privilege(n.oid,"
-    " 'USAGE'), false), to_regclass('profan.schema_version') IS NOT NULL"
-    " FROM (SELECT 1) AS one"
-    " LEFT JOIN pg_namespace n ON n.nspname = 'profan'", 0, NULL, pErr);
+    db_statement("pg-schema-access"), 0, NULL, pErr);
   int bSchema, bUsage, bTable;
   if( r==NULL ) return -1;
   bSchema = strcmp(PQgetvalue(r, 0, 0), "t")==0;
@@ -45,8 +42,7 @@ static int read_version(PgConn *c, int *pv, PfError *pErr){
     return -1;
   }
   if( !bTable ) return 0;
-  r = pg_conn_exec(c, "SELECT coalesce(max(version), 0)"
-                   " FROM profan.schema_version", 0, NULL, pErr);
+  r = pg_conn_exec(c, db_statement("pg-schema-version"), 0, NULL, pErr);
   if( r==NULL ) return -1;
   *pv = atoi(PQgetvalue(r, 0, 0));
   PQclear(r);
@@ -80,8 +76,7 @@ static int apply_files(PgConn *c, int have, int want, PfError *pErr){
     az[0] = zN;
     az[1] = f->zName;
     if( pg_conn_script(c, f->zText, &e)
-        || pg_conn_run(c, "INSERT INTO profan.schema_version(version, name)"
-                       " VALUES($1, $2)", 2, az, &e) ){
+        || pg_conn_run(c, db_statement("pg-schema-apply-files"), 2, az, &e) ){
       /* e: "history server NAME: MSG"; said with what was being done */
       const char *zMsg = strstr(e.zMsg, ": ");
       char z[800];

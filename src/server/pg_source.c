@@ -139,16 +139,16 @@ static int page_ids(PgSource *s, int64_t idMax, int nWant, int64_t *aId,
     PGresult *r;
     snprintf(zMax, sizeof(zMax), "%lld", (long long)idMax);
     snprintf(zN, sizeof(zN), "%d", nWant);
-    r = pg_conn_exec(s->c, "SELECT id FROM profan.run WHERE id <= $1"
-                     " ORDER BY id DESC LIMIT $2", 2, az, pErr);
+    r = pg_conn_exec(s->c, db_statement("pg-source-page-ids"), 2, az,
+                     pErr);
     if( r==NULL ) return -1;
     for(int i=0; i<PQntuples(r) && n<nWant; i++){
       aId[n++] = strtoll(PQgetvalue(r, i, 0), NULL, 10);
     }
     PQclear(r);
   }else{
-    sqlite3_stmt *q = db_prepare(s->db, "SELECT id FROM run WHERE id<=?1"
-                                 " ORDER BY id DESC LIMIT ?2", pErr);
+    sqlite3_stmt *q = db_prepare(s->db, db_statement("pg-source-src-page"),
+                                 pErr);
     if( q==NULL ) return -1;
     sqlite3_bind_int64(q, 1, idMax);
     sqlite3_bind_int(q, 2, nWant);
@@ -275,8 +275,8 @@ int pg_source_pull_ref(PgSource *s, const char *zRef, PfError *pErr){
              " name = $1 OR id = $2::bigint)", az, 2, pErr) ){
     return -1;
   }
-  if( db_int(s->db, 0, "SELECT EXISTS (SELECT 1 FROM baseline WHERE"
-             " name=%Q)", zRef) || runref_resolve(s->db, zRef, &e)>0 ){
+  if( db_int(s->db, 0, db_statement("pg-source-baseline-exists"),
+             zRef) || runref_resolve(s->db, zRef, &e)>0 ){
     return 0;
   }
   /* not found by name or id: every run, for what runref says then */

@@ -56,8 +56,8 @@ DEFINE_MSORT(sort_rank_time, BoundStep, cmp_rank_time)
 ** count.  NULL with *pn 0 when there are none; -1 in *pn on error. */
 static BoundStep *load_steps(sqlite3 *db, int64_t runId, int *pn,
                              PfError *pErr){
-  sqlite3_stmt *s = db_prepare(db, "SELECT rank, step, ts, ts+dur FROM step"
-                               " WHERE run_id=?1", pErr);
+  sqlite3_stmt *s = db_prepare(db,
+      db_statement("derive-step-bound-load-steps"), pErr);
   BoundStep *a = NULL;
   int n = 0, nAlloc = 0, rc;
   *pn = -1;
@@ -128,8 +128,8 @@ static int scan_gpu(sqlite3 *db, int64_t runId, const char *zTab,
 /* Write the bound of every step: a[] sorted by (rank, c, step). */
 static int write_bounds(sqlite3 *db, int64_t runId, const BoundStep *a,
                         int n, PfError *pErr){
-  sqlite3_stmt *s = db_prepare(db, "UPDATE step SET bound_ts=?4,"
-    " bound_dur=?5, bound_by=?6 WHERE run_id=?1 AND rank=?2 AND step=?3",
+  sqlite3_stmt *s = db_prepare(db,
+                               db_statement("derive-step-bound-write-bounds"),
     pErr);
   int64_t endPrev = 0;
   if( s==NULL ) return -1;

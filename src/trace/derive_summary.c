@@ -90,8 +90,7 @@ static int write_flops(sqlite3 *db, int64_t runId, const SummaryTotals *p,
 static int write_runtime(sqlite3 *db, int64_t runId,
                          const SummaryTotals *p, PfError *pErr){
   sqlite3_stmt *s = db_prepare(db,
-    "INSERT INTO runtime_summary"
-    " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)", pErr);
+    db_statement("derive-summary-write-runtime"), pErr);
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, runId);
   for(int g=0; g<p->rt.nGroup; g++){

@@ -142,28 +142,13 @@ static int64_t steps_find(const StepList *p, int64_t rank, int64_t t){
 static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
   sqlite3_stmt *pSel, *pIns;
   int rc = 0;
-  if( db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS step_op"
-              "(id INTEGER PRIMARY KEY)", pErr) ) return -1;
+  if( db_exec(db,
+     db_statement("derive-trace-create-step-op"), pErr) ) return -1;
   pSel = db_prepare(db,
-    "SELECT 0, a.rank, s.text, a.ts, a.dur FROM annotation a"
-    " JOIN string s ON s.id=a.name_id"
-    " WHERE a.run_id=?1 AND a.kind='user' AND s.text LIKE 'ProfilerStep%'"
-    " UNION ALL"
-    " SELECT 0, o.rank, s.text, o.ts, o.dur FROM temp.step_op x"
-    " CROSS JOIN cpu_op o ON o.id=x.id JOIN string s ON s.id=o.name_id"
-    " WHERE o.run_id=?1"
-    " UNION ALL"
-    " SELECT 1, a.rank, s.text, a.ts, a.dur FROM annotation a"
-    " JOIN string s ON s.id=a.name_id"
-    " WHERE a.run_id=?1 AND a.kind='gpu_user'"
-    " AND s.text LIKE 'ProfilerStep%'"
-    " ORDER BY 1, 2, 4", pErr);
+    db_statement("derive-trace-select-annotation"), pErr);
   if( pSel==NULL ) return -1;
   pIns = db_prepare(db,
-    "INSERT OR IGNORE INTO step(run_id, rank, step, ts, dur, source)"
-    " SELECT ?1,?2,?3,?4,?5,?6 WHERE ?6='ProfilerStep' OR NOT EXISTS"
-    " (SELECT 1 FROM step WHERE run_id=?1 AND rank=?2"
-    "  AND source='ProfilerStep')", pErr);
+    db_statement("derive-trace-insert-steps"), pErr);
   if( pIns==NULL ){ sqlite3_finalize(pSel); return -1; }
   sqlite3_bind_int64(pSel, 1, runId);
   while( sqlite3_step(pSel)==SQLITE_ROW ){
@@ -203,9 +188,7 @@ static void step_of_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 static int gpu_steps_run(sqlite3 *db, const char *zTab, int64_t lo,
                          int64_t hi, TraceTotals *pTot, PfError *pErr){
   char *z = sqlite3_mprintf(
-    "UPDATE %s SET step=pf_step_of(rank, ts) WHERE id BETWEEN ?1 AND ?2"
-    " AND step IS NULL AND pf_step_of(rank, ts) IS NOT NULL"
-    " RETURNING rank, step, dur", zTab);
+    db_statement("derive-trace-gpu-steps-run"), zTab);
   sqlite3_stmt *s = db_prepare(db, z, pErr);
   int rc;
   sqlite3_free(z);
@@ -502,8 +485,7 @@ static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
   g.pGap = db_prepare(db,
     "INSERT INTO gpu_gap VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
   g.ov.pIns = db_prepare(db,
-    "INSERT INTO comm_overlap(run_id,rank,device,n_comm,comm_ns,comp_ns,"
-    "overlap_ns,wall_ns) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
+    db_statement("derive-trace-derive-gpu-busy"), pErr);
   if( g.pBusy==NULL || g.pGap==NULL || g.ov.pIns==NULL ){
     rc = -1;
   }else{
@@ -534,18 +516,6 @@ static int spans_cpu_range(const TraceSpans *pSpans, int64_t rank,
   return 1;
 }
 
-/* The ranks with no step and the span of their GPU rows (first start,
-** last end; NULL for a CPU-only rank): the caller merges in the span of
-** their CPU ops (spans_cpu_range). */
-static const char zNostepSql[] =
-  "WITH nostep(rank) AS ("
-  "  SELECT rank FROM gpu_busy WHERE run_id=?1"
-  "  UNION SELECT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
-  "   AND rank IS NOT NULL"
-  "  EXCEPT SELECT rank FROM step WHERE run_id=?1)"
-  "SELECT n.rank, min(b.first_ts), max(b.last_end) FROM nostep n"
-  " LEFT JOIN gpu_busy b ON b.run_id=?1 AND b.rank=n.rank GROUP BY n.rank";
-
 /*
 ** Ranks with no ProfilerStep annotation: split their GPU timeline at idle
 ** gaps of at least max(1 ms, half the largest gap); with no such gap the
@@ -560,14 +530,11 @@ static int derive_gap_steps(sqlite3 *db, int64_t runId,
   int rc = 0;
   *pnRanks = 0;
   /* only the ranks without steps are read (usually none) */
-  pRank = db_prepare(db, zNostepSql, pErr);
+  pRank = db_prepare(db, db_statement("derive-trace-nostep"), pErr);
   pGaps = db_prepare(db,
-    "SELECT ts, dur FROM gpu_gap WHERE run_id=?1 AND rank=?2"
-    " AND dur >= max(1000000, (SELECT max(largest_gap_ns)/2 FROM gpu_busy"
-    "   WHERE run_id=?1 AND rank=?2)) ORDER BY ts", pErr);
+    db_statement("derive-trace-select-gpu-gap"), pErr);
   pIns = db_prepare(db,
-    "INSERT OR IGNORE INTO step(run_id, rank, step, ts, dur, source)"
-    " VALUES(?1,?2,?3,?4,?5,'gap')", pErr);
+    db_statement("derive-trace-insert-gap-steps"), pErr);
   if( pRank==NULL || pGaps==NULL || pIns==NULL ){ rc = -1; goto done; }
   sqlite3_bind_int64(pRank, 1, runId);
   while( sqlite3_step(pRank)==SQLITE_ROW ){
@@ -816,11 +783,9 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
   aComm = db_id_set(db, NCCL_NAMES_SQL, runId, &nComm, pErr);
   if( aComm==NULL ) return -1;
   pRank = db_prepare(db,
-    "SELECT DISTINCT rank FROM run_file WHERE run_id=?1 AND kind='trace'"
-    " AND rank IS NOT NULL ORDER BY rank", pErr);
+    db_statement("trace-ranks"), pErr);
   pIns = db_prepare(db,
-    "INSERT INTO step_time(run_id, rank, step, class, ns)"
-    " VALUES(?1,?2,?3,?4,?5)", pErr);
+    db_statement("derive-trace-insert-step-time"), pErr);
   if( pRank==NULL || pIns==NULL ){ rc = -1; goto done; }
   sqlite3_bind_int64(pRank, 1, runId);
   while( sqlite3_step(pRank)==SQLITE_ROW ){

@@ -8,6 +8,7 @@
 ** "load" (load_collective_row).  derive_comm.c uses the vocabulary.
 */
 #include "trace/load_collective.h"
+#include "core/db.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -169,10 +170,7 @@ int load_collective_row(sqlite3 *db, int64_t runId, int64_t rank,
   if( p->has==0 ) return 0;
   if( eSrc<0 || eSrc>2 ) eSrc = 0;
   if( sqlite3_prepare_v2(db,
-      "INSERT INTO coll_args(run_id,rank,file_id,src,row_id,coll_name,dtype,"
-      "in_nelems,out_nelems,group_size,pg_name,pg_desc,pg_ranks,in_split,"
-      "out_split,src_rank,dst_rank,seq) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,"
-      "?10,?11,?12,?13,?14,?15,?16,?17,?18)", -1, &s, NULL)!=SQLITE_OK ){
+      db_statement("load-collective-row"), -1, &s, NULL)!=SQLITE_OK ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
     return -1;
   }

@@ -11,6 +11,7 @@
 ** that no derive pass reads the rows back.
 */
 #include "trace/load_trace.h"
+#include "core/db.h"
 #include "trace/trace_keep.h"
 #include "trace/trace_args.h"
 
@@ -20,43 +21,22 @@
 enum { S_KERNEL, S_MEMOP, S_CPU_OP, S_RUNTIME, S_SYNC, S_ANNOT, S_MEMORY,
        S_PYTHON, S_DEVICE, S_RPC, S_STEP_OP, S_N };
 
+/* by name: statements/NAME.sql */
 static const char *azInsert[S_N] = {
-  "INSERT INTO kernel(run_id,rank,file_id,device,stream,ts,dur,name_id,"
-  "correlation,external_id,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
-  "registers,shared_mem,blocks_per_sm,warps_per_sm,occupancy_pct,"
-  "runtime_id,op_id,step)"
-  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
-  "?19,?20,?21,?22,?23,?24)",
-  "INSERT INTO gpu_mem_op(run_id,rank,file_id,device,stream,ts,dur,name_id,"
-  "kind,direction,src_kind,dst_kind,bytes,correlation,external_id,"
-  "runtime_id,op_id,step,gbps)"
-  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
-  "?19)",
-  "INSERT INTO cpu_op(run_id,rank,file_id,pid,tid,ts,dur,name_id,"
-  "external_id,sequence,fwd_tid,input_dims_id,input_types_id,"
-  "concrete_inputs_id,"
-  "flops,flops_source,id,parent_id,depth,self_dur,step)"
-  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,"
-  "?19,?20,?21)",
-  "INSERT INTO runtime_call(run_id,rank,file_id,pid,tid,ts,dur,name_id,kind,"
-  "correlation,external_id,cbid,id,op_id,top_op_id,in_recompute,step)"
-  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
-  "INSERT INTO gpu_sync(run_id,rank,file_id,device,stream,ts,dur,name_id,"
-  "correlation) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
-  "INSERT INTO annotation(run_id,rank,file_id,kind,pid,tid,ts,dur,name_id,"
-  "external_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
-  "INSERT INTO memory_event(run_id,rank,file_id,ts,name,device_type,device,"
-  "addr,bytes,total_allocated,total_reserved)"
-  " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
-  "INSERT INTO python_function(run_id,rank,file_id,pid,tid,ts,dur,name_id,"
-  "python_id,parent_python_id) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
-  "INSERT INTO device(run_id,rank,file_id,device,name,total_mem_bytes,"
-  "compute_major,compute_minor,num_sms) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+  "load-trace-insert-kernel",
+  "load-trace-insert-gpu-mem-op",
+  "load-trace-insert-cpu-op",
+  "load-trace-insert-runtime-call",
+  "load-trace-insert-gpu-sync",
+  "load-trace-insert-annotation",
+  "load-trace-insert-memory-event",
+  "load-trace-insert-python-function",
+  "load-trace-insert-device",
   /* record_param_comms ops, so that derive_comm.c need not scan cpu_op */
-  "INSERT OR IGNORE INTO temp.rpc_op(id) VALUES(?1)",
+  "load-trace-insert-rpc-op",
   /* ProfilerStep#N ops (2021 traces: category Operator), so that
   ** derive_trace.c finds the steps without scanning cpu_op */
-  "INSERT OR IGNORE INTO temp.step_op(id) VALUES(?1)",
+  "load-trace-insert-step-op",
 };
 
 
@@ -119,15 +99,13 @@ TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
   TraceLoader *p = xcalloc(1, sizeof(*p));
   p->db = db;
   p->pIntern = pIntern;
-  if( db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS rpc_op"
-              "(id INTEGER PRIMARY KEY);"
-              "CREATE TEMP TABLE IF NOT EXISTS step_op"
-              "(id INTEGER PRIMARY KEY)", pErr) ){
+  if( db_exec(db, db_statement("load-trace-new"), pErr) ){
     free(p);
     return NULL;
   }
   for(int i=0; i<S_N; i++){
-    if( sqlite3_prepare_v3(db, azInsert[i], -1, SQLITE_PREPARE_PERSISTENT,
+    if( sqlite3_prepare_v3(db, db_statement(azInsert[i]), -1,
+                           SQLITE_PREPARE_PERSISTENT,
                            &p->aStmt[i], NULL)!=SQLITE_OK ){
       pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
       load_trace_free(p);
@@ -622,8 +600,8 @@ int load_trace_fixup(sqlite3 *db, int64_t fileId, int64_t dTs, int setRank,
     "annotation", "memory_event", "python_function", 0};
   for(int i=0; azTab[i]; i++){
     char *z = setRank
-      ? sqlite3_mprintf("UPDATE %s SET ts=ts+%lld, rank=%lld"
-                        " WHERE file_id=%lld", azTab[i], (long long)dTs,
+      ? sqlite3_mprintf(
+          db_statement("load-trace-fixup"), azTab[i], (long long)dTs,
                         (long long)rank, (long long)fileId)
       : sqlite3_mprintf("UPDATE %s SET ts=ts+%lld WHERE file_id=%lld",
                         azTab[i], (long long)dTs, (long long)fileId);

@@ -387,11 +387,9 @@ int op_store_check(const OpStore *p, PfError *pErr){
 ** modeled).  Returns 0 or -1 with pErr set. */
 static int write_sigs(OpStore *p, sqlite3 *db, PfError *pErr){
   sqlite3_stmt *pIns = db_prepare(db,
-    "INSERT OR IGNORE INTO op_sig(name_id, dims_id, types_id, conc_id)"
-    " VALUES(?1, ?2, ?3, ?4)", pErr);
+    db_statement("op-store-insert-op-sig"), pErr);
   sqlite3_stmt *pSel = pIns ? db_prepare(db,
-    "SELECT id FROM op_sig WHERE name_id=?1 AND dims_id=?2 AND types_id=?3"
-    " AND conc_id=?4", pErr) : NULL;
+    db_statement("op-store-select-op-sig"), pErr) : NULL;
   int rc = pSel ? 0 : -1;
   for(size_t i=0; i<p->nSig && rc==0; i++){
     OpSig *g = &p->aSig[i];
@@ -508,9 +506,7 @@ int op_store_write_calls(OpStore *p, sqlite3 *db, int64_t runId,
   int rc = 0;
   if( write_sigs(p, db, pErr) ) return -1;
   s = db_prepare(db,
-    "INSERT INTO op_gpu_time(op_id, run_id, rank, name_id, device, n_gpu,"
-    " union_ns, sum_ns, host_copies, tf32, sig_id, whole_us)"
-    " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)", pErr);
+    db_statement("op-store-write-calls"), pErr);
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 2, runId);
   qsort(p->aFile, (size_t)p->nFile, sizeof(OpFile), cmp_file);
@@ -533,9 +529,7 @@ int op_store_write_unlaunched(const OpStore *p, sqlite3 *db, int64_t runId,
   sqlite3_stmt *s;
   int rc = 0;
   if( p->nKernel==0 ) return 0;       /* kernel_unlaunched has no row */
-  s = db_prepare(db, "INSERT INTO op_run_metric(run_id, metric, value)"
-                 " VALUES(?1, 'kernels_without_launch', ?2),"
-                 " (?1, 'kernels_without_launch_ms', ?3)", pErr);
+  s = db_prepare(db, db_statement("op-store-write-unlaunched"), pErr);
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, runId);
   sqlite3_bind_int64(s, 2, p->nNoRt);

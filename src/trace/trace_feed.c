@@ -19,28 +19,20 @@
 typedef struct FeedTab {
   const char *zTab;
   TraceEventKind eKind;
-  const char *zSql;
+  const char *zSql;            /* name of its statements/NAME.sql */
 } FeedTab;
 
 /* Columns of every query: id, file_id, ts, dur, name_id, then per table
 ** (see row_of). */
 static const FeedTab aTab[] = {
   { "cpu_op", TEV_CPU_OP,
-    "SELECT id, file_id, ts, dur, name_id, tid, parent_id, depth, self_dur,"
-    " step, input_dims_id, input_types_id, concrete_inputs_id, flops,"
-    " flops_source FROM cpu_op WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1" },
+    "trace-feed-cpu-op" },
   { "runtime_call", TEV_RUNTIME,
-    "SELECT id, file_id, ts, dur, name_id, tid, op_id, top_op_id,"
-    " in_recompute, step, kind='driver' FROM runtime_call"
-    " WHERE id BETWEEN ?2 AND ?3 AND +run_id=?1" },
+    "trace-feed-runtime-call" },
   { "kernel", TEV_KERNEL,
-    "SELECT k.id, k.file_id, k.ts, k.dur, k.name_id, k.device, k.stream,"
-    " k.runtime_id, k.op_id, k.step, s.text FROM kernel k"
-    " JOIN string s ON s.id=k.name_id WHERE k.run_id=?1" },
+    "trace-feed-kernel" },
   { "gpu_mem_op", TEV_MEMCPY,
-    "SELECT id, file_id, ts, dur, name_id, device, stream, runtime_id, op_id,"
-    " step, kind='memset', direction IS NOT 'DtoD' FROM gpu_mem_op"
-    " WHERE run_id=?1" },
+    "trace-feed-gpu-mem-op" },
 };
 
 static int64_t col_int(sqlite3_stmt *s, int i){
@@ -115,7 +107,7 @@ static int feed_table(sqlite3 *db, const FeedTab *t, int64_t runId,
   int rc;
   if( db_run_rowids(db, t->zTab, runId, &lo, &hi, pErr) ) return -1;
   if( lo>hi ) return 0;
-  s = db_prepare(db, t->zSql, pErr);
+  s = db_prepare(db, db_statement(t->zSql), pErr);
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, runId);
   sqlite3_bind_int64(s, 2, lo);
@@ -141,8 +133,7 @@ int trace_feed_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
   for(size_t i=0; i<sizeof(aTab)/sizeof(aTab[0]); i++){
     if( feed_table(db, &aTab[i], runId, pTot, pSpans, pErr) ) return -1;
   }
-  s = db_prepare(db, "SELECT id, coalesce(rank, 0) FROM run_file"
-                 " WHERE run_id=?1 AND kind='trace'", pErr);
+  s = db_prepare(db, db_statement("trace-feed-run"), pErr);
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, runId);
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){

@@ -25,19 +25,12 @@
 
 enum { U_OP, U_CALL, U_KERNEL, U_MEMOP, U_N };
 
+/* by name: statements/NAME.sql */
 static const char *const azUpdate[U_N] = {
-  "UPDATE cpu_op SET parent_id=?2, depth=?3, self_dur=?4, step=?5"
-  " WHERE id=?1 AND (parent_id IS NOT ?2 OR depth IS NOT ?3"
-  " OR self_dur IS NOT ?4 OR step IS NOT ?5)",
-  "UPDATE runtime_call SET op_id=?2, top_op_id=?3, in_recompute=?4, step=?5"
-  " WHERE id=?1 AND (op_id IS NOT ?2 OR top_op_id IS NOT ?3"
-  " OR in_recompute IS NOT ?4 OR step IS NOT ?5)",
-  "UPDATE kernel SET runtime_id=?2, op_id=?3, step=?4"
-  " WHERE id=?1 AND (runtime_id IS NOT ?2 OR op_id IS NOT ?3"
-  " OR step IS NOT ?4)",
-  "UPDATE gpu_mem_op SET runtime_id=?2, op_id=?3, step=?4"
-  " WHERE id=?1 AND (runtime_id IS NOT ?2 OR op_id IS NOT ?3"
-  " OR step IS NOT ?4)",
+  "trace-relink-update-cpu-op",
+  "trace-relink-update-runtime-call",
+  "trace-relink-update-kernel",
+  "trace-relink-update-gpu-mem-op",
 };
 
 typedef struct Relink {
@@ -91,27 +84,19 @@ static int relink_emit(void *ctx, const TraceEvent *e){
 typedef struct Feed {
   TraceEventKind eKind;        /* TEV_CPU_OP, TEV_RUNTIME, TEV_KERNEL,
                                ** TEV_MEMCPY (memcpy/memset by column 6) */
-  const char *zSql;            /* ?1 run, ?2 file, ?3 ?4 id range */
+  const char *zSql;            /* statements/ name; ?1 run, ?2 file,
+                               ** ?3 ?4 id range */
 } Feed;
 
 static const Feed aFeed[] = {
   { TEV_CPU_OP,
-    "SELECT o.id, o.tid, o.ts, o.dur, s.text, NULL, NULL, o.external_id"
-    " FROM cpu_op o JOIN string s ON s.id=o.name_id"
-    " WHERE o.id BETWEEN ?3 AND ?4 AND o.file_id=?2"
-    " ORDER BY o.tid, o.ts, o.dur DESC, o.external_id IS NULL,"
-    " o.external_id, o.id" },
+    "trace-relink-select-cpu-op" },
   { TEV_RUNTIME,
-    "SELECT r.id, r.tid, r.ts, r.dur, s.text, r.correlation, r.kind"
-    " FROM runtime_call r JOIN string s ON s.id=r.name_id"
-    " WHERE r.id BETWEEN ?3 AND ?4 AND r.file_id=?2"
-    " ORDER BY r.tid, r.ts, r.id" },
+    "trace-relink-select-runtime-call" },
   { TEV_KERNEL,
-    "SELECT k.id, NULL, k.ts, k.dur, '', k.correlation, NULL FROM kernel k"
-    " WHERE k.run_id=?1 AND k.file_id=?2" },
+    "trace-relink-select-kernel" },
   { TEV_MEMCPY,
-    "SELECT m.id, NULL, m.ts, m.dur, '', m.correlation, m.kind"
-    " FROM gpu_mem_op m WHERE m.run_id=?1 AND m.file_id=?2" },
+    "trace-relink-select-gpu-mem-op" },
 };
 
 /* The event of the row at s for feed f. */
@@ -152,13 +137,7 @@ static void row_event(const Feed *f, sqlite3_stmt *s, TraceEvent *e){
 static int feed_steps(sqlite3 *db, Linker *pLink, int64_t runId,
                       int64_t fileId, PfError *pErr){
   sqlite3_stmt *s = db_prepare(db,
-    "SELECT s.text, a.ts, a.dur FROM annotation a"
-    " JOIN string s ON s.id=a.name_id WHERE a.run_id=?1 AND a.file_id=?2"
-    " AND a.kind='user' AND s.text LIKE 'ProfilerStep%'"
-    " UNION ALL"
-    " SELECT s.text, o.ts, o.dur FROM cpu_op o JOIN string s"
-    " ON s.id=o.name_id WHERE o.id BETWEEN ?3 AND ?4 AND o.file_id=?2"
-    " AND s.text LIKE 'ProfilerStep%'", pErr);
+    db_statement("trace-relink-feed-steps"), pErr);
   int rc;
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, runId);
@@ -183,7 +162,7 @@ static int feed_steps(sqlite3 *db, Linker *pLink, int64_t runId,
 /* The rows of feed f into the linker.  Returns 0 or -1 (pErr). */
 static int feed_rows(sqlite3 *db, Linker *pLink, const Feed *f,
                      int64_t runId, int64_t fileId, PfError *pErr){
-  sqlite3_stmt *s = db_prepare(db, f->zSql, pErr);
+  sqlite3_stmt *s = db_prepare(db, db_statement(f->zSql), pErr);
   int rc, bad = 0;
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, runId);
@@ -213,7 +192,7 @@ int trace_relink_file(sqlite3 *db, int64_t runId, int64_t fileId,
   r.db = db;
   r.pErr = pErr;
   for(int i=0; i<U_N; i++){
-    r.aUpd[i] = db_prepare(db, azUpdate[i], pErr);
+    r.aUpd[i] = db_prepare(db, db_statement(azUpdate[i]), pErr);
     if( r.aUpd[i]==NULL ) goto done;
   }
   pLink = link_trace_new(fileId, relink_emit, &r);

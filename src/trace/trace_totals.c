@@ -557,8 +557,7 @@ int trace_totals_write_gpu(TraceTotals *p, sqlite3 *db, int64_t runId,
   }
   qsort(a, (size_t)n, sizeof(SumEnt), cmp_sum);
   s = db_prepare(db,
-    "INSERT INTO gpu_op_summary(run_id, rank, kind, name_id, n, total_ns,"
-    " min_ns, max_ns) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", pErr);
+    db_statement("trace-totals-write-gpu"), pErr);
   if( s==NULL ){ free(a); return -1; }
   for(int i=0; i<n && rc==0; ){
     SumEnt m = a[i];

@@ -1,0 +1,14 @@
+-- derive-comm-host-collectives.sql — One collective row per host collective
+-- range of the run (cpu_op or user annotation named in temp.cm_cpu_name): no
+-- kernel, the range's start and duration, the op from the name (or its
+-- pattern), sizes from the range's coll_args (input shapes of a Kineto
+-- annotation), the group size from the file's ... Used by
+-- src/comm/derive_comm.c, host_collectives().
+SELECT x.src, x.id, x.rank, x.file_id, x.ts, x.dur, x.text, x.op,
+  f.world_size FROM (SELECT 'cpu_op' AS src, o.id, o.rank, o.file_id,
+  o.ts, o.dur, n.text, n.op FROM temp.cm_cpu_name n CROSS JOIN cpu_op o
+  ON o.name_id=n.id WHERE o.run_id=?1
+  UNION ALL SELECT 'annotation', a.id, a.rank, a.file_id, a.ts, a.dur,
+  n.text, n.op FROM temp.cm_cpu_name n CROSS JOIN annotation a
+  ON a.name_id=n.id WHERE a.run_id=?1 AND a.kind='user') x
+  LEFT JOIN run_file f ON f.id=x.file_id ORDER BY x.rank, x.ts, x.id

@@ -1,0 +1,6 @@
+-- merge-run-file-hashes.sql — The run's content hash as ingest computes it
+-- (XXH64 over the files' (hash, size) pairs sorted by hash), so that an
+-- ingest of all the files finds the merged run.  0 or -1 (pErr). Used by
+-- src/ingest/merge.c, run_hash_update().
+SELECT hash, bytes FROM run_file
+  WHERE run_id=?1
