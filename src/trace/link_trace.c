@@ -84,6 +84,7 @@
 #define SPOOL_BUDGET (32<<20)    /* bytes of temporary records in memory */
 #define HOLD_MAX (64<<20)        /* step-hold bytes once the file has a step */
 #define HOLD_MAX_NOSTEP (16<<20) /* ... before its first step */
+#define REHOLD_MAX (4*(int64_t)HOLD_MAX) /* bytes held again, all releases */
 
 /* Order of a thread's CPU ops in the file. */
 enum { OM_UNDECIDED = 0, OM_START, OM_END };
@@ -185,6 +186,7 @@ struct Linker {
   int holdOff;                /* this file holds no more */
   int releasePending;         /* a step came: send the held rows out */
   int keepStepless;           /* this release holds rows still stepless */
+  int64_t reholdBytes;        /* bytes held again by releases so far */
   Pend *aPend;                /* ring of PEND_MAX */
   int pendHead, nPend;
   int nPendUsed;              /* slots [0, nPendUsed) ever filled */
@@ -657,7 +659,12 @@ static int hold_step(Linker *p, TraceEvent *e, GroupMap *m){
 /* records_replay callback of hold_release: step, then the emit callback,
 ** or back to the hold (p->rehold) for a row that waits on. */
 static int hold_record(Linker *p, TraceEvent *e, void *ctx){
-  if( hold_step(p, e, (GroupMap*)ctx) ) return hold_add(p, &p->rehold, e);
+  if( hold_step(p, e, (GroupMap*)ctx) ){
+    int64_t n = p->holdBytes;
+    if( hold_add(p, &p->rehold, e) ) return 1;
+    p->reholdBytes += p->holdBytes - n;
+    return 0;
+  }
   if( step_kind(e)==1 && e->kind!=TEV_CPU_OP && e->rowId!=0
       && (e->has & TF_CORRELATION) && calls_step(p, e) ){
     return 1;
@@ -670,15 +677,17 @@ static int hold_record(Linker *p, TraceEvent *e, void *ctx){
 ** GPU records held after them came before them in the file).  When a
 ** step came (keepStepless), the rows it leaves without a step wait on,
 ** in their order, for a later step: only a full hold or the end of the
-** file sends a row out stepless.  Returns 0 or 1 (pErr, or the emit
-** callback's stop). */
+** file sends a row out stepless.  Each release reads every held row: once
+** REHOLD_MAX bytes were held again (steps that each hold a few of many
+** held rows), releases send every row out as before.  Returns 0 or 1
+** (pErr, or the emit callback's stop). */
 static int hold_release(Linker *p, int keepStepless){
   GroupMap m;
   Spool tmp;
   int rc;
   p->releasePending = 0;
   if( p->nHeld==0 ) return 0;
-  p->keepStepless = keepStepless;
+  p->keepStepless = keepStepless && p->reholdBytes<REHOLD_MAX;
   p->nHeld = p->holdBytes = 0;
   p->minHeldTs = INT64_MAX;
   p->maxHeldTs = INT64_MIN;
@@ -1204,7 +1213,9 @@ int link_trace_event(Linker *p, const TraceEvent *e, PfError *pErr){
     p->calls.aOld = util_array_zeroed(CALLS_SLOTS*sizeof(CallLink));
   }
   if( link_event(p, e) ) return 1;
-  return p->releasePending ? hold_release(p, 1) : 0;
+  /* annotations in a row (steps written together) release once, after */
+  if( !p->releasePending || e->kind==TEV_USER_ANNOTATION ) return 0;
+  return hold_release(p, 1);
 }
 
 int link_trace_finish(Linker *p, PfError *pErr){
