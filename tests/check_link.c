@@ -224,23 +224,52 @@ START_TEST(test_step_after_other_threads_rows){
 }
 END_TEST
 
+/* The tracelens-mi300 order: the annotations of two steps come before
+** the other thread's rows of both.  The first step sends out the held
+** rows it holds; those of the second (an op, a call, the call's kernel)
+** wait on for it, and nothing is left to link again from the rows. */
+START_TEST(test_step_keeps_the_rows_of_a_later_step){
+  Out o;
+  PfError err = {0};
+  Linker *p;
+  memset(&o, 0, sizeof(o));
+  p = link_trace_new(9, collect, &o);
+  feed(p, ev(TEV_CPU_OP, "a1", 2, 120, 1, 0));
+  feed(p, ev(TEV_CPU_OP, "a2", 2, 350, 10, 0));
+  feed(p, ev(TEV_RUNTIME, "r2", 2, 352, 2, 21));
+  feed(p, ev(TEV_KERNEL, "k2", 7, 400, 5, 21));
+  feed(p, ev(TEV_CPU_OP, "a3", 2, 5000, 10, 0));    /* in no step */
+  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#3", 1, 100, 200, 0));
+  feed(p, ev(TEV_CPU_OP, "fw", 1, 110, 5, 0));
+  ck_assert_int_eq(find(&o, "a1")->step, 3);
+  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#4", 1, 300, 200, 0));
+  ck_assert_int_eq(link_trace_finish(p, &err), 0);
+  ck_assert_int_eq(find(&o, "a2")->step, 4);
+  ck_assert_int_eq(find(&o, "r2")->step, 4);
+  ck_assert_int_eq(find(&o, "k2")->step, 4);
+  ck_assert_int_eq(find(&o, "k2")->runtimeId, find(&o, "r2")->rowId);
+  ck_assert_int_eq(find(&o, "a3")->step, -1);
+  ck_assert_int_eq(find(&o, "fw")->step, 3);
+  ck_assert(!link_trace_stats(p)->needSteps);
+  link_trace_free(p);
+}
+END_TEST
+
 /* A step after more rows than the hold keeps before a file's first step
-** (4 MiB: a trace without steps stops holding): the rows that went out
+** (16 MiB: a trace without steps stops holding): the rows that went out
 ** without it make the file one to link again from its rows; so do
 ** overlapping steps. */
 START_TEST(test_late_step_after_the_hold_and_overlap){
   Out o;
   PfError err = {0};
   Linker *p;
-  char az[40000][12];
   memset(&o, 0, sizeof(o));
   p = link_trace_new(6, collect, &o);
-  for(int i=0; i<40000; i++){
-    snprintf(az[i], sizeof(az[i]), "bw%d", i);
-    feed(p, ev(TEV_CPU_OP, az[i], 2, 120 + 2*i, 1, 0));
+  for(int i=0; i<400000; i++){
+    feed(p, ev(TEV_CPU_OP, i==0 ? "bw0" : "bw", 2, 120 + 2*i, 1, 0));
   }
-  feed(p, ev(TEV_RUNTIME, "r2", 2, 200000, 1, 0));
-  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#3", 1, 100, 100000, 0));
+  feed(p, ev(TEV_RUNTIME, "r2", 2, 2000000, 1, 0));
+  feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#3", 1, 100, 1000000, 0));
   ck_assert_int_eq(link_trace_finish(p, &err), 0);
   ck_assert_int_eq(find(&o, "bw0")->step, -1);
   ck_assert(link_trace_stats(p)->needSteps);
@@ -365,6 +394,7 @@ Suite *make_link_suite(void){
   tcase_add_test(tc, test_graph_launch_fans_out);
   tcase_add_test(tc, test_out_of_order_flags);
   tcase_add_test(tc, test_step_after_other_threads_rows);
+  tcase_add_test(tc, test_step_keeps_the_rows_of_a_later_step);
   tcase_add_test(tc, test_late_step_after_the_hold_and_overlap);
   tcase_add_test(tc, test_runtime_rewind);
   tcase_add_test(tc, test_calls_before_ops);

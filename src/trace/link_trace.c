@@ -38,13 +38,17 @@
 ** their start (a GPU record: its launch's).  Kineto writes each thread's
 ** events in turn, so another thread's ops can come before the main
 ** thread's ProfilerStep annotation (dlrm).  A row that would go out
-** without a step waits in a step-hold spool instead; the next
-** step annotation (or the end of the file) sends the held rows out, in
-** order, with the steps known then.  The hold is bounded (HOLD_MAX bytes;
-** HOLD_MAX_NOSTEP before the file's first step: a trace without steps
-** stops holding there).  Only a row that did go out without a step and
-** lies in a step that comes later, or steps that overlap, leave the steps
-** to the database (LinkStats.needSteps).
+** without a step waits in a step-hold spool instead; a step annotation
+** that may hold some of them sends out, in order, the held rows that have
+** a step now, and the others (with the GPU records of their calls) wait
+** on in order for a later step (tracelens-mi300 writes the annotations
+** of three steps before the other threads' ops of all three); the end of
+** the file sends out what is left.  The hold is bounded (HOLD_MAX bytes;
+** HOLD_MAX_NOSTEP before the file's first step, room for the 8 MB of ops
+** hta-mtia writes before its step: a trace without steps stops holding
+** there).  Only a row that did go out without a step and lies in a
+** step that comes later, or steps that overlap, send the file to be
+** linked again from its rows (LinkStats.needSteps, trace_relink.c).
 **
 ** GPU records: Kineto writes a kernel a few records before or after its
 ** runtime call; an export writes every call first and the GPU records
@@ -79,7 +83,8 @@
 #define DEFER_MAX (1<<21)        /* deferred ops of a file (64 MiB of index) */
 #define SPOOL_BUDGET (32<<20)    /* bytes of temporary records in memory */
 #define HOLD_MAX (64<<20)        /* step-hold bytes once the file has a step */
-#define HOLD_MAX_NOSTEP (4<<20)  /* ... before its first step */
+#define HOLD_MAX_NOSTEP (16<<20) /* ... before its first step */
+#define REHOLD_MAX (4*(int64_t)HOLD_MAX) /* bytes held again, all releases */
 
 /* Order of a thread's CPU ops in the file. */
 enum { OM_UNDECIDED = 0, OM_START, OM_END };
@@ -175,9 +180,13 @@ struct Linker {
   int64_t minNullTs, maxNullTs;  /* ops and calls that went out stepless */
   SpoolBudget budget;         /* memory of the spools below and aTh's */
   Spool hold;                 /* step hold: rows waiting for a step */
+  Spool rehold;               /* rows still stepless when a step came */
   int64_t nHeld, holdBytes, holdMax;
+  int64_t minHeldTs, maxHeldTs;  /* ops and calls in the hold */
   int holdOff;                /* this file holds no more */
   int releasePending;         /* a step came: send the held rows out */
+  int keepStepless;           /* this release holds rows still stepless */
+  int64_t reholdBytes;        /* bytes held again by releases so far */
   Pend *aPend;                /* ring of PEND_MAX */
   int pendHead, nPend;
   int nPendUsed;              /* slots [0, nPendUsed) ever filled */
@@ -207,6 +216,9 @@ Linker *link_trace_new(int64_t fileId, LinkEmitFn xEmit, void *ctx){
   p->holdMax = HOLD_MAX_NOSTEP;
   spool_budget_init(&p->budget, SPOOL_BUDGET);
   spool_init(&p->hold, &p->budget);
+  spool_init(&p->rehold, &p->budget);
+  p->minHeldTs = INT64_MAX;
+  p->maxHeldTs = INT64_MIN;
   spool_init(&p->defer, &p->budget);
   spool_init(&p->callDefer, &p->budget);
   spool_budget_init(&p->callBudget, SPOOL_BUDGET);
@@ -253,6 +265,7 @@ void link_trace_free(Linker *p){
   spool_free(&p->defer);
   spool_free(&p->callDefer);
   spool_free(&p->hold);
+  spool_free(&p->rehold);
   free(p);
 }
 
@@ -308,7 +321,9 @@ static void step_add(Linker *p, int64_t step, int64_t ts, int64_t dur){
       || (i<p->nStep && p->aStep[i].ts<end) ){
     p->st.needSteps = 1;
   }
-  if( p->nHeld>0 ) p->releasePending = 1;
+  if( p->nHeld>0 && ts<=p->maxHeldTs && end>p->minHeldTs ){
+    p->releasePending = 1;
+  }
   p->holdMax = HOLD_MAX;
   if( p->nStep==p->nStepAlloc ){
     p->nStepAlloc = p->nStepAlloc ? p->nStepAlloc*2 : 16;
@@ -575,15 +590,28 @@ static void null_note(Linker *p, int64_t ts){
   if( ts>p->maxNullTs ) p->maxNullTs = ts;
 }
 
-static int hold_release(Linker *p);
+static int hold_release(Linker *p, int keepStepless);
 static int calls_step(Linker *p, const TraceEvent *e);
+
+/* Append row e to the step hold s (p->hold, or p->rehold while the hold
+** is read).  Returns 0, or 1 with pErr set. */
+static int hold_add(Linker *p, Spool *s, const TraceEvent *e){
+  int64_t len;
+  if( record_write(p, s, e, &len) ) return 1;
+  p->nHeld++;
+  p->holdBytes += len;
+  if( step_kind(e)==1 ){
+    if( e->ts<p->minHeldTs ) p->minHeldTs = e->ts;
+    if( e->ts>p->maxHeldTs ) p->maxHeldTs = e->ts;
+  }
+  return 0;
+}
 
 /* The emit callback, for rows the linker has finished.  A row without a
 ** step waits in the step-hold spool while the file holds. */
 static int emit(Linker *p, const TraceEvent *e){
   int k = step_kind(e);
   TraceEvent ev;
-  int64_t len;
   if( k==0 ) return p->xEmit(p->ctx, e);
   if( k==1 && e->step<0 && p->nStep>0 ){
     ev = *e;                      /* a step may have come since it opened */
@@ -593,54 +621,82 @@ static int emit(Linker *p, const TraceEvent *e){
   /* a GPU record without a launch gets no step here: the database gives
   ** it the step holding its own start */
   if( e->step<0 && !p->holdOff && (k==1 || (e->linked && e->runtimeId)) ){
-    if( record_write(p, &p->hold, e, &len) ) return 1;
-    p->nHeld++;
-    p->holdBytes += len;
+    if( hold_add(p, &p->hold, e) ) return 1;
     if( p->holdBytes<=p->holdMax ) return 0;
     /* full: a file with no step so far likely has none */
     if( p->nStep==0 ) p->holdOff = 1;
-    return hold_release(p);
+    return hold_release(p, 0);
   }
   if( k==1 && e->step<0 ) null_note(p, e->ts);
   return p->xEmit(p->ctx, e);
 }
 
-/* Give held record e its step now, remember a call's, note it. */
-/* m maps a held runtime call's row id to its step + 1 (GroupMap: a group
-** created by a lookup is 0, "no step"). */
+/* A held row's step now.  m maps a held runtime call's row id to its
+** step + 1 (GroupMap: a group created by a lookup is 0, "no step"), or
+** to HELD_AGAIN when the call waits on in the hold.  Returns 1 when e
+** waits on (p->keepStepless: an op or call still without a step, a GPU
+** record whose call waits on), else 0 with e->step set, a call's step
+** remembered and a stepless row noted. */
+#define HELD_AGAIN (-1)
 static int hold_step(Linker *p, TraceEvent *e, GroupMap *m){
+  int64_t *pv;
   if( step_kind(e)==1 ){
     e->step = step_of(p, e->ts);
     if( e->kind!=TEV_CPU_OP && e->rowId!=0 ){
-      *(int64_t*)group_map_get(m, e->rowId, 0, 0, 0, NULL) = e->step + 1;
-      if( (e->has & TF_CORRELATION) && calls_step(p, e) ) return 1;
+      pv = group_map_get(m, e->rowId, 0, 0, 0, NULL);
+      *pv = e->step<0 && p->keepStepless ? HELD_AGAIN : e->step + 1;
     }
+    if( e->step<0 && p->keepStepless ) return 1;
     if( e->step<0 ) null_note(p, e->ts);
   }else if( e->linked && e->runtimeId!=0 ){
-    e->step = *(int64_t*)group_map_get(m, e->runtimeId, 0, 0, 0, NULL) - 1;
+    int64_t v = *(int64_t*)group_map_get(m, e->runtimeId, 0, 0, 0, NULL);
+    if( v==HELD_AGAIN ) return 1;
+    e->step = v - 1;
   }
   return 0;
 }
 
-/* records_replay callback of hold_release: step, then the emit callback. */
+/* records_replay callback of hold_release: step, then the emit callback,
+** or back to the hold (p->rehold) for a row that waits on. */
 static int hold_record(Linker *p, TraceEvent *e, void *ctx){
-  if( hold_step(p, e, (GroupMap*)ctx) ) return 1;
+  if( hold_step(p, e, (GroupMap*)ctx) ){
+    int64_t n = p->holdBytes;
+    if( hold_add(p, &p->rehold, e) ) return 1;
+    p->reholdBytes += p->holdBytes - n;
+    return 0;
+  }
+  if( step_kind(e)==1 && e->kind!=TEV_CPU_OP && e->rowId!=0
+      && (e->has & TF_CORRELATION) && calls_step(p, e) ){
+    return 1;
+  }
+  p->st.nHeld++;
   return p->xEmit(p->ctx, e);
 }
 
 /* Send the held rows out in order with the steps known now (the calls of
-** GPU records held after them came before them in the file).  Returns 0
-** or 1 (pErr, or the emit callback's stop). */
-static int hold_release(Linker *p){
+** GPU records held after them came before them in the file).  When a
+** step came (keepStepless), the rows it leaves without a step wait on,
+** in their order, for a later step: only a full hold or the end of the
+** file sends a row out stepless.  Each release reads every held row: once
+** REHOLD_MAX bytes were held again (steps that each hold a few of many
+** held rows), releases send every row out as before.  Returns 0 or 1
+** (pErr, or the emit callback's stop). */
+static int hold_release(Linker *p, int keepStepless){
   GroupMap m;
+  Spool tmp;
   int rc;
   p->releasePending = 0;
   if( p->nHeld==0 ) return 0;
+  p->keepStepless = keepStepless && p->reholdBytes<REHOLD_MAX;
+  p->nHeld = p->holdBytes = 0;
+  p->minHeldTs = INT64_MAX;
+  p->maxHeldTs = INT64_MIN;
   group_map_init(&m, sizeof(int64_t));
   rc = records_replay(p, &p->hold, hold_record, &m);
   group_map_free(&m);
-  p->st.nHeld += p->nHeld;
-  p->nHeld = p->holdBytes = 0;
+  tmp = p->hold;                  /* the rows waiting on are the hold */
+  p->hold = p->rehold;
+  p->rehold = tmp;
   return rc;
 }
 
@@ -1157,7 +1213,9 @@ int link_trace_event(Linker *p, const TraceEvent *e, PfError *pErr){
     p->calls.aOld = util_array_zeroed(CALLS_SLOTS*sizeof(CallLink));
   }
   if( link_event(p, e) ) return 1;
-  return p->releasePending ? hold_release(p) : 0;
+  /* annotations in a row (steps written together) release once, after */
+  if( !p->releasePending || e->kind==TEV_USER_ANNOTATION ) return 0;
+  return hold_release(p, 1);
 }
 
 int link_trace_finish(Linker *p, PfError *pErr){
@@ -1170,7 +1228,7 @@ int link_trace_finish(Linker *p, PfError *pErr){
   if( call_replay(p) ) return 1;
   /* every step of the file is known: the held rows go out */
   p->holdOff = 1;
-  if( hold_release(p) ) return 1;
+  if( hold_release(p, 0) ) return 1;
   if( p->aPend ){
     /* records whose runtime call did not come while they waited: their
     ** call is in the spill, or there is none in the file */

@@ -11,13 +11,18 @@ traceEvents), and two files of one rank gathered into one sweep.
 GpuStepsByStart: a GPU row whose launch is outside every step gets the
 step holding its own start.  StepHold: rows that come before the
 ProfilerStep holding them wait in the linker's step hold and get their
-step in-stream, with the hold in memory or in a temporary file.
+step in-stream, with the hold in memory or in a temporary file, also
+when a step comes while rows of a later step wait (mi300) and when more
+than 8 MB of ops come before the first step (mtia).
 """
 import glob
 import json
 import os
 
+import bisect
+
 import common
+import trace_reference as ref
 from common import ProfanTest, shared
 
 TABLES = {
@@ -197,3 +202,55 @@ class StepHold(common.ProfanTest):
                              8)
         # and the rows got steps (not all NULL)
         self.assertIn(",10\n", out["memory"]["cpu_op"])
+
+    def steps_by_json(self, path, cats):
+        """{step or '': rows} of the events of categories cats by the
+        CPU ProfilerStep#N annotation holding their start, from the JSON."""
+        evs = common.events(path)
+        spans = sorted((ref.us_to_ns(e["ts"]),
+                        ref.us_to_ns(e["ts"]) + ref.us_to_ns(e.get("dur", 0)),
+                        int(ref.STEP.match(e["name"]).group(1)))
+                       for e in evs if ref.kind_of(e) == "user_annotation"
+                       and ref.STEP.match(e.get("name", "")))
+        starts = [s for s, _, _ in spans]
+        out = {}
+        for e in evs:
+            if ref.kind_of(e) not in cats or "ts" not in e:
+                continue
+            t = ref.us_to_ns(e["ts"])
+            i = bisect.bisect_right(starts, t) - 1
+            n = str(spans[i][2]) if i >= 0 and t < spans[i][1] else ""
+            out[n] = out.get(n, 0) + 1
+        return out
+
+    def check_one_pass(self, path):
+        """path links in one pass, held rows and all, memory or file, and
+        its ops and runtime calls get the steps of the JSON."""
+        _, err = self.both(path)
+        for e in err.values():
+            self.assertIn(" steps=0 ", e)
+            self.assertNotIn("linked again from its rows", e)
+        db = os.path.join(self.tmp.name, "file-%s.db" % os.path.basename(path))
+        for table, cats in (("cpu_op", ("cpu_op",)),
+                            ("runtime_call", ("runtime",))):
+            r = common.run("--format", "csv", "sql", "SELECT step, count(*)"
+                           " AS n FROM %s GROUP BY step" % table, db=db)
+            self.assertEqual(r.rc, 0, r.err)
+            got = {x["step"]: int(x["n"]) for x in r.rows()}
+            self.assertEqual(got, self.steps_by_json(path, cats),
+                             (path, table))
+
+    def test_steps_before_rows_of_later_steps(self):
+        """tracelens-mi300: the three ProfilerStep annotations come after
+        the main thread's ops of the first and before the other threads'
+        ops of all three: a step that comes sends out only the held rows it
+        holds; the rest wait for theirs (they went out stepless, then the
+        whole file was linked again from its rows)."""
+        self.check_one_pass(shared("traces",
+                                   "tracelens-mi300-resnet-ckpt.json.gz"))
+
+    def test_eight_mb_of_ops_before_the_first_step(self):
+        """hta-mtia: 36,000 ops (8 MB of held records) before the one
+        ProfilerStep annotation: the hold before a file's first step
+        takes them (it gave up at 4 MB, and the file was linked again)."""
+        self.check_one_pass(shared("traces", "hta-mtia-rank0.json.gz"))
