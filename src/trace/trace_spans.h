@@ -112,7 +112,8 @@ typedef struct SpanHtaGpu {
 void trace_spans_hta_cpu(TraceSpans *p, int64_t fileId, const SpanHtaCpu *r);
 void trace_spans_hta_gpu(TraceSpans *p, int64_t fileId, const SpanHtaGpu *r);
 
-/* File i's HTA rows (new arrays the caller frees with free()) and final
+/* File i's HTA rows (new arrays the caller frees with free(); paCpu or
+** paGpu NULL: that side is not copied, its count still set) and final
 ** rank; 0 when there is no file i, -1 when file i has no rank yet (its
 ** rows are not the database's: skip it) or cannot be read (see
 ** trace_spans_check), else 1. */
