@@ -75,12 +75,15 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     builds = ([("before", a.base)] if a.base else []) + [("after", a.profan)]
     want = set(a.shape or [])
-    db = os.path.join(a.work, "footprint.db")
-    rows, fails = [], 0
+    fails = 0
+    print("| shape (x%d) | build | JSON MB | DB MB | DB / JSON | peak RSS MB "
+          "| ingest s | json.load s | x json.load |" % a.shape_scale)
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|", flush=True)
     for name, src in bench.shape_inputs(a.work, a.shape_scale):
         if want and name not in want:
             continue
         f = bench.scaled(src, name, a.shape_scale, a.work)
+        db = os.path.join(a.work, "footprint-%s.db" % name)
         jb = os.path.getsize(f)
         js = sorted(bench.jsonload_run(f)[1] for _ in range(a.repeat))
         js = js[len(js) // 2]
@@ -88,19 +91,18 @@ def main():
             size, rss, secs, big = measure(exe, db, f, a.repeat, a.tables)
             ok = size <= RATIO_MAX * jb and rss <= RSS_MAX_MB
             fails += label == "after" and not ok
-            rows.append((name, label, jb / 1e6, size / 1e6, 100.0 * size / jb,
-                         rss, secs, js, js / secs, "" if ok else " **over**"))
+            print("| %s | %s | %.0f | %.1f | %.1f %% | %.0f | %.2f | %.2f | "
+                  "%.2fx%s |" % (name, label, jb / 1e6, size / 1e6,
+                                 100.0 * size / jb, rss, secs, js, js / secs,
+                                 "" if ok else " **over**"), flush=True)
             print("  %s %s: DB %.1f MB (%.1f %%), RSS %.0f MB, %.2f s"
                   % (name, label, size / 1e6, 100.0 * size / jb, rss, secs),
                   file=sys.stderr)
             for t, b in big:
                 print("    %-40s %8.1f MB" % (t, b / 1e6), file=sys.stderr)
-    print("| shape (x%d) | build | JSON MB | DB MB | DB / JSON | peak RSS MB "
-          "| ingest s | json.load s | x json.load |" % a.shape_scale)
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        print("| %s | %s | %.0f | %.1f | %.1f %% | %.0f | %.2f | %.2f | "
-              "%.2fx%s |" % r)
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(db + suffix):
+                os.remove(db + suffix)
     sys.exit(1 if fails else 0)
 
 
