@@ -132,12 +132,65 @@ START_TEST(test_wide_ids){
 }
 END_TEST
 
+/* The HTA rows of a file come back on the side asked for only (a NULL
+** array pointer: that side is not copied, its count is still given), with
+** the file's time shift, from memory and from temporary files alike; the
+** store can be read again after a one-sided read. */
+static void hta_sides(int inFile){
+  TraceSpans *p;
+  SpanHtaCpu c = {0}, *aC = &c;
+  SpanHtaGpu g = {0}, *aG = &g;
+  int64_t rank = -1;
+  size_t nC = 99, nG = 99;
+  if( inFile ) setenv("PROFAN_SPOOL_KB", "0", 1);
+  p = trace_spans_new();
+  unsetenv("PROFAN_SPOOL_KB");
+  for(int i=0; i<3; i++){
+    c.tid = 1; c.ts = 100*i; c.end = 100*i+50; c.id = i+1; c.name = 7;
+    trace_spans_hta_cpu(p, 5, &c);
+  }
+  g.device = 0; g.stream = 7; g.ts = 20; g.end = 30; g.id = 9;
+  trace_spans_hta_gpu(p, 5, &g);
+  trace_spans_file_done(p, 5, 1000, 2);
+  ck_assert_int_eq(trace_spans_hta_file(p, 0, &rank, NULL, &nC, &aG, &nG), 1);
+  ck_assert_ptr_ne(aG, &g);             /* a new array */
+  ck_assert_int_eq(rank, 2);
+  ck_assert_uint_eq(nC, 3);
+  ck_assert_uint_eq(nG, 1);
+  ck_assert_int_eq(aG[0].ts, 1020);
+  ck_assert_int_eq(aG[0].end, 1030);
+  ck_assert_int_eq(aG[0].id, 9);
+  free(aG);
+  aG = &g;
+  nC = nG = 99;
+  ck_assert_int_eq(trace_spans_hta_file(p, 0, &rank, &aC, &nC, NULL, &nG), 1);
+  ck_assert_ptr_ne(aC, &c);
+  ck_assert_uint_eq(nC, 3);
+  ck_assert_uint_eq(nG, 1);
+  for(int i=0; i<3; i++){
+    ck_assert_int_eq(aC[i].ts, 1000+100*i);
+    ck_assert_int_eq(aC[i].end, 1050+100*i);
+    ck_assert_int_eq(aC[i].id, i+1);
+  }
+  free(aC);
+  ck_assert_int_eq(trace_spans_hta_file(p, 1, &rank, NULL, &nC, NULL, &nG), 0);
+  ck_assert_int_eq(trace_spans_check(p, NULL), 0);
+  trace_spans_free(p);
+}
+
+START_TEST(test_hta_sides){
+  hta_sides(0);
+  hta_sides(1);
+}
+END_TEST
+
 Suite *make_spans_suite(void){
   Suite *s = suite_create("spans");
   TCase *tc = tcase_create("spans");
   tcase_add_test(tc, test_sort_runs);
   tcase_add_test(tc, test_gather_rank);
   tcase_add_test(tc, test_wide_ids);
+  tcase_add_test(tc, test_hta_sides);
   suite_add_tcase(s, tc);
   return s;
 }

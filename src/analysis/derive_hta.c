@@ -257,10 +257,9 @@ static void spans_cpu(const TraceSpans *pS, Roles *pRoles, HtaRun *pRun,
                       HtaRun *pAll){
   int64_t rank;
   SpanHtaCpu *aC;
-  SpanHtaGpu *aG;
   size_t nC, nG;
   int r;
-  for(int i=0; (r = trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG, &nG));
+  for(int i=0; (r = trace_spans_hta_file(pS, i, &rank, &aC, &nC, NULL, &nG));
       i++){
     if( r<0 ) continue;
     for(size_t j=0; j<nC; j++){
@@ -278,7 +277,6 @@ static void spans_cpu(const TraceSpans *pS, Roles *pRoles, HtaRun *pRun,
       *cpu_push(pRun) = e;
     }
     free(aC);
-    free(aG);
   }
 }
 
@@ -286,11 +284,10 @@ static void spans_cpu(const TraceSpans *pS, Roles *pRoles, HtaRun *pRun,
 static void spans_gpu(const TraceSpans *pS, Launches *pL, HtaRun *pRun){
   static const int aCls[3] = { HP_KERNEL, HP_MEMCPY, HP_MEMSET };
   int64_t rank;
-  SpanHtaCpu *aC;
   SpanHtaGpu *aG;
   size_t nC, nG;
   int rf;
-  for(int i=0; (rf = trace_spans_hta_file(pS, i, &rank, &aC, &nC, &aG, &nG));
+  for(int i=0; (rf = trace_spans_hta_file(pS, i, &rank, NULL, &nC, &aG, &nG));
       i++){
     if( rf<0 ) continue;
     for(size_t j=0; j<nG; j++){
@@ -308,7 +305,6 @@ static void spans_gpu(const TraceSpans *pS, Launches *pL, HtaRun *pRun){
       g->lts = g->ltid = g->rt = g->qFull = 0;
       if( r->hasRuntime ) launch_of(pL, g, r->runtimeId);
     }
-    free(aC);
     free(aG);
   }
 }

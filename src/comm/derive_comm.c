@@ -51,18 +51,16 @@ static int kept_kernels(const TraceSpans *pSpans,
                         int (*xKernel)(void*, int64_t, const SpanHtaGpu*),
                         void *ctx){
   int64_t rank;
-  SpanHtaCpu *aC;
   SpanHtaGpu *aG;
   size_t nC, nG;
   int r, rc = 0;
   for(int i=0; rc==0
-      && (r = trace_spans_hta_file(pSpans, i, &rank, &aC, &nC, &aG, &nG))!=0;
+      && (r = trace_spans_hta_file(pSpans, i, &rank, NULL, &nC, &aG, &nG))!=0;
       i++){
     if( r<0 ) continue;
     for(size_t j=0; j<nG && rc==0; j++){
       if( aG[j].cls==0 ) rc = xKernel(ctx, rank, &aG[j]);
     }
-    free(aC);
     free(aG);
   }
   return rc;

@@ -113,11 +113,10 @@ static void fill_row(Fill *f, int64_t rank, int64_t ts, int64_t end,
 ** from the tables (merge, rebuild), one path either way. */
 static void fill_kept(const TraceSpans *pSpans, Fill *f){
   int64_t rank;
-  SpanHtaCpu *aC;
   SpanHtaGpu *aG;
   size_t nC, nG;
   int r;
-  for(int i=0; (r = trace_spans_hta_file(pSpans, i, &rank, &aC, &nC, &aG,
+  for(int i=0; (r = trace_spans_hta_file(pSpans, i, &rank, NULL, &nC, &aG,
                                          &nG))!=0; i++){
     if( r<0 ) continue;
     for(size_t j=0; j<nG; j++){
@@ -126,7 +125,6 @@ static void fill_kept(const TraceSpans *pSpans, Fill *f){
       }
       fill_row(f, rank, aG[j].ts, aG[j].end, aG[j].cls==0);
     }
-    free(aC);
     free(aG);
   }
 }

@@ -20,8 +20,12 @@
 #include <string.h>
 
 /* Bytes of rows the store keeps in memory (PROFAN_SPOOL_KB sets it for
-** every spool: the tests put them all in files). */
-#define TRACE_SPANS_BUDGET ((int64_t)64<<20)
+** every spool: the tests put them all in files).  The store is read at
+** derive time, when SQLite's cache is full and derive_hta.c holds its
+** sorted copy of the HTA rows: 64 MiB made the peak RSS 158 MB at x10 of
+** the control trace (issue 35: 150 MB); beyond 16 MiB the rows go to a
+** temporary file, read back once, in order, by 1 MiB windows. */
+#define TRACE_SPANS_BUDGET ((int64_t)16<<20)
 
 /* The rows of one file: each kind of record in its own spool. */
 enum { R_GPU, R_CPU, R_RUNTIME, R_HOST, R_HTA_CPU, R_HTA_GPU, R_N };
@@ -482,30 +486,41 @@ int trace_spans_hta_file(const TraceSpans *p, int i, int64_t *pRank,
                          SpanHtaCpu **paCpu, size_t *pnCpu,
                          SpanHtaGpu **paGpu, size_t *pnGpu){
   const SpanFile *f;
-  SpanHtaCpu *aC;
-  SpanHtaGpu *aG;
+  SpanHtaCpu *aC = NULL;
+  SpanHtaGpu *aG = NULL;
   if( p==NULL || i<0 || i>=p->nFile ) return 0;
   f = &p->aFile[i];
   if( !f->hasRank ) return -1;
-  aC = xmalloc((f->an[R_HTA_CPU]+1)*sizeof(SpanHtaCpu));
-  aG = xmalloc((f->an[R_HTA_GPU]+1)*sizeof(SpanHtaGpu));
-  if( rec_copy(p, f, R_HTA_CPU, aC) || rec_copy(p, f, R_HTA_GPU, aG) ){
-    free(aC);
-    free(aG);
-    return -1;
+  /* only the arrays asked for: a copy of the other side would add its
+  ** size to the peak of every reader (spans_gpu's CPU copy was 17 MB of
+  ** the 158 MB peak at x10 of the control trace) */
+  if( paCpu ){
+    aC = xmalloc((f->an[R_HTA_CPU]+1)*sizeof(SpanHtaCpu));
+    if( rec_copy(p, f, R_HTA_CPU, aC) ){
+      free(aC);
+      return -1;
+    }
+    for(size_t j=0; j<f->an[R_HTA_CPU]; j++){
+      aC[j].ts += f->dTs;
+      aC[j].end += f->dTs;
+    }
+    *paCpu = aC;
   }
-  for(size_t j=0; j<f->an[R_HTA_CPU]; j++){
-    aC[j].ts += f->dTs;
-    aC[j].end += f->dTs;
-  }
-  for(size_t j=0; j<f->an[R_HTA_GPU]; j++){
-    aG[j].ts += f->dTs;
-    aG[j].end += f->dTs;
+  if( paGpu ){
+    aG = xmalloc((f->an[R_HTA_GPU]+1)*sizeof(SpanHtaGpu));
+    if( rec_copy(p, f, R_HTA_GPU, aG) ){
+      free(aG);
+      if( paCpu ) free(aC);
+      return -1;
+    }
+    for(size_t j=0; j<f->an[R_HTA_GPU]; j++){
+      aG[j].ts += f->dTs;
+      aG[j].end += f->dTs;
+    }
+    *paGpu = aG;
   }
   *pRank = f->rank;
-  *paCpu = aC;
   *pnCpu = f->an[R_HTA_CPU];
-  *paGpu = aG;
   *pnGpu = f->an[R_HTA_GPU];
   return 1;
 }

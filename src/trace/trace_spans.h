@@ -11,7 +11,7 @@
 ** derive_op.c.  The one input of those passes: none of them reads the
 ** rows back (that took two index builds and a sort: on the 10x bench
 ** trace 0.27 s of the ingest's 2 s).  The rows are kept in spools
-** (spool.h: memory up to a budget, 64 MiB for the store, then temporary
+** (spool.h: memory up to a budget, 16 MiB for the store, then temporary
 ** files): 40 bytes per GPU row and 16 per runtime call and top-level CPU
 ** op, and the HTA rows (48 bytes per call and top-level op, 64 per GPU
 ** row).  A reader gathers one rank's rows into memory at a time (the HTA
@@ -112,7 +112,8 @@ typedef struct SpanHtaGpu {
 void trace_spans_hta_cpu(TraceSpans *p, int64_t fileId, const SpanHtaCpu *r);
 void trace_spans_hta_gpu(TraceSpans *p, int64_t fileId, const SpanHtaGpu *r);
 
-/* File i's HTA rows (new arrays the caller frees with free()) and final
+/* File i's HTA rows (new arrays the caller frees with free(); paCpu or
+** paGpu NULL: that side is not copied, its count still set) and final
 ** rank; 0 when there is no file i, -1 when file i has no rank yet (its
 ** rows are not the database's: skip it) or cannot be read (see
 ** trace_spans_check), else 1. */
