@@ -6,7 +6,9 @@
 -- description: idle (the CPU was late); kernel_wait: otherwise, the gap is
 -- description: shorter than hta_setting 'kernel_wait_ns' (30 us); other: the
 -- description: rest.  Interval statistics per cause; percentiles interpolate
--- description: linearly between ranks (as numpy/pandas do).
+-- description: linearly between ranks (as numpy/pandas do).  The intervals
+-- description: are stored at ingest (table hta_idle_gap, view
+-- description: hta_idle_interval).
 -- param: rank:rank =           only this rank (empty: all ranks)
 -- column: rank             rank
 -- column: device           GPU ordinal
@@ -24,7 +26,7 @@ WITH i AS (
     row_number() OVER (PARTITION BY rank, device, stream, category
                        ORDER BY gap_ns) - 1 AS k,
     count(*) OVER (PARTITION BY rank, device, stream, category) AS n
-  FROM hta_idle_interval
+  FROM hta_idle_gap
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
 ),
 q AS (
