@@ -7,8 +7,8 @@
 -- description: shorter than hta_setting 'kernel_wait_ns' (30 us); other: the
 -- description: rest.  Interval statistics per cause; percentiles interpolate
 -- description: linearly between ranks (as numpy/pandas do).  The intervals
--- description: are stored at ingest (table hta_idle_gap, view
--- description: hta_idle_interval).
+-- description: are stored at ingest (table hta_idle_gap, read through the
+-- description: view hta_idle_interval, which applies the threshold).
 -- param: rank:rank =           only this rank (empty: all ranks)
 -- column: rank             rank
 -- column: device           GPU ordinal
@@ -26,7 +26,7 @@ WITH i AS (
     row_number() OVER (PARTITION BY rank, device, stream, category
                        ORDER BY gap_ns) - 1 AS k,
     count(*) OVER (PARTITION BY rank, device, stream, category) AS n
-  FROM hta_idle_gap
+  FROM hta_idle_interval
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
 ),
 q AS (

@@ -2668,17 +2668,14 @@ CREATE TABLE hta_idle_gap(
   rank INTEGER NOT NULL,
   device INTEGER NOT NULL,         -- GPU ordinal (0 for a row without one)
   stream INTEGER NOT NULL,
-  category TEXT NOT NULL,          -- host_wait, kernel_wait, other
+  host_wait INTEGER NOT NULL,      -- 1: the launch came after the idle start
   gap_ns INTEGER NOT NULL,         -- ts - the latest end before it
   ts INTEGER NOT NULL,             -- start of the op after the gap
   kind TEXT NOT NULL,              -- that op: kernel, memcpy or memset
   row_id INTEGER NOT NULL,         -- its kernel.id / gpu_mem_op.id
-  launch_ts INTEGER                -- its launch call's start, if known
-);
-
--- index hta_idle_gap_run: 070
-CREATE INDEX hta_idle_gap_run ON hta_idle_gap(run_id, rank, device, stream,
-                                              category, gap_ns);
+  launch_ts INTEGER,               -- its launch call's start, if known
+  PRIMARY KEY(run_id, rank, device, stream, ts)
+) WITHOUT ROWID;
 
 -- table hta_queue_point: 070
 CREATE TABLE hta_queue_point(
@@ -2686,16 +2683,14 @@ CREATE TABLE hta_queue_point(
   rank INTEGER NOT NULL,
   device INTEGER NOT NULL,
   stream INTEGER NOT NULL,
+  seq INTEGER NOT NULL,            -- 0, 1, ... in the stream's change order
   ts INTEGER NOT NULL,
   queue_length INTEGER NOT NULL,
   next_ts INTEGER,                 -- the next change (NULL: the last)
   queue_full INTEGER,
-  ops INTEGER NOT NULL
-);
-
--- index hta_queue_point_run: 070
-CREATE INDEX hta_queue_point_run ON hta_queue_point(run_id, rank, device,
-                                                    stream, queue_length);
+  ops INTEGER NOT NULL,
+  PRIMARY KEY(run_id, rank, device, stream, seq)
+) WITHOUT ROWID;
 
 -- table kernel_sequence: 070
 CREATE TABLE kernel_sequence(
@@ -2706,17 +2701,19 @@ CREATE TABLE kernel_sequence(
   seq TEXT NOT NULL,               -- kernel name ids in order, ',' between
   n INTEGER NOT NULL,              -- occurrences
   ns INTEGER NOT NULL,             -- summed kernel time of all of them
-  span_ns INTEGER NOT NULL         -- summed first start -> last end
-);
-
--- index kernel_sequence_run: 070
-CREATE INDEX kernel_sequence_run ON kernel_sequence(run_id, length, n);
+  span_ns INTEGER NOT NULL,        -- summed first start -> last end
+  PRIMARY KEY(run_id, rank, stream, length, seq)
+) WITHOUT ROWID;
 
 -- view hta_idle_interval: created in 001, 070; this is 070's definition
 CREATE VIEW hta_idle_interval AS
 SELECT i.run_id, i.rank, i.device, i.stream, i.kind, i.row_id,
   coalesce(k.name_id, m.name_id) AS name_id, coalesce(k.step, m.step) AS step,
-  i.ts - i.gap_ns AS prev_end, i.ts, i.gap_ns, i.launch_ts, i.category
+  i.ts - i.gap_ns AS prev_end, i.ts, i.gap_ns, i.launch_ts,
+  CASE WHEN i.host_wait THEN 'host_wait'
+       WHEN i.gap_ns < (SELECT value FROM hta_setting
+                        WHERE name = 'kernel_wait_ns') THEN 'kernel_wait'
+       ELSE 'other' END AS category
 FROM hta_idle_gap i
 LEFT JOIN kernel k ON i.kind = 'kernel' AND k.id = i.row_id
 LEFT JOIN gpu_mem_op m ON i.kind <> 'kernel' AND m.id = i.row_id;

@@ -550,7 +550,6 @@ int derive_hta_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   memset(&klass, 0, sizeof(klass));
   k.runId = runId;
   k.pK = &klass;
-  k.series.waitNs = waitNs;
   if( db_exec_run(db, "DELETE FROM hta_critical_path WHERE run_id=?1;"
                   "DELETE FROM hta_critical_path_op WHERE run_id=?1",
                   runId, pErr) ) return -1;

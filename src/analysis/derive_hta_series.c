@@ -30,11 +30,11 @@ HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr){
   p->db = db;
   p->runId = runId;
   p->pIdle = db_prepare(db, "INSERT INTO hta_idle_gap(run_id,rank,device,"
-                        "stream,category,gap_ns,ts,kind,row_id,launch_ts)"
+                        "stream,host_wait,gap_ns,ts,kind,row_id,launch_ts)"
                         " VALUES(?,?,?,?,?,?,?,?,?,?)", pErr);
   p->pQueue = db_prepare(db, "INSERT INTO hta_queue_point(run_id,rank,"
-                         "device,stream,ts,queue_length,next_ts,queue_full,"
-                         "ops) VALUES(?,?,?,?,?,?,?,?,?)", pErr);
+                         "device,stream,seq,ts,queue_length,next_ts,"
+                         "queue_full,ops) VALUES(?,?,?,?,?,?,?,?,?,?)", pErr);
   p->pSeq = db_prepare(db, "INSERT INTO kernel_sequence(run_id,rank,stream,"
                        "length,seq,n,ns,span_ns) VALUES(?,?,?,?,?,?,?,?)",
                        pErr);
@@ -66,8 +66,7 @@ static int store_idle(HtaSeriesStore *p, int64_t rank, const HtaSeries *pS,
     sqlite3_bind_int64(s, 2, rank);
     sqlite3_bind_int64(s, 3, r->g->device);
     sqlite3_bind_int64(s, 4, r->g->stream);
-    sqlite3_bind_text(s, 5, hta_idle_category_name(r->category), -1,
-                      SQLITE_STATIC);
+    sqlite3_bind_int(s, 5, r->hostWait);
     sqlite3_bind_int64(s, 6, r->g->ts - r->prevEnd);
     sqlite3_bind_int64(s, 7, r->g->ts);
     sqlite3_bind_text(s, 8, kind_name(r->g->cls), -1, SQLITE_STATIC);
@@ -87,11 +86,12 @@ static int store_queue(HtaSeriesStore *p, int64_t rank, const HtaSeries *pS,
     sqlite3_bind_int64(s, 2, rank);
     sqlite3_bind_int64(s, 3, r->device);
     sqlite3_bind_int64(s, 4, r->stream);
-    sqlite3_bind_int64(s, 5, r->ts);
-    sqlite3_bind_int64(s, 6, r->len);
-    db_bind_int_or_null(s, 7, r->hasNext, r->nextTs);
-    db_bind_int_or_null(s, 8, r->full>0, r->full);
-    sqlite3_bind_int(s, 9, r->ops);
+    sqlite3_bind_int(s, 5, r->seq);
+    sqlite3_bind_int64(s, 6, r->ts);
+    sqlite3_bind_int64(s, 7, r->len);
+    db_bind_int_or_null(s, 8, r->hasNext, r->nextTs);
+    db_bind_int_or_null(s, 9, r->full>0, r->full);
+    sqlite3_bind_int(s, 10, r->ops);
     if( db_step_done(p->db, s, pErr) ) return -1;
   }
   return 0;

@@ -43,11 +43,6 @@ static void temporal(const HpGpu *a, int n, HmEv *ev, HtaTotals *pT){
   }
 }
 
-const char *hta_idle_category_name(int category){
-  return category==HI_HOST_WAIT ? "host_wait"
-       : category==HI_KERNEL_WAIT ? "kernel_wait" : "other";
-}
-
 void hta_series_free(HtaSeries *p){
   free(p->aIdle);
   free(p->aQueue);
@@ -57,14 +52,14 @@ void hta_series_free(HtaSeries *p){
 }
 
 static void idle_push(HtaSeries *p, const HpGpu *g, int64_t prevEnd,
-                      int category){
+                      int hostWait){
   if( p->nIdle==p->nIdleAlloc ){
     p->nIdleAlloc = p->nIdleAlloc ? 2*p->nIdleAlloc : 256;
     p->aIdle = xrealloc(p->aIdle, sizeof(HtaIdleRow)*(size_t)p->nIdleAlloc);
   }
   p->aIdle[p->nIdle].g = g;
   p->aIdle[p->nIdle].prevEnd = prevEnd;
-  p->aIdle[p->nIdle++].category = category;
+  p->aIdle[p->nIdle++].hostWait = hostWait;
 }
 
 static HtaQueueRow *queue_push(HtaSeries *p){
@@ -78,7 +73,7 @@ static HtaQueueRow *queue_push(HtaSeries *p){
 
 /* Idle intervals of one stream's ops a[0..n) (in start order): an op
 ** that starts after every earlier op ended; host wait when its launch
-** call started after that, kernel wait when shorter than pS->waitNs. */
+** call started after that. */
 static void stream_idle(const HpGpu *a, int n, HtaTotals *pT, HtaSeries *pS){
   int64_t prevEnd = 0;
   for(int i=0; i<n; i++){
@@ -86,11 +81,7 @@ static void stream_idle(const HpGpu *a, int n, HtaTotals *pT, HtaSeries *pS){
       int host = a[i].hasLaunch && a[i].lts>prevEnd;
       pT->streamIdleNs += a[i].ts - prevEnd;
       if( host ) pT->hostWaitNs += a[i].ts - prevEnd;
-      if( pS ){
-        idle_push(pS, &a[i], prevEnd, host ? HI_HOST_WAIT
-                  : a[i].ts - prevEnd < pS->waitNs ? HI_KERNEL_WAIT
-                  : HI_OTHER);
-      }
+      if( pS ) idle_push(pS, &a[i], prevEnd, host);
     }
     if( i==0 || a[i].end>prevEnd ) prevEnd = a[i].end;
   }
@@ -157,6 +148,7 @@ static double stream_queue(HpGpu *a, int n, HmEv *ev, HmEnt *aEnt,
       r->nextTs = i+1<m ? ev[i+1].t : 0;
       r->full = full;
       r->ops = ev[i].ops;
+      r->seq = i;
     }
     if( i+1<m ){
       int64_t len = ev[i+1].t - ev[i].t;

@@ -26,28 +26,27 @@ typedef struct HtaTotals {
   int nQueueStream;                                  /* streams with launches */
 } HtaTotals;
 
-/* Idle interval causes (the view hta_idle_interval's category). */
-enum { HI_HOST_WAIT, HI_KERNEL_WAIT, HI_OTHER };
-const char *hta_idle_category_name(int category);
-
 /* An idle interval of a stream: the gap before op g (prevEnd: the latest
-** end of the stream's earlier ops). */
-typedef struct HtaIdleRow { const HpGpu *g; int64_t prevEnd; int category; }
+** end of the stream's earlier ops); hostWait: g's launch call started
+** after prevEnd (the CPU was late).  The other causes are a threshold on
+** the gap (hta_setting 'kernel_wait_ns'), applied when the rows are read
+** (view hta_idle_interval) so that an edited threshold holds at once. */
+typedef struct HtaIdleRow { const HpGpu *g; int64_t prevEnd; int hostWait; }
   HtaIdleRow;
 
 /* A change of a stream's launch queue: the length from ts on, until
 ** nextTs (hasNext 0: the stream's last change), the limit of the call
-** that made it (0: none known) and the ops of that call on the stream. */
+** that made it (0: none known) and the ops of that call on the stream;
+** seq: its place in the stream's changes (0, 1, ...). */
 typedef struct HtaQueueRow {
   int64_t device, stream, ts, len, nextTs, full;
-  int hasNext, ops;
+  int hasNext, ops, seq;
 } HtaQueueRow;
 
 /* The per-row results of one rank's sweeps, stored by derive_hta_series.c
-** (schema 070): the caller sets waitNs (hta_setting 'kernel_wait_ns'),
-** empties the arrays between ranks (n = 0) and frees them. */
+** (schema 070): the caller empties the arrays between ranks (n = 0) and
+** frees them (hta_series_free). */
 typedef struct HtaSeries {
-  int64_t waitNs;
   HtaIdleRow *aIdle; int nIdle, nIdleAlloc;
   HtaQueueRow *aQueue; int nQueue, nQueueAlloc;
 } HtaSeries;

@@ -11,7 +11,7 @@
 -- without a device is device 0 in the stored rows.
 
 -- spec: hta_idle_gap
--- stored: SELECT run_id, rank, device, stream, category, gap_ns, ts, kind, row_id, launch_ts FROM hta_idle_gap
+-- stored: SELECT run_id, rank, device, stream, category, gap_ns, ts, kind, row_id, launch_ts FROM hta_idle_interval
 WITH g AS (
   SELECT run_id, rank, device, stream, kind, row_id, ts, runtime_id,
     max(ts + dur) OVER (PARTITION BY run_id, rank, device, stream
