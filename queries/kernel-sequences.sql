@@ -24,10 +24,13 @@ WITH top AS (
   ORDER BY n DESC, ns DESC, length DESC, rank, stream, seq
   LIMIT :limit
 ),
-named(rank, stream, length, seq, rest, sequence) AS (
-  SELECT rank, stream, length, seq, seq || ',', NULL FROM top
+-- each row's names looked up one id at a time; the row's numbers ride
+-- along (a join of the named rows back to top had no index: quadratic
+-- in the rows asked for)
+named(rank, stream, length, seq, n, ns, span, rest, sequence) AS (
+  SELECT rank, stream, length, seq, n, ns, span, seq || ',', NULL FROM top
   UNION ALL
-  SELECT n.rank, n.stream, n.length, n.seq,
+  SELECT n.rank, n.stream, n.length, n.seq, n.n, n.ns, n.span,
     substr(n.rest, instr(n.rest, ',') + 1),
     CASE WHEN n.sequence IS NULL THEN s.text
          ELSE n.sequence || ' -> ' || s.text END
@@ -36,9 +39,8 @@ named(rank, stream, length, seq, rest, sequence) AS (
                                AS INTEGER)
   WHERE n.rest <> ''
 )
-SELECT t.rank, t.stream, t.length, t.n AS count,
-  round(t.ns / 1e6, 3) AS total_ms, round(t.span / 1e3, 3) AS mean_span_us,
-  n.sequence
-FROM top t JOIN named n ON n.rank = t.rank AND n.stream IS t.stream
-  AND n.length = t.length AND n.seq = t.seq AND n.rest = ''
-ORDER BY t.n DESC, t.ns DESC, t.length DESC, t.rank, t.stream, t.seq;
+SELECT rank, stream, length, n AS count,
+  round(ns / 1e6, 3) AS total_ms, round(span / 1e3, 3) AS mean_span_us,
+  sequence
+FROM named WHERE rest = ''
+ORDER BY n DESC, ns DESC, length DESC, rank, stream, seq;
