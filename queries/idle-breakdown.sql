@@ -6,7 +6,9 @@
 -- description: idle (the CPU was late); kernel_wait: otherwise, the gap is
 -- description: shorter than hta_setting 'kernel_wait_ns' (30 us); other: the
 -- description: rest.  Interval statistics per cause; percentiles interpolate
--- description: linearly between ranks (as numpy/pandas do).
+-- description: linearly between ranks (as numpy/pandas do).  The intervals
+-- description: are stored at ingest (table hta_idle_gap, read through the
+-- description: view hta_idle_interval, which applies the threshold).
 -- param: rank:rank =           only this rank (empty: all ranks)
 -- column: rank             rank
 -- column: device           GPU ordinal

@@ -1036,27 +1036,6 @@ SELECT run_id, rank, device,
 FROM hta_overlap_piece
 GROUP BY run_id, rank, device;
 
--- view hta_idle_interval: 001
-CREATE VIEW hta_idle_interval AS
-WITH g AS (
-  SELECT run_id, rank, device, stream, kind, row_id, name_id, step, ts,
-    runtime_id,
-    max(ts + dur) OVER (PARTITION BY run_id, rank, device, stream
-                        ORDER BY ts, row_id
-                        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
-      AS prev_end
-  FROM hta_gpu_op
-)
-SELECT g.run_id, g.rank, g.device, g.stream, g.kind, g.row_id, g.name_id,
-  g.step, g.prev_end, g.ts, g.ts - g.prev_end AS gap_ns, r.ts AS launch_ts,
-  CASE WHEN r.ts > g.prev_end THEN 'host_wait'
-       WHEN g.ts - g.prev_end < (SELECT value FROM hta_setting
-                                 WHERE name = 'kernel_wait_ns')
-         THEN 'kernel_wait'
-       ELSE 'other' END AS category
-FROM g LEFT JOIN runtime_call r ON r.id = g.runtime_id
-WHERE g.ts > g.prev_end;
-
 -- view hta_critical_path_share: 001
 CREATE VIEW hta_critical_path_share AS
 WITH cm AS MATERIALIZED (
@@ -2678,35 +2657,6 @@ SELECT run_id, metric, value FROM op_metric_launch_calc
 UNION ALL
 SELECT run_id, metric, value FROM op_metric_memcpy_calc;
 
--- view hta_queue_length: created in 001, 060, 066; this is 066's definition
-CREATE VIEW hta_queue_length AS
-WITH g AS (                 -- one entry per (launch call, stream)
-  SELECT run_id, rank, device, stream, runtime_id, ts,
-    row_number() OVER p AS rn,
-    min(row_id) OVER p AS row_id, count(*) OVER p AS ops
-  FROM hta_gpu_op WHERE runtime_id IS NOT NULL
-  WINDOW p AS (PARTITION BY run_id, rank, device, stream, runtime_id
-               ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING
-               AND UNBOUNDED FOLLOWING)
-),
-ev AS (                     -- +1 at the call's start, -1 at the first op
-  SELECT g.run_id, g.rank, g.device, g.stream,
-    CASE x.d WHEN 1 THEN r.ts ELSE g.ts END AS ts, x.d, g.row_id, g.ops,
-    (SELECT q.queue_full FROM hta_queue_limit q
-     WHERE s.text GLOB q.pattern ORDER BY q.priority LIMIT 1) AS queue_full
-  FROM g JOIN runtime_call r ON r.id = g.runtime_id
-  JOIN string s ON s.id = r.name_id
-  CROSS JOIN (SELECT 1 AS d UNION ALL SELECT -1) x
-  WHERE g.rn = 1
-)
-SELECT run_id, rank, device, stream, ts,
-  sum(d) OVER w AS queue_length,
-  lead(ts) OVER w AS next_ts,
-  queue_full, ops
-FROM ev
-WINDOW w AS (PARTITION BY run_id, rank, device, stream
-             ORDER BY ts, d DESC, row_id ROWS UNBOUNDED PRECEDING);
-
 -- view step_share: 067
 CREATE VIEW step_share AS
 SELECT run_id, steps,
@@ -2723,6 +2673,68 @@ FROM (
               WHERE b.run_id = r.id), 0) AS gpu_ns
   FROM run r
 );
+
+-- table hta_idle_gap: 070
+CREATE TABLE hta_idle_gap(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  device INTEGER NOT NULL,         -- GPU ordinal (0 for a row without one)
+  stream INTEGER NOT NULL,
+  host_wait INTEGER NOT NULL,      -- 1: the launch came after the idle start
+  gap_ns INTEGER NOT NULL,         -- ts - the latest end before it
+  ts INTEGER NOT NULL,             -- start of the op after the gap
+  kind TEXT NOT NULL,              -- that op: kernel, memcpy or memset
+  row_id INTEGER NOT NULL,         -- its kernel.id / gpu_mem_op.id
+  launch_ts INTEGER,               -- its launch call's start, if known
+  PRIMARY KEY(run_id, rank, device, stream, ts)
+) WITHOUT ROWID;
+
+-- table hta_queue_point: 070
+CREATE TABLE hta_queue_point(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  device INTEGER NOT NULL,
+  stream INTEGER NOT NULL,
+  seq INTEGER NOT NULL,            -- 0, 1, ... in the stream's change order
+  ts INTEGER NOT NULL,
+  queue_length INTEGER NOT NULL,
+  next_ts INTEGER,                 -- the next change (NULL: the last)
+  queue_full INTEGER,
+  ops INTEGER NOT NULL,
+  PRIMARY KEY(run_id, rank, device, stream, seq)
+) WITHOUT ROWID;
+
+-- table kernel_sequence: 070
+CREATE TABLE kernel_sequence(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  stream INTEGER NOT NULL,
+  length INTEGER NOT NULL,
+  seq TEXT NOT NULL,               -- kernel name ids in order, ',' between
+  n INTEGER NOT NULL,              -- occurrences
+  ns INTEGER NOT NULL,             -- summed kernel time of all of them
+  span_ns INTEGER NOT NULL,        -- summed first start -> last end
+  PRIMARY KEY(run_id, rank, stream, length, seq)
+) WITHOUT ROWID;
+
+-- view hta_idle_interval: created in 001, 070; this is 070's definition
+CREATE VIEW hta_idle_interval AS
+SELECT i.run_id, i.rank, i.device, i.stream, i.kind, i.row_id,
+  coalesce(k.name_id, m.name_id) AS name_id, coalesce(k.step, m.step) AS step,
+  i.ts - i.gap_ns AS prev_end, i.ts, i.gap_ns, i.launch_ts,
+  CASE WHEN i.host_wait THEN 'host_wait'
+       WHEN i.gap_ns < (SELECT value FROM hta_setting
+                        WHERE name = 'kernel_wait_ns') THEN 'kernel_wait'
+       ELSE 'other' END AS category
+FROM hta_idle_gap i
+LEFT JOIN kernel k ON i.kind = 'kernel' AND k.id = i.row_id
+LEFT JOIN gpu_mem_op m ON i.kind <> 'kernel' AND m.id = i.row_id;
+
+-- view hta_queue_length: created in 001, 060, 066, 070; this is 070's definition
+CREATE VIEW hta_queue_length AS
+SELECT run_id, rank, device, stream, ts, queue_length, next_ts, queue_full,
+  ops
+FROM hta_queue_point;
 
 -- table comm_cpu_pattern: 090
 CREATE TABLE comm_cpu_pattern(

@@ -7,7 +7,9 @@
 ** the ProfilerStep ranges), gpu_op_summary and category_rule (kernel
 ** classes), hta_runtime_role and hta_setting; writes hta_critical_path,
 ** hta_critical_path_op and, with the rows it has loaded anyway, the
-** headline numbers in hta_run_metric (hta_metric.c, derive_hta_metric.c).
+** headline numbers in hta_run_metric (hta_metric.c, derive_hta_metric.c),
+** and from the same sweeps the idle intervals, launch-queue changes and
+** kernel sequences of schema 070 (derive_hta_series.c).
 ** The run's rows are replaced, so it may run again.  The analyses
 ** themselves are views: nothing else is computed here.
 **
@@ -24,6 +26,7 @@
 #include "analysis/hta_path.h"
 #include "analysis/derive_hta_metric.h"
 #include "analysis/derive_hta_annot.h"
+#include "analysis/derive_hta_series.h"
 #include "core/db.h"
 
 #include <stdio.h>
@@ -360,6 +363,8 @@ typedef struct HtaIns {
   const HtaKlass *pK;           /* kernel classes (comm kernels) */
   int64_t aCp[HTA_CP_N];        /* path time per class, all steps */
   HtaTotals tot;                /* headline numbers, all ranks */
+  HtaSeries series;             /* one rank's idle intervals, queue */
+  HtaSeriesStore *pSeries;      /* ... stored by derive_hta_series.c */
 } HtaIns;
 
 static int seg_on_gpu(int cls){
@@ -502,7 +507,14 @@ static int do_rank(sqlite3 *db, HtaRun *pRun, int *piC, int *piG,
   while( c1<pRun->nCpu && pRun->aCpu[c1].rank==k->rank ) c1++;
   while( g1<pRun->nGpu && pRun->aGpu[g1].rank==k->rank ) g1++;
   /* first: it marks the launches that found a full queue (the walk) */
-  if( g1>g0 ) hta_metric_rank(pRun->aGpu+g0, g1-g0, &k->tot);
+  k->series.nIdle = k->series.nQueue = 0;
+  if( g1>g0 ) hta_metric_rank(pRun->aGpu+g0, g1-g0, &k->tot, &k->series);
+  if( hta_series_rank(k->pSeries, k->rank, &k->series,
+                      g1>g0 ? pRun->aGpu+g0 : NULL, g1-g0, pErr) ){
+    *piC = c1;
+    *piG = g1;
+    return -1;
+  }
   {
     const HpCpu *aC = c1>c0 ? pRun->aCpu+c0 : NULL;  /* no NULL+0 */
     const HpGpu *aG = g1>g0 ? pRun->aGpu+g0 : NULL;
@@ -541,6 +553,8 @@ int derive_hta_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   k.pOp = db_prepare(db,
       db_statement("derive-hta-insert-hta-critical-path-op"), pErr);
   if( pSteps==NULL || k.pRun==NULL || k.pOp==NULL ) goto done;
+  k.pSeries = hta_series_open(db, runId, pErr);
+  if( k.pSeries==NULL ) goto done;
   {
     double t1 = util_now_ms();
     if( derive_hta_annot_run(db, runId, run.aGpu, run.nGpu, pErr) ){
@@ -563,6 +577,8 @@ done:
   sqlite3_finalize(pSteps);
   sqlite3_finalize(k.pRun);
   sqlite3_finalize(k.pOp);
+  hta_series_close(k.pSeries);
+  hta_series_free(&k.series);
   hta_klass_free(&klass);
   run_free(&run);
   return rc;

@@ -13,7 +13,7 @@
 
 /* A start (+1) or end (-1) of an op of class k, or a launch / start of
 ** the queue sweep (k unused). */
-typedef struct HmEv { int64_t t; int d, k; } HmEv;
+typedef struct HmEv { int64_t t; int d, k, ops; } HmEv;
 
 static int cmp_ev(const void *a, const void *b){
   const HmEv *x = a, *y = b;
@@ -43,15 +43,45 @@ static void temporal(const HpGpu *a, int n, HmEv *ev, HtaTotals *pT){
   }
 }
 
-/* Idle intervals of one stream's ops a[0..n) (in start order). */
-static void stream_idle(const HpGpu *a, int n, HtaTotals *pT){
+void hta_series_free(HtaSeries *p){
+  free(p->aIdle);
+  free(p->aQueue);
+  p->aIdle = NULL;
+  p->aQueue = NULL;
+  p->nIdle = p->nIdleAlloc = p->nQueue = p->nQueueAlloc = 0;
+}
+
+static void idle_push(HtaSeries *p, const HpGpu *g, int64_t prevEnd,
+                      int hostWait){
+  if( p->nIdle==p->nIdleAlloc ){
+    p->nIdleAlloc = p->nIdleAlloc ? 2*p->nIdleAlloc : 256;
+    p->aIdle = xrealloc(p->aIdle, sizeof(HtaIdleRow)*(size_t)p->nIdleAlloc);
+  }
+  p->aIdle[p->nIdle].g = g;
+  p->aIdle[p->nIdle].prevEnd = prevEnd;
+  p->aIdle[p->nIdle++].hostWait = hostWait;
+}
+
+static HtaQueueRow *queue_push(HtaSeries *p){
+  if( p->nQueue==p->nQueueAlloc ){
+    p->nQueueAlloc = p->nQueueAlloc ? 2*p->nQueueAlloc : 256;
+    p->aQueue = xrealloc(p->aQueue,
+                         sizeof(HtaQueueRow)*(size_t)p->nQueueAlloc);
+  }
+  return &p->aQueue[p->nQueue++];
+}
+
+/* Idle intervals of one stream's ops a[0..n) (in start order): an op
+** that starts after every earlier op ended; host wait when its launch
+** call started after that. */
+static void stream_idle(const HpGpu *a, int n, HtaTotals *pT, HtaSeries *pS){
   int64_t prevEnd = 0;
   for(int i=0; i<n; i++){
     if( i>0 && a[i].ts>prevEnd ){
+      int host = a[i].hasLaunch && a[i].lts>prevEnd;
       pT->streamIdleNs += a[i].ts - prevEnd;
-      if( a[i].hasLaunch && a[i].lts>prevEnd ){
-        pT->hostWaitNs += a[i].ts - prevEnd;
-      }
+      if( host ) pT->hostWaitNs += a[i].ts - prevEnd;
+      if( pS ) idle_push(pS, &a[i], prevEnd, host);
     }
     if( i==0 || a[i].end>prevEnd ) prevEnd = a[i].end;
   }
@@ -85,7 +115,7 @@ DEFINE_MSORT(sort_qev, HmEv, cmp_qev)
 ** stream has no launched op), time at the limit or more, and the
 ** blocked flag of each entry's first op.  aEnt: room for n entries. */
 static double stream_queue(HpGpu *a, int n, HmEv *ev, HmEnt *aEnt,
-                           HtaTotals *pT){
+                           HtaTotals *pT, HtaSeries *pS){
   int m = 0, nE = 0;
   int64_t q = 0, area = 0;
   for(int i=0; i<n; i++){
@@ -95,11 +125,12 @@ static double stream_queue(HpGpu *a, int n, HmEv *ev, HmEnt *aEnt,
   }
   if( nE==0 ) return -1.0;
   sort_ent(aEnt, (size_t)nE);
-  for(int i=0; i<nE; i++){
-    int k = aEnt[i].k;
-    if( i>0 && aEnt[i].rt==aEnt[i-1].rt ) continue;  /* same call */
-    ev[m].t = a[k].lts; ev[m].d = 1; ev[m++].k = k;
-    ev[m].t = a[k].ts; ev[m].d = -1; ev[m++].k = k;
+  for(int i=0; i<nE; ){
+    int k = aEnt[i].k, j = i+1;
+    while( j<nE && aEnt[j].rt==aEnt[i].rt ) j++;     /* the same call */
+    ev[m].t = a[k].lts; ev[m].d = 1; ev[m].ops = j-i; ev[m++].k = k;
+    ev[m].t = a[k].ts; ev[m].d = -1; ev[m].ops = j-i; ev[m++].k = k;
+    i = j;
   }
   pT->nQueueStream++;
   sort_qev(ev, (size_t)m);
@@ -107,6 +138,18 @@ static double stream_queue(HpGpu *a, int n, HmEv *ev, HmEnt *aEnt,
     int64_t full = a[ev[i].k].qFull;
     if( ev[i].d>0 && full>0 && q>=full ) a[ev[i].k].blocked = 1;
     q += ev[i].d;
+    if( pS ){
+      HtaQueueRow *r = queue_push(pS);
+      r->device = a[ev[i].k].device;
+      r->stream = a[ev[i].k].stream;
+      r->ts = ev[i].t;
+      r->len = q;
+      r->hasNext = i+1<m;
+      r->nextTs = i+1<m ? ev[i+1].t : 0;
+      r->full = full;
+      r->ops = ev[i].ops;
+      r->seq = i;
+    }
     if( i+1<m ){
       int64_t len = ev[i+1].t - ev[i].t;
       area += q*len;
@@ -116,7 +159,7 @@ static double stream_queue(HpGpu *a, int n, HmEv *ev, HmEnt *aEnt,
   return (double)area / (double)(ev[m-1].t-ev[0].t>1 ? ev[m-1].t-ev[0].t : 1);
 }
 
-void hta_metric_rank(HpGpu *a, int n, HtaTotals *pT){
+void hta_metric_rank(HpGpu *a, int n, HtaTotals *pT, HtaSeries *pS){
   HmEv *ev = xmalloc(sizeof(HmEv)*(2*(size_t)n+1));
   HmEnt *aEnt = xmalloc(sizeof(HmEnt)*((size_t)n+1));
   int bestN = 0;
@@ -129,8 +172,8 @@ void hta_metric_rank(HpGpu *a, int n, HtaTotals *pT){
       int e = s;
       double tw;
       while( e<hi && a[e].stream==a[s].stream ) e++;
-      stream_idle(a+s, e-s, pT);
-      tw = stream_queue(a+s, e-s, ev, aEnt, pT);
+      stream_idle(a+s, e-s, pT, pS);
+      tw = stream_queue(a+s, e-s, ev, aEnt, pT, pS);
       if( e-s>bestN ){ bestN = e-s; bestQ = tw; }
       s = e;
     }

@@ -26,12 +26,39 @@ typedef struct HtaTotals {
   int nQueueStream;                                  /* streams with launches */
 } HtaTotals;
 
+/* An idle interval of a stream: the gap before op g (prevEnd: the latest
+** end of the stream's earlier ops); hostWait: g's launch call started
+** after prevEnd (the CPU was late).  The other causes are a threshold on
+** the gap (hta_setting 'kernel_wait_ns'), applied when the rows are read
+** (view hta_idle_interval) so that an edited threshold holds at once. */
+typedef struct HtaIdleRow { const HpGpu *g; int64_t prevEnd; int hostWait; }
+  HtaIdleRow;
+
+/* A change of a stream's launch queue: the length from ts on, until
+** nextTs (hasNext 0: the stream's last change), the limit of the call
+** that made it (0: none known) and the ops of that call on the stream;
+** seq: its place in the stream's changes (0, 1, ...). */
+typedef struct HtaQueueRow {
+  int64_t device, stream, ts, len, nextTs, full;
+  int hasNext, ops, seq;
+} HtaQueueRow;
+
+/* The per-row results of one rank's sweeps, stored by derive_hta_series.c
+** (schema 070): the caller empties the arrays between ranks (n = 0) and
+** frees them (hta_series_free). */
+typedef struct HtaSeries {
+  HtaIdleRow *aIdle; int nIdle, nIdleAlloc;
+  HtaQueueRow *aQueue; int nQueue, nQueueAlloc;
+} HtaSeries;
+void hta_series_free(HtaSeries *p);
+
 /* Add one rank's GPU ops (sorted by device, stream, start: hta_path_sort)
 ** to *pT, and mark the launches that found their stream's queue full
 ** (HpGpu.blocked) for the critical path.  The launch queue has one entry
 ** per launch call and stream (a CUDA graph launch is one entry): +1 at
 ** the call's start, -1 when its first op on the stream starts; the
-** limit of each entry is its launch call's HpGpu.qFull. */
-void hta_metric_rank(HpGpu *a, int n, HtaTotals *pT);
+** limit of each entry is its launch call's HpGpu.qFull.  Appends the
+** rank's idle intervals and queue changes to *pS (NULL: not wanted). */
+void hta_metric_rank(HpGpu *a, int n, HtaTotals *pT, HtaSeries *pS);
 
 #endif

@@ -760,11 +760,11 @@ class StepShareTest(Hta32Base):
 
 
 class QueueLengthPerRunTest(ProfanTest):
-    """hta_queue_length (schema 066) reads only the run asked for: its
-    plan searches kernel and gpu_mem_op by run, where 060's grouped every
-    run's GPU ops (1.39 M VM steps for the 18-event launch-stats run with
-    the A100 control beside it, 5,800 alone; now 39,600, the rest being
-    hta_gpu_op's classification of the database's kernel names)."""
+    """hta_queue_length reads only the run asked for: 060's view grouped
+    every run's GPU ops (1.39 M VM steps for the 18-event launch-stats run
+    with the A100 control beside it, 5,800 alone); 066's searched kernel
+    and gpu_mem_op by run; since 070 it reads the stored change points
+    (hta_queue_point) by their (run_id, rank, ...) key."""
 
     def vm_steps(self, run_id):
         con = sqlite3.connect(self.db)
@@ -786,8 +786,10 @@ class QueueLengthPerRunTest(ProfanTest):
     def test_hta32_queue_length_reads_one_run(self):
         self.ingest_ok(fixture("launch-stats.json.gz"))
         alone, rows, plan = self.vm_steps(1)
-        self.assertRegex(plan, r"SEARCH k USING INDEX kernel_run")
-        self.assertNotRegex(plan, r"\bSCAN (k|m|kernel|gpu_mem_op)\b")
+        self.assertRegex(plan, r"SEARCH hta_queue_point USING PRIMARY KEY"
+                         r" \(run_id=\?\)")
+        self.assertNotRegex(plan, r"\bSCAN (hta_queue_point|k|m|kernel"
+                            r"|gpu_mem_op)\b")
         self.ingest_ok(shared("traces", "hta-diff-control-a100-rank3.json.gz"))
         beside, rows2, _ = self.vm_steps(1)
         self.assertEqual(rows2, rows)

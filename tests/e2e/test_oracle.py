@@ -17,6 +17,9 @@ The specifications are kept apart from that code:
                                 annotation of each launch
   tests/oracle/comm.sql         the windows of the host (gloo / MPI)
                                 collectives
+  tests/oracle/hta_series.sql   070's idle intervals, launch-queue change
+                                points and kernel-sequence counts (the
+                                window functions the queries ran)
   schema views op_sig_calc, op_call_time_calc, op_metric_calc (022, 027,
                                 028): op_sig, op_gpu_time, op_run_metric
   Python (this file)            op nesting, depth and self time, and the
@@ -372,7 +375,7 @@ class Oracle(ProfanTest):
         con = sqlite3.connect(db)
         n = 0
         for name in ("links.sql", "summaries.sql", "annotations.sql",
-                     "comm.sql"):
+                     "comm.sql", "hta_series.sql"):
             setup, secs = specs(name)
             for sql in setup:
                 con.executescript(sql)

@@ -11,6 +11,7 @@ import gzip
 import json
 import os
 import re
+import sqlite3
 
 import common
 import trace_reference as ref
@@ -315,3 +316,82 @@ class MemoryTimeline(ProfanTest):
                                 (3, 400, 4 << 30, 0.013),
                                 (4, 500, 7 << 30, 0.032)])
         self.assertEqual(self.rows(path), want)
+
+
+def stream_idle_ns(evs):
+    """{(pid, tid): [gap_ns, ...]} of each GPU stream: the gap before an op
+    (kernel, memcpy, memset; by start) that starts after every earlier op
+    of its stream ended."""
+    per = {}
+    for e in evs:
+        if kind_of_gpu(e):
+            per.setdefault((e["pid"], e["tid"]), []).append(ref.span(e))
+    out = {}
+    for k, iv in per.items():
+        iv.sort()
+        end, gaps = iv[0][1], []
+        for s, t in iv[1:]:
+            if s > end:
+                gaps.append(s - end)
+            end = max(end, t)
+        out[k] = gaps
+    return out
+
+
+def kind_of_gpu(e):
+    return (ref.kind_of(e) in ("kernel", "memcpy", "memset")
+            and isinstance(e.get("ts"), (int, float)))
+
+
+class StoredHtaSeries(ProfanTest):
+    """Issue 35: the idle intervals are stored at ingest (hta_idle_gap) and
+    their category is applied when read, so an edited kernel_wait_ns holds
+    for a run already stored; the queries read the stored rows."""
+
+    def test_idle_threshold_applies_to_stored_rows(self):
+        path = shared("traces", "hta-alexnet-a100.json.gz")
+        gaps = stream_idle_ns(common.events(path))
+        self.ingest_ok(path)
+
+        def by_cat():
+            out = {}
+            for r in self.query("idle-breakdown"):
+                c = out.setdefault(int(r["stream"]), {})
+                c[r["category"]] = (int(r["intervals"]),
+                                    round(float(r["idle_ms"]) * 1e6))
+            return out
+        before = by_cat()
+        want = {tid: (len(g), sum(g)) for (pid, tid), g in gaps.items() if g}
+        self.assertEqual(set(before), set(want))
+        for s, cats in before.items():
+            self.assertEqual((sum(n for n, _ in cats.values()),
+                              sum(ns for _, ns in cats.values())), want[s], s)
+            self.assertIn("kernel_wait", cats, s)   # the 30 us default
+        host = {s: c.get("host_wait") for s, c in before.items()}
+        con = sqlite3.connect(self.db)      # a user's edit, in sqlite3
+        with con:
+            con.execute("UPDATE hta_setting SET value = 0"
+                        " WHERE name = 'kernel_wait_ns'")
+        con.close()
+        after = by_cat()
+        for s, cats in after.items():
+            self.assertNotIn("kernel_wait", cats, s)
+            self.assertEqual(cats.get("host_wait"), host[s], s)
+            self.assertEqual(sum(n for n, _ in cats.values()), want[s][0], s)
+
+    def test_queries_read_the_stored_rows(self):
+        self.ingest_ok(shared("traces", "hta-alexnet-a100.json.gz"))
+        plans = {
+            "idle-breakdown": "SELECT * FROM hta_idle_interval"
+                              " WHERE run_id = 1 AND rank = 0",
+            "queue-length": "SELECT * FROM hta_queue_length"
+                            " WHERE run_id = 1 AND rank = 0",
+            "kernel-sequences": "SELECT * FROM kernel_sequence"
+                                " WHERE run_id = 1 AND rank = 0"}
+        for name, q in plans.items():
+            plan = " ".join(r["detail"] for r in
+                            self.sql("EXPLAIN QUERY PLAN " + q))
+            self.assertRegex(plan, r"SEARCH \w+ USING PRIMARY KEY"
+                             r" \(run_id=\? AND rank=\?\)", name)
+            self.assertNotRegex(plan, r"\bSCAN (kernel|gpu_mem_op)\b", name)
+        self.assertTrue(self.query("kernel-sequences"))

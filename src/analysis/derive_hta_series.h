@@ -1,0 +1,36 @@
+/*
+** derive_hta_series.h — stores what the named queries idle-breakdown,
+** queue-length and kernel-sequences read (schema 070): each stream's
+** idle intervals with their cause (hta_idle_gap), its launch-queue
+** change points (hta_queue_point) and the counts of its kernel sequences
+** (kernel_sequence), from the sweeps over the GPU ops derive_hta.c has
+** loaded (hta_metric.c, kernel_seq.c), one rank at a time.
+**
+** Pipeline position: "derive", inside derive_hta_run (so ingest, merge
+** and rebuild all run it).  The SQL definitions they replace at query
+** time are tests/oracle/hta_series.sql.
+*/
+#ifndef PROFAN_DERIVE_HTA_SERIES_H
+#define PROFAN_DERIVE_HTA_SERIES_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include "core/util.h"
+#include "analysis/hta_metric.h"
+
+typedef struct HtaSeriesStore HtaSeriesStore;
+
+/* Delete run runId's rows of the three tables and prepare the inserts.
+** Returns a handle hta_series_close frees, or NULL with pErr set. */
+HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr);
+
+/* Store one rank's rows: the idle intervals and queue changes in *pS
+** (hta_metric_rank filled them from a[0..n)) and the kernel sequences of
+** a[0..n).  Returns 0, or -1 with pErr set. */
+int hta_series_rank(HtaSeriesStore *p, int64_t rank, const HtaSeries *pS,
+                    const HpGpu *a, int n, PfError *pErr);
+
+/* Finalize the statements and free the handle (accepts NULL). */
+void hta_series_close(HtaSeriesStore *p);
+
+#endif
