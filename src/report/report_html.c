@@ -303,10 +303,12 @@ static void sec_summary(Rh *r){
 
 /* "Open in Perfetto" lines: the export-trace command of every anchor of
 ** the run (view export_anchor) that zWhere (SQL on its columns a.*)
-** selects. */
+** selects; zWhere NULL: those of the findings (report-html-finding-hints). */
 static void export_hints(Rh *r, const char *zWhere){
-  char *zSql = xasprintf(db_statement("report-html-export-hints"),
-    (long long)r->run, zWhere);
+  char *zSql = zWhere
+    ? xasprintf(db_statement("report-html-export-hints"), (long long)r->run,
+                zWhere)
+    : xasprintf(db_statement("report-html-finding-hints"), (long long)r->run);
   sqlite3_stmt *s = rh_sql(r, zSql);
   free(zSql);
   if( s==NULL ) return;
@@ -369,9 +371,7 @@ static void sec_findings(Rh *r){
   if( n==0 ) html_note(r->p, "no findings: no rule fired for this run");
   /* findings with a time range (stragglers: under Step times), the
   ** three largest gaps of gpu-utilization */
-  export_hints(r, "a.rule IN (SELECT rule FROM temp.finding)"
-               " AND a.rule <> 'straggler' AND (a.anchor NOT LIKE 'gap-%'"
-               " OR CAST(substr(a.anchor, 5) AS INTEGER) <= 3)");
+  export_hints(r, NULL);
   html_section_end(r->p);
 }
 
