@@ -497,8 +497,9 @@ class Template:
 
 def bound_steps(events):
     """The step time that bounds the work, computed here from a trace's
-    events (the oracle of step.bound_*; schema/040-step-time-bound.sql has
-    the definition): [(step name, start, dur, by), ...] in time order, µs.
+    events (the oracle of step.bound_*; schema/040-step-time-bound.sql and
+    045 have the definition): [(step name, start, dur, by), ...] in time
+    order, µs.
     CPU steps: the first ProfilerStep range of each name; the GPU work of
     a step: the activities whose launch call (same correlation) starts
     inside the step's range."""
