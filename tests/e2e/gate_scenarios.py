@@ -539,7 +539,10 @@ def bound_steps(events):
             end = max(end, end_prev)
             start = max(cs[k], end_prev)
         end_prev = end
-        by = "cpu" if start == cs[k] and end == es[k] else "gpu"
+        # equal to the ns (ts + dur in float µs: 5001705.911 + 1738.769
+        # is 5003444.680000001, sample-run host_4000's step 12)
+        by = "cpu" if round(start * 1e3) == round(cs[k] * 1e3) and \
+            round(end * 1e3) == round(es[k] * 1e3) else "gpu"
         out.append((str(e["name"]), start, end - start, by))
     return out
 

@@ -26,8 +26,12 @@ BLOCKED = os.path.join(ROOT, "fixtures", "hta32", "blocked-queue.json.gz")
 
 
 def fixtures_with_steps():
+    """The traces with ProfilerSteps: ../shared/fixtures/traces, then the
+    repository's fixtures/ (hta32 blocked-queue, sample-run, regimes)."""
     out = []
-    for p in sorted(glob.glob(os.path.join(SHARED, "traces", "*.json*"))):
+    for p in sorted(glob.glob(os.path.join(SHARED, "traces", "*.json*"))) \
+            + sorted(glob.glob(os.path.join(ROOT, "fixtures", "*",
+                                            "*.json*"))):
         if gs.bound_steps(events(p)):
             out.append(p)
     return out
