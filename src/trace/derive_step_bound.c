@@ -1,15 +1,17 @@
 /*
 ** derive_step_bound.c — the step time that bounds the work: step.bound_ts,
 ** bound_dur and bound_by of a run (schema/040-step-time-bound.sql has the
-** definition and, for runs ingested before it, the same in SQL).
+** definition; 045-step-bound-launch-step.sql the same in SQL with a GPU
+** row's step taken from its launch call, for runs ingested before it).
 **
 ** A ProfilerStep range is the CPU's step.  When the CPU runs ahead of the
 ** GPU, the GPU work a step launched ends after the next step began and
 ** the CPU step no longer bounds the work.  Per rank, steps in time order,
 ** with c / e the CPU step's start / end and g0 / g1 the first start and
 ** last end of the GPU activity the step launched (rows linked to a launch
-** call of the step; a row without a launch, e.g. one launched before the
-** profiled window, has the step containing its start and no say here):
+** call of the step, by the call's step; a row without a launch, or one
+** launched outside every step, e.g. before the profiled steps, has the
+** step containing its own start and no say here):
 **   E_k = the largest max(e_j, g1_j) over j <= k;
 **   S_k = max(c_k, E_k-1); the first step: g0 when g0 >= e (its GPU
 **         work began only after its CPU part ended), else c;
@@ -102,16 +104,26 @@ static BoundStep *find_step(BoundStep *a, int n, int64_t rank, int64_t step){
 }
 
 /* Widen each step's GPU span by the rows of trace table zTab (kernel or
-** gpu_mem_op) that carry its step.  Returns 0 or -1 with pErr set. */
+** gpu_mem_op) whose launch call lies in the step: the call's step, not
+** the row's own.  A row launched outside every step (before the profiled
+** steps, the CPU a queue ahead) carries the step holding its own start
+** (derive_trace.c) and is no step's work here: blocked-queue's 1,045
+** launches before ProfilerStep#1 run for 104 ms, into #1 and #4.
+** Returns 0 or -1 with pErr set. */
 static int scan_gpu(sqlite3 *db, int64_t runId, const char *zTab,
                     BoundStep *a, int n, PfError *pErr){
   int empty, rc;
-  sqlite3_stmt *s = db_prepare_run_rows(db, zTab, "rank, step, ts, ts+dur",
+  char *zCols = sqlite3_mprintf("rank, (SELECT r.step FROM runtime_call r"
+                                " WHERE r.id=%s.runtime_id), ts, ts+dur",
+                                zTab);
+  sqlite3_stmt *s = db_prepare_run_rows(db, zTab, zCols,
       "step IS NOT NULL AND runtime_id IS NOT NULL", runId, &empty, pErr);
+  sqlite3_free(zCols);
   if( s==NULL ) return empty ? 0 : -1;
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
-    BoundStep *p = find_step(a, n, sqlite3_column_int64(s, 0),
-                             sqlite3_column_int64(s, 1));
+    BoundStep *p = sqlite3_column_type(s, 1)==SQLITE_NULL ? NULL
+        : find_step(a, n, sqlite3_column_int64(s, 0),
+                    sqlite3_column_int64(s, 1));
     int64_t ts = sqlite3_column_int64(s, 2), end = sqlite3_column_int64(s, 3);
     if( p==NULL ) continue;
     if( ts<p->g0 ) p->g0 = ts;

@@ -497,8 +497,9 @@ class Template:
 
 def bound_steps(events):
     """The step time that bounds the work, computed here from a trace's
-    events (the oracle of step.bound_*; schema/040-step-time-bound.sql has
-    the definition): [(step name, start, dur, by), ...] in time order, µs.
+    events (the oracle of step.bound_*; schema/040-step-time-bound.sql and
+    045 have the definition): [(step name, start, dur, by), ...] in time
+    order, µs.
     CPU steps: the first ProfilerStep range of each name; the GPU work of
     a step: the activities whose launch call (same correlation) starts
     inside the step's range."""
@@ -538,7 +539,10 @@ def bound_steps(events):
             end = max(end, end_prev)
             start = max(cs[k], end_prev)
         end_prev = end
-        by = "cpu" if start == cs[k] and end == es[k] else "gpu"
+        # equal to the ns (ts + dur in float µs: 5001705.911 + 1738.769
+        # is 5003444.680000001, sample-run host_4000's step 12)
+        by = "cpu" if round(start * 1e3) == round(cs[k] * 1e3) and \
+            round(end * 1e3) == round(es[k] * 1e3) else "gpu"
         out.append((str(e["name"]), start, end - start, by))
     return out
 

@@ -10,22 +10,28 @@ Oracles, none of them profan's output:
   on replayed scenarios whose GPU work was slowed;
 - the steady rule (gate_scenarios.steady_reasons) and the median of the
   steady steps, in Python, against the stored step_time_median_ms;
-- the SQL of schema/040's backfill (the definition's readable spec) run
+- the SQL of schema/045's backfill (the definition's readable spec) run
   by the stock sqlite3 over the ingested rows: the same columns.
 """
 import glob
 import os
+import random
 import sqlite3
 
 import gate_scenarios as gs
 from common import ProfanTest, ROOT, SHARED, shared, events
 
 MI300 = ("traces", "tracelens-mi300-resnet-ckpt.json.gz")
+BLOCKED = os.path.join(ROOT, "fixtures", "hta32", "blocked-queue.json.gz")
 
 
 def fixtures_with_steps():
+    """The traces with ProfilerSteps: ../shared/fixtures/traces, then the
+    repository's fixtures/ (hta32 blocked-queue, sample-run, regimes)."""
     out = []
-    for p in sorted(glob.glob(os.path.join(SHARED, "traces", "*.json*"))):
+    for p in sorted(glob.glob(os.path.join(SHARED, "traces", "*.json*"))) \
+            + sorted(glob.glob(os.path.join(ROOT, "fixtures", "*",
+                                            "*.json*"))):
         if gs.bound_steps(events(p)):
             out.append(p)
     return out
@@ -89,6 +95,43 @@ class StepBound(ProfanTest):
         r = self.profan("show", "mi300", "--section", "steps")
         self.assertIn("GPU side in 3 (the CPU runs ahead)", r.out)
 
+    def test_launches_before_the_steps_are_no_steps_work(self):
+        """fixtures/hta32 blocked-queue: 1,045 kernels launched before
+        ProfilerStep#1 run for 104 ms, starting inside #1's and #4's CPU
+        ranges; they are no step's work (their launch is in no step).  A
+        step is the GPU span of its own 18-19 launches (1.8-1.9 ms), the
+        last (a cudaDeviceSynchronize draining the queue) the 4 us after
+        the GPU is done; the same with +-2 % noise replayed."""
+        evs = events(BLOCKED)
+        self.ingest_ok(BLOCKED, extra=["--name", "bq", "--quiet"])
+        want = self.assert_steps("bq", evs)
+        # from the JSON: the kernels whose launch call lies in #1
+        t0 = {gs.corr(e): float(e["ts"]) for e in evs
+              if e.get("cat") == "cuda_runtime"}
+        s1 = next(e for e in evs if e.get("name") == "ProfilerStep#1")
+        c, e1 = float(s1["ts"]), float(s1["ts"]) + float(s1["dur"])
+        ks = [(float(k["ts"]), float(k["ts"]) + float(k["dur"]))
+              for k in evs if k.get("cat") == "kernel"
+              and c <= t0[gs.corr(k)] < e1]
+        self.assertEqual(len(ks), 18)
+        got = self.steps_of("bq")
+        self.assertAlmostEqual(got[0][1],
+                               (max(b for _, b in ks) - min(a for a, _ in ks))
+                               / 1e3, places=3)
+        self.assertEqual([round(g[1], 3) for g in got],
+                         [1.8, 1.8, 1.9, 0.004])
+        m = {x["metric"]: float(x["value"])
+             for x in self.query("run-metrics", run_ref="bq")}
+        self.assertAlmostEqual(m["step_time_median_ms"],
+                               gs.steady_median_ms(evs), places=3)
+        tpl = gs.Template(BLOCKED)
+        for seed in range(3):
+            rnd = random.Random("blocked-queue/0.02/%d" % seed)
+            out = os.path.join(self.tmp.name, "bq%d.json" % seed)
+            tpl.write(out, gs.draws(rnd, tpl.steps, 0.02))
+            self.ingest_ok(out, extra=["--name", "bq%d" % seed, "--quiet"])
+            self.assert_steps("bq%d" % seed, events(out))
+
     def test_cpu_step_kept_when_the_cpu_waits(self):
         """hta-diff-control: the CPU waits for the GPU every step; the
         step times are the ProfilerStep ranges, up to a GPU tail of 0.2 ms
@@ -101,16 +144,17 @@ class StepBound(ProfanTest):
         self.assertIn("cpu", [w[3] for w in want])
 
     def test_sql_spec_equals_the_writer(self):
-        """The backfill of schema/040 (the definition in SQL) gives the
-        writer's columns on every fixture with steps."""
-        for p in fixtures_with_steps()[:6] + [shared(*MI300)]:
+        """The backfill of schema/045 (the definition in SQL, 040's with
+        the launch call's step) gives the writer's columns on every
+        fixture with steps."""
+        for p in fixtures_with_steps()[:6] + [shared(*MI300), BLOCKED]:
             self.ingest_ok(p, extra=["--quiet"])
         con = sqlite3.connect(self.db)
         got = con.execute("SELECT run_id, rank, step, bound_ts, bound_dur,"
                           " bound_by FROM step ORDER BY 1, 2, 3").fetchall()
         self.assertTrue(any(r[5] == "gpu" for r in got))
         text = open(os.path.join(ROOT, "schema",
-                                 "040-step-time-bound.sql")).read()
+                                 "045-step-bound-launch-step.sql")).read()
         i = text.index("WITH g AS (")
         j = text.index(";\n", i)
         con.execute("UPDATE step SET bound_ts = NULL, bound_dur = NULL,"
