@@ -2790,6 +2790,9 @@ CREATE INDEX kernel_run ON kernel(run_id);
 -- index cpu_op_run: 001
 CREATE INDEX cpu_op_run ON cpu_op(run_id);
 
+-- index runtime_call_run: 001
+CREATE INDEX runtime_call_run ON runtime_call(run_id);
+
 -- index gpu_mem_op_run: 001
 CREATE INDEX gpu_mem_op_run ON gpu_mem_op(run_id, rank, ts, dur, kind);
 
