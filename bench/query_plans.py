@@ -6,8 +6,13 @@ database (each parameter at its default, :run and :baseline the given
 run), so that two schemas can be compared: a dropped or changed index
 must leave no query with a worse plan (a SCAN where a SEARCH was).
 With --diff OTHER_DB it prints only the statements whose plans differ.
+With --statements it also covers the C code's statements/*.sql, each
+statement of a file on its own, every ?N bound to the run (a statement
+that reads a temp table or is a template gives an error line, the same
+on both databases).
 
 usage: python3 bench/query_plans.py --db DB [--run 1] [--diff DB2]
+                                    [--statements]
 """
 import argparse
 import glob
@@ -61,13 +66,49 @@ def plans(db, run):
     return res
 
 
+def split(text):
+    """The statements of text, one by one (comments dropped)."""
+    out, cur = [], ""
+    for line in re.sub(r"--[^\n]*", "", text).splitlines(True):
+        cur += line
+        if sqlite3.complete_statement(cur):
+            if cur.strip().rstrip(";").strip():
+                out.append(cur.strip())
+            cur = ""
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def statement_plans(db, run):
+    """{file#n: [plan lines]} of every statement of statements/*.sql."""
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    res = {}
+    for f in sorted(glob.glob(os.path.join(ROOT, "statements", "*.sql"))):
+        for i, st in enumerate(split(open(f).read())):
+            key = "%s#%d" % (os.path.relpath(f, ROOT), i + 1)
+            nums = [int(n) for n in re.findall(r"\?(\d+)", st)]
+            binds = [run] * (max(nums) if nums else st.count("?"))
+            try:
+                rows = con.execute("EXPLAIN QUERY PLAN " + st.rstrip(";"),
+                                   binds).fetchall()
+                res[key] = ["%s" % r[3] for r in rows]
+            except (sqlite3.Error, sqlite3.Warning) as e:
+                res[key] = ["error: %s" % e]
+    con.close()
+    return res
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--db", required=True)
     ap.add_argument("--run", type=int, default=1)
     ap.add_argument("--diff")
+    ap.add_argument("--statements", action="store_true")
     a = ap.parse_args()
     p = plans(a.db, a.run)
+    if a.statements:
+        p.update(statement_plans(a.db, a.run))
     if not a.diff:
         for k, v in p.items():
             print("== %s" % k)
@@ -75,6 +116,8 @@ def main():
                 print("   " + line)
         return
     q = plans(a.diff, a.run)
+    if a.statements:
+        q.update(statement_plans(a.diff, a.run))
     n = 0
     for k in p:
         if p[k] != q.get(k):
