@@ -146,10 +146,13 @@ class Selections(unittest.TestCase):
 
     def test_asan_python_heavy_modules_exist_and_are_explained(self):
         text = read("scripts/test.sh")
-        m = re.search(r'^ASAN_PYTHON_HEAVY="([^"]*)"', text, re.M)
-        self.assertIsNotNone(m)
-        names = m.group(1).replace("\\\n", " ").split()
+        names = []
+        for var in ("ASAN_PYTHON_HEAVY", "ASAN_REPEATS"):
+            m = re.search(r'^%s="([^"]*)"' % var, text, re.M)
+            self.assertIsNotNone(m, var)
+            names += m.group(1).replace("\\\n", " ").split()
         self.assertIn("test_oracle", names)
+        self.assertIn("test_corpus", names)
         mods = {f[:-3] for f in os.listdir(os.path.join(common.ROOT, "tests",
                                                         "e2e"))
                 if f.startswith("test_") and f.endswith(".py")}
@@ -161,6 +164,7 @@ class Selections(unittest.TestCase):
                              "%s has no reason in test.sh's comment" % n)
         # the rest run under ASan: -x for these names only
         self.assertIn('ASAN_SKIP="$ASAN_SKIP -x $m"', text)
+        self.assertIn("for m in $ASAN_PYTHON_HEAVY $ASAN_REPEATS; do", text)
 
     def test_valgrind_finds_every_unit_suite(self):
         """analyze.sh runs valgrind suite by suite, the names read from
