@@ -1,0 +1,39 @@
+-- 071-memory-series.sql — what memory-timeline's profiler part computed
+-- with window functions over every [memory] event of a run is stored once
+-- per run by the derive pass (statements/memory-series.sql, run by
+-- src/analysis/derive_run.c), issue 35: memory-timeline took 4.48 s
+-- of CPU on the synthetic-memory bench shape x10 (810,000 events), most
+-- of it numbering each rank's events in a window at query time.  The
+-- query reads these rows by their (run_id, rank, ...) keys; the former
+-- definitions are tests/oracle/memory_timeline.sql, which
+-- test_trace_queries.StoredMemorySeries compares the query with.
+
+-- The profiler's CUDA [memory] events of a rank that carry a total, in
+-- (ts, id) order, numbered from 0 (alloc_event's idx for the trace); the
+-- allocated total for the slice maxima, the rest read from memory_event
+-- by event_id for the few rows shown (a narrower row: 36 -> about 22
+-- bytes an event).
+CREATE TABLE memory_point(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  i INTEGER NOT NULL,              -- 0, 1, ... in (ts, memory_event.id) order
+  total_allocated INTEGER NOT NULL,
+  event_id INTEGER NOT NULL,       -- memory_event.id
+  PRIMARY KEY(run_id, rank, i)
+) WITHOUT ROWID;
+
+-- The last of those events at or before the end of each step of a rank
+-- (a step that ends before every event has no row).
+CREATE TABLE memory_step_end(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  event_id INTEGER NOT NULL,       -- memory_event.id
+  PRIMARY KEY(run_id, rank, step)
+) WITHOUT ROWID;
+
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('memory_point', 'derived_run', NULL, 0,
+   'profiler CUDA memory totals per rank, numbered in time order'),
+  ('memory_step_end', 'derived_run', NULL, 0,
+   'the last profiler memory event of each step per rank');
