@@ -37,3 +37,22 @@ INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
    'profiler CUDA memory totals per rank, numbered in time order'),
   ('memory_step_end', 'derived_run', NULL, 0,
    'the last profiler memory event of each step per rank');
+
+-- The runs of a database made before 071: the same rows as
+-- statements/memory-series.sql writes (an empty database: nothing).
+INSERT INTO memory_point(run_id, rank, i, total_allocated, event_id)
+SELECT run_id, rank,
+  row_number() OVER (PARTITION BY run_id, rank ORDER BY ts, id) - 1,
+  total_allocated, id
+FROM memory_event
+WHERE device_type = 1 AND total_allocated IS NOT NULL
+ORDER BY run_id, rank, ts, id;
+INSERT INTO memory_step_end(run_id, rank, step, event_id)
+SELECT run_id, rank, step, event_id FROM (
+  SELECT s.run_id, s.rank, s.step,
+    (SELECT m.id FROM memory_event m
+     WHERE m.run_id = s.run_id AND m.rank = s.rank AND m.ts <= s.ts + s.dur
+       AND m.device_type = 1 AND m.total_allocated IS NOT NULL
+     ORDER BY m.ts DESC, m.id DESC LIMIT 1) AS event_id
+  FROM step s)
+WHERE event_id IS NOT NULL;
