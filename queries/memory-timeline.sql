@@ -6,6 +6,9 @@
 -- description: at the end of each step (snapshot: END of ProfilerStep# or
 -- description: Optimizer.step annotations; profiler: ProfilerStep#N) and a
 -- description: leak check: growth at every one of at least 3 step ends.
+-- description: The profiler events are numbered per rank and each step's
+-- description: last event found at ingest (tables memory_point,
+-- description: memory_step_end).
 -- param: points:int>=1 = 100    slices per source
 -- column: section        'point', 'step' or 'leak_check'
 -- column: source         'snapshot' (per device) or 'profiler' (per rank)
@@ -65,51 +68,54 @@ snap_steps AS (
                  WHERE e2.snapshot_id = se.snapshot_id
                    AND e2.time_us <= se.time_us)
 ),
--- profiler [memory] instants of CUDA devices, per rank
-mem AS (
-  SELECT m.rank, m.ts, m.total_allocated, m.total_reserved,
-    row_number() OVER (PARTITION BY m.rank ORDER BY m.ts, m.id) - 1 AS i,
-    count(*) OVER (PARTITION BY m.rank) AS n,
-    min(m.ts) OVER (PARTITION BY m.rank) AS t0
-  FROM memory_event m
-  WHERE m.run_id = :run AND m.device_type = 1
-    AND m.total_allocated IS NOT NULL
+-- profiler [memory] instants of CUDA devices, per rank: stored at ingest
+-- (schema 071, memory_point numbered in time order, memory_step_end), read
+-- here by their keys (memory_event by id for the rows shown); the ranks
+-- found by seeks, not a scan
+ranks(rank) AS (
+  SELECT min(rank) FROM memory_point WHERE run_id = :run
+  UNION ALL
+  SELECT (SELECT min(p.rank) FROM memory_point p
+          WHERE p.run_id = :run AND p.rank > r.rank)
+  FROM ranks r WHERE r.rank IS NOT NULL
 ),
-prof_points AS (
-  SELECT 'point' AS section, 'profiler' AS source, rank AS device,
-    CAST(i * :points / n AS INTEGER) AS slice, max(i) AS last_i,
-    max(total_allocated) AS max_allocated_bytes
-  FROM mem GROUP BY rank, slice
+pr AS (
+  SELECT r.rank,
+    (SELECT max(p.i) FROM memory_point p
+     WHERE p.run_id = :run AND p.rank = r.rank) + 1 AS n,
+    (SELECT e.ts FROM memory_point p JOIN memory_event e ON e.id = p.event_id
+     WHERE p.run_id = :run AND p.rank = r.rank AND p.i = 0) AS t0
+  FROM ranks r WHERE r.rank IS NOT NULL
+),
+-- the slices that hold an event: slice k holds the events i with
+-- i * points / n = k, i.e. from ceil(k * n / points) up to the next
+-- slice's first event - 1; each step goes to the next non-empty slice
+sl(rank, n, t0, slice, lo, hi) AS (
+  SELECT rank, n, t0, 0, 0, (n + :points - 1) / :points - 1 FROM pr
+  UNION ALL
+  SELECT rank, n, t0, (hi + 1) * :points / n, hi + 1,
+    (((hi + 1) * :points / n + 1) * n + :points - 1) / :points - 1
+  FROM sl WHERE hi + 1 < n
 ),
 prof_points2 AS (
-  SELECT p.section, p.source, p.device, NULL, NULL,
-    round((m.ts - m.t0) / 1e6, 3), m.total_allocated,
-    p.max_allocated_bytes, m.total_reserved, NULL, NULL,
-    -1 - p.device, 1, p.slice
-  FROM prof_points p JOIN mem m ON m.rank = p.device AND m.i = p.last_i
-),
--- the last event of each step (events and step ends in one time order:
--- at equal times the event first, as it counts as inside the step);
--- materialized, so that each step is looked up once
-prof_marks AS (
-  SELECT rank, ts, i, NULL AS step FROM mem
-  UNION ALL
-  SELECT rank, ts + dur, NULL, step FROM step WHERE run_id = :run
-),
-prof_step_end AS MATERIALIZED (
-  SELECT rank, step, last_i FROM (
-    SELECT rank, step, max(i) OVER (PARTITION BY rank ORDER BY ts, i IS NULL
-                                    ROWS UNBOUNDED PRECEDING) AS last_i
-    FROM prof_marks)
-  WHERE step IS NOT NULL
+  SELECT 'point' AS section, 'profiler' AS source, sl.rank AS device, NULL,
+    NULL, round((me.ts - sl.t0) / 1e6, 3), m.total_allocated,
+    (SELECT max(x.total_allocated) FROM memory_point x
+     WHERE x.run_id = :run AND x.rank = sl.rank
+       AND x.i BETWEEN sl.lo AND sl.hi),
+    me.total_reserved, NULL, NULL, -1 - sl.rank, 1, sl.slice
+  FROM sl JOIN memory_point m
+    ON m.run_id = :run AND m.rank = sl.rank AND m.i = sl.hi
+  JOIN memory_event me ON me.id = m.event_id
 ),
 prof_steps AS (
   SELECT 'step' AS section, 'profiler' AS source, e.rank AS device,
     e.step, NULL AS event_idx,
-    round((m.ts - m.t0) / 1e6, 3) AS time_ms,
-    m.total_allocated AS allocated_bytes, NULL AS max_allocated_bytes,
-    m.total_reserved AS reserved_bytes, -1 - e.rank AS sid
-  FROM prof_step_end e JOIN mem m ON m.rank = e.rank AND m.i = e.last_i
+    round((me.ts - pr.t0) / 1e6, 3) AS time_ms,
+    me.total_allocated AS allocated_bytes, NULL AS max_allocated_bytes,
+    me.total_reserved AS reserved_bytes, -1 - e.rank AS sid
+  FROM pr JOIN memory_step_end e ON e.run_id = :run AND e.rank = pr.rank
+  JOIN memory_event me ON me.id = e.event_id
 ),
 steps AS (
   SELECT x.*, x.allocated_bytes - lag(x.allocated_bytes)

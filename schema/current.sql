@@ -2736,6 +2736,25 @@ SELECT run_id, rank, device, stream, ts, queue_length, next_ts, queue_full,
   ops
 FROM hta_queue_point;
 
+-- table memory_point: 071
+CREATE TABLE memory_point(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  i INTEGER NOT NULL,              -- 0, 1, ... in (ts, memory_event.id) order
+  total_allocated INTEGER NOT NULL,
+  event_id INTEGER NOT NULL,       -- memory_event.id
+  PRIMARY KEY(run_id, rank, i)
+) WITHOUT ROWID;
+
+-- table memory_step_end: 071
+CREATE TABLE memory_step_end(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  event_id INTEGER NOT NULL,       -- memory_event.id
+  PRIMARY KEY(run_id, rank, step)
+) WITHOUT ROWID;
+
 -- table comm_cpu_pattern: 090
 CREATE TABLE comm_cpu_pattern(
   pattern TEXT PRIMARY KEY,        -- GLOB over a cpu_op or annotation name

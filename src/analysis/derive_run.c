@@ -3,7 +3,8 @@
 ** their order: collectives and communication (derive_comm.c), the HTA
 ** passes (derive_hta.c), the operator model (derive_op.c), the step
 ** time that bounds the work (derive_step_bound.c), the communication
-** inside each step (derive_step_comm.c) and the core run
+** inside each step (derive_step_comm.c), the profiler memory series
+** (statements/memory-series.sql) and the core run
 ** metrics (derive_core.c, last: it reads what the others store).
 **
 ** Pipeline position: "derive", called inside the transaction by ingest.c
@@ -35,6 +36,13 @@ static void timing(const char *zWhat, double t1){
   }
 }
 
+/* The profiler memory series of schema 071 (memory-timeline reads it):
+** each rank's CUDA [memory] events numbered in time order and the last
+** of them in each step, from the stored memory_event and step rows. */
+static int derive_memory_series(sqlite3 *db, int64_t runId, PfError *pErr){
+  return db_exec_run(db, db_statement("memory-series"), runId, pErr);
+}
+
 int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
                           const TraceSpans *pSpans, PfError *pErr){
   double t1 = util_now_ms();
@@ -56,6 +64,9 @@ int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
   }
   /* a kept row that could not be read back makes every pass above wrong */
   if( trace_spans_check(pSpans, pErr) ) return -1;
+  t1 = util_now_ms();
+  if( derive_memory_series(db, runId, pErr) ) return -1;
+  timing("derive memory", t1);
   t1 = util_now_ms();
   if( derive_core_run(db, runId, pErr) ) return -1;
   timing("derive core", t1);

@@ -20,6 +20,9 @@ The specifications are kept apart from that code:
   tests/oracle/hta_series.sql   070's idle intervals, launch-queue change
                                 points and kernel-sequence counts (the
                                 window functions the queries ran)
+  tests/oracle/memory_timeline.sql  memory-timeline before 071 (a whole
+                                query, checked against the stored series
+                                by test_trace_queries.StoredMemorySeries)
   schema views op_sig_calc, op_call_time_calc, op_metric_calc (022, 027,
                                 028): op_sig, op_gpu_time, op_run_metric
   Python (this file)            op nesting, depth and self time, and the

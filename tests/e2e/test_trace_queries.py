@@ -12,6 +12,8 @@ import json
 import os
 import re
 import sqlite3
+import subprocess
+import sys
 
 import common
 import trace_reference as ref
@@ -316,6 +318,151 @@ class MemoryTimeline(ProfanTest):
                                 (3, 400, 4 << 30, 0.013),
                                 (4, 500, 7 << 30, 0.032)])
         self.assertEqual(self.rows(path), want)
+
+
+class StoredMemorySeries(ProfanTest):
+    """Issue 35: memory-timeline's profiler rows read the series that the
+    derive pass stores (schema 071: memory_point, memory_step_end) instead
+    of numbering every [memory] event in a window at query time.  The old
+    query is the oracle (tests/oracle/memory_timeline.sql); both run on
+    the same database with the same :run and :points and return the same
+    rows, on every fixture with [memory] events."""
+
+    POINTS = (1, 2, 3, 7, 100, 1000, 10 ** 7)
+
+    def same_rows(self, label, points_list=POINTS, profiler=True):
+        con = sqlite3.connect(self.db)
+        run = con.execute("SELECT max(id) FROM run").fetchone()[0]
+        with open(os.path.join(common.ROOT, "tests", "oracle",
+                               "memory_timeline.sql")) as f:
+            oracle = f.read()
+        with open(os.path.join(common.ROOT, "queries",
+                               "memory-timeline.sql")) as f:
+            stored = f.read()
+        n = 0
+        for points in points_list:
+            args = {"run": run, "points": points}
+            want = con.execute(oracle, args).fetchall()
+            got = con.execute(stored, args).fetchall()
+            self.assertEqual(got, want, (label, points))
+            if points == points_list[-1]:
+                want7 = want
+            n += sum(1 for r in want if r[1] == "profiler")
+        con.close()
+        self.assertEqual(n > 0, profiler, label)
+        # profan's own answer: the rows of the file read above
+        prof = [r for r in self.query("memory-timeline", "--param",
+                                      "points=%d" % points_list[-1])
+                if r["source"] == "profiler"]
+        self.assertEqual(len(prof), sum(1 for r in want7
+                                        if r[1] == "profiler"), label)
+
+    def test_real_trace(self):
+        # the one shared trace with [memory] events: a 2021 one, without
+        # totals (no profiler rows either way)
+        self.ingest_ok(shared("traces",
+                              "kineto-resnet50-2021-workers4.pt.trace.json.gz"))
+        self.same_rows("workers4", profiler=False)
+
+    def test_synthetic_memory_shape(self):
+        # the bench shape (bench/make_shapes.py memory: an alloc and a free
+        # event around every CPU op of the control trace, 81,012 events)
+        p = os.path.join(self.tmp.name, "shape-memory.json")
+        subprocess.run([sys.executable,
+                        os.path.join(common.ROOT, "bench", "make_shapes.py"),
+                        shared("traces", "hta-diff-control-a100-rank3.json.gz"),
+                        "memory", p], check=True, timeout=300)
+        self.ingest_ok(p)
+        self.same_rows("synthetic-memory", (97, 100))
+
+    def edge_files(self):
+        """Two rank files with [memory] events: at a step's end, two at
+        one time, one before every step end, CPU ones (one the last
+        event before a step's end), 50 and 100 more after the steps."""
+        def X(name, ts, dur):
+            return {"ph": "X", "cat": "user_annotation", "name": name,
+                    "pid": 1, "tid": 1, "ts": ts, "dur": dur, "args": {}}
+        op = {"pid": 1, "tid": 1}
+        paths = []
+        for rank in (0, 3):
+            evs = [X("ProfilerStep#1", 0, 5), X("ProfilerStep#2", 10, 10),
+                   X("ProfilerStep#3", 20, 10), X("ProfilerStep#4", 30, 10),
+                   memory_event(op, 8, 100), memory_event(op, 20, 200),
+                   memory_event(op, 20, 300), memory_event(op, 21, 400),
+                   memory_event(op, 25, 777, device_type=0),
+                   memory_event(op, 35, 999, device_type=0),
+                   memory_event(op, 40, 500 + rank, reserved=7 << 30)]
+            evs += [memory_event(op, 41 + k, (k * 7919 + rank) % 1000)
+                    for k in range(50 * (rank + 1))]
+            p = os.path.join(self.tmp.name, "edges%d.json" % rank)
+            with open(p, "w") as f:
+                json.dump({"traceEvents": evs,
+                           "distributedInfo": {"rank": rank}}, f)
+            paths.append(p)
+        return paths
+
+    def test_edges_and_two_ranks(self):
+        paths = self.edge_files()
+        self.ingest_ok(*paths)
+        self.assertEqual([int(r["rank"]) for r in self.sql(
+            "SELECT DISTINCT rank FROM memory_point ORDER BY 1")], [0, 3])
+        self.same_rows("edges")
+        q = ("SELECT p.rank, p.i, e.ts, p.total_allocated, e.total_reserved"
+             " FROM memory_point p JOIN memory_event e ON e.id = p.event_id"
+             " ORDER BY 1, 2")
+        qe = ("SELECT p.rank, p.step, e.ts, e.total_allocated"
+              " FROM memory_step_end p JOIN memory_event e"
+              " ON e.id = p.event_id ORDER BY 1, 2")
+        whole = (self.sql(q), self.sql(qe))
+        # one shard per rank, merged: the merge's derive pass stores them
+        shards = []
+        for k, p in enumerate(paths):
+            d = os.path.join(self.tmp.name, "shard%d.db" % k)
+            r = common.run("ingest", p, db=d)
+            self.assertEqual(r.rc, 0, r.err)
+            shards.append(d)
+        self.db = os.path.join(self.tmp.name, "merged.db")
+        r = common.run("merge", "--into", self.db, *shards, db=self.db)
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertEqual((self.sql(q), self.sql(qe)), whole)
+        self.same_rows("edges merged")
+
+    def test_rebuild_stores_it(self):
+        self.ingest_ok(*self.edge_files())
+        before = self.sql("SELECT * FROM memory_point ORDER BY 1, 2, 3")
+        ends = self.sql("SELECT * FROM memory_step_end ORDER BY 1, 2, 3")
+        self.assertTrue(before)
+        self.assertTrue(ends)
+        con = sqlite3.connect(self.db)
+        with con:
+            con.execute("DELETE FROM memory_point")
+            con.execute("DELETE FROM memory_step_end")
+        con.close()
+        r = self.profan("rebuild")
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertEqual(self.sql("SELECT * FROM memory_point ORDER BY 1, 2, 3"),
+                         before)
+        self.assertEqual(self.sql("SELECT * FROM memory_step_end"
+                                  " ORDER BY 1, 2, 3"), ends)
+
+    def test_query_reads_the_stored_rows(self):
+        # the named query's plan: memory_point searched by its key, no
+        # scan of it or of memory_event
+        self.ingest_ok(*self.edge_files())
+        with open(os.path.join(common.ROOT, "queries",
+                               "memory-timeline.sql")) as f:
+            text = f.read()
+        con = sqlite3.connect(self.db)
+        plan = [r[3] for r in con.execute("EXPLAIN QUERY PLAN " + text,
+                                          {"run": 1, "points": 100})]
+        con.close()
+        self.assertIn("SEARCH x USING PRIMARY KEY"
+                      " (run_id=? AND rank=? AND i>? AND i<?)", plan)
+        for d in plan:
+            self.assertNotIn("SCAN memory_point", d)
+            self.assertNotIn("memory_event", d)
+        self.assertGreaterEqual(sum("USING PRIMARY KEY (run_id=? AND rank="
+                                    in d for d in plan), 4, plan)
 
 
 def stream_idle_ns(evs):
