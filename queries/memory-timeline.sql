@@ -69,7 +69,7 @@ snap_steps AS (
                    AND e2.time_us <= se.time_us)
 ),
 -- profiler [memory] instants of CUDA devices, per rank: stored at ingest
--- (schema 071, memory_point numbered in time order, memory_step_end), read
+-- (schema 095, memory_point numbered in time order, memory_step_end), read
 -- here by their keys (memory_event by id for the rows shown); the ranks
 -- found by seeks, not a scan
 ranks(rank) AS (

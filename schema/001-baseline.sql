@@ -9,10 +9,11 @@
 -- indexes and rows they made, plus the table catalogue (table_role).
 --
 -- Versions: schema/NNN-name.sql files are applied in the order of their
--- number NNN to a database that has not had them (gaps allowed: ranges
--- of numbers are reserved per branch); PRAGMA user_version is the number
--- of the last file applied and PRAGMA application_id is 0x50464442
--- ("PFDB").  A database of a development build from before this
+-- number NNN to a database that has not had them (gaps allowed; a file
+-- numbered at or below a database's version is never applied to it, so a
+-- branch's file is renumbered above main's highest when it merges);
+-- PRAGMA user_version is the number of the last file applied and PRAGMA
+-- application_id is 0x50464442 ("PFDB").  A database of a development build from before this
 -- baseline (application_id 0x50524f46 "PROF", user_version = count of
 -- files applied) is refused: its inputs are ingested again instead.
 -- Derived tables are never migrated: a later file that changes how one is

@@ -1,4 +1,4 @@
--- memory-series.sql — a run's profiler memory series (schema 071),
+-- memory-series.sql — a run's profiler memory series (schema 095),
 -- emptied and written again by ingest, merge and rebuild: its CUDA
 -- [memory] events with a total numbered per rank in (ts, id) order (the
 -- order of index memory_event_run: the window needs no sort), and for

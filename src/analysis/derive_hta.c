@@ -9,7 +9,7 @@
 ** hta_critical_path_op and, with the rows it has loaded anyway, the
 ** headline numbers in hta_run_metric (hta_metric.c, derive_hta_metric.c),
 ** and from the same sweeps the idle intervals, launch-queue changes and
-** kernel sequences of schema 070 (derive_hta_series.c).
+** kernel sequences of schema 094 (derive_hta_series.c).
 ** The run's rows are replaced, so it may run again.  The analyses
 ** themselves are views: nothing else is computed here.
 **

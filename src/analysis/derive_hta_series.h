@@ -1,6 +1,6 @@
 /*
 ** derive_hta_series.h — stores what the named queries idle-breakdown,
-** queue-length and kernel-sequences read (schema 070): each stream's
+** queue-length and kernel-sequences read (schema 094): each stream's
 ** idle intervals with their cause (hta_idle_gap), its launch-queue
 ** change points (hta_queue_point) and the counts of its kernel sequences
 ** (kernel_sequence), from the sweeps over the GPU ops derive_hta.c has

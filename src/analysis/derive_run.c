@@ -36,7 +36,7 @@ static void timing(const char *zWhat, double t1){
   }
 }
 
-/* The profiler memory series of schema 071 (memory-timeline reads it):
+/* The profiler memory series of schema 095 (memory-timeline reads it):
 ** each rank's CUDA [memory] events numbered in time order and the last
 ** of them in each step, from the stored memory_event and step rows. */
 static int derive_memory_series(sqlite3 *db, int64_t runId, PfError *pErr){

@@ -1,7 +1,7 @@
 /*
 ** derive_step_comm.c — the communication inside each step of a run:
 ** step_comm(run_id, rank, step, comm_ns, exposed_ns) of
-** schema/053-step-comm.sql.
+** schema/093-step-comm.sql.
 **
 ** Per rank, from the GPU spans the writer kept (trace_spans.h, the rows
 ** derive_trace.c's GPU sweep reads for comm_overlap): per device, the

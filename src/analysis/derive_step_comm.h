@@ -1,6 +1,6 @@
 /*
 ** derive_step_comm.h — the communication inside each step of a run
-** (table step_comm, schema/053-step-comm.sql): communication kernel time
+** (table step_comm, schema/093-step-comm.sql): communication kernel time
 ** and its part with no compute kernel running, clipped to the step's
 ** window (the step time that bounds its work, step.bound_ts/bound_dur).
 **

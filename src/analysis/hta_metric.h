@@ -44,7 +44,7 @@ typedef struct HtaQueueRow {
 } HtaQueueRow;
 
 /* The per-row results of one rank's sweeps, stored by derive_hta_series.c
-** (schema 070): the caller empties the arrays between ranks (n = 0) and
+** (schema 094): the caller empties the arrays between ranks (n = 0) and
 ** frees them (hta_series_free). */
 typedef struct HtaSeries {
   HtaIdleRow *aIdle; int nIdle, nIdleAlloc;

@@ -1,7 +1,7 @@
 /*
 ** derive_step_bound.c — the step time that bounds the work: step.bound_ts,
 ** bound_dur and bound_by of a run (schema/040-step-time-bound.sql has the
-** definition; 045-step-bound-launch-step.sql the same in SQL with a GPU
+** definition; 092-step-bound-launch-step.sql the same in SQL with a GPU
 ** row's step taken from its launch call, for runs ingested before it).
 **
 ** A ProfilerStep range is the CPU's step.  When the CPU runs ahead of the

@@ -154,7 +154,7 @@ class StepBound(ProfanTest):
                           " bound_by FROM step ORDER BY 1, 2, 3").fetchall()
         self.assertTrue(any(r[5] == "gpu" for r in got))
         text = open(os.path.join(ROOT, "schema",
-                                 "045-step-bound-launch-step.sql")).read()
+                                 "092-step-bound-launch-step.sql")).read()
         i = text.index("WITH g AS (")
         j = text.index(";\n", i)
         con.execute("UPDATE step SET bound_ts = NULL, bound_dur = NULL,"

@@ -322,7 +322,7 @@ class MemoryTimeline(ProfanTest):
 
 class StoredMemorySeries(ProfanTest):
     """Issue 35: memory-timeline's profiler rows read the series that the
-    derive pass stores (schema 071: memory_point, memory_step_end) instead
+    derive pass stores (schema 095: memory_point, memory_step_end) instead
     of numbering every [memory] event in a window at query time.  The old
     query is the oracle (tests/oracle/memory_timeline.sql); both run on
     the same database with the same :run and :points and return the same

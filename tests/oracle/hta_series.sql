@@ -1,5 +1,5 @@
 -- hta_series.sql — the specification of the tables of
--- schema/070-hta-stored-series.sql: each stream's idle intervals, its
+-- schema/094-hta-stored-series.sql: each stream's idle intervals, its
 -- launch-queue change points and the counts of its kernel sequences, as
 -- the window functions over every GPU op that the view
 -- hta_idle_interval (001), the view hta_queue_length (060, 066) and the

@@ -2,7 +2,7 @@
 -- named query memory-timeline: queries/memory-timeline.sql as it was until
 -- issue 35, numbering each rank's CUDA [memory] events with window
 -- functions at query time.  The query now reads the rows that the derive
--- pass stores (schema/071-memory-series.sql,
+-- pass stores (schema/095-memory-series.sql,
 -- statements/memory-series.sql);
 -- tests/e2e/test_trace_queries.py StoredMemorySeries runs both with the
 -- same :run and :points on every fixture with [memory] events and compares

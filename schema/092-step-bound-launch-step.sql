@@ -1,4 +1,4 @@
--- 045-step-bound-launch-step.sql — the step time that bounds the work
+-- 092-step-bound-launch-step.sql — the step time that bounds the work
 -- (040) counts a GPU activity in the step that holds its launch call, by
 -- the call's step; 040 read the activity's own step column.
 --

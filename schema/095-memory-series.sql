@@ -1,4 +1,4 @@
--- 071-memory-series.sql — what memory-timeline's profiler part computed
+-- 095-memory-series.sql — what memory-timeline's profiler part computed
 -- with window functions over every [memory] event of a run is stored once
 -- per run by the derive pass (statements/memory-series.sql, run by
 -- src/analysis/derive_run.c), issue 35: memory-timeline took 4.48 s

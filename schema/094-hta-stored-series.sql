@@ -1,4 +1,4 @@
--- 070-hta-stored-series.sql — what three named queries computed with
+-- 094-hta-stored-series.sql — what three named queries computed with
 -- window functions over every GPU op of a run is stored once per run by
 -- the derive pass (src/analysis/derive_hta_series.c, from the sweeps of
 -- hta_metric.c and kernel_seq.c), issue 35: idle-breakdown over all 256

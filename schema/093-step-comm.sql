@@ -1,4 +1,4 @@
--- 053-step-comm.sql — exposed communication per step counts the
+-- 093-step-comm.sql — exposed communication per step counts the
 -- communication inside the steps only (issue 31): on
 -- tracelens-mi300-resnet-ckpt the report's "exposed comm ms per step"
 -- was 18.5 ms against a 15.95 ms step, because it divided all exposed
