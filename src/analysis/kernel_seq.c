@@ -44,6 +44,14 @@ static int ks_same(const KsTab *t, const KsSlot *s, int64_t stream, int off,
 
 static void ks_grow(KsTab *t);
 
+/* a + b for the sums of a sequence's times, held at INT64_MAX: a
+** kernel counts in up to KS_MAX_LEN sequences of each length, so the sums
+** can pass what the trace's own sums (under 2^62 ns) can */
+static int64_t sat_add(int64_t a, int64_t b){
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 /* Count one occurrence of aK[off..off+len). */
 static void ks_add(KsTab *t, int64_t stream, int off, int len){
   unsigned mask = t->nSlot-1;
@@ -67,8 +75,8 @@ static void ks_add(KsTab *t, int64_t stream, int off, int len){
     t->nUsed++;
   }
   s->n++;
-  s->ns += ns;
-  s->span += l->end - f->ts;
+  s->ns = sat_add(s->ns, ns);
+  s->span = sat_add(s->span, l->end - f->ts);
   if( 2*t->nUsed>t->nSlot ) ks_grow(t);
 }
 

@@ -163,7 +163,7 @@ void cli_verify_options(Cli *p){
       return;
     }
     if( p->argv[i][0]=='-' && p->argv[i][1]!=0 ){
-      char z[64];
+      char z[64], zMsg[512];
       int n;
       char **az = help_options(p, &n);
       Buf b;
@@ -171,7 +171,12 @@ void cli_verify_options(Cli *p){
       buf_init(&b);
       cli_did_you_mean(&b, zOpt, (const char *const *)az, n);
       util_sanitize(p->argv[i], strlen(p->argv[i]), z, sizeof(z));
-      cli_usage_error(p, "unknown option %s%s", z, buf_str(&b));
+      /* the message on the stack, the heap freed: cli_usage_error exits */
+      snprintf(zMsg, sizeof(zMsg), "unknown option %s%s", z, buf_str(&b));
+      buf_free(&b);
+      free(zOpt);
+      free_words(az, n);
+      cli_usage_error(p, "%s", zMsg);
     }
   }
 }
@@ -211,7 +216,7 @@ static void check_word(Cli *p, const char *zWhat, const char *zWords,
   int n;
   char **az = split_words(zWords, &n);
   Buf b, list;
-  char z[64];
+  char z[64], zMsg[1024];
   for(int i=0; i<n; i++){
     if( strcmp(az[i], zVal)==0 ){ free_words(az, n); return; }
   }
@@ -223,9 +228,14 @@ static void check_word(Cli *p, const char *zWhat, const char *zWords,
     const char *zNear = cli_nearest(zVal, (const char *const *)az, n);
     if( zNear ) buf_printf(&b, "did you mean '%s'? ", zNear);
   }
-  cli_usage_error(p, "no %s '%s' (%s%s: %s)", zWhat, z, buf_str(&b),
-                  strcmp(zWhat, "section") ? "choices" : "sections",
-                  buf_str(&list));
+  /* the message on the stack, the heap freed: cli_usage_error exits */
+  snprintf(zMsg, sizeof(zMsg), "no %s '%s' (%s%s: %s)", zWhat, z,
+           buf_str(&b), strcmp(zWhat, "section") ? "choices" : "sections",
+           buf_str(&list));
+  buf_free(&b);
+  buf_free(&list);
+  free_words(az, n);
+  cli_usage_error(p, "%s", zMsg);
 }
 
 const char *cli_choice(Cli *p, const char *zOpt, const char *zVal){
@@ -248,10 +258,14 @@ const char *cli_section(Cli *p){
     Buf b;
     int n;
     char **az = split_words(zWords, &n);
+    char zMsg[1024];
     buf_init(&b);
     for(int i=0; i<n; i++) buf_printf(&b, "%s%s", i ? ", " : "", az[i]);
-    cli_usage_error(p, "--format csv prints one table: add --section NAME"
-                    " (%s)", buf_str(&b));
+    snprintf(zMsg, sizeof(zMsg), "--format csv prints one table: add"
+             " --section NAME (%s)", buf_str(&b));
+    buf_free(&b);
+    free_words(az, n);
+    cli_usage_error(p, "%s", zMsg);
   }
   return z;
 }
