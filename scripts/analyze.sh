@@ -6,7 +6,8 @@
 #      with scripts/cppcheck.cfg (cli_usage_error does not return) and the
 #      justified suppressions in scripts/cppcheck-suppressions.txt;
 #   2. valgrind memcheck on the unit suite (CK_FORK=no, so the tests run
-#      in the one process valgrind watches), one Check suite at a time:
+#      in the one process valgrind watches), one process per Check suite,
+#      as many at once as there are cores:
 #      every suite of tests/*.c, a new one included, but those named in
 #      VALGRIND_SKIP_SUITES (default: snapshot spans html rules, 3.7 of
 #      the suite's 6 native CPU-seconds, so about 60 % of valgrind's time:
@@ -49,17 +50,29 @@ VG="valgrind -q --error-exitcode=99 --leak-check=full \
 
 t0=$(now)
 SKIP=${VALGRIND_SKIP_SUITES-snapshot spans html rules}
-echo "== valgrind: unit suite (every Check suite but: $SKIP)"
+echo "== valgrind: unit suite (every Check suite but: $SKIP; $(nproc) at a time)"
+SUITES=""
 for s in $(sed -n 's/.*suite_create("\([^"]*\)").*/\1/p' tests/*.c | sort -u); do
   case " $SKIP " in *" $s "*) continue ;; esac
-  t1=$(now)
-  CK_RUN_SUITE=$s CK_FORK=no $VG "$B/check_profan" >"$TMP/unit.out" 2>&1 || {
+  SUITES="$SUITES $s"
+done
+# one valgrind per suite, as many at once as there are cores (each is one
+# single-threaded process); each writes TMP/SUITE.out and TMP/SUITE.rc
+export VG B TMP
+# shellcheck disable=SC2016  # expanded by the inner sh
+printf '%s\n' $SUITES | xargs -P "$(nproc)" -I{} sh -c '
+  t1=$(date +%s)
+  CK_RUN_SUITE={} CK_FORK=no $VG "$B/check_profan" >"$TMP/{}.out" 2>&1
+  echo $? >"$TMP/{}.rc"
+  echo $(( $(date +%s) - t1 )) >"$TMP/{}.s"'
+for s in $SUITES; do
+  [ "$(cat "$TMP/$s.rc" 2>/dev/null)" = 0 ] || {
     echo "analyze.sh: valgrind: unit suite '$s' failed:" >&2
-    cat "$TMP/unit.out" >&2; exit 1; }
+    cat "$TMP/$s.out" >&2; exit 1; }
   # a suite name Check does not know runs nothing and exits 0
-  grep -q "Checks: [1-9]" "$TMP/unit.out" || {
+  grep -q "Checks: [1-9]" "$TMP/$s.out" || {
     echo "analyze.sh: valgrind: unit suite '$s' ran no check" >&2; exit 1; }
-  echo "valgrind unit $s: $(( $(now) - t1 )) s, $(sed -n 's/.*Checks: \([0-9]*\).*/\1/p' "$TMP/unit.out") checks"
+  echo "valgrind unit $s: $(cat "$TMP/$s.s") s, $(sed -n 's/.*Checks: \([0-9]*\).*/\1/p' "$TMP/$s.out") checks"
 done
 echo "valgrind unit: clean ($(( $(now) - t0 )) s)"
 
