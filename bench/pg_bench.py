@@ -49,6 +49,22 @@ def timed(cmd):
     return time.perf_counter() - t0, p
 
 
+def local_vs_server(profan, hist, url, cmd, repeat):
+    """cmd run repeat times over the local history (--db hist) and over
+    the server (--history url), in turns: (local times, server times, the
+    last server run, [(local, server) runs whose exit or output differ])."""
+    loc, srvt, diff = [], [], []
+    p2 = None
+    for _ in range(repeat):
+        s1, p1 = timed([profan, "--db", hist] + cmd)
+        s2, p2 = timed([profan, "--db", hist] + cmd + ["--history", url])
+        loc.append(s1)
+        srvt.append(s2)
+        if (p1.returncode, p1.stdout) != (p2.returncode, p2.stdout):
+            diff.append((p1, p2))
+    return loc, srvt, p2, diff
+
+
 def server_cpu(srv):
     """CPU seconds of the server's exited processes (postmaster's
     cutime + cstime)."""
@@ -129,15 +145,9 @@ def main():
         bad = 0
         for cmd in (["check", "--baseline", "late", "--run", "latest"],
                     ["trend", "step_time_median_ms"]):
-            loc, srvt = [], []
-            for _ in range(a.repeat):
-                s1, p1 = timed([profan, "--db", hist] + cmd)
-                s2, p2 = timed([profan, "--db", hist] + cmd
-                               + ["--history", url])
-                loc.append(s1)
-                srvt.append(s2)
-                if (p1.returncode, p1.stdout) != (p2.returncode, p2.stdout):
-                    bad += 1
+            loc, srvt, _, diff = local_vs_server(profan, hist, url, cmd,
+                                                 a.repeat)
+            bad += len(diff)
             ml, ms = statistics.median(loc), statistics.median(srvt)
             print("%-45s local %.3f s, server %.3f s (x%.1f)"
                   % (" ".join(cmd), ml, ms, ms / ml))

@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
 sys.path.insert(0, HERE)
 import make_history  # noqa: E402
 import pgserver  # noqa: E402
+from pg_bench import local_vs_server  # noqa: E402
 
 
 def cmds(n):
@@ -168,12 +169,6 @@ def replicate(tabs, block, copies, server):
     return out
 
 
-def timed(cmd):
-    t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    return time.perf_counter() - t0, p
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("profan")
@@ -238,19 +233,14 @@ def main():
             sys.exit("the server holds %s runs" % n_srv)
         bad = 0
         for cmd in cmds(a.runs):
-            loc, srvt = [], []
-            for _ in range(a.repeat):
-                s1, p1 = timed([profan, "--db", hist] + cmd)
-                s2, p2 = timed([profan, "--db", hist] + cmd
-                               + ["--history", url])
-                loc.append(s1)
-                srvt.append(s2)
-                if (p1.returncode, p1.stdout) != (p2.returncode, p2.stdout):
-                    bad += 1
-                    print("DIFFERENT: %s\n--- local (exit %d)\n%s\n---"
-                          " server (exit %d)\n%s%s"
-                          % (" ".join(cmd), p1.returncode, p1.stdout[:600],
-                             p2.returncode, p2.stdout[:600], p2.stderr))
+            loc, srvt, p2, diff = local_vs_server(profan, hist, url, cmd,
+                                                  a.repeat)
+            bad += len(diff)
+            for p1, p3 in diff:
+                print("DIFFERENT: %s\n--- local (exit %d)\n%s\n---"
+                      " server (exit %d)\n%s%s"
+                      % (" ".join(cmd), p1.returncode, p1.stdout[:600],
+                         p3.returncode, p3.stdout[:600], p3.stderr))
             ml, ms = statistics.median(loc), statistics.median(srvt)
             print("%-62s local %.3f s, server %.3f s (x%.1f), exit %d"
                   % (" ".join(cmd), ml, ms, ms / ml, p2.returncode))

@@ -1,7 +1,7 @@
 -- report-html-export-hints.sql — "Open in Perfetto" lines: the export-trace
 -- command of every anchor of the run (view export_anchor) that zWhere (SQL
--- on its columns a.*) selects. Used by src/report/report_html.c,
--- export_hints().
+-- on its columns a.*) selects: the slowest steps. Used by
+-- src/report/report_html.c, the Step times section.
 -- A template: the caller fills its format directives with xasprintf() (none
 -- may stand in these comments).
 -- template arguments (for tests/check_db.c): 1 | 1 = 1

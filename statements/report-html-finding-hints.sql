@@ -1,7 +1,7 @@
 -- report-html-finding-hints.sql — "Open in Perfetto" lines under Findings:
 -- the anchors of the findings that have a time range (a straggler's are
 -- shown under Step times instead) and the three largest gaps of
--- gpu-utilization. Used by src/report/report_html.c, export_hints().
+-- gpu-utilization. Used by src/report/report_html.c, the Findings section.
 -- A template: the caller fills its format directives with xasprintf() (none
 -- may stand in these comments).
 SELECT a.anchor, a.rank, a.step, a.label

@@ -301,14 +301,10 @@ static void sec_summary(Rh *r){
 
 /* ------------------------------------------------------ export hints */
 
-/* "Open in Perfetto" lines: the export-trace command of every anchor of
-** the run (view export_anchor) that zWhere (SQL on its columns a.*)
-** selects; zWhere NULL: those of the findings (report-html-finding-hints). */
-static void export_hints(Rh *r, const char *zWhere){
-  char *zSql = zWhere
-    ? xasprintf(db_statement("report-html-export-hints"), (long long)r->run,
-                zWhere)
-    : xasprintf(db_statement("report-html-finding-hints"), (long long)r->run);
+/* "Open in Perfetto" lines: the export-trace command of every anchor that
+** zSql selects (anchor, rank, step, label of view export_anchor; freed
+** here). */
+static void export_hints(Rh *r, char *zSql){
   sqlite3_stmt *s = rh_sql(r, zSql);
   free(zSql);
   if( s==NULL ) return;
@@ -371,7 +367,8 @@ static void sec_findings(Rh *r){
   if( n==0 ) html_note(r->p, "no findings: no rule fired for this run");
   /* findings with a time range (stragglers: under Step times), the
   ** three largest gaps of gpu-utilization */
-  export_hints(r, NULL);
+  export_hints(r, xasprintf(db_statement("report-html-finding-hints"),
+                            (long long)r->run));
   html_section_end(r->p);
 }
 
@@ -842,7 +839,8 @@ static void sec_steps(Rh *r){
         buf_printf(&w, " OR a.anchor = 'slowest-step-rank-%lld'",
                    strtoll(strag.az[i] + 5, NULL, 10));  /* "rank N" */
       }
-      export_hints(r, buf_str(&w));
+      export_hints(r, xasprintf(db_statement("report-html-export-hints"),
+                                (long long)r->run, buf_str(&w)));
       buf_free(&w);
     }
   }
