@@ -443,7 +443,9 @@ static int shard_open(Merge *m, Shard *s, Buf *pMsg){
   sqlite3_stmt *p;
   int64_t nRun = 0, ver;
   ver = file_user_version(s->zPath);
-  if( ver>=0 && ver<db_schema_version() ){
+  /* older than this profan but not a development build's (db_open
+  ** refuses that one read-only with its line) */
+  if( ver>=PROFAN_SCHEMA_BASELINE && ver<db_schema_version() ){
     if( shard_migrate(s, &e) ){
       buf_printf(pMsg, "%s: schema version %lld: %s", s->zPath,
                  (long long)ver, e.zMsg);
