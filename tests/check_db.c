@@ -301,6 +301,18 @@ START_TEST(test_statements_prepare){
   ck_assert_int_eq(sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8,
                                            NULL, stub_function, NULL, NULL),
                    SQLITE_OK);
+  /* a table standing for the virtual table load_snapshot.c registers,
+  ** with the columns it declares */
+  {
+    const char *z = strstr(db_statement("load-snapshot-feed"),
+                           "CREATE TABLE x(");
+    char *zSql;
+    ck_assert_ptr_nonnull(z);
+    zSql = sqlite3_mprintf("CREATE TEMP TABLE profan_snapshot_event_feed(%s",
+                           z + strlen("CREATE TABLE x("));
+    ck_assert_int_eq(sqlite3_exec(db, zSql, 0, 0, 0), SQLITE_OK);
+    sqlite3_free(zSql);
+  }
   for(int i=0; embedded_statement[i].zName; i++){
     int k = 0;
     /* the history server's statements are PostgreSQL's */

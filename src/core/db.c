@@ -33,6 +33,26 @@ const char *db_statement(const char *zName){
   util_fatal("internal error: no statement statements/%s.sql", zName);
 }
 
+int db_table_columns(sqlite3 *db, const char *zTab, char **pzCols,
+                     char **pzParams, PfError *pErr){
+  sqlite3_stmt *p = db_prepare(db, db_statement("table-columns"), pErr);
+  int n = -1;
+  *pzCols = *pzParams = NULL;
+  if( p==NULL ) return -1;
+  sqlite3_bind_text(p, 1, zTab, -1, SQLITE_STATIC);
+  if( sqlite3_step(p)==SQLITE_ROW ){
+    const char *zC = (const char *)sqlite3_column_text(p, 0);
+    const char *zP = (const char *)sqlite3_column_text(p, 1);
+    n = sqlite3_column_int(p, 2);
+    *pzCols = xstrdup(zC ? zC : "");
+    *pzParams = xstrdup(zP ? zP : "");
+  }else{
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+  }
+  sqlite3_finalize(p);
+  return n;
+}
+
 int db_schema_file_number(const char *zName){
   if( zName==NULL ) return -1;
   for(int i=0; i<3; i++){

@@ -148,6 +148,16 @@ int db_schema_version(void);
 ** sqlite3_mprintf() and no other percent sign. */
 const char *db_statement(const char *zName);
 
+/*
+** The columns of table zTab in their order, as the lists a statement
+** template takes (statements/table-columns.sql): *pzCols the quoted
+** names ("a", "b"), *pzParams as many parameters (?, ?); both from
+** xmalloc, the caller frees them.  Returns the number of columns (0: no
+** such table, both lists ""), or -1 with pErr set.
+*/
+int db_table_columns(sqlite3 *db, const char *zTab, char **pzCols,
+                     char **pzParams, PfError *pErr);
+
 /* The number NNN of schema file name zName ("NNN-name.sql"), or -1. */
 int db_schema_file_number(const char *zName);
 
