@@ -1,23 +1,32 @@
 -- 001-baseline.sql — the schema of a new profan database: everything
 -- defined before the first release, in one file.
 --
--- It replaced the development migrations 001-030 (27 files); each of its
--- sections says which one it was ("was 013-hta-analyses.sql"), so a
--- comment elsewhere that cites "schema 013" or a file name finds its
--- section here.  tests/e2e/test_schema_baseline.py checks, against those
--- files in git history, that this file makes exactly the tables, views,
--- indexes and rows they made, plus the table catalogue (table_role).
+-- It replaced the development migrations 001-030 (27 files) and then
+-- 031-095 (20 files); each of its sections says which file it was ("was
+-- 013-hta-analyses.sql"), so a comment elsewhere that cites "schema 013"
+-- or a file name finds its section here.  An object a later file
+-- redefined is only in its final form, in the section of the file that
+-- last defined it (the earlier place says where); columns a file added
+-- are in their table's CREATE TABLE, seed rows it changed in their
+-- INSERT.  tests/e2e/test_schema_baseline.py checks, against the files
+-- in git history, that this file makes exactly the tables, views,
+-- indexes, triggers and rows (table_role included) that the baseline of
+-- 272d7b5 and 031-095 made.
 --
--- Versions: schema/NNN-name.sql files are applied in the order of their
--- number NNN to a database that has not had them (gaps allowed; a file
--- numbered at or below a database's version is never applied to it, so a
--- branch's file is renumbered above main's highest when it merges);
--- PRAGMA user_version is the number of the last file applied and PRAGMA
--- application_id is 0x50464442 ("PFDB").  A database of a development build from before this
--- baseline (application_id 0x50524f46 "PROF", user_version = count of
--- files applied) is refused: its inputs are ingested again instead.
--- Derived tables are never migrated: a later file that changes how one is
--- computed empties it, and `profan rebuild` fills it from the raw rows.
+-- Versions: PRAGMA user_version is the number of the last schema file
+-- applied; this file counts as 095, the highest number it folded
+-- (PROFAN_SCHEMA_BASELINE, src/core/db.h).  schema/NNN-name.sql files
+-- numbered above it are applied in the order of their number to a
+-- database that has not had them (gaps allowed; a file numbered at or
+-- below a database's version is never applied to it, so a branch's file
+-- is renumbered above main's highest when it merges).  PRAGMA
+-- application_id is 0x50464442 ("PFDB").  Databases of development
+-- builds are refused, their inputs are ingested again instead: those
+-- from before the first baseline (application_id 0x50524f46 "PROF",
+-- user_version = count of files applied), and "PFDB" ones at a version
+-- from 1 to 94 (the files this one folded can no longer be applied).
+-- Derived tables are never migrated: a later file that changes how one
+-- is computed empties it, and `profan rebuild` fills it from the raw rows.
 -- schema/current.sql is the whole schema in one generated file
 -- (scripts/schema_current.py).
 
@@ -120,7 +129,9 @@ CREATE TABLE gpu_mem_op(
   external_id INTEGER,
   runtime_id INTEGER,              -- derived
   op_id INTEGER,                   -- derived
-  step INTEGER                     -- derived
+  step INTEGER,                    -- derived
+  gbps REAL                        -- the trace's `memory bandwidth (GB/s)`
+                                   -- arg (was 061-memcpy-bandwidth-arg.sql)
 );
 
 -- CPU operators (cat cpu_op / Operator).
@@ -250,6 +261,11 @@ CREATE TABLE step(
   ts INTEGER NOT NULL,
   dur INTEGER NOT NULL,
   source TEXT NOT NULL,            -- 'ProfilerStep' or 'gap'
+  -- the step time that bounds the work (was 040-step-time-bound.sql):
+  -- written by derive_step_bound.c, read by view step_steady
+  bound_ts INTEGER,                -- S_k, ns
+  bound_dur INTEGER,               -- E_k - S_k, ns
+  bound_by TEXT,                   -- 'cpu' or 'gpu'
   PRIMARY KEY(run_id, rank, step)
 ) WITHOUT ROWID;
 
@@ -479,7 +495,12 @@ CREATE TABLE snapshot(
   alloc_conf TEXT,                 -- PYTORCH_CUDA_ALLOC_CONF
   expandable_segments INTEGER,
   max_split_size INTEGER,          -- -1: unlimited
-  gc_threshold REAL                -- garbage_collection_threshold
+  gc_threshold REAL,               -- garbage_collection_threshold
+  -- reserved but unused apart from fragmentation (was
+  -- 051-memory-split.sql): written by load_snapshot.c
+  unused_segments INTEGER,         -- whole segments without a live block
+  unused_bytes INTEGER,            -- their total size
+  fragmented_bytes INTEGER         -- inactive bytes of the other segments
 );
 
 -- One row per segment (a cudaMalloc, or one expandable range).
@@ -658,16 +679,7 @@ LEFT JOIN stack st ON st.id = e.stack_id
 LEFT JOIN frame f ON f.id = st.user_frame_id;
 
 -- Per-snapshot totals as the allocator reports them.
-CREATE VIEW memory_summary AS
-SELECT s.run_id, s.id AS snapshot_id, s.rank, s.device, s.n_segments,
-  s.n_blocks, s.reserved_bytes, s.allocated_bytes, s.active_bytes,
-  s.inactive_bytes,
-  round(100.0 * s.inactive_bytes / max(s.reserved_bytes, 1), 2)
-    AS fragmentation_pct,
-  round(100.0 * s.active_bytes / max(s.reserved_bytes, 1), 2)
-    AS utilization_pct,
-  s.peak_allocated_bytes, s.peak_event_idx
-FROM snapshot s;
+-- (view memory_summary: final form in "was 051-memory-split.sql")
 
 
 -- ======================================================================
@@ -821,39 +833,8 @@ CREATE INDEX coll_args_row ON coll_args(run_id, src, row_id);
 -- Collectives executed on the GPU (one row per NCCL/RCCL kernel), with
 -- arguments from the kernel, else from the enclosing record_param_comms
 -- op or nccl:* annotation, else inferred from the kernel name (derived).
-CREATE TABLE collective(
-  id INTEGER PRIMARY KEY,
-  run_id INTEGER NOT NULL,
-  rank INTEGER NOT NULL,
-  file_id INTEGER NOT NULL,
-  kernel_id INTEGER NOT NULL,      -- kernel.id
-  device INTEGER,
-  stream INTEGER,
-  ts INTEGER NOT NULL,             -- kernel start, ns
-  dur INTEGER NOT NULL,            -- kernel duration, ns
-  op TEXT NOT NULL,                -- all_reduce, all_gather, reduce_scatter,
-                                   -- all_to_all, broadcast, reduce, send,
-                                   -- recv, send_recv, gather, scatter, other
-  c10d_name TEXT,                  -- 'Collective name' / annotation name
-  algo TEXT,                       -- RING, TREE, ... from the kernel name
-  proto TEXT,                      -- LL, LL128, SIMPLE
-  dtype TEXT,                      -- float32, bfloat16, ...
-  elem_bytes INTEGER,              -- bytes per element
-  in_nelems INTEGER,
-  out_nelems INTEGER,
-  bytes INTEGER,                   -- message size as nccl-tests counts it:
-                                   -- max(in, out) elements * elem_bytes
-  group_size INTEGER,
-  pg_name TEXT,
-  pg_desc TEXT,
-  pg_ranks TEXT,
-  bus_factor REAL,                 -- busbw / algbw (nccl-tests)
-  seq INTEGER,                     -- 0-based order per (rank, pg_name)
-  args_from TEXT NOT NULL,         -- 'kernel', 'cpu_op', 'annotation', 'name'
-  op_row INTEGER,                  -- cpu_op.id of record_param_comms
-  annotation_row INTEGER           -- annotation.id of nccl:*
-);
-CREATE INDEX collective_run ON collective(run_id, rank, ts);
+-- (table collective: its final form is in "was 090-cpu-comm.sql" below)
+-- (index collective_run: final form in "was 090-cpu-comm.sql")
 
 -- Communication / computation overlap per rank and device (sweep over
 -- kernels ordered by start at ingest).  comm = union of NCCL kernel
@@ -884,7 +865,9 @@ CREATE TABLE comm_fit(
   alpha_se_ns REAL,                -- standard error of alpha
   slope_se REAL,                   -- standard error of the slope
   rmse_ns REAL,                    -- residual standard error
-  r2 REAL
+  r2 REAL,
+  alpha_fixed INTEGER NOT NULL DEFAULT 0 -- 1: fitted through the origin
+                                   -- (was 065-comm-fit-origin.sql)
 );
 
 -- Flight recorder: one row per dump (file).
@@ -1090,16 +1073,14 @@ CREATE TABLE step_kernel_summary(
 -- All of it works in the stock sqlite3 shell:
 --   sqlite3 profan.db 'SELECT step, dur, steady, reason FROM step_steady'
 
--- The steady-step rule.  Per run and rank, over the rank's steps in time
--- order, with M the median step duration of the rank:
---   tolerance = max(tolerance_pct, mad_k * 1.4826 * MAD / M * 100) %
---   (MAD: median absolute deviation of the rank's steps from M; the
---   rule widens with the rank's own spread, so a noisy workload does not
---   lose its steps).
---   warm-up: the leading steps before the first step within the tolerance
---            of M, at most (n - 1) / 2 of the n steps;
---   cut:     the last step when it is outside the tolerance (the profiler
---            window's end: a step cut short, or one carrying the flush);
+-- The steady-step rule (as 040 below made it: a fixed tolerance).  Per
+-- run and rank, over the rank's steps in time order, with M the median
+-- step duration of the rank:
+--   warm-up: the leading steps before the first step within
+--            tolerance_pct of M, at most (n - 1) / 2 of the n steps;
+--   cut:     the last step when it is outside tolerance_pct of M (the
+--            profiler window's end: a step cut short, or one carrying
+--            the flush);
 --   ranks with fewer than min_steps steps keep every step.
 -- Every other step is steady (a slow step in the middle of a run is
 -- real variation, not warm-up).
@@ -1110,8 +1091,8 @@ CREATE TABLE steady_param(
 );
 
 INSERT INTO steady_param(name, value, doc) VALUES
-  ('tolerance_pct', 20.0, 'leading/trailing step further than this from the rank''s median step: warm-up / cut'),
-  ('mad_k', 3.0, 'the tolerance widens to this many robust standard deviations (1.4826 MAD) of the rank''s steps'),
+  ('tolerance_pct', 20.0, 'a leading step further than this from the '
+   || 'rank''s median step is warm-up, a last one cut, %'),
   ('min_steps', 3.0, 'ranks with fewer steps keep every step steady');
 
 -- Defaults of `profan check` (the command-line options override them).
@@ -1137,26 +1118,7 @@ INSERT INTO gate_param(name, value, doc) VALUES
 -- `profan check` keeps a run in the history only when it has the
 -- baseline's rank count and shares fingerprint_min_shared_pct of each
 -- set with it.
-CREATE VIEW run_fingerprint AS
-WITH
-n AS (SELECT value AS top FROM gate_param WHERE name = 'fingerprint_top'),
-k AS (
-  SELECT run_id, name_id,
-    row_number() OVER (PARTITION BY run_id
-                       ORDER BY sum(total_ns) DESC, name_id) AS i
-  FROM gpu_op_summary WHERE kind = 'kernel' GROUP BY run_id, name_id
-),
-o AS (
-  SELECT c.run_id, c.name_id,
-    row_number() OVER (PARTITION BY c.run_id
-                       ORDER BY sum(c.total_ns) DESC, c.name_id) AS i
-  FROM cpu_op_summary c JOIN string s ON s.id = c.name_id
-  WHERE s.text NOT GLOB 'ProfilerStep#*'
-  GROUP BY c.run_id, c.name_id
-)
-SELECT run_id, 'kernel' AS kind, name_id FROM k, n WHERE i <= n.top
-UNION ALL
-SELECT run_id, 'op', name_id FROM o, n WHERE i <= n.top;
+-- (view run_fingerprint: final form in "was 041-gate-history.sql")
 
 -- Ranks per run: those with steps, GPU activity or a trace file.
 CREATE VIEW run_rank_count AS
@@ -1265,7 +1227,13 @@ CREATE TABLE collective_window(
   run_id INTEGER NOT NULL,
   window_ns INTEGER NOT NULL,
   compute_ns INTEGER NOT NULL,
-  idle_ns INTEGER NOT NULL
+  idle_ns INTEGER NOT NULL,
+  -- the straggler measures (was 050-straggler-clock.sql, which says what
+  -- each is)
+  arrival_ns INTEGER,
+  wait_ns INTEGER,
+  exposed_wait_ns INTEGER,
+  queued_ns INTEGER
 );
 CREATE INDEX collective_window_run ON collective_window(run_id);
 
@@ -1283,9 +1251,11 @@ CREATE TABLE advice_threshold(
 ) WITHOUT ROWID;
 
 INSERT INTO advice_threshold(advice, name, value, unit, used_by, description) VALUES
-  ('fragmentation', 'inactive_pct', 10, '%', 'rule fragmentation, query fragmentation (recommendation)', 'inactive bytes over reserved bytes of a snapshot above which expandable_segments is recommended'),
-  ('fragmentation', 'min_segments', 10, 'segments', 'rule fragmentation, query fragmentation (recommendation)', 'more segments than this are needed for the recommendation'),
-  ('straggler', 'late_pct', 50, '%', 'rule straggler, queries rank-skew and collective-skew', 'a rank is the straggler when it arrives last at more than this share of the collectives that have a late rank (min_spread_us)'),
+  ('fragmentation', 'inactive_pct', 10, '%', 'rule fragmentation, query fragmentation (recommendation)', 'fragmented bytes (free inside segments that hold live'
+    || ' blocks) over reserved bytes of a snapshot above which'
+    || ' expandable_segments is recommended'),
+  ('fragmentation', 'min_segments', 10, 'segments', 'rule fragmentation, query fragmentation (recommendation)', 'more segments holding live blocks than this are needed for'
+    || ' the recommendation'),
   ('straggler', 'min_spread_us', 50, 'us', 'rule straggler, queries rank-skew and collective-skew', 'a collective has a late rank only when the last rank started more than this after the first (closer starts are ties, not waiting)');
 
 
@@ -1307,8 +1277,7 @@ CREATE TABLE hta_setting(
 );
 
 INSERT INTO hta_setting(name, value, description) VALUES
-  ('kernel_wait_ns', 30000.0, 'idle gap on a stream below this (ns), not waiting on the host, is kernel wait'),
-  ('queue_full', 1024.0, 'launch queue length at which the CPU blocks (CUDA: 1024 per stream)');
+  ('kernel_wait_ns', 30000.0, 'idle gap on a stream below this (ns), not waiting on the host, is kernel wait');
 
 -- Critical path of every (rank, step), from derive_hta.c: walked back
 -- from the step end, it is a chain of contiguous segments from the step
@@ -1427,53 +1396,17 @@ GROUP BY run_id, rank, device;
 -- before it.  host_wait: the op's launch call started after that end
 -- (the CPU was late); kernel_wait: otherwise, gap below kernel_wait_ns;
 -- other: the rest (waits on other streams, events, ...).
-CREATE VIEW hta_idle_interval AS
-WITH g AS (
-  SELECT run_id, rank, device, stream, kind, row_id, name_id, step, ts,
-    runtime_id,
-    max(ts + dur) OVER (PARTITION BY run_id, rank, device, stream
-                        ORDER BY ts, row_id
-                        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
-      AS prev_end
-  FROM hta_gpu_op
-)
-SELECT g.run_id, g.rank, g.device, g.stream, g.kind, g.row_id, g.name_id,
-  g.step, g.prev_end, g.ts, g.ts - g.prev_end AS gap_ns, r.ts AS launch_ts,
-  CASE WHEN r.ts > g.prev_end THEN 'host_wait'
-       WHEN g.ts - g.prev_end < (SELECT value FROM hta_setting
-                                 WHERE name = 'kernel_wait_ns')
-         THEN 'kernel_wait'
-       ELSE 'other' END AS category
-FROM g LEFT JOIN runtime_call r ON r.id = g.runtime_id
-WHERE g.ts > g.prev_end;
+-- (view hta_idle_interval: final form in "was 094-hta-stored-series.sql")
 
 -- Launch queue per stream as a step function: one row per change point.
 -- +1 when the launch call of a GPU op starts, -1 when the op starts on
 -- the GPU; queue_length holds from ts until next_ts.  Ops without a
 -- launch call (none recorded) are left out.  Ties: launches first.
-CREATE VIEW hta_queue_length AS
-WITH ev AS (
-  SELECT g.run_id, g.rank, g.device, g.stream, r.ts AS ts, 1 AS d, g.row_id
-  FROM hta_gpu_op g JOIN runtime_call r ON r.id = g.runtime_id
-  UNION ALL
-  SELECT run_id, rank, device, stream, ts, -1, row_id
-  FROM hta_gpu_op WHERE runtime_id IS NOT NULL
-)
-SELECT run_id, rank, device, stream, ts,
-  sum(d) OVER w AS queue_length,
-  lead(ts) OVER w AS next_ts
-FROM ev
-WINDOW w AS (PARTITION BY run_id, rank, device, stream
-             ORDER BY ts, d DESC, row_id ROWS UNBOUNDED PRECEDING);
+-- (view hta_queue_length: final form in "was 094-hta-stored-series.sql")
 
 -- Memory bandwidth of every memcpy / memset: bytes / duration (bytes per
 -- ns = GB/s).  kind as HTA names it: 'Memcpy HtoD', ..., 'Memset'.
-CREATE VIEW hta_memory_bw AS
-SELECT run_id, rank, device, stream, id AS row_id, step, ts, dur, bytes,
-  CASE kind WHEN 'memset' THEN 'Memset'
-    ELSE 'Memcpy ' || coalesce(direction, 'unknown') END AS kind,
-  CASE WHEN dur > 0 AND bytes IS NOT NULL THEN bytes * 1.0 / dur END AS gbps
-FROM gpu_mem_op;
+-- (view hta_memory_bw: final form in "was 061-memcpy-bandwidth-arg.sql")
 
 -- Critical path per (rank, step) and class, % of the step.  A kernel of
 -- the coarse 'comm' category is class comm_kernel.
@@ -1678,7 +1611,12 @@ CREATE TABLE gpu_spec(
   gpu TEXT NOT NULL,               -- the part the numbers are for
   fp32 REAL, tf32 REAL, bf16 REAL, fp16 REAL, fp8 REAL, int8 REAL,
   mem_tbps REAL NOT NULL,          -- memory bandwidth, TB/s
-  source TEXT NOT NULL
+  source TEXT NOT NULL,
+  -- the L2 tier of the roofline (was 064-hierarchical-roofline.sql,
+  -- which gives the sources)
+  l2_mb REAL,                      -- MiB; NULL: no L2 tier
+  l2_tbps REAL,                    -- TB/s; NULL: no L2 tier
+  l2_source TEXT
 );
 
 -- Element types as the trace's "Input type" spells them: bytes per
@@ -1959,7 +1897,9 @@ CREATE TABLE op_gpu_time(
   sum_ns INTEGER NOT NULL,         -- sum of their durations
   host_copies INTEGER NOT NULL,    -- memcpys to or from the host among them
   tf32 INTEGER NOT NULL,           -- 1: a kernel of op_tf32_kernel among them
-  sig_id INTEGER                   -- op_sig.id (was 028-op-gpu-time-sig.sql)
+  sig_id INTEGER,                  -- op_sig.id (was 028-op-gpu-time-sig.sql)
+  whole_us INTEGER NOT NULL DEFAULT 0 -- GPU intervals recorded in whole µs
+                                   -- (was 064-hierarchical-roofline.sql)
 );
 CREATE INDEX op_gpu_time_run
   ON op_gpu_time(run_id, rank, name_id, union_ns, n_gpu);
@@ -2107,33 +2047,43 @@ INSERT INTO gpu_spec_cu(pattern, num_sms, gpu, source) VALUES
   ('AMD Radeon Graphics', 110, 'MI250X (one GCD)', '[MI250] 110 CUs per MI250X GCD'),
   ('AMD Radeon Graphics', 104, 'MI250 (one GCD)', '[MI250] 104 CUs per MI250 GCD');
 
-INSERT INTO gpu_spec(pattern, priority, gpu, fp32, tf32, bf16, fp16, fp8, int8, mem_tbps, source) VALUES
-  ('*V100*PCIE*', 10, 'V100 PCIe', 14.0, NULL, NULL, 112.0, NULL, NULL, 0.9, '[V100] Tesla V100 datasheet'),
-  ('*V100*', 20, 'V100 SXM2', 15.7, NULL, NULL, 125.0, NULL, NULL, 0.9, '[V100] Tesla V100 datasheet'),
-  ('*A100*80GB*PCIe*', 10, 'A100 80GB PCIe', 19.5, 156.0, 312.0, 312.0, NULL, 624.0, 1.935, '[A100] A100 datasheet r4'),
-  ('*A100*PCIE*80GB*', 10, 'A100 80GB PCIe', 19.5, 156.0, 312.0, 312.0, NULL, 624.0, 1.935, '[A100] A100 datasheet r4'),
-  ('*A100*80GB*', 15, 'A100 80GB SXM', 19.5, 156.0, 312.0, 312.0, NULL, 624.0, 2.039, '[A100] A100 datasheet r4'),
-  ('*A100*PCIE*', 16, 'A100 40GB PCIe', 19.5, 156.0, 312.0, 312.0, NULL, 624.0, 1.555, '[A100] A100 datasheet r4'),
-  ('*A100*', 20, 'A100 40GB SXM', 19.5, 156.0, 312.0, 312.0, NULL, 624.0, 1.555, '[A100] A100 datasheet r4'),
-  ('*H100*PCIe*', 10, 'H100 PCIe', 51.0, 378.0, 756.5, 756.5, 1513.0, 1513.0, 2.0, '[H100] H100 datasheet'),
-  ('*H100*NVL*', 10, 'H100 NVL', 60.0, 417.5, 835.5, 835.5, 1670.5, 1670.5, 3.9, '[H100] H100 datasheet'),
-  ('*H100*', 20, 'H100 SXM', 67.0, 494.7, 989.4, 989.4, 1978.9, 1978.9, 3.35, '[H100] H100 datasheet'),
-  ('*H200*', 20, 'H200 SXM', 67.0, 494.7, 989.4, 989.4, 1978.9, 1978.9, 4.8, '[H200] H200 datasheet'),
-  ('*B200*', 20, 'B200 (HGX)', 75.0, 1100.0, 2250.0, 2250.0, 4500.0, 4500.0, 7.7, '[B200] Blackwell datasheet, HGX B200'),
-  ('*MI250X*', 10, 'MI250X (one GCD)', 47.85, NULL, 191.5, 191.5, NULL, 191.5, 1.6384, '[MI250] AMD Instinct MI250X, per module / 2'),
-  ('*MI250*', 20, 'MI250 (one GCD)', 45.25, NULL, 181.05, 181.05, NULL, 181.05, 1.6384, '[MI250] AMD Instinct MI250, per module / 2'),
-  ('*MI300X*', 20, 'MI300X', 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9, 5.3, '[MI300] AMD Instinct MI300X data sheet'),
-  ('*2080 Ti*', 20, 'GeForce RTX 2080 Ti', 13.4, NULL, NULL, 53.8, NULL, 215.2, 0.616, '[2080] Turing whitepaper');
+INSERT INTO gpu_spec(pattern, priority, gpu, fp32, tf32, bf16, fp16, fp8, int8, mem_tbps, source,
+  l2_mb, l2_tbps, l2_source) VALUES
+  ('*V100*PCIE*', 10, 'V100 PCIe', 14.0, NULL, NULL, 112.0, NULL, NULL, 0.9, '[V100] Tesla V100 datasheet',
+   6, 2048 * (14.0e12 / (2 * 5120)) / 1e12, '[VoltaWP] 6,144 KB; [AmpereWP] 2,048 B/clk x 1.367 GHz'),
+  ('*V100*', 20, 'V100 SXM2', 15.7, NULL, NULL, 125.0, NULL, NULL, 0.9, '[V100] Tesla V100 datasheet',
+   6, 2048 * (15.7e12 / (2 * 5120)) / 1e12, '[VoltaWP] 6,144 KB; [AmpereWP] 2,048 B/clk x 1.533 GHz'),
+  ('*A100*80GB*PCIe*', 10, 'A100 80GB PCIe', 19.5, 156.0, 312.0, 312.0, NULL, 624.0, 1.935, '[A100] A100 datasheet r4',
+   40, 5120 * (19.5e12 / (2 * 6912)) / 1e12, '[AmpereWP] 40,960 KB; 5,120 B/clk x 1.41 GHz'),
+  ('*A100*PCIE*80GB*', 10, 'A100 80GB PCIe', 19.5, 156.0, 312.0, 312.0, NULL, 624.0, 1.935, '[A100] A100 datasheet r4',
+   40, 5120 * (19.5e12 / (2 * 6912)) / 1e12, '[AmpereWP] 40,960 KB; 5,120 B/clk x 1.41 GHz'),
+  ('*A100*80GB*', 15, 'A100 80GB SXM', 19.5, 156.0, 312.0, 312.0, NULL, 624.0, 2.039, '[A100] A100 datasheet r4',
+   40, 5120 * (19.5e12 / (2 * 6912)) / 1e12, '[AmpereWP] 40,960 KB; 5,120 B/clk x 1.41 GHz'),
+  ('*A100*PCIE*', 16, 'A100 40GB PCIe', 19.5, 156.0, 312.0, 312.0, NULL, 624.0, 1.555, '[A100] A100 datasheet r4',
+   40, 5120 * (19.5e12 / (2 * 6912)) / 1e12, '[AmpereWP] 40,960 KB; 5,120 B/clk x 1.41 GHz'),
+  ('*A100*', 20, 'A100 40GB SXM', 19.5, 156.0, 312.0, 312.0, NULL, 624.0, 1.555, '[A100] A100 datasheet r4',
+   40, 5120 * (19.5e12 / (2 * 6912)) / 1e12, '[AmpereWP] 40,960 KB; 5,120 B/clk x 1.41 GHz'),
+  ('*H100*PCIe*', 10, 'H100 PCIe', 51.0, 378.0, 756.5, 756.5, 1513.0, 1513.0, 2.0, '[H100] H100 datasheet',
+   50, 5120 * (51e12 / (2 * 114 * 128)) / 1e12, '[HopperWP] 50 MB; 5,120 B/clk (as A100) x 1.748 GHz'),
+  ('*H100*NVL*', 10, 'H100 NVL', 60.0, 417.5, 835.5, 835.5, 1670.5, 1670.5, 3.9, '[H100] H100 datasheet',
+   50, 5120 * (60e12 / (2 * 132 * 128)) / 1e12, '[HopperWP] 50 MB; 5,120 B/clk (as A100) x 1.776 GHz'),
+  ('*H100*', 20, 'H100 SXM', 67.0, 494.7, 989.4, 989.4, 1978.9, 1978.9, 3.35, '[H100] H100 datasheet',
+   50, 5120 * (67e12 / (2 * 132 * 128)) / 1e12, '[HopperWP] 50 MB; 5,120 B/clk (as A100) x 1.983 GHz'),
+  ('*H200*', 20, 'H200 SXM', 67.0, 494.7, 989.4, 989.4, 1978.9, 1978.9, 4.8, '[H200] H200 datasheet',
+   50, 5120 * (67e12 / (2 * 132 * 128)) / 1e12, '[HopperWP] 50 MB; 5,120 B/clk (as A100) x 1.983 GHz'),
+  ('*B200*', 20, 'B200 (HGX)', 75.0, 1100.0, 2250.0, 2250.0, 4500.0, 4500.0, 7.7, '[B200] Blackwell datasheet, HGX B200',
+   126, 2 * 5120 * (75e12 / (2 * 148 * 128)) / 1e12, '[B200] 126 MB; 2 dies x 5,120 B/clk x 1.979 GHz'),
+  ('*MI250X*', 10, 'MI250X (one GCD)', 47.85, NULL, 191.5, 191.5, NULL, 191.5, 1.6384, '[MI250] AMD Instinct MI250X, per module / 2',
+   8, 32 * 128 * 1.7e9 / 1e12, '[CDNA2] 8 MB per GCD; 32 channels x 128 B/clk x 1.7 GHz'),
+  ('*MI250*', 20, 'MI250 (one GCD)', 45.25, NULL, 181.05, 181.05, NULL, 181.05, 1.6384, '[MI250] AMD Instinct MI250, per module / 2',
+   8, 32 * 128 * 1.7e9 / 1e12, '[CDNA2] 8 MB per GCD; 32 channels x 128 B/clk x 1.7 GHz'),
+  ('*MI300X*', 20, 'MI300X', 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9, 5.3, '[MI300] AMD Instinct MI300X data sheet',
+   256, 8 * 16 * 128 * 2.1e9 / 1e12, '[CDNA3] 256 MB Infinity Cache; L2 8 XCDs x 16 channels'
+     || ' x 128 B/clk x 2.1 GHz'),
+  ('*2080 Ti*', 20, 'GeForce RTX 2080 Ti', 13.4, NULL, NULL, 53.8, NULL, 215.2, 0.616, '[2080] Turing whitepaper',
+   NULL, NULL, '[Turing] 5.5 MB; no public L2 bandwidth: HBM roof only');
 
-CREATE VIEW device_spec AS
-SELECT d.run_id, d.rank, d.device, d.name, s.gpu, s.fp32, s.tf32, s.bf16,
-  s.fp16, s.fp8, s.int8, s.mem_tbps
-FROM device d JOIN gpu_spec s ON s.rowid = coalesce((
-  SELECT s3.rowid FROM gpu_spec_cu c JOIN gpu_spec s3 ON s3.gpu = c.gpu
-  WHERE d.name GLOB c.pattern AND c.num_sms = d.num_sms
-  ORDER BY s3.priority, s3.rowid LIMIT 1), (
-  SELECT s2.rowid FROM gpu_spec s2 WHERE d.name GLOB s2.pattern
-  ORDER BY s2.priority, s2.rowid LIMIT 1));
+-- (view device_spec: final form in "was 064-hierarchical-roofline.sql")
 
 INSERT INTO metric_direction(pattern, priority, direction) VALUES
   ('attention_efficiency_pct', 47, -1);
@@ -2236,128 +2186,7 @@ CREATE INDEX op_run_metric_metric ON op_run_metric(metric, run_id);
 -- The per-step divisors of gpu_ms, top_kernel_ms, exposed_comm_ms and
 -- alloc_churn_bytes stay every (rank, step) row: their totals cover the
 -- whole trace.
-CREATE VIEW run_metric_core_calc AS
-WITH
-tg AS MATERIALIZED (SELECT run_id FROM core_target),
-steady AS MATERIALIZED (
-  SELECT run_id, rank, step, dur FROM step_steady
-  WHERE steady = 1 AND run_id IN (SELECT run_id FROM tg)
-),
-ranked AS (
-  SELECT run_id, dur,
-    row_number() OVER (PARTITION BY run_id ORDER BY dur) AS i,
-    count(*) OVER (PARTITION BY run_id) AS n
-  FROM steady
-),
-nstep AS (
-  SELECT run_id, count(*) AS n FROM step
-  WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id
-),
-perrank AS (
-  SELECT a.run_id, max(a.n) AS n, max(coalesce(b.ns, 0)) AS ns
-  FROM (SELECT run_id, rank, count(*) AS n FROM step
-        WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id, rank) a
-  LEFT JOIN (SELECT run_id, rank, count(*) AS ns FROM steady
-             GROUP BY run_id, rank) b
-    ON b.run_id = a.run_id AND b.rank = a.rank
-  GROUP BY a.run_id
-),
-busy AS (
-  SELECT t.run_id,
-    100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset', 'comm')
-                     THEN t.ns ELSE 0 END) / max(sum(t.ns), 1) AS pct
-  FROM step_time t
-  JOIN steady s ON s.run_id = t.run_id AND s.rank = t.rank
-    AND s.step = t.step
-  WHERE t.run_id IN (SELECT run_id FROM tg)
-  GROUP BY t.run_id
-),
-gos AS MATERIALIZED (
-  SELECT run_id, kind, name_id, total_ns FROM gpu_op_summary
-  WHERE run_id IN (SELECT run_id FROM tg)
-),
-kname AS (
-  SELECT run_id, name_id, sum(total_ns) AS ns
-  FROM gos WHERE kind = 'kernel' GROUP BY run_id, name_id
-),
-kc AS MATERIALIZED (
-  SELECT name_id, scheme, category FROM kernel_category
-  WHERE name_id IN (SELECT name_id FROM gos)
-),
-cat AS (
-  SELECT g.run_id, c.scheme, c.category, sum(g.total_ns) AS ns
-  FROM gos g JOIN kc c ON c.name_id = g.name_id
-  GROUP BY g.run_id, c.scheme, c.category
-),
-gtot AS (
-  SELECT run_id, sum(total_ns) AS ns FROM gos GROUP BY run_id
-),
-co AS (
-  SELECT * FROM comm_overlap WHERE run_id IN (SELECT run_id FROM tg)
-),
-sn AS (
-  SELECT * FROM snapshot WHERE run_id IN (SELECT run_id FROM tg)
-)
-SELECT run_id, 'step_time_median_ms' AS metric, avg(dur) / 1e6 AS value
-  FROM ranked WHERE i IN ((n + 1) / 2, (n + 2) / 2) GROUP BY run_id
-UNION ALL
-SELECT run_id, 'step_time_p90_ms', dur / 1e6
-  FROM ranked WHERE i = (9 * n + 9) / 10
-UNION ALL
-SELECT run_id, 'step_time_mean_ms', avg(dur) / 1e6 FROM steady
-  GROUP BY run_id
-UNION ALL
-SELECT run_id, 'steps', n FROM perrank
-UNION ALL
-SELECT run_id, 'steady_steps', ns FROM perrank
-UNION ALL
-SELECT run_id, 'step_gpu_busy_pct', pct FROM busy
-UNION ALL
-SELECT run_id, 'gpu_util_pct',
-    100.0 * sum(busy_ns) / max(sum(last_end - first_ts), 1)
-  FROM gpu_busy WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id
-UNION ALL
-SELECT g.run_id, 'gpu_ms', g.ns / 1e6 / s.n
-  FROM gtot g JOIN nstep s ON s.run_id = g.run_id
-UNION ALL
-SELECT k.run_id, 'top_kernel_ms', max(k.ns) / 1e6 / s.n
-  FROM kname k JOIN nstep s ON s.run_id = k.run_id GROUP BY k.run_id
-UNION ALL
-SELECT c.run_id, 'cat_' || c.scheme || ':' || c.category || '_pct',
-    100.0 * c.ns / max(t.ns, 1)
-  FROM cat c JOIN gtot t ON t.run_id = c.run_id
-UNION ALL
-SELECT run_id, 'comm_pct', 100.0 * sum(comm_ns) / max(sum(wall_ns), 1)
-  FROM co GROUP BY run_id HAVING sum(n_comm) > 0
-UNION ALL
-SELECT run_id, 'comm_overlap_pct',
-    100.0 * sum(overlap_ns) / max(sum(comm_ns), 1)
-  FROM co GROUP BY run_id HAVING sum(n_comm) > 0
-UNION ALL
-SELECT o.run_id, 'exposed_comm_ms',
-    sum(o.comm_ns - o.overlap_ns) / 1e6 / coalesce(max(s.n), 1)
-  FROM co o LEFT JOIN nstep s ON s.run_id = o.run_id
-  GROUP BY o.run_id HAVING sum(o.n_comm) > 0
-UNION ALL
-SELECT run_id, 'peak_allocated_bytes', max(peak_allocated_bytes)
-  FROM sn GROUP BY run_id
-UNION ALL
-SELECT run_id, 'reserved_bytes', max(reserved_bytes)
-  FROM sn GROUP BY run_id
-UNION ALL
-SELECT run_id, 'max_reserved_bytes',
-    max(coalesce(max_reserved_bytes, reserved_bytes))
-  FROM sn GROUP BY run_id
-UNION ALL
-SELECT run_id, 'fragmentation_pct',
-    100.0 * sum(inactive_bytes) / max(sum(reserved_bytes), 1)
-  FROM sn GROUP BY run_id
-UNION ALL
-SELECT s.run_id, 'alloc_churn_bytes',
-    1.0 * sum(a.size) / coalesce((SELECT n FROM nstep x
-                                  WHERE x.run_id = s.run_id), 1)
-  FROM sn s JOIN alloc_event a ON a.snapshot_id = s.id
-  WHERE a.action = 'alloc' GROUP BY s.run_id;
+-- (view run_metric_core_calc: final form in "was 093-step-comm.sql")
 
 -- step_steady (011) with the same columns, rules and values, written as
 -- nested subqueries whose window functions all partition by (run_id,
@@ -2369,54 +2198,7 @@ SELECT s.run_id, 'alloc_churn_bytes',
 -- holds a subquery is never pushed into window functions, so while
 -- core_target holds runs (derive_core.c, for one statement) the view
 -- reads only their steps; it is empty otherwise: every run.
-CREATE VIEW step_steady AS
-SELECT run_id, rank, step, ts, dur, source,
-  k AS pos,                        -- 1 = the rank's first step in time
-  n,                               -- steps of the rank
-  median AS median_ns,             -- the rank's median step (all steps)
-  dev_pct,                         -- |dur - median| / median, %
-  tol_pct,                         -- the rank's tolerance, %
-  reason = '' AS steady,           -- 1 steady, 0 warm-up or cut
-  reason                           -- '', 'warm-up' or 'cut'
-FROM (
-  SELECT *,
-    CASE WHEN few THEN ''
-         WHEN k < coalesce(k0, 1) AND k <= (n - 1) / 2 THEN 'warm-up'
-         WHEN k = n AND dev_pct > tol_pct THEN 'cut'
-         ELSE '' END AS reason
-  FROM (
-    SELECT *,
-      min(CASE WHEN dev_pct <= tol_pct THEN k END)
-        OVER (PARTITION BY run_id, rank) AS k0
-    FROM (
-      SELECT *,
-        100.0 * ad / max(median, 1) AS dev_pct,
-        max((SELECT value FROM steady_param WHERE name = 'tolerance_pct'),
-            (SELECT value FROM steady_param WHERE name = 'mad_k')
-              * 1.4826 * 100.0 * mad / max(median, 1)) AS tol_pct,
-        n < (SELECT value FROM steady_param WHERE name = 'min_steps') AS few
-      FROM (
-        SELECT *,
-          avg(CASE WHEN j IN ((n + 1) / 2, (n + 2) / 2) THEN ad END)
-            OVER (PARTITION BY run_id, rank) AS mad
-        FROM (
-          SELECT *, abs(dur - median) AS ad,
-            row_number() OVER (PARTITION BY run_id, rank
-                               ORDER BY abs(dur - median), ts) AS j
-          FROM (
-            SELECT *,
-              avg(CASE WHEN i IN ((n + 1) / 2, (n + 2) / 2) THEN dur END)
-                OVER (PARTITION BY run_id, rank) AS median
-            FROM (
-              SELECT run_id, rank, step, ts, dur, source,
-                row_number() OVER (PARTITION BY run_id, rank
-                                   ORDER BY ts, step) AS k,
-                row_number() OVER (PARTITION BY run_id, rank
-                                   ORDER BY dur, ts) AS i,
-                count(*) OVER (PARTITION BY run_id, rank) AS n
-              FROM step
-              WHERE NOT EXISTS (SELECT 1 FROM core_target)
-                 OR run_id IN (SELECT run_id FROM core_target))))))));
+-- (view step_steady: final form in "was 040-step-time-bound.sql")
 
 -- run_step_sample (011) with the same rows, its aggregates written as
 -- window functions over (run_id, step) and (run_id, rank, step) in
@@ -2425,35 +2207,7 @@ FROM (
 -- a GROUP BY into a view with window functions nor into a compound
 -- whose arms have window functions, so `check` (run_id = ? AND metric
 -- = ?) computed every run's samples: 0.7 s a call over 10,000 runs.
-CREATE VIEW run_step_sample AS
-WITH
-names AS (
-  SELECT 'step_time_median_ms' AS metric
-  UNION ALL SELECT 'step_time_p90_ms'
-  UNION ALL SELECT 'step_time_mean_ms'
-)
-SELECT st.run_id, names.metric, st.step, st.ms AS value
-FROM (
-  SELECT DISTINCT run_id, step,
-    avg(dur) OVER (PARTITION BY run_id, step) / 1e6 AS ms
-  FROM step_steady WHERE steady = 1
-) st CROSS JOIN names
-UNION ALL
-SELECT run_id, 'step_gpu_busy_pct', step, value
-FROM (
-  SELECT DISTINCT run_id, step,
-    avg(pct) OVER (PARTITION BY run_id, step) AS value
-  FROM (
-    SELECT DISTINCT s.run_id, s.rank, s.step,
-      100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset',
-                                        'comm')
-                       THEN t.ns ELSE 0 END)
-                OVER (PARTITION BY s.run_id, s.rank, s.step)
-        / max(sum(t.ns) OVER (PARTITION BY s.run_id, s.rank, s.step), 1)
-        AS pct
-    FROM step_time t
-    JOIN step_steady s ON s.run_id = t.run_id AND s.rank = t.rank
-      AND s.step = t.step AND s.steady = 1));
+-- (view run_step_sample: final form in "was 040-step-time-bound.sql")
 
 CREATE VIEW run_metric_core AS
 SELECT run_id, metric, value FROM core_run_metric;
@@ -2600,7 +2354,9 @@ CREATE TABLE op_sig_model(
   kind TEXT NOT NULL,
   dtype TEXT,
   flops REAL,
-  bytes REAL
+  bytes REAL,
+  footprint REAL                   -- distinct bytes the call touches
+                                   -- (was 064-hierarchical-roofline.sql)
 );
 CREATE INDEX op_sig_model_sig ON op_sig_model(sig_id);
 
@@ -2639,43 +2395,7 @@ LEFT JOIN string d ON d.id = o.input_dims_id;
 -- the views' rows, tests/e2e/test_op_store.py) and the others here.
 
 -- 027's definition, with the call's signature.
-CREATE VIEW op_call_time_calc AS
-WITH tn AS MATERIALIZED (
-  SELECT s.id AS name_id, EXISTS (SELECT 1 FROM op_tf32_kernel p
-                                  WHERE lower(s.text) GLOB p.pattern) AS tf32
-  FROM string s WHERE s.id IN (
-    SELECT name_id FROM kernel WHERE run_id IN (SELECT run_id FROM op_target)
-      AND op_id IS NOT NULL)
-),
-ev AS (
-  SELECT k.run_id, k.op_id, k.device, k.ts, k.ts + k.dur AS te, 0 AS host,
-    (SELECT tf32 FROM tn WHERE tn.name_id = k.name_id) AS tf32
-  FROM kernel k WHERE k.run_id IN (SELECT run_id FROM op_target)
-    AND k.op_id IS NOT NULL
-  UNION ALL
-  SELECT run_id, op_id, device, ts, ts + dur,
-    kind = 'memcpy' AND coalesce(direction, '') <> 'DtoD', 0
-  FROM gpu_mem_op WHERE run_id IN (SELECT run_id FROM op_target)
-    AND op_id IS NOT NULL
-),
-w AS (
-  SELECT run_id, op_id, device, ts, te, host, tf32,
-    max(te) OVER (PARTITION BY run_id, op_id ORDER BY ts, te
-                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev
-  FROM ev
-)
-SELECT op_id, run_id,
-  (SELECT rank FROM cpu_op WHERE id = op_id) AS rank,
-  (SELECT name_id FROM cpu_op WHERE id = op_id) AS name_id,
-  min(device) AS device, count(*) AS n_gpu,
-  sum(max(0, te - max(ts, coalesce(prev, ts)))) AS union_ns,
-  sum(te - ts) AS sum_ns, sum(host) AS host_copies, max(tf32) AS tf32,
-  (SELECT g.id FROM cpu_op o JOIN op_sig g ON g.name_id = o.name_id
-     AND g.dims_id = coalesce(o.input_dims_id, 0)
-     AND g.types_id = coalesce(o.input_types_id, 0)
-     AND g.conc_id = coalesce(o.concrete_inputs_id, 0)
-   WHERE o.id = op_id) AS sig_id
-FROM w GROUP BY run_id, op_id;
+-- (view op_call_time_calc: final form in "was 064-hierarchical-roofline.sql")
 
 CREATE VIEW op_metric_launch_calc AS
 SELECT run_id, 'kernels_without_launch' AS metric, sum(kernels) AS value
@@ -2768,46 +2488,7 @@ SELECT op_id, run_id, rank, name, 'attention_fwd' AS kind, dims, dtype,
     * coalesce((SELECT size FROM op_dtype WHERE type = dtype), 4) AS bytes
 FROM x WHERE b > 0 AND h > 0 AND l > 0 AND sk > 0 AND dq > 0 AND dv > 0;
 
-CREATE VIEW op_stream AS
-WITH kn AS MATERIALIZED (           -- each name's kind once, not per call
-  SELECT k.name_id, k.name, k.kind, kc.flops_per_elem AS fpe,
-    k.name IN (SELECT name FROM op_write_first) AS wf
-  FROM op_name_kind k JOIN op_kind_cost kc ON kc.kind = k.kind
-  WHERE k.name_id IN (SELECT name_id FROM op_sig_scope)
-),
-x AS MATERIALIZED (
-  SELECT o.run_id, o.id AS op_id, o.rank, kn.name, kn.kind, kn.fpe, kn.wf,
-    d.text AS dims, t.text AS types, e.key AS i,
-    coalesce(json_extract(e.value, '$[0]'), 1)
-      * coalesce(json_extract(e.value, '$[1]'), 1)
-      * coalesce(json_extract(e.value, '$[2]'), 1)
-      * coalesce(json_extract(e.value, '$[3]'), 1)
-      * coalesce(json_extract(e.value, '$[4]'), 1)
-      * coalesce(json_extract(e.value, '$[5]'), 1)
-      * coalesce(json_extract(e.value, '$[6]'), 1)
-      * coalesce(json_extract(e.value, '$[7]'), 1) AS n
-  FROM op_sig_scope o JOIN kn ON kn.name_id = o.name_id
-  JOIN string d ON d.id = o.input_dims_id
-  JOIN string t ON t.id = o.input_types_id, json_each(d.text) e
-  WHERE json_valid(d.text) AND json_valid(t.text) AND e.type = 'array'
-    AND json_extract(t.text, '$[' || e.key || ']')
-        IN (SELECT type FROM op_dtype)
-),
--- one aggregate over the signatures
-y AS MATERIALIZED (
-  SELECT run_id, op_id, min(rank) AS rank, min(name) AS name,
-    min(kind) AS kind, min(dims) AS dims, min(types) AS types,
-    min(fpe) AS fpe, max(wf) AS wf, sum(n) AS sum_n, max(n) AS max_n,
-    min(i) AS i0, sum(CASE WHEN i = 0 THEN n ELSE 0 END) AS n0
-  FROM x GROUP BY run_id, op_id
-)
-SELECT op_id, run_id, rank, name, kind, dims,
-  json_extract(types, '$[' || i0 || ']') AS dtype,
-  fpe * max_n AS flops,
-  1.0 * (sum_n - CASE WHEN wf THEN n0 ELSE 0 END + max_n)
-    * (SELECT size FROM op_dtype
-       WHERE type = json_extract(types, '$[' || i0 || ']')) AS bytes
-FROM y;
+-- (view op_stream: final form in "was 064-hierarchical-roofline.sql")
 
 CREATE VIEW op_conv_model AS
 WITH c AS MATERIALIZED (
@@ -2988,20 +2669,7 @@ WHERE CASE name
     AND sz1 > 0 AND sz4 > 0 END;
 
 -- The arms' union, per signature (op_id of an arm: op_sig.id).
-CREATE VIEW op_sig_model_calc AS
-SELECT g.op_id AS sig_id, 1 AS matmul, k.kind, g.dtype, g.flops, g.bytes
-FROM op_gemm g JOIN op_sig o ON o.id = g.op_id
-JOIN op_name_kind k ON k.name_id = o.name_id
-UNION ALL
-SELECT op_id, 1, kind, dtype, flops, bytes FROM op_sdpa
-UNION ALL
-SELECT op_id, 0, kind, dtype, flops, bytes FROM op_stream
-UNION ALL
-SELECT op_id, 0, kind, dtype, flops, bytes FROM op_conv_model
-UNION ALL
-SELECT op_id, 1, kind, dtype, flops, bytes FROM op_sdpa_bwd
-UNION ALL
-SELECT op_id, 0, kind, dtype, flops, bytes FROM op_gather_model;
+-- (view op_sig_model_calc: final form in "was 064-hierarchical-roofline.sql")
 
 
 -- ======================================================================
@@ -3026,76 +2694,14 @@ SELECT op_id, 0, kind, dtype, flops, bytes FROM op_gather_model;
 -- One row per operator call with GPU time, no host copies and a model:
 -- its model, its GPU's peak for the call's dtype (tf32 when an fp32
 -- call ran a TF32 kernel on a GPU that has it) and memory bandwidth.
-CREATE VIEW op_roofline_core AS
-WITH dsm AS MATERIALIZED (       -- GLOB once a GPU, of the runs in scope
-  SELECT * FROM device_spec WHERE run_id IN (SELECT run_id FROM op_scope)),
-c AS (
-  SELECT m.matmul, t.op_id, t.run_id, t.rank, t.device, t.sig_id,
-    m.kind, m.dtype, m.flops, m.bytes, t.union_ns AS gpu_ns,
-    t.sum_ns, t.n_gpu,
-    ds.gpu, CASE WHEN dt.peak = 'fp32' AND t.tf32 AND ds.tf32 > 0
-                 THEN 'tf32' ELSE dt.peak END AS peak,
-    ds.fp32, ds.tf32, ds.bf16, ds.fp16, ds.fp8, ds.int8, ds.mem_tbps
-  FROM op_gpu_time t JOIN op_sig_model m ON m.sig_id = t.sig_id
-  LEFT JOIN op_dtype dt ON dt.type = m.dtype
-  LEFT JOIN dsm ds ON ds.run_id = t.run_id AND ds.rank = t.rank
-    AND ds.device = t.device
-  WHERE t.union_ns > 0 AND t.host_copies = 0
-)
-SELECT matmul, op_id, run_id, rank, device, sig_id, kind, dtype, flops,
-  bytes, gpu_ns, sum_ns, n_gpu, gpu, peak,
-  CASE peak WHEN 'fp32' THEN fp32 WHEN 'tf32' THEN tf32 WHEN 'bf16' THEN bf16
-    WHEN 'fp16' THEN fp16 WHEN 'fp8' THEN fp8 WHEN 'int8' THEN int8
-  END AS peak_tflops,
-  mem_tbps
-FROM c;
+-- (view op_roofline_core: final form in "was 064-hierarchical-roofline.sql")
 
 -- 028's columns: the calls with their operator name and input dims.
-CREATE VIEW op_roofline_call AS
-SELECT r.matmul, r.op_id, r.run_id, r.rank, r.device, s.text AS name,
-  r.kind, d.text AS dims, r.dtype, r.flops, r.bytes, r.gpu_ns, r.sum_ns,
-  r.n_gpu, r.gpu, r.peak, r.peak_tflops, r.mem_tbps
-FROM op_roofline_core r
-JOIN op_sig g ON g.id = r.sig_id
-JOIN string s ON s.id = g.name_id
-LEFT JOIN string d ON d.id = g.dims_id;
+-- (view op_roofline_call: final form in "was 064-hierarchical-roofline.sql")
 
-CREATE VIEW op_metric_roof_calc AS
-WITH f AS MATERIALIZED (
-  SELECT run_id, fam, sum(roof_ns) AS roof_ns,
-    sum(max(0, gpu_ns - roof_ns)) AS over_ns, sum(gpu_ns) AS gpu_ns
-  FROM (
-    SELECT run_id, CASE WHEN kind GLOB 'gemm*' THEN 'gemm'
-                        ELSE 'attention' END AS fam, gpu_ns,
-      max(flops / (peak_tflops * 1e3), bytes / (mem_tbps * 1e3)) AS roof_ns
-    FROM op_roofline_core
-    -- +run_id: the rowid range, not the op_gpu_time_run index (a lookup
-    -- a call); coalesce: a filter SQLite reads as "not NULL" turns the
-    -- LEFT JOIN of the device spec into a join it may run first
-    WHERE +run_id IN (SELECT run_id FROM op_target)
-      AND op_id BETWEEN
-        (SELECT min((SELECT min(id) FROM cpu_op c WHERE c.run_id = o.run_id))
-         FROM op_target o)
-        AND
-        (SELECT max((SELECT max(id) FROM cpu_op c WHERE c.run_id = o.run_id))
-         FROM op_target o)
-      AND peak_tflops > 0 AND coalesce(mem_tbps, 0) > 0
-      AND matmul AND (kind GLOB 'gemm*' OR kind GLOB 'attention*'))
-  GROUP BY +run_id, fam
-)
-SELECT run_id, fam || '_efficiency_pct' AS metric,
-  100.0 * roof_ns / gpu_ns AS value FROM f
-UNION ALL
-SELECT run_id, fam || '_recoverable_ms', over_ns / 1e6 FROM f
-UNION ALL
-SELECT run_id, fam || '_time_ms', gpu_ns / 1e6 FROM f;
+-- (view op_metric_roof_calc: final form in "was 064-hierarchical-roofline.sql")
 
-CREATE VIEW op_metric_calc AS
-SELECT run_id, metric, value FROM op_metric_roof_calc
-UNION ALL
-SELECT run_id, metric, value FROM op_metric_launch_calc
-UNION ALL
-SELECT run_id, metric, value FROM op_metric_memcpy_calc;
+-- (view op_metric_calc: final form in "was 064-hierarchical-roofline.sql")
 
 
 -- ======================================================================
@@ -3330,3 +2936,1576 @@ INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
 
   ('op_target', 'scratch', NULL, 0, 'the runs the operator model computes'),
   ('core_target', 'scratch', NULL, 0, 'the runs the core metrics compute');
+
+
+-- ======================================================================
+-- was 031-runtime-call-corr.sql — no index runtime_call_corr.  The index
+-- runtime_call(file_id, correlation) was the one persistent index made
+-- from C: derive_trace.c created it for its database linkage of GPU rows
+-- to runtime calls (PROFAN_DB_LINK=1 and the in-stream linker's
+-- fallbacks).  That second linkage is gone: GPU rows are linked by the
+-- in-stream linker only (src/trace/link_trace.c), fed the stored rows by
+-- src/trace/trace_relink.c when a file must be linked again, which looks
+-- calls up in its own map, not through an index; no query finds calls by
+-- correlation id (they join on kernel.runtime_id).  So neither the code
+-- nor the schema creates it: it cost every insert into runtime_call.
+
+
+-- ======================================================================
+-- was 040-step-time-bound.sql — the step time that bounds the work, and one
+-- steady-step rule without the spread-widened tolerance (issue 30).
+--
+-- A ProfilerStep range is the CPU's step.  When the CPU runs ahead (the
+-- GPU works through a queue of launches), the GPU work a step launched
+-- ends after the next step began, and the CPU step no longer measures
+-- the work: tracelens-mi300-resnet-ckpt's 16 ms CPU steps launch 19 ms of
+-- GPU work each, and a 20 % slower GPU changed the CPU steps by 0 %.
+-- Per rank, over the steps in time order (c the CPU step's start, e its
+-- end, g0 / g1 the first start and the last end of the GPU activity --
+-- kernels, memcpys, memsets -- the step launched: rows linked to a launch
+-- call; a row without one, e.g. launched before the profiled window, only
+-- has the step containing its start):
+--   end    E_k = the largest max(e_j, g1_j) of the steps j <= k: the step
+--          is over when its CPU part and the GPU work it launched are
+--          (and never before an earlier step's);
+--   start  S_k = max(c_k, E_k-1): a step starts when the CPU starts it
+--          and the previous step's work is done; the first step starts
+--          at g0 when its GPU work began only after its CPU part ended
+--          (the GPU was still busy with launches from before the
+--          profiled window), else at c;
+--   step.bound_ts = S_k, step.bound_dur = E_k - S_k, step.bound_by =
+--          'cpu' when that is the CPU step (S = c and E = e), 'gpu' when
+--          the GPU work moved either end.
+-- A CPU that waits for the GPU every step (a loss.item(), a
+-- synchronize) keeps its CPU steps (bound_by 'cpu' on hta-diff-control);
+-- a GPU tail reaching into the next step makes the step end with it
+-- (kineto-resnet50-2021: a few ms); a CPU a step or more ahead gets the
+-- GPU's steps (tracelens-mi300: 18.98, 18.98, 18.55 ms).
+-- derive_step_bound.c computes these columns of step (above) at ingest
+-- (the writer's derive pass); tests/oracle/step_bound.sql is the same
+-- definition in SQL, with 092's launch step (below).
+
+-- The steady-step rule, one definition (view step_steady; every step
+-- statistic, the steps query, the step-variation rule, the report, the
+-- HTML and the gate read it).  Per run and rank, over the rank's steps in
+-- time order, with M the median of the rank's step times (bound_dur):
+--   warm-up: the leading steps before the first step within
+--            tolerance_pct of M, at most (n - 1) / 2 of the n steps;
+--   cut:     the last step when it is outside tolerance_pct of M;
+--   ranks with fewer than min_steps steps keep every step.
+-- The tolerance no longer widens with the rank's spread (mad_k, 011):
+-- the spread of all steps moved with any later step, so one step 10 %
+-- slower made a warm-up step at 75 % of the median steady (issue 30).
+-- Only leading steps are ever warm-up, and a change of the later steps
+-- moves M by at most the distance between two middle steps.
+-- (steady_param, above, holds tolerance_pct and min_steps.)
+CREATE VIEW step_steady AS
+SELECT run_id, rank, step, ts, dur, source,
+  k AS pos,                        -- 1 = the rank's first step in time
+  n,                               -- steps of the rank
+  median AS median_ns,             -- the rank's median step (all steps)
+  dev_pct,                         -- |dur - median| / median, %
+  tol_pct,                         -- the tolerance, %
+  reason = '' AS steady,           -- 1 steady, 0 warm-up or cut
+  reason,                          -- '', 'warm-up' or 'cut'
+  cpu_ts, cpu_dur,                 -- the ProfilerStep range (step.ts, dur)
+  bound_by                         -- 'cpu' or 'gpu' (step.bound_by)
+FROM (
+  SELECT *,
+    CASE WHEN few THEN ''
+         WHEN k < coalesce(k0, 1) AND k <= (n - 1) / 2 THEN 'warm-up'
+         WHEN k = n AND dev_pct > tol_pct THEN 'cut'
+         ELSE '' END AS reason
+  FROM (
+    SELECT *,
+      min(CASE WHEN dev_pct <= tol_pct THEN k END)
+        OVER (PARTITION BY run_id, rank) AS k0
+    FROM (
+      SELECT *,
+        100.0 * abs(dur - median) / max(median, 1) AS dev_pct,
+        (SELECT value FROM steady_param WHERE name = 'tolerance_pct')
+          AS tol_pct,
+        n < (SELECT value FROM steady_param WHERE name = 'min_steps') AS few
+      FROM (
+        SELECT *,
+          avg(CASE WHEN i IN ((n + 1) / 2, (n + 2) / 2) THEN dur END)
+            OVER (PARTITION BY run_id, rank) AS median
+        FROM (
+          SELECT run_id, rank, step,
+            coalesce(bound_ts, ts) AS ts, coalesce(bound_dur, dur) AS dur,
+            source, ts AS cpu_ts, dur AS cpu_dur,
+            coalesce(bound_by, 'cpu') AS bound_by,
+            row_number() OVER (PARTITION BY run_id, rank
+                               ORDER BY ts, step) AS k,
+            row_number() OVER (PARTITION BY run_id, rank
+                               ORDER BY coalesce(bound_dur, dur), ts) AS i,
+            count(*) OVER (PARTITION BY run_id, rank) AS n
+          FROM step
+          WHERE NOT EXISTS (SELECT 1 FROM core_target)
+             OR run_id IN (SELECT run_id FROM core_target))))));
+
+-- The per-step samples of the step metrics (026's run_step_sample) for
+-- every step, with `steady`: 1 when the step is steady on some rank (the
+-- value is then the mean over those ranks, else over every rank).  The
+-- gate compares the steady steps of two runs, or, when the runs have the
+-- same schedule, every step number that is steady in either run, paired:
+-- a change of the run cannot turn a step it slowed into warm-up and so
+-- out of the comparison; only a step that is warm-up or cut in both runs
+-- stays out (README "The regression gate").
+CREATE VIEW run_step_sample AS
+WITH
+names AS (
+  SELECT 'step_time_median_ms' AS metric
+  UNION ALL SELECT 'step_time_p90_ms'
+  UNION ALL SELECT 'step_time_mean_ms'
+)
+SELECT st.run_id, names.metric, st.step, st.ms AS value, st.steady
+FROM (
+  SELECT DISTINCT run_id, step,
+    coalesce(avg(CASE WHEN steady THEN dur END)
+               OVER (PARTITION BY run_id, step),
+             avg(dur) OVER (PARTITION BY run_id, step)) / 1e6 AS ms,
+    max(steady) OVER (PARTITION BY run_id, step) AS steady
+  FROM step_steady
+) st CROSS JOIN names
+UNION ALL
+SELECT run_id, 'step_gpu_busy_pct', step, value, steady
+FROM (
+  SELECT DISTINCT run_id, step,
+    coalesce(avg(CASE WHEN steady THEN pct END)
+               OVER (PARTITION BY run_id, step),
+             avg(pct) OVER (PARTITION BY run_id, step)) AS value,
+    max(steady) OVER (PARTITION BY run_id, step) AS steady
+  FROM (
+    SELECT DISTINCT s.run_id, s.rank, s.step, s.steady,
+      100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset',
+                                        'comm')
+                       THEN t.ns ELSE 0 END)
+                OVER (PARTITION BY s.run_id, s.rank, s.step)
+        / max(sum(t.ns) OVER (PARTITION BY s.run_id, s.rank, s.step), 1)
+        AS pct
+    FROM step_time t
+    JOIN step_steady s ON s.run_id = t.run_id AND s.rank = t.rank
+      AND s.step = t.step));
+
+
+-- ======================================================================
+-- was 041-gate-history.sql — the defaults the regression gate gained with
+-- issue 30 (the work evidence, the history's lineage and configuration)
+-- and the snapshot arm of the run fingerprint.  README "The regression
+-- gate (`profan check`)"; history_window.c and gate_work.c read them.
+
+-- Defaults of `profan check` added by issue 30 (README "The regression
+-- gate"); the options override the first ones.
+INSERT INTO gate_param VALUES
+  ('history_lineage', 1, 'without --same-tag the history holds only the '
+   || 'baseline''s lineage: runs whose name equals the baseline''s with '
+   || 'every digit run ignored, or that share a tag (key and value) with '
+   || 'it (0: any run with the fingerprint)'),
+  ('fingerprint_step_ratio', 1.15, 'history: the steady median step time '
+   || 'of a run within this factor of the baseline''s (a configuration '
+   || 'change moves it more: num_workers 0 -> 4, 159 -> 126 ms)'),
+  ('fingerprint_min_mix_pct', 60, 'history: the share of GPU time the '
+   || 'two runs'' kernel mixes have in common (sum over kernel names of '
+   || 'the smaller share), %'),
+  ('fingerprint_peak_ratio', 1.25, 'history: the peak allocated memory of '
+   || 'a run with snapshots within this factor of the baseline''s'),
+  ('work_min_pairs', 20, 'fewest matched GPU activities (kernel name and '
+   || 'launch shape, memcpy/memset name and bytes) per step for the work '
+   || 'evidence of a step-time check');
+
+-- The fingerprint of a run's workload (011) with a third kind: the top
+-- user source files of its memory snapshots' stacks (stack.user_frame_id,
+-- by number of stacks), so that another model's snapshot is not in a
+-- snapshot run's history; `name` holds the file name (name_id is NULL).
+CREATE VIEW run_fingerprint AS
+WITH
+n AS (SELECT value AS top FROM gate_param WHERE name = 'fingerprint_top'),
+k AS (
+  SELECT run_id, name_id,
+    row_number() OVER (PARTITION BY run_id
+                       ORDER BY sum(total_ns) DESC, name_id) AS i
+  FROM gpu_op_summary WHERE kind = 'kernel' GROUP BY run_id, name_id
+),
+o AS (
+  SELECT c.run_id, c.name_id,
+    row_number() OVER (PARTITION BY c.run_id
+                       ORDER BY sum(c.total_ns) DESC, c.name_id) AS i
+  FROM cpu_op_summary c JOIN string s ON s.id = c.name_id
+  WHERE s.text NOT GLOB 'ProfilerStep#*'
+  GROUP BY c.run_id, c.name_id
+),
+f AS (
+  SELECT s.run_id, fr.filename,
+    row_number() OVER (PARTITION BY s.run_id
+                       ORDER BY count(*) DESC, fr.filename) AS i
+  FROM stack s JOIN frame fr ON fr.id = s.user_frame_id
+  GROUP BY s.run_id, fr.filename
+)
+SELECT run_id, 'kernel' AS kind, name_id, NULL AS name FROM k, n
+  WHERE i <= n.top
+UNION ALL
+SELECT run_id, 'op', name_id, NULL FROM o, n WHERE i <= n.top
+UNION ALL
+SELECT run_id, 'frame', NULL, filename FROM f, n WHERE i <= n.top;
+
+
+-- ======================================================================
+-- was 050-straggler-clock.sql — stragglers on skewed clocks (issue 31): each
+-- rank's clock offset, every collective's arrival on the common clock,
+-- the time its kernel waited for the last rank, and what the rank's GPU
+-- did before it.  Written at ingest by derive_comm.c (rank_clock.c
+-- estimates the offsets); the straggler rule, rank-skew, collective-skew,
+-- exposed-comm and `profan show` read them.
+
+-- The clock offset of each rank, estimated from the end times of the
+-- collectives it shares with other ranks (all_reduce, all_gather,
+-- reduce_scatter, all_to_all: they end together on every rank of the
+-- group, whoever arrived last).  Subtract offset_ns from the rank's
+-- times to put them on the run's common clock (the median rank's).
+-- Only runs with collectives shared by two or more ranks have rows.
+CREATE TABLE rank_clock(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  offset_ns INTEGER NOT NULL,      -- the rank's clock minus the common one
+  n_collectives INTEGER NOT NULL,  -- shared collectives the estimate used
+  spread_ns INTEGER NOT NULL,      -- median |end - group's median end|
+                                   -- after alignment: how well it fits
+  PRIMARY KEY(run_id, rank)
+) WITHOUT ROWID;
+
+-- The straggler measures of each collective of each rank, the columns
+-- of collective_window (012, above) that this file added:
+--   arrival_ns       the kernel's start on the common clock (ts minus the
+--                    rank's offset)
+--   wait_ns          how long the kernel waited for the last rank of its
+--                    group to arrive (last arrival - arrival, at most the
+--                    kernel's duration; 0 for the last rank)
+--   exposed_wait_ns  the part of that wait no compute kernel of the rank
+--                    overlapped: exposed communication that is waiting
+--   queued_ns        GPU idle right before the collective although its
+--                    kernel had been launched (the launch call had
+--                    returned): the GPU waited on something else; the
+--                    rest of idle_ns is the host not feeding the GPU
+-- compute_ns counts all GPU work of the rank that ended in the window
+-- (kernels that are not communication, memcpy, memset).
+
+-- Every collective that two or more ranks ran (same process group and
+-- sequence number), on the common clock: its ranks, the spread of their
+-- arrivals, the rank that arrived last, how long the others waited for it
+-- (mean over the other ranks of their wait_ns) and, for the window before
+-- the collective, the late rank's GPU work, host-side idle and queued
+-- idle against the other ranks' mean.  The straggler rule, rank-skew and
+-- collective-skew read this view; the threshold on the spread
+-- (advice_threshold straggler.min_spread_us) is theirs to apply.
+CREATE VIEW collective_late AS
+WITH a AS (
+  SELECT c.run_id, coalesce(c.pg_name, '') AS pg, c.seq, c.rank, c.op,
+    c.bytes, c.ts, c.dur, w.arrival_ns AS arrival,
+    w.arrival_ns + c.dur AS arrival_end, w.wait_ns,
+    w.compute_ns, w.idle_ns - w.queued_ns AS host_ns, w.queued_ns,
+    count(*) OVER g AS n,
+    max(w.arrival_ns) OVER g AS last_arrival,
+    min(w.arrival_ns) OVER g AS first_arrival,
+    row_number() OVER (PARTITION BY c.run_id, coalesce(c.pg_name, ''), c.seq
+                       ORDER BY w.arrival_ns DESC, c.rank) AS late_rn,
+    row_number() OVER (PARTITION BY c.run_id, coalesce(c.pg_name, ''), c.seq
+                       ORDER BY w.arrival_ns, c.rank) AS early_rn
+  FROM collective c JOIN collective_window w ON w.collective_id = c.id
+  WINDOW g AS (PARTITION BY c.run_id, coalesce(c.pg_name, ''), c.seq)
+)
+SELECT run_id, pg, seq, n,
+  max(CASE WHEN late_rn = 1 THEN op END) AS op,
+  max(CASE WHEN late_rn = 1 THEN bytes END) AS bytes,
+  max(last_arrival) - max(first_arrival) AS spread_ns,
+  -- the ends on the common clock agree when the clocks are aligned
+  max(arrival_end) - min(arrival_end) AS end_spread_ns,
+  max(CASE WHEN late_rn = 1 THEN rank END) AS late_rank,
+  max(CASE WHEN early_rn = 1 THEN rank END) AS early_rank,
+  -- the others' mean wait for the last arrival (their kernels' time)
+  1.0 * sum(CASE WHEN late_rn > 1 THEN wait_ns ELSE 0 END) / (n - 1)
+    AS waited_ns,
+  max(CASE WHEN late_rn = 1 THEN dur END) AS late_dur_ns,
+  max(dur) AS max_dur_ns,
+  -- what the late rank's GPU did before the collective, minus the
+  -- other ranks' mean
+  max(CASE WHEN late_rn = 1 THEN compute_ns END)
+    - 1.0 * sum(CASE WHEN late_rn > 1 THEN compute_ns ELSE 0 END) / (n - 1)
+    AS compute_excess_ns,
+  max(CASE WHEN late_rn = 1 THEN host_ns END)
+    - 1.0 * sum(CASE WHEN late_rn > 1 THEN host_ns ELSE 0 END) / (n - 1)
+    AS host_excess_ns,
+  max(CASE WHEN late_rn = 1 THEN queued_ns END)
+    - 1.0 * sum(CASE WHEN late_rn > 1 THEN queued_ns ELSE 0 END) / (n - 1)
+    AS queued_excess_ns
+FROM a
+WHERE n > 1
+GROUP BY run_id, pg, seq;
+
+-- The time each rank's traces cover on its GPUs (first activity to last
+-- end, summed over its devices): what the straggler rule's lost share
+-- and exposed-comm's share are shares of.
+CREATE VIEW rank_gpu_span AS
+SELECT run_id, rank, sum(last_end - first_ts) AS span_ns
+FROM gpu_busy GROUP BY run_id, rank;
+
+-- The straggler thresholds: the time the other ranks lost waiting for a
+-- rank, as a share of their traced GPU time, decides (no longer the share
+-- of collectives it was last at: one 0.1 ms late arrival was "1 of 1";
+-- min_spread_us stays, above).
+INSERT INTO advice_threshold VALUES
+  ('straggler', 'lost_pct', 10, '%',
+   'rule straggler, query rank-skew (straggler column), HTML steps section',
+   'a rank is named when the other ranks lost more than this share of their'
+   || ' traced GPU time waiting for it at collectives'),
+  ('straggler', 'high_pct', 25, '%',
+   'rule straggler (severity high above it)',
+   'the lost share above which the straggler finding is high severity');
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('rank_clock', 'derived_run', NULL, 0,
+   'each rank''s clock offset from the run''s common clock');
+
+
+-- ======================================================================
+-- was 051-memory-split.sql — "reserved but unused" apart from fragmentation
+-- (issue 31): the inactive bytes of a snapshot were all called
+-- fragmentation, but most of them are usually whole cached segments with
+-- no live block (on cs336-fullstep-2025 5.6 of the 5.8 GiB inactive).
+-- Those are the caching allocator keeping memory it may need again:
+-- torch.cuda.empty_cache() returns them, a memory limit caps them;
+-- expandable_segments does nothing for them.  Fragmentation proper is
+-- the free space inside segments that hold live blocks: only a request
+-- that fits a hole can use it, and expandable_segments is its remedy.
+--   snapshot.unused_segments, unused_bytes   whole segments without a
+--                                            live block (their total size)
+--   snapshot.fragmented_bytes                inactive bytes of the other
+--                                            segments
+-- inactive_bytes = fragmented_bytes + the inactive bytes of the unused
+-- segments (= unused_bytes when the blocks tile them).  Written by
+-- load_snapshot.c (the columns are in snapshot's CREATE TABLE above).
+
+-- Per-snapshot totals (006) with the split.
+CREATE VIEW memory_summary AS
+SELECT s.run_id, s.id AS snapshot_id, s.rank, s.device, s.n_segments,
+  s.n_blocks, s.reserved_bytes, s.allocated_bytes, s.active_bytes,
+  s.inactive_bytes,
+  round(100.0 * s.fragmented_bytes / max(s.reserved_bytes, 1), 2)
+    AS fragmentation_pct,
+  round(100.0 * s.unused_bytes / max(s.reserved_bytes, 1), 2)
+    AS reserved_unused_pct,
+  round(100.0 * s.active_bytes / max(s.reserved_bytes, 1), 2)
+    AS utilization_pct,
+  s.peak_allocated_bytes, s.peak_event_idx
+FROM snapshot s;
+
+-- The thresholds: fragmentation's apply to the fragmented bytes and to
+-- the segments that hold live blocks (their rows above); reserved-unused
+-- gets its own.
+INSERT INTO advice_threshold VALUES
+  ('reserved-unused', 'unused_pct', 10, '%',
+   'rule reserved-unused, query fragmentation (recommendation)',
+   'bytes in cached segments without a live block over reserved bytes of a'
+   || ' snapshot above which empty_cache / a memory limit is recommended');
+
+-- The core metrics (026) take fragmentation_pct = fragmented / reserved
+-- and reserved_unused_pct = unused / reserved (the two add up to the old
+-- fragmentation_pct, inactive / reserved, when blocks tile segments):
+-- view run_metric_core_calc, whose final form is in "was 093" below.
+
+
+-- ======================================================================
+-- was 052-findings.sql — what the findings of `profan report` share with the
+-- queries (issue 31): the minimum evidence for advice, the categories a
+-- dedicated rule owns (one finding per cause), the idle-time threshold
+-- of gpu-utilization, and the flight-recorder verdicts as a view that
+-- the fr-hang query and the flight-recorder rule both read.
+
+-- Thresholds: advice needs evidence (a 0.15 ms toy trace gets none), and
+-- gpu-utilization says "uninstrumented" rather than "CPU-side" when most
+-- of the GPU's idle time has no CPU activity recorded either.
+INSERT INTO advice_threshold VALUES
+  ('evidence', 'min_gpu_ms', 1, 'ms',
+   'rules top-category, memory-ops, copy-ops, fill-kernels, tiny-kernels,'
+   || ' gpu-utilization, exposed-comm (view run_evidence), rule evidence',
+   'GPU busy time a run needs before the rules that judge GPU time give'
+   || ' advice; below it one info finding says why there is none'),
+  ('gpu-utilization', 'uninstrumented_pct', 50, '%',
+   'rule gpu-utilization',
+   'share of the traced time without GPU work that has no CPU operator or'
+   || ' runtime call either (step_time class idle), above which the idle'
+   || ' time is reported as uninstrumented, not as a CPU-side bottleneck');
+
+-- The GPU busy time of each run against the evidence threshold.
+CREATE VIEW run_evidence AS
+SELECT r.id AS run_id,
+  coalesce((SELECT sum(b.busy_ns) FROM gpu_busy b WHERE b.run_id = r.id), 0)
+    AS gpu_busy_ns,
+  (SELECT value FROM advice_threshold
+   WHERE advice = 'evidence' AND name = 'min_gpu_ms') * 1e6 AS min_gpu_ns,
+  coalesce((SELECT sum(b.busy_ns) FROM gpu_busy b WHERE b.run_id = r.id), 0)
+    >= (SELECT value FROM advice_threshold
+        WHERE advice = 'evidence' AND name = 'min_gpu_ms') * 1e6 AS enough
+FROM run r;
+
+-- An empty fr-hang says the run has no flight-recorder dump: the query
+-- reads the view now, not fr_entry.
+INSERT INTO input_source(priority, tbl, what) VALUES
+  (5, 'fr_issue', 'flight-recorder dump');
+
+-- Categories whose time a dedicated rule judges: top-category leaves
+-- them to it, so one piece of GPU time gives one finding (memcpy time
+-- was copy-ops, memory-ops and top-category at once).
+CREATE TABLE category_owner(
+  scheme TEXT NOT NULL,
+  category TEXT NOT NULL,
+  rule TEXT NOT NULL,              -- the rule that reports this time
+  PRIMARY KEY(scheme, category)
+) WITHOUT ROWID;
+INSERT INTO category_owner VALUES
+  ('detailed', 'NCCL / communication', 'exposed-comm'),
+  ('coarse', 'comm', 'exposed-comm'),
+  ('detailed', 'Memory ops', 'memory-ops'),
+  ('coarse', 'memory', 'memory-ops'),
+  ('detailed', 'Optimizer', 'optimizer'),
+  ('detailed', 'Dtype conversion', 'copy-ops');
+
+-- Flight-recorder verdicts (the fr-hang query's definition, per run):
+-- per process group and collective sequence id, the way PyTorch's
+-- fr_trace analyser reports it: ranks that never enqueued it (the usual
+-- hang culprit), mismatched op, sizes or dtypes, ranks stuck in it while
+-- others completed it, or no rank completing it.  rn numbers a group's
+-- disagreeing sequence ids (1: the first); a group without one has a
+-- single 'ok' row (rn NULL) for its last sequence id.  Entries lost to
+-- the ring buffer (older than a rank's first entry) are not counted as
+-- missing.  Read by the fr-hang query and the flight-recorder rule.
+CREATE VIEW fr_issue AS
+WITH g AS (
+  SELECT run_id, pg_name, max(pg_desc) AS pg_desc, max(ranks) AS ranks
+  FROM fr_group GROUP BY run_id, pg_name
+),
+dumps AS (SELECT DISTINCT run_id, rank FROM fr_dump),
+e AS (
+  SELECT run_id, rank, pg_name, max(pg_desc) AS pg_desc,
+    collective_seq_id AS seq, op, state, input_sizes, output_sizes,
+    input_numel, output_numel, input_dtypes, output_dtypes,
+    min(record_id) AS record_id
+  FROM fr_entry
+  WHERE coalesce(is_p2p, 0) = 0
+    AND collective_seq_id IS NOT NULL AND pg_name IS NOT NULL
+  GROUP BY run_id, rank, pg_name, collective_seq_id
+),
+mem AS (
+  SELECT g.run_id, g.pg_name, CAST(j.value AS INTEGER) AS member
+  FROM g, json_each(CASE WHEN json_valid(g.ranks) THEN g.ranks END) j
+  UNION
+  SELECT DISTINCT e.run_id, e.pg_name, e.rank FROM e
+  WHERE NOT EXISTS (SELECT 1 FROM g WHERE g.run_id = e.run_id
+                    AND g.pg_name = e.pg_name AND json_valid(g.ranks))
+),
+rng AS (
+  SELECT run_id, rank, pg_name, min(seq) AS lo, max(seq) AS hi FROM e
+  GROUP BY run_id, rank, pg_name
+),
+seqs AS (SELECT DISTINCT run_id, pg_name, seq FROM e),
+cell AS (
+  SELECT s.run_id, s.pg_name, s.seq, m.member AS rank, x.op, x.state,
+    x.input_sizes, x.output_sizes, x.input_numel, x.output_numel,
+    x.input_dtypes, x.output_dtypes,
+    CASE WHEN x.rank IS NOT NULL THEN x.state
+         WHEN NOT EXISTS (SELECT 1 FROM dumps d WHERE d.run_id = s.run_id
+                          AND d.rank = m.member) THEN 'no_dump'
+         WHEN r.rank IS NULL OR r.hi < s.seq THEN 'not_enqueued'
+         ELSE 'dropped' END AS status
+  FROM seqs s JOIN mem m ON m.run_id = s.run_id AND m.pg_name = s.pg_name
+  LEFT JOIN e x ON x.run_id = s.run_id AND x.pg_name = s.pg_name
+    AND x.seq = s.seq AND x.rank = m.member
+  LEFT JOIN rng r ON r.run_id = s.run_id AND r.pg_name = s.pg_name
+    AND r.rank = m.member
+),
+mode AS (
+  SELECT run_id, pg_name, seq,
+    (SELECT op FROM cell c2 WHERE c2.run_id = c.run_id
+       AND c2.pg_name = c.pg_name AND c2.seq = c.seq
+       AND op IS NOT NULL GROUP BY op ORDER BY count(*) DESC, op LIMIT 1)
+      AS op,
+    (SELECT input_sizes FROM cell c2 WHERE c2.run_id = c.run_id
+       AND c2.pg_name = c.pg_name AND c2.seq = c.seq
+       AND input_sizes IS NOT NULL
+       GROUP BY input_sizes ORDER BY count(*) DESC, input_sizes LIMIT 1)
+      AS in_sizes,
+    (SELECT output_sizes FROM cell c2 WHERE c2.run_id = c.run_id
+       AND c2.pg_name = c.pg_name AND c2.seq = c.seq
+       AND output_sizes IS NOT NULL
+       GROUP BY output_sizes ORDER BY count(*) DESC, output_sizes LIMIT 1)
+      AS out_sizes,
+    (SELECT input_dtypes FROM cell c2 WHERE c2.run_id = c.run_id
+       AND c2.pg_name = c.pg_name AND c2.seq = c.seq
+       AND input_dtypes IS NOT NULL
+       GROUP BY input_dtypes ORDER BY count(*) DESC, input_dtypes LIMIT 1)
+      AS dtypes,
+    count(*) AS n_members
+  FROM cell c GROUP BY run_id, pg_name, seq
+),
+flag AS (
+  SELECT c.*, m.op AS mode_op, m.n_members,
+    (c.op IS NOT NULL AND c.op <> m.op) AS odd_op,
+    (c.op IS NOT NULL AND (
+       (c.input_sizes <> m.in_sizes AND m.op NOT IN ('scatter', 'all_to_all',
+          'all_to_allv', 'alltoall', 'alltoall_base'))
+       OR (c.output_sizes <> m.out_sizes AND m.op NOT IN ('gather',
+          'all_to_all', 'all_to_allv', 'alltoall', 'alltoall_base'))
+       OR (m.op IN ('all_reduce', 'allreduce')
+           AND c.input_numel <> c.output_numel)
+       OR (m.op IN ('all_gather', '_all_gather_base', 'allgather',
+                    'all_gather_into_tensor')
+           AND c.output_numel <> c.input_numel * m.n_members)
+       OR (m.op IN ('reduce_scatter', '_reduce_scatter_base',
+                    'reduce_scatter_tensor')
+           AND c.input_numel <> c.output_numel * m.n_members)))
+      AS odd_size,
+    (c.op IS NOT NULL AND (c.input_dtypes <> m.dtypes
+       OR (c.output_dtypes IS NOT NULL AND c.input_dtypes <> c.output_dtypes)))
+      AS odd_dtype
+  FROM cell c JOIN mode m ON m.run_id = c.run_id AND m.pg_name = c.pg_name
+    AND m.seq = c.seq
+),
+agg AS (
+  SELECT run_id, pg_name, seq, max(mode_op) AS op,
+    group_concat(rank, ',') AS members,
+    sum(status = 'completed') AS n_completed,
+    group_concat(CASE WHEN status = 'completed' THEN rank END, ',')
+      AS completed,
+    group_concat(CASE WHEN status = 'started' THEN rank END, ',') AS started,
+    group_concat(CASE WHEN status = 'scheduled' THEN rank END, ',')
+      AS scheduled,
+    group_concat(CASE WHEN status = 'not_enqueued' THEN rank END, ',')
+      AS missing,
+    group_concat(CASE WHEN odd_op THEN rank END, ',') AS odd_op,
+    group_concat(CASE WHEN odd_size THEN rank END, ',') AS odd_size,
+    group_concat(CASE WHEN odd_dtype THEN rank END, ',') AS odd_dtype,
+    group_concat(CASE WHEN odd_op THEN rank || ':' || op END, ' ')
+      AS op_detail,
+    group_concat(CASE WHEN odd_size THEN rank || ':' || input_sizes || '->'
+                 || output_sizes END, ' ') AS size_detail,
+    group_concat(CASE WHEN odd_dtype THEN rank || ':' || input_dtypes END,
+                 ' ') AS dtype_detail,
+    group_concat(rank || ':' || status, ' ') AS rank_states
+  FROM (SELECT * FROM flag ORDER BY run_id, pg_name, seq, rank)
+  GROUP BY run_id, pg_name, seq
+),
+verdict AS (
+  SELECT *,
+    CASE WHEN missing IS NOT NULL THEN 'missing_ranks'
+         WHEN odd_op IS NOT NULL THEN 'op_mismatch'
+         WHEN odd_size IS NOT NULL THEN 'size_mismatch'
+         WHEN odd_dtype IS NOT NULL THEN 'dtype_mismatch'
+         WHEN n_completed > 0 AND (started IS NOT NULL
+                                   OR scheduled IS NOT NULL) THEN 'stuck'
+         WHEN n_completed = 0 THEN 'not_completed'
+    END AS issue
+  FROM agg
+),
+ranked AS (
+  SELECT *, row_number() OVER (PARTITION BY run_id, pg_name ORDER BY seq)
+    AS rn
+  FROM verdict WHERE issue IS NOT NULL
+),
+okrow AS (
+  SELECT v.* FROM verdict v
+  WHERE NOT EXISTS (SELECT 1 FROM ranked r WHERE r.run_id = v.run_id
+                    AND r.pg_name = v.pg_name)
+    AND v.seq = (SELECT max(seq) FROM verdict v2
+                 WHERE v2.run_id = v.run_id AND v2.pg_name = v.pg_name)
+)
+SELECT r.run_id, r.pg_name, g.pg_desc, r.seq, r.op, r.issue,
+  CASE r.issue WHEN 'missing_ranks' THEN r.missing
+               WHEN 'op_mismatch' THEN r.odd_op
+               WHEN 'size_mismatch' THEN r.odd_size
+               WHEN 'dtype_mismatch' THEN r.odd_dtype
+               WHEN 'stuck' THEN trim(coalesce(r.started, '') || ','
+                                      || coalesce(r.scheduled, ''), ',')
+               ELSE NULL END AS culprit_ranks,
+  r.members, r.completed, r.started, r.scheduled,
+  r.missing AS missing_ranks, r.rank_states,
+  CASE r.issue WHEN 'op_mismatch' THEN r.op_detail
+               WHEN 'size_mismatch' THEN r.size_detail
+               WHEN 'dtype_mismatch' THEN r.dtype_detail END AS detail,
+  r.rn
+FROM ranked r LEFT JOIN g ON g.run_id = r.run_id AND g.pg_name = r.pg_name
+UNION ALL
+SELECT o.run_id, o.pg_name, g.pg_desc, o.seq, o.op, 'ok', NULL, o.members,
+  o.completed, o.started, o.scheduled, o.missing, o.rank_states, NULL, NULL
+FROM okrow o LEFT JOIN g ON g.run_id = o.run_id AND g.pg_name = o.pg_name;
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('category_owner', 'parameter', NULL, 0,
+   'the categories a dedicated rule reports (not top-category)');
+
+
+-- ======================================================================
+-- was 060-hta-queue.sql — the launch queue counts launch calls, not GPU ops
+-- (issue 32): one cudaGraphLaunch of 1,100 kernels (or any call whose
+-- correlation id several GPU ops share) is one entry of its stream's
+-- queue, +1 when the call starts and -1 when its first op on that stream
+-- starts; a call whose ops run on several streams is one entry on each.
+-- For single-op launches (every launch HTA knows) nothing changes.
+-- The length at which a launch blocks depends on the runtime: table
+-- hta_queue_limit, by launch call name, replaced hta_setting 'queue_full'
+-- for the views, the queries, the metric and the critical path
+-- (derive_hta.c reads it too).
+
+-- Launch queue limit per runtime, matched on the launch call's name with
+-- GLOB (lowest priority first).  queue_full NULL: no limit known, so no
+-- time counts as blocked.  CUDA blocks a stream's launches at 1024
+-- pending; ROCm does not at that length: on the MI300X fixture
+-- (tracelens-mi300-resnet-ckpt) launches with 1,024 to 1,840 queued take
+-- 3.2 us (median), as with 0 to 255 queued (3.5 us).
+CREATE TABLE hta_queue_limit(
+  pattern TEXT PRIMARY KEY,
+  priority INTEGER NOT NULL,
+  queue_full INTEGER,
+  note TEXT NOT NULL
+);
+INSERT INTO hta_queue_limit VALUES
+  ('hip*', 10, NULL, 'ROCm: no blocking seen at 1,840 queued (MI300X)'),
+  ('*', 20, 1024, 'CUDA: launches block at 1024 pending per stream');
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('hta_queue_limit', 'parameter', NULL, 0,
+   'launch queue limit per runtime call name');
+
+-- View hta_queue_length: one row per change of a stream's queue;
+-- queue_full is the limit of the launch call that made the change.
+-- Ties: launches first.  (Its final form: "was 094" below.)
+
+
+-- ======================================================================
+-- was 061-memcpy-bandwidth-arg.sql — Kineto's own `memory bandwidth (GB/s)`
+-- of each memcpy / memset (issue 32 point 8).  Kineto computes it from
+-- the exact duration, while traces of some generations write `dur` in
+-- whole µs (the control fixture: bytes / arg - dur lies in [0, 1) µs for
+-- all 882 copies), so bytes / dur overstates short copies.  The per-op
+-- bandwidth of view hta_memory_bw is the arg where the trace has it, else
+-- bytes / dur; gbps_source says which, and 'dur_whole_us' when the
+-- duration it divides by is a whole number of µs (truncated by the
+-- profiler: the true bandwidth may be lower).
+-- gpu_mem_op.gbps (above) holds the trace's arg, GB/s.
+CREATE VIEW hta_memory_bw AS
+SELECT run_id, rank, device, stream, id AS row_id, step, ts, dur, bytes,
+  CASE kind WHEN 'memset' THEN 'Memset'
+    ELSE 'Memcpy ' || coalesce(direction, 'unknown') END AS kind,
+  CASE WHEN gbps > 0 THEN gbps
+       WHEN dur > 0 AND bytes IS NOT NULL THEN bytes * 1.0 / dur END AS gbps,
+  CASE WHEN gbps > 0 THEN 'arg'
+       WHEN dur > 0 AND bytes IS NOT NULL THEN
+         CASE WHEN dur % 1000 = 0 THEN 'dur_whole_us' ELSE 'dur' END
+  END AS gbps_source
+FROM gpu_mem_op;
+
+
+-- ======================================================================
+-- was 062-hta-counters.sql — the memory bandwidth in use over time, HTA's
+-- memory bandwidth time series (get_memory_bw_time_series): per rank,
+-- device and kind ('Memcpy HtoD', ..., 'Memset'), +GB/s of each copy or
+-- set at its start and -GB/s at its end (hta_memory_bw's per-op figure),
+-- summed; one row per change, the value holding until next_ts.  With the
+-- launch queue (hta_queue_length) it is what `export-trace` writes as
+-- counter tracks.  Ops without a bandwidth (no bytes) are left out.
+CREATE VIEW hta_memory_bw_series AS
+WITH ev AS (
+  SELECT run_id, rank, device, kind, ts, gbps AS d, row_id, 0 AS e
+  FROM hta_memory_bw WHERE gbps IS NOT NULL
+  UNION ALL
+  SELECT run_id, rank, device, kind, ts + dur, -gbps, row_id, 1
+  FROM hta_memory_bw WHERE gbps IS NOT NULL
+)
+SELECT run_id, rank, device, kind, ts,
+  max(0.0, round(sum(d) OVER w, 6)) AS gbps,
+  lead(ts) OVER w AS next_ts
+FROM ev
+WINDOW w AS (PARTITION BY run_id, rank, device, kind
+             ORDER BY ts, e DESC, row_id ROWS UNBOUNDED PRECEDING);
+
+
+-- ======================================================================
+-- was 063-op-bytes.sql — the roofline's bytes of streaming ops and gathers as
+-- the kernels move them (issue 32 point 5: efficiencies above 100 %).
+--
+--   op_out_arg      arguments an op only writes (`out=` tensors): not
+--                   counted as read.  Kineto lists them among the inputs:
+--                   aten::mul [[512,2862],[],[512,2862]] is mul.out(self,
+--                   other, out), one tensor read, one written, where the
+--                   streaming arm had read both (3 tensors, 150 %).
+--   op_stream       an elementwise op writes the broadcast shape of the
+--                   tensors read (aten::add [[512,1],[1,2862]] writes
+--                   512 x 2862), no longer the largest input; a scalar
+--                   operand ([]) is one element; in-place ops (add_) read
+--                   and write their first argument, as before.
+--   op_index_select_model  aten::index_select(self, dim, index): the rows
+--                   read and written, not the table: 2 x numel(index) x
+--                   numel(self) / self[dim] elements + the indices
+--                   (a [30522,512] table with 141 indices: 0.58 MB, where
+--                   the copy arm counted 125 MB: 595 % on an H100).  Kind
+--                   'gather', its own kind rule before aten::index* (copy).
+
+CREATE TABLE op_out_arg(
+  pattern TEXT NOT NULL,           -- GLOB over the op name
+  arg INTEGER NOT NULL,            -- 0-based position in Input Dims
+  PRIMARY KEY(pattern, arg)
+);
+INSERT INTO op_out_arg VALUES
+  ('aten::mul*', 2), ('aten::div*', 2),   -- (self, other, out)
+  ('aten::add*', 3), ('aten::sub*', 3);   -- (self, other, alpha, out)
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('op_out_arg', 'parameter', NULL, 0,
+   'out= arguments of operators: written, not read');
+INSERT INTO op_kind_rule VALUES ('aten::index_select', 45, 'gather');
+-- (op_stream and op_sig_model_calc as this file changed them: their
+-- final forms are in "was 064" below.)
+CREATE VIEW op_index_select_model AS
+WITH c AS MATERIALIZED (
+  SELECT o.id AS op_id, o.run_id, o.rank, s.text AS name, d.text AS dims,
+    json_extract(t.text, '$[0]') AS dtype,
+    coalesce(CAST(json_extract(ci.text, '$[1]') AS INTEGER), 0) AS dim,
+    (SELECT size FROM op_dtype WHERE type = json_extract(t.text, '$[0]'))
+      AS sz0,
+    coalesce((SELECT size FROM op_dtype
+              WHERE type = json_extract(t.text, '$[2]')), 8) AS szi
+  FROM op_sig_scope o JOIN string s ON s.id = o.name_id
+  JOIN string d ON d.id = o.input_dims_id
+  JOIN string t ON t.id = o.input_types_id
+  LEFT JOIN string ci ON ci.id = o.concrete_inputs_id
+  WHERE s.text = 'aten::index_select' AND json_valid(d.text)
+    AND json_valid(t.text) AND (ci.text IS NULL OR json_valid(ci.text))
+),
+n AS MATERIALIZED (
+  SELECT c.*,
+    (SELECT CASE WHEN count(*) = json_array_length(c.dims, '$[0]')
+       AND min(e.type = 'integer') THEN
+       coalesce(max(CASE e.key WHEN 0 THEN e.value END), 1)
+       * coalesce(max(CASE e.key WHEN 1 THEN e.value END), 1)
+       * coalesce(max(CASE e.key WHEN 2 THEN e.value END), 1)
+       * coalesce(max(CASE e.key WHEN 3 THEN e.value END), 1)
+       * coalesce(max(CASE e.key WHEN 4 THEN e.value END), 1) END
+     FROM json_each(c.dims, '$[0]') e) AS n_self,
+    json_extract(c.dims, '$[0][' || c.dim || ']') AS n_dim,
+    coalesce(json_extract(c.dims, '$[2][0]'), 1) AS n_idx
+  FROM c
+  WHERE json_array_length(c.dims, '$[0]') BETWEEN 1 AND 5
+    AND json_array_length(c.dims, '$[2]') <= 1 AND c.sz0 > 0
+)
+SELECT op_id, run_id, rank, name, 'gather' AS kind, dims, dtype,
+  0.0 AS flops,
+  2.0 * n_idx * n_self / n_dim * sz0 + 1.0 * n_idx * szi AS bytes
+FROM n WHERE n_self > 0 AND n_dim > 0 AND n_idx >= 0;
+
+
+-- ======================================================================
+-- was 064-hierarchical-roofline.sql — the roofline of an operator call in two
+-- memory tiers, L2 and HBM, the way the hierarchical roofline of the
+-- NERSC / Berkeley work does it (each memory level its own bandwidth
+-- ceiling), and durations recorded in whole µs taken at their precision
+-- (issue 32 point 5: 19 op-roofline rows above 100 % of the HBM roof on
+-- the A100 and V100 fixtures, up to 142 %).
+--
+-- Why: every byte a kernel reads or writes passes the L2, and part of
+-- them may be served there without touching HBM (an optimizer's
+-- momentum buffer or a gradient the op before just wrote): V100
+-- `add_ [[256,256,3,3],...]` moves 3 x 2.36 MB in ~6 µs, 1.19 TB/s on a
+-- 0.9 TB/s part.  The rule, per call (C = the GPU's L2 capacity):
+--   footprint F = the distinct bytes the call touches (its tensors once:
+--                 an in-place output is its input, op_sig_model.footprint)
+--   L2 time     = bytes / L2 bandwidth          (every byte passes L2)
+--   HBM time    = 0 when F <= C (all of it can sit in L2: tier l2),
+--                 else (bytes - C) / HBM bandwidth (at most one L2's worth
+--                 of its traffic is served without HBM)
+--   roof        = max(FLOPs / peak, L2 time, HBM time); tier = the memory
+--                 level of the larger of the two memory times ('l2' or
+--                 'hbm'); bound = 'compute' when FLOPs / peak is the max.
+--   A GPU without L2 figures keeps the HBM roof alone (bytes / HBM bw).
+-- Whole µs: Kineto of 2021 (the resnet50, control and v100 fixtures)
+-- records ts and dur in whole µs, truncated: a recorded duration can be
+-- up to 1 µs short of the real one.  A trace file records whole µs when
+-- every GPU row of it has a whole-µs duration (a ns trace has a 1 in
+-- 1,000 chance a row, so a file of them never passes);
+-- op_gpu_time.whole_us counts the call's GPU intervals when its file
+-- does (0 otherwise), and the efficiency divides by gpu_ns + 1 µs per
+-- such interval (slack_ns): the lowest efficiency the record allows,
+-- never above 100 % by truncation alone.  The op-roofline rows say so in
+-- dur_res.
+-- One definition: op_roofline_core computes roof_ns, tier, bound and
+-- slack_ns; op-roofline, op-kinds, the GEMM / attention efficiency
+-- metrics and the HTML roofline read them.
+
+-- ------------------------------------------------------------------
+-- L2 per GPU.  l2_mb: capacity (MiB) of the last cache in front of
+-- device memory; l2_tbps: the L2's peak bandwidth = bytes per clock x
+-- boost clock.  Boost clock: the row's FP32 peak / (2 x FP32 cores), the
+-- clock the datasheet's own FP32 figure is computed at.
+-- Sources:
+--   [VoltaWP]  NVIDIA Tesla V100 GPU Architecture whitepaper, Table 1:
+--              L2 cache 6,144 KB; 5,120 FP32 cores.
+--   [AmpereWP] NVIDIA A100 Tensor Core GPU Architecture whitepaper,
+--              p. 35: "The A100 L2 read bandwidth is 5120 Bytes/clk,
+--              compared to V100 L2 cache read bandwidth of 2048
+--              Bytes/clk"; L2 40 MB (40,960 KB); 6,912 FP32 cores.
+--   [HopperWP] NVIDIA H100 Tensor Core GPU Architecture whitepaper,
+--              Table 3: L2 50 MB (SXM5 and PCIe); 128 FP32 cores per SM,
+--              132 SMs (SXM5, NVL) and 114 (PCIe).  NVIDIA publishes no
+--              L2 bytes/clock for Hopper: A100's 5,120 B/clk is used, as
+--              the hardware table of PMC10448217 (Table 3: H100 8,986
+--              GB/s at 1,755 MHz) does; microbenchmarks measure less
+--              (Luo et al., "Benchmarking and Dissecting the Nvidia Hopper
+--              GPU Architecture", arXiv 2402.13499, on an H800 PCIe), so
+--              the figure is a ceiling, not a typical rate.
+--   [H200]     H200: the H100 SXM5 die (50 MB L2, 132 SMs) with HBM3e.
+--   [B200]     B200: L2 126 MB over its two dies (Chips and Cheese,
+--              "Nvidia's B200: Keeping the CUDA Juggernaut Rolling"), 148
+--              SMs; no published bytes/clock: twice Hopper's 5,120 B/clk
+--              (two dies), a ceiling.
+--   [CDNA2]    AMD CDNA 2 (MI250/MI250X): 8 MB L2 per GCD, 32 channels;
+--              ROCm Compute Profiler's L2 peak is 128 B per channel per
+--              clock x channels x peak engine clock (1.7 GHz).
+--   [CDNA3]    AMD CDNA 3 (MI300X): 4 MB L2 per XCD (16 channels of 128
+--              B/clk, 8 XCDs, 2.1 GHz: 34.4 TB/s, the level every access
+--              passes) in front of the 256 MB Infinity Cache: capacity
+--              is the Infinity Cache's, bandwidth the L2s'.
+--   [Turing]   GeForce RTX 2080 Ti: 5.5 MB L2 (Turing whitepaper); no
+--              public L2 bandwidth: no L2 tier.
+-- (gpu_spec's l2_mb, l2_tbps and l2_source, with each row's figures and
+-- sources, are in its CREATE TABLE and INSERT above.)
+CREATE VIEW device_spec AS
+SELECT d.run_id, d.rank, d.device, d.name, s.gpu, s.fp32, s.tf32, s.bf16,
+  s.fp16, s.fp8, s.int8, s.mem_tbps, s.l2_mb, s.l2_tbps
+FROM device d JOIN gpu_spec s ON s.rowid = coalesce((
+  SELECT s3.rowid FROM gpu_spec_cu c JOIN gpu_spec s3 ON s3.gpu = c.gpu
+  WHERE d.name GLOB c.pattern AND c.num_sms = d.num_sms
+  ORDER BY s3.priority, s3.rowid LIMIT 1), (
+  SELECT s2.rowid FROM gpu_spec s2 WHERE d.name GLOB s2.pattern
+  ORDER BY s2.priority, s2.rowid LIMIT 1));
+
+-- ------------------------------------------------------------------
+-- The footprint of a signature: the distinct bytes its call touches.
+-- Equal to bytes but for in-place streaming ops (a name ending in '_'
+-- that is not write-only, op_write_first): `add_(self, other)` reads self
+-- and other and writes self, 3 tensors of traffic, 2 of footprint
+-- (op_sig_model.footprint, above).
+CREATE VIEW op_stream AS
+WITH kn AS MATERIALIZED (           -- each name's kind once, not per call
+  SELECT k.name_id, k.name, k.kind, kc.flops_per_elem AS fpe,
+    k.name IN (SELECT name FROM op_write_first) AS wf
+  FROM op_name_kind k JOIN op_kind_cost kc ON kc.kind = k.kind
+  WHERE k.name_id IN (SELECT name_id FROM op_sig_scope)
+),
+x AS MATERIALIZED (
+  SELECT o.run_id, o.id AS op_id, o.rank, kn.name, kn.kind, kn.fpe, kn.wf,
+    d.text AS dims, t.text AS types, e.key AS i, e.value AS shape,
+    EXISTS (SELECT 1 FROM op_out_arg a WHERE kn.name GLOB a.pattern
+            AND a.arg = e.key) AS out_arg,
+    coalesce(json_extract(e.value, '$[0]'), 1)
+      * coalesce(json_extract(e.value, '$[1]'), 1)
+      * coalesce(json_extract(e.value, '$[2]'), 1)
+      * coalesce(json_extract(e.value, '$[3]'), 1)
+      * coalesce(json_extract(e.value, '$[4]'), 1)
+      * coalesce(json_extract(e.value, '$[5]'), 1)
+      * coalesce(json_extract(e.value, '$[6]'), 1)
+      * coalesce(json_extract(e.value, '$[7]'), 1) AS n
+  FROM op_sig_scope o JOIN kn ON kn.name_id = o.name_id
+  JOIN string d ON d.id = o.input_dims_id
+  JOIN string t ON t.id = o.input_types_id, json_each(d.text) e
+  WHERE json_valid(d.text) AND json_valid(t.text) AND e.type = 'array'
+    AND json_extract(t.text, '$[' || e.key || ']')
+        IN (SELECT type FROM op_dtype)
+),
+-- the broadcast shape of the tensors read by an elementwise op (063)
+bd AS MATERIALIZED (
+  SELECT x.op_id, json_array_length(x.shape) - 1 - s.key AS r,
+    max(s.value) AS v, min(s.type = 'integer') AS flat
+  FROM x, json_each(x.shape) s
+  WHERE NOT x.out_arg AND x.kind = 'elementwise'
+  GROUP BY x.op_id, json_array_length(x.shape) - 1 - s.key
+),
+b AS MATERIALIZED (
+  SELECT op_id, CASE WHEN min(flat) AND max(r) < 8 THEN
+    coalesce(max(CASE r WHEN 0 THEN v END), 1)
+      * coalesce(max(CASE r WHEN 1 THEN v END), 1)
+      * coalesce(max(CASE r WHEN 2 THEN v END), 1)
+      * coalesce(max(CASE r WHEN 3 THEN v END), 1)
+      * coalesce(max(CASE r WHEN 4 THEN v END), 1)
+      * coalesce(max(CASE r WHEN 5 THEN v END), 1)
+      * coalesce(max(CASE r WHEN 6 THEN v END), 1)
+      * coalesce(max(CASE r WHEN 7 THEN v END), 1) END AS n_out
+  FROM bd GROUP BY op_id
+),
+y AS MATERIALIZED (
+  SELECT run_id, op_id, min(rank) AS rank, min(name) AS name,
+    min(kind) AS kind, min(dims) AS dims, min(types) AS types,
+    min(fpe) AS fpe, max(wf) AS wf,
+    sum(CASE WHEN out_arg THEN 0 ELSE n END) AS sum_n,
+    max(CASE WHEN out_arg THEN 0 ELSE n END) AS max_n,
+    max(CASE WHEN out_arg THEN n ELSE 0 END) AS out_n,
+    min(i) AS i0, sum(CASE WHEN i = 0 THEN n ELSE 0 END) AS n0
+  FROM x GROUP BY run_id, op_id
+),
+z AS (
+  SELECT y.*, max(max_n, out_n, coalesce(b.n_out, 0)) AS n_w,
+    (SELECT size FROM op_dtype
+     WHERE type = json_extract(types, '$[' || i0 || ']')) AS sz,
+    name GLOB '*_' AND NOT wf AS inplace
+  FROM y LEFT JOIN b ON b.op_id = y.op_id
+)
+SELECT op_id, run_id, rank, name, kind, dims,
+  json_extract(types, '$[' || i0 || ']') AS dtype,
+  fpe * n_w AS flops,
+  1.0 * (sum_n - CASE WHEN wf THEN n0 ELSE 0 END + n_w) * sz AS bytes,
+  1.0 * (sum_n - CASE WHEN wf THEN n0 ELSE 0 END
+         + CASE WHEN inplace THEN 0 ELSE n_w END) * sz AS footprint
+FROM z;
+CREATE VIEW op_sig_model_calc AS
+SELECT g.op_id AS sig_id, 1 AS matmul, k.kind, g.dtype, g.flops, g.bytes,
+  g.bytes AS footprint
+FROM op_gemm g JOIN op_sig o ON o.id = g.op_id
+JOIN op_name_kind k ON k.name_id = o.name_id
+UNION ALL
+SELECT op_id, 1, kind, dtype, flops, bytes, bytes FROM op_sdpa
+UNION ALL
+SELECT op_id, 0, kind, dtype, flops, bytes, footprint FROM op_stream
+UNION ALL
+SELECT op_id, 0, kind, dtype, flops, bytes, bytes FROM op_conv_model
+UNION ALL
+SELECT op_id, 1, kind, dtype, flops, bytes, bytes FROM op_sdpa_bwd
+UNION ALL
+SELECT op_id, 0, kind, dtype, flops, bytes, bytes FROM op_gather_model
+UNION ALL
+SELECT op_id, 0, kind, dtype, flops, bytes, bytes FROM op_index_select_model;
+
+-- ------------------------------------------------------------------
+-- Whole-µs intervals per call (op_gpu_time.whole_us, above): written by
+-- the writer (op_store.c) and by op_call_time_calc, its definition.
+CREATE VIEW op_call_time_calc AS
+WITH fw AS MATERIALIZED (        -- the files that record whole µs
+  SELECT file_id FROM (
+    SELECT file_id, dur FROM kernel
+    WHERE run_id IN (SELECT run_id FROM op_target)
+    UNION ALL
+    SELECT file_id, dur FROM gpu_mem_op
+    WHERE run_id IN (SELECT run_id FROM op_target))
+  GROUP BY file_id HAVING min(dur % 1000 = 0) = 1
+),
+tn AS MATERIALIZED (
+  SELECT s.id AS name_id, EXISTS (SELECT 1 FROM op_tf32_kernel p
+                                  WHERE lower(s.text) GLOB p.pattern) AS tf32
+  FROM string s WHERE s.id IN (
+    SELECT name_id FROM kernel WHERE run_id IN (SELECT run_id FROM op_target)
+      AND op_id IS NOT NULL)
+),
+ev AS (
+  SELECT k.run_id, k.op_id, k.device, k.ts, k.ts + k.dur AS te, 0 AS host,
+    (SELECT tf32 FROM tn WHERE tn.name_id = k.name_id) AS tf32
+  FROM kernel k WHERE k.run_id IN (SELECT run_id FROM op_target)
+    AND k.op_id IS NOT NULL
+  UNION ALL
+  SELECT run_id, op_id, device, ts, ts + dur,
+    kind = 'memcpy' AND coalesce(direction, '') <> 'DtoD', 0
+  FROM gpu_mem_op WHERE run_id IN (SELECT run_id FROM op_target)
+    AND op_id IS NOT NULL
+),
+w AS (
+  SELECT run_id, op_id, device, ts, te, host, tf32,
+    max(te) OVER (PARTITION BY run_id, op_id ORDER BY ts, te
+                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev
+  FROM ev
+)
+SELECT op_id, run_id,
+  (SELECT rank FROM cpu_op WHERE id = op_id) AS rank,
+  (SELECT name_id FROM cpu_op WHERE id = op_id) AS name_id,
+  min(device) AS device, count(*) AS n_gpu,
+  sum(max(0, te - max(ts, coalesce(prev, ts)))) AS union_ns,
+  sum(te - ts) AS sum_ns, sum(host) AS host_copies, max(tf32) AS tf32,
+  (SELECT g.id FROM cpu_op o JOIN op_sig g ON g.name_id = o.name_id
+     AND g.dims_id = coalesce(o.input_dims_id, 0)
+     AND g.types_id = coalesce(o.input_types_id, 0)
+     AND g.conc_id = coalesce(o.concrete_inputs_id, 0)
+   WHERE o.id = op_id) AS sig_id,
+  CASE WHEN (SELECT file_id FROM cpu_op WHERE id = op_id)
+            IN (SELECT file_id FROM fw) THEN count(*) ELSE 0 END AS whole_us
+FROM w GROUP BY run_id, op_id;
+
+-- ------------------------------------------------------------------
+-- The roofline of each call: 029's columns, then the tiers.
+CREATE VIEW op_roofline_core AS
+WITH dsm AS MATERIALIZED (       -- GLOB once a GPU, of the runs in scope
+  SELECT * FROM device_spec WHERE run_id IN (SELECT run_id FROM op_scope)),
+c AS (
+  SELECT m.matmul, t.op_id, t.run_id, t.rank, t.device, t.sig_id,
+    m.kind, m.dtype, m.flops, m.bytes, m.footprint, t.union_ns AS gpu_ns,
+    t.sum_ns, t.n_gpu, t.whole_us,
+    ds.gpu, CASE WHEN dt.peak = 'fp32' AND t.tf32 AND ds.tf32 > 0
+                 THEN 'tf32' ELSE dt.peak END AS peak,
+    ds.fp32, ds.tf32, ds.bf16, ds.fp16, ds.fp8, ds.int8, ds.mem_tbps,
+    CASE WHEN ds.l2_mb > 0 AND ds.l2_tbps > 0 THEN ds.l2_mb * 1048576.0
+    END AS l2_bytes,
+    CASE WHEN ds.l2_mb > 0 AND ds.l2_tbps > 0 THEN ds.l2_tbps END AS l2_tbps
+  FROM op_gpu_time t JOIN op_sig_model m ON m.sig_id = t.sig_id
+  LEFT JOIN op_dtype dt ON dt.type = m.dtype
+  LEFT JOIN dsm ds ON ds.run_id = t.run_id AND ds.rank = t.rank
+    AND ds.device = t.device
+  WHERE t.union_ns > 0 AND t.host_copies = 0
+),
+p AS (
+  SELECT c.*,
+    CASE peak WHEN 'fp32' THEN fp32 WHEN 'tf32' THEN tf32 WHEN 'bf16'
+      THEN bf16 WHEN 'fp16' THEN fp16 WHEN 'fp8' THEN fp8 WHEN 'int8'
+      THEN int8 END AS peak_tflops,
+    -- bytes that must cross HBM: none when the footprint fits in L2
+    CASE WHEN mem_tbps IS NULL THEN NULL
+         WHEN l2_bytes IS NULL THEN bytes
+         WHEN footprint <= l2_bytes THEN 0.0
+         ELSE max(0.0, bytes - l2_bytes) END AS hbm_bytes
+  FROM c
+),
+q AS (
+  SELECT p.*,
+    CASE WHEN peak_tflops > 0 AND mem_tbps > 0 THEN
+      flops / (peak_tflops * 1e3) END AS compute_ns,
+    CASE WHEN peak_tflops > 0 AND mem_tbps > 0 THEN
+      max(coalesce(bytes / (l2_tbps * 1e3), 0.0),
+          hbm_bytes / (mem_tbps * 1e3)) END AS mem_ns,
+    CASE WHEN peak_tflops > 0 AND mem_tbps > 0 THEN
+      CASE WHEN coalesce(bytes / (l2_tbps * 1e3), 0.0)
+                > hbm_bytes / (mem_tbps * 1e3)
+           THEN 'l2' ELSE 'hbm' END END AS tier
+  FROM p
+)
+SELECT matmul, op_id, run_id, rank, device, sig_id, kind, dtype, flops,
+  bytes, gpu_ns, sum_ns, n_gpu, gpu, peak, peak_tflops, mem_tbps,
+  footprint, l2_bytes, l2_tbps, hbm_bytes, tier,
+  max(compute_ns, mem_ns) AS roof_ns,
+  CASE WHEN compute_ns >= mem_ns THEN 'compute'
+       WHEN mem_ns IS NOT NULL THEN 'memory' END AS bound,
+  1000 * whole_us AS slack_ns, whole_us
+FROM q;
+
+-- 029's columns with the operator name and input dims, then the tiers.
+CREATE VIEW op_roofline_call AS
+SELECT r.matmul, r.op_id, r.run_id, r.rank, r.device, s.text AS name,
+  r.kind, d.text AS dims, r.dtype, r.flops, r.bytes, r.gpu_ns, r.sum_ns,
+  r.n_gpu, r.gpu, r.peak, r.peak_tflops, r.mem_tbps, r.footprint,
+  r.l2_bytes, r.l2_tbps, r.hbm_bytes, r.tier, r.roof_ns, r.bound,
+  r.slack_ns, r.whole_us
+FROM op_roofline_core r
+JOIN op_sig g ON g.id = r.sig_id
+JOIN string s ON s.id = g.name_id
+LEFT JOIN string d ON d.id = g.dims_id;
+
+-- GEMM and attention efficiency of a run: roofline time / GPU time (with
+-- the whole-µs slack), as op-roofline and op-kinds compute it.
+CREATE VIEW op_metric_roof_calc AS
+WITH f AS MATERIALIZED (
+  SELECT run_id, fam, sum(roof_ns) AS roof_ns,
+    sum(max(0, gpu_ns - roof_ns)) AS over_ns, sum(gpu_ns) AS gpu_ns,
+    sum(gpu_ns + slack_ns) AS time_ns
+  FROM (
+    SELECT run_id, CASE WHEN kind GLOB 'gemm*' THEN 'gemm'
+                        ELSE 'attention' END AS fam, gpu_ns, slack_ns,
+      roof_ns
+    FROM op_roofline_core
+    -- +run_id: the rowid range, not the op_gpu_time_run index (a lookup
+    -- a call); coalesce: a filter SQLite reads as "not NULL" turns the
+    -- LEFT JOIN of the device spec into a join it may run first
+    WHERE +run_id IN (SELECT run_id FROM op_target)
+      AND op_id BETWEEN
+        (SELECT min((SELECT min(id) FROM cpu_op c WHERE c.run_id = o.run_id))
+         FROM op_target o)
+        AND
+        (SELECT max((SELECT max(id) FROM cpu_op c WHERE c.run_id = o.run_id))
+         FROM op_target o)
+      AND peak_tflops > 0 AND coalesce(mem_tbps, 0) > 0
+      AND matmul AND (kind GLOB 'gemm*' OR kind GLOB 'attention*'))
+  GROUP BY +run_id, fam
+)
+SELECT run_id, fam || '_efficiency_pct' AS metric,
+  100.0 * roof_ns / time_ns AS value FROM f
+UNION ALL
+SELECT run_id, fam || '_recoverable_ms', over_ns / 1e6 FROM f
+UNION ALL
+SELECT run_id, fam || '_time_ms', gpu_ns / 1e6 FROM f;
+CREATE VIEW op_metric_calc AS
+SELECT run_id, metric, value FROM op_metric_roof_calc
+UNION ALL
+SELECT run_id, metric, value FROM op_metric_launch_calc
+UNION ALL
+SELECT run_id, metric, value FROM op_metric_memcpy_calc;
+
+
+-- ======================================================================
+-- was 065-comm-fit-origin.sql — the alpha-beta fit with a latency that
+-- cannot be negative (issue 32): the free least-squares intercept of
+-- hta-diff-test-v100-rank1's all_reduce was -119.6 µs, sizes far from
+-- the latency regime.  alpha >= 0 is a constrained least squares whose
+-- optimum, when the free intercept is negative, lies on alpha = 0 (the
+-- error is convex in alpha and beta): the slope is then fitted through
+-- the origin, b = sum(bytes * dur) / sum(bytes²), its standard error
+-- and the residual error with n - 1 degrees of freedom, R² against 0
+-- (uncentred).  derive_comm.c (fit_flush) computes it at ingest;
+-- comm_fit.alpha_fixed (above) says which fit a row is.
+
+
+-- ======================================================================
+-- was 066-queue-length-run.sql — hta_queue_length (060) read every run's GPU
+-- ops for any one run: its launch entries were a GROUP BY over
+-- hta_gpu_op, and SQLite (3.40) pushes no run filter into an aggregate
+-- subquery, nor into a CTE used twice.  queue-length took 1.3 s on a
+-- 6-kernel run in a 35-run database, export-trace 3.7 s on the A100
+-- fixture.  Same rows (every fixture's queue-length output is byte for
+-- byte the same), now per run: an entry per (launch call, stream) is the
+-- first of its window partition (run_id leads every PARTITION BY, so the
+-- filter reaches the kernel_run index), and the +1 / -1 events are one
+-- pass over the entries joined to a two-row table.  (094 below stores
+-- the rows instead: the view's final form is there, the window
+-- definition is tests/oracle/hta_series.sql.)
+
+
+-- ======================================================================
+-- was 067-step-share.sql — the step time a share of it is taken of (issue 32:
+-- diff-categories / diff-kernels a_step_pct read 147 % on the MI300X
+-- fixture, 101.9 % on fixtures/hta32/blocked-queue).  Their numerator is
+-- GPU time per step (all of the run's GPU ops, summed, over its steps);
+-- the denominator was the mean CPU step, which does not contain it when
+-- the GPU runs behind the CPU (MI300X: the GPU works 38 ms past the last
+-- CPU step) or before the first step (a warm-up), nor when streams run
+-- at once.  step_ns is now the longest of
+--   the mean CPU step                                 (step.dur),
+--   the GPU-side span of the run's GPU work per step  (gpu_busy: last
+--     end - first start, summed over ranks and devices, / steps),
+--   the GPU time per step summed over streams         (gpu_busy: kernel,
+--     memcpy and memset time = gpu_op_summary's total, / steps),
+-- so any part of the GPU time per step is at most 100 % of it.  Per
+-- rank-step, as the queries' numerators (step rows of every rank).  It
+-- reads stored summaries only, so a --summaries-only history answers the
+-- same.
+CREATE VIEW step_share AS
+SELECT run_id, steps,
+  max(cpu_step_ns, span_ns * 1.0 / steps, gpu_ns * 1.0 / steps) AS step_ns,
+  cpu_step_ns
+FROM (
+  SELECT r.id AS run_id,
+    (SELECT max(count(*), 1) FROM step s WHERE s.run_id = r.id) AS steps,
+    coalesce((SELECT avg(dur) FROM step s WHERE s.run_id = r.id), 0.0)
+      AS cpu_step_ns,
+    coalesce((SELECT sum(last_end - first_ts) FROM gpu_busy b
+              WHERE b.run_id = r.id), 0) AS span_ns,
+    coalesce((SELECT sum(kernel_ns + memcpy_ns + memset_ns) FROM gpu_busy b
+              WHERE b.run_id = r.id), 0) AS gpu_ns
+  FROM run r
+);
+
+
+-- ======================================================================
+-- was 090-cpu-comm.sql — communication that runs on the host (issue 37).
+--
+-- With the gloo (or MPI) backend a collective is not a GPU kernel: the
+-- process group runs it on a worker thread of its own, inside a
+-- record_function range named after it (gloo:all_reduce, gloo:broadcast,
+-- ...).  Kineto writes that range as a user annotation; the legacy
+-- exporter (the bare-array trace of a PyTorch without Kineto) as a CPU
+-- function, so it lands in cpu_op.  The range lasts from the moment the
+-- rank starts the collective until it is done on that rank, waiting for
+-- the others included: its start is the rank's arrival, as a
+-- communication kernel's start is on the GPU.
+--
+-- comm_pattern (001-baseline) says which kernels are communication;
+-- this table says which host ranges are.  derive_comm.c makes one
+-- collective row per cpu_op or user annotation whose name matches a
+-- pattern (GLOB, case-sensitive, the whole name), so collectives, rank-skew,
+-- collective-skew, the straggler rule and the alpha-beta fit read host
+-- collectives as they read NCCL kernels.  nccl:* ranges are not here: on
+-- the host they only enqueue the kernel that communicates.
+CREATE TABLE comm_cpu_pattern(
+  pattern TEXT PRIMARY KEY,        -- GLOB over a cpu_op or annotation name
+  family TEXT NOT NULL,            -- gloo, mpi
+  op TEXT,                         -- the collective, when the name does
+                                   -- not say it (NULL: from the name)
+  note TEXT                        -- where the name comes from
+);
+INSERT INTO comm_cpu_pattern(pattern, family, op, note) VALUES
+  ('gloo:*', 'gloo', NULL,
+   'ProcessGroupGloo work: gloo:all_reduce, gloo:broadcast, gloo:all_gather,'
+   || ' gloo:reduce, gloo:all_to_all, gloo:barrier, gloo:send, gloo:recv'),
+  ('mpi:*', 'mpi', NULL,
+   'ProcessGroupMPI work: mpi:all_reduce, mpi:broadcast, ...');
+
+-- A host collective has no kernel: collective.kernel_id is nullable
+-- (NULL for the rows of comm_cpu_pattern; device and stream NULL too, ts
+-- and dur the host range's).  The table (012's, with kernel_id NOT NULL
+-- there) is here in its final form.
+CREATE TABLE collective(
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  file_id INTEGER NOT NULL,
+  kernel_id INTEGER,               -- kernel.id; NULL: a host collective
+  device INTEGER,
+  stream INTEGER,
+  ts INTEGER NOT NULL,             -- kernel (or host range) start, ns
+  dur INTEGER NOT NULL,            -- kernel (or host range) duration, ns
+  op TEXT NOT NULL,                -- all_reduce, all_gather, reduce_scatter,
+                                   -- all_to_all, broadcast, reduce, send,
+                                   -- recv, send_recv, gather, scatter,
+                                   -- barrier, other
+  c10d_name TEXT,                  -- 'Collective name' / annotation name /
+                                   -- the host range's name
+  algo TEXT,                       -- RING, TREE, ... from the kernel name
+  proto TEXT,                      -- LL, LL128, SIMPLE
+  dtype TEXT,                      -- float32, bfloat16, ...
+  elem_bytes INTEGER,              -- bytes per element
+  in_nelems INTEGER,
+  out_nelems INTEGER,
+  bytes INTEGER,                   -- message size as nccl-tests counts it:
+                                   -- max(in, out) elements * elem_bytes
+  group_size INTEGER,
+  pg_name TEXT,
+  pg_desc TEXT,
+  pg_ranks TEXT,
+  bus_factor REAL,                 -- busbw / algbw (nccl-tests)
+  seq INTEGER,                     -- 0-based order per (rank, pg_name)
+  args_from TEXT NOT NULL,         -- 'kernel', 'cpu_op', 'annotation', 'name'
+  op_row INTEGER,                  -- cpu_op.id of record_param_comms, or of
+                                   -- the host range
+  annotation_row INTEGER           -- annotation.id of nccl:*, or of the
+                                   -- host range
+);
+CREATE INDEX collective_run ON collective(run_id, rank, ts);
+
+-- The table catalogue (001-baseline.sql): comm_cpu_pattern is a rule the
+-- analyses read, edited with SQL, for every run.
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('comm_cpu_pattern', 'parameter', NULL, 0,
+   'which host ranges are communication (gloo, MPI)');
+
+
+-- ======================================================================
+-- was 091-rank-traced-span.sql — the traced time of each rank that the
+-- straggler analysis divides the others' waiting by: the rank's GPU span
+-- (rank_gpu_span, 050) when it has GPU work, else, for a rank that only
+-- ran on the host (gloo / MPI host collectives, a PyTorch without CUDA),
+-- the span of its CPU operators from the first start to the last end.
+-- The straggler rule and rank-skew's lost_pct read it; without it a
+-- CPU-only run had no traced time and never a straggler.
+CREATE VIEW rank_traced_span AS
+SELECT run_id, rank, span_ns, 'gpu' AS clock FROM rank_gpu_span
+UNION ALL
+SELECT o.run_id, o.rank, max(o.ts + o.dur) - min(o.ts), 'host'
+FROM cpu_op o
+WHERE NOT EXISTS (SELECT 1 FROM gpu_busy b
+                  WHERE b.run_id = o.run_id AND b.rank = o.rank)
+GROUP BY o.run_id, o.rank;
+
+
+-- ======================================================================
+-- was 092-step-bound-launch-step.sql — the step time that bounds the work
+-- (040) counts a GPU activity in the step that holds its launch call, by
+-- the call's step; 040 read the activity's own step column.
+--
+-- A GPU row launched outside every step (before the profiled steps, the
+-- CPU a queue ahead of the GPU) has no launch step, and the trace derive
+-- gives it the step holding its own start (derive_trace.c): 040 counted
+-- it as that step's work.  fixtures/hta32 blocked-queue launches 1,045
+-- kernels of 100 us before ProfilerStep#1; they run for 104 ms, into the
+-- CPU ranges of #1 and #4, and made #1 104.22 ms (its own 18 launches
+-- run 1.80 ms on the GPU).  Such a row has no say in any step's bound:
+-- a step's GPU work is the rows whose launch call lies in the step.
+-- The definition is otherwise 040's; derive_step_bound.c computes it at
+-- ingest, and tests/oracle/step_bound.sql is the same in SQL (the
+-- readable spec; test_step_bound.py runs it over every fixture).
+
+
+-- ======================================================================
+-- was 093-step-comm.sql — exposed communication per step counts the
+-- communication inside the steps only (issue 31): on
+-- tracelens-mi300-resnet-ckpt the report's "exposed comm ms per step"
+-- was 18.5 ms against a 15.95 ms step, because it divided all exposed
+-- communication of the trace (before the first step, after the last, in
+-- no step at all) by the number of steps.
+--
+-- step_comm holds, per (run, rank, step), the communication kernel time
+-- (the union over the rank's devices) and its exposed part (no compute
+-- kernel running on the same device), clipped to the step's window: the
+-- step time that bounds its work (step.bound_ts / bound_dur, 040; the
+-- ProfilerStep range, or the gap step, where it has none).  So each
+-- row's comm_ns and exposed_ns are at most the step time.  Computed in C
+-- at ingest, merge and rebuild (src/analysis/derive_step_comm.c, after
+-- the step bounds).  run_metric's exposed_comm_ms is now the mean of
+-- exposed_ns over the steady steps (the steps step_time_mean_ms is the
+-- mean of, so it is at most that); the report's summary row, the
+-- exposed-comm finding's per-step figure and the gate read it.
+CREATE TABLE step_comm(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  comm_ns INTEGER NOT NULL,        -- communication kernels in the step
+  exposed_ns INTEGER NOT NULL,     -- of it, with no compute kernel running
+  PRIMARY KEY(run_id, rank, step)
+) WITHOUT ROWID;
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('step_comm', 'derived_run', NULL, 0,
+   'communication and exposed communication inside each step''s window');
+
+-- The core metrics: 051's, with exposed_comm_ms from step_comm.
+CREATE VIEW run_metric_core_calc AS
+WITH
+tg AS MATERIALIZED (SELECT run_id FROM core_target),
+steady AS MATERIALIZED (
+  SELECT run_id, rank, step, dur FROM step_steady
+  WHERE steady = 1 AND run_id IN (SELECT run_id FROM tg)
+),
+ranked AS (
+  SELECT run_id, dur,
+    row_number() OVER (PARTITION BY run_id ORDER BY dur) AS i,
+    count(*) OVER (PARTITION BY run_id) AS n
+  FROM steady
+),
+nstep AS (
+  SELECT run_id, count(*) AS n FROM step
+  WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id
+),
+perrank AS (
+  SELECT a.run_id, max(a.n) AS n, max(coalesce(b.ns, 0)) AS ns
+  FROM (SELECT run_id, rank, count(*) AS n FROM step
+        WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id, rank) a
+  LEFT JOIN (SELECT run_id, rank, count(*) AS ns FROM steady
+             GROUP BY run_id, rank) b
+    ON b.run_id = a.run_id AND b.rank = a.rank
+  GROUP BY a.run_id
+),
+busy AS (
+  SELECT t.run_id,
+    100.0 * sum(CASE WHEN t.class IN ('kernel', 'memcpy', 'memset', 'comm')
+                     THEN t.ns ELSE 0 END) / max(sum(t.ns), 1) AS pct
+  FROM step_time t
+  JOIN steady s ON s.run_id = t.run_id AND s.rank = t.rank
+    AND s.step = t.step
+  WHERE t.run_id IN (SELECT run_id FROM tg)
+  GROUP BY t.run_id
+),
+gos AS MATERIALIZED (
+  SELECT run_id, kind, name_id, total_ns FROM gpu_op_summary
+  WHERE run_id IN (SELECT run_id FROM tg)
+),
+kname AS (
+  SELECT run_id, name_id, sum(total_ns) AS ns
+  FROM gos WHERE kind = 'kernel' GROUP BY run_id, name_id
+),
+kc AS MATERIALIZED (
+  SELECT name_id, scheme, category FROM kernel_category
+  WHERE name_id IN (SELECT name_id FROM gos)
+),
+cat AS (
+  SELECT g.run_id, c.scheme, c.category, sum(g.total_ns) AS ns
+  FROM gos g JOIN kc c ON c.name_id = g.name_id
+  GROUP BY g.run_id, c.scheme, c.category
+),
+gtot AS (
+  SELECT run_id, sum(total_ns) AS ns FROM gos GROUP BY run_id
+),
+co AS (
+  SELECT * FROM comm_overlap WHERE run_id IN (SELECT run_id FROM tg)
+),
+sn AS (
+  SELECT * FROM snapshot WHERE run_id IN (SELECT run_id FROM tg)
+)
+SELECT run_id, 'step_time_median_ms' AS metric, avg(dur) / 1e6 AS value
+  FROM ranked WHERE i IN ((n + 1) / 2, (n + 2) / 2) GROUP BY run_id
+UNION ALL
+SELECT run_id, 'step_time_p90_ms', dur / 1e6
+  FROM ranked WHERE i = (9 * n + 9) / 10
+UNION ALL
+SELECT run_id, 'step_time_mean_ms', avg(dur) / 1e6 FROM steady
+  GROUP BY run_id
+UNION ALL
+SELECT run_id, 'steps', n FROM perrank
+UNION ALL
+SELECT run_id, 'steady_steps', ns FROM perrank
+UNION ALL
+SELECT run_id, 'step_gpu_busy_pct', pct FROM busy
+UNION ALL
+SELECT run_id, 'gpu_util_pct',
+    100.0 * sum(busy_ns) / max(sum(last_end - first_ts), 1)
+  FROM gpu_busy WHERE run_id IN (SELECT run_id FROM tg) GROUP BY run_id
+UNION ALL
+SELECT g.run_id, 'gpu_ms', g.ns / 1e6 / s.n
+  FROM gtot g JOIN nstep s ON s.run_id = g.run_id
+UNION ALL
+SELECT k.run_id, 'top_kernel_ms', max(k.ns) / 1e6 / s.n
+  FROM kname k JOIN nstep s ON s.run_id = k.run_id GROUP BY k.run_id
+UNION ALL
+SELECT c.run_id, 'cat_' || c.scheme || ':' || c.category || '_pct',
+    100.0 * c.ns / max(t.ns, 1)
+  FROM cat c JOIN gtot t ON t.run_id = c.run_id
+UNION ALL
+SELECT run_id, 'comm_pct', 100.0 * sum(comm_ns) / max(sum(wall_ns), 1)
+  FROM co GROUP BY run_id HAVING sum(n_comm) > 0
+UNION ALL
+SELECT run_id, 'comm_overlap_pct',
+    100.0 * sum(overlap_ns) / max(sum(comm_ns), 1)
+  FROM co GROUP BY run_id HAVING sum(n_comm) > 0
+UNION ALL
+SELECT s.run_id, 'exposed_comm_ms', avg(c.exposed_ns) / 1e6
+  FROM steady s JOIN step_comm c ON c.run_id = s.run_id
+    AND c.rank = s.rank AND c.step = s.step
+  WHERE s.run_id IN (SELECT run_id FROM co GROUP BY run_id
+                     HAVING sum(n_comm) > 0)
+  GROUP BY s.run_id
+UNION ALL
+SELECT run_id, 'peak_allocated_bytes', max(peak_allocated_bytes)
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT run_id, 'reserved_bytes', max(reserved_bytes)
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT run_id, 'max_reserved_bytes',
+    max(coalesce(max_reserved_bytes, reserved_bytes))
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT run_id, 'fragmentation_pct',
+    100.0 * sum(fragmented_bytes) / max(sum(reserved_bytes), 1)
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT run_id, 'reserved_unused_pct',
+    100.0 * sum(unused_bytes) / max(sum(reserved_bytes), 1)
+  FROM sn GROUP BY run_id
+UNION ALL
+SELECT s.run_id, 'alloc_churn_bytes',
+    1.0 * sum(a.size) / coalesce((SELECT n FROM nstep x
+                                  WHERE x.run_id = s.run_id), 1)
+  FROM sn s JOIN alloc_event a ON a.snapshot_id = s.id
+  WHERE a.action = 'alloc' GROUP BY s.run_id;
+
+
+-- ======================================================================
+-- was 094-hta-stored-series.sql — what three named queries computed with
+-- window functions over every GPU op of a run is stored once per run by
+-- the derive pass (src/analysis/derive_hta_series.c, from the sweeps of
+-- hta_metric.c and kernel_seq.c), issue 35: idle-breakdown over all 256
+-- ranks of bench/make_ranks.py took 20 s, kernel-sequences 3.2 s,
+-- queue-length 2.4 s.  The queries and the views hta_idle_interval and
+-- hta_queue_length read these rows by their (run_id, rank, ...) keys
+-- (WITHOUT ROWID: the key is the table, no second copy in an index); the
+-- former window definitions are tests/oracle/hta_series.sql, the oracle
+-- test_oracle.py compares these rows with on every fixture.
+
+-- One row per idle interval of a stream: the gap before a GPU op that
+-- starts after every earlier op of its stream (by start, then row id)
+-- ended.  host_wait: the op's launch call started after the stream went
+-- idle; the view hta_idle_interval gives the category (host_wait, else
+-- kernel_wait below hta_setting 'kernel_wait_ns', else other) when read,
+-- so that an edited threshold holds for runs already stored.
+CREATE TABLE hta_idle_gap(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  device INTEGER NOT NULL,         -- GPU ordinal (0 for a row without one)
+  stream INTEGER NOT NULL,
+  host_wait INTEGER NOT NULL,      -- 1: the launch came after the idle start
+  gap_ns INTEGER NOT NULL,         -- ts - the latest end before it
+  ts INTEGER NOT NULL,             -- start of the op after the gap
+  kind TEXT NOT NULL,              -- that op: kernel, memcpy or memset
+  row_id INTEGER NOT NULL,         -- its kernel.id / gpu_mem_op.id
+  launch_ts INTEGER,               -- its launch call's start, if known
+  PRIMARY KEY(run_id, rank, device, stream, ts)
+) WITHOUT ROWID;
+
+-- One row per change of a stream's launch queue (schema 060's
+-- definition: one entry per launch call and stream, +1 at the call's
+-- start, -1 when its first op on the stream starts; at equal times
+-- launches first).  queue_full: the limit of the call that made the
+-- change (hta_queue_limit; NULL: none known); ops: that call's ops on
+-- the stream.
+CREATE TABLE hta_queue_point(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  device INTEGER NOT NULL,
+  stream INTEGER NOT NULL,
+  seq INTEGER NOT NULL,            -- 0, 1, ... in the stream's change order
+  ts INTEGER NOT NULL,
+  queue_length INTEGER NOT NULL,
+  next_ts INTEGER,                 -- the next change (NULL: the last)
+  queue_full INTEGER,
+  ops INTEGER NOT NULL,
+  PRIMARY KEY(run_id, rank, device, stream, seq)
+) WITHOUT ROWID;
+
+-- Sequences of consecutive kernels on a stream (memcpy and memset rows
+-- neither join nor break one), lengths 1 to 8, every start position
+-- counted, the devices of a stream together.
+CREATE TABLE kernel_sequence(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  stream INTEGER NOT NULL,
+  length INTEGER NOT NULL,
+  seq TEXT NOT NULL,               -- kernel name ids in order, ',' between
+  n INTEGER NOT NULL,              -- occurrences
+  ns INTEGER NOT NULL,             -- summed kernel time of all of them
+  span_ns INTEGER NOT NULL,        -- summed first start -> last end
+  PRIMARY KEY(run_id, rank, stream, length, seq)
+) WITHOUT ROWID;
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('hta_idle_gap', 'derived_run', NULL, 0,
+   'GPU idle intervals per stream with their cause'),
+  ('hta_queue_point', 'derived_run', NULL, 0,
+   'launch queue length per stream, one row per change'),
+  ('kernel_sequence', 'derived_run', NULL, 0,
+   'counts of sequences of consecutive kernels per rank and stream');
+CREATE VIEW hta_idle_interval AS
+SELECT i.run_id, i.rank, i.device, i.stream, i.kind, i.row_id,
+  coalesce(k.name_id, m.name_id) AS name_id, coalesce(k.step, m.step) AS step,
+  i.ts - i.gap_ns AS prev_end, i.ts, i.gap_ns, i.launch_ts,
+  CASE WHEN i.host_wait THEN 'host_wait'
+       WHEN i.gap_ns < (SELECT value FROM hta_setting
+                        WHERE name = 'kernel_wait_ns') THEN 'kernel_wait'
+       ELSE 'other' END AS category
+FROM hta_idle_gap i
+LEFT JOIN kernel k ON i.kind = 'kernel' AND k.id = i.row_id
+LEFT JOIN gpu_mem_op m ON i.kind <> 'kernel' AND m.id = i.row_id;
+CREATE VIEW hta_queue_length AS
+SELECT run_id, rank, device, stream, ts, queue_length, next_ts, queue_full,
+  ops
+FROM hta_queue_point;
+
+
+-- ======================================================================
+-- was 095-memory-series.sql — what memory-timeline's profiler part computed
+-- with window functions over every [memory] event of a run is stored once
+-- per run by the derive pass (statements/memory-series.sql, run by
+-- src/analysis/derive_run.c), issue 35: memory-timeline took 4.48 s
+-- of CPU on the synthetic-memory bench shape x10 (810,000 events), most
+-- of it numbering each rank's events in a window at query time.  The
+-- query reads these rows by their (run_id, rank, ...) keys; the former
+-- definitions are tests/oracle/memory_timeline.sql, which
+-- test_trace_queries.StoredMemorySeries compares the query with.
+
+-- The profiler's CUDA [memory] events of a rank that carry a total, in
+-- (ts, id) order, numbered from 0 (alloc_event's idx for the trace); the
+-- allocated total for the slice maxima, the rest read from memory_event
+-- by event_id for the few rows shown (a narrower row: 36 -> about 22
+-- bytes an event).
+CREATE TABLE memory_point(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  i INTEGER NOT NULL,              -- 0, 1, ... in (ts, memory_event.id) order
+  total_allocated INTEGER NOT NULL,
+  event_id INTEGER NOT NULL,       -- memory_event.id
+  PRIMARY KEY(run_id, rank, i)
+) WITHOUT ROWID;
+
+-- The last of those events at or before the end of each step of a rank
+-- (a step that ends before every event has no row).
+CREATE TABLE memory_step_end(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  event_id INTEGER NOT NULL,       -- memory_event.id
+  PRIMARY KEY(run_id, rank, step)
+) WITHOUT ROWID;
+INSERT INTO table_role(name, role, input_kind, summary, description) VALUES
+  ('memory_point', 'derived_run', NULL, 0,
+   'profiler CUDA memory totals per rank, numbered in time order'),
+  ('memory_step_end', 'derived_run', NULL, 0,
+   'the last profiler memory event of each step per rank');

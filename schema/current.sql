@@ -104,8 +104,10 @@ CREATE TABLE gpu_mem_op(
   external_id INTEGER,
   runtime_id INTEGER,              -- derived
   op_id INTEGER,                   -- derived
-  step INTEGER                     -- derived
-, gbps REAL);
+  step INTEGER,                    -- derived
+  gbps REAL                        -- the trace's `memory bandwidth (GB/s)`
+                                   -- arg (was 061-memcpy-bandwidth-arg.sql)
+);
 
 -- table cpu_op: 001
 CREATE TABLE cpu_op(
@@ -233,7 +235,12 @@ CREATE TABLE step(
   step INTEGER NOT NULL,
   ts INTEGER NOT NULL,
   dur INTEGER NOT NULL,
-  source TEXT NOT NULL, bound_ts INTEGER, bound_dur INTEGER, bound_by TEXT,            -- 'ProfilerStep' or 'gap'
+  source TEXT NOT NULL,            -- 'ProfilerStep' or 'gap'
+  -- the step time that bounds the work (was 040-step-time-bound.sql):
+  -- written by derive_step_bound.c, read by view step_steady
+  bound_ts INTEGER,                -- S_k, ns
+  bound_dur INTEGER,               -- E_k - S_k, ns
+  bound_by TEXT,                   -- 'cpu' or 'gpu'
   PRIMARY KEY(run_id, rank, step)
 ) WITHOUT ROWID;
 
@@ -375,8 +382,13 @@ CREATE TABLE snapshot(
   alloc_conf TEXT,                 -- PYTORCH_CUDA_ALLOC_CONF
   expandable_segments INTEGER,
   max_split_size INTEGER,          -- -1: unlimited
-  gc_threshold REAL                -- garbage_collection_threshold
-, unused_segments INTEGER, unused_bytes INTEGER, fragmented_bytes INTEGER);
+  gc_threshold REAL,               -- garbage_collection_threshold
+  -- reserved but unused apart from fragmentation (was
+  -- 051-memory-split.sql): written by load_snapshot.c
+  unused_segments INTEGER,         -- whole segments without a live block
+  unused_bytes INTEGER,            -- their total size
+  fragmented_bytes INTEGER         -- inactive bytes of the other segments
+);
 
 -- table segment: 001
 CREATE TABLE segment(
@@ -694,8 +706,10 @@ CREATE TABLE comm_fit(
   alpha_se_ns REAL,                -- standard error of alpha
   slope_se REAL,                   -- standard error of the slope
   rmse_ns REAL,                    -- residual standard error
-  r2 REAL
-, alpha_fixed INTEGER NOT NULL DEFAULT 0);
+  r2 REAL,
+  alpha_fixed INTEGER NOT NULL DEFAULT 0 -- 1: fitted through the origin
+                                   -- (was 065-comm-fit-origin.sql)
+);
 
 -- table fr_dump: 001
 CREATE TABLE fr_dump(
@@ -920,8 +934,14 @@ CREATE TABLE collective_window(
   run_id INTEGER NOT NULL,
   window_ns INTEGER NOT NULL,
   compute_ns INTEGER NOT NULL,
-  idle_ns INTEGER NOT NULL
-, arrival_ns INTEGER, wait_ns INTEGER, exposed_wait_ns INTEGER, queued_ns INTEGER);
+  idle_ns INTEGER NOT NULL,
+  -- the straggler measures (was 050-straggler-clock.sql, which says what
+  -- each is)
+  arrival_ns INTEGER,
+  wait_ns INTEGER,
+  exposed_wait_ns INTEGER,
+  queued_ns INTEGER
+);
 
 -- index collective_window_run: 001
 CREATE INDEX collective_window_run ON collective_window(run_id);
@@ -1133,8 +1153,13 @@ CREATE TABLE gpu_spec(
   gpu TEXT NOT NULL,               -- the part the numbers are for
   fp32 REAL, tf32 REAL, bf16 REAL, fp16 REAL, fp8 REAL, int8 REAL,
   mem_tbps REAL NOT NULL,          -- memory bandwidth, TB/s
-  source TEXT NOT NULL
-, l2_mb REAL, l2_tbps REAL, l2_source TEXT);
+  source TEXT NOT NULL,
+  -- the L2 tier of the roofline (was 064-hierarchical-roofline.sql,
+  -- which gives the sources)
+  l2_mb REAL,                      -- MiB; NULL: no L2 tier
+  l2_tbps REAL,                    -- TB/s; NULL: no L2 tier
+  l2_source TEXT
+);
 
 -- table op_dtype: 001
 CREATE TABLE op_dtype(
@@ -1245,8 +1270,10 @@ CREATE TABLE op_gpu_time(
   sum_ns INTEGER NOT NULL,         -- sum of their durations
   host_copies INTEGER NOT NULL,    -- memcpys to or from the host among them
   tf32 INTEGER NOT NULL,           -- 1: a kernel of op_tf32_kernel among them
-  sig_id INTEGER                   -- op_sig.id (was 028-op-gpu-time-sig.sql)
-, whole_us INTEGER NOT NULL DEFAULT 0);
+  sig_id INTEGER,                  -- op_sig.id (was 028-op-gpu-time-sig.sql)
+  whole_us INTEGER NOT NULL DEFAULT 0 -- GPU intervals recorded in whole µs
+                                   -- (was 064-hierarchical-roofline.sql)
+);
 
 -- index op_gpu_time_run: 001
 CREATE INDEX op_gpu_time_run
@@ -1436,8 +1463,10 @@ CREATE TABLE op_sig_model(
   kind TEXT NOT NULL,
   dtype TEXT,
   flops REAL,
-  bytes REAL
-, footprint REAL);
+  bytes REAL,
+  footprint REAL                   -- distinct bytes the call touches
+                                   -- (was 064-hierarchical-roofline.sql)
+);
 
 -- index op_sig_model_sig: 001
 CREATE INDEX op_sig_model_sig ON op_sig_model(sig_id);
@@ -1806,7 +1835,7 @@ WHERE r.role IN ('run', 'history', 'raw', 'derived_rank', 'derived_run')
   AND (c.name GLOB '*name_id'
        OR c.name IN ('input_dims_id', 'input_types_id', 'concrete_inputs_id'));
 
--- view step_steady: created in 001, 040; this is 040's definition
+-- view step_steady: 001
 CREATE VIEW step_steady AS
 SELECT run_id, rank, step, ts, dur, source,
   k AS pos,                        -- 1 = the rank's first step in time
@@ -1852,7 +1881,7 @@ FROM (
           WHERE NOT EXISTS (SELECT 1 FROM core_target)
              OR run_id IN (SELECT run_id FROM core_target))))));
 
--- view run_step_sample: created in 001, 040; this is 040's definition
+-- view run_step_sample: 001
 CREATE VIEW run_step_sample AS
 WITH
 names AS (
@@ -1889,7 +1918,7 @@ FROM (
     JOIN step_steady s ON s.run_id = t.run_id AND s.rank = t.rank
       AND s.step = t.step));
 
--- view run_fingerprint: created in 001, 041; this is 041's definition
+-- view run_fingerprint: 001
 CREATE VIEW run_fingerprint AS
 WITH
 n AS (SELECT value AS top FROM gate_param WHERE name = 'fingerprint_top'),
@@ -1921,7 +1950,7 @@ SELECT run_id, 'op', name_id, NULL FROM o, n WHERE i <= n.top
 UNION ALL
 SELECT run_id, 'frame', NULL, filename FROM f, n WHERE i <= n.top;
 
--- table rank_clock: 050
+-- table rank_clock: 001
 CREATE TABLE rank_clock(
   run_id INTEGER NOT NULL,
   rank INTEGER NOT NULL,
@@ -1932,7 +1961,7 @@ CREATE TABLE rank_clock(
   PRIMARY KEY(run_id, rank)
 ) WITHOUT ROWID;
 
--- view collective_late: 050
+-- view collective_late: 001
 CREATE VIEW collective_late AS
 WITH a AS (
   SELECT c.run_id, coalesce(c.pg_name, '') AS pg, c.seq, c.rank, c.op,
@@ -1977,12 +2006,12 @@ FROM a
 WHERE n > 1
 GROUP BY run_id, pg, seq;
 
--- view rank_gpu_span: 050
+-- view rank_gpu_span: 001
 CREATE VIEW rank_gpu_span AS
 SELECT run_id, rank, sum(last_end - first_ts) AS span_ns
 FROM gpu_busy GROUP BY run_id, rank;
 
--- view memory_summary: created in 001, 051; this is 051's definition
+-- view memory_summary: 001
 CREATE VIEW memory_summary AS
 SELECT s.run_id, s.id AS snapshot_id, s.rank, s.device, s.n_segments,
   s.n_blocks, s.reserved_bytes, s.allocated_bytes, s.active_bytes,
@@ -1996,7 +2025,7 @@ SELECT s.run_id, s.id AS snapshot_id, s.rank, s.device, s.n_segments,
   s.peak_allocated_bytes, s.peak_event_idx
 FROM snapshot s;
 
--- view run_evidence: 052
+-- view run_evidence: 001
 CREATE VIEW run_evidence AS
 SELECT r.id AS run_id,
   coalesce((SELECT sum(b.busy_ns) FROM gpu_busy b WHERE b.run_id = r.id), 0)
@@ -2008,7 +2037,7 @@ SELECT r.id AS run_id,
         WHERE advice = 'evidence' AND name = 'min_gpu_ms') * 1e6 AS enough
 FROM run r;
 
--- table category_owner: 052
+-- table category_owner: 001
 CREATE TABLE category_owner(
   scheme TEXT NOT NULL,
   category TEXT NOT NULL,
@@ -2016,7 +2045,7 @@ CREATE TABLE category_owner(
   PRIMARY KEY(scheme, category)
 ) WITHOUT ROWID;
 
--- view fr_issue: 052
+-- view fr_issue: 001
 CREATE VIEW fr_issue AS
 WITH g AS (
   SELECT run_id, pg_name, max(pg_desc) AS pg_desc, max(ranks) AS ranks
@@ -2176,7 +2205,7 @@ SELECT o.run_id, o.pg_name, g.pg_desc, o.seq, o.op, 'ok', NULL, o.members,
   o.completed, o.started, o.scheduled, o.missing, o.rank_states, NULL, NULL
 FROM okrow o LEFT JOIN g ON g.run_id = o.run_id AND g.pg_name = o.pg_name;
 
--- table hta_queue_limit: 060
+-- table hta_queue_limit: 001
 CREATE TABLE hta_queue_limit(
   pattern TEXT PRIMARY KEY,
   priority INTEGER NOT NULL,
@@ -2184,7 +2213,7 @@ CREATE TABLE hta_queue_limit(
   note TEXT NOT NULL
 );
 
--- view hta_memory_bw: created in 001, 061; this is 061's definition
+-- view hta_memory_bw: 001
 CREATE VIEW hta_memory_bw AS
 SELECT run_id, rank, device, stream, id AS row_id, step, ts, dur, bytes,
   CASE kind WHEN 'memset' THEN 'Memset'
@@ -2197,7 +2226,7 @@ SELECT run_id, rank, device, stream, id AS row_id, step, ts, dur, bytes,
   END AS gbps_source
 FROM gpu_mem_op;
 
--- view hta_memory_bw_series: 062
+-- view hta_memory_bw_series: 001
 CREATE VIEW hta_memory_bw_series AS
 WITH ev AS (
   SELECT run_id, rank, device, kind, ts, gbps AS d, row_id, 0 AS e
@@ -2213,14 +2242,14 @@ FROM ev
 WINDOW w AS (PARTITION BY run_id, rank, device, kind
              ORDER BY ts, e DESC, row_id ROWS UNBOUNDED PRECEDING);
 
--- table op_out_arg: 063
+-- table op_out_arg: 001
 CREATE TABLE op_out_arg(
   pattern TEXT NOT NULL,           -- GLOB over the op name
   arg INTEGER NOT NULL,            -- 0-based position in Input Dims
   PRIMARY KEY(pattern, arg)
 );
 
--- view op_index_select_model: 063
+-- view op_index_select_model: 001
 CREATE VIEW op_index_select_model AS
 WITH c AS MATERIALIZED (
   SELECT o.id AS op_id, o.run_id, o.rank, s.text AS name, d.text AS dims,
@@ -2258,7 +2287,7 @@ SELECT op_id, run_id, rank, name, 'gather' AS kind, dims, dtype,
   2.0 * n_idx * n_self / n_dim * sz0 + 1.0 * n_idx * szi AS bytes
 FROM n WHERE n_self > 0 AND n_dim > 0 AND n_idx >= 0;
 
--- view device_spec: created in 001, 064; this is 064's definition
+-- view device_spec: 001
 CREATE VIEW device_spec AS
 SELECT d.run_id, d.rank, d.device, d.name, s.gpu, s.fp32, s.tf32, s.bf16,
   s.fp16, s.fp8, s.int8, s.mem_tbps, s.l2_mb, s.l2_tbps
@@ -2269,7 +2298,7 @@ FROM device d JOIN gpu_spec s ON s.rowid = coalesce((
   SELECT s2.rowid FROM gpu_spec s2 WHERE d.name GLOB s2.pattern
   ORDER BY s2.priority, s2.rowid LIMIT 1));
 
--- view op_stream: created in 001, 063, 064; this is 064's definition
+-- view op_stream: 001
 CREATE VIEW op_stream AS
 WITH kn AS MATERIALIZED (           -- each name's kind once, not per call
   SELECT k.name_id, k.name, k.kind, kc.flops_per_elem AS fpe,
@@ -2342,7 +2371,7 @@ SELECT op_id, run_id, rank, name, kind, dims,
          + CASE WHEN inplace THEN 0 ELSE n_w END) * sz AS footprint
 FROM z;
 
--- view op_sig_model_calc: created in 001, 063, 064; this is 064's definition
+-- view op_sig_model_calc: 001
 CREATE VIEW op_sig_model_calc AS
 SELECT g.op_id AS sig_id, 1 AS matmul, k.kind, g.dtype, g.flops, g.bytes,
   g.bytes AS footprint
@@ -2361,7 +2390,7 @@ SELECT op_id, 0, kind, dtype, flops, bytes, bytes FROM op_gather_model
 UNION ALL
 SELECT op_id, 0, kind, dtype, flops, bytes, bytes FROM op_index_select_model;
 
--- view op_call_time_calc: created in 001, 064; this is 064's definition
+-- view op_call_time_calc: 001
 CREATE VIEW op_call_time_calc AS
 WITH fw AS MATERIALIZED (        -- the files that record whole µs
   SELECT file_id FROM (
@@ -2411,7 +2440,7 @@ SELECT op_id, run_id,
             IN (SELECT file_id FROM fw) THEN count(*) ELSE 0 END AS whole_us
 FROM w GROUP BY run_id, op_id;
 
--- view op_roofline_core: created in 001, 064; this is 064's definition
+-- view op_roofline_core: 001
 CREATE VIEW op_roofline_core AS
 WITH dsm AS MATERIALIZED (       -- GLOB once a GPU, of the runs in scope
   SELECT * FROM device_spec WHERE run_id IN (SELECT run_id FROM op_scope)),
@@ -2465,7 +2494,7 @@ SELECT matmul, op_id, run_id, rank, device, sig_id, kind, dtype, flops,
   1000 * whole_us AS slack_ns, whole_us
 FROM q;
 
--- view op_roofline_call: created in 001, 064; this is 064's definition
+-- view op_roofline_call: 001
 CREATE VIEW op_roofline_call AS
 SELECT r.matmul, r.op_id, r.run_id, r.rank, r.device, s.text AS name,
   r.kind, d.text AS dims, r.dtype, r.flops, r.bytes, r.gpu_ns, r.sum_ns,
@@ -2477,7 +2506,7 @@ JOIN op_sig g ON g.id = r.sig_id
 JOIN string s ON s.id = g.name_id
 LEFT JOIN string d ON d.id = g.dims_id;
 
--- view op_metric_roof_calc: created in 001, 064; this is 064's definition
+-- view op_metric_roof_calc: 001
 CREATE VIEW op_metric_roof_calc AS
 WITH f AS MATERIALIZED (
   SELECT run_id, fam, sum(roof_ns) AS roof_ns,
@@ -2509,7 +2538,7 @@ SELECT run_id, fam || '_recoverable_ms', over_ns / 1e6 FROM f
 UNION ALL
 SELECT run_id, fam || '_time_ms', gpu_ns / 1e6 FROM f;
 
--- view op_metric_calc: created in 001, 064; this is 064's definition
+-- view op_metric_calc: 001
 CREATE VIEW op_metric_calc AS
 SELECT run_id, metric, value FROM op_metric_roof_calc
 UNION ALL
@@ -2517,7 +2546,7 @@ SELECT run_id, metric, value FROM op_metric_launch_calc
 UNION ALL
 SELECT run_id, metric, value FROM op_metric_memcpy_calc;
 
--- view step_share: 067
+-- view step_share: 001
 CREATE VIEW step_share AS
 SELECT run_id, steps,
   max(cpu_step_ns, span_ns * 1.0 / steps, gpu_ns * 1.0 / steps) AS step_ns,
@@ -2534,7 +2563,7 @@ FROM (
   FROM run r
 );
 
--- table comm_cpu_pattern: 090
+-- table comm_cpu_pattern: 001
 CREATE TABLE comm_cpu_pattern(
   pattern TEXT PRIMARY KEY,        -- GLOB over a cpu_op or annotation name
   family TEXT NOT NULL,            -- gloo, mpi
@@ -2544,7 +2573,7 @@ CREATE TABLE comm_cpu_pattern(
 );
 
 -- table collective: 001
-CREATE TABLE "collective"(
+CREATE TABLE collective(
   id INTEGER PRIMARY KEY,
   run_id INTEGER NOT NULL,
   rank INTEGER NOT NULL,
@@ -2581,10 +2610,10 @@ CREATE TABLE "collective"(
                                    -- host range
 );
 
--- index collective_run: created in 001, 090; this is 090's definition
+-- index collective_run: 001
 CREATE INDEX collective_run ON collective(run_id, rank, ts);
 
--- view rank_traced_span: 091
+-- view rank_traced_span: 001
 CREATE VIEW rank_traced_span AS
 SELECT run_id, rank, span_ns, 'gpu' AS clock FROM rank_gpu_span
 UNION ALL
@@ -2594,7 +2623,7 @@ WHERE NOT EXISTS (SELECT 1 FROM gpu_busy b
                   WHERE b.run_id = o.run_id AND b.rank = o.rank)
 GROUP BY o.run_id, o.rank;
 
--- table step_comm: 093
+-- table step_comm: 001
 CREATE TABLE step_comm(
   run_id INTEGER NOT NULL,
   rank INTEGER NOT NULL,
@@ -2604,7 +2633,7 @@ CREATE TABLE step_comm(
   PRIMARY KEY(run_id, rank, step)
 ) WITHOUT ROWID;
 
--- view run_metric_core_calc: created in 001, 051, 093; this is 093's definition
+-- view run_metric_core_calc: 001
 CREATE VIEW run_metric_core_calc AS
 WITH
 tg AS MATERIALIZED (SELECT run_id FROM core_target),
@@ -2734,7 +2763,7 @@ SELECT s.run_id, 'alloc_churn_bytes',
   FROM sn s JOIN alloc_event a ON a.snapshot_id = s.id
   WHERE a.action = 'alloc' GROUP BY s.run_id;
 
--- table hta_idle_gap: 094
+-- table hta_idle_gap: 001
 CREATE TABLE hta_idle_gap(
   run_id INTEGER NOT NULL,
   rank INTEGER NOT NULL,
@@ -2749,7 +2778,7 @@ CREATE TABLE hta_idle_gap(
   PRIMARY KEY(run_id, rank, device, stream, ts)
 ) WITHOUT ROWID;
 
--- table hta_queue_point: 094
+-- table hta_queue_point: 001
 CREATE TABLE hta_queue_point(
   run_id INTEGER NOT NULL,
   rank INTEGER NOT NULL,
@@ -2764,7 +2793,7 @@ CREATE TABLE hta_queue_point(
   PRIMARY KEY(run_id, rank, device, stream, seq)
 ) WITHOUT ROWID;
 
--- table kernel_sequence: 094
+-- table kernel_sequence: 001
 CREATE TABLE kernel_sequence(
   run_id INTEGER NOT NULL,
   rank INTEGER NOT NULL,
@@ -2777,7 +2806,7 @@ CREATE TABLE kernel_sequence(
   PRIMARY KEY(run_id, rank, stream, length, seq)
 ) WITHOUT ROWID;
 
--- view hta_idle_interval: created in 001, 094; this is 094's definition
+-- view hta_idle_interval: 001
 CREATE VIEW hta_idle_interval AS
 SELECT i.run_id, i.rank, i.device, i.stream, i.kind, i.row_id,
   coalesce(k.name_id, m.name_id) AS name_id, coalesce(k.step, m.step) AS step,
@@ -2790,13 +2819,13 @@ FROM hta_idle_gap i
 LEFT JOIN kernel k ON i.kind = 'kernel' AND k.id = i.row_id
 LEFT JOIN gpu_mem_op m ON i.kind <> 'kernel' AND m.id = i.row_id;
 
--- view hta_queue_length: created in 001, 060, 066, 094; this is 094's definition
+-- view hta_queue_length: 001
 CREATE VIEW hta_queue_length AS
 SELECT run_id, rank, device, stream, ts, queue_length, next_ts, queue_full,
   ops
 FROM hta_queue_point;
 
--- table memory_point: 095
+-- table memory_point: 001
 CREATE TABLE memory_point(
   run_id INTEGER NOT NULL,
   rank INTEGER NOT NULL,
@@ -2806,7 +2835,7 @@ CREATE TABLE memory_point(
   PRIMARY KEY(run_id, rank, i)
 ) WITHOUT ROWID;
 
--- table memory_step_end: 095
+-- table memory_step_end: 001
 CREATE TABLE memory_step_end(
   run_id INTEGER NOT NULL,
   rank INTEGER NOT NULL,

@@ -16,14 +16,23 @@ START_TEST(test_file_number){
   ck_assert_int_eq(db_schema_file_number("0011-x.sql"), -1);
   ck_assert_int_eq(db_schema_file_number("abc-x.sql"), -1);
   ck_assert_int_eq(db_schema_file_number(NULL), -1);
-  /* the binary's own files: increasing numbers, the last one is its
-  ** version */
+  /* the version after a file: the baseline counts as the last file it
+  ** folded */
+  ck_assert_int_eq(db_schema_file_version("001-baseline.sql"),
+                   PROFAN_SCHEMA_BASELINE);
+  ck_assert_int_eq(PROFAN_SCHEMA_BASELINE, 95);
+  ck_assert_int_eq(db_schema_file_version("096-x.sql"), 96);
+  ck_assert_int_eq(db_schema_file_version("x.sql"), -1);
+  /* the binary's own files: the baseline first, then numbers above its
+  ** version (a file numbered 002-095 would never be applied to a
+  ** database at the baseline's version), increasing; the last one's
+  ** version is the binary's */
   {
     int last = 0;
     for(int i=0; embedded_schema[i].zName; i++){
-      int n = db_schema_file_number(embedded_schema[i].zName);
-      ck_assert_msg(n>last, "%s: not numbered above the file before it",
-                    embedded_schema[i].zName);
+      int n = db_schema_file_version(embedded_schema[i].zName);
+      ck_assert_msg(n>last, "%s: not numbered above the version before it"
+                    " (%d)", embedded_schema[i].zName, last);
       last = n;
     }
     ck_assert_int_eq(last, db_schema_version());
@@ -44,33 +53,52 @@ static int check(int appId, int ver, int nObj, int want, int flags,
 START_TEST(test_version_check){
   char z[512];
   const int ID = PROFAN_APPLICATION_ID, DEV = PROFAN_APPLICATION_ID_DEV;
-  ck_assert_int_eq(check(0, 0, 0, 31, 0, z, sizeof(z)), DB_VERSION_CREATE);
-  ck_assert_int_eq(check(ID, 31, 190, 31, 0, z, sizeof(z)), DB_VERSION_OK);
-  ck_assert_int_eq(check(ID, 1, 190, 31, 0, z, sizeof(z)),
+  const int B = PROFAN_SCHEMA_BASELINE;
+  ck_assert_int_eq(check(0, 0, 0, 120, 0, z, sizeof(z)), DB_VERSION_CREATE);
+  ck_assert_int_eq(check(ID, 120, 190, 120, 0, z, sizeof(z)), DB_VERSION_OK);
+  ck_assert_int_eq(check(ID, B, 190, B, 0, z, sizeof(z)), DB_VERSION_OK);
+  ck_assert_int_eq(check(ID, B, 190, 120, 0, z, sizeof(z)),
                    DB_VERSION_MIGRATE);
   /* a version between two files (a gap) is older all the same */
-  ck_assert_int_eq(check(ID, 17, 190, 31, 0, z, sizeof(z)),
+  ck_assert_int_eq(check(ID, 107, 190, 120, 0, z, sizeof(z)),
                    DB_VERSION_MIGRATE);
-  ck_assert_int_eq(check(ID, 1, 190, 31, DB_OPEN_READONLY, z, sizeof(z)),
+  ck_assert_int_eq(check(ID, B, 190, 120, DB_OPEN_READONLY, z, sizeof(z)),
                    DB_VERSION_REFUSE);
-  ck_assert_str_eq(z, "database schema version 1 is older than 31; run any"
+  ck_assert_str_eq(z, "database schema version 95 is older than 120; run any"
                    " writing command (e.g. 'profan ingest') to migrate it");
-  ck_assert_int_eq(check(ID, 45, 190, 31, 0, z, sizeof(z)),
+  ck_assert_int_eq(check(ID, 145, 190, 120, 0, z, sizeof(z)),
                    DB_VERSION_REFUSE);
-  ck_assert_str_eq(z, "database schema version 45 is newer than this profan"
-                   " (schema 31); upgrade profan");
+  ck_assert_str_eq(z, "database schema version 145 is newer than this"
+                   " profan (schema 120); upgrade profan");
+  /* a database of a development build between the two baselines (1 to
+  ** 94: files the baseline folded): refused, read-only or not, at every
+  ** such version, whatever the binary's version */
+  for(int v=1; v<B; v++){
+    ck_assert_int_eq(check(ID, v, 190, 120, 0, z, sizeof(z)),
+                     DB_VERSION_REFUSE);
+    ck_assert_int_eq(check(ID, v, 190, B, DB_OPEN_READONLY, z, sizeof(z)),
+                     DB_VERSION_REFUSE);
+  }
+  check(ID, 31, 190, 120, 0, z, sizeof(z));
+  ck_assert_str_eq(z, "database made by a development build of profan"
+                   " (schema version 31, before the baseline 95); this"
+                   " profan cannot migrate it: ingest the runs' files again"
+                   " into a new database");
+  /* a profan file at version 0 (made, never migrated): the baseline */
+  ck_assert_int_eq(check(ID, 0, 0, 120, 0, z, sizeof(z)),
+                   DB_VERSION_MIGRATE);
   /* a development build's database: refused whatever its version, also
   ** one that reads as an older (1) or newer (45) baseline version */
-  for(int v=0; v<=45; v++){
-    ck_assert_int_eq(check(DEV, v, 150, 31, 0, z, sizeof(z)),
+  for(int v=0; v<=145; v++){
+    ck_assert_int_eq(check(DEV, v, 150, 120, 0, z, sizeof(z)),
                      DB_VERSION_REFUSE);
     ck_assert_ptr_nonnull(strstr(z, "development build of profan before"
                                  " the schema baseline"));
     ck_assert_ptr_nonnull(strstr(z, "ingest the runs' files again"));
   }
-  ck_assert_int_eq(check(0, 0, 1, 31, 0, z, sizeof(z)), DB_VERSION_REFUSE);
+  ck_assert_int_eq(check(0, 0, 1, 120, 0, z, sizeof(z)), DB_VERSION_REFUSE);
   ck_assert_str_eq(z, "not a profan database (application_id 0)");
-  ck_assert_int_eq(check(7, 1, 0, 31, 0, z, sizeof(z)), DB_VERSION_REFUSE);
+  ck_assert_int_eq(check(7, 1, 0, 120, 0, z, sizeof(z)), DB_VERSION_REFUSE);
   ck_assert_str_eq(z, "not a profan database (application_id 7)");
 }
 END_TEST
@@ -99,13 +127,13 @@ static int has_table(sqlite3 *db, const char *zTab){
 START_TEST(test_apply_with_gaps){
   static const EmbeddedFile aFile[] = {
     { "001-baseline.sql", "CREATE TABLE a(x);" },
-    { "031-path.sql", "CREATE TABLE b(x);" },
-    { "045-gate.sql", "CREATE TABLE c(x);" },
+    { "101-path.sql", "CREATE TABLE b(x);" },
+    { "115-gate.sql", "CREATE TABLE c(x);" },
     { 0, 0 }
   };
   static const EmbeddedFile aBad[] = {
     { "001-baseline.sql", "CREATE TABLE a(x);" },
-    { "050-bad.sql", "CREATE TABLE d(x); CREATE TABLE a(y);" },
+    { "120-bad.sql", "CREATE TABLE d(x); CREATE TABLE a(y);" },
     { 0, 0 }
   };
   PfError e = {0};
@@ -113,27 +141,47 @@ START_TEST(test_apply_with_gaps){
   ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
   /* a new database: every file; its version is the last number */
   ck_assert_int_eq(db_schema_apply(db, aFile, &e), 0);
-  ck_assert_int_eq(user_version(db), 45);
+  ck_assert_int_eq(user_version(db), 115);
   ck_assert(has_table(db, "a") && has_table(db, "b") && has_table(db, "c"));
   sqlite3_close(db);
-  /* a database at 31: only 045 is applied */
+  /* the baseline alone: the version of the last file it folded */
+  {
+    static const EmbeddedFile aBase[] = {
+      { "001-baseline.sql", "CREATE TABLE a(x);" }, { 0, 0 } };
+    ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+    ck_assert_int_eq(db_schema_apply(db, aBase, &e), 0);
+    ck_assert_int_eq(user_version(db), PROFAN_SCHEMA_BASELINE);
+    /* up to date: the baseline is not applied again */
+    ck_assert_int_eq(db_schema_apply(db, aBase, &e), 0);
+    ck_assert_int_eq(user_version(db), PROFAN_SCHEMA_BASELINE);
+    sqlite3_close(db);
+  }
+  /* a database at the baseline's version: 101 and 115 are applied */
+  ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+  ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE a(x);"
+                   " PRAGMA user_version=95", NULL, NULL, NULL), SQLITE_OK);
+  ck_assert_int_eq(db_schema_apply(db, aFile, &e), 0);
+  ck_assert_int_eq(user_version(db), 115);
+  ck_assert(has_table(db, "b") && has_table(db, "c"));
+  sqlite3_close(db);
+  /* a database at 101: only 115 is applied */
   ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
   ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE a(x); CREATE TABLE b(x);"
-                   " PRAGMA user_version=31", NULL, NULL, NULL), SQLITE_OK);
+                   " PRAGMA user_version=101", NULL, NULL, NULL), SQLITE_OK);
   ck_assert_int_eq(db_schema_apply(db, aFile, &e), 0);
-  ck_assert_int_eq(user_version(db), 45);
+  ck_assert_int_eq(user_version(db), 115);
   ck_assert(has_table(db, "c"));
   /* up to date: nothing to do */
   ck_assert_int_eq(db_schema_apply(db, aFile, &e), 0);
-  ck_assert_int_eq(user_version(db), 45);
+  ck_assert_int_eq(user_version(db), 115);
   sqlite3_close(db);
   /* a file that fails: nothing of it stays, the version is unchanged */
   ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
   ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE a(x);"
-                   " PRAGMA user_version=1", NULL, NULL, NULL), SQLITE_OK);
+                   " PRAGMA user_version=95", NULL, NULL, NULL), SQLITE_OK);
   ck_assert_int_eq(db_schema_apply(db, aBad, &e), -1);
-  ck_assert_str_eq(e.zMsg, "schema 050-bad.sql: table a already exists");
-  ck_assert_int_eq(user_version(db), 1);
+  ck_assert_str_eq(e.zMsg, "schema 120-bad.sql: table a already exists");
+  ck_assert_int_eq(user_version(db), 95);
   ck_assert(!has_table(db, "d"));
   sqlite3_close(db);
 }
@@ -253,6 +301,18 @@ START_TEST(test_statements_prepare){
   ck_assert_int_eq(sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8,
                                            NULL, stub_function, NULL, NULL),
                    SQLITE_OK);
+  /* a table standing for the virtual table load_snapshot.c registers,
+  ** with the columns it declares */
+  {
+    const char *z = strstr(db_statement("load-snapshot-feed"),
+                           "CREATE TABLE x(");
+    char *zSql;
+    ck_assert_ptr_nonnull(z);
+    zSql = sqlite3_mprintf("CREATE TEMP TABLE profan_snapshot_event_feed(%s",
+                           z + strlen("CREATE TABLE x("));
+    ck_assert_int_eq(sqlite3_exec(db, zSql, 0, 0, 0), SQLITE_OK);
+    sqlite3_free(zSql);
+  }
   for(int i=0; embedded_statement[i].zName; i++){
     int k = 0;
     /* the history server's statements are PostgreSQL's */

@@ -10,8 +10,8 @@
 ** Pipeline position: "derive".  Reads kernel, cpu_op, annotation,
 ** runtime_call, coll_args and run_file; writes only the tables
 ** above, and through derive_straggler.c rank_clock and collective_window
-** (the straggler analysis); rows of the run are replaced, so it may run
-** again.
+** (the straggler analysis, host collectives' windows included); rows of
+** the run are replaced, so it may run again.
 **
 ** Where a collective's arguments come from, best first:
 **   1. coll_args of the kernel itself (kineto >= 2023-10);
@@ -64,93 +64,6 @@ static int kept_kernels(const TraceSpans *pSpans,
     free(aG);
   }
   return rc;
-}
-
-/*
-** The windows of the host collectives (gloo / MPI ranges, no kernel):
-** derive_straggler.c writes every collective's window from GPU work;
-** host_windows below replaces a host collective's window, compute and
-** idle with what the rank did on the host (its CPU ops).  The windows of
-** a rank are disjoint and sorted; each is found by binary search.
-*/
-typedef struct CollWin {
-  int64_t id, rank, t0, t1, comp;
-} CollWin;
-
-/* The first window of a (sorted by rank, t1) with (rank, t1) >= the key. */
-static int win_lower(const CollWin *a, int n, int64_t rank, int64_t t){
-  int lo = 0, hi = n;
-  while( lo<hi ){
-    int mid = (lo+hi)/2;
-    if( a[mid].rank<rank || (a[mid].rank==rank && a[mid].t1<t) ) lo = mid+1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/* The windows of the collectives that zSql selects (id, rank, start,
-** end, the rank's first activity; by rank, then start), in order, into
-** *pa (caller frees); *pn of them.  Returns 0, or -1 with pErr set. */
-static int windows_load(sqlite3 *db, const char *zSql, int64_t runId,
-                        CollWin **pa, int *pn, PfError *pErr){
-  sqlite3_stmt *q = db_prepare(db, zSql, pErr);
-  CollWin *a = NULL;
-  int n = 0, nAlloc = 0, st;
-  int64_t prevRank = INT64_MIN, prevEnd = 0;
-  *pa = NULL;
-  *pn = 0;
-  if( q==NULL ) return -1;
-  sqlite3_bind_int64(q, 1, runId);
-  while( (st = sqlite3_step(q))==SQLITE_ROW ){
-    int64_t rank = sqlite3_column_int64(q, 1), ts = sqlite3_column_int64(q, 2);
-    int64_t w0 = rank==prevRank ? prevEnd
-               : sqlite3_column_type(q, 4)==SQLITE_NULL ? ts
-               : sqlite3_column_int64(q, 4);
-    if( n==nAlloc ){
-      nAlloc = nAlloc ? nAlloc*2 : 64;
-      a = xrealloc(a, (size_t)nAlloc*sizeof(CollWin));
-    }
-    a[n].id = sqlite3_column_int64(q, 0);
-    a[n].rank = rank;
-    a[n].t1 = ts;
-    a[n].t0 = w0<ts ? w0 : ts;
-    a[n].comp = 0;
-    n++;
-    prevRank = rank;
-    prevEnd = sqlite3_column_int64(q, 3);
-  }
-  sqlite3_finalize(q);
-  if( st!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "derive comm: %s", sqlite3_errmsg(db));
-    free(a);
-    return -1;
-  }
-  *pa = a;
-  *pn = n;
-  return 0;
-}
-
-/* The host windows a[0..n) into their collective_window rows (written
-** by derive_straggler.c for every collective, from GPU work): the
-** window, the host compute in it (at most the window), idle the rest.
-** Returns 0, or -1 with pErr set. */
-static int windows_update(sqlite3 *db, int64_t runId, const CollWin *a,
-                          int n, PfError *pErr){
-  sqlite3_stmt *up = db_prepare(db,
-      db_statement("derive-comm-windows-update"), pErr);
-  int rc = 0;
-  if( up==NULL ) return -1;
-  for(int i=0; i<n && rc==0; i++){
-    int64_t w = a[i].t1 - a[i].t0, c = a[i].comp<w ? a[i].comp : w;
-    sqlite3_bind_int64(up, 1, a[i].id);
-    sqlite3_bind_int64(up, 2, runId);
-    sqlite3_bind_int64(up, 3, w);
-    sqlite3_bind_int64(up, 4, c);
-    sqlite3_bind_int64(up, 5, w - c);
-    rc = db_step_done(db, up, pErr);
-  }
-  sqlite3_finalize(up);
-  return rc ? -1 : 0;
 }
 
 /* Everything known about one collective while it is assembled. */
@@ -486,64 +399,6 @@ static int host_collectives(sqlite3 *db, int64_t runId, CollStmts *s,
   return 0;
 }
 
-/* The union of the sorted spans s[0..n) (rank's) into the windows of a
-** it meets. */
-static void host_fill(CollWin *a, int n, int64_t rank, const Span *s,
-                      size_t nS){
-  size_t j = 0;
-  while( j<nS ){
-    int64_t u0 = s[j].ts, u1 = s[j].end;
-    for(j++; j<nS && s[j].ts<=u1; j++){
-      if( s[j].end>u1 ) u1 = s[j].end;     /* extends the interval */
-    }
-    if( u1<=u0 ) continue;
-    for(int i=win_lower(a, n, rank, u0+1);
-        i<n && a[i].rank==rank && a[i].t0<u1; i++){
-      int64_t lo = a[i].t0>u0 ? a[i].t0 : u0;
-      int64_t hi = a[i].t1<u1 ? a[i].t1 : u1;
-      if( hi>lo ) a[i].comp += hi - lo;
-    }
-  }
-}
-
-/*
-** The windows of the host collectives (collective_window; the kernels'
-** are derive_straggler.c's): from the end of the rank's previous
-** host collective (the first: the rank's first CPU op) to this one's
-** start; compute is the time in it covered by the rank's CPU ops on any
-** thread (the union of their intervals), leaving out the communication
-** ranges themselves and the ProfilerStep#N ranges (the legacy exporter
-** writes them as ops; they span everything); the rest is host time
-** outside every profiled op (Python, data loading, sleeping).  The ops
-** are the kept SPAN_HOST spans of each rank (trace_spans.h), merged into
-** disjoint intervals in one pass; the first op is the rank's first kept
-** top-level op.  Returns 0, or -1 with pErr set.
-*/
-static int host_windows(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
-                        PfError *pErr){
-  CollWin *a;
-  int n, rc;
-  if( windows_load(db,
-      db_statement("derive-comm-host-windows"),
-      runId, &a, &n, pErr) ) return -1;
-  if( n==0 ) return 0;
-  for(int i=0; i<n; ){
-    int64_t rank = a[i].rank;
-    size_t nS;
-    Span *s = trace_spans_rank_cpu(pSpans, rank, SPAN_CPU, &nS);
-    if( nS>0 && s[0].ts<a[i].t0 ) a[i].t0 = s[0].ts;   /* the first op */
-    free(s);
-    s = trace_spans_rank_cpu(pSpans, rank, SPAN_HOST, &nS);
-    host_fill(a, n, rank, s, nS);
-    free(s);
-    while( i<n && a[i].rank==rank ) i++;
-  }
-  rc = trace_spans_check(pSpans, pErr) ? -1
-     : windows_update(db, runId, a, n, pErr);
-  free(a);
-  return rc;
-}
-
 /* Build the collective rows of the run from its kept rows. */
 static int build_collectives(sqlite3 *db, int64_t runId,
                              const TraceSpans *pSpans, PfError *pErr){
@@ -578,8 +433,7 @@ static int build_collectives(sqlite3 *db, int64_t runId,
   if( db_exec_run(db,
       db_statement("derive-comm-build-collectives"),
       runId, pErr) ) goto done;
-  if( derive_straggler_run(db, runId, pSpans, aName, nName, pErr)
-      || host_windows(db, runId, pSpans, pErr) ){
+  if( derive_straggler_run(db, runId, pSpans, aName, nName, pErr) ){
     goto done;
   }
   rc = 0;

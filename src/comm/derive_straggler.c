@@ -16,7 +16,12 @@
 **      on something else, not on the host);
 **   4. the part of each wait that no compute kernel of the rank overlapped
 **      (exposed waiting: what exposed-comm subtracts and hands to the
-**      straggler finding).
+**      straggler finding);
+**   5. the window of a host collective (gloo / MPI range, no kernel) from
+**      the host instead (host_windows): from the end of the rank's
+**      previous host collective (the first: its first CPU op) to this
+**      one's start, compute the time in it covered by the rank's CPU ops.
+** Every collective_window row is written once, here.
 **
 ** One pass over the run's GPU rows (the rows the writer kept while
 ** loading, or trace_feed.c fed from the tables: no sort) adds each one to
@@ -47,6 +52,7 @@ typedef struct Win {
   int64_t arrival, wait, exposedWait;
   int iRank;                 /* index of rank in the run's ranks */
   int bClock;                /* an op whose ends agree across ranks */
+  int bHost;                 /* a host collective (no kernel) */
 } Win;
 
 /* A compute kernel's overlap with wait i. */
@@ -165,6 +171,7 @@ static Win *load_windows(sqlite3 *db, int64_t runId, int *pn, PfError *pErr){
                  : sqlite3_column_int64(q, 5);
     w->grp = sqlite3_column_int64(q, 6);
     w->bClock = sqlite3_column_int(q, 7);
+    w->bHost = sqlite3_column_int(q, 8);
     prevRank = rank;
     prevEnd = w->end;
   }
@@ -265,6 +272,77 @@ static void exposed_waits(Fill *f){
   }
 }
 
+/* The union of the sorted spans s[0..n) (rank's) into the windows of a
+** (the host windows: disjoint and sorted per rank) it meets. */
+static void host_fill(Win *a, int n, int64_t rank, const Span *s, size_t nS){
+  size_t j = 0;
+  while( j<nS ){
+    int64_t u0 = s[j].ts, u1 = s[j].end;
+    for(j++; j<nS && s[j].ts<=u1; j++){
+      if( s[j].end>u1 ) u1 = s[j].end;     /* extends the interval */
+    }
+    if( u1<=u0 ) continue;
+    for(int i=win_lower(a, n, rank, u0+1);
+        i<n && a[i].rank==rank && a[i].t0<u1; i++){
+      int64_t lo = a[i].t0>u0 ? a[i].t0 : u0;
+      int64_t hi = a[i].t1<u1 ? a[i].t1 : u1;
+      if( hi>lo ) a[i].comp += hi - lo;
+    }
+  }
+}
+
+/*
+** The windows of the host collectives of a[0..n) (gloo / MPI ranges, no
+** kernel): from the end of the rank's previous host collective (the
+** first: the rank's first CPU op) to this one's start; compute is the
+** time in it covered by the rank's CPU ops on any thread (the union of
+** their intervals), leaving out the communication ranges themselves and
+** the ProfilerStep#N ranges (the legacy exporter writes them as ops; they
+** span everything); the rest is host time outside every profiled op
+** (Python, data loading, sleeping).  The ops are the kept SPAN_HOST spans
+** of each rank (trace_spans.h), merged into disjoint intervals in one
+** pass; the first op is the rank's first kept top-level op.  Each host
+** window replaces the GPU window of its collective in a.  Returns 0, or
+** -1 with pErr set.
+*/
+static int host_windows(Win *a, int n, const TraceSpans *pSpans,
+                        PfError *pErr){
+  Win *h = NULL;
+  int *aAt = NULL, nH = 0;
+  for(int i=0; i<n; i++) nH += a[i].bHost;
+  if( nH==0 ) return 0;
+  h = xcalloc((size_t)nH, sizeof(Win));
+  aAt = xcalloc((size_t)nH, sizeof(int));
+  nH = 0;
+  for(int i=0; i<n; i++){
+    if( !a[i].bHost ) continue;
+    h[nH] = a[i];
+    /* from the previous host collective of the rank, else its start */
+    h[nH].t0 = nH>0 && h[nH-1].rank==a[i].rank
+             ? (h[nH-1].end<a[i].t1 ? h[nH-1].end : a[i].t1) : a[i].t1;
+    h[nH].comp = 0;
+    aAt[nH++] = i;
+  }
+  for(int i=0; i<nH; ){
+    int64_t rank = h[i].rank;
+    size_t nS;
+    Span *s = trace_spans_rank_cpu(pSpans, rank, SPAN_CPU, &nS);
+    if( nS>0 && s[0].ts<h[i].t0 ) h[i].t0 = s[0].ts;   /* the first op */
+    free(s);
+    s = trace_spans_rank_cpu(pSpans, rank, SPAN_HOST, &nS);
+    host_fill(h, nH, rank, s, nS);
+    free(s);
+    while( i<nH && h[i].rank==rank ) i++;
+  }
+  for(int i=0; i<nH; i++){
+    a[aAt[i]].t0 = h[i].t0;
+    a[aAt[i]].comp = h[i].comp;
+  }
+  free(h);
+  free(aAt);
+  return trace_spans_check(pSpans, pErr) ? -1 : 0;
+}
+
 /* Write the collective_window rows of a.  Returns 0 or -1 (pErr). */
 static int write_windows(sqlite3 *db, int64_t runId, const Win *a, int n,
                          PfError *pErr){
@@ -318,6 +396,7 @@ int derive_straggler_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   arrivals(a, n, aEst, f.aMaxWait);
   fill_kept(pSpans, &f);
   exposed_waits(&f);
+  if( host_windows(a, n, pSpans, pErr) ) goto done;
   rc = write_windows(db, runId, a, n, pErr);
 done:
   free(f.aPiece);

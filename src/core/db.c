@@ -5,8 +5,8 @@
 ** Pipeline position: "load" (ingest writes through here) and every reader.
 ** A database is recognised by PRAGMA application_id; its schema version is
 ** PRAGMA user_version = the number NNN of the last schema/NNN-NAME.sql
-** file applied (schema/001-baseline.sql, then files numbered above it,
-** gaps allowed).
+** file applied (schema/001-baseline.sql, which counts as
+** PROFAN_SCHEMA_BASELINE, then files numbered above it, gaps allowed).
 */
 #define PROFAN_DB_IMPL      /* the real sqlite3_step and binds in here */
 #include "core/db.h"
@@ -33,6 +33,26 @@ const char *db_statement(const char *zName){
   util_fatal("internal error: no statement statements/%s.sql", zName);
 }
 
+int db_table_columns(sqlite3 *db, const char *zTab, char **pzCols,
+                     char **pzParams, PfError *pErr){
+  sqlite3_stmt *p = db_prepare(db, db_statement("table-columns"), pErr);
+  int n = -1;
+  *pzCols = *pzParams = NULL;
+  if( p==NULL ) return -1;
+  sqlite3_bind_text(p, 1, zTab, -1, SQLITE_STATIC);
+  if( sqlite3_step(p)==SQLITE_ROW ){
+    const char *zC = (const char *)sqlite3_column_text(p, 0);
+    const char *zP = (const char *)sqlite3_column_text(p, 1);
+    n = sqlite3_column_int(p, 2);
+    *pzCols = xstrdup(zC ? zC : "");
+    *pzParams = xstrdup(zP ? zP : "");
+  }else{
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+  }
+  sqlite3_finalize(p);
+  return n;
+}
+
 int db_schema_file_number(const char *zName){
   if( zName==NULL ) return -1;
   for(int i=0; i<3; i++){
@@ -42,10 +62,15 @@ int db_schema_file_number(const char *zName){
   return (zName[0]-'0')*100 + (zName[1]-'0')*10 + (zName[2]-'0');
 }
 
+int db_schema_file_version(const char *zName){
+  int n = db_schema_file_number(zName);
+  return n==1 ? PROFAN_SCHEMA_BASELINE : n;
+}
+
 int db_schema_version(void){
   int v = 0;
   for(int i=0; embedded_schema[i].zName; i++){
-    v = db_schema_file_number(embedded_schema[i].zName);
+    v = db_schema_file_version(embedded_schema[i].zName);
   }
   return v;
 }
@@ -486,7 +511,7 @@ int db_schema_apply(sqlite3 *db, const EmbeddedFile *aFile, PfError *pErr){
   }
   for(int i=0; aFile[i].zName; i++){
     PfError e = {0};
-    int n = db_schema_file_number(aFile[i].zName);
+    int n = db_schema_file_version(aFile[i].zName);
     if( n<=from ) continue;
     if( db_exec(db, aFile[i].zText, &e) ){
       pf_error_set(pErr, ERRPOS_NONE, 0, "schema %s: %s", aFile[i].zName,
@@ -528,6 +553,13 @@ int db_version_check(int appId, int ver, int nObj, int want, int flags,
     pf_error_set(pErr, ERRPOS_NONE, 0,
       "database schema version %d is newer than this profan "
       "(schema %d); upgrade profan", ver, want);
+    return DB_VERSION_REFUSE;
+  }
+  if( ver>0 && ver<PROFAN_SCHEMA_BASELINE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database made by a development build"
+      " of profan (schema version %d, before the baseline %d); this profan"
+      " cannot migrate it: ingest the runs' files again into a new database",
+      ver, PROFAN_SCHEMA_BASELINE);
     return DB_VERSION_REFUSE;
   }
   if( ver<want && (flags & DB_OPEN_READONLY) ){

@@ -19,6 +19,13 @@
 #define PROFAN_APPLICATION_ID 0x50464442       /* "PFDB" */
 #define PROFAN_APPLICATION_ID_DEV 0x50524f46   /* "PROF" */
 
+/* The version a database has after schema/001-baseline.sql: the highest
+** number of the development files it folded (031-095).  The files after
+** it are numbered above; a "PFDB" database at a version from 1 to
+** PROFAN_SCHEMA_BASELINE-1 was made by a development build whose files
+** the baseline replaced: refused. */
+#define PROFAN_SCHEMA_BASELINE 95
+
 /*
 ** Checked binds.  A bind that copies its value (SQLITE_TRANSIENT text or
 ** blob, sqlite3_bind_value) allocates; when that fails SQLite returns
@@ -130,8 +137,8 @@ const char *db_lost_reason(sqlite3 *db);
 /* The extended code behind db_lost_reason() (SQLITE_OK when none). */
 int db_lost_errcode(void);
 
-/* Schema version this binary writes: the number NNN of its last schema
-** file schema/NNN-name.sql. */
+/* Schema version this binary writes: db_schema_file_version() of its
+** last schema file. */
 int db_schema_version(void);
 
 /* The text of the program's own named statement statements/zName.sql
@@ -141,8 +148,22 @@ int db_schema_version(void);
 ** sqlite3_mprintf() and no other percent sign. */
 const char *db_statement(const char *zName);
 
+/*
+** The columns of table zTab in their order, as the lists a statement
+** template takes (statements/table-columns.sql): *pzCols the quoted
+** names ("a", "b"), *pzParams as many parameters (?, ?); both from
+** xmalloc, the caller frees them.  Returns the number of columns (0: no
+** such table, both lists ""), or -1 with pErr set.
+*/
+int db_table_columns(sqlite3 *db, const char *zTab, char **pzCols,
+                     char **pzParams, PfError *pErr);
+
 /* The number NNN of schema file name zName ("NNN-name.sql"), or -1. */
 int db_schema_file_number(const char *zName);
+
+/* The user_version of a database after schema file zName: its number,
+** PROFAN_SCHEMA_BASELINE for the baseline (number 1), or -1. */
+int db_schema_file_version(const char *zName);
 
 /*
 ** What db_open() does with a database whose header says application_id
@@ -150,7 +171,9 @@ int db_schema_file_number(const char *zName);
 ** at schema version want: DB_VERSION_CREATE (an empty file: the whole
 ** schema), DB_VERSION_OK, DB_VERSION_MIGRATE (older: apply the files
 ** numbered above ver; with DB_OPEN_READONLY in flags, refused instead),
-** or DB_VERSION_REFUSE with the one-line reason in pErr.
+** or DB_VERSION_REFUSE with the one-line reason in pErr (also for a
+** development build's database: application_id "PROF", or "PFDB" at a
+** version from 1 to PROFAN_SCHEMA_BASELINE-1).
 */
 enum { DB_VERSION_CREATE, DB_VERSION_OK, DB_VERSION_MIGRATE,
        DB_VERSION_REFUSE };

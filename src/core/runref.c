@@ -135,25 +135,22 @@ int64_t runref_resolve(sqlite3 *db, const char *zRef, PfError *pErr){
 
 /* The strings no row of a run names any more, and the operator signatures
 ** that named one of them: the union of every column of
-** table_string_column.  0 or -1 (pErr). */
+** table_string_column (statements/string-union.sql).  0 or -1 (pErr). */
 static int delete_unnamed(sqlite3 *db, PfError *pErr){
-  sqlite3_stmt *p = db_prepare(db, db_statement("string-columns"), pErr);
+  sqlite3_stmt *p = db_prepare(db, db_statement("string-union"), pErr);
   char *zUnion = NULL, *zSql;
   int rc;
   if( p==NULL ) return -1;
-  while( (rc = sqlite3_step(p))==SQLITE_ROW ){
-    char *z = sqlite3_mprintf("%z%sSELECT \"%w\" FROM \"%w\"", zUnion,
-                              zUnion ? " UNION " : "",
-                              (const char *)sqlite3_column_text(p, 1),
-                              (const char *)sqlite3_column_text(p, 0));
-    zUnion = z;
-    if( z==NULL ){ rc = SQLITE_NOMEM; break; }
+  rc = sqlite3_step(p);
+  if( rc==SQLITE_ROW && sqlite3_column_type(p, 0)!=SQLITE_NULL ){
+    zUnion = sqlite3_mprintf("%s", sqlite3_column_text(p, 0));
+    if( zUnion==NULL ) rc = SQLITE_NOMEM;
   }
   sqlite3_finalize(p);
-  if( rc!=SQLITE_DONE || zUnion==NULL ){
+  if( rc!=SQLITE_ROW || zUnion==NULL ){
     /* a union cut short would delete strings still named */
     pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", rc==SQLITE_NOMEM
-                 ? "out of memory" : rc==SQLITE_DONE ? "no string columns"
+                 ? "out of memory" : rc==SQLITE_ROW ? "no string columns"
                  : sqlite3_errmsg(db));
     sqlite3_free(zUnion);
     return -1;

@@ -83,6 +83,8 @@ typedef struct MTab {
   int orIgnore;      /* keep the target's row on a conflict (tags, names) */
   int perRank;       /* role derived_rank: computed again, not copied, when
                      ** a shard adds another window of a rank */
+  char *zCols;       /* the columns as a list ("a", "b"), in a's order */
+  char *zParams;     /* as many parameters (?, ?) */
   int64_t off;       /* this shard's offset for ids below 2^32 */
 } MTab;
 
@@ -206,9 +208,19 @@ static int plan_build(Merge *m, PfError *pErr){
     return -1;
   }
   for(int i=0; i<m->nTab; i++){
-    for(int j=0; j<m->aTab[i].nCol; j++){
-      MCol *c = &m->aTab[i].a[j];
-      col_kind(m, &m->aTab[i], c, c->iRef, c->eKind);
+    MTab *t = &m->aTab[i];
+    for(int j=0; j<t->nCol; j++){
+      MCol *c = &t->a[j];
+      col_kind(m, t, c, c->iRef, c->eKind);
+    }
+    /* the statements' lists: the same columns in the same order */
+    if( db_table_columns(m->db, t->zName, &t->zCols, &t->zParams, pErr)
+        !=t->nCol ){
+      if( !pErr->set ){
+        pf_error_set(pErr, ERRPOS_NONE, 0, "database: the columns of %s"
+                     " changed", t->zName);
+      }
+      return -1;
     }
   }
   m->iFile = tab_index(m, "run_file");
@@ -220,6 +232,8 @@ static void plan_free(Merge *m){
     for(int j=0; j<m->aTab[i].nCol; j++) free(m->aTab[i].a[j].zName);
     free(m->aTab[i].a);
     free(m->aTab[i].zName);
+    free(m->aTab[i].zCols);
+    free(m->aTab[i].zParams);
   }
   free(m->aTab);
   str_done(m);
@@ -279,24 +293,15 @@ static int bind_col(Merge *m, const MTab *t, int i, sqlite3_stmt *pSel,
 ** runId.  Returns 0 or -1 (pErr). */
 static int copy_table(Merge *m, const MTab *t, sqlite3 *dbS,
                       int64_t shardRun, int64_t runId, PfError *pErr){
-  Buf sel, ins;
+  char *zSel = sqlite3_mprintf(db_statement("merge-copy-select"), t->zCols,
+                               t->zName);
+  char *zIns = sqlite3_mprintf(db_statement("merge-copy-insert"),
+                               t->orIgnore ? "OR IGNORE" : "", t->zName,
+                               t->zCols, t->zParams);
   sqlite3_stmt *pSel = NULL, *pIns = NULL;
   int rc = 0;
-  buf_init(&sel);
-  buf_init(&ins);
-  buf_printf(&sel, "SELECT ");
-  buf_printf(&ins, "INSERT %sINTO \"%s\"(", t->orIgnore ? "OR IGNORE " : "",
-             t->zName);
-  for(int i=0; i<t->nCol; i++){
-    buf_printf(&sel, "%s\"%s\"", i ? ", " : "", t->a[i].zName);
-    buf_printf(&ins, "%s\"%s\"", i ? ", " : "", t->a[i].zName);
-  }
-  buf_printf(&sel, " FROM \"%s\" WHERE run_id=?1", t->zName);
-  buf_printf(&ins, ") VALUES(");
-  for(int i=0; i<t->nCol; i++) buf_printf(&ins, "%s?", i ? ", " : "");
-  buf_printf(&ins, ")");
-  pSel = db_prepare(dbS, buf_str(&sel), pErr);
-  pIns = pSel ? db_prepare(m->db, buf_str(&ins), pErr) : NULL;
+  pSel = db_prepare(dbS, zSel, pErr);
+  pIns = pSel ? db_prepare(m->db, zIns, pErr) : NULL;
   if( pIns==NULL ) rc = -1;
   if( pSel ) sqlite3_bind_int64(pSel, 1, shardRun);
   while( rc==0 && (rc = sqlite3_step(pSel))==SQLITE_ROW ){
@@ -315,8 +320,8 @@ static int copy_table(Merge *m, const MTab *t, sqlite3 *dbS,
   }
   sqlite3_finalize(pSel);
   sqlite3_finalize(pIns);
-  buf_free(&sel);
-  buf_free(&ins);
+  sqlite3_free(zSel);
+  sqlite3_free(zIns);
   return rc ? -1 : 0;
 }
 
@@ -443,7 +448,9 @@ static int shard_open(Merge *m, Shard *s, Buf *pMsg){
   sqlite3_stmt *p;
   int64_t nRun = 0, ver;
   ver = file_user_version(s->zPath);
-  if( ver>=0 && ver<db_schema_version() ){
+  /* older than this profan but not a development build's (db_open
+  ** refuses that one read-only with its line) */
+  if( ver>=PROFAN_SCHEMA_BASELINE && ver<db_schema_version() ){
     if( shard_migrate(s, &e) ){
       buf_printf(pMsg, "%s: schema version %lld: %s", s->zPath,
                  (long long)ver, e.zMsg);

@@ -46,12 +46,9 @@
 
 /* ------------------------------------------------------------ helpers */
 
-/* The virtual table that feeds alloc_event rows (trace_write), and the
-** columns it has, in alloc_event's names. */
+/* The virtual table that feeds alloc_event rows (trace_write); its
+** columns: statements/load-snapshot-feed.sql (alloc_event's). */
 #define FEED_NAME "profan_snapshot_event_feed"
-#define FEED_COLUMNS "run_id, file_id, snapshot_id, idx, action, addr," \
-  " size, stream, time_us, stack_id, device_free, allocated_after," \
-  " active_after, reserved_after, alloc_idx, free_idx"
 
 /* Trace actions.  The order matters only for the name table below. */
 enum {
@@ -673,8 +670,7 @@ static int loader_open(Loader *L){
     { &L->pInsBlock,
       db_statement("load-snapshot-insert-block") },
     { &L->pInsEvent,
-      "INSERT INTO alloc_event(" FEED_COLUMNS ") SELECT " FEED_COLUMNS
-      " FROM " FEED_NAME },
+      db_statement("load-snapshot-insert-alloc-event") },
     { &L->pInsAnn,
       db_statement("load-snapshot-insert-memory-annotation") },
     { &L->pInsFrame,
@@ -1213,7 +1209,7 @@ static int feed_connect(sqlite3 *db, void *pAux, int argc,
                         const char *const *argv, sqlite3_vtab **ppVtab,
                         char **pzErr){
   FeedTab *p;
-  int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(" FEED_COLUMNS ")");
+  int rc = sqlite3_declare_vtab(db, db_statement("load-snapshot-feed"));
   (void)argc; (void)argv; (void)pzErr;
   if( rc!=SQLITE_OK ) return rc;
   p = sqlite3_malloc(sizeof(FeedTab));
@@ -1280,7 +1276,8 @@ static void feed_int(sqlite3_context *ctx, int has, int64_t v){
   else sqlite3_result_null(ctx);
 }
 
-/* Column iCol (in FEED_COLUMNS order) of the current row. */
+/* Column iCol (in the order of statements/load-snapshot-feed.sql) of the
+** current row. */
 static int feed_column(sqlite3_vtab_cursor *pCur, sqlite3_context *ctx,
                        int iCol){
   const Feed *f = ((FeedCursor*)pCur)->f;

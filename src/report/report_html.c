@@ -1632,14 +1632,13 @@ static char *run_label(sqlite3 *db, int64_t id){
   return z ? z : xasprintf("run %lld", (long long)id);
 }
 
-/* One section of the run page: id, nav text, writer, and the inputs it
-** needs (an SQL condition on ?1 = the run; NULL: always shown) with what
-** the run lacks without them. */
+/* One section of the run page: id, nav text, writer, and what the run
+** lacks without the inputs it needs (NULL: always shown; which inputs:
+** statements/report-html-section-data.sql, by id). */
 typedef struct RunSection {
   const char *zId;
   const char *zNav;
   void (*xSec)(Rh *, int64_t);
-  const char *zNeed;
   const char *zLack;
 } RunSection;
 
@@ -1655,43 +1654,33 @@ static void x_segments(Rh *r, int64_t i){ (void)i; sec_segments(r); }
 static void x_churn(Rh *r, int64_t i){ (void)i; sec_churn(r); }
 static void x_comm(Rh *r, int64_t i){ (void)i; sec_comm(r); }
 
-#define HAS(T) "EXISTS (SELECT 1 FROM " T " WHERE run_id = ?1)"
 static const RunSection aRunSection[] = {
-  { "summary", "Summary", x_summary, NULL, NULL },
-  { "findings", "Findings", x_findings, NULL, NULL },
-  { "categories", "Categories", x_categories, HAS("gpu_op_summary"),
-    "GPU activity" },
-  { "top-kernels", "Top kernels", x_top_kernels, HAS("gpu_op_summary"),
-    "GPU activity" },
-  { "steps", "Step times", x_steps, HAS("step"), "steps" },
-  { "timeline", "GPU timeline", sec_timeline, HAS("gpu_busy"),
-    "GPU activity" },
-  { "step-breakdown", "Step breakdown", x_breakdown, HAS("step_time"),
-    "steps" },
-  { "memory", "Memory", x_memory,
-    HAS("snapshot") " OR " HAS("memory_event"), "memory snapshot" },
-  { "segments", "Segments", x_segments, HAS("segment"), "memory snapshot" },
-  { "churn", "Allocation churn", x_churn, HAS("alloc_event"),
-    "allocation trace" },
-  { "comm", "Communication", x_comm,
-    HAS("collective") " OR " HAS("comm_overlap"), "communication kernels" },
+  { "summary", "Summary", x_summary, NULL },
+  { "findings", "Findings", x_findings, NULL },
+  { "categories", "Categories", x_categories, "GPU activity" },
+  { "top-kernels", "Top kernels", x_top_kernels, "GPU activity" },
+  { "steps", "Step times", x_steps, "steps" },
+  { "timeline", "GPU timeline", sec_timeline, "GPU activity" },
+  { "step-breakdown", "Step breakdown", x_breakdown, "steps" },
+  { "memory", "Memory", x_memory, "memory snapshot" },
+  { "segments", "Segments", x_segments, "memory snapshot" },
+  { "churn", "Allocation churn", x_churn, "allocation trace" },
+  { "comm", "Communication", x_comm, "communication kernels" },
 };
-#undef HAS
 #define N_RUN_SECTION ((int)(sizeof(aRunSection)/sizeof(aRunSection[0])))
 
 /* 1 when the run has the inputs section k needs. */
 static int section_has_data(sqlite3 *db, int64_t runId, int k){
   sqlite3_stmt *s = NULL;
-  char *z;
   int64_t v = 0;
-  if( aRunSection[k].zNeed==NULL ) return 1;
-  z = sqlite3_mprintf("SELECT %s", aRunSection[k].zNeed);
-  if( z && sqlite3_prepare_v2(db, z, -1, &s, NULL)==SQLITE_OK ){
+  if( aRunSection[k].zLack==NULL ) return 1;
+  if( sqlite3_prepare_v2(db, db_statement("report-html-section-data"), -1,
+                         &s, NULL)==SQLITE_OK ){
     sqlite3_bind_int64(s, 1, runId);
+    sqlite3_bind_text(s, 2, aRunSection[k].zId, -1, SQLITE_STATIC);
     if( sqlite3_step(s)==SQLITE_ROW ) v = sqlite3_column_int64(s, 0);
   }
   sqlite3_finalize(s);
-  sqlite3_free(z);
   return v!=0;
 }
 

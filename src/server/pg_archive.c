@@ -114,18 +114,29 @@ static int local_read(sqlite3 *dbL, const PgPlan *plan, int64_t runId,
     free(zBase);
   }
   words_free(&name);
+  /* the union of the plan's string columns */
   buf_init(&b);
-  buf_puts(&b, "SELECT text FROM string WHERE id IN (");
   for(int i=0; i<plan->nTab; i++){
     for(int j=0; j<plan->a[i].nCol; j++){
+      char *z;
       if( !plan->a[i].a[j].isStr ) continue;
-      buf_printf(&b, "%sSELECT \"%s\" FROM \"%s\" WHERE run_id=?1",
-                 nUnion++ ? " UNION " : "", plan->a[i].a[j].zName,
-                 plan->a[i].zName);
+      z = sqlite3_mprintf(db_statement("pg-archive-string-column"),
+                          plan->a[i].a[j].zName, plan->a[i].zName);
+      if( z==NULL ) util_fatal("out of memory");
+      if( nUnion++ ) buf_puts(&b, " UNION ");
+      buf_puts(&b, z);
+      sqlite3_free(z);
     }
   }
-  buf_puts(&b, ") ORDER BY id");
-  rc = nUnion ? words_of(dbL, buf_str(&b), runId, &l->strs, pErr) : 0;
+  if( nUnion ){
+    char *zSql = sqlite3_mprintf(db_statement("pg-archive-local-strings"),
+                                 buf_str(&b));
+    rc = zSql ? words_of(dbL, zSql, runId, &l->strs, pErr) : -1;
+    if( zSql==NULL ) pf_error_set(pErr, ERRPOS_NONE, 0, "out of memory");
+    sqlite3_free(zSql);
+  }else{
+    rc = 0;
+  }
   buf_free(&b);
   return rc;
 }
@@ -144,9 +155,13 @@ static char *floors_sql(const PgPlan *plan){
   buf_init(&b);
   buf_puts(&b, db_statement("pg-archive-floors"));
   for(int i=0; i<plan->nTab; i++){
+    char *z;
     if( !plan->a[i].byId || plan->a[i].isRun ) continue;
-    buf_printf(&b, ", (SELECT coalesce(max(id), 0) FROM profan.\"%s\""
-               " WHERE id < 4294967296)", plan->a[i].zName);
+    z = sqlite3_mprintf(db_statement("pg-archive-floor"), plan->a[i].zName);
+    if( z==NULL ) util_fatal("out of memory");
+    buf_puts(&b, "\n");
+    buf_puts(&b, z);
+    sqlite3_free(z);
   }
   return buf_steal(&b);
 }
@@ -193,9 +208,8 @@ int pg_archive_run(PgConn *c, const PgPlan *plan, sqlite3 *db,
   pg_rows_text_array(&aArr[1], (const char *const *)l.names.az, l.names.n);
   pg_rows_text_array(&aArr[2], (const char *const *)l.bases.az, l.bases.n);
   azSql[0] = xstrdup(db_statement("pg-archive-run"));
-  azSql[1] = pg_rows_select(&plan->str, "md5(text) IN (SELECT md5(u.t)"
-                            " FROM unnest($1::text[]) AS u(t))"
-                            " AND text = ANY($1::text[])");
+  azSql[1] = pg_rows_select(&plan->str,
+                            db_statement("pg-archive-strings-where"));
   /* IN (SELECT unnest): an index probe per name; name = ANY of the 999
   ** names read every run (78 ms against 8 at 100,000 runs) */
   azSql[2] = pg_rows_select(pg_plan_table(plan, "run"),

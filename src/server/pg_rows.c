@@ -102,6 +102,19 @@ int pg_plan_build(sqlite3 *db, PgPlan *p, PfError *pErr){
     pf_error_kind(pErr, PF_KIND_DB);
     return -1;
   }
+  /* the statements' lists: the same columns in the same order */
+  for(int i=-1; i<p->nTab; i++){
+    PgTab *t = i<0 ? &p->str : &p->a[i];
+    if( db_table_columns(db, t->zName, &t->zCols, &t->zParams, pErr)
+        !=t->nCol ){
+      if( !pErr->set ){
+        pf_error_set(pErr, ERRPOS_NONE, 0, "database: the columns of %s"
+                     " changed", t->zName);
+      }
+      pf_error_kind(pErr, PF_KIND_DB);
+      return -1;
+    }
+  }
   return 0;
 }
 
@@ -109,6 +122,8 @@ static void tab_free(PgTab *t){
   for(int j=0; j<t->nCol; j++) free(t->a[j].zName);
   free(t->a);
   free(t->zName);
+  free(t->zCols);
+  free(t->zParams);
 }
 
 void pg_plan_free(PgPlan *p){
@@ -273,20 +288,19 @@ static int bind_value(sqlite3_stmt *s, int i, PGresult *r, int row, int col){
 /* ---------------------------------------------------------------- pull */
 
 char *pg_rows_select(const PgTab *t, const char *zWhere){
-  Buf b;
-  buf_init(&b);
-  buf_puts(&b, "SELECT ");
-  for(int j=0; j<t->nCol; j++){
-    buf_printf(&b, "%s\"%s\"", j ? ", " : "", t->a[j].zName);
-  }
-  buf_printf(&b, " FROM profan.\"%s\" WHERE %s ORDER BY %s", t->zName, zWhere,
-             t->byId ? "id" : "run_id, ord");
-  return buf_steal(&b);
+  char *z = sqlite3_mprintf(db_statement("pg-rows-select"), t->zCols,
+                            t->zName, zWhere, t->byId ? "id" : "run_id, ord");
+  char *zOut;
+  if( z==NULL ) util_fatal("out of memory (a statement of table %s)",
+                           t->zName);
+  zOut = xstrdup(z);
+  sqlite3_free(z);
+  return zOut;
 }
 
 int pg_rows_insert(sqlite3 *db, const PgTab *t, PGresult *r, int64_t *pn,
                    PfError *pErr){
-  Buf b;
+  char *zSql;
   sqlite3_stmt *s;
   int nRow = PQntuples(r), rc = 0;
   if( pn ) *pn = 0;
@@ -297,16 +311,10 @@ int pg_rows_insert(sqlite3 *db, const PgTab *t, PGresult *r, int64_t *pn,
     pf_error_kind(pErr, PF_KIND_DB);
     return -1;
   }
-  buf_init(&b);
-  buf_printf(&b, "INSERT OR IGNORE INTO \"%s\"(", t->zName);
-  for(int j=0; j<t->nCol; j++){
-    buf_printf(&b, "%s\"%s\"", j ? ", " : "", t->a[j].zName);
-  }
-  buf_puts(&b, ") VALUES(");
-  for(int j=0; j<t->nCol; j++) buf_puts(&b, j ? ", ?" : "?");
-  buf_puts(&b, ")");
-  s = db_prepare(db, buf_str(&b), pErr);
-  buf_free(&b);
+  zSql = sqlite3_mprintf(db_statement("pg-rows-insert"), t->zName, t->zCols,
+                         t->zParams);
+  s = db_prepare(db, zSql, pErr);
+  sqlite3_free(zSql);
   if( s==NULL ) return -1;
   for(int i=0; i<nRow && rc==0; i++){
     for(int j=0; j<t->nCol && rc==0; j++){
@@ -411,35 +419,31 @@ static int64_t copy_rows(const PgTab *t, sqlite3_stmt *s, int bOrd,
 static int64_t push_table(PgConn *c, const PgTab *t, sqlite3 *db,
                           int64_t runId, int64_t strFloor, Buf *data,
                           PfError *pErr){
-  Buf b;
+  char *zSql;
   sqlite3_stmt *s;
   int64_t n;
   int bOrd = !t->byId, bStr = strcmp(t->zName, "string")==0;
-  buf_init(&b);
-  buf_puts(&b, "SELECT ");
-  for(int j=0; j<t->nCol; j++){
-    buf_printf(&b, "%s\"%s\"", j ? ", " : "", t->a[j].zName);
-  }
   /* the run's rows; of the strings, the new ones */
-  buf_printf(&b, " FROM \"%s\" WHERE %s", t->zName,
-             bStr ? "id>?1" : t->isRun ? "id=?1" : "run_id=?1");
-  if( t->rowid ) buf_puts(&b, " ORDER BY rowid");
-  s = db_prepare(db, buf_str(&b), pErr);
-  buf_free(&b);
+  zSql = sqlite3_mprintf(db_statement("pg-rows-push-select"), t->zCols,
+                         t->zName, bStr ? "id>?1" : t->isRun ? "id=?1"
+                         : "run_id=?1", t->rowid ? "ORDER BY rowid" : "");
+  s = db_prepare(db, zSql, pErr);
+  sqlite3_free(zSql);
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, bStr ? strFloor : runId);
   buf_reset(data);
   n = copy_rows(t, s, bOrd, data, pErr);
   sqlite3_finalize(s);
   if( n>0 ){
-    buf_init(&b);
-    buf_printf(&b, "COPY profan.\"%s\"(", t->zName);
-    for(int j=0; j<t->nCol; j++){
-      buf_printf(&b, "%s\"%s\"", j ? ", " : "", t->a[j].zName);
+    zSql = sqlite3_mprintf(db_statement("pg-rows-copy"), t->zName, t->zCols,
+                           bOrd ? ", ord" : "");
+    if( zSql==NULL ){
+      pf_error_set(pErr, ERRPOS_NONE, 0, "out of memory");
+      n = -1;
+    }else if( pg_conn_copy(c, zSql, data->z, data->n, pErr) ){
+      n = -1;
     }
-    buf_printf(&b, "%s) FROM STDIN", bOrd ? ", ord" : "");
-    if( pg_conn_copy(c, buf_str(&b), data->z, data->n, pErr) ) n = -1;
-    buf_free(&b);
+    sqlite3_free(zSql);
   }
   return n;
 }

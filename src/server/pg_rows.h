@@ -34,6 +34,9 @@ typedef struct PgTab {
   int rowid;         /* a rowid table: its rows are read in rowid order */
   int isRun;         /* the run table (its id is the run's) */
   int hasMetric;     /* a metric column: a stored-metric table */
+  char *zCols;       /* the columns as a list ("a", "b"), in a's order
+                     ** (statements/table-columns.sql) */
+  char *zParams;     /* as many parameters (?, ?) */
 } PgTab;
 
 /* The tables of a history: run first, then run_file, then by name (the

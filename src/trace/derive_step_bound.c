@@ -1,8 +1,8 @@
 /*
 ** derive_step_bound.c — the step time that bounds the work: step.bound_ts,
-** bound_dur and bound_by of a run (schema/040-step-time-bound.sql has the
-** definition; 092-step-bound-launch-step.sql the same in SQL with a GPU
-** row's step taken from its launch call, for runs ingested before it).
+** bound_dur and bound_by of a run (schema 040 and 092, sections of
+** schema/001-baseline.sql, have the definition; tests/oracle/step_bound.sql
+** is the same in SQL, the test oracle).
 **
 ** A ProfilerStep range is the CPU's step.  When the CPU runs ahead of the
 ** GPU, the GPU work a step launched ends after the next step began and

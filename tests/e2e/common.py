@@ -45,6 +45,21 @@ LONG = os.environ.get("PROFAN_LONG") == "1"
 TIMEOUT = 900
 
 
+# The user_version schema/001-baseline.sql gives a database: the highest
+# number of the development files it folded (031-095; PROFAN_SCHEMA_BASELINE
+# in src/core/db.h).  Files after it are numbered above.
+SCHEMA_BASELINE = 95
+
+
+def schema_version():
+    """The schema version of a new database: the number of the last file
+    of schema/, the baseline counting as SCHEMA_BASELINE."""
+    import glob
+    nums = [int(os.path.basename(p)[:3]) for p in glob.glob(
+        os.path.join(ROOT, "schema", "[0-9][0-9][0-9]-*.sql"))]
+    return max([SCHEMA_BASELINE] + [n for n in nums if n != 1])
+
+
 def shared(*parts):
     """Path of a real-world fixture in ../shared/fixtures.
 

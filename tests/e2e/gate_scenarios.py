@@ -497,8 +497,8 @@ class Template:
 
 def bound_steps(events):
     """The step time that bounds the work, computed here from a trace's
-    events (the oracle of step.bound_*; schema/040-step-time-bound.sql and
-    045 have the definition): [(step name, start, dur, by), ...] in time
+    events (the oracle of step.bound_*; schema 040 and 092, sections of
+    schema/001-baseline.sql, have the definition): [(step name, start, dur, by), ...] in time
     order, µs.
     CPU steps: the first ProfilerStep range of each name; the GPU work of
     a step: the activities whose launch call (same correlation) starts

@@ -51,8 +51,9 @@ SELECT run_id, 'reserved_unused_pct',
 def old_views():
     """011's definitions of run_step_sample and run_metric_core (the
     test's own copy: data/core-metrics-011.sql, with 051's memory split),
-    over the newest migration's step_steady (040: the step time that
-    bounds the work, no spread-widened tolerance), as TEMP views old_ss,
+    over the schema's step_steady (section "was 040" of the baseline: the
+    step time that bounds the work, no spread-widened tolerance), as TEMP
+    views old_ss,
     old_rss, old_core."""
     def src_of(path):
         return open(path).read()
@@ -67,7 +68,7 @@ def old_views():
             FRAG_011, FRAG_051)
     s011 = src_of(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                "data", "core-metrics-011.sql"))
-    s040 = src_of(os.path.join(ROOT, "schema", "040-step-time-bound.sql"))
+    s040 = src_of(os.path.join(ROOT, "schema", "001-baseline.sql"))
     return (view(s040, "step_steady", "old_ss")
             + view(s011, "run_step_sample", "old_rss")
             + view(s011, "run_metric_core", "old_core"))

@@ -10,8 +10,8 @@ Oracles, none of them profan's output:
   on replayed scenarios whose GPU work was slowed;
 - the steady rule (gate_scenarios.steady_reasons) and the median of the
   steady steps, in Python, against the stored step_time_median_ms;
-- the SQL of schema/045's backfill (the definition's readable spec) run
-  by the stock sqlite3 over the ingested rows: the same columns.
+- tests/oracle/step_bound.sql (the definition's readable spec, in SQL)
+  run by the stock sqlite3 over the ingested rows: the same columns.
 """
 import glob
 import os
@@ -144,8 +144,8 @@ class StepBound(ProfanTest):
         self.assertIn("cpu", [w[3] for w in want])
 
     def test_sql_spec_equals_the_writer(self):
-        """The backfill of schema/045 (the definition in SQL, 040's with
-        the launch call's step) gives the writer's columns on every
+        """tests/oracle/step_bound.sql (the definition in SQL, 040's with
+        092's launch call step) gives the writer's columns on every
         fixture with steps."""
         for p in fixtures_with_steps()[:6] + [shared(*MI300), BLOCKED]:
             self.ingest_ok(p, extra=["--quiet"])
@@ -153,8 +153,8 @@ class StepBound(ProfanTest):
         got = con.execute("SELECT run_id, rank, step, bound_ts, bound_dur,"
                           " bound_by FROM step ORDER BY 1, 2, 3").fetchall()
         self.assertTrue(any(r[5] == "gpu" for r in got))
-        text = open(os.path.join(ROOT, "schema",
-                                 "092-step-bound-launch-step.sql")).read()
+        text = open(os.path.join(ROOT, "tests", "oracle",
+                                 "step_bound.sql")).read()
         i = text.index("WITH g AS (")
         j = text.index(";\n", i)
         con.execute("UPDATE step SET bound_ts = NULL, bound_dur = NULL,"

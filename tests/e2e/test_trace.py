@@ -453,8 +453,9 @@ class Docs(ProfanTest):
 
 
 class Migration(ProfanTest):
-    """Versions: schema/001-baseline.sql and the files numbered after it;
-    user_version is the number of the last file applied."""
+    """Versions: schema/001-baseline.sql (version 95, the last file it
+    folded) and the files numbered after it; user_version is the number
+    of the last file applied."""
 
     def schema_files(self):
         import glob as g
@@ -466,12 +467,13 @@ class Migration(ProfanTest):
         # applied by the first writing command (none yet: it stays)
         files = self.schema_files()
         sql = open(files[0]).read()
-        sql += "PRAGMA user_version=1; PRAGMA application_id=%d;" % 0x50464442
+        sql += "PRAGMA user_version=%d; PRAGMA application_id=%d;" % (
+            common.SCHEMA_BASELINE, 0x50464442)
         subprocess.run(["sqlite3", self.db], input=sql, text=True, check=True)
         self.ingest_ok(shared("traces", "hta-triton.json.gz"))
         v = subprocess.run(["sqlite3", self.db, "PRAGMA user_version"],
                            capture_output=True, text=True).stdout.strip()
-        self.assertEqual(int(v), int(os.path.basename(files[-1])[:3]))
+        self.assertEqual(int(v), common.schema_version())
         self.assertEqual(self.query("top-kernels")[0]["count"], "1")
 
     def test_read_only_commands_do_not_migrate(self):
@@ -483,15 +485,14 @@ class Migration(ProfanTest):
         self.assertEqual(r.err, "profan: %s: database schema version 0 is"
                          " older than %d; run any writing command (e.g."
                          " 'profan ingest') to migrate it\n"
-                         % (self.db, int(os.path.basename(
-                             self.schema_files()[-1])[:3])))
+                         % (self.db, common.schema_version()))
         self.ingest_ok(shared("traces", "hta-triton.json.gz"))
         self.assertEqual(self.query("top-kernels")[0]["count"], "1")
 
     def test_development_database_is_refused(self):
         # a development build's database (application_id "PROF",
-        # user_version = count of files): not mistaken for baseline version
-        # 1 or any later one, whatever its count; never touched
+        # user_version = count of files): not mistaken for a version of
+        # the baseline's numbering, whatever its count; never touched
         for ver in (1, 3, 27, 45):
             with open(self.db, "wb"):
                 pass
