@@ -185,7 +185,7 @@ def phases(stderr):
             ph["_writer"] = float(body.split("cpu")[1].split()[0])
             continue
         if body.startswith("  op "):            # a part of derive op
-            part = body.split()
+            part = body.split(",")[0].split()   # wall ms; ", cpu N ms" after
             ph["_op:" + " ".join(part[1:-2])] = float(part[-2])
             continue
         name, _, rest = body.partition("  ")

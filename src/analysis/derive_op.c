@@ -33,12 +33,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* With PROFAN_TIMING set, print the time since *pT1 and reset it. */
-static void timing(const char *zWhat, double *pT1){
+/* With PROFAN_TIMING set, print the time since *pT1 (wall) and the CPU
+** time of this thread since *pC1, and reset both. */
+static void timing(const char *zWhat, double *pT1, double *pC1){
   if( getenv("PROFAN_TIMING") ){
-    double t = util_now_ms();
-    fprintf(stderr, "profan:   op %-24s%8.1f ms\n", zWhat, t - *pT1);
+    double t = util_now_ms(), c = util_thread_cpu_ms();
+    fprintf(stderr, "profan:   op %-24s%8.1f ms, cpu %8.1f ms\n", zWhat,
+            t - *pT1, c - *pC1);
     *pT1 = t;
+    *pC1 = c;
   }
 }
 
@@ -116,11 +119,11 @@ static int has_unmodeled(sqlite3 *db){
 ** spans. */
 static int derive_op_store(sqlite3 *db, int64_t runId, OpStore *pOps,
                            const TraceSpans *pSpans, PfError *pErr){
-  double t1 = util_now_ms();
+  double t1 = util_now_ms(), c1 = util_thread_cpu_ms();
   if( db_exec_run(db,
         db_statement("derive-op-delete-op-target"), runId, pErr)
       || op_store_write_calls(pOps, db, runId, pErr) ) return -1;
-  timing("calls", &t1);
+  timing("calls", &t1, &c1);
   /* a run whose signatures are all modeled already (the same model
   ** traced again) skips preparing and running the arms */
   if( has_unmodeled(db)
@@ -128,17 +131,17 @@ static int derive_op_store(sqlite3 *db, int64_t runId, OpStore *pOps,
         db_statement("derive-op-insert-op-sig-model"), runId, pErr) ){
     return -1;
   }
-  timing("model", &t1);
+  timing("model", &t1, &c1);
   if( db_exec_run(db,
         db_statement("derive-op-delete-op-run-metric"),
         runId, pErr)
       || op_store_write_unlaunched(pOps, db, runId, pErr) ){
     return -1;
   }
-  timing("roofline", &t1);
+  timing("roofline", &t1, &c1);
   if( op_store_has_memcpy(pOps)
       && memcpy_from_spans(pSpans, db, runId, pErr) ) return -1;
-  timing("memcpy", &t1);
+  timing("memcpy", &t1, &c1);
   return db_exec_run(db, "DELETE FROM op_target", runId, pErr);
 }
 

@@ -4,7 +4,7 @@
 ** passes (derive_hta.c), the operator model (derive_op.c), the step
 ** time that bounds the work (derive_step_bound.c), the communication
 ** inside each step (derive_step_comm.c), the profiler memory series
-** (statements/memory-series.sql) and the core run
+** (memory/memory_series.c) and the core run
 ** metrics (derive_core.c, last: it reads what the others store).
 **
 ** Pipeline position: "derive", called inside the transaction by ingest.c
@@ -21,6 +21,7 @@
 #include "core/runref.h"
 #include "core/table_role.h"
 #include "input/load_kinds.h"
+#include "memory/memory_series.h"
 #include "trace/derive_step_bound.h"
 #include "trace/derive_trace.h"
 #include "trace/trace_feed.h"
@@ -29,47 +30,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Print how long a pass took when PROFAN_TIMING is set. */
-static void timing(const char *zWhat, double t1){
+/* Print how long a pass took (wall, and CPU of this thread since *pC1,
+** which is reset) when PROFAN_TIMING is set. */
+static void timing(const char *zWhat, double t1, double *pC1){
   if( getenv("PROFAN_TIMING") ){
-    fprintf(stderr, "profan: %-16s%8.1f ms\n", zWhat, util_now_ms()-t1);
+    double c = util_thread_cpu_ms();
+    fprintf(stderr, "profan: %-16s%8.1f ms, cpu %8.1f ms\n", zWhat,
+            util_now_ms()-t1, c - *pC1);
+    *pC1 = c;
   }
-}
-
-/* The profiler memory series of schema 095 (memory-timeline reads it):
-** each rank's CUDA [memory] events numbered in time order and the last
-** of them in each step, from the stored memory_event and step rows. */
-static int derive_memory_series(sqlite3 *db, int64_t runId, PfError *pErr){
-  return db_exec_run(db, db_statement("memory-series"), runId, pErr);
 }
 
 int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
                           const TraceSpans *pSpans, PfError *pErr){
-  double t1 = util_now_ms();
+  double t1 = util_now_ms(), c1 = util_thread_cpu_ms();
   if( derive_comm_run(db, runId, pSpans, pErr) ) return -1;
-  timing("derive comm", t1);
+  timing("derive comm", t1, &c1);
   if( hasTrace ){
     t1 = util_now_ms();
     if( derive_hta_run(db, runId, pSpans, pErr) ) return -1;
-    timing("derive hta", t1);
+    timing("derive hta", t1, &c1);
     t1 = util_now_ms();
     if( derive_op_run(db, runId, pSpans, pErr) ) return -1;
-    timing("derive op", t1);
+    timing("derive op", t1, &c1);
     t1 = util_now_ms();
     if( derive_step_bound(db, runId, pErr) ) return -1;
-    timing("derive step bound", t1);
+    timing("derive step bound", t1, &c1);
     t1 = util_now_ms();
     if( derive_step_comm(db, runId, pSpans, pErr) ) return -1;
-    timing("derive step comm", t1);
+    timing("derive step comm", t1, &c1);
   }
   /* a kept row that could not be read back makes every pass above wrong */
   if( trace_spans_check(pSpans, pErr) ) return -1;
   t1 = util_now_ms();
-  if( derive_memory_series(db, runId, pErr) ) return -1;
-  timing("derive memory", t1);
+  if( memory_series_run(db, runId, pErr) ) return -1;
+  timing("derive memory", t1, &c1);
   t1 = util_now_ms();
   if( derive_core_run(db, runId, pErr) ) return -1;
-  timing("derive core", t1);
+  timing("derive core", t1, &c1);
   return 0;
 }
 

@@ -84,6 +84,7 @@ PgConn *pg_conn_open(const char *zUrl, PfError *pErr){
   PQconninfoOption *pOpt;
   PgConn *c;
   int n = 0;
+  if( pq_api_load(pErr) ) return NULL;
   /* a string libpq cannot read: said without repeating it */
   pOpt = PQconninfoParse(zUrl ? zUrl : "", &zParseErr);
   if( pOpt==NULL ){

@@ -10,7 +10,7 @@
 #ifndef PROFAN_PG_CONN_H
 #define PROFAN_PG_CONN_H
 
-#include <libpq-fe.h>
+#include "server/pq_api.h"
 #include "core/util.h"
 
 typedef struct PgConn PgConn;

@@ -3,7 +3,7 @@
 -- issue 35, numbering each rank's CUDA [memory] events with window
 -- functions at query time.  The query now reads the rows that the derive
 -- pass stores (schema/095-memory-series.sql,
--- statements/memory-series.sql);
+-- src/memory/memory_series.c);
 -- tests/e2e/test_trace_queries.py StoredMemorySeries runs both with the
 -- same :run and :points on every fixture with [memory] events and compares
 -- every row.

@@ -1,0 +1,20 @@
+/*
+** memory_series.h — the profiler memory series of schema 095 (read by
+** the named query memory-timeline): each rank's CUDA [memory] events with
+** a total numbered in (ts, id) order (memory_point) and each step's last
+** of them at or before the step's end (memory_step_end).
+**
+** Pipeline position: "derive", run by derive_run_after_load()
+** (analysis/derive_run.c) for ingest, merge and rebuild.
+*/
+#ifndef PROFAN_MEMORY_SERIES_H
+#define PROFAN_MEMORY_SERIES_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include "core/util.h"
+
+/* Empty and write again run runId's series.  0, or -1 with pErr set. */
+int memory_series_run(sqlite3 *db, int64_t runId, PfError *pErr);
+
+#endif
