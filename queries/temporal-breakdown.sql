@@ -4,8 +4,8 @@
 -- description: time, which add up to the span: compute = union of compute
 -- description: kernels, non-compute = GPU busy with communication or memory
 -- description: work only, idle = nothing running.  Kernel classes come from
--- description: the coarse kernel categories (views hta_overlap_piece,
--- description: hta_temporal).
+-- description: the coarse kernel categories (view hta_overlap_piece,
+-- description: summed at ingest: table hta_overlap_sum, view hta_temporal).
 -- param: rank:rank =           only this rank (empty: all ranks)
 -- column: rank             rank
 -- column: device           GPU ordinal
@@ -23,7 +23,7 @@ WITH t AS (               -- hta_temporal, filtered before the sums
     sum(CASE WHEN compute THEN ns ELSE 0 END) AS compute_ns,
     sum(CASE WHEN NOT compute AND comm + memory > 0 THEN ns ELSE 0 END)
       AS non_compute_ns
-  FROM hta_overlap_piece
+  FROM hta_overlap_sum
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
   GROUP BY rank, device
 )
