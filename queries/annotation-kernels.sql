@@ -82,6 +82,8 @@ gb AS (
   UNION ALL
   SELECT rank, device, stream, ts, 1, NULL, dur FROM hta_gpu_op
   WHERE :by_step = 0 AND run_id = :run AND (:rank IS NULL OR rank = :rank)
+    AND EXISTS (SELECT 1 FROM ga)           -- most runs have no GPU ranges
+    AND (rank, device, stream) IN (SELECT rank, pid, tid FROM ga)
 ),
 cum AS (
   SELECT aid, sum(o) OVER w AS n, sum(dur) OVER w AS ns FROM gb
