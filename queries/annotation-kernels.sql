@@ -80,10 +80,12 @@ gb AS (
   FROM ga WHERE :by_step = 0 AND dur > 0 AND pid IS NOT NULL
     AND tid IS NOT NULL
   UNION ALL
-  SELECT rank, device, stream, ts, 1, NULL, dur FROM hta_gpu_op
-  WHERE :by_step = 0 AND run_id = :run AND (:rank IS NULL OR rank = :rank)
-    AND EXISTS (SELECT 1 FROM ga)           -- most runs have no GPU ranges
-    AND (rank, device, stream) IN (SELECT rank, pid, tid FROM ga)
+  SELECT g.rank, g.device, g.stream, g.ts, 1, NULL, g.dur
+  FROM (SELECT 1 FROM ga LIMIT 1) one     -- most runs have no GPU ranges:
+  CROSS JOIN hta_gpu_op g                 -- then no op is read
+  WHERE :by_step = 0 AND g.run_id = :run
+    AND (:rank IS NULL OR g.rank = :rank)
+    AND (g.rank, g.device, g.stream) IN (SELECT rank, pid, tid FROM ga)
 ),
 cum AS (
   SELECT aid, sum(o) OVER w AS n, sum(dur) OVER w AS ns FROM gb
