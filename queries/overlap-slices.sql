@@ -13,9 +13,9 @@
 -- column: time_ms          exclusive time of the combination, ms
 -- column: pct              time_ms / the GPU's span, %
 -- column: pieces           pieces between consecutive start/end points
-WITH sl AS (              -- hta_overlap_slice (stored, schema 100)
+WITH sl AS (              -- stored at ingest (schema 100)
   SELECT rank, device, compute, comm, memory, ns, pieces
-  FROM hta_overlap_sum
+  FROM hta_overlap_slice
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
 )
 SELECT rank, device,
