@@ -28,47 +28,59 @@ g AS (
   WHERE run_id = :run AND runtime_id IS NOT NULL
     AND (:rank IS NULL OR rank = :rank)
 ),
-l AS MATERIALIZED (           -- launch calls with an op around them
-  SELECT r.id, r.rank, r.ts, r.ts + r.dur AS te, r.op_id FROM runtime_call r
-  WHERE r.id IN (SELECT runtime_id FROM g) AND r.op_id IS NOT NULL
+gl AS MATERIALIZED (          -- each GPU op with its launch call, under an op
+  SELECT g.id AS gid, g.ts AS gts, g.dur, g.name_id, r.rank, r.ts AS lts,
+    r.ts + r.dur AS te, r.op_id
+  FROM g JOIN runtime_call r ON r.id = g.runtime_id
+  WHERE r.op_id IS NOT NULL
 ),
-aten AS MATERIALIZED (
+aten AS MATERIALIZED (        -- the ops' names are the run's: no run filter
   SELECT id FROM string WHERE text GLOB 'aten::*'
-    AND id IN (SELECT name_id FROM cpu_op WHERE run_id = :run)
 ),
-up(lid, te, op_id, name_id, parent_id, ok) AS (  -- up from the innermost op
-  SELECT l.id, l.te, o.id, o.name_id, o.parent_id,
-    o.name_id IN aten AND o.ts + o.dur >= l.te
-  FROM l JOIN cpu_op o ON o.id = l.op_id
+-- up from the launch call's innermost op, each GPU op carried along (a
+-- second join of the launches with their GPU ops cost more)
+up(gid, gts, dur, name_id, rank, lts, te, op_id, op_ts, op_name, parent_id,
+   ok) AS (
+  SELECT gl.gid, gl.gts, gl.dur, gl.name_id, gl.rank, gl.lts, gl.te, o.id,
+    o.ts, o.name_id, o.parent_id,
+    o.name_id IN aten AND o.ts + o.dur >= gl.te
+  FROM gl JOIN cpu_op o ON o.id = gl.op_id
   UNION ALL
-  SELECT up.lid, up.te, o.id, o.name_id, o.parent_id,
+  SELECT up.gid, up.gts, up.dur, up.name_id, up.rank, up.lts, up.te, o.id,
+    o.ts, o.name_id, o.parent_id,
     o.name_id IN aten AND o.ts + o.dur >= up.te
   FROM up JOIN cpu_op o ON o.id = up.parent_id
   WHERE NOT up.ok
 ),
-la AS MATERIALIZED (          -- each launch with its ATen op
-  SELECT up.lid, up.op_id FROM up WHERE up.ok
-),
-lk AS MATERIALIZED (          -- each launched GPU op, in launch order
-  SELECT la.op_id, l.rank, g.dur, g.name_id,
-    row_number() OVER w AS k,
-    first_value(l.ts) OVER w AS first_lts,
-    first_value(g.ts) OVER w AS first_gts
-  FROM la JOIN l ON l.id = la.lid JOIN g ON g.runtime_id = la.lid
-  WINDOW w AS (PARTITION BY la.op_id ORDER BY l.ts, g.ts, g.id)
-),
-c AS (                        -- per op call: its sequence and first delays
-  SELECT op_id, rank, group_concat(name, ' -> ') AS kernels, sum(dur) AS dur,
-    min(first_lts) AS first_lts, min(first_gts) AS first_gts
-  FROM (SELECT lk.*, s.text AS name FROM lk JOIN string s ON s.id = lk.name_id
-        ORDER BY lk.op_id, lk.k)
+-- per op call (op_id: its ATen op): its GPU ops in launch order (launch
+-- call start, GPU op start, row id) joined, and the first of them: the
+-- least (launch start, GPU start) pair, as text that sorts as the pair
+-- (each moved by 2^62 to be positive; ' ' at 21).  One sort of the
+-- GPU ops: a window for the order and the first values sorted twice.
+c AS (
+  SELECT op_id, rank, op_ts, op_name, group_concat(name, ' -> ') AS kernels,
+    sum(dur) AS dur, min(lts) AS first_lts,
+    CAST(substr(min(first), 22) AS INTEGER) - 4611686018427387904
+      AS first_gts
+  FROM (SELECT up.op_id, up.rank, up.op_ts, up.op_name, up.dur,
+          s.text AS name, up.lts,
+          printf('%020d %020d', up.lts + 4611686018427387904,
+                 up.gts + 4611686018427387904) AS first
+        FROM up JOIN string s ON s.id = up.name_id WHERE up.ok
+        ORDER BY up.op_id, up.lts, up.gts, up.gid)
   GROUP BY op_id, rank
+),
+-- per (rank, ATen op, sequence); the op's name (interned: one id a
+-- text) read for these rows only
+r AS (
+  SELECT rank, op_name, kernels, count(*) AS calls,
+    round(avg(first_lts - op_ts) / 1e3, 3) AS op_delay_us,
+    round(avg(first_gts - first_lts) / 1e3, 3) AS runtime_delay_us,
+    sum(dur) AS dur
+  FROM c GROUP BY rank, op_name, kernels
 )
-SELECT c.rank, s.text AS op, c.kernels, count(*) AS calls,
-  round(avg(c.first_lts - o.ts) / 1e3, 3) AS op_delay_us,
-  round(avg(c.first_gts - c.first_lts) / 1e3, 3) AS runtime_delay_us,
-  round(sum(c.dur) / 1e6, 3) AS gpu_ms
-FROM c JOIN cpu_op o ON o.id = c.op_id JOIN string s ON s.id = o.name_id
-GROUP BY c.rank, s.text, c.kernels
-ORDER BY count(*) DESC, sum(c.dur) DESC, c.rank, s.text, c.kernels
+SELECT r.rank, s.text AS op, r.kernels, r.calls, r.op_delay_us,
+  r.runtime_delay_us, round(r.dur / 1e6, 3) AS gpu_ms
+FROM r JOIN string s ON s.id = r.op_name
+ORDER BY r.calls DESC, r.dur DESC, r.rank, s.text, r.kernels
 LIMIT :limit;

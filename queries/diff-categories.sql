@@ -25,13 +25,19 @@ sb AS (SELECT steps AS n, step_ns AS dur FROM step_share
 ta AS (SELECT sum(total_ns) AS ns FROM gpu_op_summary
        WHERE run_id = :baseline),
 tb AS (SELECT sum(total_ns) AS ns FROM gpu_op_summary WHERE run_id = :run),
-ca AS (SELECT c.category, sum(g.total_ns) AS ns
-       FROM gpu_op_summary g JOIN kernel_category c ON c.name_id = g.name_id
-       WHERE g.run_id = :baseline AND c.scheme = :scheme
+-- GPU time per kernel name first: the category (a rule lookup per row
+-- of the view) is then looked up once per name, not once per rank
+ga AS MATERIALIZED (SELECT name_id, sum(total_ns) AS ns FROM gpu_op_summary
+       WHERE run_id = :baseline GROUP BY name_id),
+gb AS MATERIALIZED (SELECT name_id, sum(total_ns) AS ns FROM gpu_op_summary
+       WHERE run_id = :run GROUP BY name_id),
+ca AS (SELECT c.category, sum(g.ns) AS ns
+       FROM ga g JOIN kernel_category c ON c.name_id = g.name_id
+       WHERE c.scheme = :scheme
        GROUP BY c.category),
-cb AS (SELECT c.category, sum(g.total_ns) AS ns
-       FROM gpu_op_summary g JOIN kernel_category c ON c.name_id = g.name_id
-       WHERE g.run_id = :run AND c.scheme = :scheme
+cb AS (SELECT c.category, sum(g.ns) AS ns
+       FROM gb g JOIN kernel_category c ON c.name_id = g.name_id
+       WHERE c.scheme = :scheme
        GROUP BY c.category),
 c AS (SELECT category FROM ca UNION SELECT category FROM cb),
 j AS (

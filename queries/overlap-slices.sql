@@ -13,12 +13,10 @@
 -- column: time_ms          exclusive time of the combination, ms
 -- column: pct              time_ms / the GPU's span, %
 -- column: pieces           pieces between consecutive start/end points
-WITH sl AS (              -- hta_overlap_slice, filtered before the sums
-  SELECT rank, device, compute, comm, memory, sum(ns) AS ns,
-    count(*) AS pieces
-  FROM hta_overlap_piece
+WITH sl AS (              -- stored at ingest (schema 100)
+  SELECT rank, device, compute, comm, memory, ns, pieces
+  FROM hta_overlap_slice
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
-  GROUP BY rank, device, compute, comm, memory
 )
 SELECT rank, device,
   CASE WHEN compute + comm + memory = 0 THEN 'idle' ELSE

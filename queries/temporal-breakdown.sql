@@ -4,8 +4,8 @@
 -- description: time, which add up to the span: compute = union of compute
 -- description: kernels, non-compute = GPU busy with communication or memory
 -- description: work only, idle = nothing running.  Kernel classes come from
--- description: the coarse kernel categories (views hta_overlap_piece,
--- description: hta_temporal).
+-- description: the coarse kernel categories (view hta_overlap_piece,
+-- description: summed at ingest: table hta_overlap_sum, view hta_temporal).
 -- param: rank:rank =           only this rank (empty: all ranks)
 -- column: rank             rank
 -- column: device           GPU ordinal
@@ -16,16 +16,10 @@
 -- column: idle_pct         idle_ms / span_ms, %
 -- column: compute_pct      compute_ms / span_ms, %
 -- column: non_compute_pct  non_compute_ms / span_ms, %
-WITH t AS (               -- hta_temporal, filtered before the sums
-  SELECT rank, device,
-    sum(ns) AS span_ns,
-    sum(CASE WHEN compute + comm + memory = 0 THEN ns ELSE 0 END) AS idle_ns,
-    sum(CASE WHEN compute THEN ns ELSE 0 END) AS compute_ns,
-    sum(CASE WHEN NOT compute AND comm + memory > 0 THEN ns ELSE 0 END)
-      AS non_compute_ns
-  FROM hta_overlap_piece
+WITH t AS (               -- the sums of schema 100 per (rank, device)
+  SELECT rank, device, span_ns, idle_ns, compute_ns, non_compute_ns
+  FROM hta_temporal
   WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
-  GROUP BY rank, device
 )
 SELECT rank, device,
   round(span_ns / 1e6, 3) AS span_ms,

@@ -9,7 +9,8 @@
 ** hta_critical_path_op and, with the rows it has loaded anyway, the
 ** headline numbers in hta_run_metric (hta_metric.c, derive_hta_metric.c),
 ** and from the same sweeps the idle intervals, launch-queue changes and
-** kernel sequences of schema 094 (derive_hta_series.c).
+** kernel sequences of schema 094 (derive_hta_series.c) and the overlap
+** slices of schema 100 (derive_hta_overlap.c).
 ** The run's rows are replaced, so it may run again.  The analyses
 ** themselves are views: nothing else is computed here.
 **
@@ -26,6 +27,7 @@
 #include "analysis/hta_path.h"
 #include "analysis/derive_hta_metric.h"
 #include "analysis/derive_hta_annot.h"
+#include "analysis/derive_hta_overlap.h"
 #include "analysis/derive_hta_series.h"
 #include "core/db.h"
 
@@ -365,6 +367,7 @@ typedef struct HtaIns {
   HtaTotals tot;                /* headline numbers, all ranks */
   HtaSeries series;             /* one rank's idle intervals, queue */
   HtaSeriesStore *pSeries;      /* ... stored by derive_hta_series.c */
+  HtaOverlapStore *pOverlap;    /* its overlap slices (derive_hta_overlap.c) */
 } HtaIns;
 
 static int seg_on_gpu(int cls){
@@ -507,10 +510,11 @@ static int do_rank(sqlite3 *db, HtaRun *pRun, int *piC, int *piG,
   while( c1<pRun->nCpu && pRun->aCpu[c1].rank==k->rank ) c1++;
   while( g1<pRun->nGpu && pRun->aGpu[g1].rank==k->rank ) g1++;
   /* first: it marks the launches that found a full queue (the walk) */
-  k->series.nIdle = k->series.nQueue = 0;
+  k->series.nIdle = k->series.nQueue = k->series.nSlice = 0;
   if( g1>g0 ) hta_metric_rank(pRun->aGpu+g0, g1-g0, &k->tot, &k->series);
   if( hta_series_rank(k->pSeries, k->rank, &k->series,
-                      g1>g0 ? pRun->aGpu+g0 : NULL, g1-g0, pErr) ){
+                      g1>g0 ? pRun->aGpu+g0 : NULL, g1-g0, pErr)
+      || hta_overlap_rank(k->pOverlap, k->rank, &k->series, pErr) ){
     *piC = c1;
     *piG = g1;
     return -1;
@@ -555,6 +559,8 @@ int derive_hta_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   if( pSteps==NULL || k.pRun==NULL || k.pOp==NULL ) goto done;
   k.pSeries = hta_series_open(db, runId, pErr);
   if( k.pSeries==NULL ) goto done;
+  k.pOverlap = hta_overlap_open(db, runId, pErr);
+  if( k.pOverlap==NULL ) goto done;
   {
     double t1 = util_now_ms();
     if( derive_hta_annot_run(db, runId, run.aGpu, run.nGpu, pErr) ){
@@ -578,6 +584,7 @@ done:
   sqlite3_finalize(k.pRun);
   sqlite3_finalize(k.pOp);
   hta_series_close(k.pSeries);
+  hta_overlap_close(k.pOverlap);
   hta_series_free(&k.series);
   hta_klass_free(&klass);
   run_free(&run);

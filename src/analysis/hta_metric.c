@@ -23,32 +23,58 @@ static int cmp_ev(const void *a, const void *b){
 
 DEFINE_MSORT(sort_ev, HmEv, cmp_ev)
 
-/* Temporal breakdown of one device's ops a[0..n). */
-static void temporal(const HpGpu *a, int n, HmEv *ev, HtaTotals *pT){
-  int m = 0, live[3] = {0, 0, 0};
+/* Temporal breakdown and overlap slices of one device's ops a[0..n): the
+** time between consecutive distinct start/end times, under the classes
+** live after every start and end at the first (view hta_overlap_piece). */
+static void temporal(const HpGpu *a, int n, HmEv *ev, HtaTotals *pT,
+                     HtaSeries *pS){
+  int m = 0, live[3] = {0, 0, 0}, aPieces[8] = {0};
+  int64_t aNs[8] = {0};
   for(int i=0; i<n; i++){
     ev[m].t = a[i].ts; ev[m].d = 1; ev[m++].k = a[i].klass;
     ev[m].t = a[i].end; ev[m].d = -1; ev[m++].k = a[i].klass;
   }
   sort_ev(ev, (size_t)m);
   for(int i=0; i<m; ){
-    int64_t t = ev[i].t, len;
+    int64_t t = ev[i].t;
+    int mask;
     while( i<m && ev[i].t==t ){ live[ev[i].k] += ev[i].d; i++; }
     if( i==m ) break;
-    len = ev[i].t - t;
-    pT->spanNs += len;
-    if( live[HK_COMPUTE]>0 ) pT->computeNs += len;
-    else if( live[HK_COMM]>0 || live[HK_MEMORY]>0 ) pT->nonComputeNs += len;
-    else pT->idleNs += len;
+    mask = (live[HK_COMPUTE]>0) | (live[HK_COMM]>0)<<1
+         | (live[HK_MEMORY]>0)<<2;
+    aNs[mask] += ev[i].t - t;
+    aPieces[mask]++;
+  }
+  for(int k=0; k<8; k++){
+    pT->spanNs += aNs[k];
+    if( k & 1 ) pT->computeNs += aNs[k];
+    else if( k ) pT->nonComputeNs += aNs[k];
+    else pT->idleNs += aNs[k];
+    if( pS && aPieces[k]>0 ){
+      HtaSliceRow *r;
+      if( pS->nSlice==pS->nSliceAlloc ){
+        pS->nSliceAlloc = pS->nSliceAlloc ? 2*pS->nSliceAlloc : 64;
+        pS->aSlice = xrealloc(pS->aSlice,
+                              sizeof(HtaSliceRow)*(size_t)pS->nSliceAlloc);
+      }
+      r = &pS->aSlice[pS->nSlice++];
+      r->device = a[0].device;
+      r->mask = k;
+      r->ns = aNs[k];
+      r->pieces = aPieces[k];
+    }
   }
 }
 
 void hta_series_free(HtaSeries *p){
   free(p->aIdle);
   free(p->aQueue);
+  free(p->aSlice);
   p->aIdle = NULL;
   p->aQueue = NULL;
+  p->aSlice = NULL;
   p->nIdle = p->nIdleAlloc = p->nQueue = p->nQueueAlloc = 0;
+  p->nSlice = p->nSliceAlloc = 0;
 }
 
 static void idle_push(HtaSeries *p, const HpGpu *g, int64_t prevEnd,
@@ -167,7 +193,7 @@ void hta_metric_rank(HpGpu *a, int n, HtaTotals *pT, HtaSeries *pS){
   for(int lo=0; lo<n; ){               /* per device */
     int hi = lo;
     while( hi<n && a[hi].device==a[lo].device ) hi++;
-    temporal(a+lo, hi-lo, ev, pT);
+    temporal(a+lo, hi-lo, ev, pT, pS);
     for(int s=lo; s<hi; ){             /* per stream of the device */
       int e = s;
       double tw;

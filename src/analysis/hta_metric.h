@@ -43,12 +43,20 @@ typedef struct HtaQueueRow {
   int hasNext, ops, seq;
 } HtaQueueRow;
 
+/* The exclusive time of one combination of classes running on a device
+** (schema 100, view hta_overlap_piece summed): mask bit 0 compute, 1
+** comm, 2 memory (0: idle); ns over pieces between consecutive distinct
+** start/end times. */
+typedef struct HtaSliceRow { int64_t device, ns; int mask, pieces; }
+  HtaSliceRow;
+
 /* The per-row results of one rank's sweeps, stored by derive_hta_series.c
-** (schema 094): the caller empties the arrays between ranks (n = 0) and
-** frees them (hta_series_free). */
+** (schema 094) and derive_hta_overlap.c (schema 100): the caller empties
+** the arrays between ranks (n = 0) and frees them (hta_series_free). */
 typedef struct HtaSeries {
   HtaIdleRow *aIdle; int nIdle, nIdleAlloc;
   HtaQueueRow *aQueue; int nQueue, nQueueAlloc;
+  HtaSliceRow *aSlice; int nSlice, nSliceAlloc;
 } HtaSeries;
 void hta_series_free(HtaSeries *p);
 
@@ -58,7 +66,8 @@ void hta_series_free(HtaSeries *p);
 ** per launch call and stream (a CUDA graph launch is one entry): +1 at
 ** the call's start, -1 when its first op on the stream starts; the
 ** limit of each entry is its launch call's HpGpu.qFull.  Appends the
-** rank's idle intervals and queue changes to *pS (NULL: not wanted). */
+** rank's idle intervals, queue changes and overlap slices (per device,
+** ascending mask) to *pS (NULL: not wanted). */
 void hta_metric_rank(HpGpu *a, int n, HtaTotals *pT, HtaSeries *pS);
 
 #endif

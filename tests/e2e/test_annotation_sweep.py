@@ -188,3 +188,81 @@ class AnnotationSweep(ProfanTest):
             "outer / tieA / tieB": (5, 2),
             "outer / tieA / tieB / short": (3, 3), "outer / zero": (1, 1),
             "other": (1, 1)})
+
+
+def gpu_range_trace():
+    """One rank, µs: kernel c (1..14) at GPU time 2000 + 10c on device 0,
+    stream 7, c µs long (launched at c, in ProfilerStep#1 for c <= 7,
+    #2 after), and GPU-side ranges (gpu_user_annotation: pid the device,
+    tid the stream): 'gA' [2020, 2060) and again [2100, 2110) (a kernel at
+    each end), 'gB'
+    nested in the first [2030, 2041), 'gEdge' [2060, 2061) (a kernel at
+    its start; the previous range's end), 'gZero' [2080, 2080), 'gOther'
+    on stream 8 [2000, 2200), 'gAfter' [2141, 2200)."""
+    def X(cat, name, ts, dur, pid, tid, **args):
+        return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
+                "ts": ts, "dur": dur, "args": args}
+    ev = [X("user_annotation", "ProfilerStep#1", 0, 7.9, 1, 1),
+          X("user_annotation", "ProfilerStep#2", 7.9, 10, 1, 1)]
+    for c in range(1, 15):
+        ev.append(X("cuda_runtime", "cudaLaunchKernel", c, 0.5, 1, 1,
+                    correlation=c))
+        ev.append(X("kernel", "k%d" % c, 2000 + 10 * c, c, 0, 7,
+                    correlation=c, device=0, stream=7))
+    for name, ts, dur, tid in (("gA", 2020, 40, 7), ("gA", 2100, 10, 7),
+                               ("gB", 2030, 11, 7), ("gEdge", 2060, 1, 7),
+                               ("gZero", 2080, 0, 7), ("gOther", 2000, 200, 8),
+                               ("gAfter", 2141, 59, 7)):
+        ev.append(X("gpu_user_annotation", name, ts, dur, 0, tid))
+    return {"traceEvents": ev}
+
+
+def gpu_range_expected(doc, by_step):
+    """{(step or '', 'gpu: NAME'): (ops, ns)} by brute force: every kernel
+    whose start lies in [range start, range end) on the range's device
+    and stream (steps: the launch call's ProfilerStep range)."""
+    evs = doc["traceEvents"]
+    steps = [(e["ts"], e["ts"] + e["dur"], int(e["name"].split("#")[1]))
+             for e in evs if e["name"].startswith("ProfilerStep#")]
+    launch = {e["args"]["correlation"]: e["ts"] for e in evs
+              if e["cat"] == "cuda_runtime"}
+    out = collections.defaultdict(lambda: [0, 0])
+    for a in evs:
+        if a["cat"] != "gpu_user_annotation":
+            continue
+        for k in evs:
+            if k["cat"] != "kernel" or k["args"]["stream"] != a["tid"] \
+                    or not a["ts"] <= k["ts"] < a["ts"] + a["dur"]:
+                continue
+            t = launch[k["args"]["correlation"]]
+            st = [s for b, e, s in steps if b <= t < e][0] if by_step else ""
+            out[(str(st), "gpu: " + a["name"])][0] += 1
+            out[(str(st), "gpu: " + a["name"])][1] += us_to_ns(k["dur"])
+    return {key: tuple(v) for key, v in out.items()}
+
+
+class GpuRanges(ProfanTest):
+    """annotation-kernels' GPU-side rows ('gpu: NAME'): the ops that start
+    inside a range on its stream, counted by a sweep of each stream since
+    issue 35 (a range's start holds an op starting there, its end does
+    not; nested ranges each count the op; a zero-length range none)."""
+
+    def test_gpu_ranges_by_brute_force(self):
+        doc = gpu_range_trace()
+        p = os.path.join(self.tmp.name, "ranges.json")
+        with open(p, "w") as f:
+            json.dump(doc, f)
+        self.ingest_ok(p)
+        for by_step in (0, 1):
+            exp = gpu_range_expected(doc, by_step)
+            if not by_step:            # the brute force agrees by hand
+                self.assertEqual(exp, {
+                    ("", "gpu: gA"): (5, (2 + 3 + 4 + 5 + 10) * 1000),
+                    ("", "gpu: gB"): (2, (3 + 4) * 1000),
+                    ("", "gpu: gEdge"): (1, 6000)})
+            rows = self.query("annotation-kernels", "--param",
+                              "by_step=%d" % by_step, "--limit", "1000")
+            got = {(r["step"], r["path"]): (int(r["ops"]),
+                                            round(float(r["gpu_ms"]) * 1e6))
+                   for r in rows if r["path"].startswith("gpu: ")}
+            self.assertEqual(got, exp, by_step)

@@ -346,7 +346,9 @@ class HtaSyntheticTest(HtaBase):
 
     def test_hta_category_change_flows_through(self):
         """Kernel classes come from category_rule: a rule added after the
-        ingest reclassifies the kernels in every HTA view."""
+        ingest reclassifies the kernels in every HTA view, and in the
+        overlap sums stored at ingest (schema 100: temporal-breakdown) once
+        `profan rebuild` has run, as for every derived table."""
         self.synth("gpu_bound")
         before = self.query("temporal-breakdown")[0]
         self.assertEqual(f(before["compute_ms"]), 40.0)
@@ -355,6 +357,11 @@ class HtaSyntheticTest(HtaBase):
                     " 'gemm_kernel', 'comm')")
         con.commit()
         con.close()
+        live = self.sql("SELECT sum(ns) AS ns FROM hta_overlap_piece"
+                        " WHERE comm AND NOT compute")[0]
+        self.assertEqual(int(live["ns"]), 40000000)
+        r = self.profan("rebuild", "--quiet")
+        self.assertEqual(r.rc, 0, r.err)
         after = self.query("temporal-breakdown")[0]
         self.assertEqual((f(after["compute_ms"]), f(after["non_compute_ms"])),
                          (0.0, 40.0))

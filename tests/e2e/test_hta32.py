@@ -354,6 +354,36 @@ class AtenOpKernelsTest(Hta32Base):
                                ("aten::linear", "bias_add_kernel"): 2,
                                ("aten::relu", "relu_kernel"): 1})
 
+    def test_hta32_aten_op_kernels_first_launch_ties(self):
+        """The first GPU op of a call is the least (launch call start, GPU
+        op start): two launches at one start, the later-written one's
+        kernel first on the GPU; negative times (the query packs the pair
+        into text that must sort as the numbers do, issue 35)."""
+        def X(cat, name, ts, dur, tid, **args):
+            return {"ph": "X", "cat": cat, "name": name, "pid": 1,
+                    "tid": tid, "ts": ts, "dur": dur, "args": args}
+        evs = [X("cpu_op", "aten::mm", -1000, 500, 1),
+               X("cuda_runtime", "cudaLaunchKernel", -900, 5, 1,
+                 correlation=1),
+               X("cuda_runtime", "cudaLaunchKernel", -900, 8, 1,
+                 correlation=2),
+               X("cuda_runtime", "cudaLaunchKernel", -700, 5, 1,
+                 correlation=3)]
+        for c, ts in ((1, -400), (2, -450), (3, -300)):
+            evs.append({"ph": "X", "cat": "kernel", "name": "k%d" % c,
+                        "pid": 0, "tid": 7, "ts": ts, "dur": 10,
+                        "args": {"correlation": c, "device": 0,
+                                 "stream": 7}})
+        p = os.path.join(self.tmp.name, "ties.json")
+        with open(p, "w") as fh:
+            json.dump({"traceEvents": evs}, fh)
+        self.ingest_ok(p)
+        rows = self.check(evs)
+        self.assertEqual(len(rows), 1)
+        # op start -1000 -> first launch -900 -> its GPU op -450 (k2)
+        self.assertEqual((f(rows[0]["op_delay_us"]),
+                          f(rows[0]["runtime_delay_us"])), (100.0, 450.0))
+
     def test_hta32_aten_op_kernels_control(self):
         path = shared("traces", "hta-diff-control-a100-rank3.json.gz")
         self.ingest_ok(path)

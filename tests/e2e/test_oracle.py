@@ -20,6 +20,8 @@ The specifications are kept apart from that code:
   tests/oracle/hta_series.sql   070's idle intervals, launch-queue change
                                 points and kernel-sequence counts (the
                                 window functions the queries ran)
+  tests/oracle/overlap.sql      100's overlap slices per device (the
+                                window view hta_overlap_piece grouped)
   tests/oracle/memory_timeline.sql  memory-timeline before 071 (a whole
                                 query, checked against the stored series
                                 by test_trace_queries.StoredMemorySeries)
@@ -378,7 +380,7 @@ class Oracle(ProfanTest):
         con = sqlite3.connect(db)
         n = 0
         for name in ("links.sql", "summaries.sql", "annotations.sql",
-                     "comm.sql", "hta_series.sql"):
+                     "comm.sql", "hta_series.sql", "overlap.sql"):
             setup, secs = specs(name)
             for sql in setup:
                 con.executescript(sql)
