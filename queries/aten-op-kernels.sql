@@ -34,7 +34,12 @@ l AS MATERIALIZED (           -- launch calls with an op around them
 ),
 aten AS MATERIALIZED (
   SELECT id FROM string WHERE text GLOB 'aten::*'
-    AND id IN (SELECT name_id FROM cpu_op WHERE run_id = :run)
+    AND id IN (SELECT name_id FROM cpu_op      -- by the run's rowid range
+               WHERE id BETWEEN (SELECT lo FROM run_rowid_range
+                                 WHERE run_id = :run AND tbl = 'cpu_op')
+                 AND (SELECT hi FROM run_rowid_range
+                      WHERE run_id = :run AND tbl = 'cpu_op')
+                 AND run_id = :run)
 ),
 up(lid, te, op_id, name_id, parent_id, ok) AS (  -- up from the innermost op
   SELECT l.id, l.te, o.id, o.name_id, o.parent_id,
