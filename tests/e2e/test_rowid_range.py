@@ -14,8 +14,11 @@ four shards into a database that already holds a run (merged ids moved
 below 2^32 for the tables the linker does not number), and a database of
 the previous schema migrated.  Queries that read the range
 (aten-op-kernels, the optimizer rule, rank_traced_span) must answer as
-the unfiltered SQL over the run does.
+the unfiltered SQL over the run does; `profan rebuild` must find the raw
+rows of a run that has operators only.
 """
+import gzip
+import json
 import os
 import sqlite3
 import subprocess
@@ -130,3 +133,21 @@ class RowidRangeTest(ProfanTest):
             "SELECT count(*) FROM rank_traced_span WHERE clock = 'host'"
             " AND run_id = 1").fetchone()[0] > 0)
         con.close()
+
+    def test_rebuild_a_run_of_operators_only(self):
+        """A trace whose only rows are operators (the gloo CPU-only
+        trace without its user annotations): rebuild finds its raw rows
+        (through run_rowid_range, cpu_op having no run_id index now) and
+        rebuilds it instead of taking it for a summaries-only run."""
+        with gzip.open(trace("hta-cpu-only-gloo-rank34.json.gz")) as f:
+            doc = json.load(f)
+        doc["traceEvents"] = [e for e in doc["traceEvents"]
+                              if e.get("cat") != "user_annotation"]
+        path = os.path.join(self.tmp.name, "ops-only.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        self.ingest_ok(path)
+        self.assertEqual(set(self.stored()), {(1, "cpu_op")})
+        r = self.profan("rebuild")
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertIn("rebuilt run 1 (ops-only)", r.err + r.out)
