@@ -3,7 +3,8 @@
 -- single-column run_id indexes cpu_op_run and runtime_call_run were there
 -- for min(id)/max(id) of a run (db_run_rowids, src/core/db.c; schema
 -- 064's operator range) and a few plans; they were 11 % of the
--- param-linear x10 database (6.4 of 56.2 MB).  A run's rows are not
+-- param-linear x10 database (6.4 of 56.2 MB).  Same for
+-- python_function_run.  A run's rows are not
 -- always (file id << 32) + n: a merge moves the ids of the tables the
 -- linker does not number past the target's largest, below 2^32, so the
 -- range is recorded by whoever writes the rows (the ingest's trace load,
@@ -44,9 +45,13 @@ GROUP BY run_id;
 INSERT INTO run_rowid_range
 SELECT run_id, 'gpu_sync', min(id), max(id) FROM gpu_sync GROUP BY run_id;
 
+-- python_function_run (1.4 of the 17.4 MB of tracelens-b200-vllm x10)
+-- had no reader but db_run_rowids either
 DROP INDEX IF EXISTS cpu_op_run;
 DROP INDEX IF EXISTS runtime_call_run;
-DELETE FROM bulk_index WHERE name IN ('cpu_op_run', 'runtime_call_run');
+DROP INDEX IF EXISTS python_function_run;
+DELETE FROM bulk_index
+WHERE name IN ('cpu_op_run', 'runtime_call_run', 'python_function_run');
 
 -- 064's definition with the operator range from run_rowid_range
 DROP VIEW op_metric_roof_calc;

@@ -2842,8 +2842,5 @@ CREATE INDEX gpu_sync_run ON gpu_sync(run_id);
 -- index memory_event_run: 001
 CREATE INDEX memory_event_run ON memory_event(run_id, rank, ts);
 
--- index python_function_run: 001
-CREATE INDEX python_function_run ON python_function(run_id);
-
 -- index device_run: 001
 CREATE INDEX device_run ON device(run_id);

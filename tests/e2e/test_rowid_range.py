@@ -78,7 +78,8 @@ class RowidRangeTest(ProfanTest):
         idx = {n for n, in con.execute(
             "SELECT name FROM sqlite_schema WHERE type = 'index'")}
         con.close()
-        self.assertFalse(idx & {"cpu_op_run", "runtime_call_run"})
+        self.assertFalse(idx & {"cpu_op_run", "runtime_call_run",
+                                "python_function_run"})
 
     def test_merge_into_a_database_with_a_run(self):
         d = shared("runs", "dlrm-8rank")
