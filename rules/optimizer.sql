@@ -16,8 +16,12 @@ cpu AS (
   SELECT rank, ts, ts + dur AS e FROM annotation
   WHERE run_id = :run AND kind = 'user' AND name_id IN (SELECT id FROM nm)
   UNION ALL
-  SELECT rank, ts, ts + dur FROM cpu_op
-  WHERE run_id = :run AND name_id IN (SELECT id FROM nm)
+  SELECT rank, ts, ts + dur FROM cpu_op      -- by the run's rowid range
+  WHERE id BETWEEN (SELECT lo FROM run_rowid_range
+                    WHERE run_id = :run AND tbl = 'cpu_op')
+    AND (SELECT hi FROM run_rowid_range
+         WHERE run_id = :run AND tbl = 'cpu_op')
+    AND run_id = :run AND name_id IN (SELECT id FROM nm)
     AND EXISTS (SELECT 1 FROM cpu_op_summary WHERE run_id = :run
                 AND name_id IN (SELECT id FROM nm))
 ),

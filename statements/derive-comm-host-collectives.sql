@@ -7,7 +7,9 @@
 SELECT x.src, x.id, x.rank, x.file_id, x.ts, x.dur, x.text, x.op,
   f.world_size FROM (SELECT 'cpu_op' AS src, o.id, o.rank, o.file_id,
   o.ts, o.dur, n.text, n.op FROM temp.cm_cpu_name n CROSS JOIN cpu_op o
-  ON o.name_id=n.id WHERE o.run_id=?1
+  ON o.name_id=n.id WHERE o.id BETWEEN (SELECT lo FROM run_rowid_range
+    WHERE run_id=?1 AND tbl='cpu_op') AND (SELECT hi FROM run_rowid_range
+    WHERE run_id=?1 AND tbl='cpu_op') AND o.run_id=?1
   UNION ALL SELECT 'annotation', a.id, a.rank, a.file_id, a.ts, a.dur,
   n.text, n.op FROM temp.cm_cpu_name n CROSS JOIN annotation a
   ON a.name_id=n.id WHERE a.run_id=?1 AND a.kind='user') x

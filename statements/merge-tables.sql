@@ -10,6 +10,8 @@
 --                     or baseline name the target has already)
 --   per_rank          1: role derived_rank (computed again instead of
 --                     copied when a shard adds another window of a rank)
+-- run_rowid_range is not copied: its ids are the shard's, and merge
+-- records the merged run's own (db_rowid_record).
 SELECT r.name AS tbl, c.name AS col, c.pk,
   EXISTS (SELECT 1 FROM table_string_column s
           WHERE s.tbl = r.name AND s.col = c.name) AS is_string,
@@ -21,4 +23,5 @@ FROM table_role r, pragma_table_info(r.name) c
 WHERE EXISTS (SELECT 1 FROM pragma_table_info(r.name) WHERE name = 'run_id')
   AND CASE WHEN ?1 THEN r.summary = 1
            ELSE r.role IN ('run', 'raw', 'derived_rank') END
+  AND r.name <> 'run_rowid_range'
 ORDER BY r.name <> 'run_file', r.name, c.cid;

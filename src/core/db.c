@@ -324,22 +324,66 @@ int db_step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr){
 
 int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
                   int64_t *pLo, int64_t *pHi, PfError *pErr){
+  sqlite3_stmt *s = db_prepare(db, db_statement("db-run-rowids"), pErr);
+  int r;
   *pLo = INT64_MAX;
   *pHi = INT64_MIN;
-  for(int i=0; i<2; i++){
-    char *zSql = sqlite3_mprintf("SELECT %s(id) FROM %s WHERE run_id=?1",
-                                 i==0 ? "min" : "max", zTab);
+  if( s==NULL ) return -1;
+  sqlite3_bind_int64(s, 1, runId);
+  sqlite3_bind_text(s, 2, zTab, -1, SQLITE_STATIC);
+  r = sqlite3_step(s);
+  if( r==SQLITE_ROW ){
+    *pLo = sqlite3_column_int64(s, 0);
+    *pHi = sqlite3_column_int64(s, 1);
+  }else if( r!=SQLITE_DONE ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(s);
+    return -1;
+  }
+  sqlite3_finalize(s);
+  return 0;
+}
+
+/* The trace tables whose rows a run's rowid range locates (schema 105). */
+static const char *const azRowidTab[DB_ROWID_NTAB] = {
+  "kernel", "cpu_op", "runtime_call", "gpu_mem_op", "annotation",
+  "python_function", "gpu_sync"
+};
+
+int db_rowid_mark(sqlite3 *db, RowidMark *pMark, PfError *pErr){
+  for(int i=0; i<DB_ROWID_NTAB; i++){
+    char *zSql = sqlite3_mprintf(db_statement("db-rowid-mark"),
+                                 azRowidTab[i], azRowidTab[i]);
     sqlite3_stmt *s = db_prepare(db, zSql, pErr);
     int r;
     sqlite3_free(zSql);
     if( s==NULL ) return -1;
-    sqlite3_bind_int64(s, 1, runId);
     r = sqlite3_step(s);
-    if( r==SQLITE_ROW && sqlite3_column_type(s, 0)!=SQLITE_NULL ){
-      if( i==0 ) *pLo = sqlite3_column_int64(s, 0);
-      else *pHi = sqlite3_column_int64(s, 0);
-    }else if( r!=SQLITE_ROW && r!=SQLITE_DONE ){
+    if( r!=SQLITE_ROW ){
       pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
+      sqlite3_finalize(s);
+      return -1;
+    }
+    pMark->aLow[i] = sqlite3_column_int64(s, 0);
+    pMark->aHigh[i] = sqlite3_column_int64(s, 1);
+    sqlite3_finalize(s);
+  }
+  return 0;
+}
+
+int db_rowid_record(sqlite3 *db, int64_t runId, const RowidMark *pMark,
+                    PfError *pErr){
+  for(int i=0; i<DB_ROWID_NTAB; i++){
+    char *zSql = sqlite3_mprintf(db_statement("db-rowid-record"),
+                                 azRowidTab[i], azRowidTab[i], azRowidTab[i],
+                                 azRowidTab[i], azRowidTab[i]);
+    sqlite3_stmt *s = db_prepare(db, zSql, pErr);
+    sqlite3_free(zSql);
+    if( s==NULL ) return -1;
+    sqlite3_bind_int64(s, 1, runId);
+    sqlite3_bind_int64(s, 2, pMark->aLow[i]);
+    sqlite3_bind_int64(s, 3, pMark->aHigh[i]);
+    if( db_step_done(db, s, pErr) ){
       sqlite3_finalize(s);
       return -1;
     }

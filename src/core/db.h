@@ -214,14 +214,30 @@ sqlite3_stmt *db_prepare(sqlite3 *db, const char *zSql, PfError *pErr);
 int64_t *db_id_set(sqlite3 *db, const char *zSql, int64_t runId, int *pn,
                    PfError *pErr);
 
-/* The rowid range [*pLo, *pHi] of run runId's rows in table zTab (a trace
-** table: ids are (file id << 32) + n, so a run's rows are one range), from
-** the first and last entry of the run on its run_id index: two B-tree
-** descents when the index is (run_id), a scan of the run's entries on the
-** (run_id, rank, ...) ones of databases from before 2026-11-22.  *pLo >
-** *pHi when the run has none.  Returns 0 or -1 with pErr set. */
+/* The rowid range [*pLo, *pHi] of run runId's rows in trace table zTab,
+** as stored when they were written (run_rowid_range, schema 105): one
+** primary-key lookup.  Rows of other runs may lie inside it (readers keep
+** their run_id filter).  *pLo > *pHi when the run has none.  Returns 0 or
+** -1 with pErr set. */
 int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
                   int64_t *pLo, int64_t *pHi, PfError *pErr);
+
+/* Recording those ranges.  A writer of a run's rows in the trace tables
+** (the ingest's trace load, merge's copy) marks each table's largest id
+** below 2^32 and largest id at all before it writes (db_rowid_mark), and
+** afterwards stores the range of the ids past the marks as the run's
+** (db_rowid_record, merged with a range the run has already): new rows
+** either take the next id below 2^32 (merge's moved ids, a kernel's) or
+** (file id << 32) + n with a new file id, above every id there is.  One
+** run's rows are written between the two calls.  0 or -1 (pErr). */
+#define DB_ROWID_NTAB 7
+typedef struct RowidMark {
+  int64_t aLow[DB_ROWID_NTAB];   /* largest id below 2^32 (0: none) */
+  int64_t aHigh[DB_ROWID_NTAB];  /* largest id, at least 2^32 - 1 */
+} RowidMark;
+int db_rowid_mark(sqlite3 *db, RowidMark *pMark, PfError *pErr);
+int db_rowid_record(sqlite3 *db, int64_t runId, const RowidMark *pMark,
+                    PfError *pErr);
 
 /* A statement reading run runId's rows of trace table zTab by their
 ** rowid range (db_run_rowids): SELECT zCols FROM zTab WHERE the range

@@ -467,11 +467,21 @@ fail:
 ** deferred hashes stored, the trace linkage derived.  Returns 0 or -1. */
 static int ingest_trace_files(Ingest *g){
   char *zNote = NULL;
+  RowidMark mark;
   if( g->nJob==0 ) return 0;
   g->pTot = trace_totals_new();
   g->pSpans = trace_spans_new();
+  if( db_rowid_mark(g->db, &mark, &g->err) ){
+    buf_printf(g->pMsg, "%s", g->err.zMsg);
+    return -1;
+  }
   if( ingest_trace_run(g->db, g->runId, g->aJob, g->nJob, g->pTot,
                        g->pSpans, g->pOpt, g->pRes, g->pMsg) ){
+    return -1;
+  }
+  /* the run's rowid range of each trace table, before anything reads it */
+  if( db_rowid_record(g->db, g->runId, &mark, &g->err) ){
+    buf_printf(g->pMsg, "%s", g->err.zMsg);
     return -1;
   }
   for(int i=0; i<g->nJob; i++) g->nEmpty += g->aJob[i].empty;

@@ -121,6 +121,7 @@ typedef struct Merge {
   const MergeFloor *pFloor;  /* ids above these (merge_archive_run), or NULL */
   int64_t sameRun;        /* the run of the same content archive_new_run
                           ** found (0: none) */
+  RowidMark mark;         /* the trace tables' ids before the copy */
   int windows;            /* a shard added another window of a rank: the
                           ** derived_rank tables are computed again, not
                           ** copied */
@@ -773,6 +774,9 @@ static int run_hash_update(Merge *m, PfError *pErr){
 ** an appended run's rows of them are replaced.  0 or -1 (pErr). */
 static int run_derive(Merge *m, PfError *pErr){
   char *zNote = NULL;
+  /* the merged run's rowid ranges (every shard's rows), before the
+  ** stored-rows feeder reads them */
+  if( db_rowid_record(m->db, m->pRes->runId, &m->mark, pErr) ) return -1;
   if( derive_run_stored(m->db, m->pRes->runId, m->windows
                         ? DERIVE_STORED_ALL : DERIVE_STORED_ACROSS, &zNote,
                         pErr) ){
@@ -949,7 +953,7 @@ int merge_run(sqlite3 *db, const MergeOpts *pOpt, MergeResult *pRes,
     pRes->exitCode = MERGE_DB_FAILED;
     return -1;
   }
-  if( plan_build(&m, &e) ){
+  if( plan_build(&m, &e) || db_rowid_mark(db, &m.mark, &e) ){
     buf_printf(pMsg, "%s", e.zMsg);
     rc = MERGE_DB_FAILED;
   }

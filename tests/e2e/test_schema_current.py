@@ -135,7 +135,7 @@ class RuntimeCallCorr(common.ProfanTest):
     def test_no_index(self):
         self.ingest_ok(common.shared("traces", "hta-triton.json.gz"))
         names = [r[0] for r in sqlite3.connect(self.db).execute(
-            "SELECT name FROM sqlite_schema WHERE type = 'index'"
-            " AND tbl_name = 'runtime_call'")]
+            "SELECT name FROM sqlite_schema WHERE type = 'index'")]
         self.assertNotIn("runtime_call_corr", names)
-        self.assertIn("runtime_call_run", names)
+        # the listing is real: the ingest's own bulk index is in it
+        self.assertIn("kernel_run", names)

@@ -1,0 +1,154 @@
+"""test_rowid_range.py — run_rowid_range (schema 105, issue 35): the
+rowid range of each run's rows in the seven trace tables, recorded by
+whoever writes the rows (the ingest's trace load, merge's copy) instead of
+min(id)/max(id) over the run_id indexes cpu_op_run and runtime_call_run,
+which are gone.
+
+The oracle is the tables themselves: min(id) and max(id) of each run's
+rows, computed here with plain SQL through Python's sqlite3.  Every
+stored range must be exactly that, and every run with rows in a table must
+have one, after: several ingests into one database (a trace with
+python functions, ones with syncs, one with no GPU rows), a run
+removed and another ingested after it (a file id used again), a merge of
+four shards into a database that already holds a run (merged ids moved
+below 2^32 for the tables the linker does not number), and a database of
+the previous schema migrated.  Queries that read the range
+(aten-op-kernels, the optimizer rule, rank_traced_span) must answer as
+the unfiltered SQL over the run does; `profan rebuild` must find the raw
+rows of a run that has operators only.
+"""
+import gzip
+import json
+import os
+import sqlite3
+import subprocess
+
+from common import ProfanTest, PROFAN, shared
+
+TABLES = ("kernel", "cpu_op", "runtime_call", "gpu_mem_op", "annotation",
+          "python_function", "gpu_sync")
+
+
+def trace(name):
+    return shared("traces", name)
+
+
+class RowidRangeTest(ProfanTest):
+
+    def actual(self, db=None):
+        """{(run_id, tbl): (min id, max id)} from the rows themselves."""
+        con = sqlite3.connect(db or self.db)
+        want = {}
+        for t in TABLES:
+            for run, lo, hi in con.execute(
+                    "SELECT run_id, min(id), max(id) FROM %s GROUP BY run_id"
+                    % t):
+                want[(run, t)] = (lo, hi)
+        con.close()
+        return want
+
+    def stored(self, db=None):
+        con = sqlite3.connect(db or self.db)
+        got = {(r, t): (lo, hi) for r, t, lo, hi in con.execute(
+            "SELECT run_id, tbl, lo, hi FROM run_rowid_range")}
+        con.close()
+        return got
+
+    def assert_ranges(self, db=None):
+        want = self.actual(db)
+        self.assertTrue(want)
+        self.assertEqual(self.stored(db), want)
+
+    def test_ingests_rm_and_indexes(self):
+        self.ingest_ok(trace("tracelens-b200-vllm-rank0.json.gz"))
+        self.ingest_ok(trace("hta-alexnet-a100.json.gz"))
+        self.ingest_ok(trace("hta-cpu-only-gloo-rank34.json.gz"))
+        self.ingest_ok(trace("hta-triton.json.gz"))
+        self.assert_ranges()
+        tabs = {t for _, t in self.stored()}
+        self.assertTrue({"python_function", "gpu_sync", "cpu_op",
+                         "runtime_call", "kernel"} <= tabs, tabs)
+        # the last run removed: its file id is taken again by the next
+        r = self.profan("rm", "4")
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertFalse([k for k in self.stored() if k[0] == 4])
+        self.ingest_ok(trace("kineto-h100-2026-after.json"))
+        self.assert_ranges()
+        con = sqlite3.connect(self.db)
+        idx = {n for n, in con.execute(
+            "SELECT name FROM sqlite_schema WHERE type = 'index'")}
+        con.close()
+        self.assertFalse(idx & {"cpu_op_run", "runtime_call_run",
+                                "python_function_run"})
+
+    def test_merge_into_a_database_with_a_run(self):
+        d = shared("runs", "dlrm-8rank")
+        files = sorted(os.path.join(d, f) for f in os.listdir(d))
+        shards = []
+        for i in range(4):
+            db = os.path.join(self.tmp.name, "s%d.db" % i)
+            r = subprocess.run([PROFAN, "--db", db, "ingest", "--name", "dlrm",
+                                "--quiet"] + files[2 * i:2 * i + 2],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assert_ranges(db)
+            shards.append(db)
+        self.ingest_ok(trace("hta-alexnet-a100.json.gz"))
+        r = subprocess.run([PROFAN, "merge", "--into", self.db, "--name",
+                            "dlrm"] + shards, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assert_ranges()
+        self.assertEqual({r for r, _ in self.stored()}, {1, 2})
+        # the range's readers: the merged run against one ingest of all
+        whole = os.path.join(self.tmp.name, "whole.db")
+        r = subprocess.run([PROFAN, "--db", whole, "ingest", "--name", "dlrm",
+                            "--quiet"] + files, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for q in ("aten-op-kernels",):
+            a = self.profan("--format", "csv", "query", q, "--run", "2")
+            b = subprocess.run([PROFAN, "--db", whole, "--format", "csv",
+                                "query", q], capture_output=True, text=True)
+            self.assertEqual(a.rc, 0, a.err)
+            self.assertEqual(a.out, b.stdout)
+            self.assertGreater(len(a.rows()), 0)
+
+    def test_readers_match_unfiltered_sql(self):
+        """rank_traced_span's host clock and the ATen ops of the run, over
+        a database of three runs, against SQL over the run's rows found by
+        run_id alone (no range)."""
+        self.ingest_ok(trace("hta-cpu-only-gloo-rank34.json.gz"))  # no GPU
+        self.ingest_ok(trace("hta-alexnet-a100.json.gz"))
+        self.ingest_ok(trace("hta-no-rank.json.gz"))
+        con = sqlite3.connect(self.db)
+        for run in (1, 2, 3):
+            got = con.execute(
+                "SELECT rank, span_ns FROM rank_traced_span WHERE run_id = ?"
+                " AND clock = 'host' ORDER BY rank", (run,)).fetchall()
+            want = con.execute(
+                "SELECT o.rank, max(o.ts + o.dur) - min(o.ts) FROM cpu_op o"
+                " WHERE o.run_id = ? AND NOT EXISTS (SELECT 1 FROM gpu_busy b"
+                " WHERE b.run_id = o.run_id AND b.rank = o.rank)"
+                " GROUP BY o.rank ORDER BY o.rank", (run,)).fetchall()
+            self.assertEqual(got, want)
+        self.assertTrue(con.execute(
+            "SELECT count(*) FROM rank_traced_span WHERE clock = 'host'"
+            " AND run_id = 1").fetchone()[0] > 0)
+        con.close()
+
+    def test_rebuild_a_run_of_operators_only(self):
+        """A trace whose only rows are operators (the gloo CPU-only
+        trace without its user annotations): rebuild finds its raw rows
+        (through run_rowid_range, cpu_op having no run_id index now) and
+        rebuilds it instead of taking it for a summaries-only run."""
+        with gzip.open(trace("hta-cpu-only-gloo-rank34.json.gz")) as f:
+            doc = json.load(f)
+        doc["traceEvents"] = [e for e in doc["traceEvents"]
+                              if e.get("cat") != "user_annotation"]
+        path = os.path.join(self.tmp.name, "ops-only.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        self.ingest_ok(path)
+        self.assertEqual(set(self.stored()), {(1, "cpu_op")})
+        r = self.profan("rebuild")
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertIn("rebuilt run 1 (ops-only)", r.err + r.out)
