@@ -1,14 +1,18 @@
 /*
-** derive_hta_series.c — inserts one rank at a time the rows of schema
-** 070 (see derive_hta_series.h): idle intervals and launch-queue changes
-** as hta_metric.c's sweeps found them, kernel sequences as kernel_seq.c
-** counted them.  Nothing is computed here but the text of a sequence.
+** derive_hta_series.c — inserts one rank at a time the rows of schemas
+** 094 and 096 (see derive_hta_series.h): per stream, its idle intervals
+** (in cause, then gap order) and launch-queue changes as hta_metric.c's
+** sweeps found them, then its hta_stream row (where those rows are, the
+** queue statistics the sweep computed); kernel sequences as kernel_seq.c
+** counted them.  Nothing is computed here but the order of a stream's
+** idle intervals and the text of a sequence.
 **
 ** Pipeline position: "derive", called by derive_hta.c for each rank.
 */
 #include "analysis/derive_hta_series.h"
 #include "analysis/kernel_seq.h"
 #include "core/db.h"
+#include "core/msort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +21,7 @@
 struct HtaSeriesStore {
   sqlite3 *db;
   int64_t runId;
-  sqlite3_stmt *pIdle, *pQueue, *pSeq;
+  sqlite3_stmt *pIdle, *pQueue, *pStream, *pSeq;
 };
 
 HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr){
@@ -32,9 +36,12 @@ HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr){
                         pErr);
   p->pQueue = db_prepare(db, db_statement("hta-series-insert-queue"),
                          pErr);
+  p->pStream = db_prepare(db, db_statement("hta-series-insert-stream"),
+                          pErr);
   p->pSeq = db_prepare(db, db_statement("hta-series-insert-sequence"),
                        pErr);
-  if( p->pIdle==NULL || p->pQueue==NULL || p->pSeq==NULL ){
+  if( p->pIdle==NULL || p->pQueue==NULL || p->pStream==NULL
+      || p->pSeq==NULL ){
     hta_series_close(p);
     return NULL;
   }
@@ -45,52 +52,85 @@ void hta_series_close(HtaSeriesStore *p){
   if( p==NULL ) return;
   sqlite3_finalize(p->pIdle);
   sqlite3_finalize(p->pQueue);
+  sqlite3_finalize(p->pStream);
   sqlite3_finalize(p->pSeq);
   free(p);
 }
 
-static const char *kind_name(int cls){
-  return cls==HP_MEMCPY ? "memcpy" : cls==HP_MEMSET ? "memset" : "kernel";
+/* A stream's idle intervals in their stored order: without a host wait
+** first, then by gap (see schema 096). */
+static int cmp_idle(const void *a, const void *b){
+  const HtaIdleRow *x = a, *y = b;
+  int64_t gx = x->g->ts - x->prevEnd, gy = y->g->ts - y->prevEnd;
+  if( x->hostWait!=y->hostWait ) return x->hostWait - y->hostWait;
+  return gx<gy ? -1 : gx>gy;
 }
 
-static int store_idle(HtaSeriesStore *p, int64_t rank, const HtaSeries *pS,
-                      PfError *pErr){
+DEFINE_MSORT(sort_idle, HtaIdleRow, cmp_idle)
+
+/* Insert the stream's idle intervals; *pFirst: the first one's rowid. */
+static int store_idle(HtaSeriesStore *p, HtaSeries *pS, const HtaStreamRow *r,
+                      int64_t *pFirst, PfError *pErr){
   sqlite3_stmt *s = p->pIdle;
-  for(int i=0; i<pS->nIdle; i++){
-    const HtaIdleRow *r = &pS->aIdle[i];
+  sort_idle(pS->aIdle+r->idleLo, (size_t)(r->idleHi-r->idleLo));
+  for(int i=r->idleLo; i<r->idleHi; i++){
+    const HtaIdleRow *g = &pS->aIdle[i];
     sqlite3_bind_int64(s, 1, p->runId);
-    sqlite3_bind_int64(s, 2, rank);
-    sqlite3_bind_int64(s, 3, r->g->device);
-    sqlite3_bind_int64(s, 4, r->g->stream);
-    sqlite3_bind_int(s, 5, r->hostWait);
-    sqlite3_bind_int64(s, 6, r->g->ts - r->prevEnd);
-    sqlite3_bind_int64(s, 7, r->g->ts);
-    sqlite3_bind_text(s, 8, kind_name(r->g->cls), -1, SQLITE_STATIC);
-    sqlite3_bind_int64(s, 9, r->g->id);
-    db_bind_int_or_null(s, 10, r->g->hasLaunch, r->g->lts);
+    sqlite3_bind_int(s, 2, g->hostWait);
+    sqlite3_bind_int64(s, 3, g->g->ts - g->prevEnd);
+    sqlite3_bind_int(s, 4, g->g->cls==HP_MEMCPY || g->g->cls==HP_MEMSET);
+    sqlite3_bind_int64(s, 5, g->g->id);
     if( db_step_done(p->db, s, pErr) ) return -1;
+    if( i==r->idleLo ) *pFirst = sqlite3_last_insert_rowid(p->db);
   }
   return 0;
 }
 
-static int store_queue(HtaSeriesStore *p, int64_t rank, const HtaSeries *pS,
+/* Insert the stream's queue changes; *pFirst: the first one's rowid. */
+static int store_queue(HtaSeriesStore *p, const HtaSeries *pS,
+                       const HtaStreamRow *r, int64_t *pFirst,
                        PfError *pErr){
   sqlite3_stmt *s = p->pQueue;
-  for(int i=0; i<pS->nQueue; i++){
-    const HtaQueueRow *r = &pS->aQueue[i];
+  for(int i=r->queueLo; i<r->queueHi; i++){
+    const HtaQueueRow *q = &pS->aQueue[i];
     sqlite3_bind_int64(s, 1, p->runId);
-    sqlite3_bind_int64(s, 2, rank);
-    sqlite3_bind_int64(s, 3, r->device);
-    sqlite3_bind_int64(s, 4, r->stream);
-    sqlite3_bind_int(s, 5, r->seq);
-    sqlite3_bind_int64(s, 6, r->ts);
-    sqlite3_bind_int64(s, 7, r->len);
-    db_bind_int_or_null(s, 8, r->hasNext, r->nextTs);
-    db_bind_int_or_null(s, 9, r->full>0, r->full);
-    sqlite3_bind_int(s, 10, r->ops);
+    sqlite3_bind_int64(s, 2, q->ts);
+    sqlite3_bind_int64(s, 3, q->len);
+    db_bind_int_or_null(s, 4, q->full>0, q->full);
+    sqlite3_bind_int(s, 5, q->ops);
     if( db_step_done(p->db, s, pErr) ) return -1;
+    if( i==r->queueLo ) *pFirst = sqlite3_last_insert_rowid(p->db);
   }
   return 0;
+}
+
+/* One stream: its rows, then its hta_stream row. */
+static int store_stream(HtaSeriesStore *p, int64_t rank, HtaSeries *pS,
+                        const HtaStreamRow *r, PfError *pErr){
+  sqlite3_stmt *s = p->pStream;
+  int64_t idleFirst = 0, queueFirst = 0;
+  int nQ = r->queueHi - r->queueLo;
+  if( store_idle(p, pS, r, &idleFirst, pErr)
+      || store_queue(p, pS, r, &queueFirst, pErr) ) return -1;
+  sqlite3_bind_int64(s, 1, p->runId);
+  sqlite3_bind_int64(s, 2, rank);
+  sqlite3_bind_int64(s, 3, r->device);
+  sqlite3_bind_int64(s, 4, r->stream);
+  db_bind_int_or_null(s, 5, r->idleHi>r->idleLo, idleFirst);
+  sqlite3_bind_int(s, 6, r->idleHi - r->idleLo);
+  db_bind_int_or_null(s, 7, nQ>0, queueFirst);
+  sqlite3_bind_int(s, 8, nQ);
+  db_bind_int_or_null(s, 9, nQ>0, r->sum);
+  db_bind_int_or_null(s, 10, nQ>0, r->max);
+  for(int j=0; j<HTA_NQUANT; j++){
+    db_bind_int_or_null(s, 11+2*j, nQ>0, r->aLo[j]);
+    db_bind_int_or_null(s, 12+2*j, nQ>0 && r->aHasHi[j], r->aHi[j]);
+  }
+  db_bind_int_or_null(s, 17, nQ>0, r->area);
+  db_bind_int_or_null(s, 18, nQ>0, r->span);
+  db_bind_int_or_null(s, 19, nQ>0 && r->hasEmpty, r->emptyNs);
+  db_bind_int_or_null(s, 20, nQ>0, r->blockedNs);
+  return db_step_done(p->db, s, pErr);
 }
 
 static int store_seq(HtaSeriesStore *p, int64_t rank, const HpGpu *a, int n,
@@ -120,10 +160,10 @@ static int store_seq(HtaSeriesStore *p, int64_t rank, const HpGpu *a, int n,
   return rc;
 }
 
-int hta_series_rank(HtaSeriesStore *p, int64_t rank, const HtaSeries *pS,
+int hta_series_rank(HtaSeriesStore *p, int64_t rank, HtaSeries *pS,
                     const HpGpu *a, int n, PfError *pErr){
-  if( store_idle(p, rank, pS, pErr) || store_queue(p, rank, pS, pErr) ){
-    return -1;
+  for(int i=0; i<pS->nStream; i++){
+    if( store_stream(p, rank, pS, &pS->aStream[i], pErr) ) return -1;
   }
   return n>0 ? store_seq(p, rank, a, n, pErr) : 0;
 }
