@@ -13,4 +13,5 @@ DELETE FROM hta_queue_point WHERE run_id = ?1
   AND id <= (SELECT max(queue_first + queue_n - 1) FROM hta_stream
              WHERE run_id = ?1);
 DELETE FROM hta_stream WHERE run_id = ?1;
-DELETE FROM kernel_sequence WHERE run_id = ?1
+DELETE FROM kernel_seq_count WHERE run_id = ?1;
+DELETE FROM kernel_seq_text WHERE run_id = ?1

@@ -4,8 +4,9 @@
 ** (in cause, then gap order) and launch-queue changes as hta_metric.c's
 ** sweeps found them, then its hta_stream row (where those rows are, the
 ** queue statistics the sweep computed); kernel sequences as kernel_seq.c
-** counted them.  Nothing is computed here but the order of a stream's
-** idle intervals and the text of a sequence.
+** counted them, each distinct sequence of the run once in
+** kernel_seq_text (schema 097).  Nothing is computed here but the order
+** of a stream's idle intervals and the ids and text of the sequences.
 **
 ** Pipeline position: "derive", called by derive_hta.c for each rank.
 */
@@ -18,10 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A distinct sequence of the run and its kernel_seq_text id (0: an
+** empty slot of the table). */
+typedef struct SeqSlot { int64_t aName[KS_MAX_LEN]; int len; int64_t id; }
+  SeqSlot;
+
 struct HtaSeriesStore {
   sqlite3 *db;
   int64_t runId;
-  sqlite3_stmt *pIdle, *pQueue, *pStream, *pSeq;
+  sqlite3_stmt *pIdle, *pQueue, *pStream, *pSeq, *pText;
+  SeqSlot *aSlot; unsigned nSlot, nUsed;      /* the run's sequences */
 };
 
 HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr){
@@ -40,8 +47,10 @@ HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr){
                           pErr);
   p->pSeq = db_prepare(db, db_statement("hta-series-insert-sequence"),
                        pErr);
+  p->pText = db_prepare(db, db_statement("hta-series-insert-sequence-text"),
+                        pErr);
   if( p->pIdle==NULL || p->pQueue==NULL || p->pStream==NULL
-      || p->pSeq==NULL ){
+      || p->pSeq==NULL || p->pText==NULL ){
     hta_series_close(p);
     return NULL;
   }
@@ -54,6 +63,8 @@ void hta_series_close(HtaSeriesStore *p){
   sqlite3_finalize(p->pQueue);
   sqlite3_finalize(p->pStream);
   sqlite3_finalize(p->pSeq);
+  sqlite3_finalize(p->pText);
+  free(p->aSlot);
   free(p);
 }
 
@@ -133,6 +144,59 @@ static int store_stream(HtaSeriesStore *p, int64_t rank, HtaSeries *pS,
   return db_step_done(p->db, s, pErr);
 }
 
+static unsigned seq_hash(const int64_t *aName, int len, unsigned mask){
+  uint64_t h = (uint64_t)len;
+  for(int j=0; j<len; j++){
+    h = (h ^ (uint64_t)aName[j]) * 0x100000001B3ull;
+  }
+  return (unsigned)(h ^ (h>>29)) & mask;
+}
+
+static void seq_grow(HtaSeriesStore *p){
+  SeqSlot *aOld = p->aSlot;
+  unsigned nOld = p->nSlot;
+  p->nSlot = nOld ? 2*nOld : 256;
+  p->aSlot = xcalloc(p->nSlot, sizeof(SeqSlot));
+  for(unsigned i=0; i<nOld; i++){
+    unsigned h;
+    if( aOld[i].id==0 ) continue;
+    h = seq_hash(aOld[i].aName, aOld[i].len, p->nSlot-1);
+    while( p->aSlot[h].id ) h = (h+1) & (p->nSlot-1);
+    p->aSlot[h] = aOld[i];
+  }
+  free(aOld);
+}
+
+/* The run's id of sequence q, its kernel_seq_text row written when it is
+** new; -1 with pErr set on a database error. */
+static int64_t seq_id(HtaSeriesStore *p, const KsSeq *q, PfError *pErr){
+  SeqSlot *e;
+  unsigned h;
+  char zSeq[KS_MAX_LEN*21+1];
+  int m = 0;
+  if( 2*(p->nUsed+1)>p->nSlot ) seq_grow(p);
+  h = seq_hash(q->aName, q->len, p->nSlot-1);
+  for(e=&p->aSlot[h]; e->id; e=&p->aSlot[h]){
+    if( e->len==q->len
+        && memcmp(e->aName, q->aName, sizeof(int64_t)*(size_t)q->len)==0 ){
+      return e->id;
+    }
+    h = (h+1) & (p->nSlot-1);
+  }
+  memcpy(e->aName, q->aName, sizeof(int64_t)*(size_t)q->len);
+  e->len = q->len;
+  e->id = ++p->nUsed;
+  for(int j=0; j<q->len; j++){
+    m += snprintf(zSeq+m, sizeof(zSeq)-(size_t)m, j ? ",%lld" : "%lld",
+                  (long long)q->aName[j]);
+  }
+  sqlite3_bind_int64(p->pText, 1, p->runId);
+  sqlite3_bind_int64(p->pText, 2, e->id);
+  sqlite3_bind_int(p->pText, 3, q->len);
+  sqlite3_bind_text(p->pText, 4, zSeq, m, SQLITE_TRANSIENT);
+  return db_step_done(p->db, p->pText, pErr) ? -1 : e->id;
+}
+
 static int store_seq(HtaSeriesStore *p, int64_t rank, const HpGpu *a, int n,
                      PfError *pErr){
   sqlite3_stmt *s = p->pSeq;
@@ -140,20 +204,18 @@ static int store_seq(HtaSeriesStore *p, int64_t rank, const HpGpu *a, int n,
   KsSeq *aSeq = kernel_seq_rank(a, n, &nSeq);
   for(int i=0; i<nSeq && rc==0; i++){
     const KsSeq *q = &aSeq[i];
-    char zSeq[KS_MAX_LEN*21+1];
-    int m = 0;
-    for(int j=0; j<q->len; j++){
-      m += snprintf(zSeq+m, sizeof(zSeq)-(size_t)m, j ? ",%lld" : "%lld",
-                    (long long)q->aName[j]);
+    int64_t id = seq_id(p, q, pErr);
+    if( id<0 ){
+      rc = -1;
+      break;
     }
     sqlite3_bind_int64(s, 1, p->runId);
     sqlite3_bind_int64(s, 2, rank);
     sqlite3_bind_int64(s, 3, q->stream);
-    sqlite3_bind_int(s, 4, q->len);
-    sqlite3_bind_text(s, 5, zSeq, m, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(s, 6, q->n);
-    sqlite3_bind_int64(s, 7, q->ns);
-    sqlite3_bind_int64(s, 8, q->spanNs);
+    sqlite3_bind_int64(s, 4, id);
+    sqlite3_bind_int64(s, 5, q->n);
+    sqlite3_bind_int64(s, 6, q->ns);
+    sqlite3_bind_int64(s, 7, q->spanNs);
     rc = db_step_done(p->db, s, pErr);
   }
   free(aSeq);
