@@ -2,6 +2,6 @@
 -- before a GPU row, with whether the host was waiting), in the stream's
 -- stored order; its class is decided when read (the hta_idle_interval
 -- view, the query idle-breakdown). Used by
--- src/analysis/derive_hta_series.c, store_idle().
+-- src/analysis/derive_hta_series.c, batch_flush().
 INSERT INTO hta_idle_gap(run_id, host_wait, gap_ns, mem, row_id)
 VALUES(?, ?, ?, ?, ?)

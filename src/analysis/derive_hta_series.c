@@ -24,12 +24,87 @@
 typedef struct SeqSlot { int64_t aName[KS_MAX_LEN]; int len; int64_t id; }
   SeqSlot;
 
+/* Rows of one rowid table written BATCH at a time: a statement of one
+** row and one of BATCH rows (statements NAME and NAME-16), the values
+** of up to BATCH rows waiting (aNull: that value is NULL), and the rowid
+** the next row will get (rows go in at the end of the table, max + 1,
+** checked after each write). */
+#define BATCH 16
+#define BATCH_COL 5
+typedef struct Batch {
+  sqlite3_stmt *pOne, *pMany;
+  int64_t aVal[BATCH*BATCH_COL];
+  char aNull[BATCH*BATCH_COL];
+  int n;                        /* rows waiting */
+  int64_t next;                 /* rowid of the next row added */
+} Batch;
+
 struct HtaSeriesStore {
   sqlite3 *db;
   int64_t runId;
-  sqlite3_stmt *pIdle, *pQueue, *pStream, *pSeq, *pText;
+  Batch idle, queue;            /* hta_idle_gap, hta_queue_point */
+  sqlite3_stmt *pStream, *pSeq, *pText;
   SeqSlot *aSlot; unsigned nSlot, nUsed;      /* the run's sequences */
 };
+
+static int batch_open(sqlite3 *db, Batch *b, const char *zName,
+                      const char *zTable, PfError *pErr){
+  char zMany[64];
+  snprintf(zMany, sizeof(zMany), "%s-16", zName);
+  b->pOne = db_prepare(db, db_statement(zName), pErr);
+  b->pMany = b->pOne ? db_prepare(db, db_statement(zMany), pErr) : NULL;
+  b->next = db_int(db, 0, "SELECT max(id) FROM %s", zTable) + 1;
+  return b->pMany ? 0 : -1;
+}
+
+static void batch_close(Batch *b){
+  sqlite3_finalize(b->pOne);
+  sqlite3_finalize(b->pMany);
+}
+
+static void bind_rows(sqlite3_stmt *s, const Batch *b, int i0, int n){
+  for(int i=0; i<n*BATCH_COL; i++){
+    int k = i0*BATCH_COL + i;
+    if( b->aNull[k] ) sqlite3_bind_null(s, i+1);
+    else sqlite3_bind_int64(s, i+1, b->aVal[k]);
+  }
+}
+
+/* Write the rows waiting: the many-row statement when BATCH wait, else
+** one at a time; then check that the last got the rowid counted. */
+static int batch_flush(sqlite3 *db, Batch *b, PfError *pErr){
+  int done = 0;
+  if( b->n==0 ) return 0;
+  if( b->n==BATCH ){
+    bind_rows(b->pMany, b, 0, BATCH);
+    if( db_step_done(db, b->pMany, pErr) ) return -1;
+    done = BATCH;
+  }
+  for(; done<b->n; done++){
+    bind_rows(b->pOne, b, done, 1);
+    if( db_step_done(db, b->pOne, pErr) ) return -1;
+  }
+  b->n = 0;
+  if( sqlite3_last_insert_rowid(db)!=b->next-1 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: HTA series rows did not"
+                 " get consecutive rowids (%lld, not %lld)",
+                 (long long)sqlite3_last_insert_rowid(db),
+                 (long long)(b->next-1));
+    return -1;
+  }
+  return 0;
+}
+
+/* Add a row of BATCH_COL values (aNull[i]: value i is NULL); its rowid
+** in *pId.  Writes BATCH rows when that many wait. */
+static int batch_add(sqlite3 *db, Batch *b, const int64_t *aVal,
+                     const char *aNull, int64_t *pId, PfError *pErr){
+  memcpy(&b->aVal[b->n*BATCH_COL], aVal, sizeof(int64_t)*BATCH_COL);
+  memcpy(&b->aNull[b->n*BATCH_COL], aNull, BATCH_COL);
+  b->n++;
+  *pId = b->next++;
+  return b->n==BATCH ? batch_flush(db, b, pErr) : 0;
+}
 
 HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr){
   HtaSeriesStore *p;
@@ -39,18 +114,20 @@ HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr){
   p = xcalloc(1, sizeof(*p));
   p->db = db;
   p->runId = runId;
-  p->pIdle = db_prepare(db, db_statement("hta-series-insert-idle"),
-                        pErr);
-  p->pQueue = db_prepare(db, db_statement("hta-series-insert-queue"),
-                         pErr);
+  if( batch_open(db, &p->idle, "hta-series-insert-idle", "hta_idle_gap",
+                 pErr)
+      || batch_open(db, &p->queue, "hta-series-insert-queue",
+                    "hta_queue_point", pErr) ){
+    hta_series_close(p);
+    return NULL;
+  }
   p->pStream = db_prepare(db, db_statement("hta-series-insert-stream"),
                           pErr);
   p->pSeq = db_prepare(db, db_statement("hta-series-insert-sequence"),
                        pErr);
   p->pText = db_prepare(db, db_statement("hta-series-insert-sequence-text"),
                         pErr);
-  if( p->pIdle==NULL || p->pQueue==NULL || p->pStream==NULL
-      || p->pSeq==NULL || p->pText==NULL ){
+  if( p->pStream==NULL || p->pSeq==NULL || p->pText==NULL ){
     hta_series_close(p);
     return NULL;
   }
@@ -59,8 +136,8 @@ HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr){
 
 void hta_series_close(HtaSeriesStore *p){
   if( p==NULL ) return;
-  sqlite3_finalize(p->pIdle);
-  sqlite3_finalize(p->pQueue);
+  batch_close(&p->idle);
+  batch_close(&p->queue);
   sqlite3_finalize(p->pStream);
   sqlite3_finalize(p->pSeq);
   sqlite3_finalize(p->pText);
@@ -79,38 +156,35 @@ static int cmp_idle(const void *a, const void *b){
 
 DEFINE_MSORT(sort_idle, HtaIdleRow, cmp_idle)
 
-/* Insert the stream's idle intervals; *pFirst: the first one's rowid. */
+/* Add the stream's idle intervals; *pFirst: the first one's rowid. */
 static int store_idle(HtaSeriesStore *p, HtaSeries *pS, const HtaStreamRow *r,
                       int64_t *pFirst, PfError *pErr){
-  sqlite3_stmt *s = p->pIdle;
+  static const char aNull[BATCH_COL] = {0, 0, 0, 0, 0};
   sort_idle(pS->aIdle+r->idleLo, (size_t)(r->idleHi-r->idleLo));
   for(int i=r->idleLo; i<r->idleHi; i++){
     const HtaIdleRow *g = &pS->aIdle[i];
-    sqlite3_bind_int64(s, 1, p->runId);
-    sqlite3_bind_int(s, 2, g->hostWait);
-    sqlite3_bind_int64(s, 3, g->g->ts - g->prevEnd);
-    sqlite3_bind_int(s, 4, g->g->cls==HP_MEMCPY || g->g->cls==HP_MEMSET);
-    sqlite3_bind_int64(s, 5, g->g->id);
-    if( db_step_done(p->db, s, pErr) ) return -1;
-    if( i==r->idleLo ) *pFirst = sqlite3_last_insert_rowid(p->db);
+    int64_t aVal[BATCH_COL], id;
+    aVal[0] = p->runId;
+    aVal[1] = g->hostWait;
+    aVal[2] = g->g->ts - g->prevEnd;
+    aVal[3] = g->g->cls==HP_MEMCPY || g->g->cls==HP_MEMSET;
+    aVal[4] = g->g->id;
+    if( batch_add(p->db, &p->idle, aVal, aNull, &id, pErr) ) return -1;
+    if( i==r->idleLo ) *pFirst = id;
   }
   return 0;
 }
 
-/* Insert the stream's queue changes; *pFirst: the first one's rowid. */
+/* Add the stream's queue changes; *pFirst: the first one's rowid. */
 static int store_queue(HtaSeriesStore *p, const HtaSeries *pS,
                        const HtaStreamRow *r, int64_t *pFirst,
                        PfError *pErr){
-  sqlite3_stmt *s = p->pQueue;
   for(int i=r->queueLo; i<r->queueHi; i++){
     const HtaQueueRow *q = &pS->aQueue[i];
-    sqlite3_bind_int64(s, 1, p->runId);
-    sqlite3_bind_int64(s, 2, q->ts);
-    sqlite3_bind_int64(s, 3, q->len);
-    db_bind_int_or_null(s, 4, q->full>0, q->full);
-    sqlite3_bind_int(s, 5, q->ops);
-    if( db_step_done(p->db, s, pErr) ) return -1;
-    if( i==r->queueLo ) *pFirst = sqlite3_last_insert_rowid(p->db);
+    int64_t aVal[BATCH_COL] = {p->runId, q->ts, q->len, q->full, q->ops}, id;
+    char aNull[BATCH_COL] = {0, 0, 0, (char)(q->full<=0), 0};
+    if( batch_add(p->db, &p->queue, aVal, aNull, &id, pErr) ) return -1;
+    if( i==r->queueLo ) *pFirst = id;
   }
   return 0;
 }
@@ -227,5 +301,7 @@ int hta_series_rank(HtaSeriesStore *p, int64_t rank, HtaSeries *pS,
   for(int i=0; i<pS->nStream; i++){
     if( store_stream(p, rank, pS, &pS->aStream[i], pErr) ) return -1;
   }
+  if( batch_flush(p->db, &p->idle, pErr)
+      || batch_flush(p->db, &p->queue, pErr) ) return -1;
   return n>0 ? store_seq(p, rank, a, n, pErr) : 0;
 }
