@@ -2763,6 +2763,7 @@ CREATE TABLE hta_stream(
   idle_n INTEGER NOT NULL,
   queue_first INTEGER,             -- hta_queue_point rowid (NULL: none)
   queue_n INTEGER NOT NULL,        -- change points (queue-length: changes)
+  queue_t0 INTEGER,                -- the first change's time
   queue_sum INTEGER, queue_max INTEGER,
   p50_lo INTEGER, p50_hi INTEGER,
   p75_lo INTEGER, p75_hi INTEGER,
@@ -2786,7 +2787,7 @@ CREATE TABLE hta_idle_gap(
 CREATE TABLE hta_queue_point(
   id INTEGER PRIMARY KEY,
   run_id INTEGER NOT NULL,
-  ts INTEGER NOT NULL,
+  dt INTEGER NOT NULL,             -- the change's time - hta_stream.queue_t0
   queue_length INTEGER NOT NULL,
   queue_full INTEGER,
   ops INTEGER NOT NULL
@@ -2812,9 +2813,11 @@ LEFT JOIN runtime_call r ON r.id = coalesce(k.runtime_id, m.runtime_id);
 
 -- view hta_queue_length: created in 001, 060, 066, 094, 096; this is 096's definition
 CREATE VIEW hta_queue_length AS
-SELECT s.run_id, s.rank, s.device, s.stream, p.ts, p.queue_length,
+SELECT s.run_id, s.rank, s.device, s.stream, s.queue_t0 + p.dt AS ts,
+  p.queue_length,
   CASE WHEN p.id < s.queue_first + s.queue_n - 1
-       THEN (SELECT n.ts FROM hta_queue_point n WHERE n.id = p.id + 1)
+       THEN s.queue_t0 + (SELECT n.dt FROM hta_queue_point n
+                          WHERE n.id = p.id + 1)
   END AS next_ts,
   p.queue_full, p.ops
 FROM hta_stream s

@@ -1,7 +1,7 @@
 -- hta-series-insert-queue-16.sql — 16 queue change points at once (the
 -- columns of hta-series-insert-queue.sql, one row after another). Used by
 -- src/analysis/derive_hta_series.c, batch_flush().
-INSERT INTO hta_queue_point(run_id, ts, queue_length, queue_full, ops)
+INSERT INTO hta_queue_point(run_id, dt, queue_length, queue_full, ops)
 VALUES
   (?, ?, ?, ?, ?),
   (?, ?, ?, ?, ?),

@@ -181,7 +181,8 @@ static int store_queue(HtaSeriesStore *p, const HtaSeries *pS,
                        PfError *pErr){
   for(int i=r->queueLo; i<r->queueHi; i++){
     const HtaQueueRow *q = &pS->aQueue[i];
-    int64_t aVal[BATCH_COL] = {p->runId, q->ts, q->len, q->full, q->ops}, id;
+    int64_t aVal[BATCH_COL] = {p->runId, q->ts - r->t0, q->len, q->full,
+                               q->ops}, id;
     char aNull[BATCH_COL] = {0, 0, 0, (char)(q->full<=0), 0};
     if( batch_add(p->db, &p->queue, aVal, aNull, &id, pErr) ) return -1;
     if( i==r->queueLo ) *pFirst = id;
@@ -205,16 +206,17 @@ static int store_stream(HtaSeriesStore *p, int64_t rank, HtaSeries *pS,
   sqlite3_bind_int(s, 6, r->idleHi - r->idleLo);
   db_bind_int_or_null(s, 7, nQ>0, queueFirst);
   sqlite3_bind_int(s, 8, nQ);
-  db_bind_int_or_null(s, 9, nQ>0, r->sum);
-  db_bind_int_or_null(s, 10, nQ>0, r->max);
+  db_bind_int_or_null(s, 9, nQ>0, r->t0);
+  db_bind_int_or_null(s, 10, nQ>0, r->sum);
+  db_bind_int_or_null(s, 11, nQ>0, r->max);
   for(int j=0; j<HTA_NQUANT; j++){
-    db_bind_int_or_null(s, 11+2*j, nQ>0, r->aLo[j]);
-    db_bind_int_or_null(s, 12+2*j, nQ>0 && r->aHasHi[j], r->aHi[j]);
+    db_bind_int_or_null(s, 12+2*j, nQ>0, r->aLo[j]);
+    db_bind_int_or_null(s, 13+2*j, nQ>0 && r->aHasHi[j], r->aHi[j]);
   }
-  db_bind_int_or_null(s, 17, nQ>0, r->area);
-  db_bind_int_or_null(s, 18, nQ>0, r->span);
-  db_bind_int_or_null(s, 19, nQ>0 && r->hasEmpty, r->emptyNs);
-  db_bind_int_or_null(s, 20, nQ>0, r->blockedNs);
+  db_bind_int_or_null(s, 18, nQ>0, r->area);
+  db_bind_int_or_null(s, 19, nQ>0, r->span);
+  db_bind_int_or_null(s, 20, nQ>0 && r->hasEmpty, r->emptyNs);
+  db_bind_int_or_null(s, 21, nQ>0, r->blockedNs);
   return db_step_done(p->db, s, pErr);
 }
 

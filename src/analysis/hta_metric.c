@@ -209,6 +209,7 @@ static double stream_queue(HpGpu *a, int n, HmEv *ev, HmEnt *aEnt,
   if( pR ){
     pR->queueHi = pS->nQueue;
     pR->area = area;
+    pR->t0 = ev[0].t;
     pR->span = ev[m-1].t - ev[0].t;
     stream_quantiles(pS, pR);
   }

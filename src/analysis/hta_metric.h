@@ -48,14 +48,14 @@ extern const double hta_quant[HTA_NQUANT];        /* 0.50, 0.75, 0.95 */
 ** schema 096's hta_stream: sum and largest length, the lengths at
 ** positions k, k+1 of the sorted lengths for k = (n-1)*quantile
 ** (aHasHi 0: k+1 is past the last), area (length x time to the next
-** change), span (last - first change), time at length 0 (hasEmpty 0:
-** never 0), time at the call's limit or more. */
+** change), t0 (first change), span (last - first), time at length 0
+** (hasEmpty 0: never 0), time at the call's limit or more. */
 typedef struct HtaStreamRow {
   int64_t device, stream;
   int idleLo, idleHi, queueLo, queueHi;
   int64_t sum, max, aLo[HTA_NQUANT], aHi[HTA_NQUANT];
   int aHasHi[HTA_NQUANT];
-  int64_t area, span, emptyNs, blockedNs;
+  int64_t area, t0, span, emptyNs, blockedNs;
   int hasEmpty;
 } HtaStreamRow;
 
