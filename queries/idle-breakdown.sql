@@ -7,8 +7,9 @@
 -- description: shorter than hta_setting 'kernel_wait_ns' (30 us); other: the
 -- description: rest.  Interval statistics per cause; percentiles interpolate
 -- description: linearly between ranks (as numpy/pandas do).  The intervals
--- description: are stored at ingest (table hta_idle_gap, read through the
--- description: view hta_idle_interval, which applies the threshold).
+-- description: are stored at ingest (table hta_idle_gap, per stream in cause
+-- description: and gap order; view hta_idle_interval lists them with the
+-- description: category the threshold gives when read).
 -- param: rank:rank =           only this rank (empty: all ranks)
 -- column: rank             rank
 -- column: device           GPU ordinal
@@ -21,26 +22,64 @@
 -- column: p50_us           median interval, us
 -- column: p95_us           95th percentile interval, us
 -- column: max_us           longest interval, us
-WITH i AS (
-  SELECT rank, device, stream, category, gap_ns,
-    row_number() OVER (PARTITION BY rank, device, stream, category
-                       ORDER BY gap_ns) - 1 AS k,
-    count(*) OVER (PARTITION BY rank, device, stream, category) AS n
-  FROM hta_idle_interval
-  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+-- A stream's intervals are one rowid range of hta_idle_gap (schema 106),
+-- without a host wait first, each part in gap order: so those of each
+-- cause are consecutive and sorted whatever the threshold, one pass
+-- counts them, and the k-th of a cause is the row lo + k (the
+-- definition with window functions: tests/oracle/queries/idle-breakdown.sql).
+WITH c AS (
+  SELECT s.rank, s.device, s.stream, i.id, i.gap_ns,
+    CASE WHEN i.host_wait THEN 0
+         WHEN i.gap_ns < (SELECT value FROM hta_setting
+                          WHERE name = 'kernel_wait_ns') THEN 1
+         ELSE 2 END AS cat
+  FROM hta_stream s
+  JOIN hta_idle_gap i ON i.id BETWEEN s.idle_first
+                                  AND s.idle_first + s.idle_n - 1
+  WHERE s.run_id = :run AND (:rank IS NULL OR s.rank = :rank)
+    AND s.idle_n > 0
+),
+a AS MATERIALIZED (
+  SELECT rank, device, stream,
+    sum(cat = 0) AS n0, sum(CASE WHEN cat = 0 THEN gap_ns END) AS ns0,
+    max(CASE WHEN cat = 0 THEN gap_ns END) AS mx0,
+    min(CASE WHEN cat = 0 THEN id END) AS lo0,
+    sum(cat = 1) AS n1, sum(CASE WHEN cat = 1 THEN gap_ns END) AS ns1,
+    max(CASE WHEN cat = 1 THEN gap_ns END) AS mx1,
+    min(CASE WHEN cat = 1 THEN id END) AS lo1,
+    sum(cat = 2) AS n2, sum(CASE WHEN cat = 2 THEN gap_ns END) AS ns2,
+    max(CASE WHEN cat = 2 THEN gap_ns END) AS mx2,
+    min(CASE WHEN cat = 2 THEN id END) AS lo2
+  FROM c GROUP BY rank, device, stream
 ),
 q AS (
-  SELECT rank, device, stream, category, count(*) AS n, sum(gap_ns) AS ns,
-    max(gap_ns) AS mx,
-    sum(CASE WHEN k = CAST((n - 1) * 0.50 AS INTEGER)
-             THEN gap_ns * (1 - ((n - 1) * 0.50 - k))
-             WHEN k = CAST((n - 1) * 0.50 AS INTEGER) + 1
-             THEN gap_ns * ((n - 1) * 0.50 - (k - 1)) ELSE 0 END) AS p50,
-    sum(CASE WHEN k = CAST((n - 1) * 0.95 AS INTEGER)
-             THEN gap_ns * (1 - ((n - 1) * 0.95 - k))
-             WHEN k = CAST((n - 1) * 0.95 AS INTEGER) + 1
-             THEN gap_ns * ((n - 1) * 0.95 - (k - 1)) ELSE 0 END) AS p95
-  FROM i GROUP BY rank, device, stream, category
+  SELECT rank, device, stream, 'host_wait' AS category, n0 AS n, ns0 AS ns,
+    mx0 AS mx, lo0 AS lo FROM a WHERE n0 > 0
+  UNION ALL
+  SELECT rank, device, stream, 'kernel_wait', n1, ns1, mx1, lo1
+  FROM a WHERE n1 > 0
+  UNION ALL
+  SELECT rank, device, stream, 'other', n2, ns2, mx2, lo2 FROM a WHERE n2 > 0
+),
+k AS (
+  SELECT q.*,
+    CAST((n - 1) * 0.50 AS INTEGER) AS k50,
+    CAST((n - 1) * 0.95 AS INTEGER) AS k95
+  FROM q
+),
+p AS (
+  SELECT rank, device, stream, category, n, ns, mx,
+    (SELECT gap_ns FROM hta_idle_gap WHERE id = lo + k50)
+      * (1 - ((n - 1) * 0.50 - k50))
+    + coalesce((SELECT gap_ns FROM hta_idle_gap
+                WHERE id = lo + k50 + 1 AND k50 + 1 < n)
+               * ((n - 1) * 0.50 - k50), 0) AS p50,
+    (SELECT gap_ns FROM hta_idle_gap WHERE id = lo + k95)
+      * (1 - ((n - 1) * 0.95 - k95))
+    + coalesce((SELECT gap_ns FROM hta_idle_gap
+                WHERE id = lo + k95 + 1 AND k95 + 1 < n)
+               * ((n - 1) * 0.95 - k95), 0) AS p95
+  FROM k
 )
 SELECT rank, device, stream, category, n AS intervals,
   round(ns / 1e6, 3) AS idle_ms,
@@ -50,5 +89,5 @@ SELECT rank, device, stream, category, n AS intervals,
   round(p50 / 1e3, 3) AS p50_us,
   round(p95 / 1e3, 3) AS p95_us,
   round(mx / 1e3, 3) AS max_us
-FROM q
+FROM p
 ORDER BY rank, device, stream, category;

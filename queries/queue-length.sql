@@ -3,7 +3,8 @@
 -- description: has not started yet (+1 at the call's start, -1 when its first
 -- description: op on the stream starts: a CUDA graph launch is one entry;
 -- description: view hta_queue_length holds the time series, one row per
--- description: change).  changes/mean/p50/p75/p95/max are
+-- description: change; table hta_stream the statistics, from the sweep at
+-- description: ingest).  changes/mean/p50/p75/p95/max are
 -- description: over the change points, as HTA reports them; tw_mean weights
 -- description: each value by how long it held.  empty_pct: share of the
 -- description: stream's queue span with nothing queued (a long empty queue is
@@ -23,36 +24,30 @@
 -- column: tw_mean          time-weighted mean between first and last change
 -- column: empty_pct        time with an empty queue / that span, %
 -- column: blocked_ms       time with the queue full, ms
-WITH i AS (
-  SELECT rank, device, stream, ts, next_ts, queue_length AS v, queue_full,
-    row_number() OVER (PARTITION BY rank, device, stream
-                       ORDER BY queue_length) - 1 AS k,
-    count(*) OVER (PARTITION BY rank, device, stream) AS n
-  FROM hta_queue_length
-  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+-- The sweep at ingest wrote each stream's numbers (table hta_stream,
+-- schema 106); these are the expressions the definition over every change
+-- point computes (tests/oracle/queries/queue-length.sql), from them: the
+-- lengths at positions k and k+1 of the sorted lengths for each
+-- percentile, the sum of lengths, the length x time area, the span, the
+-- time at 0 and the time at the limit or more.
+WITH s AS (
+  SELECT rank, device, stream, queue_n AS n, queue_sum, queue_max,
+    p50_lo, p50_hi, p75_lo, p75_hi, p95_lo, p95_hi, queue_area, queue_span,
+    queue_empty_ns, queue_blocked_ns,
+    (queue_n - 1) * 0.50 - CAST((queue_n - 1) * 0.50 AS INTEGER) AS f50,
+    (queue_n - 1) * 0.75 - CAST((queue_n - 1) * 0.75 AS INTEGER) AS f75,
+    (queue_n - 1) * 0.95 - CAST((queue_n - 1) * 0.95 AS INTEGER) AS f95
+  FROM hta_stream
+  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank) AND queue_n > 0
 )
-SELECT rank, device, stream, count(*) AS changes,
-  round(avg(v), 2) AS mean,
-  round(sum(CASE WHEN k = CAST((n - 1) * 0.50 AS INTEGER)
-                 THEN v * (1 - ((n - 1) * 0.50 - k))
-                 WHEN k = CAST((n - 1) * 0.50 AS INTEGER) + 1
-                 THEN v * ((n - 1) * 0.50 - (k - 1)) ELSE 0 END), 2) AS p50,
-  round(sum(CASE WHEN k = CAST((n - 1) * 0.75 AS INTEGER)
-                 THEN v * (1 - ((n - 1) * 0.75 - k))
-                 WHEN k = CAST((n - 1) * 0.75 AS INTEGER) + 1
-                 THEN v * ((n - 1) * 0.75 - (k - 1)) ELSE 0 END), 2) AS p75,
-  round(sum(CASE WHEN k = CAST((n - 1) * 0.95 AS INTEGER)
-                 THEN v * (1 - ((n - 1) * 0.95 - k))
-                 WHEN k = CAST((n - 1) * 0.95 AS INTEGER) + 1
-                 THEN v * ((n - 1) * 0.95 - (k - 1)) ELSE 0 END), 2) AS p95,
-  max(v) AS max,
-  round(sum(v * coalesce(next_ts - ts, 0)) * 1.0
-        / max(max(ts) - min(ts), 1), 2) AS tw_mean,
-  round(100.0 * sum(CASE WHEN v = 0 THEN coalesce(next_ts - ts, 0) END)
-        / max(max(ts) - min(ts), 1), 2) AS empty_pct,
-  round(sum(CASE WHEN v >= queue_full
-                 THEN coalesce(next_ts - ts, 0) ELSE 0 END) / 1e6, 3)
-    AS blocked_ms
-FROM i
-GROUP BY rank, device, stream
+SELECT rank, device, stream, n AS changes,
+  round(queue_sum * 1.0 / n, 2) AS mean,
+  round(p50_lo * (1 - f50) + coalesce(p50_hi * f50, 0), 2) AS p50,
+  round(p75_lo * (1 - f75) + coalesce(p75_hi * f75, 0), 2) AS p75,
+  round(p95_lo * (1 - f95) + coalesce(p95_hi * f95, 0), 2) AS p95,
+  queue_max AS max,
+  round(queue_area * 1.0 / max(queue_span, 1), 2) AS tw_mean,
+  round(100.0 * queue_empty_ns / max(queue_span, 1), 2) AS empty_pct,
+  round(queue_blocked_ns / 1e6, 3) AS blocked_ms
+FROM s
 ORDER BY rank, device, stream;

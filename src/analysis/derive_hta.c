@@ -368,6 +368,7 @@ typedef struct HtaIns {
   HtaSeries series;             /* one rank's idle intervals, queue */
   HtaSeriesStore *pSeries;      /* ... stored by derive_hta_series.c */
   HtaOverlapStore *pOverlap;    /* its overlap slices (derive_hta_overlap.c) */
+  double sweepMs, seriesMs;     /* thread CPU of both (PROFAN_TIMING) */
 } HtaIns;
 
 static int seg_on_gpu(int cls){
@@ -510,14 +511,22 @@ static int do_rank(sqlite3 *db, HtaRun *pRun, int *piC, int *piG,
   while( c1<pRun->nCpu && pRun->aCpu[c1].rank==k->rank ) c1++;
   while( g1<pRun->nGpu && pRun->aGpu[g1].rank==k->rank ) g1++;
   /* first: it marks the launches that found a full queue (the walk) */
-  k->series.nIdle = k->series.nQueue = k->series.nSlice = 0;
-  if( g1>g0 ) hta_metric_rank(pRun->aGpu+g0, g1-g0, &k->tot, &k->series);
-  if( hta_series_rank(k->pSeries, k->rank, &k->series,
-                      g1>g0 ? pRun->aGpu+g0 : NULL, g1-g0, pErr)
-      || hta_overlap_rank(k->pOverlap, k->rank, &k->series, pErr) ){
-    *piC = c1;
-    *piG = g1;
-    return -1;
+  k->series.nIdle = k->series.nQueue = k->series.nStream = 0;
+  k->series.nSlice = 0;
+  {
+    double t0 = util_thread_cpu_ms(), t1;
+    if( g1>g0 ) hta_metric_rank(pRun->aGpu+g0, g1-g0, &k->tot, &k->series);
+    t1 = util_thread_cpu_ms();
+    k->sweepMs += t1 - t0;
+    rc = hta_series_rank(k->pSeries, k->rank, &k->series,
+                         g1>g0 ? pRun->aGpu+g0 : NULL, g1-g0, pErr);
+    if( rc==0 ) rc = hta_overlap_rank(k->pOverlap, k->rank, &k->series, pErr);
+    k->seriesMs += util_thread_cpu_ms() - t1;
+    if( rc ){
+      *piC = c1;
+      *piG = g1;
+      return -1;
+    }
   }
   {
     const HpCpu *aC = c1>c0 ? pRun->aCpu+c0 : NULL;  /* no NULL+0 */
@@ -573,6 +582,10 @@ int derive_hta_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   }
   while( iC<run.nCpu || iG<run.nGpu ){
     if( do_rank(db, &run, &iC, &iG, waitNs, &k, pSteps, pErr) ) goto done;
+  }
+  if( getenv("PROFAN_TIMING") ){
+    fprintf(stderr, "profan:   hta sweeps cpu %13.1f ms\n"
+            "profan:   hta series cpu %13.1f ms\n", k.sweepMs, k.seriesMs);
   }
   if( hta_metric_store(db, runId, &k.tot, k.aCp, pErr) ) goto done;
   rc = 0;

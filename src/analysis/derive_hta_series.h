@@ -1,8 +1,9 @@
 /*
 ** derive_hta_series.h — stores what the named queries idle-breakdown,
-** queue-length and kernel-sequences read (schema 094): each stream's
-** idle intervals with their cause (hta_idle_gap), its launch-queue
-** change points (hta_queue_point) and the counts of its kernel sequences
+** queue-length and kernel-sequences read (schemas 094, 106): each
+** stream's idle intervals with their cause (hta_idle_gap), its
+** launch-queue change points (hta_queue_point), where both are and the
+** queue statistics (hta_stream), and the counts of its kernel sequences
 ** (kernel_sequence), from the sweeps over the GPU ops derive_hta.c has
 ** loaded (hta_metric.c, kernel_seq.c), one rank at a time.
 **
@@ -24,10 +25,11 @@ typedef struct HtaSeriesStore HtaSeriesStore;
 ** Returns a handle hta_series_close frees, or NULL with pErr set. */
 HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr);
 
-/* Store one rank's rows: the idle intervals and queue changes in *pS
-** (hta_metric_rank filled them from a[0..n)) and the kernel sequences of
+/* Store one rank's rows: per stream of *pS (hta_metric_rank filled it
+** from a[0..n)) its idle intervals (reordered in *pS: by cause, then gap)
+** and queue changes and its hta_stream row; and the kernel sequences of
 ** a[0..n).  Returns 0, or -1 with pErr set. */
-int hta_series_rank(HtaSeriesStore *p, int64_t rank, const HtaSeries *pS,
+int hta_series_rank(HtaSeriesStore *p, int64_t rank, HtaSeries *pS,
                     const HpGpu *a, int n, PfError *pErr);
 
 /* Finalize the statements and free the handle (accepts NULL). */

@@ -10,6 +10,7 @@
 #include "core/util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* A start (+1) or end (-1) of an op of class k, or a launch / start of
 ** the queue sweep (k unused). */
@@ -66,15 +67,15 @@ static void temporal(const HpGpu *a, int n, HmEv *ev, HtaTotals *pT,
   }
 }
 
+const double hta_quant[HTA_NQUANT] = {0.50, 0.75, 0.95};
+
 void hta_series_free(HtaSeries *p){
   free(p->aIdle);
   free(p->aQueue);
   free(p->aSlice);
-  p->aIdle = NULL;
-  p->aQueue = NULL;
-  p->aSlice = NULL;
-  p->nIdle = p->nIdleAlloc = p->nQueue = p->nQueueAlloc = 0;
-  p->nSlice = p->nSliceAlloc = 0;
+  free(p->aStream);
+  free(p->aHist);
+  memset(p, 0, sizeof(*p));
 }
 
 static void idle_push(HtaSeries *p, const HpGpu *g, int64_t prevEnd,
@@ -95,6 +96,49 @@ static HtaQueueRow *queue_push(HtaSeries *p){
                          sizeof(HtaQueueRow)*(size_t)p->nQueueAlloc);
   }
   return &p->aQueue[p->nQueue++];
+}
+
+static HtaStreamRow *stream_push(HtaSeries *p){
+  if( p->nStream==p->nStreamAlloc ){
+    p->nStreamAlloc = p->nStreamAlloc ? 2*p->nStreamAlloc : 16;
+    p->aStream = xrealloc(p->aStream,
+                          sizeof(HtaStreamRow)*(size_t)p->nStreamAlloc);
+  }
+  memset(&p->aStream[p->nStream], 0, sizeof(HtaStreamRow));
+  return &p->aStream[p->nStream++];
+}
+
+/* The lengths at positions k and k+1 of the sorted lengths of the change
+** points aQueue[r->queueLo..queueHi), k = (n-1)*q truncated as SQL's CAST
+** does, for each quantile q; and the largest.  A histogram of the
+** lengths min..max (a length is below 0 where a launch call's clock is
+** after its op's: the SQL definition counts it as it comes). */
+static void stream_quantiles(HtaSeries *pS, HtaStreamRow *r){
+  const HtaQueueRow *aQ = pS->aQueue;
+  int64_t n = r->queueHi - r->queueLo, lo = aQ[r->queueLo].len, hi = lo;
+  int64_t nBin;
+  for(int i=r->queueLo; i<r->queueHi; i++){
+    if( aQ[i].len<lo ) lo = aQ[i].len;
+    if( aQ[i].len>hi ) hi = aQ[i].len;
+  }
+  r->max = hi;
+  nBin = hi-lo+1;
+  if( pS->nHist<nBin ){
+    pS->nHist = nBin;
+    pS->aHist = xrealloc(pS->aHist, sizeof(int64_t)*(size_t)nBin);
+  }
+  memset(pS->aHist, 0, sizeof(int64_t)*(size_t)nBin);
+  for(int i=r->queueLo; i<r->queueHi; i++) pS->aHist[aQ[i].len-lo]++;
+  for(int j=0; j<HTA_NQUANT; j++){
+    int64_t k = (int64_t)((double)(n-1)*hta_quant[j]), seen = 0, v = 0;
+    while( seen+pS->aHist[v]<=k ) seen += pS->aHist[v++];
+    r->aLo[j] = lo+v;                      /* position k has length lo+v */
+    r->aHasHi[j] = k+1<n;
+    if( k+1<n ){
+      while( seen+pS->aHist[v]<=k+1 ) seen += pS->aHist[v++];
+      r->aHi[j] = lo+v;
+    }
+  }
 }
 
 /* Idle intervals of one stream's ops a[0..n) (in start order): an op
@@ -139,9 +183,11 @@ DEFINE_MSORT(sort_qev, HmEv, cmp_qev)
 
 /* Launch queue of one stream a[0..n): time-weighted mean (-1 when the
 ** stream has no launched op), time at the limit or more, and the
-** blocked flag of each entry's first op.  aEnt: room for n entries. */
+** blocked flag of each entry's first op.  aEnt: room for n entries.
+** With pS, the change points go to pS->aQueue and the stream's numbers
+** to *pR. */
 static double stream_queue(HpGpu *a, int n, HmEv *ev, HmEnt *aEnt,
-                           HtaTotals *pT, HtaSeries *pS){
+                           HtaTotals *pT, HtaSeries *pS, HtaStreamRow *pR){
   int m = 0, nE = 0;
   int64_t q = 0, area = 0;
   for(int i=0; i<n; i++){
@@ -159,28 +205,37 @@ static double stream_queue(HpGpu *a, int n, HmEv *ev, HmEnt *aEnt,
     i = j;
   }
   pT->nQueueStream++;
+  if( pR ) pR->queueLo = pS->nQueue;
   sort_qev(ev, (size_t)m);
   for(int i=0; i<m; i++){
     int64_t full = a[ev[i].k].qFull;
     if( ev[i].d>0 && full>0 && q>=full ) a[ev[i].k].blocked = 1;
     q += ev[i].d;
-    if( pS ){
+    if( pR ){
       HtaQueueRow *r = queue_push(pS);
-      r->device = a[ev[i].k].device;
-      r->stream = a[ev[i].k].stream;
       r->ts = ev[i].t;
       r->len = q;
-      r->hasNext = i+1<m;
-      r->nextTs = i+1<m ? ev[i+1].t : 0;
       r->full = full;
       r->ops = ev[i].ops;
-      r->seq = i;
+      pR->sum += q;
+      if( q==0 ) pR->hasEmpty = 1;
     }
     if( i+1<m ){
       int64_t len = ev[i+1].t - ev[i].t;
       area += q*len;
-      if( full>0 && q>=full ) pT->blockedNs += len;
+      if( full>0 && q>=full ){
+        pT->blockedNs += len;
+        if( pR ) pR->blockedNs += len;
+      }
+      if( pR && q==0 ) pR->emptyNs += len;
     }
+  }
+  if( pR ){
+    pR->queueHi = pS->nQueue;
+    pR->area = area;
+    pR->t0 = ev[0].t;
+    pR->span = ev[m-1].t - ev[0].t;
+    stream_quantiles(pS, pR);
   }
   return (double)area / (double)(ev[m-1].t-ev[0].t>1 ? ev[m-1].t-ev[0].t : 1);
 }
@@ -197,9 +252,20 @@ void hta_metric_rank(HpGpu *a, int n, HtaTotals *pT, HtaSeries *pS){
     for(int s=lo; s<hi; ){             /* per stream of the device */
       int e = s;
       double tw;
+      HtaStreamRow *pR = NULL;
       while( e<hi && a[e].stream==a[s].stream ) e++;
+      if( pS ){
+        pR = stream_push(pS);
+        pR->device = a[s].device;
+        pR->stream = a[s].stream;
+        pR->idleLo = pS->nIdle;
+      }
       stream_idle(a+s, e-s, pT, pS);
-      tw = stream_queue(a+s, e-s, ev, aEnt, pT, pS);
+      if( pR ) pR->idleHi = pS->nIdle;
+      tw = stream_queue(a+s, e-s, ev, aEnt, pT, pS, pR);
+      if( pR && pR->idleHi==pR->idleLo && pR->queueHi==pR->queueLo ){
+        pS->nStream--;                 /* nothing of it to store */
+      }
       if( e-s>bestN ){ bestN = e-s; bestQ = tw; }
       s = e;
     }

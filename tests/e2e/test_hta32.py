@@ -794,7 +794,8 @@ class QueueLengthPerRunTest(ProfanTest):
     every run's GPU ops (1.39 M VM steps for the 18-event launch-stats run
     with the A100 control beside it, 5,800 alone); 066's searched kernel
     and gpu_mem_op by run; since 070 it reads the stored change points
-    (hta_queue_point) by their (run_id, rank, ...) key."""
+    (hta_queue_point), since 106 the run's streams (hta_stream) by their
+    (run_id, ...) key and each stream's points as a rowid range."""
 
     def vm_steps(self, run_id):
         con = sqlite3.connect(self.db)
@@ -816,9 +817,11 @@ class QueueLengthPerRunTest(ProfanTest):
     def test_hta32_queue_length_reads_one_run(self):
         self.ingest_ok(fixture("launch-stats.json.gz"))
         alone, rows, plan = self.vm_steps(1)
-        self.assertRegex(plan, r"SEARCH hta_queue_point USING PRIMARY KEY"
+        self.assertRegex(plan, r"SEARCH s USING PRIMARY KEY"
                          r" \(run_id=\?\)")
-        self.assertNotRegex(plan, r"\bSCAN (hta_queue_point|k|m|kernel"
+        self.assertRegex(plan, r"SEARCH p USING INTEGER PRIMARY KEY"
+                         r" \(rowid>\? AND rowid<\?\)")
+        self.assertNotRegex(plan, r"\bSCAN (s|p|hta_queue_point|k|m|kernel"
                             r"|gpu_mem_op)\b")
         self.ingest_ok(shared("traces", "hta-diff-control-a100-rank3.json.gz"))
         beside, rows2, _ = self.vm_steps(1)

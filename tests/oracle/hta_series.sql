@@ -8,7 +8,12 @@
 -- (src/analysis/hta_metric.c, kernel_seq.c, derive_hta_series.c);
 -- tests/e2e/test_oracle.py compares these queries' rows with the
 -- tables' on every fixture (format: see summaries.sql).  A GPU row
--- without a device is device 0 in the stored rows.
+-- without a device is device 0 in the stored rows.  Since schema 106 the
+-- idle intervals and change points are read through the views (the
+-- tables keep what cannot be joined); the numbers the named queries
+-- idle-breakdown and queue-length show from hta_stream are compared with
+-- the window definitions of tests/oracle/queries/ by
+-- tests/e2e/test_hta35.py.
 
 -- spec: hta_idle_gap
 -- stored: SELECT run_id, rank, device, stream, category, gap_ns, ts, kind, row_id, launch_ts FROM hta_idle_interval
@@ -31,7 +36,7 @@ FROM g LEFT JOIN runtime_call r ON r.id = g.runtime_id
 WHERE g.ts > g.prev_end;
 
 -- spec: hta_queue_point
--- stored: SELECT run_id, rank, device, stream, ts, queue_length, next_ts, queue_full, ops FROM hta_queue_point
+-- stored: SELECT run_id, rank, device, stream, ts, queue_length, next_ts, queue_full, ops FROM hta_queue_length
 WITH g AS (                 -- one entry per (launch call, stream)
   SELECT run_id, rank, device, stream, runtime_id, ts,
     row_number() OVER p AS rn,
