@@ -73,6 +73,14 @@ LANES=${PROFAN_LANES:-fast slow}
 UNIT_TIMEOUT=1200
 E2E_TIMEOUT=2700
 STEP_TIMEOUT=1800
+# ... and each e2e module's (run_all.py -t): a hung module fails alone,
+# named with its time and where it hung, and the suite goes on.  Above
+# tests/e2e/common.py's 900 s for one profan command (so that a hung
+# command fails its test first, with its arguments); the costliest module
+# under ASan, about 60 CPU-s, is 7-10 min at one seventh of a core (load
+# 14 on 2 cores, seen in bench/README.md "CI lanes").
+PROFAN_E2E_MODULE_TIMEOUT=${PROFAN_E2E_MODULE_TIMEOUT:-1200}
+export PROFAN_E2E_MODULE_TIMEOUT
 
 # The ASan e2e run: every module, a new one included, unless it is named
 # here.  The rule for naming one: at least 2/3 of its CPU is its own
