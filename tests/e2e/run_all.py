@@ -180,6 +180,12 @@ def run_parallel(opts):
     mods = sorted(f[:-3] for f in os.listdir(HERE)
                   if f.startswith("test_") and f.endswith(".py")
                   and f[:-3] not in opts["exclude"])
+    if opts["pattern"]:
+        # only the modules with a test -k selects (one import each here,
+        # not a process each: -k test_docs runs one module)
+        loader = unittest.TestLoader()
+        loader.testNamePatterns = name_patterns(opts)
+        mods = [m for m in mods if selects(loader, m)]
     mods.sort(key=lambda m: (SLOW_FIRST.index(m) if m in SLOW_FIRST
                              else len(SLOW_FIRST)))
     tmp = tempfile.mkdtemp(prefix="run_all-")
@@ -286,6 +292,15 @@ def run_module(cmd, timeout):
             out, err = "", "(its output could not be read)\n"
     return ModuleRun(p.returncode, out or "", err or "",
                      time.monotonic() - t0, timed_out)
+
+
+def selects(loader, mod):
+    """True when the loader's -k patterns select a test of module mod (or
+    it does not import: its worker then reports the error)."""
+    try:
+        return loader.loadTestsFromName(mod).countTestCases() > 0
+    except Exception:
+        return True
 
 
 def cpu_seconds():

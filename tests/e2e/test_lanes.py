@@ -198,6 +198,13 @@ class ModuleTimeout(unittest.TestCase):
         self.assertIn("in test_hang_probe", out.stdout)
         self.assertRegex(out.stdout, r"(?m)^e2e: 0 passed, 1 failed, 0 skipped$")
 
+    def test_pattern_starts_only_the_modules_it_selects(self):
+        # -t runs a process per module: only for the modules -k selects
+        out = run_all_py("-t", "600", "-k", "test_module_in_time_is_not_killed")
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertRegex(out.stdout, r"(?m)^e2e: 1 modules in 1 processes,")
+        self.assertRegex(out.stdout, r"(?m)^e2e: 1 passed, 0 failed, 0 skipped$")
+
     def test_bad_timeout_is_a_usage_error(self):
         self.assertEqual(run_all_py("-t", "0").returncode, 2)
         self.assertEqual(run_all_py("-t", "x").returncode, 2)
