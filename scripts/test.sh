@@ -154,7 +154,8 @@ case " $LANES " in *" fast "*)
   if build gcc build gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo \
        -DPROFAN_SANITIZE=OFF -DPROFAN_TSAN=OFF -DPROFAN_BROWSER_TESTS="$BROWSER"
   then
-    unit_and_e2e gcc build
+    # test_docs runs once, in the docs check below, not in the e2e too
+    unit_and_e2e gcc build -x test_docs
     suite "gcc pngstat" unittest timeout -k 30 600 \
       python3 tests/browser/test_pngstat.py
     if [ "$BROWSER" = ON ]; then
