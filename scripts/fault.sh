@@ -26,6 +26,10 @@ for a in "$@"; do
   esac
 done
 if [ "$ASAN" = ON ]; then
+  # -O0 (Debug), unlike scripts/test.sh's -O1 ASan build: the loops are
+  # hundreds of short profan processes, mostly the sanitizers' start-up,
+  # and -O1 costs more to compile than it saves (--short, build and loops:
+  # 122 CPU-s at -O1 against 98 at -O0, bench/README.md "CI lanes")
   BUILD=build-fault-asan
   CC=clang cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Debug -DPROFAN_TESTS=OFF \
     -DPROFAN_FAULT=ON -DPROFAN_SANITIZE=ON -DPROFAN_WERROR=ON >/dev/null

@@ -395,10 +395,16 @@ Suite *make_link_suite(void){
   tcase_add_test(tc, test_out_of_order_flags);
   tcase_add_test(tc, test_step_after_other_threads_rows);
   tcase_add_test(tc, test_step_keeps_the_rows_of_a_later_step);
-  tcase_add_test(tc, test_late_step_after_the_hold_and_overlap);
   tcase_add_test(tc, test_runtime_rewind);
   tcase_add_test(tc, test_calls_before_ops);
   tcase_add_test(tc, test_late_records);
+  suite_add_tcase(s, tc);
+  /* tagged "large": 400,000 rows to fill the 16 MiB hold, 1 CPU-s
+  ** natively but 37 under valgrind, which leaves the tag out
+  ** (scripts/analyze.sh, CK_EXCLUDE_TAGS); every other run has it */
+  tc = tcase_create("large");
+  tcase_set_tags(tc, "large");
+  tcase_add_test(tc, test_late_step_after_the_hold_and_overlap);
   suite_add_tcase(s, tc);
   return s;
 }

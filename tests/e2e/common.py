@@ -38,6 +38,18 @@ def env_unable(reason):
 LONG = os.environ.get("PROFAN_LONG") == "1"
 
 
+def sanitized():
+    """True when the binary under test is built with AddressSanitizer
+    (scripts/test.sh's slow lane).  Each of its runs costs about 50 ms
+    more (shadow memory set-up) and its code runs 2-4x slower, so some
+    loops take a seeded or representative part there, each saying which;
+    the gcc build in the fast lane runs them whole."""
+    if not hasattr(sanitized, "v"):
+        with open(PROFAN, "rb") as f:
+            sanitized.v = b"__asan_init" in f.read()
+    return sanitized.v
+
+
 # A net against a hang for every profan process a test runs (and every
 # wait on one), never a speed limit: sized for a sanitizer build on a
 # loaded 2-core machine, where a big ingest takes minutes.  A test's
@@ -146,6 +158,12 @@ def run(*args, db=None, env=None, stdin=None):
     return Result(p.returncode, p.stdout, p.stderr)
 
 
+# ProfanTest.ingest_fixture's databases: (binary, paths, options) -> the
+# file, in one temporary folder per process
+_FIXTURE_DBS = {}
+_FIXTURE_TMP = []
+
+
 class ProfanTest(unittest.TestCase):
     """Base class: a fresh temporary directory and database per test."""
 
@@ -163,6 +181,31 @@ class ProfanTest(unittest.TestCase):
         r = self.profan("ingest", *extra, *paths)
         self.assertEqual(r.rc, 0, r.err)
         return r
+
+    def ingest_fixture(self, *paths, extra=()):
+        """A fixture database, not the ingest under test: `profan ingest
+        EXTRA PATHS` into this test's new database, made once per module
+        process (the first test that asks runs the ingest, checked as
+        ingest_ok checks it) and copied for every later test (a file copy
+        instead of an ingest: the tests of a class that all start from the
+        same run).  Only into a database that does not exist yet; the
+        tests of the ingest itself call ingest_ok."""
+        if os.path.exists(self.db):
+            raise AssertionError("ingest_fixture: %s exists" % self.db)
+        key = (PROFAN, tuple(str(p) for p in paths),
+               tuple(str(a) for a in extra))
+        src = _FIXTURE_DBS.get(key)
+        if src is None:
+            if not _FIXTURE_DBS:
+                _FIXTURE_TMP.append(tempfile.TemporaryDirectory())
+            src = os.path.join(_FIXTURE_TMP[0].name,
+                               "f%d.db" % len(_FIXTURE_DBS))
+            r = run("ingest", *extra, *paths, db=src)
+            self.assertEqual(r.rc, 0, r.err)
+            _FIXTURE_DBS[key] = src
+        for suffix in ("", "-wal"):
+            if os.path.exists(src + suffix):
+                shutil.copyfile(src + suffix, self.db + suffix)
 
     def query(self, name, *args, run_ref="latest"):
         r = self.profan("--format", "csv", "query", name, "--run", run_ref, *args)

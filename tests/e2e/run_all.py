@@ -2,6 +2,7 @@
 """run_all.py — runs every tests/e2e/test_*.py module against a profan binary.
 
 usage: run_all.py [PROFAN_BINARY] [-k PATTERN]... [-x MODULE]... [-j JOBS]
+                  [-t SECONDS]
 
 -x MODULE leaves out a whole module (scripts/test.sh: the scenario
 matrices, run once in the fast lane, not again under the sanitizers).
@@ -11,6 +12,15 @@ processes at once, one module per process, the slowest known modules
 first; each module's report is printed whole when it ends, with its
 wall and CPU time.  Tests of one
 module never run at the same time as each other.
+
+-t SECONDS (default: $PROFAN_E2E_MODULE_TIMEOUT, else none) is each
+module's safety net against a hang: a module still running after SECONDS
+of wall time is killed with every process it started and fails as one
+error naming it, its time and the output it had printed ("e2e: TIMEOUT
+test_x after N s"); the other modules still run.  It runs every module
+in a process of its own, as -j does, even with -j 1.  scripts/test.sh
+sizes it for a sanitizer build on a loaded machine, never as a speed
+limit.
 
 Prints unittest's report, the wall and CPU time of each module (most
 CPU first, one line each: "e2e: time 123.4 s, cpu 98.7 s (own 12.3 s)
@@ -29,10 +39,12 @@ test kept as an expected failure (a known bug is a red run in CI) and on
 any skip the test did not declare with common.env_unable() (a fixture
 missing, a fuzz/regress folder empty ... must not turn green silently).
 """
+import faulthandler
 import json
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -55,12 +67,13 @@ def parse_args(args):
     """-k may be given several times: a test runs when any pattern matches
     (unittest's own -k rule).  An unknown argument is a usage error."""
     opts = {"pattern": [], "exclude": [], "jobs": None, "module": None,
-            "result": None}
+            "result": None, "timeout": None}
     if args and not args[0].startswith("-"):
         os.environ["PROFAN_BIN"] = os.path.abspath(args.pop(0))
     while args:
         key = {"-k": "pattern", "-x": "exclude", "-j": "jobs",
-               "--module": "module", "--result": "result"}.get(args[0])
+               "-t": "timeout", "--module": "module",
+               "--result": "result"}.get(args[0])
         if key is None or len(args) < 2:
             sys.stderr.write("run_all.py: bad argument %r\n%s\n"
                              % (args[0], __doc__.split("\n\n")[1]))
@@ -73,6 +86,16 @@ def parse_args(args):
     if opts["jobs"] is None:
         opts["jobs"] = os.environ.get("PROFAN_E2E_JOBS", "1")
     opts["jobs"] = max(1, int(opts["jobs"]))
+    if opts["timeout"] is None:
+        opts["timeout"] = os.environ.get("PROFAN_E2E_MODULE_TIMEOUT") or None
+    if opts["timeout"] is not None:
+        try:
+            opts["timeout"] = float(opts["timeout"])
+        except ValueError:
+            opts["timeout"] = 0
+        if not opts["timeout"] > 0:
+            sys.stderr.write("run_all.py: -t SECONDS: a number above 0\n")
+            sys.exit(2)
     return opts
 
 
@@ -88,7 +111,7 @@ def main():
     ci = os.environ.get("CI") == "true"
     if opts["module"]:
         return run_worker(opts)
-    if opts["jobs"] > 1:
+    if opts["jobs"] > 1 or opts["timeout"]:
         result = run_parallel(opts)
     else:
         loader = unittest.TestLoader()
@@ -129,6 +152,9 @@ class Done:
 
 def run_worker(opts):
     """Run one module; write what summarize/print_times need as JSON."""
+    # run_module's timeout: SIGUSR1 prints every thread's stack (which
+    # test hung, where) before the module is killed
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     loader = unittest.TestLoader()
     loader.testNamePatterns = name_patterns(opts)
     suite = loader.loadTestsFromName(opts["module"])
@@ -154,6 +180,12 @@ def run_parallel(opts):
     mods = sorted(f[:-3] for f in os.listdir(HERE)
                   if f.startswith("test_") and f.endswith(".py")
                   and f[:-3] not in opts["exclude"])
+    if opts["pattern"]:
+        # only the modules with a test -k selects (one import each here,
+        # not a process each: -k test_docs runs one module)
+        loader = unittest.TestLoader()
+        loader.testNamePatterns = name_patterns(opts)
+        mods = [m for m in mods if selects(loader, m)]
     mods.sort(key=lambda m: (SLOW_FIRST.index(m) if m in SLOW_FIRST
                              else len(SLOW_FIRST)))
     tmp = tempfile.mkdtemp(prefix="run_all-")
@@ -164,13 +196,13 @@ def run_parallel(opts):
 
     def one(mod):
         out = os.path.join(tmp, mod + ".json")
-        cmd = [sys.executable, os.path.abspath(__file__), "--module", mod,
-               "--result", out]
+        cmd = [sys.executable, "-u", os.path.abspath(__file__),
+               "--module", mod, "--result", out]
         for k in opts["pattern"]:
             cmd += ["-k", k]
-        p = subprocess.run(cmd, capture_output=True, text=True)
+        p = run_module(cmd, opts["timeout"])
         res = None
-        if os.path.exists(out):
+        if os.path.exists(out) and not p.timed_out:
             with open(out) as fh:
                 res = json.load(fh)
         return mod, p, res
@@ -188,6 +220,15 @@ def run_parallel(opts):
                                          " s\n" % (mod, res["run"], b - a,
                                                     res["cpu"]))
                     sys.stdout.flush()
+                if p.timed_out:
+                    sys.stdout.write("e2e: TIMEOUT %s after %.0f s (-t %g):"
+                                     " killed with its processes\n"
+                                     % (mod, p.wall, opts["timeout"]))
+                    sys.stdout.flush()
+                    agg.errors.append((Done(mod), "timed out after %.0f s"
+                                       % p.wall))
+                    agg.testsRun += 1
+                    continue
                 if res is None:
                     agg.errors.append((Done(mod), "the module's process "
                                        "ended with %d" % p.returncode))
@@ -210,6 +251,56 @@ def run_parallel(opts):
     print("e2e: %d modules in %d processes, %.1f s wall"
           % (len(mods), opts["jobs"], time.monotonic() - t0))
     return agg
+
+
+class ModuleRun:
+    """What run_module saw of a module's process."""
+
+    def __init__(self, returncode, stdout, stderr, wall, timed_out):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+        self.wall, self.timed_out = wall, timed_out
+
+
+def run_module(cmd, timeout):
+    """Run one module's worker process in a session of its own; past
+    `timeout` seconds (None: no limit) have it print where each of its
+    threads is (faulthandler, SIGUSR1: the test that hung and its line),
+    then kill the whole session (the worker and every profan or Python
+    process it started, which would otherwise keep the output pipes
+    open)."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, text=True,
+                         start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        try:
+            p.send_signal(signal.SIGUSR1)
+            p.wait(timeout=2)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            pass
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            out, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            out, err = "", "(its output could not be read)\n"
+    return ModuleRun(p.returncode, out or "", err or "",
+                     time.monotonic() - t0, timed_out)
+
+
+def selects(loader, mod):
+    """True when the loader's -k patterns select a test of module mod (or
+    it does not import: its worker then reports the error)."""
+    try:
+        return loader.loadTestsFromName(mod).countTestCases() > 0
+    except Exception:
+        return True
 
 
 def cpu_seconds():

@@ -196,17 +196,8 @@ class TwoWriters(ProfanTest):
 # directory, and a database made by an older profan (committed, see
 # tests/e2e/data/make_old_db.sh).
 
-SANITIZED = None
-
-
-def sanitized_build():
-    """True when the binary under test is built with AddressSanitizer (its
-    runs are ~4x slower: loops are shortened there)."""
-    global SANITIZED
-    if SANITIZED is None:
-        with open(common.PROFAN, "rb") as f:
-            SANITIZED = b"__asan_init" in f.read()
-    return SANITIZED
+# its runs are ~4x slower under a sanitizer: loops are shortened there
+sanitized_build = common.sanitized
 
 
 def integrity(db):

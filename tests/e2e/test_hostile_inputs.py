@@ -37,16 +37,11 @@ from common import ProfanTest, local
 FAST_TMP = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 
 
-def sanitized():
-    """True when the binary under test is built with AddressSanitizer.
-    Each of its runs costs ~50 ms more (shadow memory set-up), so there the
-    flip loops run 100 seeded sets instead of 200 and the type matrices
-    use 4 representative types (null, negative, string, list) instead of
-    all; the gcc build runs everything."""
-    if not hasattr(sanitized, "v"):
-        with open(common.PROFAN, "rb") as f:
-            sanitized.v = b"__asan_init" in f.read()
-    return sanitized.v
+# Under a sanitizer build (common.sanitized()) the flip loops run 100
+# seeded sets instead of 200 and the type matrices use 4 representative
+# types (null, negative, string, list) instead of all; the gcc build runs
+# everything.
+sanitized = common.sanitized
 
 
 def some(names):

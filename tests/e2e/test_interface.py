@@ -215,7 +215,7 @@ class Width(ProfanTest):
 
     def setUp(self):
         super().setUp()
-        self.ingest_ok(shared(*DLRM))
+        self.ingest_fixture(shared(*DLRM))
         doc = common.load_json(glob.glob(os.path.join(shared(*DLRM),
                                                       "*.json.gz"))[0])
         self.longest = max((e["name"] for e in doc["traceEvents"]

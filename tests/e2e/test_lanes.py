@@ -15,10 +15,13 @@ exit status 1 when anything failed.
 import os
 import re
 import subprocess
+import sys
 import tempfile
+import time
 import unittest
 
 import common
+import run_all
 
 # the end of every summary line: wall and CPU seconds
 T = r", \d+ s, cpu \d+ s$"
@@ -132,6 +135,96 @@ ci_finish
             last = [x for x in fh.read().splitlines()
                     if x.strip() and not x.startswith("#")][-1]
         self.assertEqual(last, "ci_finish")
+
+
+# A module's process that hangs: it starts a child that would outlive it
+# (as a profan or a server a test started does), registers faulthandler on
+# SIGUSR1 as run_all.py's workers do, prints, then waits forever.
+HANG = r"""
+import faulthandler, signal, subprocess, sys, time
+faulthandler.register(signal.SIGUSR1, all_threads=True)
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+print("child", child.pid, flush=True)
+def the_test_that_hangs():
+    time.sleep(600)
+the_test_that_hangs()
+"""
+
+
+class ModuleTimeout(unittest.TestCase):
+    """run_all.py -t: a module past its time is killed with every process
+    it started, and says where it hung; one that ends in time is left
+    alone."""
+
+    def test_hung_module_is_killed_with_its_children(self):
+        t0 = time.monotonic()
+        r = run_all.run_module([sys.executable, "-u", "-c", HANG], 3)
+        self.assertTrue(r.timed_out)
+        self.assertLess(time.monotonic() - t0, 60)
+        self.assertGreaterEqual(r.wall, 3)
+        pid = int(re.search(r"^child (\d+)$", r.stdout, re.M).group(1))
+        # the child is gone (killed with the session, reaped by init): no
+        # such process, or a zombie at most
+        try:
+            with open("/proc/%d/stat" % pid) as fh:
+                state = fh.read().rsplit(")", 1)[1].split()[0]
+            self.assertEqual(state, "Z")
+        except FileNotFoundError:
+            pass
+        # faulthandler's stack names the function that hung
+        self.assertIn("the_test_that_hangs", r.stderr)
+
+    def test_module_in_time_is_not_killed(self):
+        r = run_all.run_module([sys.executable, "-c",
+                                "import sys; print('ok');"
+                                " sys.stderr.write('e'); sys.exit(3)"], 60)
+        self.assertFalse(r.timed_out)
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (3, "ok\n", "e"))
+
+    def test_timeout_is_reported_with_the_module_name(self):
+        # this module alone, its probe told to hang (HangProbe)
+        others = []
+        for m in os.listdir(os.path.dirname(os.path.abspath(__file__))):
+            if m.startswith("test_") and m.endswith(".py") \
+                    and m != "test_lanes.py":
+                others += ["-x", m[:-3]]
+        t0 = time.monotonic()
+        out = run_all_py("-t", "3", "-k", "test_hang_probe", *others,
+                         env=dict(os.environ, PROFAN_E2E_HANG_PROBE="1"))
+        self.assertLess(time.monotonic() - t0, 120)
+        self.assertEqual(out.returncode, 1, out.stdout + out.stderr)
+        self.assertRegex(out.stdout, r"(?m)^e2e: TIMEOUT test_lanes after \d+ s"
+                         r" \(-t 3\): killed with its processes$")
+        self.assertIn("in test_hang_probe", out.stdout)
+        self.assertRegex(out.stdout, r"(?m)^e2e: 0 passed, 1 failed, 0 skipped$")
+
+    def test_pattern_starts_only_the_modules_it_selects(self):
+        # -t runs a process per module: only for the modules -k selects
+        out = run_all_py("-t", "600", "-k", "test_module_in_time_is_not_killed")
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertRegex(out.stdout, r"(?m)^e2e: 1 modules in 1 processes,")
+        self.assertRegex(out.stdout, r"(?m)^e2e: 1 passed, 0 failed, 0 skipped$")
+
+    def test_bad_timeout_is_a_usage_error(self):
+        self.assertEqual(run_all_py("-t", "0").returncode, 2)
+        self.assertEqual(run_all_py("-t", "x").returncode, 2)
+
+
+if os.environ.get("PROFAN_E2E_HANG_PROBE") == "1":
+    class HangProbe(unittest.TestCase):
+        """Defined only when test_timeout_is_reported_with_the_module_name
+        runs this module under run_all.py -t: a test that hangs."""
+
+        def test_hang_probe(self):
+            time.sleep(600)
+
+
+def run_all_py(*args, env=None):
+    return subprocess.run([sys.executable, os.path.join(common.ROOT, "tests",
+                                                       "e2e", "run_all.py"),
+                           common.PROFAN] + list(args), capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, env=env,
+                          timeout=common.TIMEOUT)
 
 
 def read(rel):

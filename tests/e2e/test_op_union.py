@@ -46,7 +46,7 @@ class OpUnionTest(ProfanTest):
     def setUp(self):
         super().setUp()
         self.path = shared(*B200)
-        self.ingest_ok(self.path)
+        self.ingest_fixture(self.path)
         self.want = per_name(self.path)
 
     def test_operators_gpu_time_is_the_union(self):

@@ -104,7 +104,7 @@ class MultiRank(ProfanTest):
         super().setUp()
         self.dir = shared("runs", "dlrm-8rank")
         self.files = sorted(glob.glob(os.path.join(self.dir, "*.gz")))
-        self.ingest_ok(self.dir)
+        self.ingest_fixture(self.dir)
 
     def test_eight_ranks_in_category_breakdown(self):
         # consistency only (pct is a share computed in SQL); each category's

@@ -529,7 +529,7 @@ class Parameters(ProfanTest):
 
     def setUp(self):
         super().setUp()
-        self.ingest_ok(shared("runs", "dlrm-8rank"))
+        self.ingest_fixture(shared("runs", "dlrm-8rank"))
 
     def refused(self, args, msg):
         before = self.db_bytes()
