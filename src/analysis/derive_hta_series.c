@@ -160,6 +160,7 @@ DEFINE_MSORT(sort_idle, HtaIdleRow, cmp_idle)
 static int store_idle(HtaSeriesStore *p, HtaSeries *pS, const HtaStreamRow *r,
                       int64_t *pFirst, PfError *pErr){
   static const char aNull[BATCH_COL] = {0, 0, 0, 0, 0};
+  if( r->idleHi==r->idleLo ) return 0;   /* aIdle may be NULL: no NULL+0 */
   sort_idle(pS->aIdle+r->idleLo, (size_t)(r->idleHi-r->idleLo));
   for(int i=r->idleLo; i<r->idleHi; i++){
     const HtaIdleRow *g = &pS->aIdle[i];

@@ -249,7 +249,8 @@ def run_parallel(opts):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("e2e: %d modules in %d processes, %.1f s wall"
-          % (len(mods), opts["jobs"], time.monotonic() - t0))
+          % (len(mods), min(opts["jobs"], len(mods)),
+             time.monotonic() - t0))
     return agg
 
 
