@@ -344,10 +344,11 @@ int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
   return 0;
 }
 
-/* The trace tables whose rows a run's rowid range locates (schema 105). */
+/* The trace tables whose rows a run's rowid range locates (schema 105;
+** memory_event since 110). */
 static const char *const azRowidTab[DB_ROWID_NTAB] = {
   "kernel", "cpu_op", "runtime_call", "gpu_mem_op", "annotation",
-  "python_function", "gpu_sync"
+  "python_function", "gpu_sync", "memory_event"
 };
 
 int db_rowid_mark(sqlite3 *db, RowidMark *pMark, PfError *pErr){

@@ -215,7 +215,7 @@ int64_t *db_id_set(sqlite3 *db, const char *zSql, int64_t runId, int *pn,
                    PfError *pErr);
 
 /* The rowid range [*pLo, *pHi] of run runId's rows in trace table zTab,
-** as stored when they were written (run_rowid_range, schema 105): one
+** as stored when they were written (run_rowid_range, schemas 105, 110): one
 ** primary-key lookup.  Rows of other runs may lie inside it (readers keep
 ** their run_id filter).  *pLo > *pHi when the run has none.  Returns 0 or
 ** -1 with pErr set. */
@@ -230,7 +230,7 @@ int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
 ** either take the next id below 2^32 (merge's moved ids, a kernel's) or
 ** (file id << 32) + n with a new file id, above every id there is.  One
 ** run's rows are written between the two calls.  0 or -1 (pErr). */
-#define DB_ROWID_NTAB 7
+#define DB_ROWID_NTAB 8
 typedef struct RowidMark {
   int64_t aLow[DB_ROWID_NTAB];   /* largest id below 2^32 (0: none) */
   int64_t aHigh[DB_ROWID_NTAB];  /* largest id, at least 2^32 - 1 */

@@ -2,13 +2,13 @@
 ** memory_series.c — the profiler memory series (see memory_series.h).
 **
 ** One walk over the run's CUDA [memory] events with a total, per rank in
-** (ts, id) order (statements/memory-series-events.sql: the order of index
-** memory_event_run), merged with its steps per rank in the order of their
-** ends (memory-series-steps.sql): each event gets the next number of its
-** rank; a step is done when the walk passes its end (the next event is
-** later, or of a later rank), and its last event is the last one walked
-** if that is of its rank.  At equal times an event at the step's end
-** belongs to it, and the later id is the last.  The points go in 64 a
+** (ts, id) order (statements/memory-series-events.sql: the run's rowid
+** range of memory_event, sorted once), merged with its steps per rank in
+** the order of their ends (memory-series-steps.sql): each event gets the
+** next number of its rank; a step is done when the walk passes its end (the
+** next event is later, or of a later rank), and its last event is the last
+** one walked if that is of its rank. At equal times an event at the step's
+** end belongs to it, and the later id is the last. The points go in 64 a
 ** statement (one row a statement costs 2.5x the CPU: SQLite's per-step
 ** work, cursor and transaction checks, outweighs the row's).  A
 ** numbering window and a backward search per step in SQL cost 0.33 s of
@@ -137,12 +137,16 @@ int memory_series_run(sqlite3 *db, int64_t runId, PfError *pErr){
   sqlite3_stmt *pEv = NULL, *pEnd = NULL;
   SeriesPoints *pPt = NULL;
   SeriesStep s = {0};
-  int64_t i = 0, lastRank = 0, lastId = 0;
+  int64_t i = 0, lastRank = 0, lastId = 0, lo, hi;
   int hasLast = 0, rc = -1, r;
   if( db_exec_run(db, db_statement("memory-series"), runId, pErr) ) return -1;
+  if( db_run_rowids(db, "memory_event", runId, &lo, &hi, pErr) ) return -1;
+  if( lo>hi ) return 0;                /* no [memory] events at all */
   pEv = db_prepare(db, db_statement("memory-series-events"), pErr);
   if( pEv==NULL ) goto done;
   sqlite3_bind_int64(pEv, 1, runId);
+  sqlite3_bind_int64(pEv, 2, lo);
+  sqlite3_bind_int64(pEv, 3, hi);
   r = sqlite3_step(pEv);
   if( r==SQLITE_DONE ){                /* no series: nothing to walk */
     rc = 0;

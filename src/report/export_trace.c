@@ -13,8 +13,9 @@
 ** Rows are streamed: the big tables (cpu_op, runtime_call, kernel,
 ** python_function, gpu_sync) are read over the run's rowid range (the
 ** primary key; their only index is run_id, which would cost one table
-** look-up per row), the small time-indexed ones (annotation, gpu_mem_op,
-** memory_event) through their (run_id, rank, ts) index.
+** look-up per row), and memory_event over its range too (it has no index
+** since schema 110; sorted per rank in time order); the small time-indexed
+** ones (annotation, gpu_mem_op) through their (run_id, rank, ts) index.
 */
 #include "report/export_trace.h"
 #include "report/export_derived.h"
@@ -340,7 +341,7 @@ static const Source aSource[] = {
   { "gpu_sync", "export-trace-gpu-sync", row_sync },
   { NULL, "export-trace-annotation", row_annotation },
   { "python_function", "export-trace-python-function", row_python },
-  { NULL, "export-trace-memory-event", row_memory },
+  { "memory_event", "export-trace-memory-event", row_memory },
 };
 #define N_SOURCE ((int)(sizeof(aSource)/sizeof(aSource[0])))
 

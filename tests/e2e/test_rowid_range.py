@@ -1,8 +1,10 @@
 """test_rowid_range.py — run_rowid_range (schema 105, issue 35): the
-rowid range of each run's rows in the seven trace tables, recorded by
+rowid range of each run's rows in the eight trace tables, recorded by
 whoever writes the rows (the ingest's trace load, merge's copy) instead of
 min(id)/max(id) over the run_id indexes cpu_op_run and runtime_call_run,
-which are gone.
+which are gone; memory_event's since schema 110, which dropped its index
+memory_event_run (its readers, the memory series and export-trace, read
+the range and sort).
 
 The oracle is the tables themselves: min(id) and max(id) of each run's
 rows, computed here with plain SQL through Python's sqlite3.  Every
@@ -26,7 +28,7 @@ import subprocess
 from common import ProfanTest, PROFAN, shared
 
 TABLES = ("kernel", "cpu_op", "runtime_call", "gpu_mem_op", "annotation",
-          "python_function", "gpu_sync")
+          "python_function", "gpu_sync", "memory_event")
 
 
 def trace(name):
@@ -64,22 +66,25 @@ class RowidRangeTest(ProfanTest):
         self.ingest_ok(trace("hta-alexnet-a100.json.gz"))
         self.ingest_ok(trace("hta-cpu-only-gloo-rank34.json.gz"))
         self.ingest_ok(trace("hta-triton.json.gz"))
+        self.ingest_ok(trace("kineto-resnet50-2021-workers4.pt.trace.json.gz"))
         self.assert_ranges()
         tabs = {t for _, t in self.stored()}
         self.assertTrue({"python_function", "gpu_sync", "cpu_op",
-                         "runtime_call", "kernel"} <= tabs, tabs)
+                         "runtime_call", "kernel", "memory_event"} <= tabs,
+                        tabs)
         # the last run removed: its file id is taken again by the next
-        r = self.profan("rm", "4")
+        r = self.profan("rm", "5")
         self.assertEqual(r.rc, 0, r.err)
-        self.assertFalse([k for k in self.stored() if k[0] == 4])
+        self.assertFalse([k for k in self.stored() if k[0] == 5])
         self.ingest_ok(trace("kineto-h100-2026-after.json"))
+        self.ingest_ok(trace("kineto-resnet50-2021-workers4.pt.trace.json.gz"))
         self.assert_ranges()
         con = sqlite3.connect(self.db)
         idx = {n for n, in con.execute(
             "SELECT name FROM sqlite_schema WHERE type = 'index'")}
         con.close()
         self.assertFalse(idx & {"cpu_op_run", "runtime_call_run",
-                                "python_function_run"})
+                                "python_function_run", "memory_event_run"})
 
     def test_merge_into_a_database_with_a_run(self):
         d = shared("runs", "dlrm-8rank")
@@ -111,6 +116,81 @@ class RowidRangeTest(ProfanTest):
             self.assertEqual(a.rc, 0, a.err)
             self.assertEqual(a.out, b.stdout)
             self.assertGreater(len(a.rows()), 0)
+
+    def memory_files(self):
+        """Two ranks' traces of steps and CUDA [memory] events (ties in
+        time, CPU ones, events after the last step)."""
+        paths = []
+        for rank in (0, 3):
+            evs = [{"ph": "X", "cat": "user_annotation",
+                    "name": "ProfilerStep#%d" % k, "pid": 1, "tid": 1,
+                    "ts": 10 * k, "dur": 10, "args": {}}
+                   for k in range(1, 5)]
+            for k in range(40 * (rank + 1)):
+                evs.append({"ph": "i", "cat": "cpu_instant_event", "s": "t",
+                            "name": "[memory]", "pid": 1, "tid": 1,
+                            "ts": 5 + (k * 7) % 53,
+                            "args": {"Total Allocated": (k * 7919 + rank)
+                                     % 1000, "Total Reserved": 4 << 30,
+                                     "Bytes": 512, "Addr": 4096 + k,
+                                     "Device Id": 0,
+                                     "Device Type": 0 if k % 9 == 0 else 1}})
+            p = os.path.join(self.tmp.name, "mem%d.json" % rank)
+            with open(p, "w") as f:
+                json.dump({"traceEvents": evs,
+                           "distributedInfo": {"rank": rank}}, f)
+            paths.append(p)
+        return paths
+
+    def test_merge_memory_events(self):
+        """memory_event's range at merge (its ids moved past the target's),
+        and its readers (the memory series, memory-timeline, export-trace)
+        on the merged run as on one ingest of both ranks."""
+        paths = self.memory_files()
+        shards = []
+        for i, p in enumerate(paths):
+            db = os.path.join(self.tmp.name, "m%d.db" % i)
+            r = subprocess.run([PROFAN, "--db", db, "ingest", "--name", "mem",
+                                "--quiet", p], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assert_ranges(db)
+            shards.append(db)
+        self.ingest_ok(trace("kineto-resnet50-2021-workers4.pt.trace.json.gz"))
+        r = subprocess.run([PROFAN, "merge", "--into", self.db, "--name",
+                            "mem"] + shards, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assert_ranges()
+        self.assertIn((2, "memory_event"), self.stored())
+        whole = os.path.join(self.tmp.name, "whole.db")
+        r = subprocess.run([PROFAN, "--db", whole, "ingest", "--name", "mem",
+                            "--quiet"] + paths, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        a = self.profan("--format", "csv", "query", "memory-timeline",
+                        "--run", "2")
+        b = subprocess.run([PROFAN, "--db", whole, "--format", "csv",
+                            "query", "memory-timeline"],
+                           capture_output=True, text=True)
+        self.assertEqual(a.rc, 0, a.err)
+        self.assertEqual(a.out, b.stdout)
+        self.assertGreater(len([x for x in a.rows()
+                                if x["source"] == "profiler"]), 10)
+        out = []
+        for db, run in ((self.db, "2"), (whole, "1")):
+            f = os.path.join(self.tmp.name, "x%s.json" % run)
+            r = subprocess.run([PROFAN, "--db", db, "export-trace", run,
+                                "--rank", "all", "--window", "0:1", "-o", f],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(f) as fh:
+                doc = json.load(fh)
+            out.append([(e["pid"], e["ts"], e["args"]) for e in
+                        doc["traceEvents"] if e.get("name") == "[memory]"])
+        self.assertGreater(len(out[1]), 100)
+        self.assertEqual(out[0], out[1])
+        # per rank in (ts, file order): the order the index gave
+        keys = [(pid, ts) for pid, ts, _ in out[1]]
+        self.assertEqual(keys, sorted(keys))
+        self.assertEqual(len({pid for pid, _ in keys}), 2)
 
     def test_readers_match_unfiltered_sql(self):
         """rank_traced_span's host clock and the ATen ops of the run, over
