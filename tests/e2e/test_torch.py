@@ -717,11 +717,16 @@ class FiveMinutes(TorchCase):
         evs, legacy = trace_events(path)
         slow = max(durs["new"], key=lambda k: (durs["new"][k], -k))
         (st,) = [e for e in evs if e.get("name") == "ProfilerStep#%d" % slow]
-        t0, t1 = ref.us_to_ns(st["ts"]), ref.us_to_ns(st["ts"] + st["dur"])
+        # the step's end as profan stores it (start + length, each in ns);
+        # an op overlaps it when it starts before the end and ends after
+        # the start, a zero-length op counting 1 ns (docs/export.md)
+        t0 = ref.us_to_ns(st["ts"])
+        t1 = t0 + ref.us_to_ns(st["dur"])
         want = sorted(e["name"] for e in evs
                       if ref.kind_of(e, legacy) == "cpu_op"
                       and ref.us_to_ns(e["ts"]) < t1
-                      and ref.us_to_ns(e["ts"]) + ref.us_to_ns(e["dur"]) > t0)
+                      and ref.us_to_ns(e["ts"])
+                      + max(ref.us_to_ns(e["dur"]), 1) > t0)
         exp = ref_load(os.path.join(self.tmp.name, "slowest.json"))
         got = sorted(e["name"] for e in exp["traceEvents"]
                      if e.get("cat") == "cpu_op" and e.get("ph") == "X")
