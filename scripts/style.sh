@@ -69,6 +69,13 @@ def code_part(line):
 
 SQL_START = re.compile(r'\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|WITH|DROP|'
                        r'REPLACE|ALTER)\b', re.I)
+# SQL that does not start a statement (a column list, a subquery built
+# into a larger one): two of these keywords, upper case as in our SQL
+SQL_WORDS = re.compile(r'\b(SELECT|FROM|WHERE|JOIN|GROUP BY|ORDER BY|'
+                       r'INSERT INTO|VALUES|UNION)\b')
+
+def is_sql(s):
+    return SQL_START.match(s) or len(set(SQL_WORDS.findall(s))) >= 2
 
 def literal_runs(text):
     """(first line, last line, text) of each run of adjacent string
@@ -117,7 +124,7 @@ for f in sys.argv[2:]:
             and (f, 'sql') not in known:
         for a, b, s in literal_runs(open(f, encoding='utf-8',
                                         errors='replace').read()):
-            if b > a and SQL_START.match(s):
+            if b > a and is_sql(s):
                 problems.append("%s:%d: SQL over %d lines in C (move it to "
                                 "statements/NAME.sql, db_statement())"
                                 % (f, a, b - a + 1))

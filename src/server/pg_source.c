@@ -58,11 +58,18 @@ static int in_pull(const PgSource *s, const PgTab *t, int eKind){
       || (bFiles && (eData & PG_PULL_FILES));
 }
 
-/* zWhere for table t: one that starts with "run_id" says "id" instead
-** for the run table (in a new string; free()). */
+/* zWhere for table t: one whose text (after the header comments of its
+** statements/ file) starts with "run_id" says "id" instead for the run
+** table (in a new string; the caller frees it with free()). */
 static char *where_of(const PgTab *t, const char *zWhere){
-  if( t->isRun && strncmp(zWhere, "run_id", 6)==0 ){
-    return xasprintf("id%s", zWhere+6);
+  const char *z = zWhere;
+  for(;;){
+    while( *z==' ' || *z=='\t' || *z=='\n' ) z++;
+    if( z[0]!='-' || z[1]!='-' ) break;
+    while( *z && *z!='\n' ) z++;
+  }
+  if( t->isRun && strncmp(z, "run_id", 6)==0 ){
+    return xasprintf("id%s", z+6);
   }
   return xstrdup(zWhere);
 }
@@ -218,9 +225,9 @@ PgSource *pg_source_open(const char *zUrl, int bLazy, PfError *pErr){
       || (s->db = db_open_scratch(pErr))==NULL
       || pg_plan_build(s->db, &s->plan, pErr)
       || pull(s, PULL_STRINGS, "true", NULL, pErr)
-      || pull(s, PULL_IDROWS, bLazy ? "run_id IN (SELECT run_id FROM"
-              " profan.baseline UNION ALL SELECT max(id) FROM profan.run)"
-              : "true", NULL, pErr) ){
+      || pull(s, PULL_IDROWS,
+              bLazy ? db_statement("pg-source-lazy-runs") : "true", NULL,
+              pErr) ){
     pg_source_close(s, 1);
     return NULL;
   }
@@ -271,8 +278,8 @@ int pg_source_pull_ref(PgSource *s, const char *zRef, PfError *pErr){
       az[1] = zId;
     }
   }
-  if( pull_n(s, PULL_IDROWS, "run_id IN (SELECT id FROM profan.run WHERE"
-             " name = $1 OR id = $2::bigint)", az, 2, pErr) ){
+  if( pull_n(s, PULL_IDROWS, db_statement("pg-source-run-by-ref"), az, 2,
+             pErr) ){
     return -1;
   }
   if( db_int(s->db, 0, db_statement("pg-source-baseline-exists"),
