@@ -13,6 +13,7 @@
 #include "analysis/derive_hta_series.h"
 #include "analysis/kernel_seq.h"
 #include "core/db.h"
+#include "core/db_batch.h"
 #include "core/msort.h"
 
 #include <stdio.h>
@@ -24,18 +25,13 @@
 typedef struct SeqSlot { int64_t aName[KS_MAX_LEN]; int len; int64_t id; }
   SeqSlot;
 
-/* Rows of one rowid table written BATCH at a time: a statement of one
-** row and one of BATCH rows (statements NAME and NAME-16), the values
-** of up to BATCH rows waiting (aNull: that value is NULL), and the rowid
-** the next row will get (rows go in at the end of the table, max + 1,
-** checked after each write). */
+/* Rows of one rowid table written BATCH at a time (db_batch.h) and the
+** rowid the next row will get (rows go in at the end of the table, max +
+** 1, checked after each write). */
 #define BATCH 16
 #define BATCH_COL 5
 typedef struct Batch {
-  sqlite3_stmt *pOne, *pMany;
-  int64_t aVal[BATCH*BATCH_COL];
-  char aNull[BATCH*BATCH_COL];
-  int n;                        /* rows waiting */
+  DbBatch rows;
   int64_t next;                 /* rowid of the next row added */
 } Batch;
 
@@ -49,42 +45,16 @@ struct HtaSeriesStore {
 
 static int batch_open(sqlite3 *db, Batch *b, const char *zName,
                       const char *zTable, PfError *pErr){
-  char zMany[64];
-  snprintf(zMany, sizeof(zMany), "%s-16", zName);
-  b->pOne = db_prepare(db, db_statement(zName), pErr);
-  b->pMany = b->pOne ? db_prepare(db, db_statement(zMany), pErr) : NULL;
   b->next = db_int(db, 0, "SELECT max(id) FROM %s", zTable) + 1;
-  return b->pMany ? 0 : -1;
+  return db_batch_open(db, &b->rows, zName, BATCH_COL, BATCH, pErr);
 }
 
 static void batch_close(Batch *b){
-  sqlite3_finalize(b->pOne);
-  sqlite3_finalize(b->pMany);
+  db_batch_close(&b->rows);
 }
 
-static void bind_rows(sqlite3_stmt *s, const Batch *b, int i0, int n){
-  for(int i=0; i<n*BATCH_COL; i++){
-    int k = i0*BATCH_COL + i;
-    if( b->aNull[k] ) sqlite3_bind_null(s, i+1);
-    else sqlite3_bind_int64(s, i+1, b->aVal[k]);
-  }
-}
-
-/* Write the rows waiting: the many-row statement when BATCH wait, else
-** one at a time; then check that the last got the rowid counted. */
-static int batch_flush(sqlite3 *db, Batch *b, PfError *pErr){
-  int done = 0;
-  if( b->n==0 ) return 0;
-  if( b->n==BATCH ){
-    bind_rows(b->pMany, b, 0, BATCH);
-    if( db_step_done(db, b->pMany, pErr) ) return -1;
-    done = BATCH;
-  }
-  for(; done<b->n; done++){
-    bind_rows(b->pOne, b, done, 1);
-    if( db_step_done(db, b->pOne, pErr) ) return -1;
-  }
-  b->n = 0;
+/* After a write: the last row got the rowid counted.  0 or -1. */
+static int rowid_check(sqlite3 *db, const Batch *b, PfError *pErr){
   if( sqlite3_last_insert_rowid(db)!=b->next-1 ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "database: HTA series rows did not"
                  " get consecutive rowids (%lld, not %lld)",
@@ -95,15 +65,20 @@ static int batch_flush(sqlite3 *db, Batch *b, PfError *pErr){
   return 0;
 }
 
+/* Write the rows waiting, then check their rowids. */
+static int batch_flush(sqlite3 *db, Batch *b, PfError *pErr){
+  if( b->rows.n==0 ) return 0;
+  if( db_batch_flush(db, &b->rows, pErr) ) return -1;
+  return rowid_check(db, b, pErr);
+}
+
 /* Add a row of BATCH_COL values (aNull[i]: value i is NULL); its rowid
-** in *pId.  Writes BATCH rows when that many wait. */
+** in *pId.  BATCH rows are written (and checked) when that many wait. */
 static int batch_add(sqlite3 *db, Batch *b, const int64_t *aVal,
                      const char *aNull, int64_t *pId, PfError *pErr){
-  memcpy(&b->aVal[b->n*BATCH_COL], aVal, sizeof(int64_t)*BATCH_COL);
-  memcpy(&b->aNull[b->n*BATCH_COL], aNull, BATCH_COL);
-  b->n++;
   *pId = b->next++;
-  return b->n==BATCH ? batch_flush(db, b, pErr) : 0;
+  if( db_batch_add(db, &b->rows, aVal, aNull, pErr) ) return -1;
+  return b->rows.n==0 ? rowid_check(db, b, pErr) : 0;
 }
 
 HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr){

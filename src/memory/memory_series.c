@@ -23,6 +23,7 @@
 */
 #include "memory/memory_series.h"
 #include "core/db.h"
+#include "core/db_batch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,66 +31,16 @@
 #define POINT_COLS 5           /* memory-series-point.sql's parameters */
 #define POINT_BATCH 64         /* rows a statement */
 
-/* The points not yet inserted. */
-typedef struct SeriesPoints {
-  sqlite3_stmt *pOne;          /* one row */
-  sqlite3_stmt *pBatch;        /* POINT_BATCH rows */
-  int n;
-  int64_t a[POINT_BATCH][POINT_COLS];
-} SeriesPoints;
-
-/* memory-series-point.sql with its VALUES tuple (the text from the last
-** '(') repeated to nRow rows. */
-static sqlite3_stmt *prepare_points(sqlite3 *db, int nRow, PfError *pErr){
-  const char *z = db_statement("memory-series-point");
-  const char *zTuple = strrchr(z, '(');
-  sqlite3_stmt *s;
-  Buf b;
-  buf_init(&b);
-  buf_puts(&b, z);
-  for(int k=1; k<nRow; k++){
-    buf_puts(&b, ",");
-    buf_puts(&b, zTuple);
-  }
-  s = db_prepare(db, buf_str(&b), pErr);
-  buf_free(&b);
-  return s;
-}
-
-/* Insert the first n held points with s (n rows).  0 or -1. */
-static int points_insert(sqlite3 *db, SeriesPoints *p, sqlite3_stmt *s,
-                         int n, PfError *pErr){
-  for(int k=0; k<n; k++){
-    for(int c=0; c<POINT_COLS; c++){
-      sqlite3_bind_int64(s, k*POINT_COLS + c + 1, p->a[k][c]);
-    }
-  }
-  return db_step_done(db, s, pErr);
-}
-
-/* Hold one point; insert the batch when it is full.  0 or -1. */
-static int point_add(sqlite3 *db, SeriesPoints *p, int64_t runId,
-                     int64_t rank, int64_t i, int64_t total, int64_t id,
-                     PfError *pErr){
-  int64_t *r = p->a[p->n++];
-  r[0] = runId;
-  r[1] = rank;
-  r[2] = i;
-  r[3] = total;
-  r[4] = id;
-  if( p->n<POINT_BATCH ) return 0;
-  p->n = 0;
-  return points_insert(db, p, p->pBatch, POINT_BATCH, pErr);
-}
-
-/* Insert the points held, one a statement.  0 or -1. */
-static int points_flush(sqlite3 *db, SeriesPoints *p, PfError *pErr){
-  for(int k=0; k<p->n; k++){
-    if( k>0 ) memcpy(p->a[0], p->a[k], sizeof(p->a[0]));
-    if( points_insert(db, p, p->pOne, 1, pErr) ) return -1;
-  }
-  p->n = 0;
-  return 0;
+/* Hold one point; the batch writes 64 at a time.  0 or -1. */
+static int point_add(sqlite3 *db, DbBatch *p, int64_t runId, int64_t rank,
+                     int64_t i, int64_t total, int64_t id, PfError *pErr){
+  int64_t a[POINT_COLS];
+  a[0] = runId;
+  a[1] = rank;
+  a[2] = i;
+  a[3] = total;
+  a[4] = id;
+  return db_batch_add(db, p, a, NULL, pErr);
 }
 
 /* The step cursor: the current step of the walk, valid while has. */
@@ -135,7 +86,7 @@ static int steps_done(sqlite3 *db, int64_t runId, SeriesStep *s,
 
 int memory_series_run(sqlite3 *db, int64_t runId, PfError *pErr){
   sqlite3_stmt *pEv = NULL, *pEnd = NULL;
-  SeriesPoints *pPt = NULL;
+  DbBatch pt = {0};
   SeriesStep s = {0};
   int64_t i = 0, lastRank = 0, lastId = 0, lo, hi;
   int hasLast = 0, rc = -1, r;
@@ -155,10 +106,9 @@ int memory_series_run(sqlite3 *db, int64_t runId, PfError *pErr){
   if( r!=SQLITE_ROW ) goto sql_error;
   s.p = db_prepare(db, db_statement("memory-series-steps"), pErr);
   pEnd = db_prepare(db, db_statement("memory-series-step-end"), pErr);
-  pPt = xcalloc(1, sizeof(*pPt));
   if( s.p==NULL || pEnd==NULL
-      || (pPt->pOne = prepare_points(db, 1, pErr))==NULL
-      || (pPt->pBatch = prepare_points(db, POINT_BATCH, pErr))==NULL ){
+      || db_batch_open(db, &pt, "memory-series-point", POINT_COLS,
+                       POINT_BATCH, pErr) ){
     goto done;
   }
   sqlite3_bind_int64(s.p, 1, runId);
@@ -172,7 +122,7 @@ int memory_series_run(sqlite3 *db, int64_t runId, PfError *pErr){
       goto done;
     }
     if( !hasLast || rank!=lastRank ) i = 0;
-    if( point_add(db, pPt, runId, rank, i++, sqlite3_column_int64(pEv, 2),
+    if( point_add(db, &pt, runId, rank, i++, sqlite3_column_int64(pEv, 2),
                   id, pErr) ){
       goto done;
     }
@@ -181,7 +131,7 @@ int memory_series_run(sqlite3 *db, int64_t runId, PfError *pErr){
     lastId = id;
   }
   if( r!=SQLITE_DONE ) goto sql_error;
-  if( points_flush(db, pPt, pErr) ) goto done;
+  if( db_batch_flush(db, &pt, pErr) ) goto done;
   rc = steps_done(db, runId, &s, pEnd, 0, 0, 1, hasLast, lastRank, lastId,
                   pErr);
   goto done;
@@ -190,11 +140,7 @@ sql_error:
 done:
   sqlite3_finalize(pEv);
   sqlite3_finalize(s.p);
-  if( pPt ){
-    sqlite3_finalize(pPt->pOne);
-    sqlite3_finalize(pPt->pBatch);
-    free(pPt);
-  }
+  db_batch_close(&pt);
   sqlite3_finalize(pEnd);
   return rc;
 }
