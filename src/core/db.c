@@ -393,11 +393,10 @@ int db_rowid_record(sqlite3 *db, int64_t runId, const RowidMark *pMark,
   return 0;
 }
 
-sqlite3_stmt *db_prepare_run_rows(sqlite3 *db, const char *zTab,
-                                  const char *zCols, const char *zWhere,
-                                  int64_t runId, int *pEmpty, PfError *pErr){
+sqlite3_stmt *db_prepare_run_range(sqlite3 *db, const char *zSql,
+                                   const char *zTab, int64_t runId,
+                                   int *pEmpty, PfError *pErr){
   int64_t lo, hi;
-  char *zSql;
   sqlite3_stmt *s;
   *pEmpty = 0;
   if( db_run_rowids(db, zTab, runId, &lo, &hi, pErr) ) return NULL;
@@ -405,14 +404,23 @@ sqlite3_stmt *db_prepare_run_rows(sqlite3 *db, const char *zTab,
     *pEmpty = 1;
     return NULL;
   }
-  zSql = sqlite3_mprintf(db_statement("db-prepare-run-rows"), zCols, zTab,
-                         zWhere ? " AND " : "", zWhere ? zWhere : "");
   s = db_prepare(db, zSql, pErr);
-  sqlite3_free(zSql);
   if( s==NULL ) return NULL;
   sqlite3_bind_int64(s, 1, runId);
   sqlite3_bind_int64(s, 2, lo);
   sqlite3_bind_int64(s, 3, hi);
+  return s;
+}
+
+sqlite3_stmt *db_prepare_run_rows(sqlite3 *db, const char *zTab,
+                                  const char *zCols, const char *zWhere,
+                                  int64_t runId, int *pEmpty, PfError *pErr){
+  char *zSql = sqlite3_mprintf(db_statement("db-prepare-run-rows"), zCols,
+                               zTab, zWhere ? " AND " : "",
+                               zWhere ? zWhere : "");
+  sqlite3_stmt *s = db_prepare_run_range(db, zSql, zTab, runId, pEmpty,
+                                         pErr);
+  sqlite3_free(zSql);
   return s;
 }
 

@@ -248,6 +248,12 @@ sqlite3_stmt *db_prepare_run_rows(sqlite3 *db, const char *zTab,
                                   const char *zCols, const char *zWhere,
                                   int64_t runId, int *pEmpty, PfError *pErr);
 
+/* The same for a whole statement zSql over trace table zTab whose
+** parameters are ?1 the run, ?2 and ?3 its rowid range in zTab. */
+sqlite3_stmt *db_prepare_run_range(sqlite3 *db, const char *zSql,
+                                   const char *zTab, int64_t runId,
+                                   int *pEmpty, PfError *pErr);
+
 /* Run a query returning one integer (first column of first row); returns
 ** dflt when there is no row.  On out of memory or an I/O error it returns
 ** dflt too, and ends a transaction of db_begin() (db_lost_reason() then

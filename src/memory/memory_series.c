@@ -88,16 +88,12 @@ int memory_series_run(sqlite3 *db, int64_t runId, PfError *pErr){
   sqlite3_stmt *pEv = NULL, *pEnd = NULL;
   DbBatch pt = {0};
   SeriesStep s = {0};
-  int64_t i = 0, lastRank = 0, lastId = 0, lo, hi;
-  int hasLast = 0, rc = -1, r;
+  int64_t i = 0, lastRank = 0, lastId = 0;
+  int hasLast = 0, rc = -1, r, empty;
   if( db_exec_run(db, db_statement("memory-series"), runId, pErr) ) return -1;
-  if( db_run_rowids(db, "memory_event", runId, &lo, &hi, pErr) ) return -1;
-  if( lo>hi ) return 0;                /* no [memory] events at all */
-  pEv = db_prepare(db, db_statement("memory-series-events"), pErr);
-  if( pEv==NULL ) goto done;
-  sqlite3_bind_int64(pEv, 1, runId);
-  sqlite3_bind_int64(pEv, 2, lo);
-  sqlite3_bind_int64(pEv, 3, hi);
+  pEv = db_prepare_run_range(db, db_statement("memory-series-events"),
+                             "memory_event", runId, &empty, pErr);
+  if( pEv==NULL ) return empty ? 0 : -1;  /* empty: no [memory] events */
   r = sqlite3_step(pEv);
   if( r==SQLITE_DONE ){                /* no series: nothing to walk */
     rc = 0;

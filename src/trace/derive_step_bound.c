@@ -112,19 +112,12 @@ static BoundStep *find_step(BoundStep *a, int n, int64_t rank, int64_t step){
 ** Returns 0 or -1 with pErr set. */
 static int scan_gpu(sqlite3 *db, int64_t runId, const char *zTab,
                     BoundStep *a, int n, PfError *pErr){
-  int rc;
-  int64_t lo, hi;
-  char *zSql;
-  sqlite3_stmt *s;
-  if( db_run_rowids(db, zTab, runId, &lo, &hi, pErr) ) return -1;
-  if( lo>hi ) return 0;                       /* no rows in zTab */
-  zSql = sqlite3_mprintf(db_statement("step-bound-gpu-rows"), zTab);
-  s = db_prepare(db, zSql, pErr);
+  int empty, rc;
+  char *zSql = sqlite3_mprintf(db_statement("step-bound-gpu-rows"), zTab);
+  sqlite3_stmt *s = db_prepare_run_range(db, zSql, zTab, runId, &empty,
+                                         pErr);
   sqlite3_free(zSql);
-  if( s==NULL ) return -1;
-  sqlite3_bind_int64(s, 1, runId);
-  sqlite3_bind_int64(s, 2, lo);
-  sqlite3_bind_int64(s, 3, hi);
+  if( s==NULL ) return empty ? 0 : -1;
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
     BoundStep *p = sqlite3_column_type(s, 1)==SQLITE_NULL ? NULL
         : find_step(a, n, sqlite3_column_int64(s, 0),

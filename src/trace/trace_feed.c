@@ -102,16 +102,10 @@ static void row_of(const FeedTab *t, sqlite3_stmt *s, TraceRow *r){
 /* Every row of table t of run runId.  Returns 0 or -1 (pErr). */
 static int feed_table(sqlite3 *db, const FeedTab *t, int64_t runId,
                       TraceTotals *pTot, TraceSpans *pSpans, PfError *pErr){
-  int64_t lo = 1, hi = 0;
-  sqlite3_stmt *s;
-  int rc;
-  if( db_run_rowids(db, t->zTab, runId, &lo, &hi, pErr) ) return -1;
-  if( lo>hi ) return 0;
-  s = db_prepare(db, db_statement(t->zSql), pErr);
-  if( s==NULL ) return -1;
-  sqlite3_bind_int64(s, 1, runId);
-  sqlite3_bind_int64(s, 2, lo);
-  sqlite3_bind_int64(s, 3, hi);
+  int empty, rc;
+  sqlite3_stmt *s = db_prepare_run_range(db, db_statement(t->zSql), t->zTab,
+                                         runId, &empty, pErr);
+  if( s==NULL ) return empty ? 0 : -1;
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
     TraceRow r;
     row_of(t, s, &r);
