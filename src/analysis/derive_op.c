@@ -30,8 +30,10 @@
 #include "core/db.h"
 #include "trace/op_store.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* With PROFAN_TIMING set, print the time since *pT1 (wall) and the CPU
 ** time of this thread since *pC1, and reset both. */
@@ -114,6 +116,102 @@ static int has_unmodeled(sqlite3 *db){
   return r;
 }
 
+/* 1 when z[0..n) is the identifier zWord as a whole word somewhere. */
+static int has_word(const char *z, size_t n, const char *zWord){
+  size_t w = strlen(zWord);
+  for(size_t i=0; i+w<=n; i++){
+    if( memcmp(z+i, zWord, w)==0
+     && (i==0 || !(isalnum((unsigned char)z[i-1]) || z[i-1]=='_'))
+     && (i+w==n || !(isalnum((unsigned char)z[i+w]) || z[i+w]=='_')) ){
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The arms of zSel (a compound SELECT: "A UNION ALL B ..."), each one's
+** start and end put in aArm (at most nMax); returns how many, or 0 when
+** the text has another shape.  Arms are split at UNION ALL outside
+** parentheses, quotes and comments. */
+static int split_arms(const char *zSel, const char **aArm, int nMax){
+  int depth = 0, n = 0;
+  const char *z = zSel;
+  aArm[n++] = z;
+  while( *z ){
+    if( *z=='\'' || *z=='"' ){
+      char q = *z++;
+      while( *z && *z!=q ) z++;
+      if( *z ) z++;
+    }else if( z[0]=='-' && z[1]=='-' ){
+      while( *z && *z!='\n' ) z++;
+    }else if( *z=='(' ){ depth++; z++; }
+    else if( *z==')' ){ depth--; z++; }
+    else if( depth==0 && sqlite3_strnicmp(z, "UNION ALL", 9)==0
+             && (z==zSel || isspace((unsigned char)z[-1]))
+             && isspace((unsigned char)z[9]) ){
+      if( n+3>nMax ) return 0;
+      aArm[n++] = z;                   /* the end of the arm before */
+      aArm[n++] = z + 9;
+      z += 9;
+    }else z++;
+  }
+  aArm[n++] = z;
+  return n/2;
+}
+
+/* The SELECT of op_sig_model_calc without the arms that cannot give a row
+** for the signatures not modeled yet (derive-op-idle-arms.sql), or NULL
+** (then the whole view).  sqlite3_malloc'ed: the caller frees it. */
+static char *model_select(sqlite3 *db){
+  enum { MAX_ARM = 16 };
+  const char *aArm[2*MAX_ARM];
+  char *zSel = db_view_select(db, "op_sig_model_calc");
+  sqlite3_stmt *s = NULL;
+  sqlite3_str *pOut;
+  int nArm = zSel ? split_arms(zSel, aArm, 2*MAX_ARM) : 0;
+  int aDrop[MAX_ARM] = {0}, nKept = 0;
+  if( nArm<2 ) return zSel;
+  if( sqlite3_prepare_v2(db, db_statement("derive-op-idle-arms"), -1, &s,
+                         NULL)!=SQLITE_OK ){
+    sqlite3_finalize(s);
+    return zSel;                      /* the statement after reports it */
+  }
+  while( sqlite3_step(s)==SQLITE_ROW ){
+    const char *zView = (const char *)sqlite3_column_text(s, 0);
+    for(int i=0; zView && i<nArm; i++){
+      const char *a = aArm[2*i];
+      if( has_word(a, (size_t)(aArm[2*i+1]-a), zView) ) aDrop[i] = 1;
+    }
+  }
+  sqlite3_finalize(s);
+  pOut = sqlite3_str_new(db);
+  for(int i=0; i<nArm; i++){
+    if( aDrop[i] ) continue;
+    if( nKept++ ) sqlite3_str_appendall(pOut, "UNION ALL");
+    sqlite3_str_append(pOut, aArm[2*i], (int)(aArm[2*i+1]-aArm[2*i]));
+  }
+  sqlite3_free(zSel);
+  return nKept ? sqlite3_str_finish(pOut)
+               : (sqlite3_free(sqlite3_str_finish(pOut)), NULL);
+}
+
+/* The model of the signatures not modeled yet: op_sig_model_calc's
+** SELECT (model_select) in derive-op-insert-op-sig-model.sql. */
+static int model_signatures(sqlite3 *db, int64_t runId, PfError *pErr){
+  char *zSel = model_select(db);
+  char *zSql;
+  int rc;
+  if( zSel==NULL ){
+    return db_exec_run_view(db, db_statement("derive-op-insert-op-sig-model"),
+                            "op_sig_model_calc", runId, pErr);
+  }
+  zSql = sqlite3_mprintf(db_statement("derive-op-insert-op-sig-model"), zSel);
+  rc = db_exec_run(db, zSql, runId, pErr);
+  sqlite3_free(zSql);
+  sqlite3_free(zSel);
+  return rc;
+}
+
 /* The calls, signatures and launch counts from the store, the model and
 ** roofline metrics from the views, the exposed memcpy time from the
 ** spans. */
@@ -127,14 +225,12 @@ static int derive_op_store(sqlite3 *db, int64_t runId, OpStore *pOps,
   /* a run whose signatures are all modeled already (the same model
   ** traced again) skips preparing and running the arms */
   if( has_unmodeled(db)
-      && db_exec_run(db,
-        db_statement("derive-op-insert-op-sig-model"), runId, pErr) ){
+      && model_signatures(db, runId, pErr) ){
     return -1;
   }
   timing("model", &t1, &c1);
-  if( db_exec_run(db,
-        db_statement("derive-op-delete-op-run-metric"),
-        runId, pErr)
+  if( db_exec_run_view(db, db_statement("derive-op-delete-op-run-metric"),
+                       "op_metric_roof_calc", runId, pErr)
       || op_store_write_unlaunched(pOps, db, runId, pErr) ){
     return -1;
   }

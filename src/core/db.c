@@ -497,6 +497,20 @@ char *db_view_select(sqlite3 *db, const char *zView){
   return zOut;
 }
 
+int db_exec_run_view(sqlite3 *db, const char *zTemplate, const char *zView,
+                     int64_t runId, PfError *pErr){
+  char *zSel = db_view_select(db, zView);
+  char *zSql;
+  int rc;
+  if( zSel==NULL ) zSel = sqlite3_mprintf("SELECT * FROM %w", zView);
+  /* db_exec_run reports a NULL (out of memory) */
+  zSql = zSel ? sqlite3_mprintf(zTemplate, zSel) : NULL;
+  rc = db_exec_run(db, zSql, runId, pErr);
+  sqlite3_free(zSql);
+  sqlite3_free(zSel);
+  return rc;
+}
+
 int64_t db_int(sqlite3 *db, int64_t dflt, const char *zSql, ...){
   va_list ap;
   char *z;

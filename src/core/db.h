@@ -199,6 +199,14 @@ int db_exec(sqlite3 *db, const char *zSql, PfError *pErr);
 ** Returns 0, or -1 with "database: <sqlite message>" in pErr. */
 int db_exec_run(sqlite3 *db, const char *zSql, int64_t runId, PfError *pErr);
 
+/* db_exec_run() of the template zTemplate (a statements/ file with one %s)
+** filled with the SELECT of view zView (db_view_select(); the view itself,
+** "SELECT * FROM zView", when that gives NULL): the view stays the one
+** definition, its text compiles for less (view expansion at prepare time:
+** 8 of op_sig_model_calc's 20 M instructions).  Returns as db_exec_run. */
+int db_exec_run_view(sqlite3 *db, const char *zTemplate, const char *zView,
+                     int64_t runId, PfError *pErr);
+
 /* Step a prepared INSERT/UPDATE once and reset it.  Returns 0, or -1 with
 ** "database: <sqlite message>" in pErr. */
 int db_step_done(sqlite3 *db, sqlite3_stmt *p, PfError *pErr);
