@@ -387,6 +387,8 @@ typedef struct GpuSweep {
   int64_t runId;
   const StepList *pSteps;
   sqlite3_stmt *pBusy, *pGap;
+  const int64_t *aComm;      /* the run's communication kernel names */
+  int nComm;
   DevState d;
   Overlap ov;
   PfError *pErr;
@@ -441,43 +443,45 @@ static int gpu_feed(GpuSweep *g, int64_t rank, int64_t dev, int64_t ts,
 
 /* The run's communication kernels: the comm_kernel view of
 ** schema/012-verdicts.sql (comm_pattern), the one definition shared with
-** the categories and the collectives.  ?1 is the run id. */
+** the categories and the collectives.  ?1 is the run id.  Read once by
+** derive_trace_run for both sweeps (a GLOB of every pattern over every
+** kernel name: 3 M instructions on the 8-rank DLRM trace's rank 0). */
 #define NCCL_NAMES_SQL \
   "SELECT DISTINCT name_id FROM comm_kernel WHERE run_id=?1 ORDER BY 1"
 
 /* The GPU rows from the spans kept while loading. */
 static int gpu_rows_spans(GpuSweep *g, const TraceSpans *pSpans){
-  int nRank = 0, nNccl = 0, rc = 0;
-  int64_t *aRank, *aNccl = db_id_set(g->db, NCCL_NAMES_SQL, g->runId,
-                                     &nNccl, g->pErr);
-  if( aNccl==NULL ) return -1;
-  aRank = trace_spans_ranks(pSpans, &nRank);
+  int nRank = 0, rc = 0;
+  int64_t *aRank = trace_spans_ranks(pSpans, &nRank);
   for(int r=0; r<nRank && rc==0; r++){
     size_t n;
     SpanGpu *a = trace_spans_rank_gpu(pSpans, aRank[r], &n);
     for(size_t i=0; i<n && rc==0; i++){
       int kind = a[i].kind==SPAN_MEMCPY ? 1 : a[i].kind==SPAN_MEMSET ? 2
-               : util_id_in(aNccl, nNccl, a[i].name) ? 3 : 0;
+               : util_id_in(g->aComm, g->nComm, a[i].name) ? 3 : 0;
       rc = gpu_feed(g, aRank[r], a[i].device, a[i].ts, a[i].dur, a[i].name,
                     kind);
     }
     free(a);
   }
   free(aRank);
-  free(aNccl);
   return rc;
 }
 
 /* GPU busy time, idle gaps and comm/compute overlap per (rank, device),
-** from the spans kept of the rows (trace_keep.h). */
+** from the spans kept of the rows (trace_keep.h); aComm: the run's
+** communication kernel names (NCCL_NAMES_SQL). */
 static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
-                           const TraceSpans *pSpans, PfError *pErr){
+                           const TraceSpans *pSpans, const int64_t *aComm,
+                           int nComm, PfError *pErr){
   GpuSweep g;
   int rc = 0;
   memset(&g, 0, sizeof(g));
   g.db = db;
   g.runId = runId;
   g.pSteps = pSteps;
+  g.aComm = aComm;
+  g.nComm = nComm;
   g.pErr = pErr;
   g.pBusy = db_prepare(db,
     "INSERT INTO gpu_busy VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
@@ -768,20 +772,16 @@ static void cc_free_arrays(ClassCursor *aC){
 }
 
 /* The wall-time sweep of every rank of the run, over the spans kept of
-** the rows. */
+** the rows; aComm: the run's communication kernel names. */
 static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
-                       const TraceSpans *pSpans, PfError *pErr){
+                       const TraceSpans *pSpans, const int64_t *aComm,
+                       int nComm, PfError *pErr){
   ClassCursor aC[C_IDLE];
   sqlite3_stmt *pRank = NULL, *pIns = NULL;
   WallSweep w = {0, 0, 0, 0, NULL, 0, 0};
-  int64_t *aComm = NULL;
-  int nComm = 0;
   int rc = 0;
 
   memset(aC, 0, sizeof(aC));
-  /* communication kernels: comm_pattern (schema/012-verdicts.sql) */
-  aComm = db_id_set(db, NCCL_NAMES_SQL, runId, &nComm, pErr);
-  if( aComm==NULL ) return -1;
   pRank = db_prepare(db,
     db_statement("trace-ranks"), pErr);
   pIns = db_prepare(db,
@@ -804,7 +804,6 @@ static int derive_wall(sqlite3 *db, int64_t runId, const StepList *pS,
   }
 done:
   free(w.aTot);
-  free(aComm);
   cc_free_arrays(aC);
   sqlite3_finalize(pRank);
   sqlite3_finalize(pIns);
@@ -828,7 +827,8 @@ static void phase(const char *zName){
 int derive_trace_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
                      const TraceSpans *pSpans, char **pzNote, PfError *pErr){
   StepList steps = {0, 0, 0};
-  int nGapRanks = 0;
+  int64_t *aComm = NULL;
+  int nGapRanks = 0, nComm = 0;
   int rc = -1;
 
   *pzNote = NULL;
@@ -841,7 +841,11 @@ int derive_trace_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
   if( derive_gpu_steps(db, &steps, pTot, pErr) ) goto done;
   /* gpu_op_summary is already there (trace_totals_write_gpu): the comm
   ** kernels of the sweeps are read from it */
-  if( derive_gpu_busy(db, runId, &steps, pSpans, pErr) ) goto done;
+  aComm = db_id_set(db, NCCL_NAMES_SQL, runId, &nComm, pErr);
+  if( aComm==NULL
+      || derive_gpu_busy(db, runId, &steps, pSpans, aComm, nComm, pErr) ){
+    goto done;
+  }
   phase("gpu sweep");
   if( derive_gap_steps(db, runId, pSpans, &nGapRanks, pErr) ) goto done;
   if( nGapRanks>0 ){
@@ -853,7 +857,9 @@ int derive_trace_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
                         nGapRanks==1 ? "" : "s");
     phase("gap steps");
   }
-  if( derive_wall(db, runId, &steps, pSpans, pErr) ) goto done;
+  if( derive_wall(db, runId, &steps, pSpans, aComm, nComm, pErr) ){
+    goto done;
+  }
   phase("wall sweep");
   if( trace_spans_check(pSpans, pErr) ) goto done;
   /* the 009 summaries, every step final */
@@ -862,5 +868,6 @@ int derive_trace_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
   rc = 0;
 done:
   free(steps.a);
+  free(aComm);
   return rc;
 }
