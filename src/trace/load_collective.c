@@ -160,20 +160,26 @@ int load_collective_args_from_dims(CollArgs *p, const char *zInputDims,
   return 0;
 }
 
-int load_collective_row(sqlite3 *db, int64_t runId, int64_t rank,
-                        int64_t fileId, int64_t rowId, int eSrc,
+int load_collective_row(sqlite3 *db, sqlite3_stmt **ppIns, int64_t runId,
+                        int64_t rank, int64_t fileId, int64_t rowId, int eSrc,
                         const CollArgs *p, PfError *pErr){
   static const char *azSrc[] = {"cpu_op", "kernel", "annotation"};
-  sqlite3_stmt *s = NULL;
+  sqlite3_stmt *s;
   int rc;
 #define HAS(k) ((p->has & (1u<<(k)))!=0)
   if( p->has==0 ) return 0;
   if( eSrc<0 || eSrc>2 ) eSrc = 0;
-  if( sqlite3_prepare_v2(db,
-      db_statement("load-collective-row"), -1, &s, NULL)!=SQLITE_OK ){
+  if( *ppIns==NULL
+      && sqlite3_prepare_v3(db, db_statement("load-collective-row"), -1,
+                            SQLITE_PREPARE_PERSISTENT, ppIns,
+                            NULL)!=SQLITE_OK ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
+    sqlite3_finalize(*ppIns);
+    *ppIns = NULL;
     return -1;
   }
+  s = *ppIns;
+  sqlite3_clear_bindings(s);           /* the fields this row lacks: NULL */
   sqlite3_bind_int64(s, 1, runId);
   sqlite3_bind_int64(s, 2, rank);
   sqlite3_bind_int64(s, 3, fileId);
@@ -205,7 +211,7 @@ int load_collective_row(sqlite3 *db, int64_t runId, int64_t rank,
   if( rc!=SQLITE_DONE ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "%s", sqlite3_errmsg(db));
   }
-  sqlite3_finalize(s);
+  sqlite3_reset(s);
   return rc==SQLITE_DONE ? 0 : -1;
 }
 

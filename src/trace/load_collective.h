@@ -94,9 +94,12 @@ int load_collective_args_from_dims(CollArgs *p, const char *zInputDims,
 /*
 ** Insert one coll_args row for the event rowId of kind eSrc
 ** (COLL_SRC_*), tagged (runId, rank, fileId).  Rows with has == 0 are
-** not written.  Returns 0, or -1 with the sqlite message in pErr.
+** not written.  *ppIns: the INSERT, prepared on the first row (NULL
+** before it) and kept for the next ones; the caller finalizes it.
+** Returns 0, or -1 with the sqlite message in pErr.
 */
-int load_collective_row(sqlite3 *db, int64_t runId, int64_t rank,
+int load_collective_row(sqlite3 *db, sqlite3_stmt **ppIns, int64_t runId,
+                        int64_t rank,
                         int64_t fileId, int64_t rowId, int eSrc,
                         const CollArgs *p, PfError *pErr);
 

@@ -75,6 +75,7 @@ struct TraceLoader {
   Intern *pIntern;
   sqlite3_stmt *aStmt[S_N];
   Ins aIns[S_N];                /* aIns[i].s == aStmt[i] */
+  sqlite3_stmt *pColl;          /* coll_args' INSERT, from the first row */
   int64_t nRows;
   TraceTotals *pTot;            /* the totals, or NULL */
   TraceSpans *pSpans;           /* intervals for the sweeps, or NULL */
@@ -120,6 +121,7 @@ TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
 void load_trace_free(TraceLoader *p){
   if( p==NULL ) return;
   for(int i=0; i<S_N; i++) sqlite3_finalize(p->aStmt[i]);
+  sqlite3_finalize(p->pColl);
   free(p);
 }
 
@@ -286,8 +288,8 @@ static int load_trace_coll(TraceLoader *p, const TraceTarget *t,
   }
   rowId = (eSrc==COLL_SRC_CPU_OP && e->rowId>0) ? e->rowId
         : sqlite3_last_insert_rowid(p->db);
-  return load_collective_row(p->db, t->runId, t->rank, t->fileId, rowId,
-                             eSrc, pa, pErr);
+  return load_collective_row(p->db, &p->pColl, t->runId, t->rank,
+                             t->fileId, rowId, eSrc, pa, pErr);
 }
 
 /* What binding an event's row leaves for the steps after the insert. */
