@@ -66,6 +66,7 @@
 */
 #include "trace/link_trace.h"
 #include "core/group_map.h"
+#include "core/msort.h"
 #include "core/spool.h"
 #include "trace/trace_record.h"
 #include "trace/trace_args.h"
@@ -536,11 +537,11 @@ static int defer_add(Linker *p, Thread *t, const TraceEvent *e){
   return 0;
 }
 
-static int defer_cmp(const void *a, const void *b){
-  const DeferRec *x = a, *y = b;
+static int defer_cmp(const DeferRec *x, const DeferRec *y){
   if( x->ts!=y->ts ) return x->ts<y->ts ? -1 : 1;
   return x->seq<y->seq ? -1 : x->seq>y->seq;
 }
+DEFINE_MSORT(defer_sort, DeferRec, defer_cmp)
 
 /* The record at offset off of spool s (8-byte aligned, within s->n),
 ** its length in *pLen.  NULL, with pErr set, when the spool cannot be
@@ -741,7 +742,7 @@ static int hold_release(Linker *p, int keepStepless){
 static int defer_release(Linker *p, Thread *t){
   int rc = 0;
   if( t->nDef==0 ) return 0;
-  qsort(t->aDef, (size_t)t->nDef, sizeof(DeferRec), defer_cmp);
+  defer_sort(t->aDef, (size_t)t->nDef);
   for(int i=0; i<t->nDef && rc==0; i++){
     const char *z = spool_get(&p->defer, t->aDef[i].off,
                               (size_t)t->aDef[i].len);
