@@ -12,8 +12,8 @@
 #include <emmintrin.h>
 #endif
 
-/* The head of a record; then the fields of aWord whose bit is set in
-** mask, 8 bytes each, the CollArgs when hasColl, the five strings (name,
+/* The head of a record; then the 8-byte fields (below) whose bit is set
+** in mask, the CollArgs when hasColl, the five strings (name,
 ** cat, dims, types, concrete inputs) each NUL-terminated, padding to 8. */
 typedef struct RecHead {
   uint64_t mask;
@@ -26,50 +26,25 @@ typedef struct RecHead {
 
 _Static_assert(sizeof(RecHead)==TRACE_RECORD_HEAD, "TRACE_RECORD_HEAD");
 
-/* Every 8-byte field of TraceEvent but the pointers.  A field added to
-** TraceEvent must be added here or to RecHead: the size check below
-** fails until it is. */
-static const unsigned short aWord[] = {
-  offsetof(TraceEvent, pid), offsetof(TraceEvent, tid),
-  offsetof(TraceEvent, ts), offsetof(TraceEvent, dur),
-  offsetof(TraceEvent, offset), offsetof(TraceEvent, correlation),
-  offsetof(TraceEvent, external_id), offsetof(TraceEvent, cbid),
-  offsetof(TraceEvent, sequence), offsetof(TraceEvent, fwd_tid),
-  offsetof(TraceEvent, grid[0]), offsetof(TraceEvent, grid[1]),
-  offsetof(TraceEvent, grid[2]), offsetof(TraceEvent, block[0]),
-  offsetof(TraceEvent, block[1]), offsetof(TraceEvent, block[2]),
-  offsetof(TraceEvent, registers), offsetof(TraceEvent, shared_mem),
-  offsetof(TraceEvent, bytes), offsetof(TraceEvent, blocks_per_sm),
-  offsetof(TraceEvent, warps_per_sm), offsetof(TraceEvent, occupancy),
-  offsetof(TraceEvent, flops), offsetof(TraceEvent, mem_gbps),
-  offsetof(TraceEvent, device_type),
-  offsetof(TraceEvent, device_id), offsetof(TraceEvent, addr),
-  offsetof(TraceEvent, total_alloc), offsetof(TraceEvent, total_reserved),
-  offsetof(TraceEvent, python_id), offsetof(TraceEvent, python_parent),
-  offsetof(TraceEvent, device), offsetof(TraceEvent, stream),
-  offsetof(TraceEvent, rowId), offsetof(TraceEvent, parentId),
-  offsetof(TraceEvent, selfDur), offsetof(TraceEvent, opId),
-  offsetof(TraceEvent, topOpId), offsetof(TraceEvent, runtimeId),
-  offsetof(TraceEvent, step),
-};
-#define N_WORD ((int)(sizeof(aWord)/sizeof(aWord[0])))
-
+/* The 8-byte fields of TraceEvent but the pointers, 40 of them in two
+** runs: 33 from pid to stream (the doubles among them), 7 from rowId to
+** step.  A record holds the non-zero ones, bit i of the mask for field i
+** in that order.  The encoder and decoder walk the runs (no table, no
+** branch per field).  A field added to TraceEvent must be added to a run
+** or to RecHead: the checks below fail until it is. */
+#define RUN_A 33
+#define RUN_B 7
+#define N_WORD (RUN_A+RUN_B)
+_Static_assert(offsetof(TraceEvent, stream)-offsetof(TraceEvent, pid)
+               ==(RUN_A-1)*8, "run A of the fields");
+_Static_assert(offsetof(TraceEvent, step)-offsetof(TraceEvent, rowId)
+               ==(RUN_B-1)*8, "run B of the fields");
 /* The words, the six pointers and the head fields with their padding
 ** (LP64: kind, ph, has, nName in 24 bytes; depth, inRecompute, linked in
 ** 16). */
 _Static_assert(sizeof(TraceEvent)==N_WORD*8 + 6*sizeof(void*) + 24 + 16,
                "a TraceEvent field is missing from trace_record.c");
 _Static_assert(N_WORD<=64, "mask bits");
-
-/* The words lie in two runs of TraceEvent, in aWord's order: 33 from pid
-** to stream, 7 from rowId to step.  The encoder and decoder walk the runs
-** (no table, no branch per word). */
-#define RUN_A 33
-#define RUN_B (N_WORD-RUN_A)
-_Static_assert(offsetof(TraceEvent, stream)-offsetof(TraceEvent, pid)
-               ==(RUN_A-1)*8, "run A of the words");
-_Static_assert(offsetof(TraceEvent, step)-offsetof(TraceEvent, rowId)
-               ==(RUN_B-1)*8, "run B of the words");
 
 /* Bits (from shift) of the words of run z (n words) that are not zero.
 ** SSE2 tests two words at once; the bits are the same without it. */
