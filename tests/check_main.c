@@ -25,6 +25,7 @@ Suite *make_rules_suite(void);
 Suite *make_html_suite(void);
 Suite *make_group_map_suite(void);
 Suite *make_spool_suite(void);
+Suite *make_crc_suite(void);
 Suite *make_spans_suite(void);
 Suite *make_hta_suite(void);
 Suite *make_export_suite(void);
@@ -50,6 +51,7 @@ int main(void){
   srunner_add_suite(sr, make_html_suite());
   srunner_add_suite(sr, make_group_map_suite());
   srunner_add_suite(sr, make_spool_suite());
+  srunner_add_suite(sr, make_crc_suite());
   srunner_add_suite(sr, make_spans_suite());
   srunner_add_suite(sr, make_hta_suite());
   srunner_add_suite(sr, make_export_suite());

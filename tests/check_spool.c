@@ -4,6 +4,7 @@
 ** (a TraceEvent as a compact record in a spool).
 */
 #include <check.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +199,123 @@ START_TEST(test_record_from_file){
 }
 END_TEST
 
+/* Events with random sparse fields (each 8-byte field zero or not, the
+** strings of random lengths, empty or NULL, CollArgs or not) come back
+** whole, in memory and from the file, each record as long as its head,
+** its non-zero fields, its CollArgs and its strings, padded to 8. */
+START_TEST(test_record_sparse){
+  static const size_t aOff[] = {
+    offsetof(TraceEvent, pid), offsetof(TraceEvent, tid),
+    offsetof(TraceEvent, ts), offsetof(TraceEvent, dur),
+    offsetof(TraceEvent, offset), offsetof(TraceEvent, correlation),
+    offsetof(TraceEvent, external_id), offsetof(TraceEvent, cbid),
+    offsetof(TraceEvent, sequence), offsetof(TraceEvent, fwd_tid),
+    offsetof(TraceEvent, grid[0]), offsetof(TraceEvent, grid[1]),
+    offsetof(TraceEvent, grid[2]), offsetof(TraceEvent, block[0]),
+    offsetof(TraceEvent, block[1]), offsetof(TraceEvent, block[2]),
+    offsetof(TraceEvent, registers), offsetof(TraceEvent, shared_mem),
+    offsetof(TraceEvent, bytes), offsetof(TraceEvent, blocks_per_sm),
+    offsetof(TraceEvent, warps_per_sm), offsetof(TraceEvent, occupancy),
+    offsetof(TraceEvent, flops), offsetof(TraceEvent, mem_gbps),
+    offsetof(TraceEvent, device_type), offsetof(TraceEvent, device_id),
+    offsetof(TraceEvent, addr), offsetof(TraceEvent, total_alloc),
+    offsetof(TraceEvent, total_reserved), offsetof(TraceEvent, python_id),
+    offsetof(TraceEvent, python_parent), offsetof(TraceEvent, device),
+    offsetof(TraceEvent, stream), offsetof(TraceEvent, rowId),
+    offsetof(TraceEvent, parentId), offsetof(TraceEvent, selfDur),
+    offsetof(TraceEvent, opId), offsetof(TraceEvent, topOpId),
+    offsetof(TraceEvent, runtimeId), offsetof(TraceEvent, step) };
+  enum { N = 3000, NW = (int)(sizeof(aOff)/sizeof(aOff[0])) };
+  static char azStr[N][5][80];
+  static TraceEvent aEv[N];
+  static CollArgs aColl[N];
+  static int64_t aLen[N];
+  uint64_t r = 0x9e3779b97f4a7c15ULL;
+  for(int budget=0; budget<2; budget++){
+    SpoolBudget b = {0, budget ? 64<<20 : 0};
+    Spool s;
+    int64_t off = 0;
+    spool_init(&s, &b);
+    for(int i=0; i<N; i++){
+      TraceEvent *e = &aEv[i];
+      const char **apz[5] = { &e->zName, &e->zCat, &e->zInputDims,
+                              &e->zInputTypes, &e->zConcreteInputs };
+      int64_t want = TRACE_RECORD_HEAD;
+      memset(e, 0, sizeof(*e));
+      for(int k=0; k<NW; k++){
+        uint64_t v;
+        r = r*6364136223846793005ULL + 1442695040888963407ULL;
+        /* zero, or not: whole, its low half only, its high half only */
+        v = (r>>33) % 3==0 ? r ^ (r>>17) : 0;
+        if( (r>>36) % 3==1 ) v &= 0xffffffffULL;
+        if( (r>>36) % 3==2 ) v &= ~0xffffffffULL;
+        if( k==NW-1 && (r>>40)%4==0 ) v = (uint64_t)-1;
+        memcpy((char*)e + aOff[k], &v, 8);
+        want += v ? 8 : 0;
+      }
+      for(int k=0; k<5; k++){
+        int n;
+        r = r*6364136223846793005ULL + 1442695040888963407ULL;
+        n = (int)((r>>35) % 80);
+        if( (r>>50)%3==0 ) n = 0;
+        for(int c=0; c<n; c++) azStr[i][k][c] = (char)('a' + (c*7+i+k)%26);
+        azStr[i][k][n] = 0;
+        *apz[k] = (k==4 && n==0 && (r>>20)%2) ? NULL : azStr[i][k];
+        want += n + 1;
+      }
+      e->nName = (int)strlen(e->zName);
+      e->kind = (TraceEventKind)(i%9);
+      e->ph = "XiMsf"[i%5];
+      e->has = (uint32_t)r;
+      e->depth = i%7; e->inRecompute = i%2; e->linked = (i/2)%2;
+      if( (r>>44)%4==0 ){
+        memset(&aColl[i], 0, sizeof(aColl[i]));
+        aColl[i].has = 1 + i%5;
+        aColl[i].seq = i;
+        e->pColl = &aColl[i];
+        want += sizeof(CollArgs);
+      }
+      ck_assert_int_eq(trace_record_append(&s, e, &aLen[i]), 0);
+      ck_assert_int_eq(aLen[i], (want + 7) & ~(int64_t)7);
+    }
+    ck_assert_int_eq(s.f!=NULL, budget==0);
+    for(int i=0; i<N; i++){
+      const TraceEvent *e = &aEv[i];
+      TraceEvent d;
+      const char *z = spool_get(&s, off, TRACE_RECORD_HEAD);
+      ck_assert_int_eq(trace_record_len(z), aLen[i]);
+      trace_record_decode(spool_get(&s, off, (size_t)aLen[i]), &d);
+      for(int k=0; k<NW; k++){
+        ck_assert_int_eq(memcmp((const char*)&d + aOff[k],
+                                (const char*)e + aOff[k], 8), 0);
+      }
+      ck_assert_int_eq(d.kind, e->kind);
+      ck_assert_int_eq(d.ph, e->ph);
+      ck_assert_uint_eq(d.has, e->has);
+      ck_assert_int_eq(d.nName, e->nName);
+      ck_assert_int_eq(d.depth, e->depth);
+      ck_assert_int_eq(d.inRecompute, e->inRecompute);
+      ck_assert_int_eq(d.linked, e->linked);
+      ck_assert_str_eq(d.zName, e->zName);
+      ck_assert_str_eq(d.zCat, e->zCat);
+      ck_assert_str_eq(d.zInputDims, e->zInputDims);
+      ck_assert_str_eq(d.zInputTypes, e->zInputTypes);
+      ck_assert_str_eq(d.zConcreteInputs,
+                       e->zConcreteInputs ? e->zConcreteInputs : "");
+      if( e->pColl ){
+        ck_assert_ptr_nonnull(d.pColl);
+        ck_assert_int_eq(memcmp(d.pColl, e->pColl, sizeof(CollArgs)), 0);
+      }else{
+        ck_assert_ptr_null(d.pColl);
+      }
+      off += aLen[i];
+    }
+    ck_assert_int_eq(off, s.n);
+    spool_free(&s);
+  }
+}
+END_TEST
+
 Suite *make_spool_suite(void){
   Suite *s = suite_create("spool");
   TCase *tc = tcase_create("core");
@@ -205,6 +323,7 @@ Suite *make_spool_suite(void){
   tcase_add_test(tc, test_spool_no_budget);
   tcase_add_test(tc, test_record_round_trip);
   tcase_add_test(tc, test_record_from_file);
+  tcase_add_test(tc, test_record_sparse);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -41,8 +41,9 @@ static int spill(Spool *s){
   return 0;
 }
 
-int spool_append(Spool *s, const void *z, size_t n){
-  if( n==0 ) return 0;
+/* Room for n more bytes: the memory grows within the budget, or the
+** spool moves to a temporary file.  0 or -1. */
+static int make_room(Spool *s, size_t n){
   if( s->f==NULL && s->mem.n + n + 1 > s->mem.cap ){
     int64_t cap = (int64_t)s->mem.cap;
     int64_t need = (int64_t)buf_reserved_cap(&s->mem, n);
@@ -53,11 +54,39 @@ int spool_append(Spool *s, const void *z, size_t n){
       return -1;
     }
   }
+  return 0;
+}
+
+int spool_append(Spool *s, const void *z, size_t n){
+  if( n==0 ) return 0;
+  if( make_room(s, n) ) return -1;
   if( s->f ){
     if( fwrite(z, n, 1, s->f)!=1 ) return -1;
     s->dirty = 1;
   }else{
     buf_append(&s->mem, z, n);
+  }
+  s->n += (int64_t)n;
+  return 0;
+}
+
+char *spool_reserve(Spool *s, size_t n){
+  if( make_room(s, n) ) return NULL;
+  if( s->f ){
+    buf_reset(&s->stage);
+    buf_reserve(&s->stage, n);
+    return s->stage.z;
+  }
+  return s->mem.z + s->mem.n;
+}
+
+int spool_commit(Spool *s, size_t n){
+  if( s->f ){
+    if( n>0 && fwrite(s->stage.z, n, 1, s->f)!=1 ) return -1;
+    s->dirty = 1;
+  }else{
+    s->mem.n += n;
+    s->mem.z[s->mem.n] = 0;
   }
   s->n += (int64_t)n;
   return 0;
@@ -110,4 +139,5 @@ void spool_free(Spool *s){
   spool_reset(s);
   release_memory(s);
   buf_free(&s->win);
+  buf_free(&s->stage);
 }

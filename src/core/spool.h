@@ -32,6 +32,7 @@ typedef struct Spool {
   FILE *f;                /* once spilled: every byte is in f */
   int dirty;              /* f has writes not flushed yet */
   Buf win;                /* file mode: the window read last */
+  Buf stage;              /* file mode: bytes of spool_reserve() */
   int64_t winOff, winLen;
 } Spool;
 
@@ -45,6 +46,13 @@ void spool_init(Spool *s, SpoolBudget *b);
 /* Append n bytes.  Returns 0, or -1 when the temporary file could not be
 ** created or written (the spool is then unusable until reset). */
 int spool_append(Spool *s, const void *z, size_t n);
+
+/* Append n bytes written in place: spool_reserve() gives room for them
+** (NULL when the temporary file could not be created), the caller writes
+** all n, spool_commit() adds them (0, or -1 when the file could not be
+** written).  No other call on the spool in between. */
+char *spool_reserve(Spool *s, size_t n);
+int spool_commit(Spool *s, size_t n);
 
 /* Bytes [off, off+n) of the spool (off+n <= s->n): a pointer into the
 ** spool's memory or into its read window, valid until the next call on

@@ -66,6 +66,7 @@
 */
 #include "trace/link_trace.h"
 #include "core/group_map.h"
+#include "core/msort.h"
 #include "core/spool.h"
 #include "trace/trace_record.h"
 #include "trace/trace_args.h"
@@ -536,35 +537,53 @@ static int defer_add(Linker *p, Thread *t, const TraceEvent *e){
   return 0;
 }
 
-static int defer_cmp(const void *a, const void *b){
-  const DeferRec *x = a, *y = b;
+static int defer_cmp(const DeferRec *x, const DeferRec *y){
   if( x->ts!=y->ts ) return x->ts<y->ts ? -1 : 1;
   return x->seq<y->seq ? -1 : x->seq>y->seq;
 }
+DEFINE_MSORT(defer_sort, DeferRec, defer_cmp)
 
-/* Read the records of spool s in order, calling xRecord for each (its
-** strings point into the spool), then empty it.  Returns 0, or what
-** xRecord returned, or 1 with pErr set when the spool cannot be read. */
+/* The record at offset off of spool s (8-byte aligned, within s->n),
+** its length in *pLen.  NULL, with pErr set, when the spool cannot be
+** read. */
+static const char *record_at(Linker *p, Spool *s, int64_t off,
+                             int64_t *pLen){
+  const char *z = spool_get(s, off, TRACE_RECORD_HEAD);
+  if( z ){
+    *pLen = trace_record_len(z);
+    if( off+*pLen>s->n ){
+      z = NULL;
+    }else if( s->f ){
+      /* a file's window may end inside the record: read it whole */
+      z = spool_get(s, off, (size_t)*pLen);
+    }
+  }
+  if( z==NULL ){
+    pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
+  }
+  return z;
+}
+
+/* Read the records of spool s in order, calling xRecord for each (the
+** decoded event, its strings pointing into the spool, and the record's
+** bytes), then empty it.  Returns 0, or what xRecord returned, or 1 with
+** pErr set when the spool cannot be read. */
 static int records_replay(Linker *p, Spool *s,
-                          int (*xRecord)(Linker*, TraceEvent*, void*),
+                          int (*xRecord)(Linker*, TraceEvent*, const char*,
+                                         int64_t, void*),
                           void *ctx){
   int64_t off = 0;
   int rc = 0;
   while( rc==0 && off<s->n ){
-    const char *z = spool_get(s, off, TRACE_RECORD_HEAD);
     int64_t len;
+    const char *z = record_at(p, s, off, &len);
     TraceEvent ev;
-    if( z ){
-      len = trace_record_len(z);
-      z = off+len<=s->n ? spool_get(s, off, (size_t)len) : NULL;
-    }
     if( z==NULL ){
-      pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
       rc = 1;
       break;
     }
     trace_record_decode(z, &ev);
-    rc = xRecord(p, &ev, ctx);
+    rc = xRecord(p, &ev, z, len, ctx);
     off += len;
   }
   spool_reset(s);
@@ -593,17 +612,22 @@ static void null_note(Linker *p, int64_t ts){
 static int hold_release(Linker *p, int keepStepless);
 static int calls_step(Linker *p, const TraceEvent *e);
 
-/* Append row e to the step hold s (p->hold, or p->rehold while the hold
-** is read).  Returns 0, or 1 with pErr set. */
-static int hold_add(Linker *p, Spool *s, const TraceEvent *e){
-  int64_t len;
-  if( record_write(p, s, e, &len) ) return 1;
+/* Note row e, whose record of len bytes was just added to the step hold
+** (p->hold, or p->rehold while the hold is read). */
+static void hold_note(Linker *p, const TraceEvent *e, int64_t len){
   p->nHeld++;
   p->holdBytes += len;
   if( step_kind(e)==1 ){
     if( e->ts<p->minHeldTs ) p->minHeldTs = e->ts;
     if( e->ts>p->maxHeldTs ) p->maxHeldTs = e->ts;
   }
+}
+
+/* Append row e to the step hold s.  Returns 0, or 1 with pErr set. */
+static int hold_add(Linker *p, Spool *s, const TraceEvent *e){
+  int64_t len;
+  if( record_write(p, s, e, &len) ) return 1;
+  hold_note(p, e, len);
   return 0;
 }
 
@@ -657,12 +681,24 @@ static int hold_step(Linker *p, TraceEvent *e, GroupMap *m){
 }
 
 /* records_replay callback of hold_release: step, then the emit callback,
-** or back to the hold (p->rehold) for a row that waits on. */
-static int hold_record(Linker *p, TraceEvent *e, void *ctx){
+** or back to the hold (p->rehold) for a row that waits on: its record
+** as it was when its step did not change (it does not: -1 stays). */
+static int hold_record(Linker *p, TraceEvent *e, const char *zRec,
+                       int64_t len, void *ctx){
+  int64_t step = e->step;
   if( hold_step(p, e, (GroupMap*)ctx) ){
-    int64_t n = p->holdBytes;
-    if( hold_add(p, &p->rehold, e) ) return 1;
-    p->reholdBytes += p->holdBytes - n;
+    if( e->step!=step ){
+      int64_t n = p->holdBytes;
+      if( hold_add(p, &p->rehold, e) ) return 1;
+      p->reholdBytes += p->holdBytes - n;
+      return 0;
+    }
+    if( spool_append(&p->rehold, zRec, (size_t)len) ){
+      pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot write a temporary file");
+      return 1;
+    }
+    hold_note(p, e, len);
+    p->reholdBytes += len;
     return 0;
   }
   if( step_kind(e)==1 && e->kind!=TEV_CPU_OP && e->rowId!=0
@@ -706,7 +742,7 @@ static int hold_release(Linker *p, int keepStepless){
 static int defer_release(Linker *p, Thread *t){
   int rc = 0;
   if( t->nDef==0 ) return 0;
-  qsort(t->aDef, (size_t)t->nDef, sizeof(DeferRec), defer_cmp);
+  defer_sort(t->aDef, (size_t)t->nDef);
   for(int i=0; i<t->nDef && rc==0; i++){
     const char *z = spool_get(&p->defer, t->aDef[i].off,
                               (size_t)t->aDef[i].len);
@@ -1048,17 +1084,10 @@ static int late_pass(Linker *p, LateRes *r, int pass){
   int64_t off = 0;
   r->iRec = 0;
   while( off<p->late.n ){
-    const char *z = spool_get(&p->late, off, TRACE_RECORD_HEAD);
     int64_t len;
+    const char *z = record_at(p, &p->late, off, &len);
     TraceEvent ev;
-    if( z ){
-      len = trace_record_len(z);
-      z = off+len<=p->late.n ? spool_get(&p->late, off, (size_t)len) : NULL;
-    }
-    if( z==NULL ){
-      pf_error_set(p->pErr, ERRPOS_NONE, 0, "cannot read a temporary file");
-      return 1;
-    }
+    if( z==NULL ) return 1;
     off += len;
     if( r->iRec++ < r->nSkip ) continue;
     if( r->iRec > r->nSkip + r->nTake ) break;
@@ -1149,8 +1178,9 @@ static int call_defer(Linker *p, const TraceEvent *e){
 static int link_event(Linker *p, const TraceEvent *e);
 
 /* records_replay callback of call_replay: through the linker again. */
-static int call_record(Linker *p, TraceEvent *e, void *ctx){
-  (void)ctx;
+static int call_record(Linker *p, TraceEvent *e, const char *zRec,
+                       int64_t len, void *ctx){
+  (void)zRec; (void)len; (void)ctx;
   return link_event(p, e);
 }
 

@@ -15,6 +15,7 @@
 #include "trace/op_store.h"
 #include "core/db.h"
 #include "core/spool.h"
+#include "core/msort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -419,12 +420,12 @@ static int write_sigs(OpStore *p, sqlite3 *db, PfError *pErr){
   return rc;
 }
 
-static int cmp_rec(const void *a, const void *b){
-  const OpRec *x = a, *y = b;
+static int cmp_rec(const OpRec *x, const OpRec *y){
   if( x->seq!=y->seq ) return x->seq<y->seq ? -1 : 1;
   if( x->ts!=y->ts ) return x->ts<y->ts ? -1 : 1;
   return x->te<y->te ? -1 : x->te>y->te;
 }
+DEFINE_MSORT(sort_rec, OpRec, cmp_rec)
 
 /* |union| of the records a[0..n) of one call, in (ts, te) order: the
 ** view's running maximum. */
@@ -450,7 +451,13 @@ static OpRec *file_records(OpFile *f){
     if( z==NULL ){ free(a); return NULL; }
     memcpy(a+i, z, n*sizeof(OpRec));
   }
-  qsort(a, (size_t)f->nRec, sizeof(OpRec), cmp_rec);
+  /* sorted already when the GPU rows came in op order: no sort then */
+  for(size_t i=1; i<(size_t)f->nRec; i++){
+    if( cmp_rec(&a[i-1], &a[i])>0 ){
+      sort_rec(a, (size_t)f->nRec);
+      break;
+    }
+  }
   return a;
 }
 

@@ -18,6 +18,7 @@ import gzip
 import os
 import random
 import re
+import zlib
 
 import trace_reference as ref
 from common import ProfanTest, shared
@@ -92,3 +93,69 @@ class DamagedTraces(ProfanTest):
             for _ in range(rnd.randint(1, 8)):
                 b[rnd.randrange(len(b))] = rnd.randrange(256)
             self.attempt(bytes(b), "flip set %d" % k)
+
+
+class DamagedGzip(ProfanTest):
+    """A damaged .json.gz: exit 6, one line with zlib's own words for what
+    is wrong (Python's zlib reads the same bytes for the expected words),
+    the database unchanged.  profan checks each member's CRC-32 itself
+    (crc32_fast.c), not zlib: a flipped bit of the data or of the trailer
+    must still be "incorrect data check".  The trace inflates to 319,512
+    bytes, less than the 512 KiB inflated ahead, so every error but a cut
+    is found before the first byte goes to the parser: offset 0."""
+
+    def setUp(self):
+        super().setUp()
+        with open(shared("traces", "hta-alexnet-a100.json.gz"), "rb") as f:
+            self.gz = f.read()
+        self.ingest_ok(shared("traces", "hta-triton.json.gz"))
+        self.before = self.db_bytes()
+
+    def expected(self, data):
+        """(offset, message) as zlib finds the damage."""
+        d = zlib.decompressobj(31)
+        try:
+            out = d.decompress(data)
+        except zlib.error as e:
+            return 0, str(e).split(": ", 1)[1]
+        self.assertFalse(d.eof, "not damaged")
+        return len(out), "unexpected end of file"
+
+    def attempt(self, data, what):
+        p = os.path.join(self.tmp.name, "bad.json.gz")
+        with open(p, "wb") as f:
+            f.write(data)
+        off, msg = self.expected(data)
+        r = self.profan("ingest", "--name", "bad", p)
+        self.assertEqual((r.rc, r.err), (6, "profan: %s:%d: corrupt gzip data:"
+                                         " %s: %s\n" % (p, off, p, msg)), what)
+        self.assertEqual(self.db_bytes(), self.before, what)
+        return msg
+
+    def test_trailer(self):
+        n = len(self.gz)
+        seen = set()
+        for k in range(8):                  # CRC-32, then the length
+            for bit in (0, 7):
+                b = bytearray(self.gz)
+                b[n - 8 + k] ^= 1 << bit
+                seen.add(self.attempt(bytes(b), "trailer byte %d bit %d" % (k, bit)))
+        b = bytearray(self.gz)
+        b[n - 8] ^= 1
+        b[n - 1] ^= 1
+        # both wrong: the CRC is reported, as zlib checks it first
+        self.assertEqual(self.attempt(bytes(b), "both"), "incorrect data check")
+        self.assertEqual(seen, {"incorrect data check", "incorrect length check"})
+
+    def test_data_flips_and_cuts(self):
+        rnd = random.Random(29)
+        seen = set()
+        for k in range(30):
+            b = bytearray(self.gz)
+            b[rnd.randrange(10, len(b) - 8)] ^= 1 << rnd.randrange(8)
+            seen.add(self.attempt(bytes(b), "flip %d" % k))
+        for n in sorted(rnd.sample(range(20, len(self.gz)), 8)):
+            seen.add(self.attempt(self.gz[:n], "cut at %d" % n))
+        # bits that leave valid deflate data, caught by the CRC alone
+        self.assertIn("incorrect data check", seen)
+        self.assertIn("unexpected end of file", seen)
