@@ -305,3 +305,43 @@ class RowidRangeTest(ProfanTest):
         self.assertEqual(r.rc, 0, r.err)
         self.assertEqual(con.execute(gpu_rows).fetchall(), before)
         con.close()
+
+    def test_operator_rows_in_id_order(self):
+        """The writer inserts operator rows in id order (it holds them:
+        the linker numbers ops at their start and sends them out at their
+        end, after the ops they enclose): cpu_op's leaf pages of the
+        param-linear trace are at most 3 % free space (7.2 % when rows
+        went in as they came), and every op of the JSON is a row, on one
+        file and on two ranks loaded together."""
+        path = trace("param-linear-2080ti.json.gz")
+        with gzip.open(path) as f:
+            ops = sum(1 for e in json.load(f)["traceEvents"]
+                      if e.get("ph") == "X" and e.get("cat") in
+                      ("cpu_op", "Operator"))
+        self.ingest_ok(path)
+        con = sqlite3.connect(self.db)
+        free, pages = con.execute(
+            "SELECT sum(unused) * 1.0 / sum(pgsize), count(*) FROM dbstat"
+            " WHERE name = 'cpu_op' AND pagetype = 'leaf'").fetchone()
+        self.assertGreater(pages, 100)
+        self.assertLess(free, 0.03)
+        self.assertEqual(con.execute("SELECT count(*) FROM cpu_op")
+                         .fetchone()[0], ops)
+        con.close()
+        d = shared("runs", "dlrm-8rank")
+        files = sorted(os.path.join(d, f) for f in os.listdir(d))[:2]
+        want = 0
+        for p in files:
+            with (gzip.open(p) if p.endswith(".gz") else open(p)) as f:
+                want += sum(1 for e in json.load(f)["traceEvents"]
+                            if e.get("ph") == "X" and e.get("cat") in
+                            ("cpu_op", "Operator"))
+        db = os.path.join(self.tmp.name, "two.db")
+        r = subprocess.run([PROFAN, "--db", db, "ingest", "--quiet"] + files,
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        con = sqlite3.connect(db)
+        self.assertEqual(con.execute("SELECT count(*) FROM cpu_op")
+                         .fetchone()[0], want)
+        self.assertGreater(want, 1000)
+        con.close()
