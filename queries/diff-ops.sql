@@ -34,12 +34,14 @@ oa AS (SELECT name_id, sum(calls) AS calls, sum(self_ns) AS self_ns
 ob AS (SELECT name_id, sum(calls) AS calls, sum(self_ns) AS self_ns
        FROM cpu_op_summary WHERE run_id = :run GROUP BY name_id),
 -- GPU time per call: the union of what it launched (op_gpu_time, schema
--- 022): kernels that overlap count once
+-- 022): kernels that overlap count once; each run's rows are its cpu_op
+-- rowid range (op_id is a cpu_op.id, schema 123)
 g AS (
-  SELECT run_id, name_id, sum(union_ns) AS ns
-  FROM op_gpu_time
-  WHERE run_id IN (:baseline, :run)
-  GROUP BY run_id, name_id
+  SELECT t.run_id, t.name_id, sum(t.union_ns) AS ns
+  FROM run_rowid_range r JOIN op_gpu_time t
+    ON t.op_id BETWEEN r.lo AND r.hi AND +t.run_id = r.run_id
+  WHERE r.run_id IN (:baseline, :run) AND r.tbl = 'cpu_op'
+  GROUP BY t.run_id, t.name_id
 ),
 k AS (SELECT name_id FROM oa UNION SELECT name_id FROM ob),
 j AS (

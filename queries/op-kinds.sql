@@ -16,15 +16,33 @@
 -- column: recoverable_ms  GPU time - roofline time of the modeled calls, ms
 -- column: not_modeled    why the other calls are not: no formula for the kind, no shapes / types recorded, host copy, no GPU spec or type peak, arguments missing or shapes not fitting
 -- each name's kind once (op_name_kind, schema 027), not per call
-WITH kn AS MATERIALIZED (
+-- the run's calls (op_gpu_time) are its cpu_op rowid range (op_id is a
+-- cpu_op.id, schema 123), taken in the order of the index
+-- op_gpu_time_run that read them before (rank, name_id, union_ns, n_gpu,
+-- op_id): the sums below come out the same
+WITH t AS MATERIALIZED (
+  SELECT op_id, rank, name_id, union_ns, sum_ns, n_gpu, host_copies
+  FROM op_gpu_time
+  WHERE op_id BETWEEN (SELECT lo FROM run_rowid_range
+                       WHERE run_id = :run AND tbl = 'cpu_op')
+                  AND (SELECT hi FROM run_rowid_range
+                       WHERE run_id = :run AND tbl = 'cpu_op')
+    AND +run_id = :run
+  ORDER BY rank, name_id, union_ns, n_gpu, op_id
+),
+kn AS MATERIALIZED (
   SELECT name_id, kind FROM op_name_kind
-  WHERE name_id IN (SELECT name_id FROM op_gpu_time WHERE run_id = :run)
+  WHERE name_id IN (SELECT name_id FROM t)
 ),
 r AS MATERIALIZED (
   SELECT op_id, gpu_ns, slack_ns,
     coalesce(peak_tflops > 0 AND mem_tbps > 0, 0) AS spec, roof_ns
   FROM op_roofline_core
-  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+  WHERE op_id BETWEEN (SELECT lo FROM run_rowid_range
+                       WHERE run_id = :run AND tbl = 'cpu_op')
+                  AND (SELECT hi FROM run_rowid_range
+                       WHERE run_id = :run AND tbl = 'cpu_op')
+    AND +run_id = :run AND (:rank IS NULL OR rank = :rank)
 ),
 -- each call with why it is or is not modeled, then totals per operator
 -- name, then per kind (a kind per name: joined after the calls are
@@ -45,10 +63,10 @@ n AS (
     sum(r.op_id IS NULL AND o.input_dims_id IS NOT NULL
         AND NOT t.host_copies > 0 AND coalesce(ty.text, '[]') <> '[]')
       AS noargs
-  FROM op_call_time t JOIN cpu_op o ON o.id = t.op_id
+  FROM t JOIN cpu_op o ON o.id = t.op_id
   LEFT JOIN string ty ON ty.id = o.input_types_id
   LEFT JOIN r ON r.op_id = t.op_id
-  WHERE t.run_id = :run AND (:rank IS NULL OR t.rank = :rank)
+  WHERE :rank IS NULL OR t.rank = :rank
   GROUP BY o.name_id
 ),
 -- kinds some formula of op_model covers (the others are timed only)

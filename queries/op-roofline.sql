@@ -33,11 +33,19 @@
 -- column: roof_us        roofline time per call, µs (a few µs or less: the call is too small to fill the GPU, launch and tail latency dominate; batch or fuse it)
 -- column: recoverable_ms  GPU time - roofline time, ms (sort key; rows without a roofline come last)
 -- column: dur_res        'whole_us' when GPU intervals of these calls were recorded in whole µs (truncated: up to 1 µs short each), else 'ns'
-WITH c AS (
+-- the run's calls: its cpu_op rowid range (op_id is a cpu_op.id, schema
+-- 123), summed below in the order of the index op_gpu_time_run that read
+-- them before (rank, name_id, union_ns, n_gpu, op_id): the same sums
+WITH c AS MATERIALIZED (
   SELECT name, dims, dtype, peak, gpu, gpu_ns, slack_ns, flops, bytes,
     hbm_bytes, roof_ns, bound, tier, whole_us
   FROM op_roofline_call
-  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+  WHERE op_id BETWEEN (SELECT lo FROM run_rowid_range
+                       WHERE run_id = :run AND tbl = 'cpu_op')
+                  AND (SELECT hi FROM run_rowid_range
+                       WHERE run_id = :run AND tbl = 'cpu_op')
+    AND +run_id = :run AND (:rank IS NULL OR rank = :rank)
+  ORDER BY rank, name_id, gpu_ns, n_gpu, op_id
 )
 SELECT name, dims, dtype, coalesce(peak, '') AS peak,
   coalesce(gpu, '') AS gpu, count(*) AS calls,

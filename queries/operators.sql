@@ -25,11 +25,16 @@ WITH o AS (
   GROUP BY name_id
 ),
 -- GPU time per call is the union of what it launched (op_gpu_time,
--- schema 022, stored at ingest): kernels that overlap count once
+-- schema 022, stored at ingest): kernels that overlap count once; the
+-- run's rows are its cpu_op rowid range (op_id is a cpu_op.id, schema 123)
 g AS (
   SELECT name_id, sum(union_ns) AS ns, sum(n_gpu) AS n
   FROM op_gpu_time
-  WHERE run_id = :run AND (:rank IS NULL OR rank = :rank)
+  WHERE op_id BETWEEN (SELECT lo FROM run_rowid_range
+                       WHERE run_id = :run AND tbl = 'cpu_op')
+                  AND (SELECT hi FROM run_rowid_range
+                       WHERE run_id = :run AND tbl = 'cpu_op')
+    AND +run_id = :run AND (:rank IS NULL OR rank = :rank)
   GROUP BY name_id
 ),
 ranked AS (

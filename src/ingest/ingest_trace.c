@@ -344,6 +344,9 @@ static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad,
   TraceTarget t;
   sqlite3_stmt *p;
   int needBase;
+  /* the operator rows the loader holds go in before the fix-ups and
+  ** whatever reads the file's rows after its load */
+  if( load_trace_flush(pLoad, pErr) ) return -1;
   base_from_option(j, pOpt);
   needBase = in->hasBaseTime && j->nNoBase>0;
   if( needBase || rank!=rankUsed ){

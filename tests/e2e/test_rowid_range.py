@@ -4,7 +4,10 @@ whoever writes the rows (the ingest's trace load, merge's copy) instead of
 min(id)/max(id) over the run_id indexes cpu_op_run and runtime_call_run,
 which are gone; memory_event's since schema 110, which dropped its index
 memory_event_run (its readers, the memory series and export-trace, read
-the range and sort).
+the range and sort); op_gpu_time's since schema 123, which dropped its
+index op_gpu_time_run (its op_id is a cpu_op.id: a run's rows are its
+cpu_op range; operators, diff-ops, op-kinds, op-roofline, the HTML
+report's rooflines and the derive pass's delete read that range).
 
 The oracle is the tables themselves: min(id) and max(id) of each run's
 rows, computed here with plain SQL through Python's sqlite3.  Every
@@ -232,3 +235,113 @@ class RowidRangeTest(ProfanTest):
         r = self.profan("rebuild")
         self.assertEqual(r.rc, 0, r.err)
         self.assertIn("rebuilt run 1 (ops-only)", r.err + r.out)
+
+    def test_op_gpu_time_by_the_cpu_op_range(self):
+        """op_gpu_time without its run_id index: over a database of two
+        ingested runs and a merged one (four shards), each run's operators
+        (gpu_ms, kernels), op-kinds (calls, gpu_ms) and op-roofline
+        (calls, gpu_ms) against plain SQL over op_gpu_time and
+        op_roofline_call by run_id alone; a rebuild of one run leaves
+        every run's op_gpu_time rows as they were."""
+        self.ingest_ok(trace("kineto-h100-2026-before.json"))
+        self.ingest_ok(trace("hta-alexnet-a100.json.gz"))
+        d = shared("runs", "dlrm-8rank")
+        files = sorted(os.path.join(d, f) for f in os.listdir(d))
+        shards = []
+        for i in range(4):
+            db = os.path.join(self.tmp.name, "s%d.db" % i)
+            r = subprocess.run([PROFAN, "--db", db, "ingest", "--name", "dlrm",
+                                "--quiet"] + files[2 * i:2 * i + 2],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            shards.append(db)
+        r = subprocess.run([PROFAN, "merge", "--into", self.db, "--name",
+                            "dlrm"] + shards, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        con = sqlite3.connect(self.db)
+        self.assertFalse(con.execute(
+            "SELECT 1 FROM sqlite_schema WHERE name = 'op_gpu_time_run'"
+        ).fetchall())
+        gpu_rows = "SELECT * FROM op_gpu_time ORDER BY op_id"
+        before = con.execute(gpu_rows).fetchall()
+        roofed = 0
+        for run in (1, 2, 3):
+            want = {n: (round(ns / 1e6, 3), k) for n, ns, k in con.execute(
+                "SELECT s.text, sum(t.union_ns), sum(t.n_gpu)"
+                " FROM op_gpu_time t JOIN string s ON s.id = t.name_id"
+                " WHERE t.run_id = ? GROUP BY t.name_id", (run,))}
+            self.assertTrue(want, run)
+            r = self.profan("--format", "csv", "query", "operators", "--run",
+                            str(run), "--param", "limit=100000")
+            self.assertEqual(r.rc, 0, r.err)
+            got = {x["name"]: (float(x["gpu_ms"]), int(x["kernels"]))
+                   for x in r.rows() if int(x["kernels"]) > 0}
+            self.assertEqual(got, want, run)
+            want = {k: (c, round(ns / 1e6, 4)) for k, c, ns in con.execute(
+                "SELECT k.kind, count(*), sum(t.union_ns) FROM op_gpu_time t"
+                " JOIN op_name_kind k ON k.name_id = t.name_id"
+                " WHERE t.run_id = ? GROUP BY k.kind", (run,))}
+            r = self.profan("--format", "csv", "query", "op-kinds", "--run",
+                            str(run))
+            self.assertEqual(r.rc, 0, r.err)
+            self.assertEqual({x["kind"]: (int(x["calls"]), float(x["gpu_ms"]))
+                              for x in r.rows()}, want, run)
+            want = {(n, d or ""): (c, round(ns / 1e6, 4))
+                    for n, d, c, ns in con.execute(
+                        "SELECT name, dims, count(*), sum(gpu_ns)"
+                        " FROM op_roofline_call WHERE run_id = ?"
+                        " GROUP BY name, dims, dtype, peak, gpu", (run,))}
+            r = self.profan("--format", "csv", "query", "op-roofline",
+                            "--run", str(run), "--param", "limit=100000")
+            self.assertIn(r.rc, (0, 4), r.err)
+            got = {(x["name"], x["dims"]): (int(x["calls"]),
+                                            float(x["gpu_ms"]))
+                   for x in r.rows()} if r.rc == 0 else {}
+            self.assertEqual(got, want, run)
+            roofed += len(want)
+        self.assertGreater(roofed, 0)
+        # the derive pass deletes the run's rows by the range, then writes
+        r = self.profan("rebuild", "--quiet", "1")
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertEqual(con.execute(gpu_rows).fetchall(), before)
+        con.close()
+
+    def test_operator_rows_in_id_order(self):
+        """The writer inserts operator rows in id order (it holds them:
+        the linker numbers ops at their start and sends them out at their
+        end, after the ops they enclose): cpu_op's leaf pages of the
+        param-linear trace are at most 3 % free space (7.2 % when rows
+        went in as they came), and every op of the JSON is a row, on one
+        file and on two ranks loaded together."""
+        path = trace("param-linear-2080ti.json.gz")
+        with gzip.open(path) as f:
+            ops = sum(1 for e in json.load(f)["traceEvents"]
+                      if e.get("ph") == "X" and e.get("cat") in
+                      ("cpu_op", "Operator"))
+        self.ingest_ok(path)
+        con = sqlite3.connect(self.db)
+        free, pages = con.execute(
+            "SELECT sum(unused) * 1.0 / sum(pgsize), count(*) FROM dbstat"
+            " WHERE name = 'cpu_op' AND pagetype = 'leaf'").fetchone()
+        self.assertGreater(pages, 100)
+        self.assertLess(free, 0.03)
+        self.assertEqual(con.execute("SELECT count(*) FROM cpu_op")
+                         .fetchone()[0], ops)
+        con.close()
+        d = shared("runs", "dlrm-8rank")
+        files = sorted(os.path.join(d, f) for f in os.listdir(d))[:2]
+        want = 0
+        for p in files:
+            with (gzip.open(p) if p.endswith(".gz") else open(p)) as f:
+                want += sum(1 for e in json.load(f)["traceEvents"]
+                            if e.get("ph") == "X" and e.get("cat") in
+                            ("cpu_op", "Operator"))
+        db = os.path.join(self.tmp.name, "two.db")
+        r = subprocess.run([PROFAN, "--db", db, "ingest", "--quiet"] + files,
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        con = sqlite3.connect(db)
+        self.assertEqual(con.execute("SELECT count(*) FROM cpu_op")
+                         .fetchone()[0], want)
+        self.assertGreater(want, 1000)
+        con.close()
