@@ -13,8 +13,12 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include "core/util.h"
+#include "trace/trace_spans.h"
 
-/* Empty and write again run runId's series.  0, or -1 with pErr set. */
-int memory_series_run(sqlite3 *db, int64_t runId, PfError *pErr);
+/* Empty and write again run runId's series, from the events kept in
+** pSpans (trace_spans_rank_mem; NULL: the run has no trace).  0, or -1
+** with pErr set. */
+int memory_series_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
+                      PfError *pErr);
 
 #endif

@@ -402,7 +402,14 @@ static void bind_annotation(Ins *b, const TraceTarget *t,
 static void bind_memory(Ins *b, const TraceTarget *t, const TraceEvent *e){
   bind_target(b, t);
   b_int(b, 4, e->ts);
-  b_text_or_null(b, 5, e->zName, e->nName);
+  /* the two names as literals: bound once, not copied for every row */
+  if( e->nName==8 && memcmp(e->zName, "[memory]", 8)==0 ){
+    b_static(b, 5, "[memory]");
+  }else if( e->nName==13 && memcmp(e->zName, "[OutOfMemory]", 13)==0 ){
+    b_static(b, 5, "[OutOfMemory]");
+  }else{
+    b_text_or_null(b, 5, e->zName, e->nName);
+  }
   b_int_or_null(b, 6, HAS(TF_DEVICE_TYPE), e->device_type);
   b_int_or_null(b, 7, HAS(TF_DEVICE_ID), e->device_id);
   b_int_or_null(b, 8, HAS(TF_ADDR), e->addr);
@@ -538,6 +545,16 @@ static void after_row(TraceLoader *p, const TraceTarget *t,
       r.linked = b->aCur[16].type==B_INT;
       r.inRecompute = (int)cur_int(b, 16);
       if( b->aCur[17].type==B_INT ) r.step = b->aCur[17].i;
+      break;
+    case TEV_MEMORY:
+      /* the memory series' events: CUDA ones with a total (the filter of
+      ** trace-feed-memory-event.sql) */
+      if( !HAS(TF_DEVICE_TYPE) || e->device_type!=1
+          || !HAS(TF_TOTAL_ALLOC) ){
+        return;
+      }
+      r.id = sqlite3_last_insert_rowid(p->db);
+      r.total = e->total_alloc;
       break;
     default:
       return;

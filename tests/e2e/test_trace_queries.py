@@ -10,6 +10,7 @@ answers are known exactly.
 import gzip
 import json
 import os
+import random
 import re
 import sqlite3
 import subprocess
@@ -426,6 +427,50 @@ class StoredMemorySeries(ProfanTest):
         self.assertEqual(r.rc, 0, r.err)
         self.assertEqual((self.sql(q), self.sql(qe)), whole)
         self.same_rows("edges merged")
+
+    def test_events_out_of_order(self):
+        # Kineto does not sort a trace's events (formats.md §1.3): each
+        # rank's [memory] events shuffled in its file (ties at one time
+        # too), and rank 0 once more in a second file whose times
+        # interleave with the first's; numbered all the same in (ts, file
+        # order), the points computed here from the JSON
+        rnd = random.Random(29)
+        paths = self.edge_files()
+        docs = []
+        for p in paths:
+            with open(p) as f:
+                d = json.load(f)
+            mem = [e for e in d["traceEvents"] if e["name"] == "[memory]"]
+            rnd.shuffle(mem)
+            d["traceEvents"] = [e for e in d["traceEvents"]
+                                if e["name"] != "[memory]"] + mem
+            docs.append(d)
+        extra = {"traceEvents": [
+            memory_event({"pid": 1, "tid": 1}, 60.5 - k, 5000 + k)
+            for k in range(30)], "distributedInfo": {"rank": 0}}
+        docs.append(extra)
+        paths = []
+        for k, d in enumerate(docs):
+            paths.append(os.path.join(self.tmp.name, "shuffled%d.json" % k))
+            with open(paths[-1], "w") as f:
+                json.dump(d, f)
+        self.ingest_ok(*paths)
+        self.same_rows("shuffled")
+        for rank, files in ((0, (docs[0], extra)), (3, (docs[1],))):
+            mem = []
+            for d in files:
+                mem += [e for e in d["traceEvents"]
+                        if e["name"] == "[memory]"
+                        and e["args"]["Device Type"] == 1]
+            # file order is insertion order: a stable sort by time
+            want = [e["args"]["Total Allocated"]
+                    for e in sorted(mem, key=lambda e: e["ts"])]
+            got = [int(r["allocated_bytes"])
+                   for r in self.query("memory-timeline", "--param",
+                                       "points=100000")
+                   if r["source"] == "profiler" and r["section"] == "point"
+                   and int(r["device"]) == rank]
+            self.assertEqual(got, want, rank)
 
     def test_rebuild_stores_it(self):
         self.ingest_ok(*self.edge_files())
