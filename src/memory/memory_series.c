@@ -6,12 +6,13 @@
 ** the rows go in: trace_spans_rank_mem, sorted only when they came out of
 ** order; reading them back sorted from memory_event took 330 M of the
 ** 655 M instructions of this pass on bench shape synthetic-memory x1),
-** merged with its steps per rank in
-** the order of their ends (memory-series-steps.sql): each event gets the
-** next number of its rank; a step is done when the walk passes its end (the
-** next event is later, or of a later rank), and its last event is the last
-** one walked if that is of its rank. At equal times an event at the step's
-** end belongs to it, and the later id is the last. The points go in 64 a
+** merged with its steps per rank in the order of their ends
+** (memory-series-steps.sql): each event gets the next rowid of
+** memory_point, a rank's events one range (schema 114: its memory_series
+** row); a step is done when the walk passes its end (the next event is
+** later, or of a later rank), and its last event is the last one walked
+** if that is of its rank.  At equal times an event at the step's end
+** belongs to it, and the later id is the last.  The points go in 64 a
 ** statement (one row a statement costs 2.5x the CPU: SQLite's per-step
 ** work, cursor and transaction checks, outweighs the row's).  A
 ** numbering window and a backward search per step in SQL cost 0.33 s of
@@ -32,19 +33,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define POINT_COLS 5           /* memory-series-point.sql's parameters */
+#define POINT_COLS 4           /* memory-series-point.sql's parameters */
 #define POINT_BATCH 64         /* rows a statement */
 
-/* Hold one point; the batch writes 64 at a time.  0 or -1. */
-static int point_add(sqlite3 *db, DbBatch *p, int64_t runId, int64_t rank,
-                     int64_t i, int64_t total, int64_t id, PfError *pErr){
+/* Hold one point, rowid id; the batch writes 64 at a time.  0 or -1. */
+static int point_add(sqlite3 *db, DbBatch *p, int64_t id, int64_t runId,
+                     int64_t total, int64_t eventId, PfError *pErr){
   int64_t a[POINT_COLS];
-  a[0] = runId;
-  a[1] = rank;
-  a[2] = i;
-  a[3] = total;
-  a[4] = id;
+  a[0] = id;
+  a[1] = runId;
+  a[2] = total;
+  a[3] = eventId;
   return db_batch_add(db, p, a, NULL, pErr);
+}
+
+/* The row of a rank in memory_series: its n points from rowid first. */
+static int rank_add(sqlite3 *db, sqlite3_stmt *pRank, int64_t runId,
+                    int64_t rank, int64_t first, int64_t n, PfError *pErr){
+  sqlite3_bind_int64(pRank, 1, runId);
+  sqlite3_bind_int64(pRank, 2, rank);
+  sqlite3_bind_int64(pRank, 3, first);
+  sqlite3_bind_int64(pRank, 4, n);
+  return db_step_done(db, pRank, pErr);
 }
 
 /* The step cursor: the current step of the walk, valid while has. */
@@ -90,17 +100,20 @@ static int steps_done(sqlite3 *db, int64_t runId, SeriesStep *s,
 
 int memory_series_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
                       PfError *pErr){
-  sqlite3_stmt *pEnd = NULL;
+  sqlite3_stmt *pEnd = NULL, *pRank = NULL;
   DbBatch pt = {0};
   SeriesStep s = {0};
-  int64_t *aRank = NULL, lastRank = 0, lastId = 0;
+  int64_t *aRank = NULL, lastRank = 0, lastId = 0, next;
   int nRank = 0, hasLast = 0, rc = -1;
   if( db_exec_run(db, db_statement("memory-series"), runId, pErr) ) return -1;
   if( pSpans==NULL ) return 0;                 /* no trace: no events */
   aRank = trace_spans_ranks(pSpans, &nRank);
+  /* the points go at the end of the table, one rank after another */
+  next = db_int(db, 0, "SELECT max(id) FROM memory_point") + 1;
   s.p = db_prepare(db, db_statement("memory-series-steps"), pErr);
   pEnd = db_prepare(db, db_statement("memory-series-step-end"), pErr);
-  if( s.p==NULL || pEnd==NULL
+  pRank = db_prepare(db, db_statement("memory-series-rank"), pErr);
+  if( s.p==NULL || pEnd==NULL || pRank==NULL
       || db_batch_open(db, &pt, "memory-series-point", POINT_COLS,
                        POINT_BATCH, pErr) ){
     goto done;
@@ -111,11 +124,14 @@ int memory_series_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
     int64_t rank = aRank[k];
     size_t n;
     SpanMem *a = trace_spans_rank_mem(pSpans, rank, &n);
+    if( n>0 && rank_add(db, pRank, runId, rank, next, (int64_t)n, pErr) ){
+      free(a);
+      goto done;
+    }
     for(size_t i=0; i<n; i++){
       if( steps_done(db, runId, &s, pEnd, rank, a[i].ts, 0, hasLast,
                      lastRank, lastId, pErr)
-          || point_add(db, &pt, runId, rank, (int64_t)i, a[i].total,
-                       a[i].id, pErr) ){
+          || point_add(db, &pt, next++, runId, a[i].total, a[i].id, pErr) ){
         free(a);
         goto done;
       }
@@ -135,5 +151,6 @@ done:
   sqlite3_finalize(s.p);
   db_batch_close(&pt);
   sqlite3_finalize(pEnd);
+  sqlite3_finalize(pRank);
   return rc;
 }

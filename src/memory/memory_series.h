@@ -1,8 +1,9 @@
 /*
-** memory_series.h — the profiler memory series of schema 095 (read by
-** the named query memory-timeline): each rank's CUDA [memory] events with
-** a total numbered in (ts, id) order (memory_point) and each step's last
-** of them at or before the step's end (memory_step_end).
+** memory_series.h — the profiler memory series of schemas 095 and 114
+** (read by the named query memory-timeline): each rank's CUDA [memory]
+** events with a total in (ts, id) order, one rowid range of memory_point
+** per rank (its memory_series row), and each step's last of them at or
+** before the step's end (memory_step_end).
 **
 ** Pipeline position: "derive", run by derive_run_after_load()
 ** (analysis/derive_run.c) for ingest, merge and rebuild.
