@@ -33,18 +33,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define POINT_COLS 4           /* memory-series-point.sql's parameters */
+#define POINT_COLS 3           /* memory-series-point.sql's parameters */
 #define POINT_BATCH 64         /* rows a statement */
 
-/* Hold one point, rowid id; the batch writes 64 at a time.  0 or -1. */
-static int point_add(sqlite3 *db, DbBatch *p, int64_t id, int64_t runId,
-                     int64_t total, int64_t eventId, PfError *pErr){
+/* Hold one point; the batch writes 64 at a time.  It gets the next rowid
+** (SQLite's max + 1: 1,050 instructions a row less than binding it, which
+** checks that the rowid is free; checked after the last write, see
+** points_check).  0 or -1. */
+static int point_add(sqlite3 *db, DbBatch *p, int64_t runId, int64_t total,
+                     int64_t eventId, PfError *pErr){
   int64_t a[POINT_COLS];
-  a[0] = id;
-  a[1] = runId;
-  a[2] = total;
-  a[3] = eventId;
+  a[0] = runId;
+  a[1] = total;
+  a[2] = eventId;
   return db_batch_add(db, p, a, NULL, pErr);
+}
+
+/* After the last point: the points got the rowids counted, first .. next
+** - 1 (each got max + 1, so the last one's tells).  0 or -1 (pErr). */
+static int points_check(sqlite3 *db, int64_t first, int64_t next,
+                        PfError *pErr){
+  if( next>first && sqlite3_last_insert_rowid(db)!=next-1 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: memory series rows did"
+                 " not get consecutive rowids (%lld, not %lld)",
+                 (long long)sqlite3_last_insert_rowid(db),
+                 (long long)(next-1));
+    return -1;
+  }
+  return 0;
 }
 
 /* The row of a rank in memory_series: its n points from rowid first. */
@@ -103,13 +119,13 @@ int memory_series_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   sqlite3_stmt *pEnd = NULL, *pRank = NULL;
   DbBatch pt = {0};
   SeriesStep s = {0};
-  int64_t *aRank = NULL, lastRank = 0, lastId = 0, next;
+  int64_t *aRank = NULL, lastRank = 0, lastId = 0, first, next;
   int nRank = 0, hasLast = 0, rc = -1;
   if( db_exec_run(db, db_statement("memory-series"), runId, pErr) ) return -1;
   if( pSpans==NULL ) return 0;                 /* no trace: no events */
   aRank = trace_spans_ranks(pSpans, &nRank);
   /* the points go at the end of the table, one rank after another */
-  next = db_int(db, 0, "SELECT max(id) FROM memory_point") + 1;
+  first = next = db_int(db, 0, "SELECT max(id) FROM memory_point") + 1;
   s.p = db_prepare(db, db_statement("memory-series-steps"), pErr);
   pEnd = db_prepare(db, db_statement("memory-series-step-end"), pErr);
   pRank = db_prepare(db, db_statement("memory-series-rank"), pErr);
@@ -131,17 +147,19 @@ int memory_series_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
     for(size_t i=0; i<n; i++){
       if( steps_done(db, runId, &s, pEnd, rank, a[i].ts, 0, hasLast,
                      lastRank, lastId, pErr)
-          || point_add(db, &pt, next++, runId, a[i].total, a[i].id, pErr) ){
+          || point_add(db, &pt, runId, a[i].total, a[i].id, pErr) ){
         free(a);
         goto done;
       }
+      next++;
       hasLast = 1;
       lastRank = rank;
       lastId = a[i].id;
     }
     free(a);
   }
-  if( trace_spans_check(pSpans, pErr) || db_batch_flush(db, &pt, pErr) ){
+  if( trace_spans_check(pSpans, pErr) || db_batch_flush(db, &pt, pErr)
+      || points_check(db, first, next, pErr) ){
     goto done;
   }
   rc = steps_done(db, runId, &s, pEnd, 0, 0, 1, hasLast, lastRank, lastId,
