@@ -12,13 +12,14 @@
 */
 #include "trace/load_trace.h"
 #include "core/db.h"
+#include "core/db_batch.h"
 #include "trace/trace_keep.h"
 #include "trace/trace_args.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { S_KERNEL, S_MEMOP, S_CPU_OP, S_RUNTIME, S_SYNC, S_ANNOT, S_MEMORY,
+enum { S_KERNEL, S_MEMOP, S_CPU_OP, S_RUNTIME, S_SYNC, S_ANNOT,
        S_PYTHON, S_DEVICE, S_RPC, S_STEP_OP, S_N };
 
 /* by name: statements/NAME.sql */
@@ -29,7 +30,6 @@ static const char *azInsert[S_N] = {
   "load-trace-insert-runtime-call",
   "load-trace-insert-gpu-sync",
   "load-trace-insert-annotation",
-  "load-trace-insert-memory-event",
   "load-trace-insert-python-function",
   "load-trace-insert-device",
   /* record_param_comms ops, so that derive_comm.c need not scan cpu_op */
@@ -79,7 +79,15 @@ struct TraceLoader {
   TraceTotals *pTot;            /* the totals, or NULL */
   TraceSpans *pSpans;           /* intervals for the sweeps, or NULL */
   int64_t durTotal;             /* sum of every row's dur so far, ns */
+  /* memory_event rows go MEM_BATCH a statement (a [memory] event is a
+  ** narrow row of mostly new values: one row a statement cost 1,900
+  ** instructions a row more, SQLite's per-statement work); each takes
+  ** SQLite's next rowid, memNext, checked after each write */
+  DbBatch mem;
+  int64_t memNext;
 };
+#define MEM_COLS 11
+#define MEM_BATCH 64
 
 /* Every per-event duration is capped (parse_trace.c, 39 hours), but many
 ** valid events can still add up past what an int64 holds, and every sum
@@ -114,12 +122,19 @@ TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
     p->aIns[i].s = p->aStmt[i];
     p->aIns[i].nCol = sqlite3_bind_parameter_count(p->aStmt[i]);
   }
+  if( db_batch_open(db, &p->mem, "load-trace-insert-memory-events",
+                    MEM_COLS, MEM_BATCH, pErr) ){
+    load_trace_free(p);
+    return NULL;
+  }
+  p->memNext = db_int(db, 0, "SELECT max(id) FROM memory_event") + 1;
   return p;
 }
 
 void load_trace_free(TraceLoader *p){
   if( p==NULL ) return;
   for(int i=0; i<S_N; i++) sqlite3_finalize(p->aStmt[i]);
+  db_batch_close(&p->mem);
   free(p);
 }
 
@@ -399,23 +414,48 @@ static void bind_annotation(Ins *b, const TraceTarget *t,
   b_int_or_null(b, 10, HAS(TF_EXTERNAL_ID), e->external_id);
 }
 
-static void bind_memory(Ins *b, const TraceTarget *t, const TraceEvent *e){
-  bind_target(b, t);
-  b_int(b, 4, e->ts);
-  /* the two names as literals: bound once, not copied for every row */
-  if( e->nName==8 && memcmp(e->zName, "[memory]", 8)==0 ){
-    b_static(b, 5, "[memory]");
-  }else if( e->nName==13 && memcmp(e->zName, "[OutOfMemory]", 13)==0 ){
-    b_static(b, 5, "[OutOfMemory]");
-  }else{
-    b_text_or_null(b, 5, e->zName, e->nName);
+/* After a write of memory rows: the last got rowid memNext - 1.  0 or -1
+** (pErr). */
+static int mem_check(TraceLoader *p, PfError *pErr){
+  if( sqlite3_last_insert_rowid(p->db)!=p->memNext-1 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: memory_event rows did not"
+                 " get consecutive rowids (%lld, not %lld)",
+                 (long long)sqlite3_last_insert_rowid(p->db),
+                 (long long)(p->memNext-1));
+    return -1;
   }
-  b_int_or_null(b, 6, HAS(TF_DEVICE_TYPE), e->device_type);
-  b_int_or_null(b, 7, HAS(TF_DEVICE_ID), e->device_id);
-  b_int_or_null(b, 8, HAS(TF_ADDR), e->addr);
-  b_int_or_null(b, 9, HAS(TF_BYTES), e->bytes);
-  b_int_or_null(b, 10, HAS(TF_TOTAL_ALLOC), e->total_alloc);
-  b_int_or_null(b, 11, HAS(TF_TOTAL_RESERVED), e->total_reserved);
+  return 0;
+}
+
+/* The row of memory event e, to the batch; its rowid is p->memNext - 1
+** after.  0 or -1 (pErr). */
+static int add_memory(TraceLoader *p, const TraceTarget *t,
+                      const TraceEvent *e, PfError *pErr){
+  int64_t a[MEM_COLS];
+  char an[MEM_COLS];
+  memset(an, 0, sizeof(an));
+  a[0] = t->runId;
+  a[1] = t->rank;
+  a[2] = t->fileId;
+  a[3] = e->ts;
+  a[4] = e->nName==13;              /* "[OutOfMemory]", else "[memory]" */
+#define MEM_COL(i, bit, v) a[i] = (v); an[i] = !HAS(bit)
+  MEM_COL(5, TF_DEVICE_TYPE, e->device_type);
+  MEM_COL(6, TF_DEVICE_ID, e->device_id);
+  MEM_COL(7, TF_ADDR, e->addr);
+  MEM_COL(8, TF_BYTES, e->bytes);
+  MEM_COL(9, TF_TOTAL_ALLOC, e->total_alloc);
+  MEM_COL(10, TF_TOTAL_RESERVED, e->total_reserved);
+#undef MEM_COL
+  p->memNext++;
+  if( db_batch_add(p->db, &p->mem, a, an, pErr) ) return -1;
+  return p->mem.n==0 ? mem_check(p, pErr) : 0;
+}
+
+int load_trace_flush(TraceLoader *p, PfError *pErr){
+  if( p->mem.n==0 ) return 0;
+  if( db_batch_flush(p->db, &p->mem, pErr) ) return -1;
+  return mem_check(p, pErr);
 }
 
 static void bind_python(Ins *b, const TraceTarget *t, const TraceEvent *e,
@@ -452,9 +492,6 @@ static int bind_event(TraceLoader *p, const TraceTarget *t,
     case TEV_USER_ANNOTATION:
     case TEV_GPU_ANNOTATION:
       bind_annotation(b = &p->aIns[S_ANNOT], t, e, r);
-      break;
-    case TEV_MEMORY:
-      bind_memory(b = &p->aIns[S_MEMORY], t, e);
       break;
     case TEV_PYTHON:
       bind_python(b = &p->aIns[S_PYTHON], t, e, r);
@@ -546,16 +583,6 @@ static void after_row(TraceLoader *p, const TraceTarget *t,
       r.inRecompute = (int)cur_int(b, 16);
       if( b->aCur[17].type==B_INT ) r.step = b->aCur[17].i;
       break;
-    case TEV_MEMORY:
-      /* the memory series' events: CUDA ones with a total (the filter of
-      ** trace-feed-memory-event.sql) */
-      if( !HAS(TF_DEVICE_TYPE) || e->device_type!=1
-          || !HAS(TF_TOTAL_ALLOC) ){
-        return;
-      }
-      r.id = sqlite3_last_insert_rowid(p->db);
-      r.total = e->total_alloc;
-      break;
     default:
       return;
   }
@@ -580,10 +607,26 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
     }
     p->durTotal += e->dur;
   }
-  if( e->kind!=TEV_MEMORY ){
-    r.nameId = intern_id(p->pIntern, e->zName, (size_t)e->nName, pErr);
-    if( r.nameId<0 ) return -1;
+  if( e->kind==TEV_MEMORY ){
+    if( add_memory(p, t, e, pErr) ) return -1;
+    p->nRows++;
+    /* the memory series' events: CUDA ones with a total (the filter of
+    ** trace-feed-memory-event.sql) */
+    if( HAS(TF_DEVICE_TYPE) && e->device_type==1 && HAS(TF_TOTAL_ALLOC) ){
+      TraceRow m;
+      memset(&m, 0, sizeof(m));
+      m.kind = TEV_MEMORY;
+      m.fileId = t->fileId;
+      m.id = p->memNext-1;
+      m.ts = e->ts;
+      m.step = -1;
+      m.total = e->total_alloc;
+      trace_keep_row(p->pTot, p->pSpans, &m);
+    }
+    return 0;
   }
+  r.nameId = intern_id(p->pIntern, e->zName, (size_t)e->nName, pErr);
+  if( r.nameId<0 ) return -1;
   if( bind_event(p, t, e, &r, &b, pErr) ) return -1;
   if( b==NULL ) return 0;
   if( ins_row(p, b, pErr) ) return -1;

@@ -34,6 +34,11 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
 int load_trace_devices(TraceLoader *p, const TraceTarget *t,
                        const TraceInfo *pInfo, PfError *pErr);
 
+/* Write the memory_event rows still held (64 go a statement): before
+** anything reads or changes the rows of a file (its fix-ups) and after
+** the last file.  0, or -1 with pErr set. */
+int load_trace_flush(TraceLoader *p, PfError *pErr);
+
 /* Rows inserted so far, all tables together. */
 int64_t load_trace_rows(const TraceLoader *p);
 
