@@ -122,12 +122,6 @@ TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){
     p->aIns[i].s = p->aStmt[i];
     p->aIns[i].nCol = sqlite3_bind_parameter_count(p->aStmt[i]);
   }
-  if( db_batch_open(db, &p->mem, "load-trace-insert-memory-events",
-                    MEM_COLS, MEM_BATCH, pErr) ){
-    load_trace_free(p);
-    return NULL;
-  }
-  p->memNext = db_int(db, 0, "SELECT max(id) FROM memory_event") + 1;
   return p;
 }
 
@@ -433,6 +427,13 @@ static int add_memory(TraceLoader *p, const TraceTarget *t,
                       const TraceEvent *e, PfError *pErr){
   int64_t a[MEM_COLS];
   char an[MEM_COLS];
+  if( p->mem.pMany==NULL ){          /* the first: most traces have none */
+    if( db_batch_open(p->db, &p->mem, "load-trace-insert-memory-events",
+                      MEM_COLS, MEM_BATCH, pErr) ){
+      return -1;
+    }
+    p->memNext = db_int(p->db, 0, "SELECT max(id) FROM memory_event") + 1;
+  }
   memset(an, 0, sizeof(an));
   a[0] = t->runId;
   a[1] = t->rank;
