@@ -122,7 +122,7 @@ int memory_series_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   int64_t *aRank = NULL, lastRank = 0, lastId = 0, first, next;
   int nRank = 0, hasLast = 0, rc = -1;
   if( db_exec_run(db, db_statement("memory-series"), runId, pErr) ) return -1;
-  if( pSpans==NULL ) return 0;                 /* no trace: no events */
+  if( pSpans==NULL || trace_spans_mem_count(pSpans)==0 ) return 0;
   aRank = trace_spans_ranks(pSpans, &nRank);
   /* the points go at the end of the table, one rank after another */
   first = next = db_int(db, 0, "SELECT max(id) FROM memory_point") + 1;

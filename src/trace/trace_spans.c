@@ -392,6 +392,14 @@ static int cmp_mem(const void *a, const void *b){
   return x->id<y->id ? -1 : x->id>y->id;
 }
 
+size_t trace_spans_mem_count(const TraceSpans *p){
+  size_t n = 0;
+  for(int i=0; i<p->nFile; i++){
+    if( p->aFile[i].hasRank ) n += p->aFile[i].an[R_MEM];
+  }
+  return n;
+}
+
 SpanMem *trace_spans_rank_mem(const TraceSpans *p, int64_t rank, size_t *pn){
   size_t n = 0, k = 0;
   SpanMem *a;

@@ -92,6 +92,9 @@ SpanGpu *trace_spans_rank_gpu(const TraceSpans *p, int64_t rank, size_t *pn);
 Span *trace_spans_rank_cpu(const TraceSpans *p, int64_t rank, int cls,
                            size_t *pn);
 
+/* The memory series' events of every rank. */
+size_t trace_spans_mem_count(const TraceSpans *p);
+
 /* The memory series' events of rank sorted by (ts, id), in a new array
 ** of *pn (caller frees with free(); NULL when none). */
 SpanMem *trace_spans_rank_mem(const TraceSpans *p, int64_t rank, size_t *pn);
