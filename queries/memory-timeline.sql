@@ -7,8 +7,8 @@
 -- description: Optimizer.step annotations; profiler: ProfilerStep#N) and a
 -- description: leak check: growth at every one of at least 3 step ends.
 -- description: The profiler events are numbered per rank and each step's
--- description: last event found at ingest (tables memory_point,
--- description: memory_step_end).
+-- description: last event found at ingest (tables memory_series,
+-- description: memory_point, memory_step_end).
 -- param: points:int>=1 = 100    slices per source
 -- column: section        'point', 'step' or 'leak_check'
 -- column: source         'snapshot' (per device) or 'profiler' (per rank)
@@ -69,31 +69,23 @@ snap_steps AS (
                    AND e2.time_us <= se.time_us)
 ),
 -- profiler [memory] instants of CUDA devices, per rank: stored at ingest
--- (schema 095, memory_point numbered in time order, memory_step_end), read
--- here by their keys (memory_event by id for the rows shown); the ranks
--- found by seeks, not a scan
-ranks(rank) AS (
-  SELECT min(rank) FROM memory_point WHERE run_id = :run
-  UNION ALL
-  SELECT (SELECT min(p.rank) FROM memory_point p
-          WHERE p.run_id = :run AND p.rank > r.rank)
-  FROM ranks r WHERE r.rank IS NOT NULL
-),
+-- (schemas 095 and 114: each rank's memory_series row names its range of
+-- memory_point, its events in time order, and memory_step_end), read
+-- here by their keys (memory_event by id for the rows shown)
 pr AS (
-  SELECT r.rank,
-    (SELECT max(p.i) FROM memory_point p
-     WHERE p.run_id = :run AND p.rank = r.rank) + 1 AS n,
+  SELECT s.rank, s.point_n AS n, s.point_first AS p0,
     (SELECT e.ts FROM memory_point p JOIN memory_event e ON e.id = p.event_id
-     WHERE p.run_id = :run AND p.rank = r.rank AND p.i = 0) AS t0
-  FROM ranks r WHERE r.rank IS NOT NULL
+     WHERE p.id = s.point_first) AS t0
+  FROM memory_series s WHERE s.run_id = :run
 ),
 -- the slices that hold an event: slice k holds the events i with
 -- i * points / n = k, i.e. from ceil(k * n / points) up to the next
--- slice's first event - 1; each step goes to the next non-empty slice
-sl(rank, n, t0, slice, lo, hi) AS (
-  SELECT rank, n, t0, 0, 0, (n + :points - 1) / :points - 1 FROM pr
+-- slice's first event - 1; each step goes to the next non-empty slice;
+-- event i of a rank is the memory_point row p0 + i
+sl(rank, n, t0, p0, slice, lo, hi) AS (
+  SELECT rank, n, t0, p0, 0, 0, (n + :points - 1) / :points - 1 FROM pr
   UNION ALL
-  SELECT rank, n, t0, (hi + 1) * :points / n, hi + 1,
+  SELECT rank, n, t0, p0, (hi + 1) * :points / n, hi + 1,
     (((hi + 1) * :points / n + 1) * n + :points - 1) / :points - 1
   FROM sl WHERE hi + 1 < n
 ),
@@ -101,11 +93,9 @@ prof_points2 AS (
   SELECT 'point' AS section, 'profiler' AS source, sl.rank AS device, NULL,
     NULL, round((me.ts - sl.t0) / 1e6, 3), m.total_allocated,
     (SELECT max(x.total_allocated) FROM memory_point x
-     WHERE x.run_id = :run AND x.rank = sl.rank
-       AND x.i BETWEEN sl.lo AND sl.hi),
+     WHERE x.id BETWEEN sl.p0 + sl.lo AND sl.p0 + sl.hi),
     me.total_reserved, NULL, NULL, -1 - sl.rank, 1, sl.slice
-  FROM sl JOIN memory_point m
-    ON m.run_id = :run AND m.rank = sl.rank AND m.i = sl.hi
+  FROM sl JOIN memory_point m ON m.id = sl.p0 + sl.hi
   JOIN memory_event me ON me.id = m.event_id
 ),
 prof_steps AS (

@@ -2680,16 +2680,6 @@ SELECT s.run_id, 'alloc_churn_bytes',
   FROM sn s JOIN alloc_event a ON a.snapshot_id = s.id
   WHERE a.action = 'alloc' GROUP BY s.run_id;
 
--- table memory_point: 001
-CREATE TABLE memory_point(
-  run_id INTEGER NOT NULL,
-  rank INTEGER NOT NULL,
-  i INTEGER NOT NULL,              -- 0, 1, ... in (ts, memory_event.id) order
-  total_allocated INTEGER NOT NULL,
-  event_id INTEGER NOT NULL,       -- memory_event.id
-  PRIMARY KEY(run_id, rank, i)
-) WITHOUT ROWID;
-
 -- table memory_step_end: 001
 CREATE TABLE memory_step_end(
   run_id INTEGER NOT NULL,
@@ -2890,6 +2880,31 @@ CROSS JOIN run_rowid_range r     -- range, then its rows), never a scan
 CROSS JOIN cpu_op o              -- of cpu_op first
 WHERE r.run_id = t.run_id AND r.tbl = 'cpu_op'
   AND o.id BETWEEN r.lo AND r.hi AND +o.run_id = r.run_id;
+
+-- table memory_series: 114
+CREATE TABLE memory_series(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  point_first INTEGER NOT NULL,    -- memory_point rowid of its event 0
+  point_n INTEGER NOT NULL,        -- its events: point_first .. + point_n - 1
+  PRIMARY KEY(run_id, rank)
+) WITHOUT ROWID;
+
+-- table memory_point: created in 001, 114; this is 114's definition
+CREATE TABLE memory_point(
+  id INTEGER PRIMARY KEY,          -- memory_series.point_first + i
+  run_id INTEGER NOT NULL,
+  total_allocated INTEGER NOT NULL,
+  event_id INTEGER NOT NULL        -- memory_event.id
+);
+
+-- view memory_series_point: 114
+CREATE VIEW memory_series_point AS
+SELECT s.run_id, s.rank, p.id - s.point_first AS i, p.total_allocated,
+  p.event_id
+FROM memory_series s
+JOIN memory_point p ON p.id BETWEEN s.point_first
+                                AND s.point_first + s.point_n - 1;
 
 -- view op_roofline_call: created in 001, 123; this is 123's definition
 CREATE VIEW op_roofline_call AS

@@ -63,7 +63,7 @@ int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
   /* a kept row that could not be read back makes every pass above wrong */
   if( trace_spans_check(pSpans, pErr) ) return -1;
   t1 = util_now_ms();
-  if( memory_series_run(db, runId, pErr) ) return -1;
+  if( memory_series_run(db, runId, pSpans, pErr) ) return -1;
   timing("derive memory", t1, &c1);
   t1 = util_now_ms();
   if( derive_core_run(db, runId, pErr) ) return -1;

@@ -7,7 +7,8 @@
 ** INSERT only; its text ends with its VALUES tuple "(?, ...)".
 **
 ** Pipeline position: core, used by the derive passes that write long
-** series (derive_hta_series.c, memory_series.c).
+** series (derive_hta_series.c, memory_series.c) and the trace writer's
+** memory_event rows (load_trace.c).
 */
 #ifndef PROFAN_DB_BATCH_H
 #define PROFAN_DB_BATCH_H

@@ -344,8 +344,8 @@ static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad,
   TraceTarget t;
   sqlite3_stmt *p;
   int needBase;
-  /* the operator rows the loader holds go in before the fix-ups and
-  ** whatever reads the file's rows after its load */
+  /* the rows the loader holds go in before the fix-ups and whatever
+  ** reads the file's rows after its load */
   if( load_trace_flush(pLoad, pErr) ) return -1;
   base_from_option(j, pOpt);
   needBase = in->hasBaseTime && j->nNoBase>0;
@@ -661,6 +661,10 @@ static void writer_finish(Writer *w){
   if( getenv("PROFAN_TIMING") ){
     fprintf(stderr, "profan: writer waited    %8.1f ms, cpu %8.1f ms\n",
             w->tWait, util_thread_cpu_ms());
+  }
+  if( !w->failed && load_trace_flush(w->pLoad, &w->err) ){
+    buf_printf(w->pMsg, "database: %s", w->err.zMsg);
+    writer_fail(w);
   }
   if( !w->failed ) note_mixed_clocks(w->aJob, w->nJob, w->pOpt->pLog);
   pRes->nRows += load_trace_rows(w->pLoad);

@@ -2,13 +2,17 @@
 ** memory_series.c — the profiler memory series (see memory_series.h).
 **
 ** One walk over the run's CUDA [memory] events with a total, per rank in
-** (ts, id) order (statements/memory-series-events.sql: the run's rowid
-** range of memory_event, sorted once), merged with its steps per rank in
-** the order of their ends (memory-series-steps.sql): each event gets the
-** next number of its rank; a step is done when the walk passes its end (the
-** next event is later, or of a later rank), and its last event is the last
-** one walked if that is of its rank. At equal times an event at the step's
-** end belongs to it, and the later id is the last. The points go in 64 a
+** (ts, id) order (kept by the trace writer or the stored-rows feeder as
+** the rows go in: trace_spans_rank_mem, sorted only when they came out of
+** order; reading them back sorted from memory_event took 330 M of the
+** 655 M instructions of this pass on bench shape synthetic-memory x1),
+** merged with its steps per rank in the order of their ends
+** (memory-series-steps.sql): each event gets the next rowid of
+** memory_point, a rank's events one range (schema 114: its memory_series
+** row); a step is done when the walk passes its end (the next event is
+** later, or of a later rank), and its last event is the last one walked
+** if that is of its rank.  At equal times an event at the step's end
+** belongs to it, and the later id is the last.  The points go in 64 a
 ** statement (one row a statement costs 2.5x the CPU: SQLite's per-step
 ** work, cursor and transaction checks, outweighs the row's).  A
 ** numbering window and a backward search per step in SQL cost 0.33 s of
@@ -24,23 +28,49 @@
 #include "memory/memory_series.h"
 #include "core/db.h"
 #include "core/db_batch.h"
+#include "trace/trace_spans.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define POINT_COLS 5           /* memory-series-point.sql's parameters */
+#define POINT_COLS 3           /* memory-series-point.sql's parameters */
 #define POINT_BATCH 64         /* rows a statement */
 
-/* Hold one point; the batch writes 64 at a time.  0 or -1. */
-static int point_add(sqlite3 *db, DbBatch *p, int64_t runId, int64_t rank,
-                     int64_t i, int64_t total, int64_t id, PfError *pErr){
+/* Hold one point; the batch writes 64 at a time.  It gets the next rowid
+** (SQLite's max + 1: 1,050 instructions a row less than binding it, which
+** checks that the rowid is free; checked after the last write, see
+** points_check).  0 or -1. */
+static int point_add(sqlite3 *db, DbBatch *p, int64_t runId, int64_t total,
+                     int64_t eventId, PfError *pErr){
   int64_t a[POINT_COLS];
   a[0] = runId;
-  a[1] = rank;
-  a[2] = i;
-  a[3] = total;
-  a[4] = id;
+  a[1] = total;
+  a[2] = eventId;
   return db_batch_add(db, p, a, NULL, pErr);
+}
+
+/* After the last point: the points got the rowids counted, first .. next
+** - 1 (each got max + 1, so the last one's tells).  0 or -1 (pErr). */
+static int points_check(sqlite3 *db, int64_t first, int64_t next,
+                        PfError *pErr){
+  if( next>first && sqlite3_last_insert_rowid(db)!=next-1 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: memory series rows did"
+                 " not get consecutive rowids (%lld, not %lld)",
+                 (long long)sqlite3_last_insert_rowid(db),
+                 (long long)(next-1));
+    return -1;
+  }
+  return 0;
+}
+
+/* The row of a rank in memory_series: its n points from rowid first. */
+static int rank_add(sqlite3 *db, sqlite3_stmt *pRank, int64_t runId,
+                    int64_t rank, int64_t first, int64_t n, PfError *pErr){
+  sqlite3_bind_int64(pRank, 1, runId);
+  sqlite3_bind_int64(pRank, 2, rank);
+  sqlite3_bind_int64(pRank, 3, first);
+  sqlite3_bind_int64(pRank, 4, n);
+  return db_step_done(db, pRank, pErr);
 }
 
 /* The step cursor: the current step of the walk, valid while has. */
@@ -84,59 +114,61 @@ static int steps_done(sqlite3 *db, int64_t runId, SeriesStep *s,
   return 0;
 }
 
-int memory_series_run(sqlite3 *db, int64_t runId, PfError *pErr){
-  sqlite3_stmt *pEv = NULL, *pEnd = NULL;
+int memory_series_run(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
+                      PfError *pErr){
+  sqlite3_stmt *pEnd = NULL, *pRank = NULL;
   DbBatch pt = {0};
   SeriesStep s = {0};
-  int64_t i = 0, lastRank = 0, lastId = 0;
-  int hasLast = 0, rc = -1, r, empty;
+  int64_t *aRank = NULL, lastRank = 0, lastId = 0, first, next;
+  int nRank = 0, hasLast = 0, rc = -1;
   if( db_exec_run(db, db_statement("memory-series"), runId, pErr) ) return -1;
-  pEv = db_prepare_run_range(db, db_statement("memory-series-events"),
-                             "memory_event", runId, &empty, pErr);
-  if( pEv==NULL ) return empty ? 0 : -1;  /* empty: no [memory] events */
-  r = sqlite3_step(pEv);
-  if( r==SQLITE_DONE ){                /* no series: nothing to walk */
-    rc = 0;
-    goto done;
-  }
-  if( r!=SQLITE_ROW ) goto sql_error;
+  if( pSpans==NULL || trace_spans_mem_count(pSpans)==0 ) return 0;
+  aRank = trace_spans_ranks(pSpans, &nRank);
+  /* the points go at the end of the table, one rank after another */
+  first = next = db_int(db, 0, "SELECT max(id) FROM memory_point") + 1;
   s.p = db_prepare(db, db_statement("memory-series-steps"), pErr);
   pEnd = db_prepare(db, db_statement("memory-series-step-end"), pErr);
-  if( s.p==NULL || pEnd==NULL
+  pRank = db_prepare(db, db_statement("memory-series-rank"), pErr);
+  if( s.p==NULL || pEnd==NULL || pRank==NULL
       || db_batch_open(db, &pt, "memory-series-point", POINT_COLS,
                        POINT_BATCH, pErr) ){
     goto done;
   }
   sqlite3_bind_int64(s.p, 1, runId);
   if( step_next(db, &s, pErr) ) goto done;
-  for(; r==SQLITE_ROW; r = sqlite3_step(pEv)){
-    int64_t rank = sqlite3_column_int64(pEv, 0);
-    int64_t ts = sqlite3_column_int64(pEv, 1);
-    int64_t id = sqlite3_column_int64(pEv, 3);
-    if( steps_done(db, runId, &s, pEnd, rank, ts, 0, hasLast, lastRank,
-                   lastId, pErr) ){
+  for(int k=0; k<nRank; k++){
+    int64_t rank = aRank[k];
+    size_t n;
+    SpanMem *a = trace_spans_rank_mem(pSpans, rank, &n);
+    if( n>0 && rank_add(db, pRank, runId, rank, next, (int64_t)n, pErr) ){
+      free(a);
       goto done;
     }
-    if( !hasLast || rank!=lastRank ) i = 0;
-    if( point_add(db, &pt, runId, rank, i++, sqlite3_column_int64(pEv, 2),
-                  id, pErr) ){
-      goto done;
+    for(size_t i=0; i<n; i++){
+      if( steps_done(db, runId, &s, pEnd, rank, a[i].ts, 0, hasLast,
+                     lastRank, lastId, pErr)
+          || point_add(db, &pt, runId, a[i].total, a[i].id, pErr) ){
+        free(a);
+        goto done;
+      }
+      next++;
+      hasLast = 1;
+      lastRank = rank;
+      lastId = a[i].id;
     }
-    hasLast = 1;
-    lastRank = rank;
-    lastId = id;
+    free(a);
   }
-  if( r!=SQLITE_DONE ) goto sql_error;
-  if( db_batch_flush(db, &pt, pErr) ) goto done;
+  if( trace_spans_check(pSpans, pErr) || db_batch_flush(db, &pt, pErr)
+      || points_check(db, first, next, pErr) ){
+    goto done;
+  }
   rc = steps_done(db, runId, &s, pEnd, 0, 0, 1, hasLast, lastRank, lastId,
                   pErr);
-  goto done;
-sql_error:
-  pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
 done:
-  sqlite3_finalize(pEv);
+  free(aRank);
   sqlite3_finalize(s.p);
   db_batch_close(&pt);
   sqlite3_finalize(pEnd);
+  sqlite3_finalize(pRank);
   return rc;
 }

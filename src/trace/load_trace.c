@@ -13,13 +13,14 @@
 */
 #include "trace/load_trace.h"
 #include "core/db.h"
+#include "core/db_batch.h"
 #include "trace/trace_keep.h"
 #include "trace/trace_args.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { S_KERNEL, S_MEMOP, S_CPU_OP, S_RUNTIME, S_SYNC, S_ANNOT, S_MEMORY,
+enum { S_KERNEL, S_MEMOP, S_CPU_OP, S_RUNTIME, S_SYNC, S_ANNOT,
        S_PYTHON, S_DEVICE, S_RPC, S_STEP_OP, S_N };
 
 /* by name: statements/NAME.sql */
@@ -30,7 +31,6 @@ static const char *azInsert[S_N] = {
   "load-trace-insert-runtime-call",
   "load-trace-insert-gpu-sync",
   "load-trace-insert-annotation",
-  "load-trace-insert-memory-event",
   "load-trace-insert-python-function",
   "load-trace-insert-device",
   /* record_param_comms ops, so that derive_comm.c need not scan cpu_op */
@@ -104,7 +104,15 @@ struct TraceLoader {
   TraceTotals *pTot;            /* the totals, or NULL */
   TraceSpans *pSpans;           /* intervals for the sweeps, or NULL */
   int64_t durTotal;             /* sum of every row's dur so far, ns */
+  /* memory_event rows go MEM_BATCH a statement (a [memory] event is a
+  ** narrow row of mostly new values: one row a statement cost 1,900
+  ** instructions a row more, SQLite's per-statement work); each takes
+  ** SQLite's next rowid, memNext, checked after each write */
+  DbBatch mem;
+  int64_t memNext;
 };
+#define MEM_COLS 11
+#define MEM_BATCH 64
 
 /* Every per-event duration is capped (parse_trace.c, 39 hours), but many
 ** valid events can still add up past what an int64 holds, and every sum
@@ -148,6 +156,7 @@ void load_trace_free(TraceLoader *p){
   sqlite3_finalize(p->pColl);
   free(p->aOp);
   free(p->aOpKey);
+  db_batch_close(&p->mem);
   free(p);
 }
 
@@ -235,7 +244,8 @@ static int op_key_cmp(const void *a, const void *b){
   return (x>y) - (x<y);
 }
 
-int load_trace_flush(TraceLoader *p, PfError *pErr){
+/* Insert the operator rows held so far, in id order. */
+static int flush_ops(TraceLoader *p, PfError *pErr){
   Ins *b = &p->aIns[S_CPU_OP];
   Bound aKeep[MAX_PARAMS+1];    /* the row being built, kept */
   size_t nByte = (size_t)(b->nCol+1) * sizeof(Bound);
@@ -260,14 +270,14 @@ static int ins_op_row(TraceLoader *p, Ins *b, PfError *pErr){
   int j;
   if( b->aCur[17].type!=B_INT ){
     /* its id is SQLite's next: the held rows go first */
-    if( load_trace_flush(p, pErr) ) return -1;
+    if( flush_ops(p, pErr) ) return -1;
     return ins_row(p, b, pErr);
   }
   if( p->aOp==NULL ){
     p->aOp = xmalloc(OPBUF_N * sizeof(OpRow));
     p->aOpKey = xmalloc(OPBUF_N * sizeof(OpKey));
   }
-  if( p->nOp==OPBUF_N && load_trace_flush(p, pErr) ) return -1;
+  if( p->nOp==OPBUF_N && flush_ops(p, pErr) ) return -1;
   id = b->aCur[17].i;
   if( p->nOp==0 ) p->opSorted = 1;
   /* an op comes after the few it encloses: its key moves back past them
@@ -483,16 +493,61 @@ static void bind_annotation(Ins *b, const TraceTarget *t,
   b_int_or_null(b, 10, HAS(TF_EXTERNAL_ID), e->external_id);
 }
 
-static void bind_memory(Ins *b, const TraceTarget *t, const TraceEvent *e){
-  bind_target(b, t);
-  b_int(b, 4, e->ts);
-  b_text_or_null(b, 5, e->zName, e->nName);
-  b_int_or_null(b, 6, HAS(TF_DEVICE_TYPE), e->device_type);
-  b_int_or_null(b, 7, HAS(TF_DEVICE_ID), e->device_id);
-  b_int_or_null(b, 8, HAS(TF_ADDR), e->addr);
-  b_int_or_null(b, 9, HAS(TF_BYTES), e->bytes);
-  b_int_or_null(b, 10, HAS(TF_TOTAL_ALLOC), e->total_alloc);
-  b_int_or_null(b, 11, HAS(TF_TOTAL_RESERVED), e->total_reserved);
+/* After a write of memory rows: the last got rowid memNext - 1.  0 or -1
+** (pErr). */
+static int mem_check(TraceLoader *p, PfError *pErr){
+  if( sqlite3_last_insert_rowid(p->db)!=p->memNext-1 ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: memory_event rows did not"
+                 " get consecutive rowids (%lld, not %lld)",
+                 (long long)sqlite3_last_insert_rowid(p->db),
+                 (long long)(p->memNext-1));
+    return -1;
+  }
+  return 0;
+}
+
+/* The row of memory event e, to the batch; its rowid is p->memNext - 1
+** after.  0 or -1 (pErr). */
+static int add_memory(TraceLoader *p, const TraceTarget *t,
+                      const TraceEvent *e, PfError *pErr){
+  int64_t a[MEM_COLS];
+  char an[MEM_COLS];
+  if( p->mem.pMany==NULL ){          /* the first: most traces have none */
+    if( db_batch_open(p->db, &p->mem, "load-trace-insert-memory-events",
+                      MEM_COLS, MEM_BATCH, pErr) ){
+      return -1;
+    }
+    p->memNext = db_int(p->db, 0, "SELECT max(id) FROM memory_event") + 1;
+  }
+  memset(an, 0, sizeof(an));
+  a[0] = t->runId;
+  a[1] = t->rank;
+  a[2] = t->fileId;
+  a[3] = e->ts;
+  a[4] = e->nName==13;              /* "[OutOfMemory]", else "[memory]" */
+#define MEM_COL(i, bit, v) a[i] = (v); an[i] = !HAS(bit)
+  MEM_COL(5, TF_DEVICE_TYPE, e->device_type);
+  MEM_COL(6, TF_DEVICE_ID, e->device_id);
+  MEM_COL(7, TF_ADDR, e->addr);
+  MEM_COL(8, TF_BYTES, e->bytes);
+  MEM_COL(9, TF_TOTAL_ALLOC, e->total_alloc);
+  MEM_COL(10, TF_TOTAL_RESERVED, e->total_reserved);
+#undef MEM_COL
+  p->memNext++;
+  if( db_batch_add(p->db, &p->mem, a, an, pErr) ) return -1;
+  return p->mem.n==0 ? mem_check(p, pErr) : 0;
+}
+
+/* Write the memory_event rows held (64 go a statement). */
+static int flush_memory(TraceLoader *p, PfError *pErr){
+  if( p->mem.n==0 ) return 0;
+  if( db_batch_flush(p->db, &p->mem, pErr) ) return -1;
+  return mem_check(p, pErr);
+}
+
+int load_trace_flush(TraceLoader *p, PfError *pErr){
+  if( flush_ops(p, pErr) ) return -1;
+  return flush_memory(p, pErr);
 }
 
 static void bind_python(Ins *b, const TraceTarget *t, const TraceEvent *e,
@@ -529,9 +584,6 @@ static int bind_event(TraceLoader *p, const TraceTarget *t,
     case TEV_USER_ANNOTATION:
     case TEV_GPU_ANNOTATION:
       bind_annotation(b = &p->aIns[S_ANNOT], t, e, r);
-      break;
-    case TEV_MEMORY:
-      bind_memory(b = &p->aIns[S_MEMORY], t, e);
       break;
     case TEV_PYTHON:
       bind_python(b = &p->aIns[S_PYTHON], t, e, r);
@@ -647,10 +699,26 @@ int load_trace_event(TraceLoader *p, const TraceTarget *t,
     }
     p->durTotal += e->dur;
   }
-  if( e->kind!=TEV_MEMORY ){
-    r.nameId = intern_id(p->pIntern, e->zName, (size_t)e->nName, pErr);
-    if( r.nameId<0 ) return -1;
+  if( e->kind==TEV_MEMORY ){
+    if( add_memory(p, t, e, pErr) ) return -1;
+    p->nRows++;
+    /* the memory series' events: CUDA ones with a total (the filter of
+    ** trace-feed-memory-event.sql) */
+    if( HAS(TF_DEVICE_TYPE) && e->device_type==1 && HAS(TF_TOTAL_ALLOC) ){
+      TraceRow m;
+      memset(&m, 0, sizeof(m));
+      m.kind = TEV_MEMORY;
+      m.fileId = t->fileId;
+      m.id = p->memNext-1;
+      m.ts = e->ts;
+      m.step = -1;
+      m.total = e->total_alloc;
+      trace_keep_row(p->pTot, p->pSpans, &m);
+    }
+    return 0;
   }
+  r.nameId = intern_id(p->pIntern, e->zName, (size_t)e->nName, pErr);
+  if( r.nameId<0 ) return -1;
   if( bind_event(p, t, e, &r, &b, pErr) ) return -1;
   if( b==NULL ) return 0;
   if( b==&p->aIns[S_CPU_OP] ? ins_op_row(p, b, pErr) : ins_row(p, b, pErr) ){

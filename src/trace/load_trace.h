@@ -30,14 +30,15 @@ void load_trace_keep(TraceLoader *p, TraceTotals *pTot, TraceSpans *pSpans);
 int load_trace_event(TraceLoader *p, const TraceTarget *t,
                      const TraceEvent *e, PfError *pErr);
 
-/* Insert the operator rows held so far (load_trace_event holds them to
-** insert them in id order): before anything reads or changes cpu_op, and
-** at the end of the load.  Returns 0, or -1 with pErr set. */
-int load_trace_flush(TraceLoader *p, PfError *pErr);
-
 /* Insert the deviceProperties of a file. */
 int load_trace_devices(TraceLoader *p, const TraceTarget *t,
                        const TraceInfo *pInfo, PfError *pErr);
+
+/* Write the rows still held: operator rows (held to go in in id order)
+** and memory_event rows (64 go a statement).  Called before anything reads
+** or changes the rows of a file (its fix-ups) and after the last file.
+** Returns 0, or -1 with pErr set. */
+int load_trace_flush(TraceLoader *p, PfError *pErr);
 
 /* Rows inserted so far, all tables together. */
 int64_t load_trace_rows(const TraceLoader *p);

@@ -3,10 +3,11 @@
 ** trace_feed.h).
 **
 ** Pipeline position: between "load" and "derive".  One pass over each
-** table in rowid order over the run's rowid range (cpu_op, runtime_call)
-** or through its run_id index (kernel, gpu_mem_op): the totals and spans
-** take rows in any order.  Each row becomes the TraceRow the writer would
-** have built when inserting it (NULL columns as 0, step -1).
+** table in rowid order over the run's rowid range (cpu_op, runtime_call,
+** memory_event) or through its run_id index (kernel, gpu_mem_op): the
+** totals and spans take rows in any order.  Each row becomes the
+** TraceRow the writer would have built when inserting it (NULL columns as
+** 0, step -1).
 */
 #include "trace/trace_feed.h"
 #include "core/db.h"
@@ -33,6 +34,8 @@ static const FeedTab aTab[] = {
     "trace-feed-kernel" },
   { "gpu_mem_op", TEV_MEMCPY,
     "trace-feed-gpu-mem-op" },
+  { "memory_event", TEV_MEMORY,
+    "trace-feed-memory-event" },
 };
 
 static int64_t col_int(sqlite3_stmt *s, int i){
@@ -79,6 +82,9 @@ static void row_of(const FeedTab *t, sqlite3_stmt *s, TraceRow *r){
       r->linked = sqlite3_column_type(s, 8)!=SQLITE_NULL;
       r->inRecompute = sqlite3_column_int(s, 8);
       r->step = col_step(s, 9);
+      break;
+    case TEV_MEMORY:
+      r->total = col_int(s, 5);
       break;
     default:                                /* kernel, gpu_mem_op */
       r->hasDevice = sqlite3_column_type(s, 5)!=SQLITE_NULL;

@@ -17,7 +17,9 @@
 
 typedef struct TraceRow {
   TraceEventKind kind;   /* TEV_KERNEL, TEV_MEMCPY, TEV_MEMSET, TEV_CPU_OP,
-                         ** TEV_RUNTIME, TEV_DRIVER */
+                         ** TEV_RUNTIME, TEV_DRIVER, TEV_MEMORY (a CUDA
+                         ** [memory] event with a total: the memory
+                         ** series' only) */
   int64_t fileId;
   int64_t id;            /* the row's id */
   int64_t ts, dur;
@@ -42,6 +44,8 @@ typedef struct TraceRow {
   int flopsSrc;          /* 0 none, 1 "arg", 2 "estimate" */
   /* memcpy */
   int host;              /* a memcpy whose direction is not DtoD */
+  /* memory */
+  int64_t total;         /* total_allocated */
 } TraceRow;
 
 #endif

@@ -28,10 +28,10 @@
 #define TRACE_SPANS_BUDGET ((int64_t)16<<20)
 
 /* The rows of one file: each kind of record in its own spool. */
-enum { R_GPU, R_CPU, R_RUNTIME, R_HOST, R_HTA_CPU, R_HTA_GPU, R_N };
+enum { R_GPU, R_CPU, R_RUNTIME, R_HOST, R_HTA_CPU, R_HTA_GPU, R_MEM, R_N };
 static const size_t aRecSize[R_N] = {
   sizeof(SpanGpu), sizeof(Span), sizeof(Span), sizeof(Span),
-  sizeof(SpanHtaCpu), sizeof(SpanHtaGpu)
+  sizeof(SpanHtaCpu), sizeof(SpanHtaGpu), sizeof(SpanMem)
 };
 
 /* The record kind of a CPU-side span class. */
@@ -386,6 +386,45 @@ Span *trace_spans_rank_cpu(const TraceSpans *p, int64_t rank, int cls,
   return a;
 }
 
+static int cmp_mem(const void *a, const void *b){
+  const SpanMem *x = a, *y = b;
+  if( x->ts!=y->ts ) return x->ts<y->ts ? -1 : 1;
+  return x->id<y->id ? -1 : x->id>y->id;
+}
+
+size_t trace_spans_mem_count(const TraceSpans *p){
+  size_t n = 0;
+  for(int i=0; i<p->nFile; i++){
+    if( p->aFile[i].hasRank ) n += p->aFile[i].an[R_MEM];
+  }
+  return n;
+}
+
+SpanMem *trace_spans_rank_mem(const TraceSpans *p, int64_t rank, size_t *pn){
+  size_t n = 0, k = 0;
+  SpanMem *a;
+  for(int i=0; i<p->nFile; i++){
+    if( p->aFile[i].hasRank && p->aFile[i].rank==rank ){
+      n += p->aFile[i].an[R_MEM];
+    }
+  }
+  *pn = n;
+  if( n==0 ) return NULL;
+  a = xmalloc(n*sizeof(SpanMem));
+  for(int i=0; i<p->nFile; i++){
+    const SpanFile *f = &p->aFile[i];
+    if( !f->hasRank || f->rank!=rank ) continue;
+    if( rec_copy(p, f, R_MEM, a+k) ){
+      free(a);
+      *pn = 0;
+      return NULL;
+    }
+    for(size_t j=0; j<f->an[R_MEM]; j++, k++) a[k].ts += f->dTs;
+  }
+  sort_runs(a, n, sizeof(SpanMem), cmp_mem);     /* one pass when in order */
+  return a;
+}
+
 void trace_spans_sort(Span *a, size_t n){
   sort_runs(a, n, sizeof(Span), cmp_span);
 }
@@ -463,6 +502,14 @@ void trace_spans_row(TraceSpans *p, const TraceRow *r){
       c.isCall = 1;
       c.outside = r->opId==0;
       trace_spans_hta_cpu(p, r->fileId, &c);
+      break;
+    }
+    case TEV_MEMORY: {
+      SpanMem m;
+      m.ts = r->ts;
+      m.total = r->total;
+      m.id = r->id;
+      rec_add(p, r->fileId, R_MEM, &m);
       break;
     }
     default:

@@ -7,15 +7,16 @@
 ** Pipeline position: filled through trace_keep.h by the writer
 ** (load_trace.c) as rows go in, or by the stored-rows feeder
 ** (trace_feed.c); fixed up with each file's final rank and time shift;
-** read by derive_trace.c's sweeps, derive_comm.c, derive_hta.c and
-** derive_op.c.  The one input of those passes: none of them reads the
-** rows back (that took two index builds and a sort: on the 10x bench
-** trace 0.27 s of the ingest's 2 s).  The rows are kept in spools
-** (spool.h: memory up to a budget, 16 MiB for the store, then temporary
-** files): 40 bytes per GPU row and 16 per runtime call and top-level CPU
-** op, and the HTA rows (48 bytes per call and top-level op, 64 per GPU
-** row).  A reader gathers one rank's rows into memory at a time (the HTA
-** pass: the run's).
+** read by derive_trace.c's sweeps, derive_comm.c, derive_hta.c,
+** derive_op.c and memory/memory_series.c.  The one input of those
+** passes: none of them reads the rows back (that took two index builds
+** and a sort: on the 10x bench trace 0.27 s of the ingest's 2 s).  The
+** rows are kept in spools (spool.h: memory up to a budget, 16 MiB for
+** the store, then temporary files): 40 bytes per GPU row and 16 per
+** runtime call and top-level CPU op, the HTA rows (48 bytes per call and
+** top-level op, 64 per GPU row), and the memory series' events (24 bytes
+** per CUDA [memory] event with a total).  A reader gathers one rank's
+** rows into memory at a time (the HTA pass: the run's).
 */
 #ifndef PROFAN_TRACE_SPANS_H
 #define PROFAN_TRACE_SPANS_H
@@ -44,6 +45,10 @@ typedef struct SpanGpu {
 } SpanGpu;
 
 typedef struct Span { int64_t ts, end; } Span;
+
+/* A CUDA [memory] event with a total (the memory series,
+** memory/memory_series.c): 24 bytes. */
+typedef struct SpanMem { int64_t ts, total, id; } SpanMem;
 
 typedef struct TraceSpans TraceSpans;
 
@@ -86,6 +91,13 @@ SpanGpu *trace_spans_rank_gpu(const TraceSpans *p, int64_t rank, size_t *pn);
 ** of *pn (caller frees with free(); NULL when none). */
 Span *trace_spans_rank_cpu(const TraceSpans *p, int64_t rank, int cls,
                            size_t *pn);
+
+/* The memory series' events of every rank. */
+size_t trace_spans_mem_count(const TraceSpans *p);
+
+/* The memory series' events of rank sorted by (ts, id), in a new array
+** of *pn (caller frees with free(); NULL when none). */
+SpanMem *trace_spans_rank_mem(const TraceSpans *p, int64_t rank, size_t *pn);
 
 /* Sort a by start (a no-op when it is in order already). */
 void trace_spans_sort(Span *a, size_t n);

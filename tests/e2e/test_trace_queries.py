@@ -10,6 +10,7 @@ answers are known exactly.
 import gzip
 import json
 import os
+import random
 import re
 import sqlite3
 import subprocess
@@ -322,7 +323,8 @@ class MemoryTimeline(ProfanTest):
 
 class StoredMemorySeries(ProfanTest):
     """Issue 35: memory-timeline's profiler rows read the series that the
-    derive pass stores (schema 095: memory_point, memory_step_end) instead
+    derive pass stores (schemas 095 and 114: memory_series, memory_point,
+    memory_step_end) instead
     of numbering every [memory] event in a window at query time.  The old
     query is the oracle (tests/oracle/memory_timeline.sql); both run on
     the same database with the same :run and :points and return the same
@@ -405,10 +407,11 @@ class StoredMemorySeries(ProfanTest):
         paths = self.edge_files()
         self.ingest_ok(*paths)
         self.assertEqual([int(r["rank"]) for r in self.sql(
-            "SELECT DISTINCT rank FROM memory_point ORDER BY 1")], [0, 3])
+            "SELECT rank FROM memory_series ORDER BY 1")], [0, 3])
         self.same_rows("edges")
         q = ("SELECT p.rank, p.i, e.ts, p.total_allocated, e.total_reserved"
-             " FROM memory_point p JOIN memory_event e ON e.id = p.event_id"
+             " FROM memory_series_point p JOIN memory_event e"
+             " ON e.id = p.event_id"
              " ORDER BY 1, 2")
         qe = ("SELECT p.rank, p.step, e.ts, e.total_allocated"
               " FROM memory_step_end p JOIN memory_event e"
@@ -427,27 +430,74 @@ class StoredMemorySeries(ProfanTest):
         self.assertEqual((self.sql(q), self.sql(qe)), whole)
         self.same_rows("edges merged")
 
+    def test_events_out_of_order(self):
+        # Kineto does not sort a trace's events (formats.md §1.3): each
+        # rank's [memory] events shuffled in its file (ties at one time
+        # too), and rank 0 once more in a second file whose times
+        # interleave with the first's; numbered all the same in (ts, file
+        # order), the points computed here from the JSON
+        rnd = random.Random(29)
+        paths = self.edge_files()
+        docs = []
+        for p in paths:
+            with open(p) as f:
+                d = json.load(f)
+            mem = [e for e in d["traceEvents"] if e["name"] == "[memory]"]
+            rnd.shuffle(mem)
+            d["traceEvents"] = [e for e in d["traceEvents"]
+                                if e["name"] != "[memory]"] + mem
+            docs.append(d)
+        extra = {"traceEvents": [
+            memory_event({"pid": 1, "tid": 1}, 60.5 - k, 5000 + k)
+            for k in range(30)], "distributedInfo": {"rank": 0}}
+        docs.append(extra)
+        paths = []
+        for k, d in enumerate(docs):
+            paths.append(os.path.join(self.tmp.name, "shuffled%d.json" % k))
+            with open(paths[-1], "w") as f:
+                json.dump(d, f)
+        self.ingest_ok(*paths)
+        self.same_rows("shuffled")
+        for rank, files in ((0, (docs[0], extra)), (3, (docs[1],))):
+            mem = []
+            for d in files:
+                mem += [e for e in d["traceEvents"]
+                        if e["name"] == "[memory]"
+                        and e["args"]["Device Type"] == 1]
+            # file order is insertion order: a stable sort by time
+            want = [e["args"]["Total Allocated"]
+                    for e in sorted(mem, key=lambda e: e["ts"])]
+            got = [int(r["allocated_bytes"])
+                   for r in self.query("memory-timeline", "--param",
+                                       "points=100000")
+                   if r["source"] == "profiler" and r["section"] == "point"
+                   and int(r["device"]) == rank]
+            self.assertEqual(got, want, rank)
+
     def test_rebuild_stores_it(self):
         self.ingest_ok(*self.edge_files())
-        before = self.sql("SELECT * FROM memory_point ORDER BY 1, 2, 3")
+        before = self.sql("SELECT * FROM memory_series_point"
+                          " ORDER BY 1, 2, 3")
         ends = self.sql("SELECT * FROM memory_step_end ORDER BY 1, 2, 3")
         self.assertTrue(before)
         self.assertTrue(ends)
         con = sqlite3.connect(self.db)
         with con:
             con.execute("DELETE FROM memory_point")
+            con.execute("DELETE FROM memory_series")
             con.execute("DELETE FROM memory_step_end")
         con.close()
         r = self.profan("rebuild")
         self.assertEqual(r.rc, 0, r.err)
-        self.assertEqual(self.sql("SELECT * FROM memory_point ORDER BY 1, 2, 3"),
-                         before)
+        self.assertEqual(self.sql("SELECT * FROM memory_series_point"
+                                  " ORDER BY 1, 2, 3"), before)
         self.assertEqual(self.sql("SELECT * FROM memory_step_end"
                                   " ORDER BY 1, 2, 3"), ends)
 
     def test_query_reads_the_stored_rows(self):
-        # the named query's plan: memory_point searched by its key, no
-        # scan of it or of memory_event
+        # the named query's plan: each rank's memory_series row by its
+        # key, its points by rowid (a slice's maximum one rowid range), no
+        # scan of memory_point or of memory_event
         self.ingest_ok(*self.edge_files())
         with open(os.path.join(common.ROOT, "queries",
                                "memory-timeline.sql")) as f:
@@ -456,13 +506,40 @@ class StoredMemorySeries(ProfanTest):
         plan = [r[3] for r in con.execute("EXPLAIN QUERY PLAN " + text,
                                           {"run": 1, "points": 100})]
         con.close()
-        self.assertIn("SEARCH x USING PRIMARY KEY"
-                      " (run_id=? AND rank=? AND i>? AND i<?)", plan)
+        self.assertIn("SEARCH x USING INTEGER PRIMARY KEY"
+                      " (rowid>? AND rowid<?)", plan)
+        self.assertIn("SEARCH s USING PRIMARY KEY (run_id=?)", plan)
         for d in plan:
             self.assertNotIn("SCAN memory_point", d)
-            self.assertNotIn("memory_event", d)
-        self.assertGreaterEqual(sum("USING PRIMARY KEY (run_id=? AND rank="
+            self.assertNotIn("SCAN m ", d + " ")
+            self.assertNotIn("SCAN me", d)
+        self.assertGreaterEqual(sum("USING INTEGER PRIMARY KEY (rowid=?)"
                                     in d for d in plan), 4, plan)
+
+    def test_rm_and_a_second_run(self):
+        # two runs: each one's points a range of its own; rm of the first
+        # leaves the second's series whole, and a third run appends
+        paths = self.edge_files()
+        self.ingest_ok(paths[0])
+        self.ingest_ok(paths[1])
+        q = ("SELECT run_id, rank, i, total_allocated, event_id"
+             " FROM memory_series_point WHERE run_id = %d ORDER BY 2, 3")
+        second = self.sql(q % 2)
+        self.assertEqual(len(second), 205)   # 5 + 200 events of rank 3
+        self.same_rows("second run")
+        r = self.profan("rm", "1")
+        self.assertEqual(r.rc, 0, r.err)
+        self.assertEqual(self.sql("SELECT count(*) AS n FROM memory_point"
+                                  " WHERE run_id = 1")[0]["n"], "0")
+        self.assertEqual(self.sql(q % 2), second)
+        self.ingest_ok(paths[0])
+        self.same_rows("third run")
+        self.assertEqual(self.sql(q % 2), second)
+        self.assertEqual(self.sql(
+            "SELECT count(*) AS n FROM memory_point p"
+            " WHERE NOT EXISTS (SELECT 1 FROM memory_series s"
+            " WHERE p.id BETWEEN s.point_first"
+            " AND s.point_first + s.point_n - 1)")[0]["n"], "0")
 
 
 def stream_idle_ns(evs):

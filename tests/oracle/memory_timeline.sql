@@ -2,8 +2,8 @@
 -- named query memory-timeline: queries/memory-timeline.sql as it was until
 -- issue 35, numbering each rank's CUDA [memory] events with window
 -- functions at query time.  The query now reads the rows that the derive
--- pass stores (schema/095-memory-series.sql,
--- src/memory/memory_series.c);
+-- pass stores (schemas 095 and 114: memory_series, memory_point,
+-- memory_step_end; src/memory/memory_series.c);
 -- tests/e2e/test_trace_queries.py StoredMemorySeries runs both with the
 -- same :run and :points on every fixture with [memory] events and compares
 -- every row.
