@@ -491,7 +491,7 @@ def kind_of_gpu(e):
 
 
 class StoredHtaSeries(ProfanTest):
-    """Issue 35: the idle intervals are stored at ingest (hta_idle_gap) and
+    """Issue 35: the idle intervals are stored at ingest (hta_stream) and
     their category is applied when read, so an edited kernel_wait_ns holds
     for a run already stored; the queries read the stored rows."""
 
