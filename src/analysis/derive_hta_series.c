@@ -1,19 +1,19 @@
 /*
 ** derive_hta_series.c — inserts one rank at a time the rows of schemas
-** 107 and 111 (see derive_hta_series.h): per stream its hta_stream row,
-** with its idle intervals (in cause, then gap order) and launch-queue
-** changes as hta_metric.c's sweeps found them, as two JSON arrays, and
-** the queue statistics the sweep computed; kernel sequences as
-** kernel_seq.c counted them, each distinct sequence of the run once in
-** kernel_seq_text.  Nothing is computed here but the order of a stream's
-** idle intervals and the ids and text of the sequences.
+** 107, 111 and 112 (see derive_hta_series.h): per stream its hta_stream
+** row, with its idle intervals (in cause, then gap order) and
+** launch-queue changes as hta_metric.c's sweeps found them, as two JSON
+** arrays, and the queue statistics the sweep computed; kernel sequences
+** as kernel_seq.c counted them, each distinct sequence of the run once
+** in kernel_seq_text, the counts on a rank's stream as one JSON array
+** (kernel_seq_stream).  Nothing is computed here but the order of a
+** stream's idle intervals and the ids and text of the sequences.
 **
 ** Pipeline position: "derive", called by derive_hta.c for each rank.
 */
 #include "analysis/derive_hta_series.h"
 #include "analysis/kernel_seq.h"
 #include "core/db.h"
-#include "core/db_batch.h"
 #include "core/msort.h"
 
 #include <stdlib.h>
@@ -29,8 +29,7 @@ struct HtaSeriesStore {
   int64_t runId;
   Buf idle, queue;              /* one stream's JSON arrays */
   Buf seq;                      /* a sequence's text */
-  sqlite3_stmt *pStream, *pText;
-  DbBatch seqs;                 /* kernel_seq_count rows, 16 a statement */
+  sqlite3_stmt *pStream, *pSeq, *pText;
   SeqSlot *aSlot; unsigned nSlot, nUsed;      /* the run's sequences */
 };
 
@@ -75,9 +74,9 @@ HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr){
                           pErr);
   p->pText = db_prepare(db, db_statement("hta-series-insert-sequence-text"),
                         pErr);
-  if( p->pStream==NULL || p->pText==NULL
-      || db_batch_open(db, &p->seqs, "hta-series-insert-sequence", 7, 16,
-                       pErr) ){
+  p->pSeq = db_prepare(db, db_statement("hta-series-insert-sequence"),
+                       pErr);
+  if( p->pStream==NULL || p->pSeq==NULL || p->pText==NULL ){
     hta_series_close(p);
     return NULL;
   }
@@ -90,7 +89,7 @@ void hta_series_close(HtaSeriesStore *p){
   buf_free(&p->queue);
   buf_free(&p->seq);
   sqlite3_finalize(p->pStream);
-  db_batch_close(&p->seqs);
+  sqlite3_finalize(p->pSeq);
   sqlite3_finalize(p->pText);
   free(p->aSlot);
   free(p);
@@ -236,7 +235,7 @@ static int64_t seq_id(HtaSeriesStore *p, const KsSeq *q, PfError *pErr){
   return db_step_done(p->db, p->pText, pErr) ? -1 : e->id;
 }
 
-/* A sequence of the rank by its stream and id: kernel_seq_count's key. */
+/* A sequence of the rank by its stream and id. */
 typedef struct SeqRow { int64_t stream, id; const KsSeq *q; } SeqRow;
 
 static int cmp_seq_row(const void *a, const void *b){
@@ -247,8 +246,34 @@ static int cmp_seq_row(const void *a, const void *b){
 
 DEFINE_MSORT(sort_seq_row, SeqRow, cmp_seq_row)
 
-/* The rank's sequence counts, written in key order (each row then goes
-** at the end of the table's b-tree). */
+/* The kernel_seq_stream row of the stream of a[0..n) (one stream, in id
+** order). */
+static int store_seq_stream(HtaSeriesStore *p, int64_t rank,
+                            const SeqRow *a, int n, PfError *pErr){
+  Buf *b = &p->queue;           /* free once the streams are stored */
+  buf_reset(b);
+  buf_putc(b, '[');
+  for(int i=0; i<n; i++){
+    buf_append(b, i ? ",[" : "[", i ? 2 : 1);
+    put_int(b, a[i].id);
+    buf_putc(b, ',');
+    put_int(b, a[i].q->n);
+    buf_putc(b, ',');
+    put_int(b, a[i].q->ns);
+    buf_putc(b, ',');
+    put_int(b, a[i].q->spanNs);
+    buf_putc(b, ']');
+  }
+  buf_putc(b, ']');
+  sqlite3_bind_int64(p->pSeq, 1, p->runId);
+  sqlite3_bind_int64(p->pSeq, 2, rank);
+  sqlite3_bind_int64(p->pSeq, 3, a[0].stream);
+  sqlite3_bind_text(p->pSeq, 4, buf_str(b), (int)b->n, SQLITE_STATIC);
+  return db_step_done(p->db, p->pSeq, pErr);
+}
+
+/* The rank's sequence counts: the ids of the sequences (new ones stored
+** in kernel_seq_text), then one row per stream. */
 static int store_seq(HtaSeriesStore *p, int64_t rank, const HpGpu *a, int n,
                      PfError *pErr){
   int nSeq = 0, rc = 0;
@@ -261,21 +286,15 @@ static int store_seq(HtaSeriesStore *p, int64_t rank, const HpGpu *a, int n,
     if( aRow[i].id<0 ) rc = -1;
   }
   if( rc==0 ) sort_seq_row(aRow, (size_t)nSeq);
-  for(int i=0; i<nSeq && rc==0; i++){
-    const KsSeq *q = aRow[i].q;
-    int64_t aVal[7];
-    aVal[0] = p->runId;
-    aVal[1] = rank;
-    aVal[2] = q->stream;
-    aVal[3] = aRow[i].id;
-    aVal[4] = q->n;
-    aVal[5] = q->ns;
-    aVal[6] = q->spanNs;
-    rc = db_batch_add(p->db, &p->seqs, aVal, NULL, pErr);
+  for(int i=0; i<nSeq && rc==0; ){
+    int j = i+1;
+    while( j<nSeq && aRow[j].stream==aRow[i].stream ) j++;
+    rc = store_seq_stream(p, rank, aRow+i, j-i, pErr);
+    i = j;
   }
   free(aRow);
   free(aSeq);
-  return rc ? rc : db_batch_flush(p->db, &p->seqs, pErr);
+  return rc;
 }
 
 int hta_series_rank(HtaSeriesStore *p, int64_t rank, HtaSeries *pS,
