@@ -2885,7 +2885,8 @@ SELECT c.run_id, c.rank, c.stream, t.length, t.seq,
   j.value ->> 1 AS n, j.value ->> 2 AS ns, j.value ->> 3 AS span_ns
 FROM kernel_seq_stream c
 JOIN json_each(c.counts) j
-JOIN kernel_seq_text t ON t.run_id = c.run_id AND t.id = (j.value ->> 0);
+CROSS JOIN kernel_seq_text t
+WHERE t.run_id = c.run_id AND t.id = (j.value ->> 0);
 
 -- index kernel_run: 001
 CREATE INDEX kernel_run ON kernel(run_id);
