@@ -7,7 +7,7 @@
 -- description: shorter than hta_setting 'kernel_wait_ns' (30 us); other: the
 -- description: rest.  Interval statistics per cause; percentiles interpolate
 -- description: linearly between ranks (as numpy/pandas do).  The intervals
--- description: are stored at ingest (table hta_idle_gap, per stream in cause
+-- description: are stored at ingest (table hta_stream, per stream in cause
 -- description: and gap order; view hta_idle_interval lists them with the
 -- description: category the threshold gives when read).
 -- param: rank:rank =           only this rank (empty: all ranks)
@@ -22,20 +22,19 @@
 -- column: p50_us           median interval, us
 -- column: p95_us           95th percentile interval, us
 -- column: max_us           longest interval, us
--- A stream's intervals are one rowid range of hta_idle_gap (schema 106),
--- without a host wait first, each part in gap order: so those of each
--- cause are consecutive and sorted whatever the threshold, one pass
--- counts them, and the k-th of a cause is the row lo + k (the
+-- A stream's intervals are its JSON array hta_stream.idle_gaps (schema
+-- 111), without a host wait first, each part in gap order: so those of
+-- each cause are consecutive and sorted whatever the threshold, one pass
+-- counts them, and the k-th of a cause is element lo + k (the
 -- definition with window functions: tests/oracle/queries/idle-breakdown.sql).
 WITH c AS (
-  SELECT s.rank, s.device, s.stream, i.id, i.gap_ns,
-    CASE WHEN i.host_wait THEN 0
-         WHEN i.gap_ns < (SELECT value FROM hta_setting
-                          WHERE name = 'kernel_wait_ns') THEN 1
+  SELECT s.rank, s.device, s.stream, i.key AS id, i.value ->> 1 AS gap_ns,
+    CASE WHEN i.value ->> 0 THEN 0
+         WHEN (i.value ->> 1) < (SELECT value FROM hta_setting
+                                 WHERE name = 'kernel_wait_ns') THEN 1
          ELSE 2 END AS cat
   FROM hta_stream s
-  JOIN hta_idle_gap i ON i.id BETWEEN s.idle_first
-                                  AND s.idle_first + s.idle_n - 1
+  JOIN json_each(s.idle_gaps) i
   WHERE s.run_id = :run AND (:rank IS NULL OR s.rank = :rank)
     AND s.idle_n > 0
 ),
@@ -68,18 +67,22 @@ k AS (
   FROM q
 ),
 p AS (
-  SELECT rank, device, stream, category, n, ns, mx,
-    (SELECT gap_ns FROM hta_idle_gap WHERE id = lo + k50)
+  SELECT k.rank, k.device, k.stream, category, n, ns, mx,
+    json_extract(s.idle_gaps, '$[' || (lo + k50) || '][1]')
       * (1 - ((n - 1) * 0.50 - k50))
-    + coalesce((SELECT gap_ns FROM hta_idle_gap
-                WHERE id = lo + k50 + 1 AND k50 + 1 < n)
-               * ((n - 1) * 0.50 - k50), 0) AS p50,
-    (SELECT gap_ns FROM hta_idle_gap WHERE id = lo + k95)
+    + CASE WHEN k50 + 1 < n
+        THEN json_extract(s.idle_gaps, '$[' || (lo + k50 + 1) || '][1]')
+             * ((n - 1) * 0.50 - k50)
+        ELSE 0 END AS p50,
+    json_extract(s.idle_gaps, '$[' || (lo + k95) || '][1]')
       * (1 - ((n - 1) * 0.95 - k95))
-    + coalesce((SELECT gap_ns FROM hta_idle_gap
-                WHERE id = lo + k95 + 1 AND k95 + 1 < n)
-               * ((n - 1) * 0.95 - k95), 0) AS p95
+    + CASE WHEN k95 + 1 < n
+        THEN json_extract(s.idle_gaps, '$[' || (lo + k95 + 1) || '][1]')
+             * ((n - 1) * 0.95 - k95)
+        ELSE 0 END AS p95
   FROM k
+  JOIN hta_stream s ON s.run_id = :run AND s.rank = k.rank
+    AND s.device = k.device AND s.stream = k.stream
 )
 SELECT rank, device, stream, category, n AS intervals,
   round(ns / 1e6, 3) AS idle_ms,

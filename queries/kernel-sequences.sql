@@ -4,7 +4,7 @@
 -- description: candidates.  Every start position counts, so occurrences of
 -- description: a repeated pattern may overlap.  Kernels only: memcpy and
 -- description: memset rows neither join nor break a sequence.  The counts
--- description: are stored at ingest (table kernel_sequence).
+-- description: are stored at ingest (view kernel_sequence).
 -- param: rank:rank =           only this rank (empty: all ranks)
 -- param: min_length:int>=1 = 2   shortest sequence
 -- param: max_length:int>=1 = 4   longest sequence (8 at most)

@@ -2772,77 +2772,6 @@ WHERE r.tbl = 'cpu_op'
                   WHERE b.run_id = o.run_id AND b.rank = o.rank)
 GROUP BY o.run_id, o.rank;
 
--- table hta_stream: 106
-CREATE TABLE hta_stream(
-  run_id INTEGER NOT NULL,
-  rank INTEGER NOT NULL,
-  device INTEGER NOT NULL,         -- GPU ordinal (0 for a row without one)
-  stream INTEGER NOT NULL,
-  idle_first INTEGER,              -- hta_idle_gap rowid (NULL: no interval)
-  idle_n INTEGER NOT NULL,
-  queue_first INTEGER,             -- hta_queue_point rowid (NULL: none)
-  queue_n INTEGER NOT NULL,        -- change points (queue-length: changes)
-  queue_t0 INTEGER,                -- the first change's time
-  queue_sum INTEGER, queue_max INTEGER,
-  p50_lo INTEGER, p50_hi INTEGER,
-  p75_lo INTEGER, p75_hi INTEGER,
-  p95_lo INTEGER, p95_hi INTEGER,
-  queue_area INTEGER, queue_span INTEGER,
-  queue_empty_ns INTEGER, queue_blocked_ns INTEGER,
-  PRIMARY KEY(run_id, rank, device, stream)
-) WITHOUT ROWID;
-
--- table hta_idle_gap: created in 001, 106; this is 106's definition
-CREATE TABLE hta_idle_gap(
-  id INTEGER PRIMARY KEY,
-  run_id INTEGER NOT NULL,
-  host_wait INTEGER NOT NULL,      -- 1: the launch came after the idle start
-  gap_ns INTEGER NOT NULL,         -- the op's start - the latest end before
-  mem INTEGER NOT NULL,            -- 0: row_id is a kernel, 1: a gpu_mem_op
-  row_id INTEGER NOT NULL          -- the op after the gap
-);
-
--- table hta_queue_point: created in 001, 106; this is 106's definition
-CREATE TABLE hta_queue_point(
-  id INTEGER PRIMARY KEY,
-  run_id INTEGER NOT NULL,
-  dt INTEGER NOT NULL,             -- the change's time - hta_stream.queue_t0
-  queue_length INTEGER NOT NULL,
-  queue_full INTEGER,
-  ops INTEGER NOT NULL
-);
-
--- view hta_idle_interval: created in 001, 106; this is 106's definition
-CREATE VIEW hta_idle_interval AS
-SELECT s.run_id, s.rank, s.device, s.stream,
-  CASE WHEN i.mem THEN m.kind ELSE 'kernel' END AS kind, i.row_id,
-  coalesce(k.name_id, m.name_id) AS name_id, coalesce(k.step, m.step) AS step,
-  coalesce(k.ts, m.ts) - i.gap_ns AS prev_end, coalesce(k.ts, m.ts) AS ts,
-  i.gap_ns, r.ts AS launch_ts,
-  CASE WHEN i.host_wait THEN 'host_wait'
-       WHEN i.gap_ns < (SELECT value FROM hta_setting
-                        WHERE name = 'kernel_wait_ns') THEN 'kernel_wait'
-       ELSE 'other' END AS category
-FROM hta_stream s
-JOIN hta_idle_gap i ON i.id BETWEEN s.idle_first
-                                AND s.idle_first + s.idle_n - 1
-LEFT JOIN kernel k ON NOT i.mem AND k.id = i.row_id
-LEFT JOIN gpu_mem_op m ON i.mem AND m.id = i.row_id
-LEFT JOIN runtime_call r ON r.id = coalesce(k.runtime_id, m.runtime_id);
-
--- view hta_queue_length: created in 001, 106; this is 106's definition
-CREATE VIEW hta_queue_length AS
-SELECT s.run_id, s.rank, s.device, s.stream, s.queue_t0 + p.dt AS ts,
-  p.queue_length,
-  CASE WHEN p.id < s.queue_first + s.queue_n - 1
-       THEN s.queue_t0 + (SELECT n.dt FROM hta_queue_point n
-                          WHERE n.id = p.id + 1)
-  END AS next_ts,
-  p.queue_full, p.ops
-FROM hta_stream s
-JOIN hta_queue_point p ON p.id BETWEEN s.queue_first
-                                   AND s.queue_first + s.queue_n - 1;
-
 -- table kernel_seq_text: 107
 CREATE TABLE kernel_seq_text(
   run_id INTEGER NOT NULL,
@@ -2851,24 +2780,6 @@ CREATE TABLE kernel_seq_text(
   seq TEXT NOT NULL,               -- kernel name ids in order, ',' between
   PRIMARY KEY(run_id, id)
 ) WITHOUT ROWID;
-
--- table kernel_seq_count: 107
-CREATE TABLE kernel_seq_count(
-  run_id INTEGER NOT NULL,
-  rank INTEGER NOT NULL,
-  stream INTEGER NOT NULL,
-  seq_id INTEGER NOT NULL,         -- kernel_seq_text.id of the run
-  n INTEGER NOT NULL,              -- occurrences
-  ns INTEGER NOT NULL,             -- summed kernel time of all of them
-  span_ns INTEGER NOT NULL,        -- summed first start -> last end
-  PRIMARY KEY(run_id, rank, stream, seq_id)
-) WITHOUT ROWID;
-
--- view kernel_sequence: created in 001, 107; this is 107's definition
-CREATE VIEW kernel_sequence AS
-SELECT c.run_id, c.rank, c.stream, t.length, t.seq, c.n, c.ns, c.span_ns
-FROM kernel_seq_count c
-JOIN kernel_seq_text t ON t.run_id = c.run_id AND t.id = c.seq_id;
 
 -- view op_sig_calc: created in 001, 108; this is 108's definition
 CREATE VIEW op_sig_calc AS
@@ -2880,6 +2791,76 @@ CROSS JOIN run_rowid_range r     -- range, then its rows), never a scan
 CROSS JOIN cpu_op o              -- of cpu_op first
 WHERE r.run_id = t.run_id AND r.tbl = 'cpu_op'
   AND o.id BETWEEN r.lo AND r.hi AND +o.run_id = r.run_id;
+
+-- table hta_stream: created in 106, 111; this is 111's definition
+CREATE TABLE hta_stream(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  device INTEGER NOT NULL,         -- GPU ordinal (0 for a row without one)
+  stream INTEGER NOT NULL,
+  idle_n INTEGER NOT NULL,         -- idle intervals (elements of idle_gaps)
+  queue_n INTEGER NOT NULL,        -- change points (queue-length: changes)
+  queue_t0 INTEGER,                -- the first change's time
+  queue_sum INTEGER, queue_max INTEGER,
+  p50_lo INTEGER, p50_hi INTEGER,
+  p75_lo INTEGER, p75_hi INTEGER,
+  p95_lo INTEGER, p95_hi INTEGER,
+  queue_area INTEGER, queue_span INTEGER,
+  queue_empty_ns INTEGER, queue_blocked_ns INTEGER,
+  idle_gaps TEXT NOT NULL,         -- JSON array, '[]': no interval
+  queue_points TEXT NOT NULL,      -- JSON array, '[]': no change
+  PRIMARY KEY(run_id, rank, device, stream)
+) WITHOUT ROWID;
+
+-- view hta_idle_interval: created in 001, 106, 111; this is 111's definition
+CREATE VIEW hta_idle_interval AS
+SELECT s.run_id, s.rank, s.device, s.stream,
+  CASE WHEN i.value ->> 2 THEN m.kind ELSE 'kernel' END AS kind,
+  i.value ->> 3 AS row_id,
+  coalesce(k.name_id, m.name_id) AS name_id, coalesce(k.step, m.step) AS step,
+  coalesce(k.ts, m.ts) - (i.value ->> 1) AS prev_end,
+  coalesce(k.ts, m.ts) AS ts, i.value ->> 1 AS gap_ns, r.ts AS launch_ts,
+  CASE WHEN i.value ->> 0 THEN 'host_wait'
+       WHEN (i.value ->> 1) < (SELECT value FROM hta_setting
+                               WHERE name = 'kernel_wait_ns')
+         THEN 'kernel_wait'
+       ELSE 'other' END AS category
+FROM hta_stream s
+JOIN json_each(s.idle_gaps) i
+LEFT JOIN kernel k ON NOT (i.value ->> 2) AND k.id = (i.value ->> 3)
+LEFT JOIN gpu_mem_op m ON (i.value ->> 2) AND m.id = (i.value ->> 3)
+LEFT JOIN runtime_call r ON r.id = coalesce(k.runtime_id, m.runtime_id);
+
+-- view hta_queue_length: created in 001, 106, 111; this is 111's definition
+CREATE VIEW hta_queue_length AS
+SELECT s.run_id, s.rank, s.device, s.stream,
+  s.queue_t0 + sum(p.value ->> 0) OVER w AS ts,
+  p.value ->> 1 AS queue_length,
+  s.queue_t0 + sum(p.value ->> 0) OVER w + lead(p.value ->> 0) OVER w
+    AS next_ts,
+  p.value ->> 2 AS queue_full, p.value ->> 3 AS ops
+FROM hta_stream s
+JOIN json_each(s.queue_points) p
+WINDOW w AS (PARTITION BY s.run_id, s.rank, s.device, s.stream
+             ORDER BY p.key);
+
+-- table kernel_seq_stream: 112
+CREATE TABLE kernel_seq_stream(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  stream INTEGER NOT NULL,
+  counts TEXT NOT NULL,            -- JSON array
+  PRIMARY KEY(run_id, rank, stream)
+) WITHOUT ROWID;
+
+-- view kernel_sequence: created in 001, 107, 112; this is 112's definition
+CREATE VIEW kernel_sequence AS
+SELECT c.run_id, c.rank, c.stream, t.length, t.seq,
+  j.value ->> 1 AS n, j.value ->> 2 AS ns, j.value ->> 3 AS span_ns
+FROM kernel_seq_stream c
+JOIN json_each(c.counts) j
+CROSS JOIN kernel_seq_text t
+WHERE t.run_id = c.run_id AND t.id = (j.value ->> 0);
 
 -- table memory_series: 114
 CREATE TABLE memory_series(

@@ -1,22 +1,21 @@
 /*
 ** derive_hta_series.c — inserts one rank at a time the rows of schemas
-** 094 and 106 (see derive_hta_series.h): per stream, its idle intervals
-** (in cause, then gap order) and launch-queue changes as hta_metric.c's
-** sweeps found them, then its hta_stream row (where those rows are, the
-** queue statistics the sweep computed); kernel sequences as kernel_seq.c
-** counted them, each distinct sequence of the run once in
-** kernel_seq_text (schema 107).  Nothing is computed here but the order
-** of a stream's idle intervals and the ids and text of the sequences.
+** 107, 111 and 112 (see derive_hta_series.h): per stream its hta_stream
+** row, with its idle intervals (in cause, then gap order) and
+** launch-queue changes as hta_metric.c's sweeps found them, as two JSON
+** arrays, and the queue statistics the sweep computed; kernel sequences
+** as kernel_seq.c counted them, each distinct sequence of the run once
+** in kernel_seq_text, the counts on a rank's stream as one JSON array
+** (kernel_seq_stream).  Nothing is computed here but the order of a
+** stream's idle intervals and the ids and text of the sequences.
 **
 ** Pipeline position: "derive", called by derive_hta.c for each rank.
 */
 #include "analysis/derive_hta_series.h"
 #include "analysis/kernel_seq.h"
 #include "core/db.h"
-#include "core/db_batch.h"
 #include "core/msort.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,60 +24,39 @@
 typedef struct SeqSlot { int64_t aName[KS_MAX_LEN]; int len; int64_t id; }
   SeqSlot;
 
-/* Rows of one rowid table written BATCH at a time (db_batch.h) and the
-** rowid the next row will get (rows go in at the end of the table, max +
-** 1, checked after each write). */
-#define BATCH 16
-#define BATCH_COL 5
-typedef struct Batch {
-  DbBatch rows;
-  int64_t next;                 /* rowid of the next row added */
-} Batch;
-
 struct HtaSeriesStore {
   sqlite3 *db;
   int64_t runId;
-  Batch idle, queue;            /* hta_idle_gap, hta_queue_point */
+  Buf idle, queue;              /* one stream's JSON arrays */
+  Buf seq;                      /* a sequence's text */
   sqlite3_stmt *pStream, *pSeq, *pText;
   SeqSlot *aSlot; unsigned nSlot, nUsed;      /* the run's sequences */
 };
 
-static int batch_open(sqlite3 *db, Batch *b, const char *zName,
-                      const char *zTable, PfError *pErr){
-  b->next = db_int(db, 0, "SELECT max(id) FROM %s", zTable) + 1;
-  return db_batch_open(db, &b->rows, zName, BATCH_COL, BATCH, pErr);
-}
-
-static void batch_close(Batch *b){
-  db_batch_close(&b->rows);
-}
-
-/* After a write: the last row got the rowid counted.  0 or -1. */
-static int rowid_check(sqlite3 *db, const Batch *b, PfError *pErr){
-  if( sqlite3_last_insert_rowid(db)!=b->next-1 ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "database: HTA series rows did not"
-                 " get consecutive rowids (%lld, not %lld)",
-                 (long long)sqlite3_last_insert_rowid(db),
-                 (long long)(b->next-1));
-    return -1;
+/* Append integer v in decimal, two digits a step (snprintf cost 10 times
+** more: callgrind, synthetic-memory). */
+static void put_int(Buf *b, int64_t v){
+  static const char aPair[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+  char z[24];
+  int i = (int)sizeof(z);
+  uint64_t u = v<0 ? 0u-(uint64_t)v : (uint64_t)v;
+  while( u>=100 ){
+    const char *d = &aPair[2*(u%100)];
+    u /= 100;
+    z[--i] = d[1];
+    z[--i] = d[0];
   }
-  return 0;
-}
-
-/* Write the rows waiting, then check their rowids. */
-static int batch_flush(sqlite3 *db, Batch *b, PfError *pErr){
-  if( b->rows.n==0 ) return 0;
-  if( db_batch_flush(db, &b->rows, pErr) ) return -1;
-  return rowid_check(db, b, pErr);
-}
-
-/* Add a row of BATCH_COL values (aNull[i]: value i is NULL); its rowid
-** in *pId.  BATCH rows are written (and checked) when that many wait. */
-static int batch_add(sqlite3 *db, Batch *b, const int64_t *aVal,
-                     const char *aNull, int64_t *pId, PfError *pErr){
-  *pId = b->next++;
-  if( db_batch_add(db, &b->rows, aVal, aNull, pErr) ) return -1;
-  return b->rows.n==0 ? rowid_check(db, b, pErr) : 0;
+  if( u>=10 ){
+    z[--i] = aPair[2*u+1];
+    z[--i] = aPair[2*u];
+  }else{
+    z[--i] = (char)('0' + u);
+  }
+  if( v<0 ) z[--i] = '-';
+  buf_append(b, z+i, sizeof(z)-(size_t)i);
 }
 
 HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr){
@@ -89,19 +67,15 @@ HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr){
   p = xcalloc(1, sizeof(*p));
   p->db = db;
   p->runId = runId;
-  if( batch_open(db, &p->idle, "hta-series-insert-idle", "hta_idle_gap",
-                 pErr)
-      || batch_open(db, &p->queue, "hta-series-insert-queue",
-                    "hta_queue_point", pErr) ){
-    hta_series_close(p);
-    return NULL;
-  }
+  buf_init(&p->idle);
+  buf_init(&p->queue);
+  buf_init(&p->seq);
   p->pStream = db_prepare(db, db_statement("hta-series-insert-stream"),
                           pErr);
-  p->pSeq = db_prepare(db, db_statement("hta-series-insert-sequence"),
-                       pErr);
   p->pText = db_prepare(db, db_statement("hta-series-insert-sequence-text"),
                         pErr);
+  p->pSeq = db_prepare(db, db_statement("hta-series-insert-sequence"),
+                       pErr);
   if( p->pStream==NULL || p->pSeq==NULL || p->pText==NULL ){
     hta_series_close(p);
     return NULL;
@@ -111,8 +85,9 @@ HtaSeriesStore *hta_series_open(sqlite3 *db, int64_t runId, PfError *pErr){
 
 void hta_series_close(HtaSeriesStore *p){
   if( p==NULL ) return;
-  batch_close(&p->idle);
-  batch_close(&p->queue);
+  buf_free(&p->idle);
+  buf_free(&p->queue);
+  buf_free(&p->seq);
   sqlite3_finalize(p->pStream);
   sqlite3_finalize(p->pSeq);
   sqlite3_finalize(p->pText);
@@ -131,68 +106,79 @@ static int cmp_idle(const void *a, const void *b){
 
 DEFINE_MSORT(sort_idle, HtaIdleRow, cmp_idle)
 
-/* Add the stream's idle intervals; *pFirst: the first one's rowid. */
-static int store_idle(HtaSeriesStore *p, HtaSeries *pS, const HtaStreamRow *r,
-                      int64_t *pFirst, PfError *pErr){
-  static const char aNull[BATCH_COL] = {0, 0, 0, 0, 0};
-  if( r->idleHi==r->idleLo ) return 0;   /* aIdle may be NULL: no NULL+0 */
-  sort_idle(pS->aIdle+r->idleLo, (size_t)(r->idleHi-r->idleLo));
+/* The stream's idle intervals as schema 111's JSON array in p->idle. */
+static void idle_json(HtaSeriesStore *p, HtaSeries *pS, const HtaStreamRow *r){
+  Buf *b = &p->idle;
+  buf_reset(b);
+  buf_putc(b, '[');
+  if( r->idleHi>r->idleLo ){             /* aIdle may be NULL: no NULL+0 */
+    sort_idle(pS->aIdle+r->idleLo, (size_t)(r->idleHi-r->idleLo));
+  }
   for(int i=r->idleLo; i<r->idleHi; i++){
     const HtaIdleRow *g = &pS->aIdle[i];
-    int64_t aVal[BATCH_COL], id;
-    aVal[0] = p->runId;
-    aVal[1] = g->hostWait;
-    aVal[2] = g->g->ts - g->prevEnd;
-    aVal[3] = g->g->cls==HP_MEMCPY || g->g->cls==HP_MEMSET;
-    aVal[4] = g->g->id;
-    if( batch_add(p->db, &p->idle, aVal, aNull, &id, pErr) ) return -1;
-    if( i==r->idleLo ) *pFirst = id;
+    buf_append(b, i>r->idleLo ? ",[" : "[", i>r->idleLo ? 2 : 1);
+    buf_putc(b, g->hostWait ? '1' : '0');
+    buf_putc(b, ',');
+    put_int(b, g->g->ts - g->prevEnd);
+    buf_append(b, g->g->cls==HP_MEMCPY || g->g->cls==HP_MEMSET ? ",1," : ",0,",
+               3);
+    put_int(b, g->g->id);
+    buf_putc(b, ']');
   }
-  return 0;
+  buf_putc(b, ']');
 }
 
-/* Add the stream's queue changes; *pFirst: the first one's rowid. */
-static int store_queue(HtaSeriesStore *p, const HtaSeries *pS,
-                       const HtaStreamRow *r, int64_t *pFirst,
-                       PfError *pErr){
+/* The stream's queue changes as schema 111's JSON array in p->queue. */
+static void queue_json(HtaSeriesStore *p, const HtaSeries *pS,
+                       const HtaStreamRow *r){
+  Buf *b = &p->queue;
+  int64_t prev = r->t0;
+  buf_reset(b);
+  buf_putc(b, '[');
   for(int i=r->queueLo; i<r->queueHi; i++){
     const HtaQueueRow *q = &pS->aQueue[i];
-    int64_t aVal[BATCH_COL] = {p->runId, q->ts - r->t0, q->len, q->full,
-                               q->ops}, id;
-    char aNull[BATCH_COL] = {0, 0, 0, (char)(q->full<=0), 0};
-    if( batch_add(p->db, &p->queue, aVal, aNull, &id, pErr) ) return -1;
-    if( i==r->queueLo ) *pFirst = id;
+    buf_append(b, i>r->queueLo ? ",[" : "[", i>r->queueLo ? 2 : 1);
+    put_int(b, q->ts - prev);
+    buf_putc(b, ',');
+    put_int(b, q->len);
+    buf_putc(b, ',');
+    if( q->full>0 ) put_int(b, q->full);
+    else buf_append(b, "null", 4);
+    buf_putc(b, ',');
+    put_int(b, q->ops);
+    buf_putc(b, ']');
+    prev = q->ts;
   }
-  return 0;
+  buf_putc(b, ']');
 }
 
-/* One stream: its rows, then its hta_stream row. */
+/* One stream: its hta_stream row with its arrays. */
 static int store_stream(HtaSeriesStore *p, int64_t rank, HtaSeries *pS,
                         const HtaStreamRow *r, PfError *pErr){
   sqlite3_stmt *s = p->pStream;
-  int64_t idleFirst = 0, queueFirst = 0;
   int nQ = r->queueHi - r->queueLo;
-  if( store_idle(p, pS, r, &idleFirst, pErr)
-      || store_queue(p, pS, r, &queueFirst, pErr) ) return -1;
+  idle_json(p, pS, r);
+  queue_json(p, pS, r);
   sqlite3_bind_int64(s, 1, p->runId);
   sqlite3_bind_int64(s, 2, rank);
   sqlite3_bind_int64(s, 3, r->device);
   sqlite3_bind_int64(s, 4, r->stream);
-  db_bind_int_or_null(s, 5, r->idleHi>r->idleLo, idleFirst);
-  sqlite3_bind_int(s, 6, r->idleHi - r->idleLo);
-  db_bind_int_or_null(s, 7, nQ>0, queueFirst);
-  sqlite3_bind_int(s, 8, nQ);
-  db_bind_int_or_null(s, 9, nQ>0, r->t0);
-  db_bind_int_or_null(s, 10, nQ>0, r->sum);
-  db_bind_int_or_null(s, 11, nQ>0, r->max);
+  sqlite3_bind_int(s, 5, r->idleHi - r->idleLo);
+  sqlite3_bind_int(s, 6, nQ);
+  db_bind_int_or_null(s, 7, nQ>0, r->t0);
+  db_bind_int_or_null(s, 8, nQ>0, r->sum);
+  db_bind_int_or_null(s, 9, nQ>0, r->max);
   for(int j=0; j<HTA_NQUANT; j++){
-    db_bind_int_or_null(s, 12+2*j, nQ>0, r->aLo[j]);
-    db_bind_int_or_null(s, 13+2*j, nQ>0 && r->aHasHi[j], r->aHi[j]);
+    db_bind_int_or_null(s, 10+2*j, nQ>0, r->aLo[j]);
+    db_bind_int_or_null(s, 11+2*j, nQ>0 && r->aHasHi[j], r->aHi[j]);
   }
-  db_bind_int_or_null(s, 18, nQ>0, r->area);
-  db_bind_int_or_null(s, 19, nQ>0, r->span);
-  db_bind_int_or_null(s, 20, nQ>0 && r->hasEmpty, r->emptyNs);
-  db_bind_int_or_null(s, 21, nQ>0, r->blockedNs);
+  db_bind_int_or_null(s, 16, nQ>0, r->area);
+  db_bind_int_or_null(s, 17, nQ>0, r->span);
+  db_bind_int_or_null(s, 18, nQ>0 && r->hasEmpty, r->emptyNs);
+  db_bind_int_or_null(s, 19, nQ>0, r->blockedNs);
+  sqlite3_bind_text(s, 20, buf_str(&p->idle), (int)p->idle.n, SQLITE_STATIC);
+  sqlite3_bind_text(s, 21, buf_str(&p->queue), (int)p->queue.n,
+                    SQLITE_STATIC);
   return db_step_done(p->db, s, pErr);
 }
 
@@ -224,8 +210,7 @@ static void seq_grow(HtaSeriesStore *p){
 static int64_t seq_id(HtaSeriesStore *p, const KsSeq *q, PfError *pErr){
   SeqSlot *e;
   unsigned h;
-  char zSeq[KS_MAX_LEN*21+1];
-  int m = 0;
+  Buf *b = &p->seq;
   if( 2*(p->nUsed+1)>p->nSlot ) seq_grow(p);
   h = seq_hash(q->aName, q->len, p->nSlot-1);
   for(e=&p->aSlot[h]; e->id; e=&p->aSlot[h]){
@@ -238,38 +223,76 @@ static int64_t seq_id(HtaSeriesStore *p, const KsSeq *q, PfError *pErr){
   memcpy(e->aName, q->aName, sizeof(int64_t)*(size_t)q->len);
   e->len = q->len;
   e->id = ++p->nUsed;
+  buf_reset(b);
   for(int j=0; j<q->len; j++){
-    m += snprintf(zSeq+m, sizeof(zSeq)-(size_t)m, j ? ",%lld" : "%lld",
-                  (long long)q->aName[j]);
+    if( j ) buf_putc(b, ',');
+    put_int(b, q->aName[j]);
   }
   sqlite3_bind_int64(p->pText, 1, p->runId);
   sqlite3_bind_int64(p->pText, 2, e->id);
   sqlite3_bind_int(p->pText, 3, q->len);
-  sqlite3_bind_text(p->pText, 4, zSeq, m, SQLITE_TRANSIENT);
+  sqlite3_bind_text(p->pText, 4, buf_str(b), (int)b->n, SQLITE_STATIC);
   return db_step_done(p->db, p->pText, pErr) ? -1 : e->id;
 }
 
+/* A sequence of the rank by its stream and id. */
+typedef struct SeqRow { int64_t stream, id; const KsSeq *q; } SeqRow;
+
+static int cmp_seq_row(const void *a, const void *b){
+  const SeqRow *x = a, *y = b;
+  if( x->stream!=y->stream ) return x->stream<y->stream ? -1 : 1;
+  return x->id<y->id ? -1 : x->id>y->id;
+}
+
+DEFINE_MSORT(sort_seq_row, SeqRow, cmp_seq_row)
+
+/* The kernel_seq_stream row of the stream of a[0..n) (one stream, in id
+** order). */
+static int store_seq_stream(HtaSeriesStore *p, int64_t rank,
+                            const SeqRow *a, int n, PfError *pErr){
+  Buf *b = &p->queue;           /* free once the streams are stored */
+  buf_reset(b);
+  buf_putc(b, '[');
+  for(int i=0; i<n; i++){
+    buf_append(b, i ? ",[" : "[", i ? 2 : 1);
+    put_int(b, a[i].id);
+    buf_putc(b, ',');
+    put_int(b, a[i].q->n);
+    buf_putc(b, ',');
+    put_int(b, a[i].q->ns);
+    buf_putc(b, ',');
+    put_int(b, a[i].q->spanNs);
+    buf_putc(b, ']');
+  }
+  buf_putc(b, ']');
+  sqlite3_bind_int64(p->pSeq, 1, p->runId);
+  sqlite3_bind_int64(p->pSeq, 2, rank);
+  sqlite3_bind_int64(p->pSeq, 3, a[0].stream);
+  sqlite3_bind_text(p->pSeq, 4, buf_str(b), (int)b->n, SQLITE_STATIC);
+  return db_step_done(p->db, p->pSeq, pErr);
+}
+
+/* The rank's sequence counts: the ids of the sequences (new ones stored
+** in kernel_seq_text), then one row per stream. */
 static int store_seq(HtaSeriesStore *p, int64_t rank, const HpGpu *a, int n,
                      PfError *pErr){
-  sqlite3_stmt *s = p->pSeq;
   int nSeq = 0, rc = 0;
   KsSeq *aSeq = kernel_seq_rank(a, n, &nSeq);
+  SeqRow *aRow = xmalloc(sizeof(SeqRow)*(size_t)(nSeq+1));
   for(int i=0; i<nSeq && rc==0; i++){
-    const KsSeq *q = &aSeq[i];
-    int64_t id = seq_id(p, q, pErr);
-    if( id<0 ){
-      rc = -1;
-      break;
-    }
-    sqlite3_bind_int64(s, 1, p->runId);
-    sqlite3_bind_int64(s, 2, rank);
-    sqlite3_bind_int64(s, 3, q->stream);
-    sqlite3_bind_int64(s, 4, id);
-    sqlite3_bind_int64(s, 5, q->n);
-    sqlite3_bind_int64(s, 6, q->ns);
-    sqlite3_bind_int64(s, 7, q->spanNs);
-    rc = db_step_done(p->db, s, pErr);
+    aRow[i].stream = aSeq[i].stream;
+    aRow[i].q = &aSeq[i];
+    aRow[i].id = seq_id(p, &aSeq[i], pErr);
+    if( aRow[i].id<0 ) rc = -1;
   }
+  if( rc==0 ) sort_seq_row(aRow, (size_t)nSeq);
+  for(int i=0; i<nSeq && rc==0; ){
+    int j = i+1;
+    while( j<nSeq && aRow[j].stream==aRow[i].stream ) j++;
+    rc = store_seq_stream(p, rank, aRow+i, j-i, pErr);
+    i = j;
+  }
+  free(aRow);
   free(aSeq);
   return rc;
 }
@@ -279,7 +302,5 @@ int hta_series_rank(HtaSeriesStore *p, int64_t rank, HtaSeries *pS,
   for(int i=0; i<pS->nStream; i++){
     if( store_stream(p, rank, pS, &pS->aStream[i], pErr) ) return -1;
   }
-  if( batch_flush(p->db, &p->idle, pErr)
-      || batch_flush(p->db, &p->queue, pErr) ) return -1;
   return n>0 ? store_seq(p, rank, a, n, pErr) : 0;
 }

@@ -1,10 +1,10 @@
 /*
 ** derive_hta_series.h — stores what the named queries idle-breakdown,
-** queue-length and kernel-sequences read (schemas 094, 106): each
-** stream's idle intervals with their cause (hta_idle_gap), its
-** launch-queue change points (hta_queue_point), where both are and the
-** queue statistics (hta_stream), and the counts of its kernel sequences
-** (kernel_sequence), from the sweeps over the GPU ops derive_hta.c has
+** queue-length and kernel-sequences read (schemas 107, 111): one
+** hta_stream row per stream with its idle intervals and their cause and
+** its launch-queue change points as JSON arrays, and the queue
+** statistics; the counts of its kernel sequences (kernel_seq_count,
+** kernel_seq_text); from the sweeps over the GPU ops derive_hta.c has
 ** loaded (hta_metric.c, kernel_seq.c), one rank at a time.
 **
 ** Pipeline position: "derive", inside derive_hta_run (so ingest, merge

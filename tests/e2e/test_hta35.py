@@ -1,13 +1,13 @@
 """test_hta35.py — issue 35: the named queries idle-breakdown and
 queue-length read the per-stream numbers the derive sweep stores (schema
-106: hta_stream, hta_idle_gap in cause and gap order, hta_queue_point in
-change order) and must answer byte for byte what their definitions over
+106, since 111 on hta_stream alone: its idle intervals in cause and gap
+order and its queue changes in change order as JSON arrays) and must answer byte for byte what their definitions over
 every interval and change point answer.  Those definitions are kept in
 tests/oracle/queries/ (the queries as they were, with window functions
 over the views hta_idle_interval and hta_queue_length, which
 test_oracle.py checks against the SQL over the raw rows); they run here
 as user queries (PROFAN_QUERIES) beside the built-in ones, on several
-runs in one database (each run's rows are rowid ranges), after the
+runs in one database, after the
 threshold is edited, after `profan rebuild`, and on a trace whose launch
 calls start after their kernels (queue lengths below 0).
 """
@@ -104,30 +104,32 @@ class StoredStatisticsTest(ProfanTest):
         self.compare(runs, "rebuilt")
         r = self.profan("rm", "2")
         self.assertEqual(r.rc, 0, r.err)
-        for t in ("hta_stream", "hta_idle_gap", "hta_queue_point"):
+        for t in ("hta_stream", "hta_idle_interval", "hta_queue_length"):
             self.assertEqual(self.sql("SELECT count(*) AS n FROM %s"
                                       " WHERE run_id = 2" % t)[0]["n"], "0")
         self.compare([x for x in runs if x != "2"], "after rm")
 
-    def test_a_run_derived_again_keeps_one_range(self):
-        """Ingesting into the same database again re-derives every run:
-        the old ranges are deleted, the counts stay those of one pass."""
+    def test_a_run_derived_again_keeps_one_copy(self):
+        """Deriving a run again (rebuild) replaces its streams: the counts
+        stay those of one pass, and each stream's arrays hold as many
+        elements as its idle_n and queue_n say (schema 111)."""
         path = shared("traces", "hta-alexnet-a100.json.gz")
         self.ingest_ok(path)
+        views = ("hta_idle_interval", "hta_queue_length", "hta_stream")
         before = {t: self.sql("SELECT count(*) AS n FROM " + t)[0]["n"]
-                  for t in ("hta_idle_gap", "hta_queue_point", "hta_stream")}
+                  for t in views}
         r = self.profan("rebuild")
         self.assertEqual(r.rc, 0, r.err)
         after = {t: self.sql("SELECT count(*) AS n FROM " + t)[0]["n"]
                  for t in before}
         self.assertEqual(before, after)
-        self.assertGreater(int(before["hta_idle_gap"]), 0)
-        spans = self.sql(
-            "SELECT count(*) AS n FROM hta_stream s WHERE idle_n > 0 AND"
-            " (SELECT count(*) FROM hta_idle_gap WHERE id BETWEEN idle_first"
-            " AND idle_first + idle_n - 1 AND run_id = s.run_id) <> idle_n")
-        self.assertEqual(spans[0]["n"], "0")
-
+        self.assertGreater(int(before["hta_idle_interval"]), 0)
+        self.assertGreater(int(before["hta_queue_length"]), 0)
+        bad = self.sql(
+            "SELECT count(*) AS n FROM hta_stream"
+            " WHERE json_array_length(idle_gaps) <> idle_n"
+            " OR json_array_length(queue_points) <> queue_n")
+        self.assertEqual(bad[0]["n"], "0")
 
 if __name__ == "__main__":
     import unittest
