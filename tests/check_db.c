@@ -278,14 +278,6 @@ static int statements_prepare(sqlite3 *db, int i, char *zErr, size_t nErr){
   return n;
 }
 
-/* Stands for the SQL functions the program registers on its connection
-** before it runs a statement that calls them (derive_trace.c:
-** pf_step_of). */
-static void stub_function(sqlite3_context *ctx, int n, sqlite3_value **a){
-  (void)n; (void)a;
-  sqlite3_result_null(ctx);
-}
-
 /* Every named statement of statements/ prepares on a new database, each
 ** of its statements in turn.  A template (its header says "A template")
 ** is prepared with its directives filled (template_fill); any other text
@@ -298,9 +290,6 @@ START_TEST(test_statements_prepare){
   int n = 0, nLater = 0, aLater[16];
   char zErr[256];
   ck_assert_ptr_nonnull(db);
-  ck_assert_int_eq(sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8,
-                                           NULL, stub_function, NULL, NULL),
-                   SQLITE_OK);
   /* a table standing for the virtual table load_snapshot.c registers,
   ** with the columns it declares */
   {

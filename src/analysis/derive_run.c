@@ -54,7 +54,7 @@ int derive_run_after_load(sqlite3 *db, int64_t runId, int hasTrace,
     if( derive_op_run(db, runId, pSpans, pErr) ) return -1;
     timing("derive op", t1, &c1);
     t1 = util_now_ms();
-    if( derive_step_bound(db, runId, pErr) ) return -1;
+    if( derive_step_bound(db, runId, pSpans, pErr) ) return -1;
     timing("derive step bound", t1, &c1);
     t1 = util_now_ms();
     if( derive_step_comm(db, runId, pSpans, pErr) ) return -1;

@@ -21,9 +21,10 @@
 ** Pipeline position: "derive", called by derive_run.c after the trace
 ** derive (the steps of kernels and memcpys/memsets are final then), before
 ** the core metrics that read the step times through view step_steady.
-** One pass over the run's steps and one over its GPU rows (its rowid
-** range, db_run_rowids): the span of each step's GPU work is kept in C
-** per (rank, step), found by binary search; no interval join in SQL.
+** One pass over the run's steps; the span of each step's GPU work is what
+** the writer kept of the rows as they went in (trace_spans_step_gpu: the
+** rows are not read back), added per (rank, step) by binary search; no
+** interval join in SQL.
 */
 #include "trace/derive_step_bound.h"
 #include "core/db.h"
@@ -103,36 +104,22 @@ static BoundStep *find_step(BoundStep *a, int n, int64_t rank, int64_t step){
   return NULL;
 }
 
-/* Widen each step's GPU span by the rows of trace table zTab (kernel or
-** gpu_mem_op) whose launch call lies in the step: the call's step, not
-** the row's own.  A row launched outside every step (before the profiled
-** steps, the CPU a queue ahead) carries the step holding its own start
-** (derive_trace.c) and is no step's work here: blocked-queue's 1,045
-** launches before ProfilerStep#1 run for 104 ms, into #1 and #4.
-** Returns 0 or -1 with pErr set. */
-static int scan_gpu(sqlite3 *db, int64_t runId, const char *zTab,
-                    BoundStep *a, int n, PfError *pErr){
-  int empty, rc;
-  char *zSql = sqlite3_mprintf(db_statement("step-bound-gpu-rows"), zTab);
-  sqlite3_stmt *s = db_prepare_run_range(db, zSql, zTab, runId, &empty,
-                                         pErr);
-  sqlite3_free(zSql);
-  if( s==NULL ) return empty ? 0 : -1;
-  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
-    BoundStep *p = sqlite3_column_type(s, 1)==SQLITE_NULL ? NULL
-        : find_step(a, n, sqlite3_column_int64(s, 0),
-                    sqlite3_column_int64(s, 1));
-    int64_t ts = sqlite3_column_int64(s, 2), end = sqlite3_column_int64(s, 3);
+/* Widen each step's GPU span by the GPU rows whose launch call lies in
+** the step (the call's step, not the row's own), as the writer kept them
+** (trace_spans_step_gpu).  A row launched outside every step (before the
+** profiled steps, the CPU a queue ahead) carries the step holding its own
+** start (derive_trace.c) and is no step's work here: blocked-queue's
+** 1,045 launches before ProfilerStep#1 run for 104 ms, into #1 and #4. */
+static void add_gpu(const TraceSpans *pSpans, BoundStep *a, int n){
+  size_t nG = 0;
+  StepGpu *aG = trace_spans_step_gpu(pSpans, &nG);
+  for(size_t i=0; i<nG; i++){
+    BoundStep *p = find_step(a, n, aG[i].rank, aG[i].step);
     if( p==NULL ) continue;
-    if( ts<p->g0 ) p->g0 = ts;
-    if( end>p->g1 ) p->g1 = end;
+    if( aG[i].g0<p->g0 ) p->g0 = aG[i].g0;
+    if( aG[i].g1>p->g1 ) p->g1 = aG[i].g1;
   }
-  sqlite3_finalize(s);
-  if( rc!=SQLITE_DONE ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
-    return -1;
-  }
-  return 0;
+  free(aG);
 }
 
 /* Write the bound of every step: a[] sorted by (rank, c, step). */
@@ -171,16 +158,15 @@ static int write_bounds(sqlite3 *db, int64_t runId, const BoundStep *a,
   return 0;
 }
 
-int derive_step_bound(sqlite3 *db, int64_t runId, PfError *pErr){
-  int n, rc = -1;
+int derive_step_bound(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
+                      PfError *pErr){
+  int n, rc;
   BoundStep *a = load_steps(db, runId, &n, pErr);
   if( n<0 ) return -1;
   if( n==0 ) return 0;
-  if( scan_gpu(db, runId, "kernel", a, n, pErr)==0
-      && scan_gpu(db, runId, "gpu_mem_op", a, n, pErr)==0 ){
-    sort_rank_time(a, (size_t)n);
-    rc = write_bounds(db, runId, a, n, pErr);
-  }
+  add_gpu(pSpans, a, n);
+  sort_rank_time(a, (size_t)n);
+  rc = write_bounds(db, runId, a, n, pErr);
   free(a);
   return rc;
 }

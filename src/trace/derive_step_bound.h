@@ -10,10 +10,13 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include "core/util.h"
+#include "trace/trace_spans.h"
 
 /* Fill step.bound_ts, bound_dur and bound_by of every step of run runId
 ** from its CPU steps and the GPU work each step launched (kernels,
-** memcpys, memsets by their step).  Returns 0 or -1 with pErr set. */
-int derive_step_bound(sqlite3 *db, int64_t runId, PfError *pErr);
+** memcpys, memsets by their launch call's step: the spans kept of the
+** rows, pSpans, trace_spans_step_gpu).  Returns 0 or -1 with pErr set. */
+int derive_step_bound(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
+                      PfError *pErr);
 
 #endif

@@ -170,39 +170,74 @@ static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
   return rc;
 }
 
-/* SQL function pf_step_of(rank, ts) over the StepList of its user data:
-** the step containing ts, or NULL outside every step.  Registered only
-** for the statement of gpu_steps_run (no view uses it). */
-static void step_of_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv){
-  const StepList *pSteps = sqlite3_user_data(ctx);
-  int64_t st;
-  (void)argc;
-  st = steps_find(pSteps, sqlite3_value_int64(argv[0]),
-                  sqlite3_value_int64(argv[1]));
-  if( st>=0 ) sqlite3_result_int64(ctx, st);
+/* A run of consecutive rowids that get the same step. */
+typedef struct StepRun { int64_t first, last, step; } StepRun;
+
+/* Runs gathered by one read of the rows before they are written: the
+** read ends there and goes on after the writes (a table is never written
+** while a read of it is open), so memory stays at this many runs. */
+#define STEP_RUNS_MAX 4096
+
+/* The steps of one table's stepless rows being given: its two
+** statements, prepared once for all its rowid ranges, and the runs read
+** and not yet written. */
+typedef struct StepFill {
+  sqlite3_stmt *pSel;       /* derive-trace-stepless-rows */
+  sqlite3_stmt *pUpd;       /* derive-trace-set-step */
+  StepRun *a;               /* STEP_RUNS_MAX runs */
+  int n;
+} StepFill;
+
+/* Write the runs read so far.  Returns 0 or -1. */
+static int step_fill_write(sqlite3 *db, StepFill *f, PfError *pErr){
+  for(int i=0; i<f->n; i++){
+    sqlite3_bind_int64(f->pUpd, 1, f->a[i].first);
+    sqlite3_bind_int64(f->pUpd, 2, f->a[i].last);
+    sqlite3_bind_int64(f->pUpd, 3, f->a[i].step);
+    if( db_step_done(db, f->pUpd, pErr) ) return -1;
+  }
+  f->n = 0;
+  return 0;
 }
 
-/* The rows of table zTab with rowids [lo, hi] and no step get the step
-** holding their own start, where there is one; a kernel's time counts in
-** that step (pTot, when not NULL).  One UPDATE over the range. */
-static int gpu_steps_run(sqlite3 *db, const char *zTab, int64_t lo,
-                         int64_t hi, TraceTotals *pTot, PfError *pErr){
-  char *z = sqlite3_mprintf(
-    db_statement("derive-trace-gpu-steps-run"), zTab);
-  sqlite3_stmt *s = db_prepare(db, z, pErr);
-  int rc;
-  sqlite3_free(z);
-  if( s==NULL ) return -1;
-  sqlite3_bind_int64(s, 1, lo);
-  sqlite3_bind_int64(s, 2, hi);
-  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
-    if( pTot ){
-      trace_totals_step_add(pTot, sqlite3_column_int64(s, 0),
-                            sqlite3_column_int64(s, 1),
-                            sqlite3_column_int64(s, 2));
+/* The rows with rowids [lo, hi] and no step get the step holding their
+** own start (steps_find), where there is one; a kernel's time counts in
+** that step (pTot, when not NULL).  One read of the rows in rowid order;
+** the rows given one step one after another are written by one UPDATE of
+** their rowid range, after the read. */
+static int gpu_steps_run(sqlite3 *db, StepFill *f, const StepList *pS,
+                         int64_t lo, int64_t hi, TraceTotals *pTot,
+                         PfError *pErr){
+  sqlite3_stmt *s = f->pSel;
+  int rc = SQLITE_DONE;
+  while( lo<=hi && rc==SQLITE_DONE ){
+    sqlite3_bind_int64(s, 1, lo);
+    sqlite3_bind_int64(s, 2, hi);
+    lo = hi + 1;
+    while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+      StepRun *r = f->n>0 ? &f->a[f->n-1] : NULL;
+      int64_t id = sqlite3_column_int64(s, 0);
+      int64_t rank = sqlite3_column_int64(s, 1);
+      int64_t st = steps_find(pS, rank, sqlite3_column_int64(s, 2));
+      if( st<0 ) continue;
+      if( r && r->last==id-1 && r->step==st ){
+        r->last = id;
+      }else if( f->n==STEP_RUNS_MAX ){
+        lo = id;                    /* read on from here after the writes */
+        rc = SQLITE_DONE;
+        break;
+      }else{
+        r = &f->a[f->n++];
+        r->first = r->last = id;
+        r->step = st;
+      }
+      if( pTot ){
+        trace_totals_step_add(pTot, rank, st, sqlite3_column_int64(s, 3));
+      }
     }
+    sqlite3_reset(s);
+    if( rc==SQLITE_DONE && step_fill_write(db, f, pErr) ) return -1;
   }
-  sqlite3_finalize(s);
   if( rc!=SQLITE_DONE ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
     return -1;
@@ -210,31 +245,41 @@ static int gpu_steps_run(sqlite3 *db, const char *zTab, int64_t lo,
   return 0;
 }
 
+/* A statement of statements/NAME.sql for table zTab, or NULL (pErr). */
+static sqlite3_stmt *prepare_for(sqlite3 *db, const char *zName,
+                                 const char *zTab, PfError *pErr){
+  char *z = sqlite3_mprintf(db_statement(zName), zTab);
+  sqlite3_stmt *s = db_prepare(db, z, pErr);
+  sqlite3_free(z);
+  return s;
+}
+
 /* GPU rows that went in without a step (no launch, or a launch outside
 ** every step, or steps found by gap detection) get the step containing
 ** their own start: only the rowids the totals noted (trace_totals.h). */
 static int derive_gpu_steps(sqlite3 *db, const StepList *pSteps,
                             TraceTotals *pTot, PfError *pErr){
+  StepFill f;
   int rc = 0;
   if( pSteps->n==0 ) return 0;
-  if( sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8
-                              | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY,
-                              (void*)pSteps, step_of_fn, NULL,
-                              NULL)!=SQLITE_OK ){
-    pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", sqlite3_errmsg(db));
-    return -1;
-  }
+  f.a = xmalloc(STEP_RUNS_MAX*sizeof(StepRun));
   for(int k=0; k<2 && rc==0; k++){
+    const char *zTab = k==0 ? "kernel" : "gpu_mem_op";
     int64_t lo, hi;
+    if( !trace_totals_stepless(pTot, k==0, 0, &lo, &hi) ) continue;
+    f.n = 0;
+    f.pSel = prepare_for(db, "derive-trace-stepless-rows", zTab, pErr);
+    f.pUpd = f.pSel ? prepare_for(db, "derive-trace-set-step", zTab, pErr)
+                    : NULL;
+    if( f.pUpd==NULL ) rc = -1;
     for(int i=0; rc==0 && trace_totals_stepless(pTot, k==0, i, &lo, &hi);
         i++){
-      rc = gpu_steps_run(db, k==0 ? "kernel" : "gpu_mem_op", lo, hi,
-                         k==0 ? pTot : NULL, pErr);
+      rc = gpu_steps_run(db, &f, pSteps, lo, hi, k==0 ? pTot : NULL, pErr);
     }
+    sqlite3_finalize(f.pSel);
+    sqlite3_finalize(f.pUpd);
   }
-  /* gone again: the function points at the caller's StepList */
-  sqlite3_create_function(db, "pf_step_of", 2, SQLITE_UTF8, NULL, NULL,
-                          NULL, NULL);
+  free(f.a);
   return rc;
 }
 

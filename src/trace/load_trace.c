@@ -632,6 +632,7 @@ static void after_row(TraceLoader *p, const TraceTarget *t,
   r.dur = e->dur;
   r.nameId = ri->nameId;
   r.step = -1;
+  r.launchStep = -1;
   switch( e->kind ){
     case TEV_KERNEL:
     case TEV_MEMCPY:
@@ -646,6 +647,9 @@ static void after_row(TraceLoader *p, const TraceTarget *t,
       r.runtimeId = cur_int(b, iRt);
       r.opId = cur_int(b, iRt+1);
       if( b->aCur[iRt+2].type==B_INT ) r.step = b->aCur[iRt+2].i;
+      /* the linker gives a launched row its call's step, and nothing
+      ** else gives a row a step before the derive */
+      r.launchStep = r.runtimeId ? r.step : -1;
       r.host = e->kind==TEV_MEMCPY && strcmp(ri->mk.zDirection, "DtoD")!=0;
       break;
     }

@@ -52,6 +52,7 @@ static void row_of(const FeedTab *t, sqlite3_stmt *s, TraceRow *r){
   const char *zSrc;
   memset(r, 0, sizeof(*r));
   r->kind = t->eKind;
+  r->launchStep = -1;
   r->id = col_int(s, 0);
   r->fileId = col_int(s, 1);
   r->ts = col_int(s, 2);
@@ -93,13 +94,14 @@ static void row_of(const FeedTab *t, sqlite3_stmt *s, TraceRow *r){
       r->runtimeId = col_int(s, 7);
       r->opId = col_int(s, 8);
       r->step = col_step(s, 9);
+      r->launchStep = col_step(s, 10);
       if( t->eKind==TEV_KERNEL ){
-        r->zName = (const char*)sqlite3_column_text(s, 10);
-        r->nName = sqlite3_column_bytes(s, 10);
+        r->zName = (const char*)sqlite3_column_text(s, 11);
+        r->nName = sqlite3_column_bytes(s, 11);
         if( r->zName==NULL ) r->zName = "";
       }else{
-        r->kind = sqlite3_column_int(s, 10) ? TEV_MEMSET : TEV_MEMCPY;
-        r->host = r->kind==TEV_MEMCPY && sqlite3_column_int(s, 11);
+        r->kind = sqlite3_column_int(s, 11) ? TEV_MEMSET : TEV_MEMCPY;
+        r->host = r->kind==TEV_MEMCPY && sqlite3_column_int(s, 12);
       }
       break;
   }

@@ -33,6 +33,10 @@ typedef struct TraceRow {
   int64_t stream;        /* GPU rows: stream (NULL: 0) */
   /* linkage (0: NULL; step -1: NULL) */
   int64_t parentId, opId, topOpId, runtimeId, step;
+  int64_t launchStep;    /* GPU rows: the step of the launch call while the
+                         ** row's own step is set (-1: NULL, no launch, or
+                         ** the row has no step), as
+                         ** tests/oracle/step_bound.sql reads it */
   int linked;            /* cpu_op: depth and self_dur are set; call:
                          ** in_recompute is set */
   int depth;             /* cpu_op */

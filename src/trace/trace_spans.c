@@ -59,13 +59,23 @@ struct TraceSpans {
   char **azHostPat;         /* comm_cpu_pattern GLOBs (trace_spans_begin) */
   int nHostPat;
   GroupMap hostName;        /* name id -> 1 host work, 2 not (SPAN_HOST) */
+  GroupMap stepGpu;         /* (file id, launch step) -> LaunchSpan */
+  int iStepGpu;             /* the group of the last GPU row's, or -1 */
 };
+
+/* The GPU work a step launched in one file, before its time shift. */
+typedef struct LaunchSpan {
+  int64_t g0, g1;
+  int has;
+} LaunchSpan;
 
 TraceSpans *trace_spans_new(void){
   TraceSpans *p = xcalloc(1, sizeof(*p));
   spool_budget_init(&p->budget, TRACE_SPANS_BUDGET);
   p->pOps = op_store_new();
   group_map_init(&p->hostName, sizeof(int));
+  group_map_init(&p->stepGpu, sizeof(LaunchSpan));
+  p->iStepGpu = -1;
   return p;
 }
 
@@ -81,6 +91,7 @@ void trace_spans_free(TraceSpans *p){
   for(int i=0; i<p->nHostPat; i++) free(p->azHostPat[i]);
   free(p->azHostPat);
   group_map_free(&p->hostName);
+  group_map_free(&p->stepGpu);
   free(p);
 }
 
@@ -429,6 +440,77 @@ void trace_spans_sort(Span *a, size_t n){
   sort_runs(a, n, sizeof(Span), cmp_span);
 }
 
+/* GPU row [ts, end) of file fileId was launched in step: widen the step's
+** span.  Rows of one step come one after another: the last group is
+** tried first. */
+static void step_gpu_add(TraceSpans *p, int64_t fileId, int64_t step,
+                         int64_t ts, int64_t end){
+  LaunchSpan *s;
+  const GroupKey *k = p->iStepGpu>=0 ? &p->stepGpu.aKey[p->iStepGpu] : NULL;
+  if( k && k->a==fileId && k->b==step ){
+    s = group_map_val(&p->stepGpu, p->iStepGpu);
+  }else{
+    s = group_map_get(&p->stepGpu, fileId, step, 0, 0, &p->iStepGpu);
+  }
+  if( !s->has ){
+    s->has = 1;
+    s->g0 = ts;
+    s->g1 = end;
+    return;
+  }
+  if( ts<s->g0 ) s->g0 = ts;
+  if( end>s->g1 ) s->g1 = end;
+}
+
+static int cmp_step_gpu(const void *a, const void *b){
+  const StepGpu *x = a, *y = b;
+  if( x->rank!=y->rank ) return x->rank<y->rank ? -1 : 1;
+  return x->step<y->step ? -1 : x->step>y->step;
+}
+
+StepGpu *trace_spans_step_gpu(const TraceSpans *p, size_t *pn){
+  StepGpu *a;
+  size_t n = 0, k = 0;
+  int iFile = 0;
+  *pn = 0;
+  if( p==NULL || p->stepGpu.nGroup==0 ) return NULL;
+  a = xmalloc((size_t)p->stepGpu.nGroup*sizeof(StepGpu));
+  for(int g=0; g<p->stepGpu.nGroup; g++){
+    const GroupKey *key = &p->stepGpu.aKey[g];
+    const LaunchSpan *s = group_map_val(&p->stepGpu, g);
+    const SpanFile *f;
+    /* groups come in file order: the file of the previous one first */
+    if( iFile>=p->nFile || p->aFile[iFile].fileId!=key->a ){
+      for(iFile=0; iFile<p->nFile && p->aFile[iFile].fileId!=key->a;
+          iFile++){}
+    }
+    if( iFile>=p->nFile ) continue;
+    f = &p->aFile[iFile];
+    if( !f->hasRank ) continue;       /* its rows are not the database's */
+    a[n].rank = f->rank;
+    a[n].step = key->b;
+    a[n].g0 = s->g0 + f->dTs;
+    a[n].g1 = s->g1 + f->dTs;
+    n++;
+  }
+  qsort(a, n, sizeof(StepGpu), cmp_step_gpu);
+  /* files of one rank: one span per step */
+  for(size_t i=0; i<n; i++){
+    if( k>0 && a[k-1].rank==a[i].rank && a[k-1].step==a[i].step ){
+      if( a[i].g0<a[k-1].g0 ) a[k-1].g0 = a[i].g0;
+      if( a[i].g1>a[k-1].g1 ) a[k-1].g1 = a[i].g1;
+    }else{
+      a[k++] = a[i];
+    }
+  }
+  *pn = k;
+  if( k==0 ){
+    free(a);
+    return NULL;
+  }
+  return a;
+}
+
 /* One row as the writer or the stored-rows feeder gives it: its
 ** interval, its HTA row, its operator call (op_store.c). */
 void trace_spans_row(TraceSpans *p, const TraceRow *r){
@@ -443,6 +525,9 @@ void trace_spans_row(TraceSpans *p, const TraceRow *r){
       trace_spans_gpu(p, r->fileId, cls==0 ? SPAN_KERNEL : cls==1
                       ? SPAN_MEMCPY : SPAN_MEMSET, r->ts, r->dur,
                       r->hasDevice ? r->device : -1, r->nameId);
+      if( r->launchStep>=0 ){
+        step_gpu_add(p, r->fileId, r->launchStep, r->ts, r->ts + r->dur);
+      }
       g.device = r->hasDevice ? r->device : 0;
       g.stream = r->stream;
       g.ts = r->ts;

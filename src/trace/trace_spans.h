@@ -8,15 +8,17 @@
 ** (load_trace.c) as rows go in, or by the stored-rows feeder
 ** (trace_feed.c); fixed up with each file's final rank and time shift;
 ** read by derive_trace.c's sweeps, derive_comm.c, derive_hta.c,
-** derive_op.c and memory/memory_series.c.  The one input of those
-** passes: none of them reads the rows back (that took two index builds
-** and a sort: on the 10x bench trace 0.27 s of the ingest's 2 s).  The
-** rows are kept in spools (spool.h: memory up to a budget, 16 MiB for
-** the store, then temporary files): 40 bytes per GPU row and 16 per
-** runtime call and top-level CPU op, the HTA rows (48 bytes per call and
-** top-level op, 64 per GPU row), and the memory series' events (24 bytes
-** per CUDA [memory] event with a total).  A reader gathers one rank's
-** rows into memory at a time (the HTA pass: the run's).
+** derive_op.c, derive_step_bound.c, derive_step_comm.c and
+** memory/memory_series.c.  The one input of those passes: none of them
+** reads the rows back (that took two index builds and a sort: on the 10x
+** bench trace 0.27 s of the ingest's 2 s).  The rows are kept in spools
+** (spool.h: memory up to a budget, 16 MiB for the store, then temporary
+** files): 40 bytes per GPU row and 16 per runtime call and top-level CPU
+** op, the HTA rows (48 bytes per call and top-level op, 64 per GPU row),
+** and the memory series' events (24 bytes per CUDA [memory] event with a
+** total); in memory, 40 bytes per (file, step) that launched GPU work
+** (StepGpu).  A reader gathers one rank's rows into memory at a time
+** (the HTA pass: the run's).
 */
 #ifndef PROFAN_TRACE_SPANS_H
 #define PROFAN_TRACE_SPANS_H
@@ -98,6 +100,17 @@ size_t trace_spans_mem_count(const TraceSpans *p);
 /* The memory series' events of rank sorted by (ts, id), in a new array
 ** of *pn (caller frees with free(); NULL when none). */
 SpanMem *trace_spans_rank_mem(const TraceSpans *p, int64_t rank, size_t *pn);
+
+/* The span of the GPU work each step launched: the first start g0 and
+** last end g1 of the kernels and memcpys / memsets whose launch call lies
+** in the step (TraceRow.launchStep), per (rank, step) over the files of
+** the rank, time-shifted; for derive_step_bound.c. */
+typedef struct StepGpu { int64_t rank, step, g0, g1; } StepGpu;
+
+/* The StepGpu of every (rank, step) that launched GPU work, sorted by
+** (rank, step), in a new array of *pn (caller frees with free(); NULL
+** when none). */
+StepGpu *trace_spans_step_gpu(const TraceSpans *p, size_t *pn);
 
 /* Sort a by start (a no-op when it is in order already). */
 void trace_spans_sort(Span *a, size_t n);

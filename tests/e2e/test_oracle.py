@@ -503,6 +503,38 @@ class Oracle(ProfanTest):
         self.check_orders(rank0, ("shuffled", "calls_first", "steps_last"),
                           env={"PROFAN_SPOOL_KB": "0"})
 
+    def test_gap_steps_of_every_gpu_row(self):
+        """param-linear-2080ti has no ProfilerStep (its steps come from GPU
+        idle gaps) and is a sampled trace here: every kernel and
+        memcpy/memset gets the gap step holding its own start after the
+        load (derive_trace.c: a read in rowid order, an UPDATE per run of
+        rows), checked on it each time: links.sql's gpu_launch and the
+        per-step kernel time of summaries.sql (step_kernel_summary, the
+        writer's totals of the rows given a step)."""
+        db, _ = self.ingest_db("gap", [shared("traces",
+                                              "param-linear-2080ti.json.gz")])
+        con = sqlite3.connect(db)
+        self.assertEqual(con.execute("SELECT DISTINCT source FROM step")
+                         .fetchall(), [("gap",)])
+        # the rows lie in several steps (a wrong step is not the only one)
+        self.assertEqual(con.execute(
+            "SELECT count(DISTINCT step), count(*) - count(step) FROM kernel")
+            .fetchone(), (3, 0))
+        checked = []
+        for name, want in (("links.sql", "gpu_launch"),
+                           ("summaries.sql", "step_kernel_summary")):
+            setup, secs = specs(name)
+            for sql in setup:
+                con.executescript(sql)
+            for spec, stored, sql in secs:
+                if spec != want:
+                    continue
+                self.assertEqual(norm(con.execute(stored)),
+                                 norm(con.execute(sql)), spec)
+                checked.append(spec)
+        con.close()
+        self.assertEqual(checked, ["gpu_launch", "step_kernel_summary"])
+
     def test_export_of_the_control_trace(self):
         """Issue 32 point 6: the whole run exported and ingested again keeps
         every link (745 kernels and 89 memcpy/memset rows had none)."""

@@ -14,6 +14,7 @@ Oracles, none of them profan's output:
   run by the stock sqlite3 over the ingested rows: the same columns.
 """
 import glob
+import json
 import os
 import random
 import sqlite3
@@ -186,3 +187,36 @@ class StepBound(ProfanTest):
         self.ingest_ok(d, extra=["--name", "u", "--quiet"])
         self.assertEqual([r[5] for r in self.steps_of("u")],
                          [r[5] for r in self.steps_of("r0")])
+
+    def test_gpu_span_moved_with_a_late_base_time(self):
+        """A file whose baseTimeNanoseconds comes after its events (fixtures/
+        regimes late base: the rows go in relative and are moved at the
+        file's end) with its one kernel running past the CPU step: the GPU
+        span the writer kept is moved with the rows, so the step is the
+        GPU's, from the step's start to the kernel's end (computed here from
+        the JSON), and tests/oracle/step_bound.sql agrees."""
+        src = os.path.join(ROOT, "fixtures", "regimes",
+                           "regime-relative_late_base.json")
+        doc = json.load(open(src))
+        evs = doc["traceEvents"]
+        k = next(e for e in evs if e["cat"] == "kernel")
+        s = next(e for e in evs if e["name"] == "ProfilerStep#1")
+        k["dur"] = s["ts"] + s["dur"] + 15 - k["ts"]    # 15 us past the step
+        out = os.path.join(self.tmp.name, "late-base.json")
+        with open(out, "w") as f:
+            json.dump(doc, f)
+        self.ingest_ok(out, extra=["--quiet"])
+        base = doc["baseTimeNanoseconds"]
+        want = (base + s["ts"] * 1000, (k["ts"] + k["dur"] - s["ts"]) * 1000,
+                "gpu")
+        con = sqlite3.connect(self.db)
+        q = "SELECT bound_ts, bound_dur, bound_by FROM step"
+        self.assertEqual(con.execute(q).fetchall(), [want])
+        text = open(os.path.join(ROOT, "tests", "oracle",
+                                 "step_bound.sql")).read()
+        i = text.index("WITH g AS (")
+        con.execute("UPDATE step SET bound_ts = NULL, bound_dur = NULL,"
+                    " bound_by = NULL")
+        con.execute(text[i:text.index(";\n", i)])
+        self.assertEqual(con.execute(q).fetchall(), [want])
+        con.close()
