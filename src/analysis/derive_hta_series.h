@@ -1,9 +1,10 @@
 /*
 ** derive_hta_series.h — stores what the named queries idle-breakdown,
-** queue-length and kernel-sequences read (schemas 107, 111): one
+** queue-length and kernel-sequences read (schemas 107, 111, 112): one
 ** hta_stream row per stream with its idle intervals and their cause and
 ** its launch-queue change points as JSON arrays, and the queue
-** statistics; the counts of its kernel sequences (kernel_seq_count,
+** statistics; the counts of its kernel sequences (one JSON array per
+** stream in kernel_seq_stream, each distinct sequence once in
 ** kernel_seq_text); from the sweeps over the GPU ops derive_hta.c has
 ** loaded (hta_metric.c, kernel_seq.c), one rank at a time.
 **
