@@ -13,6 +13,16 @@
 #include <time.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#if defined(__SANITIZE_ADDRESS__)
+# define UTIL_LSAN 1
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer)
+#  define UTIL_LSAN 1
+# endif
+#endif
+#ifdef UTIL_LSAN
+# include <sanitizer/lsan_interface.h>
+#endif
 
 static void (*gFatalCleanup)(void);
 
@@ -79,6 +89,26 @@ static void *array_map(size_t n, int prot){
   return q;
 }
 
+/* LeakSanitizer scans malloc's heap, not mappings: a mapped array is
+** made one of its roots while it lives, or the heap blocks only it points
+** to (e.g. the linker's pending records' names) read as leaks when a
+** fatal error exits with the array still full. */
+static void array_root(void *q, size_t n){
+#ifdef UTIL_LSAN
+  __lsan_register_root_region(q, array_len(n));
+#else
+  (void)q; (void)n;
+#endif
+}
+
+static void array_unroot(void *q, size_t n){
+#ifdef UTIL_LSAN
+  __lsan_unregister_root_region(q, array_len(n));
+#else
+  (void)q; (void)n;
+#endif
+}
+
 static void array_advise(void *q, size_t n){
 #ifdef MADV_HUGEPAGE
   madvise(q, array_len(n), MADV_HUGEPAGE);  /* advice: failure is harmless */
@@ -93,6 +123,7 @@ void *util_array_grow(void *p, size_t nOld, size_t nNew){
   if( p==NULL || nOld<UTIL_ARRAY_MAP ){
     q = array_map(nNew, PROT_READ|PROT_WRITE);
     array_advise(q, nNew);
+    array_root(q, nNew);
     if( p ){
       memcpy(q, p, nOld<nNew ? nOld : nNew);
       free(p);
@@ -105,7 +136,9 @@ void *util_array_grow(void *p, size_t nOld, size_t nNew){
   q = mremap(p, array_len(nOld), array_len(nNew),
              MREMAP_MAYMOVE|MREMAP_FIXED, q);
   if( q==MAP_FAILED ) util_fatal("out of memory (wanted %zu bytes)", nNew);
+  array_unroot(p, nOld);
   array_advise(q, nNew);
+  array_root(q, nNew);
   return q;
 }
 
@@ -123,13 +156,17 @@ void *util_array_zeroed(size_t n){
   if( n<UTIL_ARRAY_MAP ) return xcalloc(1, n);
   q = array_map(n, PROT_READ|PROT_WRITE);
   array_advise(q, n);
+  array_root(q, n);
   return q;
 }
 
 void util_array_free(void *p, size_t nAlloc){
   if( p==NULL ) return;
   if( nAlloc<UTIL_ARRAY_MAP ) free(p);
-  else munmap(p, array_len(nAlloc));
+  else{
+    array_unroot(p, nAlloc);
+    munmap(p, array_len(nAlloc));
+  }
 }
 
 char *xstrdup(const char *z){
