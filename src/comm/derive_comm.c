@@ -334,10 +334,16 @@ static int coll_kernels_kept(sqlite3 *db, const TraceSpans *pSpans,
 */
 static int host_collectives(sqlite3 *db, int64_t runId, CollStmts *s,
                             PfError *pErr){
-  sqlite3_stmt *q = db_prepare(db,
+  sqlite3_stmt *q;
+  int st;
+  /* no host collective names: nothing to read (the statement scans the
+  ** run's operators) */
+  if( !db_int(db, 0, "SELECT EXISTS (SELECT 1 FROM temp.cm_cpu_name)") ){
+    return 0;
+  }
+  q = db_prepare(db,
     db_statement("derive-comm-host-collectives"),
     pErr);
-  int st;
   if( q==NULL ) return -1;
   sqlite3_bind_int64(q, 1, runId);
   while( (st = sqlite3_step(q))==SQLITE_ROW ){
