@@ -151,7 +151,7 @@ int derive_step_comm(sqlite3 *db, int64_t runId, const TraceSpans *pSpans,
   int haveRank = 0, hasKernel = 0, bad = 0;
   sqlite3_stmt *pStep, *pIns;
   if( pSpans==NULL ) return 0;
-  aComm = db_id_set(db, db_statement("derive-step-comm-names"), runId,
+  aComm = db_id_set(db, db_statement("comm-kernel-names"), runId,
                     &nComm, pErr);
   if( aComm==NULL ) return -1;
   pStep = db_prepare(db, db_statement("derive-step-comm-steps"), pErr);

@@ -486,14 +486,6 @@ static int gpu_feed(GpuSweep *g, int64_t rank, int64_t dev, int64_t ts,
   return 0;
 }
 
-/* The run's communication kernels: the comm_kernel view of
-** schema/012-verdicts.sql (comm_pattern), the one definition shared with
-** the categories and the collectives.  ?1 is the run id.  Read once by
-** derive_trace_run for both sweeps (a GLOB of every pattern over every
-** kernel name: 3 M instructions on the 8-rank DLRM trace's rank 0). */
-#define NCCL_NAMES_SQL \
-  "SELECT DISTINCT name_id FROM comm_kernel WHERE run_id=?1 ORDER BY 1"
-
 /* The GPU rows from the spans kept while loading. */
 static int gpu_rows_spans(GpuSweep *g, const TraceSpans *pSpans){
   int nRank = 0, rc = 0;
@@ -515,7 +507,7 @@ static int gpu_rows_spans(GpuSweep *g, const TraceSpans *pSpans){
 
 /* GPU busy time, idle gaps and comm/compute overlap per (rank, device),
 ** from the spans kept of the rows (trace_keep.h); aComm: the run's
-** communication kernel names (NCCL_NAMES_SQL). */
+** communication kernel names (statements/comm-kernel-names.sql). */
 static int derive_gpu_busy(sqlite3 *db, int64_t runId, const StepList *pSteps,
                            const TraceSpans *pSpans, const int64_t *aComm,
                            int nComm, PfError *pErr){
@@ -886,7 +878,12 @@ int derive_trace_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
   if( derive_gpu_steps(db, &steps, pTot, pErr) ) goto done;
   /* gpu_op_summary is already there (trace_totals_write_gpu): the comm
   ** kernels of the sweeps are read from it */
-  aComm = db_id_set(db, NCCL_NAMES_SQL, runId, &nComm, pErr);
+  /* the comm_kernel view (comm_pattern), the one definition shared with
+  ** the categories and the collectives; read once for both sweeps (a GLOB
+  ** of every pattern over every kernel name: 3 M instructions on the
+  ** 8-rank DLRM trace's rank 0) */
+  aComm = db_id_set(db, db_statement("comm-kernel-names"), runId, &nComm,
+                    pErr);
   if( aComm==NULL
       || derive_gpu_busy(db, runId, &steps, pSpans, aComm, nComm, pErr) ){
     goto done;

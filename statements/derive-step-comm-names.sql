@@ -1,4 +1,0 @@
--- derive-step-comm-names.sql — the string ids of the run's communication
--- kernels (the comm_kernel view, the one definition), sorted for a binary
--- search. Used by src/analysis/derive_step_comm.c, derive_step_comm().
-SELECT DISTINCT name_id FROM comm_kernel WHERE run_id=?1 ORDER BY 1
