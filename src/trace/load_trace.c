@@ -14,6 +14,7 @@
 #include "trace/load_trace.h"
 #include "core/db.h"
 #include "core/db_batch.h"
+#include "core/msort.h"
 #include "trace/trace_keep.h"
 #include "trace/trace_args.h"
 
@@ -239,10 +240,11 @@ static int ins_row(TraceLoader *p, Ins *b, PfError *pErr){
   return ins_exec(p, b->s, pErr);
 }
 
-static int op_key_cmp(const void *a, const void *b){
-  int64_t x = ((const OpKey*)a)->id, y = ((const OpKey*)b)->id;
+static int op_key_cmp(const OpKey *a, const OpKey *b){
+  int64_t x = a->id, y = b->id;
   return (x>y) - (x<y);
 }
+DEFINE_MSORT(op_key_sort, OpKey, op_key_cmp)
 
 /* Insert the operator rows held so far, in id order. */
 static int flush_ops(TraceLoader *p, PfError *pErr){
@@ -254,7 +256,7 @@ static int flush_ops(TraceLoader *p, PfError *pErr){
   p->nOp = 0;
   memcpy(aKeep, b->aCur, nByte);
   /* the keys are sorted, not the 1 KB rows */
-  if( !p->opSorted ) qsort(p->aOpKey, (size_t)n, sizeof(OpKey), op_key_cmp);
+  if( !p->opSorted ) op_key_sort(p->aOpKey, (size_t)n);
   for(int k=0; k<n && rc==0; k++){
     memcpy(b->aCur, p->aOp[p->aOpKey[k].k].a, nByte);
     rc = ins_row(p, b, pErr);
