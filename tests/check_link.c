@@ -61,7 +61,7 @@ START_TEST(test_nesting_self_time_and_launch){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = link_trace_new(1, collect, &o);
+  p = link_trace_new((int64_t)1<<32, collect, &o);
   feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#7", 1, 0, 1000, 0));
   feed(p, ev(TEV_CPU_OP, "outer", 1, 10, 100, 0));
   feed(p, ev(TEV_CPU_OP, "inner", 1, 20, 30, 0));
@@ -113,7 +113,7 @@ START_TEST(test_equal_start_longest_is_parent){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = link_trace_new(2, collect, &o);
+  p = link_trace_new((int64_t)2<<32, collect, &o);
   /* the child comes first in the file, with the same start */
   feed(p, ev(TEV_CPU_OP, "child", 1, 10, 5, 0));
   feed(p, ev(TEV_CPU_OP, "parent", 1, 10, 50, 0));
@@ -137,7 +137,7 @@ START_TEST(test_equal_interval_external_id){
   a.external_id = 11; a.has |= TF_EXTERNAL_ID;
   b.external_id = 10; b.has |= TF_EXTERNAL_ID;
   memset(&o, 0, sizeof(o));
-  p = link_trace_new(2, collect, &o);
+  p = link_trace_new((int64_t)2<<32, collect, &o);
   feed(p, a);
   feed(p, b);
   feed(p, ev(TEV_RUNTIME, "launch", 1, 11, 1, 5));
@@ -155,7 +155,7 @@ START_TEST(test_graph_launch_fans_out){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = link_trace_new(3, collect, &o);
+  p = link_trace_new((int64_t)3<<32, collect, &o);
   feed(p, ev(TEV_CPU_OP, "replay", 1, 0, 100, 0));
   feed(p, ev(TEV_RUNTIME, "cudaGraphLaunch", 1, 10, 5, 77));
   feed(p, ev(TEV_KERNEL, "ga", 7, 20, 5, 77));
@@ -173,7 +173,7 @@ START_TEST(test_out_of_order_flags){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = link_trace_new(4, collect, &o);
+  p = link_trace_new((int64_t)4<<32, collect, &o);
   feed(p, ev(TEV_CPU_OP, "a", 1, 100, 10, 0));
   feed(p, ev(TEV_RUNTIME, "r", 1, 105, 1, 1));
   /* an op that starts before a call already linked: db sweep needed */
@@ -199,7 +199,7 @@ START_TEST(test_step_after_other_threads_rows){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = link_trace_new(5, collect, &o);
+  p = link_trace_new((int64_t)5<<32, collect, &o);
   feed(p, ev(TEV_CPU_OP, "bw", 2, 120, 50, 0));
   feed(p, ev(TEV_KERNEL, "kb", 7, 400, 5, 11));      /* before its launch */
   feed(p, ev(TEV_RUNTIME, "launch_b", 2, 130, 2, 11));
@@ -233,7 +233,7 @@ START_TEST(test_step_keeps_the_rows_of_a_later_step){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = link_trace_new(9, collect, &o);
+  p = link_trace_new((int64_t)9<<32, collect, &o);
   feed(p, ev(TEV_CPU_OP, "a1", 2, 120, 1, 0));
   feed(p, ev(TEV_CPU_OP, "a2", 2, 350, 10, 0));
   feed(p, ev(TEV_RUNTIME, "r2", 2, 352, 2, 21));
@@ -264,7 +264,7 @@ START_TEST(test_late_step_after_the_hold_and_overlap){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = link_trace_new(6, collect, &o);
+  p = link_trace_new((int64_t)6<<32, collect, &o);
   for(int i=0; i<400000; i++){
     feed(p, ev(TEV_CPU_OP, i==0 ? "bw0" : "bw", 2, 120 + 2*i, 1, 0));
   }
@@ -276,14 +276,14 @@ START_TEST(test_late_step_after_the_hold_and_overlap){
   ck_assert_int_gt(link_trace_stats(p)->nHeld, 0);
   link_trace_free(p);
   memset(&o, 0, sizeof(o));
-  p = link_trace_new(7, collect, &o);
+  p = link_trace_new((int64_t)7<<32, collect, &o);
   feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#3", 1, 100, 200, 0));
   feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#3", 1, 100, 200, 0));
   ck_assert_int_eq(link_trace_finish(p, &err), 0);
   ck_assert(!link_trace_stats(p)->needSteps);     /* the same range twice */
   link_trace_free(p);
   memset(&o, 0, sizeof(o));
-  p = link_trace_new(8, collect, &o);
+  p = link_trace_new((int64_t)8<<32, collect, &o);
   feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#3", 1, 100, 200, 0));
   feed(p, ev(TEV_USER_ANNOTATION, "ProfilerStep#4", 1, 250, 200, 0));
   ck_assert_int_eq(link_trace_finish(p, &err), 0);
@@ -297,7 +297,7 @@ START_TEST(test_runtime_rewind){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = link_trace_new(5, collect, &o);
+  p = link_trace_new((int64_t)5<<32, collect, &o);
   feed(p, ev(TEV_CPU_OP, "a", 1, 0, 10, 0));
   feed(p, ev(TEV_CPU_OP, "b", 1, 20, 10, 0));
   feed(p, ev(TEV_RUNTIME, "rb", 1, 25, 1, 1));
@@ -318,7 +318,7 @@ START_TEST(test_calls_before_ops){
   PfError err = {0};
   Linker *p;
   memset(&o, 0, sizeof(o));
-  p = link_trace_new(7, collect, &o);
+  p = link_trace_new((int64_t)7<<32, collect, &o);
   feed(p, ev(TEV_KERNEL, "k1", 7, 500, 5, 42));
   feed(p, ev(TEV_RUNTIME, "r1", 1, 25, 2, 42));
   feed(p, ev(TEV_RUNTIME, "r2", 1, 65, 2, 43));
@@ -344,7 +344,7 @@ END_TEST
 
 /* Kernels counted by the emit callback of test_late_records: linked to
 ** the call of their correlation (call k has correlation k and row id
-** (fileId << 32) + k there). */
+** idBase + k there, idBase = 6 << 32). */
 typedef struct KCount { int64_t nKernel, nRight, nUnlinked; } KCount;
 
 static int count_kernels(void *ctx, const TraceEvent *e){
@@ -363,7 +363,7 @@ static int count_kernels(void *ctx, const TraceEvent *e){
 START_TEST(test_late_records){
   PfError err = {0};
   KCount k = {0, 0, 0};
-  Linker *p = link_trace_new(6, count_kernels, &k);
+  Linker *p = link_trace_new((int64_t)6<<32, count_kernels, &k);
   /* an op first: calls are linked as they come (no call-defer mode) */
   feed(p, ev(TEV_CPU_OP, "op", 1, 0, 1, 0));
   /* 5000 kernels before their launches: 904 leave the window */

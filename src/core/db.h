@@ -235,9 +235,11 @@ int db_run_rowids(sqlite3 *db, const char *zTab, int64_t runId,
 ** below 2^32 and largest id at all before it writes (db_rowid_mark), and
 ** afterwards stores the range of the ids past the marks as the run's
 ** (db_rowid_record, merged with a range the run has already): new rows
-** either take the next id below 2^32 (merge's moved ids, a kernel's) or
-** (file id << 32) + n with a new file id, above every id there is.  One
-** run's rows are written between the two calls.  0 or -1 (pErr). */
+** either take the next id below 2^32 (merge's moved ids, a kernel's) or,
+** for operators and runtime calls, their file's id_base + n with id_base
+** above every id there is (trace_ids.h; (file id << 32) + n in files
+** stored before schema 129).  One run's rows are written between the two
+** calls.  0 or -1 (pErr). */
 #define DB_ROWID_NTAB 8
 typedef struct RowidMark {
   int64_t aLow[DB_ROWID_NTAB];   /* largest id below 2^32 (0: none) */

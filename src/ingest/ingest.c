@@ -14,6 +14,7 @@
 #include "trace/derive_trace.h"
 #include "trace/trace_feed.h"
 #include "trace/trace_relink.h"
+#include "trace/trace_ids.h"
 #include "analysis/derive_run.h"
 #include "ingest/discover.h"
 #include "ingest/ingest_trace.h"
@@ -391,6 +392,13 @@ static int ingest_record_run(Ingest *g){
                                   &g->err);
       if( j->fileId<0 ){
         buf_printf(g->pMsg, "database: %s", g->err.zMsg);
+        return -1;
+      }
+      if( trace_ids_reserve(g->db, g->runId, j->fileId,
+                            trace_ids_bound(g->aHash[k].bytes,
+                                            input_path_is_gzip(f->zPath)),
+                            &j->idBase, &j->idLast, &g->err) ){
+        buf_printf(g->pMsg, "%s", g->err.zMsg);     /* "database: ..." */
         return -1;
       }
     }

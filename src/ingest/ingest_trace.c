@@ -21,6 +21,7 @@
 #include "core/intern.h"
 #include "trace/load_trace.h"
 #include "trace/trace_keep.h"
+#include "trace/trace_ids.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -220,6 +221,14 @@ static void worker_flush(Worker *w){
 static int worker_emit(Worker *w, const TraceEvent *pEv){
   int64_t rank;
   if( aborted(w->s) ) return 1;
+  if( pEv->rowId>w->pJob->idLast ){
+    /* past the file's reserved range (trace_ids.h): more ops or runtime
+    ** calls than its bytes can hold, so the file changed while read */
+    pf_error_set(&w->pJob->err, ERRPOS_NONE, 0, "more operators or runtime"
+                 " calls than the file's size allows (did it change while"
+                 " read?)");
+    return 1;
+  }
   rank = job_rank(w->pJob);
   if( w->pCur && (w->pCur->nEv==BATCH_EVENTS || w->pCur->rank!=rank) ){
     worker_flush(w);
@@ -258,7 +267,7 @@ static void worker_parse(Worker *w, TraceJob *j){
     j->rc = -1;
     return;
   }
-  w->pLink = link_trace_new(j->fileId, worker_link_emit, w);
+  w->pLink = link_trace_new(j->idBase, worker_link_emit, w);
   if( j->hashInStream ) input_hash_begin(w->pIn);
   j->rc = parse_trace(w->pIn, worker_sink, w, &j->info, &j->err);
   j->bytesRead = input_offset(w->pIn);
@@ -358,6 +367,7 @@ static int finish_trace_file(sqlite3 *db, TraceLoader *pLoad,
   t.rank = rank;
   trace_keep_file_done(pTot, pSpans, j->fileId,
                        needBase ? in->baseTimeNs : 0, rank);
+  if( trace_ids_used(db, j->fileId, j->link.nIds, pErr) ) return -1;
   if( load_trace_devices(pLoad, &t, in, pErr) ) return -1;
   p = db_prepare(db,
     db_statement("ingest-trace-finish-trace-file"),

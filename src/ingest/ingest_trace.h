@@ -23,6 +23,8 @@
 typedef struct TraceJob {
   const char *zPath;
   int64_t fileId;               /* its run_file row */
+  int64_t idBase, idLast;       /* its op and runtime-call ids: idBase + n,
+                                ** at most idLast (trace_ids.h) */
   int64_t rankGuess;            /* from --rank or the file name, -1 if
                                 ** none */
   int rankFromOption;           /* rankGuess is --rank */

@@ -23,9 +23,11 @@
 ** the tables marked summary.  Columns are remapped by name: run_id; an
 ** INTEGER PRIMARY KEY id; interned strings (table_string_column);
 ** references to another table's id (aRef); coll_args.row_id into the
-** table its src column names.  Trace row ids made by the in-stream linker
-** are (file id << 32) + n: they keep n and take the new file id; other
-** ids move past the target's largest.
+** table its src column names.  Ids of (file id << 32) + n (the in-stream
+** linker's before schema 129) keep n and take the new file id; other ids
+** move past the target's largest below 2^32, cpu_op and runtime_call by
+** one offset (a file's ids in both are its id_base + n) with the files'
+** recorded ranges (trace_id_base: id_base, id_last map as cpu_op ids).
 **
 ** Checks, before anything of a shard is copied: one run per shard; files
 ** already in the target (by content hash and size) make the shard skipped
@@ -65,6 +67,7 @@ static const struct { const char *zCol, *zRef, *zSkip; } aRef[] = {
   { "op_id", "cpu_op", "fr_entry" },  /* fr_entry.op_id: NCCL's own id */
   { "parent_id", "cpu_op", "" },      { "top_op_id", "cpu_op", "" },
   { "op_row", "cpu_op", "" },         { "annotation_row", "annotation", "" },
+  { "id_base", "cpu_op", "" },        { "id_last", "cpu_op", "" },
 };
 
 enum { K_COPY, K_RUN, K_SELF, K_STR, K_REF, K_SRCREF };
@@ -693,6 +696,19 @@ static const char *safe_name(const char *zName, char *z, size_t n){
   return z;
 }
 
+/* The tables the in-stream linker numbers (cpu_op, runtime_call) move by
+** one offset, the larger of theirs: a file's ids in both are its
+** trace_id_base.id_base + n (schema 129), and id_base moves as a cpu_op
+** id. */
+static void share_linker_offset(Merge *m){
+  int iOp = tab_index(m, "cpu_op"), iRt = tab_index(m, "runtime_call");
+  if( iOp<0 || iRt<0 ) return;
+  if( m->aTab[iOp].off<m->aTab[iRt].off ){
+    m->aTab[iOp].off = m->aTab[iRt].off;
+  }
+  m->aTab[iRt].off = m->aTab[iOp].off;
+}
+
 /* Copy the rows of run srcRun of source dbS into run m->pRes->runId,
 ** table by table in plan order (run_file first); map_strings() has run
 ** for dbS.  0 or -1 (pErr). */
@@ -705,6 +721,7 @@ static int copy_run(Merge *m, sqlite3 *dbS, int64_t srcRun, PfError *pErr){
       if( m->aTab[i].off<lo ) m->aTab[i].off = lo;
     }
   }
+  share_linker_offset(m);
   if( db_txn_lost(m->db) ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "database: %s", db_lost_reason(m->db));
     return -1;

@@ -169,7 +169,7 @@ typedef struct CallMap {
 } CallMap;
 
 struct Linker {
-  int64_t fileId;
+  int64_t idBase;             /* ids are idBase + n (trace_ids.h) */
   LinkEmitFn xEmit;
   void *ctx;
   LinkStats st;
@@ -206,9 +206,9 @@ struct Linker {
   PfError *pErr;
 };
 
-Linker *link_trace_new(int64_t fileId, LinkEmitFn xEmit, void *ctx){
+Linker *link_trace_new(int64_t idBase, LinkEmitFn xEmit, void *ctx){
   Linker *p = xcalloc(1, sizeof(*p));
-  p->fileId = fileId;
+  p->idBase = idBase;
   p->xEmit = xEmit;
   p->ctx = ctx;
   p->iLastTh = -1;
@@ -413,7 +413,10 @@ static int place_op(Linker *p, Thread *t, Frame *h){
   f->childDur = 0;
   /* the stored id when relinking the rows of a database (trace_relink.c),
   ** else the next of the file */
-  if( f->ev.rowId==0 ) f->ev.rowId = (p->fileId<<32) + (++p->opSeq);
+  if( f->ev.rowId==0 ){
+    f->ev.rowId = p->idBase + (++p->opSeq);
+    if( p->opSeq>p->st.nIds ) p->st.nIds = p->opSeq;
+  }
   f->ev.parentId = t->nFrame>0 ? t->aFrame[t->nFrame-1].ev.rowId : 0;
   f->ev.depth = t->nFrame;
   f->ev.step = step_of(p, e->ts);
@@ -1035,7 +1038,10 @@ static int runtime_call(Linker *p, const TraceEvent *e){
   if( t->nHold>0 && place_held(p, t) ) return 1;
   cursor_seek(p, t, e->ts);
   t->runtimeSeen = 1;
-  if( ev.rowId==0 ) ev.rowId = (p->fileId<<32) + (++p->rtSeq);
+  if( ev.rowId==0 ){
+    ev.rowId = p->idBase + (++p->rtSeq);
+    if( p->rtSeq>p->st.nIds ) p->st.nIds = p->rtSeq;
+  }
   ev.opId = t->nCur>0 ? t->aCur[t->nCur-1].id : 0;
   ev.topOpId = t->nCur>0 ? t->aCur[0].id : 0;
   ev.inRecompute = t->nCur>0 ? t->aCur[t->nCur-1].recompute : 0;

@@ -34,12 +34,13 @@ typedef struct LinkStats {
   int64_t nPendingMax;    /* most GPU records waiting for a launch */
   int64_t nHeld;          /* rows that waited in the step hold */
   int64_t nLate;          /* GPU records linked at the end of the file */
+  int64_t nIds;           /* the largest sequence numbered (ops or calls) */
 } LinkStats;
 
-/* New linker for file fileId (row ids are (fileId << 32) + sequence; an
-** op or runtime call fed with a row id keeps it).  Free with
-** link_trace_free(). */
-Linker *link_trace_new(int64_t fileId, LinkEmitFn xEmit, void *ctx);
+/* New linker for a file whose op and runtime-call row ids are idBase +
+** sequence (trace_ids.h; an op or runtime call fed with a row id keeps
+** it).  Free with link_trace_free(). */
+Linker *link_trace_new(int64_t idBase, LinkEmitFn xEmit, void *ctx);
 void link_trace_free(Linker *p);                    /* accepts NULL */
 
 /* Feed one parsed event (kinds other than TEV_OTHER).  Returns 0, or

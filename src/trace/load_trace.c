@@ -126,7 +126,7 @@ struct TraceLoader {
 void load_trace_keep(TraceLoader *p, TraceTotals *pTot, TraceSpans *pSpans){
   p->pTot = pTot;
   p->pSpans = pSpans;
-  trace_keep_begin(pSpans, p->db);
+  trace_keep_begin(pTot, pSpans, p->db);
 }
 
 TraceLoader *load_trace_new(sqlite3 *db, Intern *pIntern, PfError *pErr){

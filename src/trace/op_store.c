@@ -6,16 +6,17 @@
 ** op_sig_calc, op_call_time_calc and kernel_unlaunched.
 **
 ** Pipeline position: hooks in the writer (load_trace.c), derive in
-** derive_op.c.  Op ids are the in-stream linker's (fileId<<32) + seq
-** (link_trace.c), so each file keeps a dense array indexed by seq; the
-** GPU rows go to a spool per file (memory up to OP_STORE_BUDGET bytes for
-** the store, then temporary files), read back and sorted by call when
-** the calls are written.
+** derive_op.c.  Op ids are the in-stream linker's idBase + seq
+** (link_trace.c, trace_ids.h), so each file keeps a dense array indexed
+** by seq; the GPU rows go to a spool per file (memory up to
+** OP_STORE_BUDGET bytes for the store, then temporary files), read back
+** and sorted by call when the calls are written.
 */
 #include "trace/op_store.h"
 #include "core/db.h"
 #include "core/spool.h"
 #include "core/msort.h"
+#include "trace/trace_ids.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ typedef struct OpRec { int64_t seq, ts, te; } OpRec;
 
 typedef struct OpFile {
   int64_t fileId, rank;
+  int64_t idBase, idLast; /* its op ids: idBase + seq (trace_ids.h) */
   int64_t nFrac;         /* GPU rows whose duration is not whole µs */
   int hasRank;
   OpCall *aCall;
@@ -66,6 +68,7 @@ struct OpStore {
   const char *zBad;      /* why the calls cannot be written, or NULL */
   int64_t badId;         /* the row id it is about */
   SpoolBudget budget;    /* memory of the files' record spools */
+  sqlite3 *db;           /* where the files' id ranges are read */
 };
 
 /* Bytes of GPU records the store keeps in memory (PROFAN_SPOOL_KB sets
@@ -118,6 +121,7 @@ int op_store_has_memcpy(const OpStore *p){ return p->nMemcpy>0; }
 void op_store_begin(OpStore *p, sqlite3 *db){
   sqlite3_stmt *s = NULL;
   if( p==NULL ) return;
+  p->db = db;
   if( sqlite3_prepare_v2(db, "SELECT pattern FROM op_tf32_kernel", -1, &s,
                          NULL)!=SQLITE_OK ){
     store_bad(p, "cannot read op_tf32_kernel", 0);
@@ -148,6 +152,7 @@ static void grow(void **pa, size_t *pnAlloc, size_t n, size_t sz){
 /* The state of file fileId, created when new. */
 static OpFile *op_file(OpStore *p, int64_t fileId){
   OpFile *f;
+  PfError err = {0};
   if( p->iLast<p->nFile && p->aFile[p->iLast].fileId==fileId ){
     return &p->aFile[p->iLast];
   }
@@ -166,14 +171,19 @@ static OpFile *op_file(OpStore *p, int64_t fileId){
   f->fileId = fileId;
   spool_init(&f->rec, &p->budget);
   p->iLast = p->nFile++;
+  if( p->db==NULL
+      || trace_ids_range(p->db, fileId, &f->idBase, &f->idLast, &err) ){
+    store_bad(p, "a trace file without its row id range", fileId);
+    f->idBase = f->idLast = 0;
+  }
   return f;
 }
 
 /* The call of op id opId in file f, created when new (NULL: not an id
 ** the linker made for f). */
 static OpCall *op_call(OpStore *p, OpFile *f, int64_t opId){
-  int64_t seq = opId - (f->fileId<<32);
-  if( (opId>>32)!=f->fileId || seq<1 || seq>INT32_MAX ){
+  int64_t seq = opId - f->idBase;
+  if( opId>f->idLast || seq<1 || seq>INT32_MAX ){
     store_bad(p, "an op id not made by the trace linker", opId);
     return NULL;
   }
@@ -376,7 +386,7 @@ int op_store_check(const OpStore *p, PfError *pErr){
       if( f->aCall[j].agg>=0 && f->aCall[j].sig<0 ){
         pf_error_set(pErr, ERRPOS_NONE, 0, "operator calls: GPU rows of op"
                      " %lld, which is not in the run",
-                     (long long)((f->fileId<<32) + (int64_t)j + 1));
+                     (long long)(f->idBase + (int64_t)j + 1));
         return -1;
       }
     }
@@ -482,7 +492,7 @@ static int write_file_calls(const OpStore *p, OpFile *f, sqlite3_stmt *s){
     g = &p->aSig[c->sig];
     while( k<(size_t)f->nRec && aRec[k].seq<(int64_t)j ) k++;
     for(k0=k; k<(size_t)f->nRec && aRec[k].seq==(int64_t)j; k++){}
-    sqlite3_bind_int64(s, 1, (f->fileId<<32) + (int64_t)j + 1);
+    sqlite3_bind_int64(s, 1, f->idBase + (int64_t)j + 1);
     sqlite3_bind_int64(s, 3, f->rank);
     sqlite3_bind_int64(s, 4, g->name);
     if( a->hasDev ) sqlite3_bind_int64(s, 5, a->dev);

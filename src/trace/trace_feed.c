@@ -131,7 +131,7 @@ int trace_feed_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
                    TraceSpans *pSpans, PfError *pErr){
   sqlite3_stmt *s;
   int rc;
-  trace_keep_begin(pSpans, db);
+  trace_keep_begin(pTot, pSpans, db);
   for(size_t i=0; i<sizeof(aTab)/sizeof(aTab[0]); i++){
     if( feed_table(db, &aTab[i], runId, pTot, pSpans, pErr) ) return -1;
   }

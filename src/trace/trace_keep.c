@@ -7,7 +7,8 @@
 #include "trace/trace_keep.h"
 #include "trace/op_store.h"
 
-void trace_keep_begin(TraceSpans *pSpans, sqlite3 *db){
+void trace_keep_begin(TraceTotals *pTot, TraceSpans *pSpans, sqlite3 *db){
+  if( pTot ) trace_totals_begin(pTot, db);
   op_store_begin(trace_spans_ops(pSpans), db);
   trace_spans_begin(pSpans, db);
 }

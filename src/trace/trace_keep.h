@@ -19,9 +19,9 @@
 #include "trace/trace_totals.h"
 
 /* Before the first row: read what the kept calls and spans need from db
-** (the TF32 kernel patterns, the host collective patterns).  pSpans may be
-** NULL. */
-void trace_keep_begin(TraceSpans *pSpans, sqlite3 *db);
+** (the TF32 kernel patterns, the host collective patterns; the files' id
+** ranges as they come).  Either of pTot, pSpans may be NULL. */
+void trace_keep_begin(TraceTotals *pTot, TraceSpans *pSpans, sqlite3 *db);
 
 /* Row r to the totals and the spans (either may be NULL). */
 void trace_keep_row(TraceTotals *pTot, TraceSpans *pSpans, const TraceRow *r);

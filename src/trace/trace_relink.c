@@ -20,6 +20,7 @@
 #include "core/db.h"
 #include "trace/link_trace.h"
 #include "trace/trace_args.h"
+#include "trace/trace_ids.h"
 
 #include <string.h>
 
@@ -135,15 +136,16 @@ static void row_event(const Feed *f, sqlite3_stmt *s, TraceEvent *e){
 /* Every ProfilerStep#N of the file (CPU annotations, 2021 step ops) to
 ** the linker first.  Returns 0 or -1 (pErr). */
 static int feed_steps(sqlite3 *db, Linker *pLink, int64_t runId,
-                      int64_t fileId, PfError *pErr){
+                      int64_t fileId, int64_t idBase, int64_t idLast,
+                      PfError *pErr){
   sqlite3_stmt *s = db_prepare(db,
     db_statement("trace-relink-feed-steps"), pErr);
   int rc;
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, runId);
   sqlite3_bind_int64(s, 2, fileId);
-  sqlite3_bind_int64(s, 3, fileId<<32);
-  sqlite3_bind_int64(s, 4, (fileId<<32) | 0xffffffffLL);
+  sqlite3_bind_int64(s, 3, idBase);
+  sqlite3_bind_int64(s, 4, idLast);
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
     int64_t n = trace_args_step_number((const char*)sqlite3_column_text(s, 0));
     if( n>=0 ){
@@ -161,14 +163,15 @@ static int feed_steps(sqlite3 *db, Linker *pLink, int64_t runId,
 
 /* The rows of feed f into the linker.  Returns 0 or -1 (pErr). */
 static int feed_rows(sqlite3 *db, Linker *pLink, const Feed *f,
-                     int64_t runId, int64_t fileId, PfError *pErr){
+                     int64_t runId, int64_t fileId, int64_t idBase,
+                     int64_t idLast, PfError *pErr){
   sqlite3_stmt *s = db_prepare(db, db_statement(f->zSql), pErr);
   int rc, bad = 0;
   if( s==NULL ) return -1;
   sqlite3_bind_int64(s, 1, runId);
   sqlite3_bind_int64(s, 2, fileId);
-  sqlite3_bind_int64(s, 3, fileId<<32);
-  sqlite3_bind_int64(s, 4, (fileId<<32) | 0xffffffffLL);
+  sqlite3_bind_int64(s, 3, idBase);
+  sqlite3_bind_int64(s, 4, idLast);
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
     TraceEvent e;
     row_event(f, s, &e);
@@ -187,6 +190,7 @@ int trace_relink_file(sqlite3 *db, int64_t runId, int64_t fileId,
                       int64_t *pnChanged, PfError *pErr){
   Relink r;
   Linker *pLink = NULL;
+  int64_t idBase, idLast;
   int rc = -1;
   memset(&r, 0, sizeof(r));
   r.db = db;
@@ -195,11 +199,17 @@ int trace_relink_file(sqlite3 *db, int64_t runId, int64_t fileId,
     r.aUpd[i] = db_prepare(db, db_statement(azUpdate[i]), pErr);
     if( r.aUpd[i]==NULL ) goto done;
   }
-  pLink = link_trace_new(fileId, relink_emit, &r);
-  if( feed_steps(db, pLink, runId, fileId, pErr) ) goto done;
+  if( trace_ids_range(db, fileId, &idBase, &idLast, pErr) ) goto done;
+  pLink = link_trace_new(idBase, relink_emit, &r);
+  if( feed_steps(db, pLink, runId, fileId, idBase, idLast, pErr) ){
+    goto done;
+  }
   link_trace_steps_given(pLink);
   for(size_t i=0; i<sizeof(aFeed)/sizeof(aFeed[0]); i++){
-    if( feed_rows(db, pLink, &aFeed[i], runId, fileId, pErr) ) goto done;
+    if( feed_rows(db, pLink, &aFeed[i], runId, fileId, idBase, idLast,
+                  pErr) ){
+      goto done;
+    }
   }
   if( link_trace_finish(pLink, pErr) ) goto done;
   if( pnChanged ) *pnChanged = r.nChanged;

@@ -17,6 +17,7 @@
 #include "trace/trace_totals.h"
 #include "trace/derive_summary.h"
 #include "core/db.h"
+#include "trace/trace_ids.h"
 
 #include <stdio.h>
 
@@ -40,8 +41,8 @@ typedef struct FileRank { int64_t fileId, rank; } FileRank;
 /*
 ** The totals of schema/009-query-summaries.sql, kept as the rows come.
 ** Groups are keyed by file until the files' final ranks are known.  Ids
-** made by the in-stream linker are (fileId << 32) + n, n = 1, 2, ... per
-** file and table, so per-file arrays indexed by n map an op or runtime
+** made by the in-stream linker are idBase + n, n = 1, 2, ... per file and
+** table (trace_ids.h), so per-file arrays indexed by n map an op or runtime
 ** call to its group:
 **  - an op's group needs its parent's name: an op whose parent has not
 **    come yet waits in its parent's chain (Pend) until it does (the
@@ -84,7 +85,7 @@ typedef struct LateGpu { int64_t ts, dur; int seq, isKernel; } LateGpu;
 
 /* An op with a FLOP count. */
 typedef struct FlopsOp {
-  int64_t rowId, kNs;
+  int64_t rowId, kNs, fileId;
   double flops;
   int name, src, hasKernel;
 } FlopsOp;
@@ -92,6 +93,7 @@ typedef struct FlopsOp {
 /* The rows of one file, while it is being read. */
 typedef struct SumFile {
   int64_t fileId;
+  int64_t idBase, idLast;  /* its linker ids: idBase + n (trace_ids.h) */
   int *aOp;             /* per op id - 1, see above */
   int *aOpName;         /* per op id - 1: name_id once seen, else 0 */
   int nOp, nOpAlloc;
@@ -112,6 +114,7 @@ typedef struct RowRun { int64_t first, last; } RowRun;
 
 typedef struct SumState {
   int64_t badId;        /* a row id not the linker's, or seen twice; 0 */
+  sqlite3 *db;          /* where the files' id ranges are read */
   SummaryTotals t;      /* keyed by fileId instead of rank */
   SumFile *aFile;       /* files being read */
   int nFile, nFileAlloc;
@@ -164,6 +167,7 @@ static void sumstate_free(SumState *p){
 /* The state of file fileId, created when new. */
 static SumFile *sum_file(SumState *p, int64_t fileId){
   SumFile *f;
+  PfError err = {0};
   if( p->iLast<p->nFile && p->aFile[p->iLast].fileId==fileId ){
     return &p->aFile[p->iLast];       /* rows come in batches of one file */
   }
@@ -178,14 +182,19 @@ static SumFile *sum_file(SumState *p, int64_t fileId){
   f = &p->aFile[p->nFile++];
   memset(f, 0, sizeof(*f));
   f->fileId = fileId;
+  if( p->db==NULL
+      || trace_ids_range(p->db, fileId, &f->idBase, &f->idLast, &err) ){
+    if( p->badId==0 ) p->badId = fileId;   /* no id of it is the linker's */
+    f->idBase = f->idLast = 0;
+  }
   return f;
 }
 
 /* The index (1, 2, ...) of linker id within file f, or 0 when it is not
 ** one of f's. */
 static int id_seq(const SumFile *f, int64_t id){
-  int64_t n = id - (f->fileId<<32);
-  return n>=1 && n<=INT32_MAX/2 ? (int)n : 0;
+  int64_t n = id - f->idBase;
+  return n>=1 && id<=f->idLast && n<=INT32_MAX/2 ? (int)n : 0;
 }
 
 /* Make op slots up to seq exist. */
@@ -277,6 +286,7 @@ static void sum_op(SumState *p, const TraceRow *r){
     fl = &f->aFl[f->nFl++];
     memset(fl, 0, sizeof(*fl));
     fl->rowId = r->id;
+    fl->fileId = r->fileId;
     fl->flops = r->flops;
     fl->name = (int)r->nameId;
     fl->src = r->flopsSrc;
@@ -425,7 +435,7 @@ static void sum_file_end(SumState *p, int64_t fileId){
     o->gpuN++;
     o->gpuNs += g->dur;
     if( g->isKernel && f->nFl>0 ){
-      FlopsOp *fl = flops_find(f, (f->fileId<<32) + g->seq);
+      FlopsOp *fl = flops_find(f, f->idBase + g->seq);
       if( fl ){ fl->hasKernel = 1; fl->kNs += g->dur; }
     }
   }
@@ -450,6 +460,10 @@ struct TraceTotals {
   int nFile, nFileAlloc;
   SumState sum;                 /* 009 summary totals */
 };
+
+void trace_totals_begin(TraceTotals *p, sqlite3 *db){
+  p->sum.db = db;
+}
 
 TraceTotals *trace_totals_new(void){
   TraceTotals *p = xcalloc(1, sizeof(*p));
@@ -672,7 +686,7 @@ static int sum_flops(TraceTotals *p, SummaryTotals *pT){
   for(int pass=0; pass<2; pass++){
     for(int i=0; i<s->nFl; i++){
       const FlopsOp *f = &s->aFl[i];
-      int64_t rank = file_rank(p, f->rowId>>32);
+      int64_t rank = file_rank(p, f->fileId);
       FlopsSum *fs;
       if( rank<0 ) return -1;
       fs = group_map_get(&pT->flops, rank, f->name, f->src, 0, NULL);

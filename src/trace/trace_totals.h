@@ -22,6 +22,10 @@ typedef struct TraceTotals TraceTotals;
 TraceTotals *trace_totals_new(void);
 void trace_totals_free(TraceTotals *p);
 
+/* Before the first row: db is where the files' op and runtime-call id
+** ranges are read (trace_ids.h), once per file. */
+void trace_totals_begin(TraceTotals *p, sqlite3 *db);
+
 /* One row (kernel, memcpy/memset, cpu_op, runtime or driver call; other
 ** kinds are ignored). */
 void trace_totals_row(TraceTotals *p, const TraceRow *r);
