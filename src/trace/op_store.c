@@ -152,7 +152,6 @@ static void grow(void **pa, size_t *pnAlloc, size_t n, size_t sz){
 /* The state of file fileId, created when new. */
 static OpFile *op_file(OpStore *p, int64_t fileId){
   OpFile *f;
-  PfError err = {0};
   if( p->iLast<p->nFile && p->aFile[p->iLast].fileId==fileId ){
     return &p->aFile[p->iLast];
   }
@@ -171,8 +170,8 @@ static OpFile *op_file(OpStore *p, int64_t fileId){
   f->fileId = fileId;
   spool_init(&f->rec, &p->budget);
   p->iLast = p->nFile++;
-  if( p->db==NULL
-      || trace_ids_range(p->db, fileId, &f->idBase, &f->idLast, &err) ){
+  if( p->db==NULL || trace_ids_range(p->db, fileId, &f->idBase, &f->idLast,
+                                     &(PfError){0}) ){
     store_bad(p, "a trace file without its row id range", fileId);
     f->idBase = f->idLast = 0;
   }

@@ -167,7 +167,6 @@ static void sumstate_free(SumState *p){
 /* The state of file fileId, created when new. */
 static SumFile *sum_file(SumState *p, int64_t fileId){
   SumFile *f;
-  PfError err = {0};
   if( p->iLast<p->nFile && p->aFile[p->iLast].fileId==fileId ){
     return &p->aFile[p->iLast];       /* rows come in batches of one file */
   }
@@ -182,8 +181,8 @@ static SumFile *sum_file(SumState *p, int64_t fileId){
   f = &p->aFile[p->nFile++];
   memset(f, 0, sizeof(*f));
   f->fileId = fileId;
-  if( p->db==NULL
-      || trace_ids_range(p->db, fileId, &f->idBase, &f->idLast, &err) ){
+  if( p->db==NULL || trace_ids_range(p->db, fileId, &f->idBase, &f->idLast,
+                                     &(PfError){0}) ){
     if( p->badId==0 ) p->badId = fileId;   /* no id of it is the linker's */
     f->idBase = f->idLast = 0;
   }
