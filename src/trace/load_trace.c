@@ -463,7 +463,7 @@ static int bind_cpu_op(TraceLoader *p, Ins *b, const TraceTarget *t,
 static void bind_runtime(Ins *b, const TraceTarget *t, const TraceEvent *e,
                          const RowInfo *r){
   bind_head(b, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, r->nameId);
-  b_static(b, 9, e->kind==TEV_RUNTIME ? "runtime" : "driver");
+  b_int(b, 9, e->kind==TEV_DRIVER);
   b_int_or_null(b, 10, HAS(TF_CORRELATION), e->correlation);
   b_int_or_null(b, 11, HAS(TF_EXTERNAL_ID), e->external_id);
   b_int_or_null(b, 12, HAS(TF_CBID), e->cbid);
