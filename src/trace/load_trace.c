@@ -345,11 +345,12 @@ static int bind_interned(TraceLoader *p, Ins *b, int i,
   return 0;
 }
 
-/* Bind runtime_id, op_id, step of a GPU row at columns i, i+1, i+2. */
+/* Bind runtime_id, op_id, step of a GPU row at columns i, i+1, i+2 (no
+** step: TRACE_STEP_PENDING, which the derive replaces). */
 static void bind_gpu_link(Ins *b, int i, const TraceEvent *e){
   b_int_or_null(b, i, e->linked && e->runtimeId>0, e->runtimeId);
   b_int_or_null(b, i+1, e->linked && e->opId>0, e->opId);
-  b_int_or_null(b, i+2, e->linked && e->step>=0, e->step);
+  b_int(b, i+2, e->linked && e->step>=0 ? e->step : TRACE_STEP_PENDING);
 }
 
 /* After the row of e was written: its collective args (NCCL kernels,
