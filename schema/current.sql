@@ -145,7 +145,6 @@ CREATE TABLE runtime_call(
   ts INTEGER NOT NULL,
   dur INTEGER NOT NULL,
   name_id INTEGER NOT NULL,
-  kind TEXT NOT NULL,              -- 'runtime' or 'driver'
   correlation INTEGER,
   external_id INTEGER,
   cbid INTEGER,
@@ -153,7 +152,8 @@ CREATE TABLE runtime_call(
   top_op_id INTEGER,               -- outermost enclosing cpu_op (derived)
   in_recompute INTEGER,            -- 1 when under a checkpoint/recompute op (derived)
   step INTEGER                     -- derived
-);
+, driver INTEGER NOT NULL DEFAULT 0
+  /* 1: a driver API call, 0: a runtime API call */);
 
 -- table gpu_sync: 001
 CREATE TABLE gpu_sync(

@@ -180,8 +180,8 @@ static void row_cpu_op(Ex *x, sqlite3_stmt *s){
 static void row_runtime(Ex *x, sqlite3_stmt *s){
   int64_t pid = export_pids_get(x->pPids, x->pR->rank, EXPORT_PID_HOST,
                            col_i(s, 0, 0), col_i(s, 1, 0), NULL);
-  ev_begin(x, "X", strcmp(col_t(s, 5), "driver")==0 ? "cuda_driver"
-                   : "cuda_runtime", col_t(s, 4), pid, col_i(s, 1, 0),
+  ev_begin(x, "X", col_i(s, 5, 0) ? "cuda_driver" : "cuda_runtime",
+           col_t(s, 4), pid, col_i(s, 1, 0),
            sqlite3_column_int64(s, 2));
   ev_dur(x, sqlite3_column_int64(s, 3));
   args_begin(x);

@@ -170,7 +170,7 @@ static int derive_steps(sqlite3 *db, int64_t runId, PfError *pErr){
   return rc;
 }
 
-/* A run of consecutive rowids that get the same step. */
+/* A run of consecutive rowids that get the same step (-1: NULL). */
 typedef struct StepRun { int64_t first, last, step; } StepRun;
 
 /* Runs gathered by one read of the rows before they are written: the
@@ -186,6 +186,8 @@ typedef struct StepFill {
   sqlite3_stmt *pUpd;       /* derive-trace-set-step */
   StepRun *a;               /* STEP_RUNS_MAX runs */
   int n;
+  int final;                /* 1: no step comes later (gap steps) */
+  int64_t nLeft;            /* pending rows left for the gap steps */
 } StepFill;
 
 /* Write the runs read so far.  Returns 0 or -1. */
@@ -193,18 +195,28 @@ static int step_fill_write(sqlite3 *db, StepFill *f, PfError *pErr){
   for(int i=0; i<f->n; i++){
     sqlite3_bind_int64(f->pUpd, 1, f->a[i].first);
     sqlite3_bind_int64(f->pUpd, 2, f->a[i].last);
-    sqlite3_bind_int64(f->pUpd, 3, f->a[i].step);
+    if( f->a[i].step<0 ) sqlite3_bind_null(f->pUpd, 3);
+    else sqlite3_bind_int64(f->pUpd, 3, f->a[i].step);
     if( db_step_done(db, f->pUpd, pErr) ) return -1;
   }
   f->n = 0;
   return 0;
 }
 
-/* The rows with rowids [lo, hi] and no step get the step holding their
-** own start (steps_find), where there is one; a kernel's time counts in
-** that step (pTot, when not NULL).  One read of the rows in rowid order;
-** the rows given one step one after another are written by one UPDATE of
-** their rowid range, after the read. */
+/* 1 when rank has a step in p. */
+static int steps_has_rank(const StepList *p, int64_t rank){
+  int i = steps_first(p, rank);
+  return i<p->n && p->a[i].rank==rank;
+}
+
+/* The rows with rowids [lo, hi] and no step (NULL, or TRACE_STEP_PENDING
+** as written) get the step holding their own start (steps_find), where
+** there is one; a kernel's time counts in that step (pTot, when not
+** NULL).  A pending row in no step gets NULL, unless its rank has no step
+** yet and this is not the final pass (the gap steps may hold it: it is
+** counted in f->nLeft).  One read of the rows in rowid order; the rows
+** given one step one after another are written by one UPDATE of their
+** rowid range, after the read. */
 static int gpu_steps_run(sqlite3 *db, StepFill *f, const StepList *pS,
                          int64_t lo, int64_t hi, TraceTotals *pTot,
                          PfError *pErr){
@@ -219,7 +231,10 @@ static int gpu_steps_run(sqlite3 *db, StepFill *f, const StepList *pS,
       int64_t id = sqlite3_column_int64(s, 0);
       int64_t rank = sqlite3_column_int64(s, 1);
       int64_t st = steps_find(pS, rank, sqlite3_column_int64(s, 2));
-      if( st<0 ) continue;
+      if( st<0 ){
+        if( sqlite3_column_type(s, 4)==SQLITE_NULL ) continue;
+        if( !f->final && !steps_has_rank(pS, rank) ){ f->nLeft++; continue; }
+      }
       if( r && r->last==id-1 && r->step==st ){
         r->last = id;
       }else if( f->n==STEP_RUNS_MAX ){
@@ -231,7 +246,7 @@ static int gpu_steps_run(sqlite3 *db, StepFill *f, const StepList *pS,
         r->first = r->last = id;
         r->step = st;
       }
-      if( pTot ){
+      if( pTot && st>=0 ){
         trace_totals_step_add(pTot, rank, st, sqlite3_column_int64(s, 3));
       }
     }
@@ -256,16 +271,28 @@ static sqlite3_stmt *prepare_for(sqlite3 *db, const char *zName,
 
 /* GPU rows that went in without a step (no launch, or a launch outside
 ** every step, or steps found by gap detection) get the step containing
-** their own start: only the rowids the totals noted (trace_totals.h). */
+** their own start: only the rowids the totals noted (trace_totals.h).
+** Not final (the gap steps come after): the pending rows of ranks without
+** a step stay pending, *pnLeft counts them (with no step at all: 1 when
+** there are stepless rows).  Final: every pending row gets its step or
+** NULL. */
 static int derive_gpu_steps(sqlite3 *db, const StepList *pSteps,
-                            TraceTotals *pTot, PfError *pErr){
+                            TraceTotals *pTot, int final, int64_t *pnLeft,
+                            PfError *pErr){
   StepFill f;
   int rc = 0;
-  if( pSteps->n==0 ) return 0;
+  int64_t lo, hi;
+  *pnLeft = 0;
+  if( pSteps->n==0 && !final ){
+    *pnLeft = trace_totals_stepless(pTot, 1, 0, &lo, &hi)
+              || trace_totals_stepless(pTot, 0, 0, &lo, &hi);
+    return 0;
+  }
   f.a = xmalloc(STEP_RUNS_MAX*sizeof(StepRun));
+  f.final = final;
+  f.nLeft = 0;
   for(int k=0; k<2 && rc==0; k++){
     const char *zTab = k==0 ? "kernel" : "gpu_mem_op";
-    int64_t lo, hi;
     if( !trace_totals_stepless(pTot, k==0, 0, &lo, &hi) ) continue;
     f.n = 0;
     f.pSel = prepare_for(db, "derive-trace-stepless-rows", zTab, pErr);
@@ -280,6 +307,7 @@ static int derive_gpu_steps(sqlite3 *db, const StepList *pSteps,
     sqlite3_finalize(f.pUpd);
   }
   free(f.a);
+  *pnLeft = f.nLeft;
   return rc;
 }
 
@@ -864,7 +892,7 @@ static void phase(const char *zName){
 int derive_trace_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
                      const TraceSpans *pSpans, char **pzNote, PfError *pErr){
   StepList steps = {0, 0, 0};
-  int64_t *aComm = NULL;
+  int64_t *aComm = NULL, nLeft = 0;
   int nGapRanks = 0, nComm = 0;
   int rc = -1;
 
@@ -875,7 +903,7 @@ int derive_trace_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
   if( derive_steps(db, runId, pErr) ) goto done;
   if( steps_load(db, runId, &steps, pErr) ) goto done;
   phase("steps");
-  if( derive_gpu_steps(db, &steps, pTot, pErr) ) goto done;
+  if( derive_gpu_steps(db, &steps, pTot, 0, &nLeft, pErr) ) goto done;
   /* gpu_op_summary is already there (trace_totals_write_gpu): the comm
   ** kernels of the sweeps are read from it */
   /* the comm_kernel view (comm_pattern), the one definition shared with
@@ -890,10 +918,13 @@ int derive_trace_run(sqlite3 *db, int64_t runId, TraceTotals *pTot,
   }
   phase("gpu sweep");
   if( derive_gap_steps(db, runId, pSpans, &nGapRanks, pErr) ) goto done;
+  if( nGapRanks>0 && steps_load(db, runId, &steps, pErr) ) goto done;
+  /* the gap steps to rows that have none; the pending rows left get NULL */
+  if( (nGapRanks>0 || nLeft>0)
+      && derive_gpu_steps(db, &steps, pTot, 1, &nLeft, pErr) ){
+    goto done;
+  }
   if( nGapRanks>0 ){
-    if( steps_load(db, runId, &steps, pErr) ) goto done;
-    /* assign the gap steps to rows that have none */
-    if( derive_gpu_steps(db, &steps, pTot, pErr) ) goto done;
     *pzNote = xasprintf("%d rank%s had no ProfilerStep annotations: steps "
                         "were found by GPU idle-gap detection", nGapRanks,
                         nGapRanks==1 ? "" : "s");

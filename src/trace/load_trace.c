@@ -79,9 +79,17 @@ typedef struct Ins {
 ** of cpu_op's pages were free space on the bench shapes).  Rows of ops with
 ** an id are held here and inserted sorted when OPBUF_N are held, before
 ** a file's fix-ups and at the end of the load (load_trace_flush); nothing
-** reads cpu_op during the load.  Only ints, reals and string literals are
-** bound to a cpu_op row, so a held row is a copy of its Bound values. */
+** reads cpu_op during the load.  When the buffer is full, only the lower
+** half goes in: the ops that enclose the rows of the higher half come
+** after them and still find their place among the held rows (inserting
+** all of them left such an op behind the table's last row).  The rows
+** still late are the last ops of a thread that goes idle (the autograd
+** thread's, on param-linear-2080ti): the linker closes an op when the next
+** op of its thread starts, 10,000-22,000 ids later.  Only ints,
+** reals and string literals are bound to a cpu_op row, so a held row is a
+** copy of its Bound values; a slot a row leaves is reused (aFree). */
 #define OPBUF_N 4096
+#define OPBUF_KEEP (OPBUF_N/2)  /* rows held on when the buffer is full */
 #define OPKEY_MOVE_MAX 64       /* insertion sort's reach, keys */
 typedef struct OpRow {
   Bound a[MAX_PARAMS+1];
@@ -99,7 +107,8 @@ struct TraceLoader {
   sqlite3_stmt *pColl;          /* coll_args' INSERT, from the first row */
   OpRow *aOp;                   /* held cpu_op rows (OPBUF_N) */
   OpKey *aOpKey;                /* their ids, in the order they came */
-  int nOp;
+  int *aFree;                   /* the free slots of aOp, a stack */
+  int nOp, nFree;               /* nOp + nFree == OPBUF_N */
   int opSorted;                 /* 1: aOpKey is in id order already */
   int64_t nRows;
   TraceTotals *pTot;            /* the totals, or NULL */
@@ -157,6 +166,7 @@ void load_trace_free(TraceLoader *p){
   sqlite3_finalize(p->pColl);
   free(p->aOp);
   free(p->aOpKey);
+  free(p->aFree);
   db_batch_close(&p->mem);
   free(p);
 }
@@ -246,21 +256,25 @@ static int op_key_cmp(const OpKey *a, const OpKey *b){
 }
 DEFINE_MSORT(op_key_sort, OpKey, op_key_cmp)
 
-/* Insert the operator rows held so far, in id order. */
-static int flush_ops(TraceLoader *p, PfError *pErr){
+/* Insert the operator rows held so far in id order, but for the nKeep of
+** highest id, held on. */
+static int flush_ops(TraceLoader *p, int nKeep, PfError *pErr){
   Ins *b = &p->aIns[S_CPU_OP];
   Bound aKeep[MAX_PARAMS+1];    /* the row being built, kept */
   size_t nByte = (size_t)(b->nCol+1) * sizeof(Bound);
   int n = p->nOp, rc = 0;
-  if( n==0 ) return 0;
-  p->nOp = 0;
+  if( n<=nKeep ) return 0;
   memcpy(aKeep, b->aCur, nByte);
   /* the keys are sorted, not the 1 KB rows */
   if( !p->opSorted ) op_key_sort(p->aOpKey, (size_t)n);
-  for(int k=0; k<n && rc==0; k++){
+  p->opSorted = 1;
+  for(int k=0; k<n-nKeep && rc==0; k++){
     memcpy(b->aCur, p->aOp[p->aOpKey[k].k].a, nByte);
+    p->aFree[p->nFree++] = p->aOpKey[k].k;
     rc = ins_row(p, b, pErr);
   }
+  memmove(p->aOpKey, &p->aOpKey[n-nKeep], (size_t)nKeep*sizeof(OpKey));
+  p->nOp = nKeep;
   memcpy(b->aCur, aKeep, nByte);
   return rc;
 }
@@ -272,14 +286,18 @@ static int ins_op_row(TraceLoader *p, Ins *b, PfError *pErr){
   int j;
   if( b->aCur[17].type!=B_INT ){
     /* its id is SQLite's next: the held rows go first */
-    if( flush_ops(p, pErr) ) return -1;
+    if( flush_ops(p, 0, pErr) ) return -1;
     return ins_row(p, b, pErr);
   }
   if( p->aOp==NULL ){
     p->aOp = xmalloc(OPBUF_N * sizeof(OpRow));
     p->aOpKey = xmalloc(OPBUF_N * sizeof(OpKey));
+    p->aFree = xmalloc(OPBUF_N * sizeof(int));
+    for(p->nFree=0; p->nFree<OPBUF_N; p->nFree++){
+      p->aFree[p->nFree] = OPBUF_N-1-p->nFree;
+    }
   }
-  if( p->nOp==OPBUF_N && flush_ops(p, pErr) ) return -1;
+  if( p->nOp==OPBUF_N && flush_ops(p, OPBUF_KEEP, pErr) ) return -1;
   id = b->aCur[17].i;
   if( p->nOp==0 ) p->opSorted = 1;
   /* an op comes after the few it encloses: its key moves back past them
@@ -292,8 +310,9 @@ static int ins_op_row(TraceLoader *p, Ins *b, PfError *pErr){
   }
   if( j>0 && p->aOpKey[j-1].id>id ) p->opSorted = 0;
   p->aOpKey[j].id = id;
-  p->aOpKey[j].k = p->nOp;
-  memcpy(p->aOp[p->nOp].a, b->aCur, (size_t)(b->nCol+1) * sizeof(Bound));
+  p->aOpKey[j].k = p->aFree[--p->nFree];
+  memcpy(p->aOp[p->aOpKey[j].k].a, b->aCur,
+         (size_t)(b->nCol+1) * sizeof(Bound));
   p->nOp++;
   return 0;
 }
@@ -345,11 +364,12 @@ static int bind_interned(TraceLoader *p, Ins *b, int i,
   return 0;
 }
 
-/* Bind runtime_id, op_id, step of a GPU row at columns i, i+1, i+2. */
+/* Bind runtime_id, op_id, step of a GPU row at columns i, i+1, i+2 (no
+** step: TRACE_STEP_PENDING, which the derive replaces). */
 static void bind_gpu_link(Ins *b, int i, const TraceEvent *e){
   b_int_or_null(b, i, e->linked && e->runtimeId>0, e->runtimeId);
   b_int_or_null(b, i+1, e->linked && e->opId>0, e->opId);
-  b_int_or_null(b, i+2, e->linked && e->step>=0, e->step);
+  b_int(b, i+2, e->linked && e->step>=0 ? e->step : TRACE_STEP_PENDING);
 }
 
 /* After the row of e was written: its collective args (NCCL kernels,
@@ -463,7 +483,7 @@ static int bind_cpu_op(TraceLoader *p, Ins *b, const TraceTarget *t,
 static void bind_runtime(Ins *b, const TraceTarget *t, const TraceEvent *e,
                          const RowInfo *r){
   bind_head(b, t, e, HAS(TF_PID), e->pid, HAS(TF_TID), e->tid, r->nameId);
-  b_static(b, 9, e->kind==TEV_RUNTIME ? "runtime" : "driver");
+  b_int(b, 9, e->kind==TEV_DRIVER);
   b_int_or_null(b, 10, HAS(TF_CORRELATION), e->correlation);
   b_int_or_null(b, 11, HAS(TF_EXTERNAL_ID), e->external_id);
   b_int_or_null(b, 12, HAS(TF_CBID), e->cbid);
@@ -548,7 +568,7 @@ static int flush_memory(TraceLoader *p, PfError *pErr){
 }
 
 int load_trace_flush(TraceLoader *p, PfError *pErr){
-  if( flush_ops(p, pErr) ) return -1;
+  if( flush_ops(p, 0, pErr) ) return -1;
   return flush_memory(p, pErr);
 }
 

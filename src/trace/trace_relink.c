@@ -102,14 +102,15 @@ static const Feed aFeed[] = {
 
 /* The event of the row at s for feed f. */
 static void row_event(const Feed *f, sqlite3_stmt *s, TraceEvent *e){
-  const char *zKind = (const char*)sqlite3_column_text(s, 6);
   memset(e, 0, sizeof(*e));
   e->kind = f->eKind;
-  if( f->eKind==TEV_RUNTIME && zKind && strcmp(zKind, "driver")==0 ){
+  /* column 6: runtime_call.driver (1: a driver call), gpu_mem_op.kind */
+  if( f->eKind==TEV_RUNTIME && sqlite3_column_int(s, 6) ){
     e->kind = TEV_DRIVER;
   }
-  if( f->eKind==TEV_MEMCPY && zKind && strcmp(zKind, "memset")==0 ){
-    e->kind = TEV_MEMSET;
+  if( f->eKind==TEV_MEMCPY ){
+    const char *zKind = (const char*)sqlite3_column_text(s, 6);
+    if( zKind && strcmp(zKind, "memset")==0 ) e->kind = TEV_MEMSET;
   }
   e->ph = 'X';
   e->rowId = sqlite3_column_int64(s, 0);

@@ -38,9 +38,17 @@ void trace_totals_file_rank(TraceTotals *p, int64_t fileId, int64_t rank);
 int trace_totals_write_gpu(TraceTotals *p, sqlite3 *db, int64_t runId,
                            PfError *pErr);
 
+/* The step column of a kernel or gpu_mem_op row written without a step,
+** until derive_trace.c gives it the step holding its own start, or NULL
+** (inside the ingest's transaction only).  A row of one byte, as the
+** steps 2-127 it gets: written NULL, the row grew when given its step
+** and the table's full pages split (6 % of kernel's pages free on a
+** trace whose steps all come from gap detection). */
+#define TRACE_STEP_PENDING (-1)
+
 /* The i-th run [*pFirst, *pLast] of consecutive rowids of kernel
-** (isKernel) or gpu_mem_op rows that came without a step; 0 past the
-** last. */
+** (isKernel) or gpu_mem_op rows that came without a step (written with
+** TRACE_STEP_PENDING; rows fed again: NULL); 0 past the last. */
 int trace_totals_stepless(const TraceTotals *p, int isKernel, int i,
                           int64_t *pFirst, int64_t *pLast);
 

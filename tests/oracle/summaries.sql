@@ -50,7 +50,9 @@ WHERE o.flops IS NOT NULL GROUP BY 1, 2, 3, 4;
 -- stored: SELECT * FROM runtime_summary
 WITH g AS (SELECT runtime_id, ts, dur, 1 AS is_k FROM kernel
            UNION ALL SELECT runtime_id, ts, dur, 0 FROM gpu_mem_op),
-l AS (SELECT c.run_id, c.rank, c.name_id, c.kind, count(*) AS n,
+l AS (SELECT c.run_id, c.rank, c.name_id,
+        CASE c.driver WHEN 1 THEN 'driver' ELSE 'runtime' END AS kind,
+        count(*) AS n,
         sum(g.ts - c.ts) AS delay, max(g.ts - c.ts) AS mx,
         sum(g.dur < 10000) AS short,
         sum(g.is_k AND c.in_recompute = 1) AS rk,
@@ -58,7 +60,9 @@ l AS (SELECT c.run_id, c.rank, c.name_id, c.kind, count(*) AS n,
                  ELSE 0 END) AS rk_ns
       FROM g JOIN runtime_call c ON c.id = g.runtime_id
       GROUP BY 1, 2, 3, 4),
-a AS (SELECT run_id, rank, name_id, kind, count(*) AS n,
+a AS (SELECT run_id, rank, name_id,
+        CASE driver WHEN 1 THEN 'driver' ELSE 'runtime' END AS kind,
+        count(*) AS n,
         sum(dur) AS d, max(dur) AS m FROM runtime_call
       GROUP BY 1, 2, 3, 4)
 SELECT a.run_id, a.rank, a.name_id, a.kind, a.n, a.d, a.m,
