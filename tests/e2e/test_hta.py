@@ -573,6 +573,25 @@ class HtaReportTest(HtaBase):
         i = html.index('<section id="%s"' % sid)
         return html[i:html.index("</section>", i)]
 
+    def test_hta_report_queue_chart_bad_array(self):
+        """The queue chart walks hta_stream.queue_points itself: an array
+        that is not schema 124's (here flat, edited by hand) is one line
+        naming the rank and stream, exit 3, not a wrong chart."""
+        path = os.path.join(self.tmp.name, "mixed.json")
+        mixed_trace(path)
+        self.ingest_ok(path)
+        con = sqlite3.connect(self.db)
+        with con:
+            con.execute("UPDATE hta_stream SET queue_points = '[1000,1,5,0]'")
+        con.close()
+        r = self.profan("report", "latest", "--html",
+                        os.path.join(self.tmp.name, "r.html"))
+        self.assertEqual(r.rc, 3, r.err)
+        self.assertEqual(r.err, "profan: queue chart: rank 0 stream 7:"
+                         " hta_stream.queue_points is not an array of"
+                         " [held, length, ...] (schema 124); `profan"
+                         " rebuild` writes it again\n")
+
     def test_hta_report_sections(self):
         self.synth("copy_bound")
         html = self.page()
