@@ -23,14 +23,15 @@
 -- column: p95_us           95th percentile interval, us
 -- column: max_us           longest interval, us
 -- A stream's intervals are its JSON array hta_stream.idle_gaps (schema
--- 111), without a host wait first, each part in gap order: so those of
--- each cause are consecutive and sorted whatever the threshold, one pass
--- counts them, and the k-th of a cause is element lo + k (the
--- definition with window functions: tests/oracle/queries/idle-breakdown.sql).
+-- 124) of [gap_ns, row_id], without a host wait first (elements before
+-- host_wait_lo), each part in gap order: so those of each cause are
+-- consecutive and sorted whatever the threshold, one pass counts them,
+-- and the k-th of a cause is element lo + k (the definition with window
+-- functions: tests/oracle/queries/idle-breakdown.sql).
 WITH c AS (
-  SELECT s.rank, s.device, s.stream, i.key AS id, i.value ->> 1 AS gap_ns,
-    CASE WHEN i.value ->> 0 THEN 0
-         WHEN (i.value ->> 1) < (SELECT value FROM hta_setting
+  SELECT s.rank, s.device, s.stream, i.key AS id, i.value ->> 0 AS gap_ns,
+    CASE WHEN i.key >= s.host_wait_lo THEN 0
+         WHEN (i.value ->> 0) < (SELECT value FROM hta_setting
                                  WHERE name = 'kernel_wait_ns') THEN 1
          ELSE 2 END AS cat
   FROM hta_stream s
@@ -68,16 +69,16 @@ k AS (
 ),
 p AS (
   SELECT k.rank, k.device, k.stream, category, n, ns, mx,
-    json_extract(s.idle_gaps, '$[' || (lo + k50) || '][1]')
+    json_extract(s.idle_gaps, '$[' || (lo + k50) || '][0]')
       * (1 - ((n - 1) * 0.50 - k50))
     + CASE WHEN k50 + 1 < n
-        THEN json_extract(s.idle_gaps, '$[' || (lo + k50 + 1) || '][1]')
+        THEN json_extract(s.idle_gaps, '$[' || (lo + k50 + 1) || '][0]')
              * ((n - 1) * 0.50 - k50)
         ELSE 0 END AS p50,
-    json_extract(s.idle_gaps, '$[' || (lo + k95) || '][1]')
+    json_extract(s.idle_gaps, '$[' || (lo + k95) || '][0]')
       * (1 - ((n - 1) * 0.95 - k95))
     + CASE WHEN k95 + 1 < n
-        THEN json_extract(s.idle_gaps, '$[' || (lo + k95 + 1) || '][1]')
+        THEN json_extract(s.idle_gaps, '$[' || (lo + k95 + 1) || '][0]')
              * ((n - 1) * 0.95 - k95)
         ELSE 0 END AS p95
   FROM k

@@ -2792,58 +2792,6 @@ CROSS JOIN cpu_op o              -- of cpu_op first
 WHERE r.run_id = t.run_id AND r.tbl = 'cpu_op'
   AND o.id BETWEEN r.lo AND r.hi AND +o.run_id = r.run_id;
 
--- table hta_stream: created in 106, 111; this is 111's definition
-CREATE TABLE hta_stream(
-  run_id INTEGER NOT NULL,
-  rank INTEGER NOT NULL,
-  device INTEGER NOT NULL,         -- GPU ordinal (0 for a row without one)
-  stream INTEGER NOT NULL,
-  idle_n INTEGER NOT NULL,         -- idle intervals (elements of idle_gaps)
-  queue_n INTEGER NOT NULL,        -- change points (queue-length: changes)
-  queue_t0 INTEGER,                -- the first change's time
-  queue_sum INTEGER, queue_max INTEGER,
-  p50_lo INTEGER, p50_hi INTEGER,
-  p75_lo INTEGER, p75_hi INTEGER,
-  p95_lo INTEGER, p95_hi INTEGER,
-  queue_area INTEGER, queue_span INTEGER,
-  queue_empty_ns INTEGER, queue_blocked_ns INTEGER,
-  idle_gaps TEXT NOT NULL,         -- JSON array, '[]': no interval
-  queue_points TEXT NOT NULL,      -- JSON array, '[]': no change
-  PRIMARY KEY(run_id, rank, device, stream)
-) WITHOUT ROWID;
-
--- view hta_idle_interval: created in 001, 106, 111; this is 111's definition
-CREATE VIEW hta_idle_interval AS
-SELECT s.run_id, s.rank, s.device, s.stream,
-  CASE WHEN i.value ->> 2 THEN m.kind ELSE 'kernel' END AS kind,
-  i.value ->> 3 AS row_id,
-  coalesce(k.name_id, m.name_id) AS name_id, coalesce(k.step, m.step) AS step,
-  coalesce(k.ts, m.ts) - (i.value ->> 1) AS prev_end,
-  coalesce(k.ts, m.ts) AS ts, i.value ->> 1 AS gap_ns, r.ts AS launch_ts,
-  CASE WHEN i.value ->> 0 THEN 'host_wait'
-       WHEN (i.value ->> 1) < (SELECT value FROM hta_setting
-                               WHERE name = 'kernel_wait_ns')
-         THEN 'kernel_wait'
-       ELSE 'other' END AS category
-FROM hta_stream s
-JOIN json_each(s.idle_gaps) i
-LEFT JOIN kernel k ON NOT (i.value ->> 2) AND k.id = (i.value ->> 3)
-LEFT JOIN gpu_mem_op m ON (i.value ->> 2) AND m.id = (i.value ->> 3)
-LEFT JOIN runtime_call r ON r.id = coalesce(k.runtime_id, m.runtime_id);
-
--- view hta_queue_length: created in 001, 106, 111; this is 111's definition
-CREATE VIEW hta_queue_length AS
-SELECT s.run_id, s.rank, s.device, s.stream,
-  s.queue_t0 + sum(p.value ->> 0) OVER w AS ts,
-  p.value ->> 1 AS queue_length,
-  s.queue_t0 + sum(p.value ->> 0) OVER w + lead(p.value ->> 0) OVER w
-    AS next_ts,
-  p.value ->> 2 AS queue_full, p.value ->> 3 AS ops
-FROM hta_stream s
-JOIN json_each(s.queue_points) p
-WINDOW w AS (PARTITION BY s.run_id, s.rank, s.device, s.stream
-             ORDER BY p.key);
-
 -- table kernel_seq_stream: 112
 CREATE TABLE kernel_seq_stream(
   run_id INTEGER NOT NULL,
@@ -2898,6 +2846,63 @@ FROM op_roofline_core r
 JOIN op_sig g ON g.id = r.sig_id
 JOIN string s ON s.id = g.name_id
 LEFT JOIN string d ON d.id = g.dims_id;
+
+-- table hta_stream: created in 106, 111, 124; this is 124's definition
+CREATE TABLE hta_stream(
+  run_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  device INTEGER NOT NULL,         -- GPU ordinal (0 for a row without one)
+  stream INTEGER NOT NULL,
+  idle_n INTEGER NOT NULL,         -- idle intervals (elements of idle_gaps)
+  host_wait_lo INTEGER NOT NULL,   -- the first with a host wait (element)
+  queue_n INTEGER NOT NULL,        -- change points (queue-length: changes)
+  queue_t0 INTEGER,                -- the first change's time
+  queue_sum INTEGER, queue_max INTEGER,
+  p50_lo INTEGER, p50_hi INTEGER,
+  p75_lo INTEGER, p75_hi INTEGER,
+  p95_lo INTEGER, p95_hi INTEGER,
+  queue_area INTEGER, queue_span INTEGER,
+  queue_empty_ns INTEGER, queue_blocked_ns INTEGER,
+  common_full INTEGER,             -- queue_full of the short elements
+  common_ops INTEGER,              -- ops of the short elements
+  idle_gaps TEXT NOT NULL,         -- JSON array, '[]': no interval
+  queue_points TEXT NOT NULL,      -- JSON array, '[]': no change
+  PRIMARY KEY(run_id, rank, device, stream)
+) WITHOUT ROWID;
+
+-- view hta_idle_interval: created in 001, 106, 111, 124; this is 124's definition
+CREATE VIEW hta_idle_interval AS
+SELECT s.run_id, s.rank, s.device, s.stream,
+  CASE WHEN (i.value ->> 1) < 0 THEN m.kind ELSE 'kernel' END AS kind,
+  abs(i.value ->> 1) AS row_id,
+  coalesce(k.name_id, m.name_id) AS name_id, coalesce(k.step, m.step) AS step,
+  coalesce(k.ts, m.ts) - (i.value ->> 0) AS prev_end,
+  coalesce(k.ts, m.ts) AS ts, i.value ->> 0 AS gap_ns, r.ts AS launch_ts,
+  CASE WHEN i.key >= s.host_wait_lo THEN 'host_wait'
+       WHEN (i.value ->> 0) < (SELECT value FROM hta_setting
+                               WHERE name = 'kernel_wait_ns')
+         THEN 'kernel_wait'
+       ELSE 'other' END AS category
+FROM hta_stream s
+JOIN json_each(s.idle_gaps) i
+LEFT JOIN kernel k ON (i.value ->> 1) > 0 AND k.id = (i.value ->> 1)
+LEFT JOIN gpu_mem_op m ON (i.value ->> 1) < 0 AND m.id = -(i.value ->> 1)
+LEFT JOIN runtime_call r ON r.id = coalesce(k.runtime_id, m.runtime_id);
+
+-- view hta_queue_length: created in 001, 106, 111, 124; this is 124's definition
+CREATE VIEW hta_queue_length AS
+SELECT s.run_id, s.rank, s.device, s.stream,
+  s.queue_t0 + sum(p.value ->> 0) OVER w - (p.value ->> 0) AS ts,
+  p.value ->> 1 AS queue_length,
+  CASE WHEN p.key < s.queue_n - 1
+       THEN s.queue_t0 + sum(p.value ->> 0) OVER w END AS next_ts,
+  CASE WHEN (p.value ->> 3) IS NULL THEN s.common_full
+       ELSE p.value ->> 2 END AS queue_full,
+  coalesce(p.value ->> 3, s.common_ops) AS ops
+FROM hta_stream s
+JOIN json_each(s.queue_points) p
+WINDOW w AS (PARTITION BY s.run_id, s.rank, s.device, s.stream
+             ORDER BY p.key ROWS UNBOUNDED PRECEDING);
 
 -- table trace_id_base: 129
 CREATE TABLE trace_id_base(

@@ -1,14 +1,15 @@
--- report-html-hta-queue.sql — Queue length over time of one rank's busiest
--- streams (?4: the lowest rank shown; bound, since a subquery there would
--- not reach the view's per-rank scans): the largest value in each of
--- HTA_QUEUE_POINTS time buckets. Used by src/report/report_html_hta.c.
-WITH q AS (SELECT rank, device, stream, ts, queue_length
-   FROM hta_queue_length WHERE run_id = ?1
-   AND rank = ?4),
-  top AS (SELECT device, stream FROM q GROUP BY device, stream
-   ORDER BY count(*) DESC, stream LIMIT ?2),
-  b AS (SELECT min(ts) AS t0, max(max(ts) - min(ts), 1) AS w FROM q)
-  SELECT q.rank, q.stream, CAST((q.ts - b.t0) * ?3 / b.w AS INTEGER) AS k,
-   (min(q.ts) - b.t0) / 1e6, max(q.queue_length)
-  FROM q JOIN top ON top.device IS q.device AND top.stream IS q.stream
-  CROSS JOIN b GROUP BY q.device, q.stream, k ORDER BY q.device, q.stream, k
+-- report-html-hta-queue.sql — The busiest streams of one rank (?4: the
+-- rank shown) for the queue chart: the ?2 streams with the most
+-- launch-queue changes (hta_stream.queue_n; ties: the lower stream), in
+-- device and stream order, each with its first change's time, and the
+-- rank's first change and span over all its streams (the chart's time
+-- axis).  Used by src/report/report_html_hta.c, queue_chart(), which
+-- reads each stream's changes with report-html-hta-queue-points.sql.
+WITH b AS (SELECT min(queue_t0) AS t0,
+     max(max(queue_t0 + queue_span) - min(queue_t0), 1) AS w
+   FROM hta_stream WHERE run_id = ?1 AND rank = ?4 AND queue_n > 0),
+  top AS (SELECT device, stream, queue_t0 FROM hta_stream
+   WHERE run_id = ?1 AND rank = ?4 AND queue_n > 0
+   ORDER BY queue_n DESC, stream LIMIT ?2)
+SELECT top.device, top.stream, top.queue_t0, b.t0, b.w
+  FROM top CROSS JOIN b ORDER BY top.device, top.stream

@@ -1,13 +1,15 @@
 /*
 ** derive_hta_series.c — inserts one rank at a time the rows of schemas
-** 107, 111 and 112 (see derive_hta_series.h): per stream its hta_stream
+** 107, 112 and 124 (see derive_hta_series.h): per stream its hta_stream
 ** row, with its idle intervals (in cause, then gap order) and
 ** launch-queue changes as hta_metric.c's sweeps found them, as two JSON
 ** arrays, and the queue statistics the sweep computed; kernel sequences
 ** as kernel_seq.c counted them, each distinct sequence of the run once
 ** in kernel_seq_text, the counts on a rank's stream as one JSON array
 ** (kernel_seq_stream).  Nothing is computed here but the order of a
-** stream's idle intervals and the ids and text of the sequences.
+** stream's idle intervals, the (queue_full, ops) pair most of its queue
+** changes share (stored once, schema 124) and the ids and text of the
+** sequences.
 **
 ** Pipeline position: "derive", called by derive_hta.c for each rank.
 */
@@ -106,9 +108,11 @@ static int cmp_idle(const void *a, const void *b){
 
 DEFINE_MSORT(sort_idle, HtaIdleRow, cmp_idle)
 
-/* The stream's idle intervals as schema 111's JSON array in p->idle. */
-static void idle_json(HtaSeriesStore *p, HtaSeries *pS, const HtaStreamRow *r){
+/* The stream's idle intervals as schema 124's JSON array in p->idle;
+** returns the number without a host wait (they come first). */
+static int idle_json(HtaSeriesStore *p, HtaSeries *pS, const HtaStreamRow *r){
   Buf *b = &p->idle;
+  int nNoWait = 0;
   buf_reset(b);
   buf_putc(b, '[');
   if( r->idleHi>r->idleLo ){             /* aIdle may be NULL: no NULL+0 */
@@ -116,38 +120,64 @@ static void idle_json(HtaSeriesStore *p, HtaSeries *pS, const HtaStreamRow *r){
   }
   for(int i=r->idleLo; i<r->idleHi; i++){
     const HtaIdleRow *g = &pS->aIdle[i];
+    int mem = g->g->cls==HP_MEMCPY || g->g->cls==HP_MEMSET;
+    if( !g->hostWait ) nNoWait++;
     buf_append(b, i>r->idleLo ? ",[" : "[", i>r->idleLo ? 2 : 1);
-    buf_putc(b, g->hostWait ? '1' : '0');
-    buf_putc(b, ',');
     put_int(b, g->g->ts - g->prevEnd);
-    buf_append(b, g->g->cls==HP_MEMCPY || g->g->cls==HP_MEMSET ? ",1," : ",0,",
-               3);
-    put_int(b, g->g->id);
+    buf_putc(b, ',');
+    put_int(b, mem ? -g->g->id : g->g->id);
     buf_putc(b, ']');
   }
   buf_putc(b, ']');
+  return nNoWait;
 }
 
-/* The stream's queue changes as schema 111's JSON array in p->queue. */
+/* The most common (queue_full, ops) pair of the stream's queue changes,
+** among the first QUEUE_PAIRS distinct pairs (any pair decodes the same:
+** the choice only sets how many elements are short). */
+#define QUEUE_PAIRS 8
+static void queue_common(const HtaSeries *pS, const HtaStreamRow *r,
+                         int64_t *pFull, int *pOps){
+  int64_t aFull[QUEUE_PAIRS];
+  int aOps[QUEUE_PAIRS], aN[QUEUE_PAIRS], nPair = 0, best = 0;
+  for(int i=r->queueLo; i<r->queueHi; i++){
+    const HtaQueueRow *q = &pS->aQueue[i];
+    int j = 0;
+    while( j<nPair && (aFull[j]!=q->full || aOps[j]!=q->ops) ) j++;
+    if( j==nPair ){
+      if( nPair==QUEUE_PAIRS ) continue;
+      aFull[j] = q->full;
+      aOps[j] = q->ops;
+      aN[j] = 0;
+      nPair++;
+    }
+    if( ++aN[j]>aN[best] ) best = j;
+  }
+  *pFull = nPair ? aFull[best] : 0;
+  *pOps = nPair ? aOps[best] : 0;
+}
+
+/* The stream's queue changes as schema 124's JSON array in p->queue, the
+** short form for the changes whose pair is (full, ops). */
 static void queue_json(HtaSeriesStore *p, const HtaSeries *pS,
-                       const HtaStreamRow *r){
+                       const HtaStreamRow *r, int64_t full, int ops){
   Buf *b = &p->queue;
-  int64_t prev = r->t0;
   buf_reset(b);
   buf_putc(b, '[');
   for(int i=r->queueLo; i<r->queueHi; i++){
     const HtaQueueRow *q = &pS->aQueue[i];
     buf_append(b, i>r->queueLo ? ",[" : "[", i>r->queueLo ? 2 : 1);
-    put_int(b, q->ts - prev);
+    put_int(b, i+1<r->queueHi ? q[1].ts - q->ts : 0);
     buf_putc(b, ',');
     put_int(b, q->len);
-    buf_putc(b, ',');
-    if( q->full>0 ) put_int(b, q->full);
-    else buf_append(b, "null", 4);
-    buf_putc(b, ',');
-    put_int(b, q->ops);
+    if( q->full!=full || q->ops!=ops ){
+      buf_putc(b, ',');
+      if( q->full>0 ) put_int(b, q->full);
+      else buf_append(b, "null", 4);
+      buf_putc(b, ',');
+      put_int(b, q->ops);
+    }
     buf_putc(b, ']');
-    prev = q->ts;
   }
   buf_putc(b, ']');
 }
@@ -156,28 +186,33 @@ static void queue_json(HtaSeriesStore *p, const HtaSeries *pS,
 static int store_stream(HtaSeriesStore *p, int64_t rank, HtaSeries *pS,
                         const HtaStreamRow *r, PfError *pErr){
   sqlite3_stmt *s = p->pStream;
-  int nQ = r->queueHi - r->queueLo;
-  idle_json(p, pS, r);
-  queue_json(p, pS, r);
+  int nQ = r->queueHi - r->queueLo, ops;
+  int64_t full;
+  int nNoWait = idle_json(p, pS, r);
+  queue_common(pS, r, &full, &ops);
+  queue_json(p, pS, r, full, ops);
   sqlite3_bind_int64(s, 1, p->runId);
   sqlite3_bind_int64(s, 2, rank);
   sqlite3_bind_int64(s, 3, r->device);
   sqlite3_bind_int64(s, 4, r->stream);
   sqlite3_bind_int(s, 5, r->idleHi - r->idleLo);
-  sqlite3_bind_int(s, 6, nQ);
-  db_bind_int_or_null(s, 7, nQ>0, r->t0);
-  db_bind_int_or_null(s, 8, nQ>0, r->sum);
-  db_bind_int_or_null(s, 9, nQ>0, r->max);
+  sqlite3_bind_int(s, 6, nNoWait);
+  sqlite3_bind_int(s, 7, nQ);
+  db_bind_int_or_null(s, 8, nQ>0, r->t0);
+  db_bind_int_or_null(s, 9, nQ>0, r->sum);
+  db_bind_int_or_null(s, 10, nQ>0, r->max);
   for(int j=0; j<HTA_NQUANT; j++){
-    db_bind_int_or_null(s, 10+2*j, nQ>0, r->aLo[j]);
-    db_bind_int_or_null(s, 11+2*j, nQ>0 && r->aHasHi[j], r->aHi[j]);
+    db_bind_int_or_null(s, 11+2*j, nQ>0, r->aLo[j]);
+    db_bind_int_or_null(s, 12+2*j, nQ>0 && r->aHasHi[j], r->aHi[j]);
   }
-  db_bind_int_or_null(s, 16, nQ>0, r->area);
-  db_bind_int_or_null(s, 17, nQ>0, r->span);
-  db_bind_int_or_null(s, 18, nQ>0 && r->hasEmpty, r->emptyNs);
-  db_bind_int_or_null(s, 19, nQ>0, r->blockedNs);
-  sqlite3_bind_text(s, 20, buf_str(&p->idle), (int)p->idle.n, SQLITE_STATIC);
-  sqlite3_bind_text(s, 21, buf_str(&p->queue), (int)p->queue.n,
+  db_bind_int_or_null(s, 17, nQ>0, r->area);
+  db_bind_int_or_null(s, 18, nQ>0, r->span);
+  db_bind_int_or_null(s, 19, nQ>0 && r->hasEmpty, r->emptyNs);
+  db_bind_int_or_null(s, 20, nQ>0, r->blockedNs);
+  db_bind_int_or_null(s, 21, nQ>0 && full>0, full);
+  db_bind_int_or_null(s, 22, nQ>0, ops);
+  sqlite3_bind_text(s, 23, buf_str(&p->idle), (int)p->idle.n, SQLITE_STATIC);
+  sqlite3_bind_text(s, 24, buf_str(&p->queue), (int)p->queue.n,
                     SQLITE_STATIC);
   return db_step_done(p->db, s, pErr);
 }

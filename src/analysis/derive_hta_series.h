@@ -1,6 +1,6 @@
 /*
 ** derive_hta_series.h — stores what the named queries idle-breakdown,
-** queue-length and kernel-sequences read (schemas 107, 111, 112): one
+** queue-length and kernel-sequences read (schemas 107, 112, 124): one
 ** hta_stream row per stream with its idle intervals and their cause and
 ** its launch-queue change points as JSON arrays, and the queue
 ** statistics; the counts of its kernel sequences (one JSON array per

@@ -3,8 +3,9 @@
 ** idle breakdown per stream, the launch queue over time and the critical
 ** path per step (see report_html_hta.h).  Every number comes from the
 ** named queries idle-breakdown, queue-length, critical-path and
-** critical-path-top, or from the view hta_queue_length they read; the
-** table under each chart is the query's own output.
+** critical-path-top, and the queue chart from the stored change points
+** of hta_stream (the view hta_queue_length's series, read without its
+** window); the table under each chart is the query's own output.
 **
 ** Pipeline position: read side, called by report_html.c; html.c does the
 ** markup.
@@ -212,59 +213,125 @@ static void sec_idle(Hx *x){
 
 /* ---------------------------------------------------------- launch queue */
 
+/* One series of the queue chart being filled: the bucket of the point
+** last added (k), its first time and largest length. */
+typedef struct QueueAcc {
+  HtmlSeries *c;
+  double *aX, *aY;                /* c's points, writable */
+  int64_t k, kTs, kMax;
+  int hasK;
+} QueueAcc;
+
+static void queue_flush(QueueAcc *a, int64_t t0){
+  if( a->hasK && a->c->n<=HTA_QUEUE_POINTS ){
+    a->aX[a->c->n] = (double)(a->kTs - t0) / 1e6;
+    a->aY[a->c->n] = (double)a->kMax;
+    a->c->n++;
+  }
+  a->hasK = 0;
+}
+
+/* One stream's series: its changes from s (report-html-hta-queue-points,
+** bound), the first at ts; the rank's span starts at t0 and is w long.
+** Returns SQLITE_DONE, -1 when the array is not schema 124's (elements
+** out of order or without [held, length, ...]), or an SQLite error. */
+static int queue_series(sqlite3_stmt *s, QueueAcc *a, int64_t ts,
+                        int64_t t0, int64_t w){
+  int64_t held = 0, elem = -1, prev = 0;
+  int rc;
+  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
+    int64_t id = sqlite3_column_int64(s, 0), v = sqlite3_column_int64(s, 2);
+    if( sqlite3_column_int64(s, 1)==0 ){   /* [held, ...: a new element */
+      if( elem>=0 || id<=prev ) return -1;
+      held = v;
+      elem = prev = id;
+    }else{                                 /* ..., length ...]: its change */
+      int64_t k = (ts - t0) * HTA_QUEUE_POINTS / w;
+      if( elem!=id ) return -1;
+      if( !a->hasK || k!=a->k ){
+        queue_flush(a, t0);
+        a->k = k;
+        a->kTs = ts;
+        a->kMax = v;
+        a->hasK = 1;
+      }else if( v>a->kMax ){
+        a->kMax = v;
+      }
+      ts += held;
+      elem = -1;
+    }
+  }
+  queue_flush(a, t0);
+  if( rc!=SQLITE_DONE ) return rc;
+  return elem>=0 ? -1 : SQLITE_DONE;
+}
+
+/* The queue chart: the largest length in each of HTA_QUEUE_POINTS time
+** buckets of the rank's span, per busiest stream.  The times of the
+** changes are queue_t0 plus the held times before them (schema 124),
+** summed here as the rows arrive: the view hta_queue_length computes the
+** same with a window over every change of the rank, 1-2 s on a stream of
+** 200,000 changes. */
 static void queue_chart(Hx *x){
   HtmlSeries aS[HTA_QUEUE_SERIES];
   double *aX = xmalloc(sizeof(double)*HTA_QUEUE_SERIES*(HTA_QUEUE_POINTS+1));
   double *aY = xmalloc(sizeof(double)*HTA_QUEUE_SERIES*(HTA_QUEUE_POINTS+1));
   char azName[HTA_QUEUE_SERIES][48];
-  char zPrev[48] = "", zRank[24] = "";
-  int nS = 0, rc;
+  int64_t rank = x->nRank>0 ? x->aRank[0]
+                 : db_int(x->db, 0, db_statement("report-html-hta-queue-chart"),
+                          (long long)x->run);
+  int nS = 0, rc = SQLITE_DONE;
   PfError e = {0};
   sqlite3_stmt *s = db_prepare(x->db,
                                db_statement("report-html-hta-queue"), &e);
-  if( s==NULL ){
+  sqlite3_stmt *p = s ? db_prepare(x->db,
+                    db_statement("report-html-hta-queue-points"), &e) : NULL;
+  if( p==NULL ){
     pf_error_set(x->pErr, ERRPOS_NONE, 0, "%s", e.zMsg);
     x->rc = -1;
+    sqlite3_finalize(s);
     free(aX); free(aY);
     return;
   }
   sqlite3_bind_int64(s, 1, x->run);
   sqlite3_bind_int(s, 2, HTA_QUEUE_SERIES);
-  sqlite3_bind_int(s, 3, HTA_QUEUE_POINTS);
-  sqlite3_bind_int64(s, 4, x->nRank>0 ? x->aRank[0]
-                     : db_int(x->db, 0,
-                         db_statement("report-html-hta-queue-chart"),
-                         (long long)x->run));
-  while( (rc = sqlite3_step(s))==SQLITE_ROW ){
-    HtmlSeries *c;
-    char z[48];
-    snprintf(z, sizeof(z), "stream %s", ctext(s, 1));
-    if( nS==0 || strcmp(z, zPrev)!=0 ){
-      if( nS==HTA_QUEUE_SERIES ) break;
-      c = &aS[nS];
-      snprintf(azName[nS], sizeof(azName[nS]), "%s", z);
-      c->zName = azName[nS];
-      c->aX = aX + nS*(HTA_QUEUE_POINTS+1);
-      c->aY = aY + nS*(HTA_QUEUE_POINTS+1);
-      c->n = 0;
-      c->iStyle = nS;
-      nS++;
-      snprintf(zPrev, sizeof(zPrev), "%s", z);
-      snprintf(zRank, sizeof(zRank), "%s", ctext(s, 0));
+  sqlite3_bind_int64(s, 4, rank);
+  sqlite3_bind_int64(p, 1, x->run);
+  sqlite3_bind_int64(p, 2, rank);
+  while( nS<HTA_QUEUE_SERIES && (rc = sqlite3_step(s))==SQLITE_ROW ){
+    QueueAcc a = { &aS[nS], aX + nS*(HTA_QUEUE_POINTS+1),
+                   aY + nS*(HTA_QUEUE_POINTS+1), 0, 0, 0, 0 };
+    int64_t stream = sqlite3_column_int64(s, 1);
+    snprintf(azName[nS], sizeof(azName[nS]), "stream %lld",
+             (long long)stream);
+    aS[nS] = (HtmlSeries){ .zName = azName[nS], .aX = a.aX, .aY = a.aY,
+                           .n = 0, .iStyle = nS };
+    sqlite3_bind_int64(p, 3, sqlite3_column_int64(s, 0));
+    sqlite3_bind_int64(p, 4, stream);
+    rc = queue_series(p, &a, sqlite3_column_int64(s, 2),
+                      sqlite3_column_int64(s, 3), sqlite3_column_int64(s, 4));
+    sqlite3_reset(p);
+    if( rc<0 ){
+      pf_error_set(x->pErr, ERRPOS_NONE, 0, "queue chart: rank %lld stream"
+                   " %lld: hta_stream.queue_points is not an array of"
+                   " [held, length, ...] (schema 124); `profan rebuild`"
+                   " writes it again", (long long)rank, (long long)stream);
+      x->rc = -1;
+      break;
     }
-    c = &aS[nS-1];
-    if( c->n<=HTA_QUEUE_POINTS ){
-      aX[(nS-1)*(HTA_QUEUE_POINTS+1)+c->n] = sqlite3_column_double(s, 3);
-      aY[(nS-1)*(HTA_QUEUE_POINTS+1)+c->n] = sqlite3_column_double(s, 4);
-      c->n++;
-    }
+    nS++;
+    if( rc!=SQLITE_DONE ) break;
+    rc = SQLITE_ROW;
   }
-  if( rc!=SQLITE_ROW && rc!=SQLITE_DONE ) hx_fail(x, "queue chart");
+  if( x->rc==0 && rc!=SQLITE_ROW && rc!=SQLITE_DONE ){
+    hx_fail(x, "queue chart");
+  }
   sqlite3_finalize(s);
+  sqlite3_finalize(p);
   if( nS>0 && x->rc==0 ){
     char zTitle[96];
     snprintf(zTitle, sizeof(zTitle), "Launch queue length over time, rank"
-             " %s (largest value per bucket)", zRank);
+             " %lld (largest value per bucket)", (long long)rank);
     html_line_chart(x->p, &(HtmlLineChart){ .zId = "chart-queue-length",
                     .zTitle = zTitle, .zXLabel = "ms from the first launch",
                     .zYLabel = "ops queued", .aS = aS, .nS = nS });

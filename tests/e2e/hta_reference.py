@@ -138,8 +138,10 @@ def temporal(t):
     return res
 
 
-def idle_intervals(t):
-    """{(device, stream): [(category, gap_ns)]}"""
+def idle_rows(t):
+    """{(device, stream): [(category, gap_ns, ts, kind, launch_ts)]}: each
+    idle interval with the GPU op after it (its start, kind and its launch
+    call's start, None without one)."""
     out = {}
     for key, ops in t.streams().items():
         rows, prev_end = [], None
@@ -153,10 +155,16 @@ def idle_intervals(t):
                     cat = "kernel_wait"
                 else:
                     cat = "other"
-                rows.append((cat, gap))
+                rows.append((cat, gap, g["ts"], g["kind"],
+                             r["ts"] if r is not None else None))
             prev_end = g["end"] if prev_end is None else max(prev_end, g["end"])
         out[key] = rows
     return out
+
+
+def idle_intervals(t):
+    """{(device, stream): [(category, gap_ns)]}"""
+    return {k: [r[:2] for r in rows] for k, rows in idle_rows(t).items()}
 
 
 def queue_limit(call_name):
@@ -165,33 +173,40 @@ def queue_limit(call_name):
     return None if call_name.startswith("hip") else 1024
 
 
-def queue_series(t):
-    """{(device, stream): [(ts, length, next_ts, limit)]}, launches first at
-    ties.  One entry per launch call (correlation id) and stream: +1 at the
-    call's start, -1 when its first op on the stream starts (a CUDA graph
-    launch of N kernels is one entry)."""
+def queue_rows(t):
+    """{(device, stream): [(ts, length, next_ts, limit, ops)]}, launches
+    first at ties.  One entry per launch call (correlation id) and stream:
+    +1 at the call's start, -1 when its first op on the stream starts (a
+    CUDA graph launch of N kernels is one entry); ops: the call's ops on
+    the stream."""
     out = {}
     for key, ops in t.streams().items():
-        first = {}
+        first, count = {}, collections.Counter()
         for g in ops:
             if g["launch"] is None:
                 continue
+            count[g["corr"]] += 1
             if g["corr"] not in first or g["ts"] < first[g["corr"]]["ts"]:
                 first[g["corr"]] = g
         ev = []
         for g in first.values():
             lim = queue_limit(g["launch"]["name"])
-            ev.append((g["launch"]["ts"], -1, 1, lim))
-            ev.append((g["ts"], 1, -1, lim))
+            ev.append((g["launch"]["ts"], -1, 1, lim, count[g["corr"]]))
+            ev.append((g["ts"], 1, -1, lim, count[g["corr"]]))
         ev.sort(key=lambda x: (x[0], x[1]))
         q, rows = 0, []
-        for j, (ts, _, d, lim) in enumerate(ev):
+        for j, (ts, _, d, lim, n) in enumerate(ev):
             q += d
             nxt = ev[j + 1][0] if j + 1 < len(ev) else None
-            rows.append((ts, q, nxt, lim))
+            rows.append((ts, q, nxt, lim, n))
         if rows:
             out[key] = rows
     return out
+
+
+def queue_series(t):
+    """{(device, stream): [(ts, length, next_ts, limit)]} (queue_rows)."""
+    return {k: [r[:4] for r in rows] for k, rows in queue_rows(t).items()}
 
 
 def queue_stats(rows):

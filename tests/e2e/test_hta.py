@@ -8,6 +8,7 @@ and the hta_metric view.  Expected numbers come from hta_reference.py
 HTA_DISABLE_NS_ROUNDING=1), and from synthetic traces with answers known
 by construction (hta_synth.py).
 """
+import json
 import os
 import sqlite3
 
@@ -26,6 +27,43 @@ FIXTURES = [CONTROL,
 
 def f(x):
     return float(x) if x not in ("", None) else None
+
+
+def mixed_trace(path):
+    """One GPU stream, 120 launch calls: 3 of 5 from HIP (no queue limit:
+    the most common pair), the rest from CUDA (1024); every 7th a graph
+    launch of 3 kernels, every 4th a memcpy.  Each GPU op starts 2 to 60
+    us after the previous one ended; its call comes 10 us before that end
+    (queued), or on every 5th 1 us after it (a host wait)."""
+    ev = []
+    gpu = 1000
+    for i in range(120):
+        api = "hip" if i % 5 < 3 else "cuda"
+        if i % 4 == 1:
+            name, n, cat = api + "MemcpyAsync", 1, "gpu_memcpy"
+        elif i % 7 == 3:
+            name, n, cat = api + "GraphLaunch", 3, "kernel"
+        else:
+            name, n, cat = api + "LaunchKernel", 1, "kernel"
+        start = gpu + 2 + (i * 13) % 59
+        call = gpu + 1 if i % 5 == 0 else gpu - 10
+        ev.append({"ph": "X", "cat": api + "_runtime", "name": name,
+                   "pid": 1, "tid": 1, "ts": call, "dur": 1,
+                   "args": {"correlation": i + 1}})
+        for j in range(n):
+            dur = 3 + (i * 7 + j) % 11
+            args = {"correlation": i + 1, "device": 0, "stream": 7}
+            if cat == "gpu_memcpy":
+                args["bytes"] = 4096
+            ev.append({"ph": "X", "cat": cat,
+                       "name": "Memcpy HtoD" if cat == "gpu_memcpy"
+                       else "k%d" % ((i + j) % 4),
+                       "pid": 0, "tid": 7, "ts": start, "dur": dur,
+                       "args": args})
+            start += dur
+        gpu = start
+    with open(path, "w") as f:
+        json.dump({"traceEvents": ev}, f)
 
 
 class HtaBase(ProfanTest):
@@ -237,8 +275,53 @@ class HtaOracleTest(HtaBase):
             total = sum(f(r[c]) for c in r if c.endswith("_pct"))
             self.assertAlmostEqual(total, 100.0, delta=0.1)
 
+    def check_views(self, t):
+        """Every row of the views hta_queue_length and hta_idle_interval,
+        which decode hta_stream's arrays (schema 124: short queue elements
+        take the stream's common (queue_full, ops) pair, an interval's
+        cause comes from its position and its kind from its row id's
+        sign), against the trace; read with Python's sqlite3 (the stock
+        library, no custom function).  At equal times the order of the
+        changes is the database's (row ids), so each change is compared as
+        (stream, ts, length, next_ts) and its call as (stream, ts,
+        queue_full, ops), each as a multiset.  Returns the rows compared."""
+        con = sqlite3.connect(self.db)
+        try:
+            q = con.execute("SELECT stream, ts, queue_length, next_ts,"
+                            " queue_full, ops FROM hta_queue_length").fetchall()
+            i = con.execute("SELECT stream, category, gap_ns, ts, kind,"
+                            " launch_ts, prev_end FROM hta_idle_interval"
+                            ).fetchall()
+        finally:
+            con.close()
+        qw = [((s,) + r) for (d, s), rows in ref.queue_rows(t).items()
+              for r in rows]
+        iw = [((s,) + r) for (d, s), rows in ref.idle_rows(t).items()
+              for r in rows]
+        # the database's clock may be shifted (ROCm: to the epoch)
+        off = min(r[1] for r in q) - min(r[1] for r in qw) if q else 0
+
+        def sh(v):
+            return None if v is None else v + off
+
+        def key(r):
+            return tuple((v is None, 0 if v is None else v) for v in r)
+        qw = [(s, sh(ts), n, sh(nx), lim, ops)
+              for s, ts, n, nx, lim, ops in qw]
+        iw = [(s, c, g, sh(ts), k, sh(lt)) for s, c, g, ts, k, lt in iw]
+        self.assertEqual(sorted((r[:4] for r in q), key=key),
+                         sorted((r[:4] for r in qw), key=key))
+        self.assertEqual(
+            sorted(((r[0], r[1], r[4], r[5]) for r in q), key=key),
+            sorted(((r[0], r[1], r[4], r[5]) for r in qw), key=key))
+        self.assertEqual(sorted((r[:6] for r in i), key=key),
+                         sorted(iw, key=key))
+        self.assertEqual([r[3] - r[2] for r in i], [r[6] for r in i])
+        return len(q) + len(i)
+
     def run_all(self, parts):
         t = self.load(*parts)
+        self.check_views(t)
         self.check_temporal(t)
         self.check_slices(t)
         self.check_idle(t)
@@ -262,6 +345,52 @@ class HtaOracleTest(HtaBase):
 
     def test_hta_oracle_tracelens(self):
         self.run_all(FIXTURES[4])
+
+    def test_hta_view_rows_graph_launches(self):
+        """CUDA graph launches (339 and 502 kernels) among single
+        launches: the long elements of queue_points."""
+        t = self.load("traces", "hta-diff-test-v100-rank1.json.gz")
+        self.assertGreater(self.check_views(t), 20000)
+        self.assertEqual(self.long_elements(), 24)
+
+    def test_hta_view_rows_rocm(self):
+        """ROCm: no queue limit known, the common queue_full is NULL."""
+        t = self.load("traces", "hta-mi250-rocm62.json.gz")
+        self.assertGreater(self.check_views(t), 40)
+        self.assertEqual(self.sql("SELECT count(*) AS n FROM hta_stream"
+                                  " WHERE common_full IS NULL")[0]["n"], "1")
+
+    def test_hta_view_rows_mixed_calls(self):
+        """One stream mixing HIP launches (no limit, the most common
+        pair), CUDA launches (1024) and graph launches of 3 kernels of
+        either runtime, and memcpys, with idle gaps of every cause: short
+        and long queue elements with and without a limit, kernels and
+        copies on both sides of the host-wait boundary."""
+        path = os.path.join(self.tmp.name, "mixed.json")
+        mixed_trace(path)
+        t = ref.Trace(events(path))
+        self.ingest_ok(path)
+        self.assertGreater(self.check_views(t), 150)
+        self.assertEqual(self.sql("SELECT common_full IS NULL AS n,"
+                                  " common_ops AS o FROM hta_stream"),
+                         [{"n": "1", "o": "1"}])
+        self.assertGreater(self.long_elements(), 20)
+        kinds = {(r["category"], r["kind"]) for r in self.sql(
+            "SELECT DISTINCT category, kind FROM hta_idle_interval")}
+        self.assertEqual(kinds, {(c, k) for c in ("host_wait", "kernel_wait",
+                                                   "other")
+                                 for k in ("kernel", "memcpy")})
+
+    def long_elements(self):
+        """Elements of queue_points in the long form (4 values)."""
+        con = sqlite3.connect(self.db)
+        try:
+            return con.execute("SELECT count(*) FROM hta_stream s,"
+                               " json_each(s.queue_points) p"
+                               " WHERE json_array_length(p.value) = 4"
+                               ).fetchone()[0]
+        finally:
+            con.close()
 
 
 class HtaSyntheticTest(HtaBase):
@@ -443,6 +572,25 @@ class HtaReportTest(HtaBase):
     def section(self, html, sid):
         i = html.index('<section id="%s"' % sid)
         return html[i:html.index("</section>", i)]
+
+    def test_hta_report_queue_chart_bad_array(self):
+        """The queue chart walks hta_stream.queue_points itself: an array
+        that is not schema 124's (here flat, edited by hand) is one line
+        naming the rank and stream, exit 3, not a wrong chart."""
+        path = os.path.join(self.tmp.name, "mixed.json")
+        mixed_trace(path)
+        self.ingest_ok(path)
+        con = sqlite3.connect(self.db)
+        with con:
+            con.execute("UPDATE hta_stream SET queue_points = '[1000,1,5,0]'")
+        con.close()
+        r = self.profan("report", "latest", "--html",
+                        os.path.join(self.tmp.name, "r.html"))
+        self.assertEqual(r.rc, 3, r.err)
+        self.assertEqual(r.err, "profan: queue chart: rank 0 stream 7:"
+                         " hta_stream.queue_points is not an array of"
+                         " [held, length, ...] (schema 124); `profan"
+                         " rebuild` writes it again\n")
 
     def test_hta_report_sections(self):
         self.synth("copy_bound")
