@@ -52,35 +52,39 @@ up(gid, gts, dur, name_id, rank, lts, te, op_id, op_ts, op_name, parent_id,
   FROM up JOIN cpu_op o ON o.id = up.parent_id
   WHERE NOT up.ok
 ),
--- per op call (op_id: its ATen op): its GPU ops in launch order (launch
--- call start, GPU op start, row id) joined, and the first of them: the
--- least (launch start, GPU start) pair, as text that sorts as the pair
--- (each moved by 2^62 to be positive; ' ' at 21).  One sort of the
--- GPU ops: a window for the order and the first values sorted twice.
+-- per op call (op_id: its ATen op): its GPU ops' names (as string ids)
+-- in launch order (launch call start, GPU op start, row id), and the
+-- first of them: the first row of that order holds the least (launch
+-- start, GPU start) pair, and min() over lts takes the other columns from
+-- the first row of the least lts.  Ids, not names: the sort and the
+-- grouping below move short keys; the names are read for the rows shown
 c AS (
-  SELECT op_id, rank, op_ts, op_name, group_concat(name, ' -> ') AS kernels,
-    sum(dur) AS dur, min(lts) AS first_lts,
-    CAST(substr(min(first), 22) AS INTEGER) - 4611686018427387904
-      AS first_gts
+  SELECT op_id, rank, op_ts, op_name, group_concat(name_id) AS seq,
+    sum(dur) AS dur, min(lts) AS first_lts, gts AS first_gts
   FROM (SELECT up.op_id, up.rank, up.op_ts, up.op_name, up.dur,
-          s.text AS name, up.lts,
-          printf('%020d %020d', up.lts + 4611686018427387904,
-                 up.gts + 4611686018427387904) AS first
-        FROM up JOIN string s ON s.id = up.name_id WHERE up.ok
+          up.name_id, up.lts, up.gts
+        FROM up WHERE up.ok
         ORDER BY up.op_id, up.lts, up.gts, up.gid)
   GROUP BY op_id, rank
 ),
--- per (rank, ATen op, sequence); the op's name (interned: one id a
--- text) read for these rows only
+-- per (rank, ATen op, sequence); the op's and the GPU ops' names
+-- (interned: one id a text) read for these rows only
 r AS (
-  SELECT rank, op_name, kernels, count(*) AS calls,
+  SELECT rank, op_name, seq, count(*) AS calls,
     round(avg(first_lts - op_ts) / 1e3, 3) AS op_delay_us,
     round(avg(first_gts - first_lts) / 1e3, 3) AS runtime_delay_us,
     sum(dur) AS dur
-  FROM c GROUP BY rank, op_name, kernels
+  FROM c GROUP BY rank, op_name, seq
+),
+rk AS (
+  SELECT r.*, (SELECT group_concat(text, ' -> ')
+               FROM (SELECT s.text FROM json_each('[' || r.seq || ']') j
+                     JOIN string s ON s.id = j.value ORDER BY j.key))
+      AS kernels
+  FROM r
 )
 SELECT r.rank, s.text AS op, r.kernels, r.calls, r.op_delay_us,
   r.runtime_delay_us, round(r.dur / 1e6, 3) AS gpu_ms
-FROM r JOIN string s ON s.id = r.op_name
+FROM rk r JOIN string s ON s.id = r.op_name
 ORDER BY r.calls DESC, r.dur DESC, r.rank, s.text, r.kernels
 LIMIT :limit;
