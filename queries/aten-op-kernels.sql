@@ -28,29 +28,43 @@ g AS (
   WHERE run_id = :run AND runtime_id IS NOT NULL
     AND (:rank IS NULL OR rank = :rank)
 ),
-gl AS MATERIALIZED (          -- each GPU op with its launch call, under an op
-  SELECT g.id AS gid, g.ts AS gts, g.dur, g.name_id, r.rank, r.ts AS lts,
-    r.ts + r.dur AS te, r.op_id
-  FROM g JOIN runtime_call r ON r.id = g.runtime_id
-  WHERE r.op_id IS NOT NULL
-),
 aten AS MATERIALIZED (        -- the ops' names are the run's: no run filter
   SELECT id FROM string WHERE text GLOB 'aten::*'
 ),
--- up from the launch call's innermost op, each GPU op carried along (a
--- second join of the launches with their GPU ops cost more)
+-- each GPU op with its launch call and the innermost op of that call (ok:
+-- an aten:: op wrapping the whole call)
+gl AS MATERIALIZED (
+  SELECT g.id AS gid, g.ts AS gts, g.dur, g.name_id, r.rank, r.ts AS lts,
+    r.ts + r.dur AS te, o.id AS op_id, o.ts AS op_ts, o.name_id AS op_name,
+    o.parent_id, o.name_id IN aten AND o.ts + o.dur >= r.ts + r.dur AS ok
+  FROM g JOIN runtime_call r ON r.id = g.runtime_id
+  JOIN cpu_op o ON o.id = r.op_id
+  WHERE r.op_id IS NOT NULL
+),
+-- up from there for the GPU ops whose innermost op is not it, each GPU op
+-- carried along (a second join of the launches with their GPU ops cost
+-- more); most stop at the innermost op and do not enter the recursion
 up(gid, gts, dur, name_id, rank, lts, te, op_id, op_ts, op_name, parent_id,
    ok) AS (
   SELECT gl.gid, gl.gts, gl.dur, gl.name_id, gl.rank, gl.lts, gl.te, o.id,
     o.ts, o.name_id, o.parent_id,
     o.name_id IN aten AND o.ts + o.dur >= gl.te
-  FROM gl JOIN cpu_op o ON o.id = gl.op_id
+  FROM gl JOIN cpu_op o ON o.id = gl.parent_id
+  WHERE NOT gl.ok
   UNION ALL
   SELECT up.gid, up.gts, up.dur, up.name_id, up.rank, up.lts, up.te, o.id,
     o.ts, o.name_id, o.parent_id,
     o.name_id IN aten AND o.ts + o.dur >= up.te
   FROM up JOIN cpu_op o ON o.id = up.parent_id
   WHERE NOT up.ok
+),
+-- each GPU op under its ATen op
+w AS (
+  SELECT op_id, rank, op_ts, op_name, dur, name_id, lts, gts, gid
+  FROM gl WHERE ok
+  UNION ALL
+  SELECT op_id, rank, op_ts, op_name, dur, name_id, lts, gts, gid
+  FROM up WHERE ok
 ),
 -- per op call (op_id: its ATen op): its GPU ops' names (as string ids)
 -- in launch order (launch call start, GPU op start, row id), and the
@@ -61,10 +75,8 @@ up(gid, gts, dur, name_id, rank, lts, te, op_id, op_ts, op_name, parent_id,
 c AS (
   SELECT op_id, rank, op_ts, op_name, group_concat(name_id) AS seq,
     sum(dur) AS dur, min(lts) AS first_lts, gts AS first_gts
-  FROM (SELECT up.op_id, up.rank, up.op_ts, up.op_name, up.dur,
-          up.name_id, up.lts, up.gts
-        FROM up WHERE up.ok
-        ORDER BY up.op_id, up.lts, up.gts, up.gid)
+  FROM (SELECT op_id, rank, op_ts, op_name, dur, name_id, lts, gts
+        FROM w ORDER BY op_id, lts, gts, gid)
   GROUP BY op_id, rank
 ),
 -- per (rank, ATen op, sequence); the op's and the GPU ops' names

@@ -35,13 +35,14 @@
 -- column: dur_res        'whole_us' when GPU intervals of these calls were recorded in whole µs (truncated: up to 1 µs short each), else 'ns'
 -- The run's calls: its cpu_op rowid range (op_id is a cpu_op.id, schema
 -- 123), with the view's columns that differ from call to call only.  The
--- modeled columns (flops, bytes, roof_ns, bound, tier ...) are the same
--- for every call of a signature on one GPU at one peak and cost the most
--- to evaluate: v reads them from the view for one call of each such
--- (signature, rank, device, peak, gpu), each call takes them from there
+-- modeled columns (flops, bytes, roof_ns, bound, tier ...) cost the most
+-- to evaluate and are the same for every call of a signature at one peak
+-- on one GPU (op_sig_model holds one row a signature: its arms model
+-- disjoint operators; a gpu_spec part has one set of figures): v reads
+-- them from the view for one call of each (sig_id, gpu, peak), whatever
+-- the rank, and each call takes them from there
 WITH c AS MATERIALIZED (
-  SELECT op_id, rank, device, sig_id, peak, gpu, gpu_ns, n_gpu, slack_ns,
-    whole_us
+  SELECT op_id, rank, gpu_ns, n_gpu, slack_ns, whole_us, sig_id, gpu, peak
   FROM op_roofline_core
   WHERE op_id BETWEEN (SELECT lo FROM run_rowid_range
                        WHERE run_id = :run AND tbl = 'cpu_op')
@@ -50,12 +51,10 @@ WITH c AS MATERIALIZED (
     AND +run_id = :run AND (:rank IS NULL OR rank = :rank)
 ),
 v AS MATERIALIZED (
-  SELECT DISTINCT r.sig_id, r.rank, r.device, r.peak, r.gpu, g.name_id,
-    g.dims_id, r.dtype, r.flops, r.bytes, r.hbm_bytes, r.roof_ns, r.bound,
-    r.tier
+  SELECT DISTINCT r.sig_id, r.gpu, r.peak, g.name_id, g.dims_id, r.dtype,
+    r.flops, r.bytes, r.hbm_bytes, r.roof_ns, r.bound, r.tier
   FROM op_roofline_core r JOIN op_sig g ON g.id = r.sig_id
-  WHERE r.op_id IN (SELECT min(op_id) FROM c
-                    GROUP BY sig_id, rank, device, peak, gpu)
+  WHERE r.op_id IN (SELECT min(op_id) FROM c GROUP BY sig_id, gpu, peak)
     AND +r.run_id = :run
 ),
 -- the rows shown: (name, dims, dtype, peak, gpu), numbered in that order
@@ -80,8 +79,8 @@ vg AS MATERIALIZED (
 k AS (
   SELECT vg.gid, c.gpu_ns, c.slack_ns, vg.flops, vg.bytes, vg.hbm_bytes,
     vg.roof_ns, vg.bound, vg.tier, c.whole_us
-  FROM c CROSS JOIN vg ON vg.sig_id = c.sig_id AND vg.rank = c.rank
-    AND vg.device IS c.device AND vg.peak IS c.peak AND vg.gpu IS c.gpu
+  FROM c CROSS JOIN vg ON vg.sig_id = c.sig_id AND vg.gpu IS c.gpu
+    AND vg.peak IS c.peak
   ORDER BY vg.gid, c.rank, c.gpu_ns, c.n_gpu, c.op_id
 ),
 a AS (
