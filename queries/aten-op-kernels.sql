@@ -19,27 +19,29 @@
 -- column: runtime_delay_us  mean first launch call start -> its GPU op start, us
 -- column: gpu_ms           summed duration of those GPU ops, ms
 WITH RECURSIVE
-g AS (
-  SELECT runtime_id, id, ts, dur, name_id FROM kernel
-  WHERE run_id = :run AND runtime_id IS NOT NULL
-    AND (:rank IS NULL OR rank = :rank)
-  UNION ALL
-  SELECT runtime_id, id, ts, dur, name_id FROM gpu_mem_op
-  WHERE run_id = :run AND runtime_id IS NOT NULL
-    AND (:rank IS NULL OR rank = :rank)
-),
 aten AS MATERIALIZED (        -- the ops' names are the run's: no run filter
   SELECT id FROM string WHERE text GLOB 'aten::*'
 ),
--- each GPU op with its launch call and the innermost op of that call (ok:
--- an aten:: op wrapping the whole call)
+-- each GPU op (kernels, then memcpy and memset) with its launch call and
+-- the innermost op of that call (ok: an aten:: op wrapping the whole
+-- call); one arm a table (a UNION ALL of the two joined would be copied
+-- first)
 gl AS MATERIALIZED (
   SELECT g.id AS gid, g.ts AS gts, g.dur, g.name_id, r.rank, r.ts AS lts,
     r.ts + r.dur AS te, o.id AS op_id, o.ts AS op_ts, o.name_id AS op_name,
     o.parent_id, o.name_id IN aten AND o.ts + o.dur >= r.ts + r.dur AS ok
-  FROM g JOIN runtime_call r ON r.id = g.runtime_id
+  FROM kernel g JOIN runtime_call r ON r.id = g.runtime_id
   JOIN cpu_op o ON o.id = r.op_id
-  WHERE r.op_id IS NOT NULL
+  WHERE g.run_id = :run AND g.runtime_id IS NOT NULL
+    AND (:rank IS NULL OR g.rank = :rank) AND r.op_id IS NOT NULL
+  UNION ALL
+  SELECT g.id, g.ts, g.dur, g.name_id, r.rank, r.ts, r.ts + r.dur, o.id,
+    o.ts, o.name_id, o.parent_id,
+    o.name_id IN aten AND o.ts + o.dur >= r.ts + r.dur
+  FROM gpu_mem_op g JOIN runtime_call r ON r.id = g.runtime_id
+  JOIN cpu_op o ON o.id = r.op_id
+  WHERE g.run_id = :run AND g.runtime_id IS NOT NULL
+    AND (:rank IS NULL OR g.rank = :rank) AND r.op_id IS NOT NULL
 ),
 -- up from there for the GPU ops whose innermost op is not it, each GPU op
 -- carried along (a second join of the launches with their GPU ops cost
