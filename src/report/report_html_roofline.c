@@ -1,7 +1,7 @@
 /*
 ** report_html_roofline.c — the roofline section of the run page (see
 ** report_html_roofline.h).  One pass over op-roofline feeds both the chart
-** and the table under it; the rooflines come from op_roofline_call (one
+** and the table under it; the rooflines come from op_roofline_core (one
 ** per GPU and element-type peak of the run).  Axes are log10: intensity
 ** (FLOP/byte) across, TFLOP/s up; a roofline is min(peak, bandwidth x
 ** intensity), hierarchical (schema 064): the HBM ceiling solid, the L2

@@ -356,5 +356,15 @@ class OpModelFixtureTest(ProfanTest):
         self.assertAlmostEqual(float(got[0]["f"]) / want, 1.0, places=9)
 
 
+    def test_one_model_row_a_signature(self):
+        # op-roofline reads a call's modeled values once per (signature,
+        # gpu, peak): op_sig_model's arms model disjoint operators
+        self.ingest_ok(shared("traces", "tracelens-b200-vllm-rank0.json.gz"))
+        self.ingest_ok(shared("traces", "kineto-resnet50-2021.pt.trace.json.gz"))
+        got = self.sql("SELECT count(*) AS n, count(DISTINCT sig_id) AS d,"
+                       " count(DISTINCT kind) AS k FROM op_sig_model")[0]
+        self.assertGreater(int(got["k"]), 3)
+        self.assertEqual(got["n"], got["d"])
+
 if __name__ == "__main__":
     unittest.main()

@@ -83,6 +83,21 @@ class GpuSpec(ProfanTest):
                         self.assertAlmostEqual(float(r[c]), w, delta=2e-3 * w,
                                                msg=c)
 
+    def test_one_set_of_figures_per_part(self):
+        # op-roofline reads a call's modeled values once per (signature,
+        # gpu, peak): rows naming the same part must carry the same figures
+        self.ingest_devices()
+        rows = self.sql("SELECT gpu, fp32, tf32, bf16, fp16, fp8, int8,"
+                        " mem_tbps, l2_mb, l2_tbps FROM gpu_spec")
+        seen = {}
+        for r in rows:
+            figures = tuple(r[c] for c in ("fp32", "tf32", "bf16", "fp16",
+                                           "fp8", "int8", "mem_tbps",
+                                           "l2_mb", "l2_tbps"))
+            with self.subTest(gpu=r["gpu"]):
+                self.assertEqual(seen.setdefault(r["gpu"], figures), figures)
+        self.assertGreater(len(rows), len(seen))    # one part has two rows
+
     def test_every_row_cites_a_described_source(self):
         self.ingest_devices()
         with open(os.path.join(ROOT, "schema", "001-baseline.sql"),
