@@ -218,6 +218,57 @@ class RowidRangeTest(ProfanTest):
             " AND run_id = 1").fetchone()[0] > 0)
         con.close()
 
+    def test_traced_span_by_rank_over_its_files(self):
+        """rank_traced_span's host clock read per trace file (schema
+        132): a run of a GPU rank, one of two ranks without GPU rows, and
+        a merged run whose rank 34 has two trace files (two profiling
+        windows, no GPU rows), against SQL over each run's rows found by
+        run_id alone; one host row per rank without GPU rows."""
+        self.ingest_ok(trace("hta-alexnet-a100.json.gz"))  # GPU rank 0
+        # ranks 34 and 0 (by the file name), unpacked: other files than
+        # the merged shards' (a merge skips a file the database holds)
+        plain = []
+        for src, name in (("hta-cpu-only-gloo-rank34.json.gz", "r34.json"),
+                          ("hta-no-rank.json.gz", "rank0.json")):
+            plain.append(os.path.join(self.tmp.name, name))
+            with gzip.open(trace(src)) as f, open(plain[-1], "wb") as g:
+                g.write(f.read())
+        self.ingest_ok(*plain)
+        shards = []
+        for i, (path, extra) in enumerate(
+                (("hta-cpu-only-gloo-rank34.json.gz", []),
+                 ("hta-no-rank.json.gz", ["--rank", "34"]))):
+            db = os.path.join(self.tmp.name, "w%d.db" % i)
+            r = subprocess.run([PROFAN, "--db", db, "ingest", "--name", "w",
+                                "--quiet"] + extra + [trace(path)],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            shards.append(db)
+        r = subprocess.run([PROFAN, "merge", "--into", self.db, "--name",
+                            "w"] + shards, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        con = sqlite3.connect(self.db)
+        self.assertEqual(con.execute(
+            "SELECT count(*) FROM run_file WHERE run_id = 3 AND rank = 34"
+            " AND kind = 'trace'").fetchone()[0], 2)
+        got = con.execute(
+            "SELECT run_id, rank, span_ns FROM rank_traced_span"
+            " WHERE clock = 'host' ORDER BY run_id, rank").fetchall()
+        want = con.execute(
+            "SELECT o.run_id, o.rank, max(o.ts + o.dur) - min(o.ts)"
+            " FROM cpu_op o WHERE NOT EXISTS (SELECT 1 FROM gpu_busy b"
+            " WHERE b.run_id = o.run_id AND b.rank = o.rank)"
+            " GROUP BY o.run_id, o.rank ORDER BY o.run_id, o.rank").fetchall()
+        self.assertEqual(got, want)
+        self.assertEqual([(run, rank) for run, rank, _ in got],
+                         [(2, 0), (2, 34), (3, 34)])
+        for run in (1, 2, 3):  # a reader's run_id = ?
+            self.assertEqual(con.execute(
+                "SELECT rank, span_ns FROM rank_traced_span WHERE run_id = ?"
+                " AND clock = 'host' ORDER BY rank", (run,)).fetchall(),
+                [(rank, ns) for r, rank, ns in want if r == run])
+        con.close()
+
     def test_rebuild_a_run_of_operators_only(self):
         """A trace whose only rows are operators (the gloo CPU-only
         trace without its user annotations): rebuild finds its raw rows
