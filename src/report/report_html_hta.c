@@ -214,7 +214,8 @@ static void sec_idle(Hx *x){
 /* ---------------------------------------------------------- launch queue */
 
 /* One series of the queue chart being filled: the bucket of the point
-** last added (k), its first time and largest length. */
+** last added (k), its first time (ns after the rank's start, as
+** unsigned) and largest length. */
 typedef struct QueueAcc {
   HtmlSeries *c;
   double *aX, *aY;                /* c's points, writable */
@@ -222,9 +223,9 @@ typedef struct QueueAcc {
   int hasK;
 } QueueAcc;
 
-static void queue_flush(QueueAcc *a, int64_t t0){
+static void queue_flush(QueueAcc *a){
   if( a->hasK && a->c->n<=HTA_QUEUE_POINTS ){
-    a->aX[a->c->n] = (double)(a->kTs - t0) / 1e6;
+    a->aX[a->c->n] = (double)(uint64_t)a->kTs / 1e6;
     a->aY[a->c->n] = (double)a->kMax;
     a->c->n++;
   }
@@ -239,6 +240,7 @@ static int queue_series(sqlite3_stmt *s, QueueAcc *a, int64_t ts,
                         int64_t t0, int64_t w){
   int64_t held = 0, elem = -1, prev = 0;
   int rc;
+  if( w<1 ) w = 1;                        /* an edited row */
   while( (rc = sqlite3_step(s))==SQLITE_ROW ){
     int64_t id = sqlite3_column_int64(s, 0), v = sqlite3_column_int64(s, 2);
     if( sqlite3_column_int64(s, 1)==0 ){   /* [held, ...: a new element */
@@ -246,22 +248,29 @@ static int queue_series(sqlite3_stmt *s, QueueAcc *a, int64_t ts,
       held = v;
       elem = prev = id;
     }else{                                 /* ..., length ...]: its change */
-      int64_t k = (ts - t0) * HTA_QUEUE_POINTS / w;
+      /* (ts - t0) * points / w; in double, as SQL's CAST(... AS INTEGER)
+      ** does, once the product leaves the 64-bit range */
+      uint64_t d = (uint64_t)ts - (uint64_t)t0;
+      double q = (double)d * HTA_QUEUE_POINTS / (double)w;
+      int64_t k = d < (uint64_t)(INT64_MAX / HTA_QUEUE_POINTS)
+                  ? (int64_t)d * HTA_QUEUE_POINTS / w
+                  : q < HTA_QUEUE_POINTS ? (int64_t)q : HTA_QUEUE_POINTS;
       if( elem!=id ) return -1;
       if( !a->hasK || k!=a->k ){
-        queue_flush(a, t0);
+        queue_flush(a);
         a->k = k;
-        a->kTs = ts;
+        a->kTs = (int64_t)d;
         a->kMax = v;
         a->hasK = 1;
       }else if( v>a->kMax ){
         a->kMax = v;
       }
-      ts += held;
+      ts = (int64_t)((uint64_t)ts + (uint64_t)held);  /* an edited array
+                                                      ** may not overflow */
       elem = -1;
     }
   }
-  queue_flush(a, t0);
+  queue_flush(a);
   if( rc!=SQLITE_DONE ) return rc;
   return elem>=0 ? -1 : SQLITE_DONE;
 }
