@@ -649,6 +649,7 @@ done:
     ** file did */
     if( pRes->errKind==PF_KIND_NONE ){
       pRes->errKind = (e!=SQLITE_OK && e!=SQLITE_ROW && e!=SQLITE_DONE)
+          || g.err.kind==PF_KIND_DB
           || (g.inTxn && db_lost_reason(db))
           || strncmp(buf_str(pMsg), "database", 8)==0
           || strstr(buf_str(pMsg), "out of memory")!=NULL

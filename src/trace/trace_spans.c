@@ -48,13 +48,19 @@ typedef struct SpanFile {
   size_t an[R_N];               /* records in each */
 } SpanFile;
 
+/* Why the spans cannot be trusted (TraceSpans.bad; 0: they can). */
+enum {
+  SPANS_BAD_FILE = 1,       /* a temporary file could not be written or read */
+  SPANS_BAD_NOMEM,          /* trace_spans_begin's reads: out of memory */
+  SPANS_BAD_DB              /* trace_spans_begin's reads: the database */
+};
+
 struct TraceSpans {
   SpanFile *aFile;
   int nFile, nFileAlloc;
   int iLast;                /* the file of the last row */
   SpoolBudget budget;       /* memory of the spools of every file */
-  int bad;                  /* a temporary file could not be written or
-                            ** read (trace_spans_check) */
+  int bad;                  /* SPANS_BAD_* (trace_spans_check) */
   OpStore *pOps;            /* operator calls (op_store.c) */
   char **azHostPat;         /* comm_cpu_pattern GLOBs (trace_spans_begin) */
   int nHostPat;
@@ -96,12 +102,26 @@ void trace_spans_free(TraceSpans *p){
 }
 
 int trace_spans_check(const TraceSpans *p, PfError *pErr){
-  if( p && p->bad ){
+  if( p && p->bad==SPANS_BAD_NOMEM ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "out of memory (the names of the"
+                 " host's own work, read for the derive passes)");
+  }else if( p && p->bad==SPANS_BAD_DB ){
+    pf_error_set(pErr, ERRPOS_NONE, 0, "database: cannot read the names of"
+                 " the host's own work (the derive passes)");
+  }else if( p && p->bad ){
     pf_error_set(pErr, ERRPOS_NONE, 0, "cannot write or read a temporary"
                  " file (the rows kept for the derive passes)");
-    return -1;
+  }else{
+    return 0;
   }
-  return 0;
+  pf_error_kind(pErr, PF_KIND_DB);     /* memory, database or disk: exit 7 */
+  return -1;
+}
+
+/* A failed read of trace_spans_begin on db: memory or the database. */
+static void begin_failed(TraceSpans *p, sqlite3 *db){
+  p->bad = (sqlite3_errcode(db) & 0xff)==SQLITE_NOMEM ? SPANS_BAD_NOMEM
+                                                       : SPANS_BAD_DB;
 }
 
 void trace_spans_begin(TraceSpans *p, sqlite3 *db){
@@ -109,7 +129,7 @@ void trace_spans_begin(TraceSpans *p, sqlite3 *db){
   if( p==NULL || p->nHostPat>0 ) return;
   if( sqlite3_prepare_v2(db, "SELECT pattern FROM comm_cpu_pattern", -1, &s,
                          NULL)!=SQLITE_OK ){
-    p->bad = 1;
+    begin_failed(p, db);
     return;
   }
   while( sqlite3_step(s)==SQLITE_ROW ){
@@ -122,12 +142,12 @@ void trace_spans_begin(TraceSpans *p, sqlite3 *db){
     p->azHostPat[p->nHostPat] = xmalloc(n);
     memcpy(p->azHostPat[p->nHostPat++], z, n);
   }
-  if( sqlite3_finalize(s)!=SQLITE_OK ) p->bad = 1;
+  if( sqlite3_finalize(s)!=SQLITE_OK ) begin_failed(p, db);
   /* the names of the database that are not host work: the stored-rows
   ** feeder gives no name text (the writer does, for new names too) */
   if( sqlite3_prepare_v2(db, "SELECT id FROM string WHERE text GLOB ?1",
                          -1, &s, NULL)!=SQLITE_OK ){
-    p->bad = 1;
+    begin_failed(p, db);
     return;
   }
   for(int i=-1; i<p->nHostPat; i++){
@@ -139,7 +159,7 @@ void trace_spans_begin(TraceSpans *p, sqlite3 *db){
     }
     sqlite3_reset(s);
   }
-  if( sqlite3_finalize(s)!=SQLITE_OK ) p->bad = 1;
+  if( sqlite3_finalize(s)!=SQLITE_OK ) begin_failed(p, db);
 }
 
 /* 1 when the CPU op r is the host's own work: its name is neither a
@@ -198,7 +218,7 @@ static SpanFile *span_file(TraceSpans *p, int64_t fileId){
 static void rec_add(TraceSpans *p, int64_t fileId, int k, const void *z){
   SpanFile *f = span_file(p, fileId);
   if( spool_append(&f->aRec[k], z, aRecSize[k]) ){
-    p->bad = 1;
+    p->bad = SPANS_BAD_FILE;
     return;
   }
   f->an[k]++;
@@ -215,7 +235,7 @@ static int rec_copy(const TraceSpans *p, const SpanFile *f, int k, void *a){
     size_t n = f->an[k]-i<per ? f->an[k]-i : per;
     const char *z = spool_get(s, (int64_t)(i*sz), n*sz);
     if( z==NULL ){
-      ((TraceSpans*)p)->bad = 1;
+      ((TraceSpans*)p)->bad = SPANS_BAD_FILE;
       return -1;
     }
     memcpy((char*)a + i*sz, z, n*sz);
